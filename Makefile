@@ -1,0 +1,57 @@
+# widecol: a SQLite loadable extension for wide-column row-key designs.
+#
+#   make            build widecol.so
+#   make test       run every tests/*.test script (sqllogictest format)
+#   make asan       the same tests with AddressSanitizer + UBSan
+#   make demo       run sql/demo.sql in the sqlite3 shell
+#   make clean
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+WARN     = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+EXTFLAGS = -fPIC -fvisibility=hidden
+LDLIBS   = -lcrypto
+
+EXT_SRC  = ext/widecol.c ext/rk_functions.c ext/rk_bytes.c ext/rk_hash.c
+EXT_HDR  = $(wildcard ext/*.h)
+TESTS    = $(sort $(wildcard tests/*.test))
+
+# Sanitizer builds live in their own directory so they never mix with the
+# release objects.
+ASAN_DIR   = build/asan
+ASAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+             -fno-sanitize-recover=all
+
+.PHONY: all test asan demo clean
+
+all: widecol.so
+
+widecol.so: $(EXT_SRC) $(EXT_HDR)
+	$(CC) $(CFLAGS) $(WARN) $(EXTFLAGS) -shared -o $@ $(EXT_SRC) $(LDLIBS)
+
+tests/slt: tests/slt.c
+	$(CC) $(CFLAGS) $(WARN) -o $@ tests/slt.c -lsqlite3 -lcrypto
+
+test: widecol.so tests/slt
+	@sh tests/load_check.sh
+	@sh tests/selftest.sh tests/slt
+	@tests/slt --extension ./widecol.so $(TESTS)
+
+$(ASAN_DIR)/widecol.so: $(EXT_SRC) $(EXT_HDR)
+	@mkdir -p $(ASAN_DIR)
+	$(CC) $(ASAN_FLAGS) $(WARN) $(EXTFLAGS) -shared -o $@ $(EXT_SRC) $(LDLIBS)
+
+$(ASAN_DIR)/slt: tests/slt.c
+	@mkdir -p $(ASAN_DIR)
+	$(CC) $(ASAN_FLAGS) $(WARN) -o $@ tests/slt.c -lsqlite3 -lcrypto
+
+asan: $(ASAN_DIR)/widecol.so $(ASAN_DIR)/slt
+	@sh tests/selftest.sh $(ASAN_DIR)/slt
+	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  $(ASAN_DIR)/slt --extension $(ASAN_DIR)/widecol.so $(TESTS)
+
+demo: widecol.so
+	sqlite3 :memory: < sql/demo.sql
+
+clean:
+	rm -rf widecol.so tests/slt build

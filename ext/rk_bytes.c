@@ -1,0 +1,117 @@
+/*
+** rk_bytes.c: byte-level row-key transforms (see rk_bytes.h).
+*/
+#include "rk_bytes.h"
+
+#include <string.h>
+
+#define IS_CONTINUATION(b) (((b) & 0xC0) == 0x80)
+
+int64_t rkCharCount(const unsigned char *z, int64_t n){
+  int64_t i, nChar = 0;
+  for(i = 0; i < n; i++){
+    if( !IS_CONTINUATION(z[i]) ) nChar++;
+  }
+  return nChar;
+}
+
+int64_t rkCharBytes(const unsigned char *z, int64_t n, int64_t nChar){
+  int64_t i, iChar = 0;
+  for(i = 0; i < n; i++){
+    if( !IS_CONTINUATION(z[i]) ){
+      if( iChar == nChar ) return i;
+      iChar++;
+    }
+  }
+  return n;
+}
+
+int rkDigitCount(uint64_t v){
+  int nDigit = 1;
+  while( v >= 10 ){
+    v /= 10;
+    nDigit++;
+  }
+  return nDigit;
+}
+
+void rkPadDecimal(uint64_t v, int nWidth, char *zOut){
+  int i = nWidth;
+  do{
+    zOut[--i] = (char)('0' + v % 10);
+    v /= 10;
+  }while( v > 0 );
+  memset(zOut, '0', (size_t)i);
+}
+
+void rkReverseChars(const unsigned char *z, int64_t n, unsigned char *zOut){
+  int64_t i = 0;
+  while( i < n ){
+    int64_t nUnit = 1;
+    while( i + nUnit < n && IS_CONTINUATION(z[i + nUnit]) ) nUnit++;
+    memcpy(&zOut[n - i - nUnit], &z[i], (size_t)nUnit);
+    i += nUnit;
+  }
+}
+
+void rkReverseBytes(const unsigned char *z, int64_t n, unsigned char *zOut){
+  int64_t i;
+  for(i = 0; i < n; i++) zOut[n - 1 - i] = z[i];
+}
+
+int64_t rkDescEncode(const unsigned char *a, int64_t n, unsigned char *aOut){
+  int64_t i, j = 0;
+  for(i = 0; i < n; i++){
+    if( a[i] == 0x00 ){
+      aOut[j++] = 0xFF;
+      aOut[j++] = 0x00;
+    }else{
+      aOut[j++] = (unsigned char)~a[i];
+    }
+  }
+  aOut[j++] = 0xFF;
+  aOut[j++] = 0xFF;
+  return j;
+}
+
+int64_t rkDescDecode(const unsigned char *a, int64_t n,
+                     unsigned char *aOut, int64_t *pnUsed){
+  int64_t i = 0, j = 0;
+  while( i < n ){
+    if( a[i] != 0xFF ){
+      aOut[j++] = (unsigned char)~a[i++];
+    }else if( i + 1 >= n ){
+      break;
+    }else if( a[i + 1] == 0x00 ){
+      aOut[j++] = 0x00;
+      i += 2;
+    }else if( a[i + 1] == 0xFF ){
+      *pnUsed = i + 2;
+      return j;
+    }else{
+      *pnUsed = i + 1;
+      return -1;
+    }
+  }
+  *pnUsed = n;
+  return -1;
+}
+
+int64_t rkPrefixEnd(const unsigned char *a, int64_t n, unsigned char *aOut){
+  while( n > 0 && a[n - 1] == 0xFF ) n--;
+  if( n == 0 ) return -1;
+  memcpy(aOut, a, (size_t)n);
+  aOut[n - 1]++;
+  return n;
+}
+
+int64_t rkFind(const unsigned char *a, int64_t n, int64_t iFrom,
+               const unsigned char *aNeedle, int64_t nNeedle){
+  int64_t i;
+  for(i = iFrom; i + nNeedle <= n; i++){
+    if( a[i] == aNeedle[0] && memcmp(&a[i], aNeedle, (size_t)nNeedle) == 0 ){
+      return i;
+    }
+  }
+  return -1;
+}
