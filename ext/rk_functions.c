@@ -170,40 +170,12 @@ static int textArg(sqlite3_context *ctx, const char *zFunc, const char *zArg,
   return keyArg(ctx, zFunc, zArg, pVal, pOut);
 }
 
-/* The salt digit count shared by rk_salt and rk_unsalt. */
-static int saltDigitsArg(sqlite3_context *ctx, const char *zFunc,
-                         sqlite3_value *pVal, int *pnDigit){
-  int64_t v = 0;
-  if( sqlite3_value_type(pVal) == SQLITE_INTEGER ){
-    v = sqlite3_value_int64(pVal);
-  }
-  if( v == 0 || v < -RK_MD5_HEX || v > RK_MD5_HEX ){
-    rkBadValue(ctx, zFunc, "n", "an INTEGER from 1 to 32 (the first n hex "
-               "digits of md5) or from -32 to -1 (the last -n digits)",
-               pVal, 0);
-    return 1;
-  }
-  *pnDigit = (int)v;
-  return 0;
-}
-
 static int anyNull(int argc, sqlite3_value **argv){
   int i;
   for(i = 0; i < argc; i++){
     if( sqlite3_value_type(argv[i]) == SQLITE_NULL ) return 1;
   }
   return 0;
-}
-
-/* The MD5 context registered with the function, or an error if OpenSSL
-** could not supply one when the extension was loaded. */
-static RkHasher *hasherOf(sqlite3_context *ctx, const char *zFunc){
-  RkHasher *pHasher = (RkHasher*)sqlite3_user_data(ctx);
-  if( pHasher == 0 ){
-    rkError(ctx, "%s: OpenSSL could not provide MD5 when widecol was loaded "
-            "(is OpenSSL in FIPS mode?)", zFunc);
-  }
-  return pHasher;
 }
 
 /*
@@ -248,6 +220,19 @@ static void outResult(sqlite3_context *ctx, RkOut *pOut, int64_t n,
 
 static void outDiscard(RkOut *pOut){
   if( pOut->a != pOut->aSpace ) sqlite3_free(pOut->a);
+}
+
+/* Part of a key argument as the result, with the key's type. */
+static void resultSlice(sqlite3_context *ctx, const RkBytes *pKey,
+                        int64_t iStart, int64_t iEnd){
+  if( pKey->bBlob ){
+    sqlite3_result_blob64(ctx, pKey->a + iStart,
+                          (sqlite3_uint64)(iEnd - iStart), SQLITE_TRANSIENT);
+  }else{
+    sqlite3_result_text64(ctx, (const char*)pKey->a + iStart,
+                          (sqlite3_uint64)(iEnd - iStart), SQLITE_TRANSIENT,
+                          SQLITE_UTF8);
+  }
 }
 
 /*
@@ -412,6 +397,38 @@ static void rkUndescFunc(sqlite3_context *ctx, int argc,
   outResult(ctx, &out, nOut, 1);
 }
 
+/* The MD5 context registered with the function, or an error if OpenSSL
+** could not supply one when the extension was loaded. */
+static RkHasher *hasherOf(sqlite3_context *ctx, const char *zFunc){
+  RkHasher *pHasher = (RkHasher*)sqlite3_user_data(ctx);
+  if( pHasher == 0 ){
+    rkError(ctx, "%s: OpenSSL could not provide MD5 when widecol was loaded "
+            "(is OpenSSL in FIPS mode?)", zFunc);
+  }
+  return pHasher;
+}
+
+/* The arguments rk_salt and rk_unsalt share: the key, the signed digit
+** count n and the connection's MD5 context; *pnSalt is |n|. */
+static int saltArgs(sqlite3_context *ctx, const char *zFunc,
+                    sqlite3_value **argv, RkBytes *pKey, int *pnDigit,
+                    int *pnSalt, RkHasher **ppHasher){
+  int64_t v = 0;
+  if( keyArg(ctx, zFunc, "key", argv[0], pKey) ) return 1;
+  if( sqlite3_value_type(argv[1]) == SQLITE_INTEGER ){
+    v = sqlite3_value_int64(argv[1]);
+  }
+  if( v == 0 || v < -RK_MD5_HEX || v > RK_MD5_HEX ){
+    rkBadValue(ctx, zFunc, "n", "an INTEGER from 1 to 32 (the first n hex "
+               "digits of md5) or from -32 to -1 (the last -n digits)",
+               argv[1], 0);
+    return 1;
+  }
+  *pnDigit = (int)v;
+  *pnSalt = (int)(v < 0 ? -v : v);
+  return (*ppHasher = hasherOf(ctx, zFunc)) == 0;
+}
+
 /*
 ** rk_salt(key, n): key prefixed by the first n (or last -n) hex digits of
 ** md5(key), as GeminiDB's md5(userid).subStr(0,4) + userid or MapR's
@@ -424,14 +441,9 @@ static void rkSaltFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   RkOut out;
   int nDigit, nSalt;
   (void)argc;
-  if( anyNull(2, argv) ) return;
-  if( keyArg(ctx, zFunc, "key", argv[0], &key)
-   || saltDigitsArg(ctx, zFunc, argv[1], &nDigit)
-   || (pHasher = hasherOf(ctx, zFunc)) == 0 ){
-    return;
-  }
-  nSalt = nDigit < 0 ? -nDigit : nDigit;
-  if( !outAlloc(ctx, zFunc, &out, nSalt + key.n) ) return;
+  if( anyNull(2, argv)
+   || saltArgs(ctx, zFunc, argv, &key, &nDigit, &nSalt, &pHasher)
+   || !outAlloc(ctx, zFunc, &out, nSalt + key.n) ) return;
   if( rkSalt(pHasher, key.a, key.n, nDigit, (char*)out.a) ){
     rkError(ctx, "%s: OpenSSL failed to compute MD5", zFunc);
     outDiscard(&out);
@@ -449,13 +461,10 @@ static void rkUnsaltFunc(sqlite3_context *ctx, int argc,
   char zSalt[RK_MD5_HEX];
   int nDigit, nSalt;
   (void)argc;
-  if( anyNull(2, argv) ) return;
-  if( keyArg(ctx, zFunc, "key", argv[0], &key)
-   || saltDigitsArg(ctx, zFunc, argv[1], &nDigit)
-   || (pHasher = hasherOf(ctx, zFunc)) == 0 ){
+  if( anyNull(2, argv)
+   || saltArgs(ctx, zFunc, argv, &key, &nDigit, &nSalt, &pHasher) ){
     return;
   }
-  nSalt = nDigit < 0 ? -nDigit : nDigit;
   if( key.n < nSalt ){
     char *zGot = describeValue(argv[0], 0);
     rkError(ctx, "%s: key %s is shorter than its %d-digit salt",
@@ -475,14 +484,7 @@ static void rkUnsaltFunc(sqlite3_context *ctx, int argc,
     sqlite3_free(zGot);
     return;
   }
-  if( key.bBlob ){
-    sqlite3_result_blob64(ctx, key.a + nSalt, (sqlite3_uint64)(key.n - nSalt),
-                          SQLITE_TRANSIENT);
-  }else{
-    sqlite3_result_text64(ctx, (const char*)key.a + nSalt,
-                          (sqlite3_uint64)(key.n - nSalt), SQLITE_TRANSIENT,
-                          SQLITE_UTF8);
-  }
+  resultSlice(ctx, &key, nSalt, key.n);
 }
 
 /*
@@ -660,14 +662,7 @@ static void rkPartFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   }
   iEnd = rkFind(key.a, key.n, iStart, delim.a, delim.n);
   if( iEnd < 0 ) iEnd = key.n;
-  if( key.bBlob ){
-    sqlite3_result_blob64(ctx, key.a + iStart, (sqlite3_uint64)(iEnd - iStart),
-                          SQLITE_TRANSIENT);
-  }else{
-    sqlite3_result_text64(ctx, (const char*)key.a + iStart,
-                          (sqlite3_uint64)(iEnd - iStart), SQLITE_TRANSIENT,
-                          SQLITE_UTF8);
-  }
+  resultSlice(ctx, &key, iStart, iEnd);
 }
 
 /* rk_prefix_end(prefix): the HBase stop row of a prefix scan, the smallest
