@@ -10,9 +10,11 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 WARN     = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 EXTFLAGS = -fPIC -fvisibility=hidden
-LDLIBS   = -lcrypto
+LDLIBS   = -lcrypto -lm
 
-EXT_SRC  = ext/widecol.c ext/rk_functions.c ext/rk_bytes.c ext/rk_hash.c
+EXT_SRC  = ext/widecol.c ext/rk_functions.c ext/rk_bytes.c ext/rk_hash.c \
+           ext/wc_schema.c ext/wc_codec.c ext/wc_store.c ext/wc_plan.c \
+           ext/wc_range.c ext/wc_vtab.c
 EXT_HDR  = $(wildcard ext/*.h)
 TESTS    = $(sort $(wildcard tests/*.test))
 

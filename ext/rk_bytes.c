@@ -115,3 +115,32 @@ int64_t rkFind(const unsigned char *a, int64_t n, int64_t iFrom,
   }
   return -1;
 }
+
+int rkIsPrintableUtf8(const unsigned char *z, int64_t n){
+  int64_t i = 0;
+  while( i < n ){
+    unsigned char c = z[i];
+    int nCont, k;
+    uint32_t cp;
+    if( c < 0x80 ){
+      if( c < 0x20 || c == 0x7F ) return 0;
+      i++;
+      continue;
+    }
+    if( c >= 0xC2 && c <= 0xDF ){ nCont = 1; cp = c & 0x1F; }
+    else if( c >= 0xE0 && c <= 0xEF ){ nCont = 2; cp = c & 0x0F; }
+    else if( c >= 0xF0 && c <= 0xF4 ){ nCont = 3; cp = c & 0x07; }
+    else return 0;
+    for(k = 1; k <= nCont; k++){
+      if( i + k >= n || !IS_CONTINUATION(z[i + k]) ) return 0;
+      cp = (cp << 6) | (z[i + k] & 0x3F);
+    }
+    /* Overlong forms, surrogates and values past U+10FFFF. */
+    if( (nCont == 2 && cp < 0x800) || (nCont == 3 && cp < 0x10000)
+     || (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF ){
+      return 0;
+    }
+    i += nCont + 1;
+  }
+  return 1;
+}

@@ -1,0 +1,584 @@
+/*
+** wc_codec.c: writing row keys (see wc_codec.h and docs/encoding.md).
+**
+** TEXT encoding writes each field as the matching rk_* function would and
+** joins the fields with the delimiter.  BINARY encoding writes typed,
+** order-preserving bytes that need no delimiter.  Both refuse, with a
+** message naming table, column and value, a value the field cannot hold.
+*/
+#include "widecol.h"
+#include "wc_codec.h"
+#include "rk_bytes.h"
+
+#include <stddef.h>
+#include <string.h>
+
+/*
+** Buffers.
+*/
+int wcBufReserve(WcBuf *p, int64_t n){
+  if( p->bOom ) return 1;
+  if( p->n + n > p->nAlloc ){
+    int64_t nNew = p->nAlloc ? p->nAlloc * 2 : 64;
+    unsigned char *aNew;
+    while( nNew < p->n + n ) nNew *= 2;
+    aNew = sqlite3_realloc64(p->a, (sqlite3_uint64)nNew);
+    if( aNew == 0 ){
+      p->bOom = 1;
+      return 1;
+    }
+    p->a = aNew;
+    p->nAlloc = nNew;
+  }
+  return 0;
+}
+
+void wcBufAppend(WcBuf *p, const void *a, int64_t n){
+  if( n <= 0 || wcBufReserve(p, n) ) return;
+  memcpy(&p->a[p->n], a, (size_t)n);
+  p->n += n;
+}
+
+void wcBufFree(WcBuf *p){
+  sqlite3_free(p->a);
+  memset(p, 0, sizeof(*p));
+}
+
+/*
+** Values.
+*/
+void wcValueFrom(sqlite3_value *pVal, WcValue *pOut){
+  memset(pOut, 0, sizeof(*pOut));
+  pOut->eType = sqlite3_value_type(pVal);
+  switch( pOut->eType ){
+    case SQLITE_INTEGER:
+      pOut->i = sqlite3_value_int64(pVal);
+      break;
+    case SQLITE_FLOAT:
+      pOut->r = sqlite3_value_double(pVal);
+      break;
+    case SQLITE_TEXT:
+      pOut->a = sqlite3_value_text(pVal);
+      pOut->n = sqlite3_value_bytes(pVal);
+      break;
+    case SQLITE_BLOB:
+      pOut->a = sqlite3_value_blob(pVal);
+      pOut->n = sqlite3_value_bytes(pVal);
+      break;
+  }
+  if( pOut->a == 0 ) pOut->a = (const unsigned char*)"";
+}
+
+/* SQLite's INTEGER and NUMERIC affinity turn a REAL with an exact integer
+** value strictly inside the int64 range into an INTEGER. */
+static void realToIntegerIfExact(WcValue *p){
+  if( p->eType == SQLITE_FLOAT && p->r > -9223372036854775808.0
+   && p->r < 9223372036854775808.0 ){
+    int64_t i = (int64_t)p->r;
+    if( (double)i == p->r && i > INT64_MIN && i < INT64_MAX ){
+      p->eType = SQLITE_INTEGER;
+      p->i = i;
+    }
+  }
+}
+
+int wcValueStore(char cAff, sqlite3_value *pVal, WcValue *pOut,
+                 sqlite3_value **ppCopy){
+  int eType = sqlite3_value_type(pVal);
+  *ppCopy = 0;
+  if( cAff == WC_AFF_TEXT && (eType == SQLITE_INTEGER || eType == SQLITE_FLOAT) ){
+    /* The text SQLite itself would store, whatever format this SQLite
+    ** version uses for REAL. */
+    sqlite3_value *pCopy = sqlite3_value_dup(pVal);
+    if( pCopy == 0 || sqlite3_value_text(pCopy) == 0 ){
+      sqlite3_value_free(pCopy);
+      return WC_NOMEM;
+    }
+    memset(pOut, 0, sizeof(*pOut));
+    pOut->eType = SQLITE_TEXT;
+    pOut->a = sqlite3_value_text(pCopy);
+    pOut->n = sqlite3_value_bytes(pCopy);
+    *ppCopy = pCopy;
+    return WC_OK;
+  }
+  if( (cAff == WC_AFF_INTEGER || cAff == WC_AFF_NUMERIC || cAff == WC_AFF_REAL)
+   && eType == SQLITE_TEXT ){
+    sqlite3_value *pCopy = sqlite3_value_dup(pVal);
+    if( pCopy == 0 ) return WC_NOMEM;
+    if( sqlite3_value_numeric_type(pCopy) == SQLITE_TEXT ){
+      sqlite3_value_free(pCopy);
+      wcValueFrom(pVal, pOut);
+      return WC_OK;
+    }
+    wcValueFrom(pCopy, pOut);
+    sqlite3_value_free(pCopy);
+  }else{
+    wcValueFrom(pVal, pOut);
+  }
+  if( cAff == WC_AFF_REAL && pOut->eType == SQLITE_INTEGER ){
+    pOut->eType = SQLITE_FLOAT;
+    pOut->r = (double)pOut->i;
+  }else if( cAff == WC_AFF_INTEGER || cAff == WC_AFF_NUMERIC ){
+    realToIntegerIfExact(pOut);
+  }
+  return WC_OK;
+}
+
+char *wcValueDescribe(const WcValue *pVal){
+  switch( pVal->eType ){
+    case SQLITE_INTEGER:
+      return sqlite3_mprintf("INTEGER %lld", pVal->i);
+    case SQLITE_FLOAT:
+      return sqlite3_mprintf("REAL %!.15g", pVal->r);
+    case SQLITE_TEXT: {
+      int64_t nShow = rkCharBytes(pVal->a, pVal->n, 40);
+      char *zPart = sqlite3_mprintf("%.*s", (int)nShow, pVal->a);
+      char *zRet = sqlite3_mprintf("TEXT %Q%s", zPart, nShow < pVal->n
+                                   ? "..." : "");
+      sqlite3_free(zPart);
+      return zRet;
+    }
+    case SQLITE_BLOB: {
+      int nShow = pVal->n < 16 ? (int)pVal->n : 16;
+      char zHex[32];
+      rkHexEncode(pVal->a, nShow, zHex);
+      return sqlite3_mprintf("BLOB x'%.*s'%s", 2 * nShow, zHex,
+                             nShow < pVal->n ? "..." : "");
+    }
+    default:
+      return sqlite3_mprintf("NULL");
+  }
+}
+
+/*
+** Errors.  A field that cannot hold a value reports it, if asked to.
+*/
+static int noFit(char **pzErr, const WcSchema *pS, int iCol,
+                 const WcValue *pVal, const char *zProblem){
+  if( pzErr ){
+    char *zVal = wcValueDescribe(pVal);
+    *pzErr = sqlite3_mprintf("widecol %s: row key field %s, %s: %s",
+                             pS->zTable, pS->aCol[iCol].zName,
+                             zVal ? zVal : "?", zProblem);
+    sqlite3_free(zVal);
+  }
+  return WC_NOFIT;
+}
+
+static const char *typeWanted(char cAff){
+  switch( cAff ){
+    case WC_AFF_INTEGER: return "declared INTEGER, it holds only integers";
+    case WC_AFF_REAL:    return "declared REAL, it holds only numbers";
+    case WC_AFF_NUMERIC: return "declared NUMERIC, it holds only numbers";
+    case WC_AFF_TEXT:    return "declared TEXT, it holds only text";
+    default:             return "declared BLOB, it holds only blobs; "
+                                "CAST the value AS BLOB";
+  }
+}
+
+/* Checks that a stored value has the type its key column holds. */
+static int checkType(const WcSchema *pS, int iCol, const WcValue *pVal,
+                     char **pzErr){
+  const WcColumn *pCol = &pS->aCol[iCol];
+  int bOk;
+  if( pVal->eType == SQLITE_NULL ){
+    if( pzErr ){
+      *pzErr = sqlite3_mprintf("NOT NULL constraint failed: %s.%s (every "
+                               "column the row key is made of needs a "
+                               "value)", pS->zTable, pCol->zName);
+    }
+    return WC_NOFIT;
+  }
+  switch( pCol->cAff ){
+    case WC_AFF_INTEGER: bOk = pVal->eType == SQLITE_INTEGER; break;
+    case WC_AFF_REAL:    bOk = pVal->eType == SQLITE_FLOAT; break;
+    case WC_AFF_NUMERIC: bOk = pVal->eType == SQLITE_INTEGER
+                            || pVal->eType == SQLITE_FLOAT; break;
+    case WC_AFF_TEXT:    bOk = pVal->eType == SQLITE_TEXT; break;
+    default:             bOk = pVal->eType == SQLITE_BLOB; break;
+  }
+  return bOk ? WC_OK : noFit(pzErr, pS, iCol, pVal, typeWanted(pCol->cAff));
+}
+
+/*
+** BINARY encoding of single values.
+*/
+
+/* Integers: a header byte 0x14 for zero, 0x14+n for a positive value of n
+** big-endian bytes, 0x14-n for a negative one whose n bytes are the ones'
+** complement of its magnitude. */
+static void encodeInteger(int64_t v, WcBuf *pOut){
+  unsigned char a[9];
+  uint64_t m = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+  int n = 0, i;
+  uint64_t t;
+  for(t = m; t; t >>= 8) n++;
+  if( v < 0 ) m = ~m;
+  a[0] = (unsigned char)(v < 0 ? 0x14 - n : 0x14 + n);
+  for(i = 0; i < n; i++) a[n - i] = (unsigned char)(m >> (8 * i));
+  wcBufAppend(pOut, a, n + 1);
+}
+
+/* Doubles: IEEE 754 bits, big-endian, with the sign bit flipped for
+** positive values and every bit inverted for negative ones; -0.0 is 0.0. */
+static void encodeDouble(double r, WcBuf *pOut){
+  unsigned char a[8];
+  uint64_t u;
+  int i;
+  if( r == 0.0 ) r = 0.0;
+  memcpy(&u, &r, sizeof(u));
+  u = (u >> 63) ? ~u : u | ((uint64_t)1 << 63);
+  for(i = 0; i < 8; i++) a[i] = (unsigned char)(u >> (56 - 8 * i));
+  wcBufAppend(pOut, a, 8);
+}
+
+/* NUMERIC values, integers and reals in one order: the double nearest the
+** value, then 0x80 if that double is the exact value, or 0x81 / 0x7F and
+** two bytes of the (small) amount an integer lies above / below it. */
+static void encodeNumeric(const WcValue *pVal, WcBuf *pOut){
+  unsigned char a[3];
+  int64_t iDiff = 0;
+  double r = pVal->r;
+  int n = 1;
+  if( pVal->eType == SQLITE_INTEGER ){
+    r = (double)pVal->i;
+    iDiff = r >= 9223372036854775808.0 ? (pVal->i - INT64_MAX) - 1
+                                        : pVal->i - (int64_t)r;
+  }
+  encodeDouble(r, pOut);
+  if( iDiff == 0 ){
+    a[0] = 0x80;
+  }else{
+    uint16_t u = (uint16_t)(iDiff > 0 ? iDiff : iDiff + 65536);
+    a[0] = iDiff > 0 ? 0x81 : 0x7F;
+    a[1] = (unsigned char)(u >> 8);
+    a[2] = (unsigned char)u;
+    n = 3;
+  }
+  wcBufAppend(pOut, a, n);
+}
+
+/* Text and blobs: each 0x00 as 00 FF, then 00 00 to end the value. */
+static void encodeEscaped(const unsigned char *a, int64_t n, WcBuf *pOut){
+  static const unsigned char aZero[2] = { 0x00, 0xFF };
+  static const unsigned char aEnd[2] = { 0x00, 0x00 };
+  int64_t i, iStart = 0;
+  for(i = 0; i < n; i++){
+    if( a[i] == 0x00 ){
+      wcBufAppend(pOut, &a[iStart], i - iStart);
+      wcBufAppend(pOut, aZero, 2);
+      iStart = i + 1;
+    }
+  }
+  wcBufAppend(pOut, &a[iStart], n - iStart);
+  wcBufAppend(pOut, aEnd, 2);
+}
+
+static int encodeBinaryColumn(const WcSchema *pS, const WcElement *pElem,
+                              const WcValue *pVal, WcBuf *pOut, char **pzErr){
+  int64_t iStart = pOut->n, i;
+  int rc = checkType(pS, pElem->iCol, pVal, pzErr);
+  if( rc ) return rc;
+  switch( pS->aCol[pElem->iCol].cAff ){
+    case WC_AFF_INTEGER: encodeInteger(pVal->i, pOut); break;
+    case WC_AFF_REAL:    encodeDouble(pVal->r, pOut); break;
+    case WC_AFF_NUMERIC: encodeNumeric(pVal, pOut); break;
+    default:             encodeEscaped(pVal->a, pVal->n, pOut); break;
+  }
+  if( pElem->eOrder == WC_ORDER_DESC && !pOut->bOom ){
+    for(i = iStart; i < pOut->n; i++) pOut->a[i] = (unsigned char)~pOut->a[i];
+  }
+  return pOut->bOom ? WC_NOMEM : WC_OK;
+}
+
+/*
+** TEXT encoding of a column element: the value goes through the
+** element's transforms as through the rk_* functions of the same names.
+*/
+typedef struct Field Field;
+struct Field {
+  int bInt;                     /* The value is still the integer i */
+  int64_t i;
+  const unsigned char *a;       /* Otherwise its bytes */
+  int64_t n;
+  int bDescBytes;               /* a[] is an rk_desc encoding */
+  WcBuf aWork[2];               /* Where transforms write */
+  int iWork;
+  char zDigits[RK_PAD_MAX_WIDTH + RK_MAX_DIGITS];
+};
+
+static WcBuf *fieldWork(Field *pF){
+  WcBuf *p = &pF->aWork[pF->iWork];
+  pF->iWork ^= 1;
+  p->n = 0;
+  return p;
+}
+
+static void fieldSetDigits(Field *pF, uint64_t v, int nWidth){
+  rkPadDecimal(v, nWidth, pF->zDigits);
+  pF->a = (const unsigned char*)pF->zDigits;
+  pF->n = nWidth;
+  pF->bInt = 0;
+}
+
+static void fieldToText(Field *pF){
+  if( pF->bInt ){
+    sqlite3_snprintf(sizeof(pF->zDigits), pF->zDigits, "%lld", pF->i);
+    pF->a = (const unsigned char*)pF->zDigits;
+    pF->n = (int64_t)strlen(pF->zDigits);
+    pF->bInt = 0;
+  }
+}
+
+static int applyPad(const WcSchema *pS, int iCol, const WcTransform *pX,
+                    const WcValue *pVal, int bBound, Field *pF, char **pzErr){
+  int nWidth = (int)pX->iArg;
+  if( pF->bInt ){
+    char zMsg[120];
+    if( pF->i < 0 ){
+      return noFit(pzErr, pS, iCol, pVal, "it is negative, and PAD writes "
+                   "non-negative integers");
+    }
+    if( rkDigitCount((uint64_t)pF->i) > nWidth ){
+      sqlite3_snprintf(sizeof(zMsg), zMsg, "it has %d digits, more than "
+                       "PAD %d allows", rkDigitCount((uint64_t)pF->i), nWidth);
+      return noFit(pzErr, pS, iCol, pVal, zMsg);
+    }
+    fieldSetDigits(pF, (uint64_t)pF->i, nWidth);
+  }else{
+    int64_t nChar = rkCharCount(pF->a, pF->n), k;
+    int nFill = (int)strlen(pX->zFill);
+    WcBuf *pW;
+    if( nChar > nWidth ){
+      char zMsg[120];
+      sqlite3_snprintf(sizeof(zMsg), zMsg, "it has %lld characters, more "
+                       "than PAD %d allows", nChar, nWidth);
+      return noFit(pzErr, pS, iCol, pVal, zMsg);
+    }
+    if( !bBound && pF->n >= nFill && nChar < nWidth
+     && memcmp(&pF->a[pF->n - nFill], pX->zFill, nFill) == 0 ){
+      char *zMsg = sqlite3_mprintf("it ends with the PAD fill character "
+                                   "'%s', which the padding could not tell "
+                                   "apart", pX->zFill);
+      int rc = noFit(pzErr, pS, iCol, pVal, zMsg ? zMsg : "it ends with the "
+                     "PAD fill character");
+      sqlite3_free(zMsg);
+      return rc;
+    }
+    pW = fieldWork(pF);
+    wcBufAppend(pW, pF->a, pF->n);
+    for(k = nChar; k < nWidth; k++) wcBufAppend(pW, pX->zFill, nFill);
+    pF->a = pW->a;
+    pF->n = pW->n;
+  }
+  return WC_OK;
+}
+
+static int applyDesc(const WcSchema *pS, int iCol, const WcTransform *pX,
+                     const WcValue *pVal, Field *pF, char **pzErr){
+  if( pF->bInt ){
+    if( pF->i < 0 || pF->i > pX->iArg ){
+      char *zMsg = sqlite3_mprintf("DESC writes max - value, so it must be "
+                                   "from 0 to %lld", pX->iArg);
+      int rc = noFit(pzErr, pS, iCol, pVal, zMsg ? zMsg : "it is out of "
+                     "DESC's range");
+      sqlite3_free(zMsg);
+      return rc;
+    }
+    fieldSetDigits(pF, (uint64_t)(pX->iArg - pF->i),
+                   rkDigitCount((uint64_t)pX->iArg));
+  }else{
+    WcBuf *pW = fieldWork(pF);
+    if( wcBufReserve(pW, RK_DESC_MAX(pF->n)) ) return WC_NOMEM;
+    pW->n = rkDescEncode(pF->a, pF->n, pW->a);
+    pF->a = pW->a;
+    pF->n = pW->n;
+    pF->bDescBytes = 1;
+  }
+  return WC_OK;
+}
+
+static void applyReverse(const WcSchema *pS, int iCol, Field *pF){
+  WcBuf *pW = fieldWork(pF);
+  fieldToText(pF);
+  if( wcBufReserve(pW, pF->n) ) return;
+  pW->n = pF->n;
+  if( pS->aCol[iCol].cAff == WC_AFF_BLOB ){
+    rkReverseBytes(pF->a, pF->n, pW->a);
+  }else{
+    rkReverseChars(pF->a, pF->n, pW->a);
+  }
+  pF->a = pW->a;
+  pF->n = pW->n;
+}
+
+static int encodeTextColumn(const WcSchema *pS, const WcElement *pElem,
+                            const WcValue *pVal, int bBound, WcBuf *pOut,
+                            char **pzErr){
+  Field f;
+  int iCol = pElem->iCol, i, rc;
+  rc = checkType(pS, iCol, pVal, pzErr);
+  if( rc ) return rc;
+  memset(&f, 0, offsetof(Field, zDigits));
+  f.bInt = pVal->eType == SQLITE_INTEGER;
+  f.i = pVal->i;
+  f.a = pVal->a;
+  f.n = pVal->n;
+  for(i = 0; i < pElem->nXform && rc == WC_OK; i++){
+    const WcTransform *pX = &pElem->aXform[i];
+    if( pX->eOp == WC_XFORM_PAD ){
+      rc = applyPad(pS, iCol, pX, pVal, bBound, &f, pzErr);
+    }else if( pX->eOp == WC_XFORM_DESC ){
+      rc = applyDesc(pS, iCol, pX, pVal, &f, pzErr);
+    }else{
+      applyReverse(pS, iCol, &f);
+    }
+    if( rc == WC_OK && (f.aWork[0].bOom || f.aWork[1].bOom) ) rc = WC_NOMEM;
+  }
+  if( rc == WC_OK ){
+    fieldToText(&f);
+    if( !bBound && pS->nDelim && !f.bDescBytes
+     && rkFind(f.a, f.n, 0, (const unsigned char*)pS->zDelim, pS->nDelim) >= 0 ){
+      char *zMsg = sqlite3_mprintf("it contains the delimiter %Q, so the key "
+                                   "could not be split back into its fields; "
+                                   "choose another DELIMITER", pS->zDelim);
+      rc = noFit(pzErr, pS, iCol, pVal, zMsg ? zMsg : "it contains the "
+                 "delimiter");
+      sqlite3_free(zMsg);
+    }else{
+      wcBufAppend(pOut, f.a, f.n);
+    }
+  }
+  wcBufFree(&f.aWork[0]);
+  wcBufFree(&f.aWork[1]);
+  if( rc == WC_OK && pOut->bOom ) rc = WC_NOMEM;
+  return rc;
+}
+
+/*
+** SALT and BUCKET elements.
+*/
+
+/* The text a salt or bucket is computed from: the source values' text
+** (integers in decimal) joined by the delimiter, as rk_join would. */
+static int saltSource(const WcSchema *pS, const WcElement *pElem,
+                      const WcValue *aVal, WcBuf *pSrc, char **pzErr){
+  int i;
+  for(i = 0; i < pElem->nSaltCol; i++){
+    int iCol = pElem->aiSaltCol[i];
+    const WcValue *pVal = &aVal[iCol];
+    int rc = checkType(pS, iCol, pVal, pzErr);
+    if( rc ) return rc;
+    if( i > 0 ) wcBufAppend(pSrc, pS->zDelim, pS->nDelim);
+    if( pVal->eType == SQLITE_INTEGER ){
+      char zNum[RK_MAX_DIGITS + 2];
+      sqlite3_snprintf(sizeof(zNum), zNum, "%lld", pVal->i);
+      wcBufAppend(pSrc, zNum, (int64_t)strlen(zNum));
+    }else{
+      wcBufAppend(pSrc, pVal->a, pVal->n);
+    }
+  }
+  return pSrc->bOom ? WC_NOMEM : WC_OK;
+}
+
+static int encodeSalt(const WcSchema *pS, RkHasher *pHasher,
+                      const WcElement *pElem, const WcValue *aVal,
+                      WcBuf *pOut, char **pzErr){
+  WcBuf src;
+  char zSalt[RK_MD5_HEX];
+  int rc;
+  memset(&src, 0, sizeof(src));
+  rc = saltSource(pS, pElem, aVal, &src, pzErr);
+  if( rc == WC_OK ){
+    if( pHasher == 0 || rkSalt(pHasher, src.a ? src.a : (unsigned char*)"",
+                               src.n, pElem->nSaltDigit, zSalt) ){
+      if( pzErr ){
+        *pzErr = sqlite3_mprintf("widecol %s: OpenSSL could not compute the "
+                                 "MD5 for SALT", pS->zTable);
+      }
+      rc = WC_NOFIT;
+    }else{
+      wcBufAppend(pOut, zSalt, pElem->nSaltDigit < 0 ? -pElem->nSaltDigit
+                                                     : pElem->nSaltDigit);
+    }
+  }
+  wcBufFree(&src);
+  return rc;
+}
+
+static int encodeBucket(const WcSchema *pS, RkHasher *pHasher,
+                        const WcElement *pElem, const WcValue *aVal,
+                        WcBuf *pOut, char **pzErr){
+  const WcValue *pVal = &aVal[pElem->iCol];
+  char zDigits[RK_MAX_DIGITS];
+  int64_t iBucket;
+  int rc = checkType(pS, pElem->iCol, pVal, pzErr);
+  if( rc ) return rc;
+  if( pVal->eType == SQLITE_INTEGER ){
+    if( pVal->i < 0 ){
+      return noFit(pzErr, pS, pElem->iCol, pVal, "BUCKET takes non-negative "
+                   "integers (value % buckets), text or blobs");
+    }
+    iBucket = pVal->i % pElem->nBucket;
+  }else if( pHasher == 0
+         || (iBucket = rkHashBucket(pHasher, pVal->a, pVal->n,
+                                    pElem->nBucket)) < 0 ){
+    if( pzErr ){
+      *pzErr = sqlite3_mprintf("widecol %s: OpenSSL could not compute the "
+                               "MD5 for BUCKET", pS->zTable);
+    }
+    return WC_NOFIT;
+  }
+  rkPadDecimal((uint64_t)iBucket, rkDigitCount((uint64_t)(pElem->nBucket - 1)),
+               zDigits);
+  wcBufAppend(pOut, zDigits, rkDigitCount((uint64_t)(pElem->nBucket - 1)));
+  return pOut->bOom ? WC_NOMEM : WC_OK;
+}
+
+/*
+** Keys.
+*/
+int wcEncodeElement(const WcSchema *pS, RkHasher *pHasher, int iElem,
+                    const WcValue *aVal, int bBound, WcBuf *pOut,
+                    char **pzErr){
+  const WcElement *pElem = &pS->aElem[iElem];
+  switch( pElem->eKind ){
+    case WC_ELEM_SALT:
+      return encodeSalt(pS, pHasher, pElem, aVal, pOut, pzErr);
+    case WC_ELEM_BUCKET:
+      return encodeBucket(pS, pHasher, pElem, aVal, pOut, pzErr);
+    default:
+      if( pS->eEncoding == WC_ENCODING_BINARY ){
+        return encodeBinaryColumn(pS, pElem, &aVal[pElem->iCol], pOut, pzErr);
+      }
+      return encodeTextColumn(pS, pElem, &aVal[pElem->iCol], bBound, pOut,
+                              pzErr);
+  }
+}
+
+void wcAppendSeparator(const WcSchema *pS, int iElem, WcBuf *pOut){
+  if( pS->eEncoding == WC_ENCODING_TEXT && !wcElementIsLast(pS, iElem) ){
+    wcBufAppend(pOut, pS->zDelim, pS->nDelim);
+  }
+}
+
+int wcEncodeKey(const WcSchema *pS, RkHasher *pHasher, const WcValue *aVal,
+                WcBuf *pKey, char **pzErr){
+  int i, rc = WC_OK;
+  pKey->n = 0;
+  for(i = 0; i < pS->nElem && rc == WC_OK; i++){
+    rc = wcEncodeElement(pS, pHasher, i, aVal, 0, pKey, pzErr);
+    wcAppendSeparator(pS, i, pKey);
+  }
+  if( rc == WC_OK && pKey->bOom ) rc = WC_NOMEM;
+  if( rc == WC_OK && pKey->n > WC_MAX_KEY_BYTES ){
+    if( pzErr ){
+      *pzErr = sqlite3_mprintf("widecol %s: the row key would be %lld bytes, "
+                               "more than the %d allowed (HBase's row key "
+                               "limit)", pS->zTable, pKey->n,
+                               WC_MAX_KEY_BYTES);
+    }
+    rc = WC_NOFIT;
+  }
+  return rc;
+}

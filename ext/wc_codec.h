@@ -1,0 +1,78 @@
+/*
+** wc_codec.h: writing row keys.
+**
+** Values arrive as SQLite values; wcValueStore() gives each the type an
+** ordinary table column of the same declared type would store.  The key is
+** then written element by element (wcEncodeKey), or one element alone for
+** a scan bound (wcEncodeField).  docs/encoding.md describes every byte.
+*/
+#ifndef WIDECOL_WC_CODEC_H
+#define WIDECOL_WC_CODEC_H
+
+#include "wc_schema.h"
+#include "rk_hash.h"
+
+/* A value as the codec sees it.  a[0..n) belongs to someone else. */
+typedef struct WcValue WcValue;
+struct WcValue {
+  int eType;                    /* SQLITE_INTEGER, _FLOAT, _TEXT, _BLOB, _NULL */
+  int64_t i;
+  double r;
+  const unsigned char *a;       /* TEXT and BLOB bytes, never NULL */
+  int64_t n;
+};
+
+/* A growable byte string.  After an allocation failure bOom is set and
+** further appends do nothing. */
+typedef struct WcBuf WcBuf;
+struct WcBuf {
+  unsigned char *a;
+  int64_t n;
+  int64_t nAlloc;
+  int bOom;
+};
+
+void wcBufAppend(WcBuf *p, const void *a, int64_t n);
+int wcBufReserve(WcBuf *p, int64_t n);     /* room for n more; 1 if OOM */
+void wcBufFree(WcBuf *p);
+
+/* Result codes of the encoders. */
+#define WC_OK     0
+#define WC_NOFIT  1   /* The value cannot be stored in that key field */
+#define WC_NOMEM  2
+
+/* Fills *pOut with pVal as a column of affinity cAff stores it.  If the
+** value had to be converted through a copy, *ppCopy is set to it and the
+** caller frees it with sqlite3_value_free() once *pOut is no longer used;
+** otherwise *ppCopy is NULL.  Returns WC_OK or WC_NOMEM. */
+int wcValueStore(char cAff, sqlite3_value *pVal, WcValue *pOut,
+                 sqlite3_value **ppCopy);
+
+/* Fills *pOut with pVal as it is, with no conversion. */
+void wcValueFrom(sqlite3_value *pVal, WcValue *pOut);
+
+/* Appends the bytes of element iElem to pOut, given the stored values of
+** all columns (aVal[iCol]).  Returns WC_OK, WC_NOFIT or WC_NOMEM; on
+** WC_NOFIT, if pzErr is not NULL, *pzErr is a message naming table,
+** column, value and what the field accepts.  With bBound set the value is
+** a scan bound, never stored, so the checks that keep stored keys
+** decodable (no delimiter inside, no trailing PAD fill) are skipped. */
+int wcEncodeElement(const WcSchema *pS, RkHasher *pHasher, int iElem,
+                    const WcValue *aVal, int bBound, WcBuf *pOut,
+                    char **pzErr);
+
+/* The whole row key: the elements with delimiters between them (TEXT
+** encoding).  Same codes as wcEncodeElement; a key longer than
+** WC_MAX_KEY_BYTES is WC_NOFIT. */
+int wcEncodeKey(const WcSchema *pS, RkHasher *pHasher, const WcValue *aVal,
+                WcBuf *pKey, char **pzErr);
+
+/* Appends what follows element iElem in a key: the delimiter, unless the
+** element is last or the encoding or width makes one unnecessary. */
+void wcAppendSeparator(const WcSchema *pS, int iElem, WcBuf *pOut);
+
+/* The value of a non-NULL WcValue for an error message ("INTEGER 5",
+** "TEXT 'abc'"), from sqlite3_mprintf(). */
+char *wcValueDescribe(const WcValue *pVal);
+
+#endif /* WIDECOL_WC_CODEC_H */

@@ -1,0 +1,546 @@
+/*
+** wc_plan.c: xBestIndex for widecol tables.
+**
+** Constraints on the leading elements of the row key become byte ranges,
+** the way an HBase scan has a start and a stop row: '=', IS and IN on
+** leading fields fix a prefix, then one range (<, <=, >, >=, BETWEEN,
+** LIKE/GLOB 'prefix%') narrows the next field.  rowkey itself can be
+** bounded directly.  A constraint is marked omitted only when the byte
+** range enforces it exactly for every value it could be compared with;
+** otherwise SQLite checks it again on each row, so a result never differs
+** from an ordinary table's.  EXPLAIN QUERY PLAN shows the plan in words
+** (idxStr); xFilter finds the same plan through idxNum in a registry of
+** the distinct plans this table has made.
+*/
+#include "wc_vtab.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The usable constraints on one column, or on rowkey. */
+typedef struct ColCons ColCons;
+struct ColCons {
+  int iEq;              /* A '=' or IS constraint (one that is not IN
+                        ** preferred), or -1 */
+  int bEqIn;            /* iEq is an IN */
+  int bEqExact;         /* The row range enforces iEq exactly */
+  int aiLo[4], nLo;     /* '>' and '>=' constraints */
+  int aiHi[4], nHi;     /* '<' and '<=' constraints */
+  int iLike;            /* LIKE or GLOB, or -1 */
+  const char *zColl;    /* A non-BINARY collation that made a constraint
+                        ** unusable, or NULL */
+};
+
+typedef struct Planner Planner;
+struct Planner {
+  WcVtab *pTab;
+  sqlite3_index_info *pInfo;
+  ColCons *aCons;       /* One per column, then rowkey */
+  WcPlan plan;
+  int nArg;
+  int aiArg[WC_MAX_TERM];  /* Constraint index of each plan term */
+  sqlite3_str *pNote;   /* FILTER notes for EXPLAIN */
+  int bInexact;         /* An '=' used so far might not narrow at run time
+                        ** (a TEXT field compared with a number), so later
+                        ** terms must not be omitted */
+};
+
+/* True if the right-hand side of constraint i is a TEXT literal: only
+** then is a TEXT field compared with it byte for byte whatever its
+** affinity (a numeric operand would impose numeric affinity). */
+static int rhsIsText(sqlite3_index_info *pInfo, int i){
+  sqlite3_value *pVal = 0;
+  return sqlite3_vtab_rhs_value(pInfo, i, &pVal) == SQLITE_OK && pVal
+      && sqlite3_value_type(pVal) == SQLITE_TEXT;
+}
+
+/* True if a constraint on column iCol compares by bytes. */
+static int exactFor(Planner *p, int iCol, int i){
+  return p->pTab->pSchema->aCol[iCol].cAff != WC_AFF_TEXT
+      || rhsIsText(p->pInfo, i);
+}
+
+static void collectConstraints(Planner *p, int *piLimit, int *piOffset){
+  sqlite3_index_info *pInfo = p->pInfo;
+  const WcSchema *pS = p->pTab->pSchema;
+  int i;
+  for(i = 0; i <= pS->nCol; i++){
+    p->aCons[i].iEq = -1;
+    p->aCons[i].iLike = -1;
+  }
+  for(i = 0; i < pInfo->nConstraint; i++){
+    const struct sqlite3_index_constraint *pC = &pInfo->aConstraint[i];
+    ColCons *pCons;
+    int iCol = pC->iColumn;
+    if( !pC->usable ) continue;
+    if( pC->op == SQLITE_INDEX_CONSTRAINT_LIMIT ){
+      *piLimit = i;
+      continue;
+    }
+    if( pC->op == SQLITE_INDEX_CONSTRAINT_OFFSET ){
+      *piOffset = i;
+      continue;
+    }
+    if( iCol < 0 || iCol > pS->nCol ) continue;
+    if( iCol < pS->nCol && !pS->aCol[iCol].bKey ) continue;
+    pCons = &p->aCons[iCol];
+    if( iCol < pS->nCol && pS->aCol[iCol].cAff == WC_AFF_TEXT ){
+      const char *zColl = sqlite3_vtab_collation(pInfo, i);
+      if( zColl && sqlite3_stricmp(zColl, "BINARY") != 0 ){
+        pCons->zColl = zColl;
+        continue;
+      }
+    }
+    switch( pC->op ){
+      case SQLITE_INDEX_CONSTRAINT_EQ:
+      case SQLITE_INDEX_CONSTRAINT_IS: {
+        int bIn = sqlite3_vtab_in(pInfo, i, -1);
+        if( pCons->iEq < 0 || (pCons->bEqIn && !bIn) ){
+          pCons->iEq = i;
+          pCons->bEqIn = bIn;
+        }
+        break;
+      }
+      case SQLITE_INDEX_CONSTRAINT_GT:
+      case SQLITE_INDEX_CONSTRAINT_GE:
+        if( pCons->nLo < 4 ) pCons->aiLo[pCons->nLo++] = i;
+        break;
+      case SQLITE_INDEX_CONSTRAINT_LT:
+      case SQLITE_INDEX_CONSTRAINT_LE:
+        if( pCons->nHi < 4 ) pCons->aiHi[pCons->nHi++] = i;
+        break;
+      case SQLITE_INDEX_CONSTRAINT_LIKE:
+      case SQLITE_INDEX_CONSTRAINT_GLOB:
+        if( iCol < pS->nCol && pS->aCol[iCol].cAff == WC_AFF_TEXT
+         && pCons->iLike < 0 ){
+          pCons->iLike = i;
+        }
+        break;
+      case SQLITE_INDEX_CONSTRAINT_ISNULL:
+        /* Key fields are never NULL. */
+        p->plan.bEmpty = 1;
+        pInfo->aConstraintUsage[i].omit = 1;
+        break;
+      case SQLITE_INDEX_CONSTRAINT_ISNOTNULL:
+        pInfo->aConstraintUsage[i].omit = 1;
+        break;
+    }
+  }
+}
+
+/* Passes constraint i to xFilter as the next argument.  A constraint
+** used twice (a SALT's column that is also a key field) is passed once,
+** omitted if either use enforces it.  Returns 1 if the plan is full. */
+static int addTerm(Planner *p, int i, int eOp, int bOmit){
+  sqlite3_index_info *pInfo = p->pInfo;
+  int j;
+  for(j = 0; j < p->nArg; j++){
+    if( p->aiArg[j] == i ){
+      pInfo->aConstraintUsage[i].omit |= (unsigned char)bOmit;
+      return 0;
+    }
+  }
+  if( p->nArg == WC_MAX_TERM ) return 1;
+  bOmit = bOmit && !p->bInexact;
+  p->aiArg[p->nArg] = i;
+  p->plan.aTerm[p->nArg].iCol = pInfo->aConstraint[i].iColumn;
+  p->plan.aTerm[p->nArg].eOp = eOp;
+  p->nArg++;
+  pInfo->aConstraintUsage[i].argvIndex = p->nArg;
+  pInfo->aConstraintUsage[i].omit = (unsigned char)bOmit;
+  return 0;
+}
+
+static int rangeOp(int op){
+  switch( op ){
+    case SQLITE_INDEX_CONSTRAINT_GT: return WC_TERM_GT;
+    case SQLITE_INDEX_CONSTRAINT_GE: return WC_TERM_GE;
+    case SQLITE_INDEX_CONSTRAINT_LT: return WC_TERM_LT;
+    case SQLITE_INDEX_CONSTRAINT_LE: return WC_TERM_LE;
+    case SQLITE_INDEX_CONSTRAINT_GLOB: return WC_TERM_GLOB;
+    default: return WC_TERM_LIKE;
+  }
+}
+
+/* Uses the '=' / IN constraint of column iCol.  bOmit: whether the row
+** range alone enforces it. */
+static int useEq(Planner *p, int iCol, int bOmit){
+  ColCons *pCons = &p->aCons[iCol];
+  int bText = p->pTab->pSchema->aCol[iCol].cAff == WC_AFF_TEXT;
+  int eOp = WC_TERM_EQ, rc;
+  if( pCons->bEqIn ){
+    bOmit = bOmit && !bText;
+    if( sqlite3_vtab_in(p->pInfo, pCons->iEq, 1) ) eOp = WC_TERM_IN;
+  }
+  rc = addTerm(p, pCons->iEq, eOp, bOmit);
+  if( bText && (pCons->bEqIn || !pCons->bEqExact) ) p->bInexact = 1;
+  return rc;
+}
+
+/* A column is fixed if every row the plan returns has the same value in
+** it: a single '=' that compares exactly. */
+static int columnFixed(Planner *p, int iCol){
+  const ColCons *pCons = &p->aCons[iCol];
+  return pCons->iEq >= 0 && !pCons->bEqIn && pCons->bEqExact;
+}
+
+static int elementFixed(Planner *p, int iElem){
+  const WcElement *pElem = &p->pTab->pSchema->aElem[iElem];
+  int i;
+  if( iElem >= p->plan.nEqElem ) return 0;
+  if( pElem->eKind == WC_ELEM_SALT ){
+    for(i = 0; i < pElem->nSaltCol; i++){
+      if( !columnFixed(p, pElem->aiSaltCol[i]) ) return 0;
+    }
+    return 1;
+  }
+  return columnFixed(p, pElem->iCol);
+}
+
+/* Walks the key elements: '=' on leading ones, then a range on the next. */
+static void planElements(Planner *p){
+  const WcSchema *pS = p->pTab->pSchema;
+  int iElem;
+  p->plan.iRangeElem = -1;
+  for(iElem = 0; iElem < pS->nElem; iElem++){
+    const WcElement *pElem = &pS->aElem[iElem];
+    if( pElem->eKind == WC_ELEM_SALT ){
+      int i;
+      for(i = 0; i < pElem->nSaltCol; i++){
+        if( p->aCons[pElem->aiSaltCol[i]].iEq < 0 ) return;
+      }
+      for(i = 0; i < pElem->nSaltCol; i++){
+        int iCol = pElem->aiSaltCol[i];
+        p->aCons[iCol].bEqExact = exactFor(p, iCol, p->aCons[iCol].iEq);
+        if( useEq(p, iCol, 0) ) return;
+      }
+    }else{
+      ColCons *pCons = &p->aCons[pElem->iCol];
+      if( pCons->iEq < 0 ){
+        if( pElem->eKind == WC_ELEM_COLUMN && pElem->eOrder != WC_ORDER_NONE
+         && (pCons->nLo || pCons->nHi || pCons->iLike >= 0) ){
+          int bExact = pElem->eOrder == WC_ORDER_ASC
+                    || pElem->eOrder == WC_ORDER_DESC;
+          int i;
+          p->plan.iRangeElem = iElem;
+          for(i = 0; i < pCons->nLo + pCons->nHi; i++){
+            int iCons = i < pCons->nLo ? pCons->aiLo[i]
+                                       : pCons->aiHi[i - pCons->nLo];
+            if( addTerm(p, iCons, rangeOp(p->pInfo->aConstraint[iCons].op),
+                        bExact && exactFor(p, pElem->iCol, iCons)) ){
+              return;
+            }
+          }
+          if( pCons->iLike >= 0 ){
+            addTerm(p, pCons->iLike,
+                    rangeOp(p->pInfo->aConstraint[pCons->iLike].op), 0);
+          }
+        }
+        return;
+      }
+      pCons->bEqExact = exactFor(p, pElem->iCol, pCons->iEq);
+      /* The element's own '=' is exact; a BUCKET's column is not. */
+      if( useEq(p, pElem->iCol, pElem->eKind == WC_ELEM_COLUMN
+                                && pCons->bEqExact) ){
+        return;
+      }
+    }
+    p->plan.nEqElem++;
+  }
+}
+
+static void planRowkey(Planner *p){
+  ColCons *pCons = &p->aCons[p->pTab->pSchema->nCol];
+  int i;
+  if( pCons->iEq >= 0 && !pCons->bEqIn ){
+    addTerm(p, pCons->iEq, WC_TERM_EQ, 1);
+  }
+  for(i = 0; i < pCons->nLo + pCons->nHi; i++){
+    int iCons = i < pCons->nLo ? pCons->aiLo[i] : pCons->aiHi[i - pCons->nLo];
+    addTerm(p, iCons, rangeOp(p->pInfo->aConstraint[iCons].op), 1);
+  }
+}
+
+/* Decides whether scanning the ranges in key order (or its reverse) gives
+** the ORDER BY.  Columns fixed by '=' do not matter; the others must be
+** the next key elements in order, each with bytes that order exactly. */
+static void planOrderBy(Planner *p){
+  sqlite3_index_info *pInfo = p->pInfo;
+  const WcSchema *pS = p->pTab->pSchema;
+  int i, iElem = 0, eDir = -1;
+  if( pInfo->nOrderBy == 0 ) return;
+  for(i = 0; i < pInfo->nOrderBy; i++){
+    int iCol = pInfo->aOrderBy[i].iColumn;
+    int bDesc = pInfo->aOrderBy[i].desc != 0;
+    const WcElement *pElem;
+    if( iCol == pS->nCol ){
+      if( eDir >= 0 && eDir != bDesc ) return;
+      eDir = bDesc;
+      break;       /* rowkey is unique: later terms never decide */
+    }
+    if( iCol < 0 ) return;
+    if( columnFixed(p, iCol) ) continue;
+    while( iElem < pS->nElem && elementFixed(p, iElem) ) iElem++;
+    if( iElem == pS->nElem ) break;   /* the key is fixed: one row */
+    pElem = &pS->aElem[iElem];
+    if( pElem->eKind != WC_ELEM_COLUMN || pElem->iCol != iCol
+     || (pElem->eOrder != WC_ORDER_ASC && pElem->eOrder != WC_ORDER_DESC) ){
+      return;
+    }
+    /* An IN handled one value per xFilter call is scanned in SQLite's
+    ** order of its values, not ours. */
+    if( iElem < p->plan.nEqElem && p->aCons[iCol].bEqIn
+     && !sqlite3_vtab_in(pInfo, p->aCons[iCol].iEq, -1) ){
+      return;
+    }
+    bDesc ^= pElem->eOrder == WC_ORDER_DESC;
+    if( eDir >= 0 && eDir != bDesc ) return;
+    eDir = bDesc;
+    iElem++;
+  }
+  pInfo->orderByConsumed = 1;
+  p->plan.bDesc = eDir == 1;
+}
+
+/* LIMIT and OFFSET can be applied while scanning only if the scan returns
+** exactly the rows, in exactly the order, that SQLite would keep. */
+static void planLimit(Planner *p, int iLimit, int iOffset){
+  sqlite3_index_info *pInfo = p->pInfo;
+  int i;
+  if( iLimit < 0 || (pInfo->nOrderBy > 0 && !pInfo->orderByConsumed) ) return;
+  for(i = 0; i < pInfo->nConstraint; i++){
+    if( i == iLimit || i == iOffset ) continue;
+    if( i >= 16 || !pInfo->aConstraint[i].usable
+     || !pInfo->aConstraintUsage[i].omit ){
+      return;
+    }
+  }
+  if( p->nArg + 2 > WC_MAX_TERM ) return;
+  addTerm(p, iLimit, WC_TERM_LIMIT, 0);
+  if( iOffset >= 0 ) addTerm(p, iOffset, WC_TERM_OFFSET, 1);
+}
+
+/*
+** Costs.  Each '=' on a field keeps a tenth of the rows, a range a quarter
+** or an eighth; a seek costs log2(rows) steps.
+*/
+static void planCost(Planner *p){
+  sqlite3_index_info *pInfo = p->pInfo;
+  const WcSchema *pS = p->pTab->pSchema;
+  double nRow = (double)(p->pTab->nRowEst > 0 ? p->pTab->nRowEst : 1);
+  double nOut = nRow, nSeek = 1.0;
+  int i, bUnique = p->plan.nEqElem == pS->nElem, bNarrow = 0;
+  for(i = 0; i < p->nArg; i++){
+    const WcTerm *pTerm = &p->plan.aTerm[i];
+    switch( pTerm->eOp ){
+      case WC_TERM_EQ:
+      case WC_TERM_IN:
+        if( pTerm->iCol == pS->nCol ){
+          nOut = 1.0;
+        }else{
+          nOut /= 10.0;
+          bUnique = bUnique && columnFixed(p, pTerm->iCol);
+        }
+        if( pTerm->eOp == WC_TERM_IN ){
+          nSeek *= 4.0;
+          nOut *= 4.0;
+          bUnique = 0;
+        }
+        bNarrow = 1;
+        break;
+      case WC_TERM_LIKE:
+      case WC_TERM_GLOB:
+        nOut /= 16.0;
+        bNarrow = 1;
+        break;
+      case WC_TERM_GT: case WC_TERM_GE: case WC_TERM_LT: case WC_TERM_LE:
+        nOut /= 3.0;
+        bNarrow = 1;
+        break;
+    }
+  }
+  if( p->plan.bEmpty ){
+    nOut = 0.0;
+    bNarrow = 1;
+  }else if( bUnique ){
+    nOut = 1.0;
+    pInfo->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
+  }
+  if( nOut < 1.0 && !p->plan.bEmpty ) nOut = 1.0;
+  pInfo->estimatedRows = (sqlite3_int64)nOut;
+  pInfo->estimatedCost = bNarrow ? nSeek * log2(nRow + 2.0) + nOut
+                                 : nRow + 10.0;
+}
+
+/*
+** The plan in words, for EXPLAIN QUERY PLAN.
+*/
+static const char *termText(int eOp){
+  switch( eOp ){
+    case WC_TERM_EQ:   return "=?";
+    case WC_TERM_IN:   return " IN (...)";
+    case WC_TERM_GT:   return ">?";
+    case WC_TERM_GE:   return ">=?";
+    case WC_TERM_LT:   return "<?";
+    case WC_TERM_LE:   return "<=?";
+    case WC_TERM_LIKE: return " LIKE ?";
+    default:           return " GLOB ?";
+  }
+}
+
+static void addNote(Planner *p, int iCol, const char *zWhy){
+  sqlite3_str_appendf(p->pNote, "; FILTER %s (%s)",
+                      p->pTab->pSchema->aCol[iCol].zName, zWhy);
+}
+
+/* Notes on key-column constraints the ranges do not enforce. */
+static void explainFilters(Planner *p){
+  const WcSchema *pS = p->pTab->pSchema;
+  int iCol, i;
+  for(iCol = 0; iCol < pS->nCol; iCol++){
+    const ColCons *pCons = &p->aCons[iCol];
+    const WcElement *pElem;
+    int bHas = pCons->iEq >= 0 || pCons->nLo || pCons->nHi
+            || pCons->iLike >= 0;
+    int bUsed = 0;
+    if( pCons->zColl ){
+      char *z = sqlite3_mprintf("COLLATE %s", pCons->zColl);
+      addNote(p, iCol, z ? z : "COLLATE");
+      sqlite3_free(z);
+      continue;
+    }
+    if( !bHas || pS->aCol[iCol].iElem < 0 ) continue;
+    pElem = &pS->aElem[pS->aCol[iCol].iElem];
+    for(i = 0; i < p->nArg; i++){
+      if( p->plan.aTerm[i].iCol == iCol ) bUsed = 1;
+    }
+    if( pCons->iEq >= 0 && bUsed ) continue;
+    if( bUsed && pElem->eOrder == WC_ORDER_PREFIX ){
+      char *z = pElem->nXform
+        ? sqlite3_mprintf("PAD fill %Q sorts above some characters",
+                          pElem->aXform[0].zFill)
+        : sqlite3_mprintf("delimiter %Q sorts above some characters",
+                          pS->zDelim);
+      addNote(p, iCol, z ? z : "widened range");
+      sqlite3_free(z);
+    }else if( bUsed && pCons->iLike >= 0 ){
+      addNote(p, iCol, "LIKE/GLOB pattern");
+    }else if( !bUsed && pElem->eOrder == WC_ORDER_NONE && pCons->iEq < 0 ){
+      addNote(p, iCol, pElem->zUnordered);
+    }else if( !bUsed ){
+      int iPrev = pS->aCol[iCol].iElem - 1;
+      const WcElement *pPrev = &pS->aElem[iPrev >= 0 ? iPrev : 0];
+      char *z = pPrev->eKind == WC_ELEM_COLUMN
+        ? sqlite3_mprintf("after %s, which is not fixed",
+                          pS->aCol[pPrev->iCol].zName)
+        : sqlite3_mprintf("after %s, which is not fixed",
+                          pPrev->eKind == WC_ELEM_SALT ? "SALT" : "BUCKET");
+      addNote(p, iCol, z ? z : "not a leading field");
+      sqlite3_free(z);
+    }
+  }
+}
+
+static char *planText(Planner *p){
+  const WcSchema *pS = p->pTab->pSchema;
+  sqlite3_index_info *pInfo = p->pInfo;
+  sqlite3_str *pStr = sqlite3_str_new(0);
+  int i, nRange = 0;
+  for(i = 0; i < p->nArg; i++){
+    nRange += p->plan.aTerm[i].eOp < WC_TERM_LIMIT;
+  }
+  if( p->plan.bEmpty ){
+    sqlite3_str_appendall(pStr, "EMPTY (row key fields are never NULL)");
+  }else if( nRange == 0 ){
+    sqlite3_str_appendall(pStr, "FULL SCAN");
+  }else{
+    sqlite3_str_appendall(pStr, (pInfo->idxFlags & SQLITE_INDEX_SCAN_UNIQUE)
+                                ? "LOOKUP" : "RANGE");
+    for(i = 0; i < p->nArg; i++){
+      const WcTerm *pTerm = &p->plan.aTerm[i];
+      if( pTerm->eOp >= WC_TERM_LIMIT ) continue;
+      sqlite3_str_appendf(pStr, " %s%s", pTerm->iCol == pS->nCol ? "rowkey"
+                          : pS->aCol[pTerm->iCol].zName, termText(pTerm->eOp));
+    }
+  }
+  sqlite3_str_appendall(pStr, sqlite3_str_value(p->pNote)
+                              ? sqlite3_str_value(p->pNote) : "");
+  if( pInfo->orderByConsumed && pInfo->nOrderBy ){
+    sqlite3_str_appendall(pStr, p->plan.bDesc ? "; ORDER BY key DESC"
+                                              : "; ORDER BY key");
+  }
+  for(i = 0; i < p->nArg; i++){
+    if( p->plan.aTerm[i].eOp == WC_TERM_LIMIT ){
+      sqlite3_str_appendall(pStr, "; LIMIT ?");
+    }else if( p->plan.aTerm[i].eOp == WC_TERM_OFFSET ){
+      sqlite3_str_appendall(pStr, " OFFSET ?");
+    }
+  }
+  return sqlite3_str_finish(pStr);
+}
+
+/* The index of the plan in the registry, adding it if it is new. */
+static int registerPlan(WcVtab *pTab, const WcPlan *pPlan){
+  WcPlan **apNew, *pNew;
+  int i;
+  for(i = 0; i < pTab->nPlan; i++){
+    if( memcmp(pTab->apPlan[i], pPlan, sizeof(*pPlan)) == 0 ) return i;
+  }
+  apNew = sqlite3_realloc64(pTab->apPlan,
+                            sizeof(WcPlan*) * (sqlite3_uint64)(pTab->nPlan + 1));
+  if( apNew == 0 ) return -1;
+  pTab->apPlan = apNew;
+  pNew = sqlite3_malloc(sizeof(*pNew));
+  if( pNew == 0 ) return -1;
+  memcpy(pNew, pPlan, sizeof(*pNew));
+  pTab->apPlan[pTab->nPlan] = pNew;
+  return pTab->nPlan++;
+}
+
+int wcBestIndex(WcVtab *pTab, sqlite3_index_info *pInfo){
+  Planner p;
+  int iLimit = -1, iOffset = -1, iPlan;
+  char *zText;
+  memset(&p, 0, sizeof(p));
+  p.pTab = pTab;
+  p.pInfo = pInfo;
+  if( pTab->nRowEst < 0 ) pTab->nRowEst = wcStoreRowCount(pTab);
+  p.aCons = sqlite3_malloc64(sizeof(ColCons)
+                             * (sqlite3_uint64)(pTab->pSchema->nCol + 1));
+  p.pNote = sqlite3_str_new(0);
+  if( p.aCons == 0 ){
+    sqlite3_free(sqlite3_str_finish(p.pNote));
+    return SQLITE_NOMEM;
+  }
+  memset(p.aCons, 0, sizeof(ColCons) * (size_t)(pTab->pSchema->nCol + 1));
+  collectConstraints(&p, &iLimit, &iOffset);
+  if( !p.plan.bEmpty ){
+    planElements(&p);
+    planRowkey(&p);
+    planOrderBy(&p);
+    planLimit(&p, iLimit, iOffset);
+  }
+  p.plan.nTerm = p.nArg;
+  planCost(&p);
+  explainFilters(&p);
+  zText = planText(&p);
+  sqlite3_free(sqlite3_str_finish(p.pNote));
+  sqlite3_free(p.aCons);
+  iPlan = registerPlan(pTab, &p.plan);
+  if( zText == 0 || iPlan < 0 ){
+    sqlite3_free(zText);
+    return SQLITE_NOMEM;
+  }
+  pInfo->idxNum = iPlan;
+  pInfo->idxStr = zText;
+  pInfo->needToFreeIdxStr = 1;
+  return SQLITE_OK;
+}
+
+void wcPlanFreeAll(WcVtab *pTab){
+  int i;
+  for(i = 0; i < pTab->nPlan; i++) sqlite3_free(pTab->apPlan[i]);
+  sqlite3_free(pTab->apPlan);
+  pTab->apPlan = 0;
+  pTab->nPlan = 0;
+}

@@ -1,0 +1,779 @@
+/*
+** wc_range.c: the byte ranges of row keys that an xFilter call scans.
+**
+** The plan (wc_plan.c) says which constraints fix leading key elements and
+** which bound the next one.  Here their values become bytes: each value is
+** first turned into what the key field can hold, the way SQLite would
+** compare it (numeric affinity for numeric fields, exact integer / double
+** comparisons, text below blobs), then encoded as the field is.  Elements
+** whose bytes order like their values give exact bounds; text followed by
+** a delimiter or PAD fill that sorts above some characters gives a widened
+** upper bound, and SQLite filters the rest.  The ranges are computed once
+** per xFilter, sorted and merged, so each row is visited once.
+*/
+#include "wc_vtab.h"
+#include "rk_bytes.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What a constraint value means for a field. */
+#define BOUND_NONE  0     /* It does not narrow the field */
+#define BOUND_EMPTY 1     /* No value of the field satisfies it */
+#define BOUND_VALUE 2     /* The field's bound is a value */
+
+/* The values of the xFilter arguments, gathered by column. */
+typedef struct ColArgs ColArgs;
+struct ColArgs {
+  sqlite3_value **apEq;   /* Values of '=', IS or IN */
+  int nEq;
+  int nAlloc;
+  int bOwned;             /* apEq[] are copies (of IN values) to free */
+};
+
+typedef struct Builder Builder;
+struct Builder {
+  WcVtab *pTab;
+  const WcSchema *pS;
+  const WcPlan *pPlan;
+  sqlite3_value **argv;
+  ColArgs *aCol;           /* nCol entries */
+  WcValue *aVal;           /* Row values for encoding an element */
+  WcBuf *aPrefix;          /* Key prefixes fixed so far */
+  int nPrefix;
+  int nPrefixAlloc;
+  WcRange *aRange;
+  int nRange;
+  int nRangeAlloc;
+  int rc;
+};
+
+/*
+** Bytes.
+*/
+static int cmpBuf(const WcBuf *pA, const WcBuf *pB){
+  int64_t n = pA->n < pB->n ? pA->n : pB->n;
+  int c = n > 0 ? memcmp(pA->a, pB->a, (size_t)n) : 0;
+  return c ? c : (pA->n < pB->n ? -1 : pA->n > pB->n);
+}
+
+static void bufCopy(WcBuf *pDest, const WcBuf *pSrc){
+  pDest->n = 0;
+  wcBufAppend(pDest, pSrc->a, pSrc->n);
+}
+
+/* pOut = the smallest key greater than every key starting with pKey.
+** Returns 0 if there is none (pKey is empty or all 0xFF). */
+static int prefixEnd(const WcBuf *pKey, WcBuf *pOut){
+  int64_t n;
+  pOut->n = 0;
+  if( pKey->n == 0 || wcBufReserve(pOut, pKey->n) ) return 0;
+  n = rkPrefixEnd(pKey->a, pKey->n, pOut->a);
+  if( n < 0 ) return 0;
+  pOut->n = n;
+  return 1;
+}
+
+/* pOut = the smallest key after every key that has element iElem equal to
+** the one ending pKey: pKey + 0x00 if the element is last (nothing can
+** follow it), else the prefix end.  Returns 0 for no bound. */
+static int keyAfter(const WcSchema *pS, int iElem, const WcBuf *pKey,
+                    WcBuf *pOut){
+  if( wcElementIsLast(pS, iElem) ){
+    static const unsigned char aZero[1] = { 0 };
+    bufCopy(pOut, pKey);
+    wcBufAppend(pOut, aZero, 1);
+    return 1;
+  }
+  return prefixEnd(pKey, pOut);
+}
+
+/*
+** Values.  Each function turns a constraint value into the field's own
+** domain, as SQLite compares them.
+*/
+
+/* An integer field's bound: the smallest integer x with x > v (or >= v)
+** for a lower bound, the largest with x < v (or <= v) for an upper one.
+** v has had numeric affinity applied. */
+static int integerBound(const WcValue *v, int bLower, int bIncl, int64_t *pi){
+  switch( v->eType ){
+    case SQLITE_INTEGER:
+      *pi = v->i;
+      if( !bIncl ){
+        if( v->i == (bLower ? INT64_MAX : INT64_MIN) ) return BOUND_EMPTY;
+        *pi += bLower ? 1 : -1;
+      }
+      return BOUND_VALUE;
+    case SQLITE_FLOAT:
+      if( bLower ){
+        if( v->r >= 9223372036854775808.0 ) return BOUND_EMPTY;
+        if( v->r < -9223372036854775808.0 ) return BOUND_NONE;
+        *pi = (int64_t)ceil(v->r);
+        if( !bIncl && (double)*pi == v->r ) (*pi)++;
+      }else{
+        if( v->r < -9223372036854775808.0 ) return BOUND_EMPTY;
+        if( v->r >= 9223372036854775808.0 ) return BOUND_NONE;
+        *pi = (int64_t)floor(v->r);
+        if( !bIncl && (double)*pi == v->r ){
+          if( *pi == INT64_MIN ) return BOUND_EMPTY;
+          (*pi)--;
+        }
+      }
+      return BOUND_VALUE;
+    case SQLITE_NULL:
+      return BOUND_EMPTY;
+    default:
+      /* Numbers sort below text and blobs. */
+      return bLower ? BOUND_EMPTY : BOUND_NONE;
+  }
+}
+
+/* A REAL field's bound: the double comparison equivalent to comparing
+** with v exactly.  An integer no double equals lies between two doubles;
+** the bound becomes the nearer one, inclusive or not as fits. */
+static int realBound(const WcValue *v, int bLower, int bIncl, double *pr,
+                     int *pbIncl){
+  *pbIncl = bIncl;
+  switch( v->eType ){
+    case SQLITE_FLOAT:
+      *pr = v->r;
+      return BOUND_VALUE;
+    case SQLITE_INTEGER: {
+      double d = (double)v->i;
+      int bAbove = d >= 9223372036854775808.0 || (int64_t)d > v->i;
+      int bExact = !bAbove && (int64_t)d == v->i;
+      *pr = d;
+      if( !bExact ) *pbIncl = bLower ? bAbove : !bAbove;
+      return BOUND_VALUE;
+    }
+    case SQLITE_NULL:
+      return BOUND_EMPTY;
+    default:
+      return bLower ? BOUND_EMPTY : BOUND_NONE;
+  }
+}
+
+/* The bound a comparison "field OP value" puts on field column iCol, as a
+** value the field's encoding can take.  pRhs is the constraint value. */
+static int fieldBound(Builder *b, int iCol, int iElem, sqlite3_value *pRhs,
+                      int bLower, int bIncl, WcValue *pOut, int *pbIncl,
+                      sqlite3_value **ppCopy){
+  const WcColumn *pCol = &b->pS->aCol[iCol];
+  WcValue v;
+  int eBound;
+  *pbIncl = bIncl;
+  memset(pOut, 0, sizeof(*pOut));
+  if( pCol->cAff == WC_AFF_TEXT || pCol->cAff == WC_AFF_BLOB ){
+    int eSame = pCol->cAff == WC_AFF_TEXT ? SQLITE_TEXT : SQLITE_BLOB;
+    wcValueFrom(pRhs, pOut);
+    if( pOut->eType == eSame ) return BOUND_VALUE;
+    if( pOut->eType == SQLITE_NULL ) return BOUND_EMPTY;
+    if( pCol->cAff == WC_AFF_TEXT ){
+      /* Text sorts below blobs; a number might be compared under either
+      ** affinity, so it does not narrow. */
+      if( pOut->eType == SQLITE_BLOB ) return bLower ? BOUND_EMPTY : BOUND_NONE;
+      return BOUND_NONE;
+    }
+    return bLower ? BOUND_NONE : BOUND_EMPTY;
+  }
+  if( wcValueStore(WC_AFF_NUMERIC, pRhs, &v, ppCopy) ){
+    b->rc = SQLITE_NOMEM;
+    return BOUND_EMPTY;
+  }
+  if( pCol->cAff == WC_AFF_NUMERIC ){
+    if( v.eType == SQLITE_INTEGER || v.eType == SQLITE_FLOAT ){
+      *pOut = v;
+      return BOUND_VALUE;
+    }
+    if( v.eType == SQLITE_NULL ) return BOUND_EMPTY;
+    return bLower ? BOUND_EMPTY : BOUND_NONE;
+  }
+  if( pCol->cAff == WC_AFF_REAL ){
+    pOut->eType = SQLITE_FLOAT;
+    return realBound(&v, bLower, bIncl, &pOut->r, pbIncl);
+  }
+  pOut->eType = SQLITE_INTEGER;
+  eBound = integerBound(&v, bLower, bIncl, &pOut->i);
+  *pbIncl = 1;
+  if( eBound == BOUND_VALUE || eBound == BOUND_NONE ){
+    /* Keep to what the element can hold: PAD n digits, 0..DESC max. */
+    const WcElement *pElem = &b->pS->aElem[iElem];
+    int64_t iMin = INT64_MIN, iMax = INT64_MAX;
+    int i;
+    for(i = 0; i < pElem->nXform && b->pS->eEncoding == WC_ENCODING_TEXT;
+        i++){
+      const WcTransform *pX = &pElem->aXform[i];
+      iMin = 0;
+      if( pX->eOp == WC_XFORM_PAD && pX->iArg < RK_MAX_DIGITS - 1 ){
+        int64_t iPow = 1;
+        int k;
+        for(k = 0; k < pX->iArg; k++) iPow *= 10;
+        if( iPow - 1 < iMax ) iMax = iPow - 1;
+      }else if( pX->eOp == WC_XFORM_DESC && pX->iArg < iMax ){
+        iMax = pX->iArg;
+      }
+    }
+    if( eBound == BOUND_NONE ){
+      pOut->i = bLower ? iMin : iMax;
+    }else if( bLower ? pOut->i > iMax : pOut->i < iMin ){
+      return BOUND_EMPTY;
+    }else if( bLower ? pOut->i < iMin : pOut->i > iMax ){
+      pOut->i = bLower ? iMin : iMax;
+    }
+    return BOUND_VALUE;
+  }
+  return eBound;
+}
+
+/* An '=' value as the field holds it, or WC_NOFIT if no field value
+** equals it, or BOUND_NONE-like "cannot narrow": a number compared with a
+** TEXT field. */
+#define EQ_VALUE    0
+#define EQ_NOMATCH  1
+#define EQ_NONARROW 2
+
+static int eqValue(Builder *b, int iCol, sqlite3_value *pRhs, WcValue *pOut,
+                   sqlite3_value **ppCopy){
+  const WcColumn *pCol = &b->pS->aCol[iCol];
+  WcValue v;
+  *ppCopy = 0;
+  if( pCol->cAff == WC_AFF_TEXT || pCol->cAff == WC_AFF_BLOB ){
+    wcValueFrom(pRhs, pOut);
+    if( pOut->eType == SQLITE_INTEGER || pOut->eType == SQLITE_FLOAT ){
+      return pCol->cAff == WC_AFF_TEXT ? EQ_NONARROW : EQ_NOMATCH;
+    }
+    return EQ_VALUE;    /* the encoder refuses the other types */
+  }
+  if( wcValueStore(WC_AFF_NUMERIC, pRhs, &v, ppCopy) ){
+    b->rc = SQLITE_NOMEM;
+    return EQ_NOMATCH;
+  }
+  *pOut = v;
+  if( pCol->cAff == WC_AFF_REAL && v.eType == SQLITE_INTEGER ){
+    double d = (double)v.i;
+    if( d >= 9223372036854775808.0 || (int64_t)d != v.i ) return EQ_NOMATCH;
+    pOut->eType = SQLITE_FLOAT;
+    pOut->r = d;
+  }
+  return EQ_VALUE;
+}
+
+/*
+** Prefixes: the leading elements fixed by '=' and IN.
+*/
+static void addPrefix(Builder *b, WcBuf *pNew, const WcBuf *pOld,
+                      const WcBuf *pElem, int iElem){
+  bufCopy(pNew, pOld);
+  wcBufAppend(pNew, pElem->a, pElem->n);
+  wcAppendSeparator(b->pS, iElem, pNew);
+  if( pNew->bOom ) b->rc = SQLITE_NOMEM;
+}
+
+/* The encodings of element iElem for every combination of '=' values of
+** the columns it depends on (one for a column or BUCKET, several for a
+** SALT over several columns).  Returns 1 if some value cannot narrow. */
+static int elementValues(Builder *b, int iElem, WcBuf **paOut, int *pnOut){
+  const WcElement *pElem = &b->pS->aElem[iElem];
+  int aiCol[WC_MAX_SALT_COL], aIdx[WC_MAX_SALT_COL];
+  int nCol = 0, i, nOut = 0, nAlloc = 0, bNoNarrow = 0;
+  WcBuf *aOut = 0;
+  if( pElem->eKind == WC_ELEM_SALT ){
+    for(i = 0; i < pElem->nSaltCol; i++){
+      aiCol[nCol++] = pElem->aiSaltCol[i];
+    }
+  }else{
+    aiCol[nCol++] = pElem->iCol;
+  }
+  for(i = 0; i < nCol; i++){
+    aIdx[i] = 0;
+    if( b->aCol[aiCol[i]].nEq == 0 ){
+      *paOut = 0;
+      *pnOut = 0;
+      return 0;
+    }
+  }
+  /* Odometer over the '=' values of the columns. */
+  while( b->rc == SQLITE_OK ){
+    sqlite3_value *apCopy[WC_MAX_SALT_COL];
+    int bUse = 1, eEq = EQ_VALUE;
+    for(i = 0; i < nCol; i++){
+      apCopy[i] = 0;
+      if( bUse ){
+        eEq = eqValue(b, aiCol[i], b->aCol[aiCol[i]].apEq[aIdx[i]],
+                      &b->aVal[aiCol[i]], &apCopy[i]);
+        if( eEq == EQ_NONARROW ) bNoNarrow = 1;
+        if( eEq != EQ_VALUE ) bUse = 0;
+      }
+    }
+    if( bUse ){
+      WcBuf enc;
+      int rc;
+      memset(&enc, 0, sizeof(enc));
+      rc = wcEncodeElement(b->pS, b->pTab->pHasher, iElem, b->aVal, 0, &enc, 0);
+      if( rc == WC_NOMEM ) b->rc = SQLITE_NOMEM;
+      if( rc == WC_OK ){
+        for(i = 0; i < nOut && cmpBuf(&aOut[i], &enc); i++){}
+        if( i < nOut ){
+          wcBufFree(&enc);
+        }else{
+          if( nOut == nAlloc ){
+            WcBuf *aNew;
+            nAlloc = nAlloc ? nAlloc * 2 : 4;
+            aNew = sqlite3_realloc64(aOut, sizeof(WcBuf)
+                                     * (sqlite3_uint64)nAlloc);
+            if( aNew == 0 ){
+              b->rc = SQLITE_NOMEM;
+              wcBufFree(&enc);
+              break;
+            }
+            aOut = aNew;
+          }
+          aOut[nOut++] = enc;
+        }
+      }else{
+        wcBufFree(&enc);
+      }
+    }
+    for(i = 0; i < nCol; i++) sqlite3_value_free(apCopy[i]);
+    for(i = nCol - 1; i >= 0; i--){
+      if( ++aIdx[i] < b->aCol[aiCol[i]].nEq ) break;
+      aIdx[i] = 0;
+    }
+    if( i < 0 ) break;
+  }
+  *paOut = aOut;
+  *pnOut = nOut;
+  return bNoNarrow;
+}
+
+static void freeBufs(WcBuf *a, int n){
+  int i;
+  for(i = 0; i < n; i++) wcBufFree(&a[i]);
+  sqlite3_free(a);
+}
+
+/* Extends the prefixes by element iElem.  Returns 1 if narrowing must
+** stop before this element. */
+static int extendPrefixes(Builder *b, int iElem){
+  WcBuf *aVal = 0, *aNew;
+  int nVal = 0, i, j, n = 0;
+  if( elementValues(b, iElem, &aVal, &nVal) ){
+    freeBufs(aVal, nVal);
+    return 1;
+  }
+  aNew = sqlite3_malloc64(sizeof(WcBuf) * (sqlite3_uint64)
+                          ((int64_t)b->nPrefix * nVal + 1));
+  if( aNew == 0 ){
+    b->rc = SQLITE_NOMEM;
+    freeBufs(aVal, nVal);
+    return 1;
+  }
+  memset(aNew, 0, sizeof(WcBuf) * (size_t)((int64_t)b->nPrefix * nVal + 1));
+  for(i = 0; i < b->nPrefix; i++){
+    for(j = 0; j < nVal; j++){
+      addPrefix(b, &aNew[n++], &b->aPrefix[i], &aVal[j], iElem);
+    }
+  }
+  freeBufs(b->aPrefix, b->nPrefix);
+  freeBufs(aVal, nVal);
+  b->aPrefix = aNew;
+  b->nPrefix = n;
+  return 0;
+}
+
+/*
+** Ranges.
+*/
+static WcRange *newRange(Builder *b){
+  WcRange *pRange;
+  if( b->nRange == b->nRangeAlloc ){
+    int nNew = b->nRangeAlloc ? b->nRangeAlloc * 2 : 8;
+    WcRange *aNew = sqlite3_realloc64(b->aRange, sizeof(WcRange)
+                                      * (sqlite3_uint64)nNew);
+    if( aNew == 0 ){
+      b->rc = SQLITE_NOMEM;
+      return 0;
+    }
+    b->aRange = aNew;
+    b->nRangeAlloc = nNew;
+  }
+  pRange = &b->aRange[b->nRange++];
+  memset(pRange, 0, sizeof(*pRange));
+  return pRange;
+}
+
+/* Raises the range's lower bound to pLo if that is higher. */
+static void raiseLo(WcRange *pRange, const WcBuf *pLo){
+  if( cmpBuf(pLo, &pRange->lo) > 0 ) bufCopy(&pRange->lo, pLo);
+}
+
+/* Lowers the range's upper bound to pHi if that is lower. */
+static void lowerHi(WcRange *pRange, const WcBuf *pHi){
+  if( !pRange->bHi || cmpBuf(pHi, &pRange->hi) < 0 ){
+    bufCopy(&pRange->hi, pHi);
+    pRange->bHi = 1;
+  }
+}
+
+/* The widened upper bound for a PREFIX-ordered element: keys are
+** P + x + T... with x a value <= v; when x is a proper prefix of v, the
+** byte T that follows x (delimiter or fill) may sort above v's next byte,
+** so the bound is the largest of prefixEnd(P + v) and
+** prefixEnd(P + v[0..i) + T) for every i.  Returns 0 for no bound. */
+static int widenedUpper(const WcBuf *pP, const unsigned char *v, int64_t nV,
+                        const char *const *azTerm, int nTerm, WcBuf *pOut){
+  WcBuf cand, end;
+  int64_t i;
+  int t, bBounded = 1;
+  memset(&cand, 0, sizeof(cand));
+  memset(&end, 0, sizeof(end));
+  bufCopy(&cand, pP);
+  wcBufAppend(&cand, v, nV);
+  if( !prefixEnd(&cand, pOut) ) bBounded = 0;
+  for(i = 0; i <= nV && bBounded; i++){
+    for(t = 0; t < nTerm && bBounded; t++){
+      bufCopy(&cand, pP);
+      wcBufAppend(&cand, v, i);
+      wcBufAppend(&cand, azTerm[t], (int64_t)strlen(azTerm[t]));
+      if( !prefixEnd(&cand, &end) ){
+        bBounded = 0;
+      }else if( cmpBuf(&end, pOut) > 0 ){
+        bufCopy(pOut, &end);
+      }
+    }
+  }
+  wcBufFree(&cand);
+  wcBufFree(&end);
+  return bBounded;
+}
+
+/* Applies one bound on the range element to a range within prefix P. */
+static void applyBound(Builder *b, WcRange *pRange, const WcBuf *pP,
+                       int iElem, const WcValue *pVal, int bLower, int bIncl){
+  const WcSchema *pS = b->pS;
+  const WcElement *pElem = &pS->aElem[iElem];
+  WcBuf key, after;
+  int rc;
+  memset(&key, 0, sizeof(key));
+  memset(&after, 0, sizeof(after));
+  bufCopy(&key, pP);
+  if( pElem->eOrder == WC_ORDER_PREFIX ){
+    if( bLower ){
+      wcBufAppend(&key, pVal->a, pVal->n);
+      raiseLo(pRange, &key);
+    }else{
+      const char *azTerm[2];
+      int nTerm = 0;
+      if( pElem->nXform ) azTerm[nTerm++] = pElem->aXform[0].zFill;
+      if( !wcElementIsLast(pS, iElem) && pS->nDelim ){
+        azTerm[nTerm++] = pS->zDelim;
+      }
+      if( widenedUpper(pP, pVal->a, pVal->n, azTerm, nTerm, &after) ){
+        lowerHi(pRange, &after);
+      }
+    }
+  }else{
+    int bByteLower = bLower == (pElem->eOrder == WC_ORDER_ASC);
+    b->aVal[pElem->iCol] = *pVal;
+    rc = wcEncodeElement(pS, b->pTab->pHasher, iElem, b->aVal, 1, &key, 0);
+    if( rc == WC_NOMEM ) b->rc = SQLITE_NOMEM;
+    if( rc == WC_OK ){
+      /* An inclusive value bound keeps keys equal to it: the byte lower
+      ** bound is the key itself, the byte upper bound the key after it.
+      ** An exclusive one is the reverse. */
+      int bAfter = bByteLower ? !bIncl : bIncl;
+      if( !bAfter ){
+        if( bByteLower ) raiseLo(pRange, &key); else lowerHi(pRange, &key);
+      }else if( keyAfter(pS, iElem, &key, &after) ){
+        if( bByteLower ) raiseLo(pRange, &after); else lowerHi(pRange, &after);
+      }else if( bByteLower ){
+        pRange->bHi = 1;     /* nothing is after an all-0xFF key: empty */
+        pRange->hi.n = 0;
+      }
+    }
+  }
+  if( key.bOom || after.bOom ) b->rc = SQLITE_NOMEM;
+  wcBufFree(&key);
+  wcBufFree(&after);
+}
+
+/* LIKE 'abc%' and GLOB 'abc*': the literal prefix of the pattern gives
+** the value range [lo, hi).  LIKE ignores the case of ASCII letters, so lo
+** has them upper-case and hi is past their lower-case form. */
+static void patternRange(sqlite3_value *pPattern, int bLike, WcBuf *pLo,
+                         WcBuf *pHi, int *pbHi){
+  const unsigned char *z = sqlite3_value_text(pPattern);
+  int64_t n = sqlite3_value_bytes(pPattern), i;
+  const char *zWild = bLike ? "%_" : "*?[";
+  WcBuf hiText;
+  memset(&hiText, 0, sizeof(hiText));
+  *pbHi = 0;
+  if( z == 0 ) return;
+  for(i = 0; i < n && !strchr(zWild, z[i]); i++){
+    unsigned char cLo = z[i], cHi = z[i];
+    if( bLike && cLo >= 'a' && cLo <= 'z' ) cLo -= 'a' - 'A';
+    if( bLike && cHi >= 'A' && cHi <= 'Z' ) cHi += 'a' - 'A';
+    wcBufAppend(pLo, &cLo, 1);
+    wcBufAppend(&hiText, &cHi, 1);
+  }
+  if( i > 0 ) *pbHi = prefixEnd(&hiText, pHi);
+  wcBufFree(&hiText);
+}
+
+/* The range of one prefix, narrowed by the range terms on iElem. */
+static void rangeOfPrefix(Builder *b, const WcBuf *pP, int iElem){
+  const WcPlan *pPlan = b->pPlan;
+  WcRange *pRange = newRange(b);
+  int i;
+  if( pRange == 0 ) return;
+  bufCopy(&pRange->lo, pP);
+  pRange->bHi = prefixEnd(pP, &pRange->hi);
+  if( iElem < 0 ) return;
+  for(i = 0; i < pPlan->nTerm && b->rc == SQLITE_OK; i++){
+    const WcTerm *pTerm = &pPlan->aTerm[i];
+    int iCol = b->pS->aElem[iElem].iCol;
+    if( pTerm->iCol != iCol ) continue;
+    if( pTerm->eOp == WC_TERM_LIKE || pTerm->eOp == WC_TERM_GLOB ){
+      WcBuf lo, hi;
+      WcValue v;
+      int bHi = 0;
+      memset(&lo, 0, sizeof(lo));
+      memset(&hi, 0, sizeof(hi));
+      patternRange(b->argv[i], pTerm->eOp == WC_TERM_LIKE, &lo, &hi, &bHi);
+      memset(&v, 0, sizeof(v));
+      v.eType = SQLITE_TEXT;
+      if( lo.n > 0 ){
+        v.a = lo.a;
+        v.n = lo.n;
+        applyBound(b, pRange, pP, iElem, &v, 1, 1);
+      }
+      if( bHi ){
+        v.a = hi.a;
+        v.n = hi.n;
+        applyBound(b, pRange, pP, iElem, &v, 0, 0);
+      }
+      wcBufFree(&lo);
+      wcBufFree(&hi);
+    }else if( pTerm->eOp >= WC_TERM_GT && pTerm->eOp <= WC_TERM_LE ){
+      int bLower = pTerm->eOp == WC_TERM_GT || pTerm->eOp == WC_TERM_GE;
+      int bIncl = pTerm->eOp == WC_TERM_GE || pTerm->eOp == WC_TERM_LE;
+      sqlite3_value *pCopy = 0;
+      WcValue v;
+      int eBound = fieldBound(b, iCol, iElem, b->argv[i], bLower, bIncl, &v,
+                              &bIncl, &pCopy);
+      if( eBound == BOUND_EMPTY ){
+        pRange->bHi = 1;
+        pRange->hi.n = 0;
+      }else if( eBound == BOUND_VALUE ){
+        applyBound(b, pRange, pP, iElem, &v, bLower, bIncl);
+      }
+      sqlite3_value_free(pCopy);
+    }
+  }
+}
+
+/* rowkey compared as bytes with TEXT or BLOB values; a number sorts
+** below every blob.  Fills the window [lo, hi); returns 0 if empty. */
+static int rowkeyWindow(Builder *b, WcRange *pWin){
+  static const unsigned char aZero[1] = { 0 };
+  const WcPlan *pPlan = b->pPlan;
+  int i;
+  for(i = 0; i < pPlan->nTerm; i++){
+    const WcTerm *pTerm = &pPlan->aTerm[i];
+    int eType = sqlite3_value_type(b->argv[i]);
+    WcBuf key;
+    if( pTerm->iCol != b->pS->nCol || pTerm->eOp > WC_TERM_LE ) continue;
+    if( eType == SQLITE_NULL ) return 0;
+    if( eType != SQLITE_TEXT && eType != SQLITE_BLOB ){
+      if( pTerm->eOp == WC_TERM_GT || pTerm->eOp == WC_TERM_GE ) continue;
+      return 0;
+    }
+    memset(&key, 0, sizeof(key));
+    wcBufAppend(&key, eType == SQLITE_TEXT ? sqlite3_value_text(b->argv[i])
+                      : sqlite3_value_blob(b->argv[i]),
+                sqlite3_value_bytes(b->argv[i]));
+    if( pTerm->eOp == WC_TERM_EQ || pTerm->eOp == WC_TERM_GE ){
+      raiseLo(pWin, &key);
+    }
+    if( pTerm->eOp == WC_TERM_LT ) lowerHi(pWin, &key);
+    wcBufAppend(&key, aZero, 1);
+    if( pTerm->eOp == WC_TERM_GT ) raiseLo(pWin, &key);
+    if( pTerm->eOp == WC_TERM_EQ || pTerm->eOp == WC_TERM_LE ){
+      lowerHi(pWin, &key);
+    }
+    if( key.bOom ) b->rc = SQLITE_NOMEM;
+    wcBufFree(&key);
+  }
+  return 1;
+}
+
+static int compareRanges(const void *pA, const void *pB){
+  return cmpBuf(&((const WcRange*)pA)->lo, &((const WcRange*)pB)->lo);
+}
+
+/* Drops empty ranges, clips the rest to the rowkey window, sorts them and
+** merges overlaps so that no row is visited twice. */
+static void finishRanges(Builder *b, const WcRange *pWin){
+  int i, n = 0;
+  for(i = 0; i < b->nRange; i++){
+    WcRange *pR = &b->aRange[i];
+    raiseLo(pR, &pWin->lo);
+    if( pWin->bHi ) lowerHi(pR, &pWin->hi);
+    if( pR->bHi && cmpBuf(&pR->lo, &pR->hi) >= 0 ){
+      wcBufFree(&pR->lo);
+      wcBufFree(&pR->hi);
+    }else{
+      b->aRange[n++] = *pR;
+    }
+  }
+  b->nRange = n;
+  qsort(b->aRange, (size_t)n, sizeof(WcRange), compareRanges);
+  for(i = 1, n = b->nRange ? 1 : 0; i < b->nRange; i++){
+    WcRange *pLast = &b->aRange[n - 1], *pR = &b->aRange[i];
+    if( !pLast->bHi || cmpBuf(&pR->lo, &pLast->hi) <= 0 ){
+      /* Overlapping or touching: pLast grows to cover pR. */
+      if( !pR->bHi ){
+        pLast->bHi = 0;
+      }else if( pLast->bHi && cmpBuf(&pR->hi, &pLast->hi) > 0 ){
+        bufCopy(&pLast->hi, &pR->hi);
+      }
+      wcBufFree(&pR->lo);
+      wcBufFree(&pR->hi);
+    }else{
+      b->aRange[n++] = *pR;
+    }
+  }
+  b->nRange = n;
+  if( b->pPlan->bDesc ){
+    for(i = 0; i < n / 2; i++){
+      WcRange t = b->aRange[i];
+      b->aRange[i] = b->aRange[n - 1 - i];
+      b->aRange[n - 1 - i] = t;
+    }
+  }
+}
+
+/* Gathers the '=' and IN values of each column from argv. */
+static void gatherArgs(Builder *b){
+  const WcPlan *pPlan = b->pPlan;
+  int i;
+  for(i = 0; i < pPlan->nTerm && b->rc == SQLITE_OK; i++){
+    const WcTerm *pTerm = &pPlan->aTerm[i];
+    ColArgs *pArgs;
+    sqlite3_value *pVal = 0;
+    int rc;
+    if( pTerm->iCol >= b->pS->nCol ) continue;
+    if( pTerm->eOp != WC_TERM_EQ && pTerm->eOp != WC_TERM_IN ) continue;
+    pArgs = &b->aCol[pTerm->iCol];
+    rc = pTerm->eOp == WC_TERM_IN ? sqlite3_vtab_in_first(b->argv[i], &pVal)
+                                  : (pVal = b->argv[i], SQLITE_OK);
+    while( rc == SQLITE_OK && pVal ){
+      if( sqlite3_value_type(pVal) != SQLITE_NULL ){
+        if( pArgs->nEq == pArgs->nAlloc ){
+          int nNew = pArgs->nAlloc ? pArgs->nAlloc * 2 : 4;
+          sqlite3_value **apNew = sqlite3_realloc64(pArgs->apEq,
+                              sizeof(sqlite3_value*) * (sqlite3_uint64)nNew);
+          if( apNew == 0 ){
+            b->rc = SQLITE_NOMEM;
+            return;
+          }
+          pArgs->apEq = apNew;
+          pArgs->nAlloc = nNew;
+        }
+        /* sqlite3_vtab_in_next() may reuse one value object. */
+        if( pTerm->eOp == WC_TERM_IN ){
+          pVal = sqlite3_value_dup(pVal);
+          if( pVal == 0 ){
+            b->rc = SQLITE_NOMEM;
+            return;
+          }
+          pArgs->bOwned = 1;
+        }
+        pArgs->apEq[pArgs->nEq++] = pVal;
+      }
+      rc = pTerm->eOp == WC_TERM_IN ? sqlite3_vtab_in_next(b->argv[i], &pVal)
+                                    : (pVal = 0, SQLITE_OK);
+    }
+    if( rc != SQLITE_OK && rc != SQLITE_DONE ) b->rc = rc;
+  }
+}
+
+int wcRangesBuild(WcVtab *p, const WcPlan *pPlan, sqlite3_value **argv,
+                  WcRange **paRange, int *pnRange){
+  Builder b;
+  WcRange win;
+  int i, iElem;
+  memset(&b, 0, sizeof(b));
+  memset(&win, 0, sizeof(win));
+  b.pTab = p;
+  b.pS = p->pSchema;
+  b.pPlan = pPlan;
+  b.argv = argv;
+  b.aCol = sqlite3_malloc64(sizeof(ColArgs) * (sqlite3_uint64)b.pS->nCol);
+  b.aVal = sqlite3_malloc64(sizeof(WcValue) * (sqlite3_uint64)b.pS->nCol);
+  b.aPrefix = sqlite3_malloc(sizeof(WcBuf));
+  if( b.aCol == 0 || b.aVal == 0 || b.aPrefix == 0 ){
+    b.rc = SQLITE_NOMEM;
+  }else{
+    memset(b.aCol, 0, sizeof(ColArgs) * (size_t)b.pS->nCol);
+    memset(b.aVal, 0, sizeof(WcValue) * (size_t)b.pS->nCol);
+    memset(b.aPrefix, 0, sizeof(WcBuf));
+    b.nPrefix = 1;
+  }
+  if( b.rc == SQLITE_OK && !pPlan->bEmpty && rowkeyWindow(&b, &win) ){
+    gatherArgs(&b);
+    for(iElem = 0; iElem < pPlan->nEqElem && b.rc == SQLITE_OK; iElem++){
+      /* A number compared with a TEXT field stops the narrowing. */
+      if( extendPrefixes(&b, iElem) ) break;
+    }
+    for(i = 0; i < b.nPrefix && b.rc == SQLITE_OK; i++){
+      if( iElem == b.pS->nElem ){
+        /* The whole key is fixed: the range holds that key alone. */
+        WcRange *pRange = newRange(&b);
+        if( pRange && keyAfter(b.pS, iElem - 1, &b.aPrefix[i], &pRange->hi) ){
+          bufCopy(&pRange->lo, &b.aPrefix[i]);
+          pRange->bHi = 1;
+        }
+      }else{
+        rangeOfPrefix(&b, &b.aPrefix[i], iElem == pPlan->nEqElem
+                                         ? pPlan->iRangeElem : -1);
+      }
+    }
+    if( b.rc == SQLITE_OK ) finishRanges(&b, &win);
+  }
+  wcBufFree(&win.lo);
+  wcBufFree(&win.hi);
+  if( b.aCol ){
+    for(i = 0; i < b.pS->nCol; i++){
+      int j;
+      for(j = 0; b.aCol[i].bOwned && j < b.aCol[i].nEq; j++){
+        sqlite3_value_free(b.aCol[i].apEq[j]);
+      }
+      sqlite3_free(b.aCol[i].apEq);
+    }
+  }
+  sqlite3_free(b.aCol);
+  sqlite3_free(b.aVal);
+  freeBufs(b.aPrefix, b.nPrefix);
+  for(i = 0; i < b.nRange && b.rc == SQLITE_OK; i++){
+    if( b.aRange[i].lo.bOom || b.aRange[i].hi.bOom ) b.rc = SQLITE_NOMEM;
+  }
+  if( b.rc != SQLITE_OK ){
+    wcRangesFree(b.aRange, b.nRange);
+    return b.rc;
+  }
+  *paRange = b.aRange;
+  *pnRange = b.nRange;
+  return SQLITE_OK;
+}
+
+void wcRangesFree(WcRange *aRange, int nRange){
+  int i;
+  for(i = 0; i < nRange; i++){
+    wcBufFree(&aRange[i].lo);
+    wcBufFree(&aRange[i].hi);
+  }
+  sqlite3_free(aRange);
+}

@@ -1,0 +1,972 @@
+/*
+** wc_schema.c: parsing and checking the arguments of CREATE VIRTUAL TABLE
+** ... USING widecol(...) into a WcSchema (see wc_schema.h).
+**
+** The arguments are column definitions, one ROWKEY(...) and the options
+** DELIMITER '<text>' and ENCODING TEXT|BINARY.  Every mistake is reported
+** with what was found and what is allowed, because a row key cannot be
+** changed once data is written under it.
+*/
+#include "widecol.h"
+#include "wc_schema.h"
+#include "rk_bytes.h"
+#include "rk_hash.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+/*
+** A lexer for one argument.
+*/
+#define TK_END     0
+#define TK_ID      1   /* identifier, bare or quoted */
+#define TK_STRING  2   /* 'string' */
+#define TK_INTEGER 3   /* optionally signed decimal integer */
+#define TK_LP      4
+#define TK_RP      5
+#define TK_COMMA   6
+#define TK_OTHER   7
+
+typedef struct Token Token;
+struct Token {
+  int eType;
+  const char *z;        /* Start in the argument text */
+  int n;                /* Bytes in the argument text */
+};
+
+typedef struct Lexer Lexer;
+struct Lexer {
+  const char *z;        /* The argument */
+  int i;                /* Next byte */
+  Token tk;             /* Current token */
+};
+
+static int isIdStart(unsigned char c){
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'
+      || c >= 0x80;
+}
+
+static int isIdChar(unsigned char c){
+  return isIdStart(c) || (c >= '0' && c <= '9') || c == '$';
+}
+
+static int isDigit(unsigned char c){
+  return c >= '0' && c <= '9';
+}
+
+static int isSpace(unsigned char c){
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+}
+
+/* Advances to the next token.  A quoted token with no closing quote
+** becomes TK_OTHER, which every caller reports as unexpected. */
+static void lexNext(Lexer *p){
+  const unsigned char *z = (const unsigned char*)p->z;
+  int i = p->i;
+  while( isSpace(z[i]) ) i++;
+  p->tk.z = &p->z[i];
+  if( z[i] == 0 ){
+    p->tk.eType = TK_END;
+  }else if( isIdStart(z[i]) ){
+    while( isIdChar(z[i]) ) i++;
+    p->tk.eType = TK_ID;
+  }else if( z[i] == '"' || z[i] == '`' || z[i] == '[' || z[i] == '\'' ){
+    unsigned char cEnd = z[i] == '[' ? ']' : z[i];
+    p->tk.eType = z[i] == '\'' ? TK_STRING : TK_ID;
+    for(i++; z[i]; i++){
+      if( z[i] == cEnd ){
+        if( cEnd != ']' && z[i + 1] == cEnd ){
+          i++;
+        }else{
+          break;
+        }
+      }
+    }
+    if( z[i] == 0 ){
+      p->tk.eType = TK_OTHER;
+    }else{
+      i++;
+    }
+  }else if( isDigit(z[i])
+         || ((z[i] == '-' || z[i] == '+') && isDigit(z[i + 1])) ){
+    i++;
+    while( isDigit(z[i]) ) i++;
+    p->tk.eType = TK_INTEGER;
+  }else{
+    p->tk.eType = z[i] == '(' ? TK_LP : z[i] == ')' ? TK_RP
+                : z[i] == ',' ? TK_COMMA : TK_OTHER;
+    i++;
+  }
+  p->tk.n = (int)(&p->z[i] - p->tk.z);
+  p->i = i;
+}
+
+static void lexInit(Lexer *p, const char *z){
+  p->z = z;
+  p->i = 0;
+  lexNext(p);
+}
+
+static int tokenIs(const Token *pTk, const char *zWord){
+  return pTk->eType == TK_ID && (int)strlen(zWord) == pTk->n
+      && sqlite3_strnicmp(pTk->z, zWord, pTk->n) == 0;
+}
+
+/* The text of a TK_ID or TK_STRING token with its quotes removed. */
+static char *tokenText(const Token *pTk){
+  char *zOut = sqlite3_malloc(pTk->n + 1);
+  int i, j = 0;
+  char cQuote = pTk->z[0];
+  if( zOut == 0 ) return 0;
+  if( cQuote == '"' || cQuote == '`' || cQuote == '\'' || cQuote == '[' ){
+    char cEnd = cQuote == '[' ? ']' : cQuote;
+    for(i = 1; i < pTk->n - 1; i++){
+      zOut[j++] = pTk->z[i];
+      if( pTk->z[i] == cEnd && cEnd != ']' ) i++;
+    }
+  }else{
+    memcpy(zOut, pTk->z, pTk->n);
+    j = pTk->n;
+  }
+  zOut[j] = 0;
+  return zOut;
+}
+
+/* Reads an integer token into *piOut.  Returns 0 on success, 1 if it does
+** not fit a signed 64-bit integer. */
+static int tokenInt(const Token *pTk, int64_t *piOut){
+  int i = 0, bNeg = 0;
+  uint64_t v = 0;
+  if( pTk->z[0] == '-' || pTk->z[0] == '+' ){
+    bNeg = pTk->z[0] == '-';
+    i = 1;
+  }
+  for(; i < pTk->n; i++){
+    unsigned d = (unsigned)(pTk->z[i] - '0');
+    if( v > (UINT64_MAX - d) / 10 ) return 1;
+    v = v * 10 + d;
+  }
+  if( v > (uint64_t)INT64_MAX + (uint64_t)bNeg ) return 1;
+  *piOut = bNeg ? (int64_t)(0 - v) : (int64_t)v;
+  return 0;
+}
+
+/*
+** Errors.  The parser stops at the first one.
+*/
+typedef struct Parse Parse;
+struct Parse {
+  WcSchema *pSchema;
+  char *zErr;
+};
+
+static void parseError(Parse *p, const char *zFormat, ...){
+  va_list ap;
+  if( p->zErr ) return;
+  va_start(ap, zFormat);
+  p->zErr = sqlite3_vmprintf(zFormat, ap);
+  va_end(ap);
+  if( p->zErr == 0 ) p->zErr = sqlite3_mprintf("out of memory");
+}
+
+static void unexpected(Parse *p, const Token *pTk, const char *zWhere,
+                       const char *zExpected){
+  if( pTk->eType == TK_END ){
+    parseError(p, "widecol %s: %s ends early; expected %s",
+               p->pSchema->zTable, zWhere, zExpected);
+  }else{
+    parseError(p, "widecol %s: unexpected \"%.*s\" in %s; expected %s",
+               p->pSchema->zTable, pTk->n, pTk->z, zWhere, zExpected);
+  }
+}
+
+/*
+** Affinity from a declared type, by SQLite's rules: INT anywhere gives
+** INTEGER; else CHAR, CLOB or TEXT gives TEXT; else BLOB or no type gives
+** BLOB; else REAL, FLOA or DOUB gives REAL; anything else is NUMERIC.
+*/
+static char typeAffinity(const char *zType){
+  uint32_t h = 0;
+  char cAff = WC_AFF_NUMERIC;
+  if( zType[0] == 0 ) return WC_AFF_BLOB;
+  for(; *zType; zType++){
+    unsigned char c = (unsigned char)*zType;
+    if( c >= 'A' && c <= 'Z' ) c += 'a' - 'A';
+    h = (h << 8) + c;
+    if( h == (('c' << 24) + ('h' << 16) + ('a' << 8) + 'r')
+     || h == (('c' << 24) + ('l' << 16) + ('o' << 8) + 'b')
+     || h == (('t' << 24) + ('e' << 16) + ('x' << 8) + 't') ){
+      cAff = WC_AFF_TEXT;
+    }else if( h == (('b' << 24) + ('l' << 16) + ('o' << 8) + 'b')
+           && (cAff == WC_AFF_NUMERIC || cAff == WC_AFF_REAL) ){
+      cAff = WC_AFF_BLOB;
+    }else if( (h == (('r' << 24) + ('e' << 16) + ('a' << 8) + 'l')
+            || h == (('f' << 24) + ('l' << 16) + ('o' << 8) + 'a')
+            || h == (('d' << 24) + ('o' << 16) + ('u' << 8) + 'b'))
+           && cAff == WC_AFF_NUMERIC ){
+      cAff = WC_AFF_REAL;
+    }else if( (h & 0x00FFFFFF) == (('i' << 16) + ('n' << 8) + 't') ){
+      return WC_AFF_INTEGER;
+    }
+  }
+  return cAff;
+}
+
+static const char *affinityName(char cAff){
+  switch( cAff ){
+    case WC_AFF_INTEGER: return "INTEGER";
+    case WC_AFF_REAL:    return "REAL";
+    case WC_AFF_NUMERIC: return "NUMERIC";
+    case WC_AFF_TEXT:    return "TEXT";
+    default:             return "BLOB";
+  }
+}
+
+/*
+** Column definitions: name [type] [COLLATE name].
+*/
+static const char *const azConstraintWord[] = {
+  "CONSTRAINT", "PRIMARY", "NOT", "NULL", "UNIQUE", "CHECK", "DEFAULT",
+  "REFERENCES", "GENERATED", "AS", "HIDDEN",
+};
+
+static int isConstraintWord(const Token *pTk){
+  size_t i;
+  for(i = 0; i < sizeof(azConstraintWord) / sizeof(azConstraintWord[0]);
+      i++){
+    if( tokenIs(pTk, azConstraintWord[i]) ) return 1;
+  }
+  return 0;
+}
+
+static void parseColumn(Parse *p, const char *zArg){
+  WcSchema *pS = p->pSchema;
+  WcColumn *pCol;
+  Lexer lex;
+  const char *zTypeStart = 0, *zTypeEnd = 0;
+  char *zName;
+  lexInit(&lex, zArg);
+  zName = tokenText(&lex.tk);
+  if( zName == 0 ){
+    parseError(p, "out of memory");
+    return;
+  }
+  if( sqlite3_stricmp(zName, "rowkey") == 0 ){
+    parseError(p, "widecol %s: a column cannot be named \"%s\": rowkey is "
+               "the hidden column that holds the encoded row key",
+               pS->zTable, zName);
+    sqlite3_free(zName);
+    return;
+  }
+  if( wcSchemaColumn(pS, zName) >= 0 ){
+    parseError(p, "widecol %s: column \"%s\" is declared twice",
+               pS->zTable, zName);
+    sqlite3_free(zName);
+    return;
+  }
+  pCol = &pS->aCol[pS->nCol++];
+  memset(pCol, 0, sizeof(*pCol));
+  pCol->zName = zName;
+  pCol->iElem = -1;
+  lexNext(&lex);
+  /* The type: names, optionally followed by (n) or (n, m). */
+  while( lex.tk.eType == TK_ID && !tokenIs(&lex.tk, "COLLATE")
+      && !isConstraintWord(&lex.tk) ){
+    if( zTypeStart == 0 ) zTypeStart = lex.tk.z;
+    zTypeEnd = lex.tk.z + lex.tk.n;
+    lexNext(&lex);
+  }
+  if( zTypeStart && lex.tk.eType == TK_LP ){
+    int nNum = 0;
+    lexNext(&lex);
+    while( lex.tk.eType == TK_INTEGER && nNum < 2 ){
+      nNum++;
+      lexNext(&lex);
+      if( lex.tk.eType != TK_COMMA ) break;
+      lexNext(&lex);
+    }
+    if( lex.tk.eType != TK_RP || nNum == 0 ){
+      unexpected(p, &lex.tk, "a column type", "(n) or (n, m) after the "
+                 "type name");
+      return;
+    }
+    zTypeEnd = lex.tk.z + 1;
+    lexNext(&lex);
+  }
+  pCol->zType = sqlite3_mprintf("%.*s", zTypeStart ? (int)(zTypeEnd
+                                - zTypeStart) : 0, zTypeStart ? zTypeStart : "");
+  if( pCol->zType == 0 ){
+    parseError(p, "out of memory");
+    return;
+  }
+  pCol->cAff = typeAffinity(pCol->zType);
+  if( tokenIs(&lex.tk, "COLLATE") ){
+    lexNext(&lex);
+    if( lex.tk.eType != TK_ID ){
+      unexpected(p, &lex.tk, "COLLATE", "a collation name");
+      return;
+    }
+    pCol->zColl = tokenText(&lex.tk);
+    if( sqlite3_stricmp(pCol->zColl, "BINARY") == 0 ){
+      sqlite3_free(pCol->zColl);
+      pCol->zColl = 0;
+    }
+    lexNext(&lex);
+  }
+  if( lex.tk.eType != TK_END ){
+    if( isConstraintWord(&lex.tk) ){
+      parseError(p, "widecol %s: column \"%s\": constraints such as \"%.*s\" "
+                 "are not supported; row key fields are always NOT NULL and "
+                 "unique together, other columns take any value",
+                 pS->zTable, zName, lex.tk.n, lex.tk.z);
+    }else{
+      unexpected(p, &lex.tk, "a column definition",
+                 "name [type] [COLLATE collation]");
+    }
+  }
+}
+
+/*
+** ROWKEY(element, ...).
+*/
+
+/* Reads a column name token used in ROWKEY; returns its index or -1. */
+static int keyColumn(Parse *p, Lexer *pLex, const char *zWhere){
+  char *zName;
+  int iCol;
+  if( pLex->tk.eType != TK_ID ){
+    unexpected(p, &pLex->tk, zWhere, "a column name");
+    return -1;
+  }
+  zName = tokenText(&pLex->tk);
+  if( zName == 0 ){
+    parseError(p, "out of memory");
+    return -1;
+  }
+  iCol = wcSchemaColumn(p->pSchema, zName);
+  if( iCol < 0 ){
+    int i;
+    sqlite3_str *pList = sqlite3_str_new(0);
+    for(i = 0; i < p->pSchema->nCol; i++){
+      sqlite3_str_appendf(pList, "%s%s", i ? ", " : "",
+                          p->pSchema->aCol[i].zName);
+    }
+    parseError(p, "widecol %s: %s names column \"%s\", which is not declared; "
+               "the columns are: %z", p->pSchema->zTable, zWhere, zName,
+               sqlite3_str_finish(pList));
+  }
+  sqlite3_free(zName);
+  lexNext(pLex);
+  return iCol;
+}
+
+static int expectToken(Parse *p, Lexer *pLex, int eType, const char *zWhere,
+                       const char *zExpected){
+  if( pLex->tk.eType != eType ){
+    unexpected(p, &pLex->tk, zWhere, zExpected);
+    return 1;
+  }
+  lexNext(pLex);
+  return 0;
+}
+
+/* An integer token in [iMin, iMax] for zWhat. */
+static int boundedInt(Parse *p, Lexer *pLex, const char *zWhat,
+                      int64_t iMin, int64_t iMax, int64_t *piOut){
+  if( pLex->tk.eType != TK_INTEGER || tokenInt(&pLex->tk, piOut)
+   || *piOut < iMin || *piOut > iMax ){
+    if( pLex->tk.eType == TK_END ){
+      parseError(p, "widecol %s: %s is missing; it must be an integer from "
+                 "%lld to %lld", p->pSchema->zTable, zWhat, iMin, iMax);
+    }else{
+      parseError(p, "widecol %s: %s must be an integer from %lld to %lld, "
+                 "not %.*s", p->pSchema->zTable, zWhat, iMin, iMax,
+                 pLex->tk.n, pLex->tk.z);
+    }
+    return 1;
+  }
+  lexNext(pLex);
+  return 0;
+}
+
+static void parseSalt(Parse *p, Lexer *pLex, WcElement *pElem){
+  int64_t n;
+  lexNext(pLex);
+  if( expectToken(p, pLex, TK_LP, "SALT", "(n, column, ...)")
+   || boundedInt(p, pLex, "SALT's digit count n", -RK_MD5_HEX, RK_MD5_HEX,
+                 &n) ){
+    return;
+  }
+  if( n == 0 ){
+    parseError(p, "widecol %s: SALT's digit count n must be 1 to 32 (first "
+               "hex digits of md5) or -1 to -32 (last digits), not 0",
+               p->pSchema->zTable);
+    return;
+  }
+  pElem->eKind = WC_ELEM_SALT;
+  pElem->nSaltDigit = (int)n;
+  pElem->aiSaltCol = sqlite3_malloc64(sizeof(int)
+                                      * (sqlite3_uint64)p->pSchema->nCol);
+  if( pElem->aiSaltCol == 0 ){
+    parseError(p, "out of memory");
+    return;
+  }
+  while( pLex->tk.eType == TK_COMMA ){
+    int iCol, i;
+    lexNext(pLex);
+    iCol = keyColumn(p, pLex, "SALT");
+    if( iCol < 0 ) return;
+    if( pElem->nSaltCol == WC_MAX_SALT_COL ){
+      parseError(p, "widecol %s: SALT hashes at most %d columns",
+                 p->pSchema->zTable, WC_MAX_SALT_COL);
+      return;
+    }
+    for(i = 0; i < pElem->nSaltCol; i++){
+      if( pElem->aiSaltCol[i] == iCol ){
+        parseError(p, "widecol %s: SALT names column \"%s\" twice",
+                   p->pSchema->zTable, p->pSchema->aCol[iCol].zName);
+        return;
+      }
+    }
+    pElem->aiSaltCol[pElem->nSaltCol++] = iCol;
+  }
+  if( pElem->nSaltCol == 0 ){
+    unexpected(p, &pLex->tk, "SALT", "\", column\" after the digit count");
+    return;
+  }
+  expectToken(p, pLex, TK_RP, "SALT", "\")\" or another column");
+}
+
+static void parseBucket(Parse *p, Lexer *pLex, WcElement *pElem){
+  lexNext(pLex);
+  if( expectToken(p, pLex, TK_LP, "BUCKET", "(n, column)")
+   || boundedInt(p, pLex, "BUCKET's bucket count n", 1, RK_MAX_BUCKETS,
+                 &pElem->nBucket)
+   || expectToken(p, pLex, TK_COMMA, "BUCKET", "\", column\"") ){
+    return;
+  }
+  pElem->eKind = WC_ELEM_BUCKET;
+  pElem->iCol = keyColumn(p, pLex, "BUCKET");
+  if( pElem->iCol >= 0 ){
+    expectToken(p, pLex, TK_RP, "BUCKET", "\")\"");
+  }
+}
+
+static void parseTransforms(Parse *p, Lexer *pLex, WcElement *pElem){
+  const char *zCol = p->pSchema->aCol[pElem->iCol].zName;
+  while( !p->zErr && pLex->tk.eType == TK_ID ){
+    WcTransform *pX = &pElem->aXform[pElem->nXform];
+    int i;
+    if( tokenIs(&pLex->tk, "PAD") ){
+      pX->eOp = WC_XFORM_PAD;
+    }else if( tokenIs(&pLex->tk, "DESC") ){
+      pX->eOp = WC_XFORM_DESC;
+    }else if( tokenIs(&pLex->tk, "REVERSE") ){
+      pX->eOp = WC_XFORM_REVERSE;
+    }else{
+      parseError(p, "widecol %s: unknown transform \"%.*s\" on ROWKEY "
+                 "column \"%s\"; the transforms are PAD n, DESC [max] and "
+                 "REVERSE", p->pSchema->zTable, pLex->tk.n, pLex->tk.z, zCol);
+      return;
+    }
+    for(i = 0; i < pElem->nXform; i++){
+      if( pElem->aXform[i].eOp == pX->eOp ){
+        parseError(p, "widecol %s: ROWKEY column \"%s\" has %.*s twice",
+                   p->pSchema->zTable, zCol, pLex->tk.n, pLex->tk.z);
+        return;
+      }
+    }
+    pElem->nXform++;
+    lexNext(pLex);
+    if( pX->eOp == WC_XFORM_PAD ){
+      char *zMsg = sqlite3_mprintf("PAD width of \"%s\"", zCol);
+      int rc = boundedInt(p, pLex, zMsg ? zMsg : "PAD width", 1,
+                          RK_PAD_MAX_WIDTH, &pX->iArg);
+      sqlite3_free(zMsg);
+      if( rc ) return;
+      pX->zFill[0] = ' ';
+      if( pLex->tk.eType == TK_STRING ){
+        char *zFill = tokenText(&pLex->tk);
+        if( zFill == 0 || strlen(zFill) >= sizeof(pX->zFill)
+         || rkCharCount((const unsigned char*)zFill,
+                        (int64_t)strlen(zFill)) != 1 ){
+          parseError(p, "widecol %s: the PAD fill of \"%s\" must be exactly "
+                     "one character, not %.*s", p->pSchema->zTable, zCol,
+                     pLex->tk.n, pLex->tk.z);
+        }else{
+          memcpy(pX->zFill, zFill, strlen(zFill) + 1);
+        }
+        sqlite3_free(zFill);
+        lexNext(pLex);
+      }
+    }else if( pX->eOp == WC_XFORM_DESC && pLex->tk.eType == TK_INTEGER ){
+      char *zMsg = sqlite3_mprintf("the DESC max of \"%s\"", zCol);
+      boundedInt(p, pLex, zMsg ? zMsg : "DESC max", 0, INT64_MAX, &pX->iArg);
+      sqlite3_free(zMsg);
+      pX->bArg = 1;
+    }
+  }
+}
+
+/* True if the token after the current one is "(". */
+static int nextIsParen(const Lexer *pLex){
+  Lexer peek = *pLex;
+  lexNext(&peek);
+  return peek.tk.eType == TK_LP;
+}
+
+static void parseElement(Parse *p, Lexer *pLex){
+  WcSchema *pS = p->pSchema;
+  WcElement *pElem = &pS->aElem[pS->nElem++];
+  memset(pElem, 0, sizeof(*pElem));
+  pElem->iCol = -1;
+  if( tokenIs(&pLex->tk, "SALT") && nextIsParen(pLex) ){
+    parseSalt(p, pLex, pElem);
+  }else if( tokenIs(&pLex->tk, "BUCKET") && nextIsParen(pLex) ){
+    parseBucket(p, pLex, pElem);
+  }else{
+    pElem->eKind = WC_ELEM_COLUMN;
+    pElem->iCol = keyColumn(p, pLex, "ROWKEY");
+    if( pElem->iCol < 0 ) return;
+    if( pS->aCol[pElem->iCol].iElem >= 0 ){
+      parseError(p, "widecol %s: column \"%s\" appears twice in ROWKEY",
+                 pS->zTable, pS->aCol[pElem->iCol].zName);
+      return;
+    }
+    pS->aCol[pElem->iCol].iElem = pS->nElem - 1;
+    parseTransforms(p, pLex, pElem);
+  }
+}
+
+static void parseRowkey(Parse *p, const char *zArg){
+  WcSchema *pS = p->pSchema;
+  Lexer lex;
+  int nMax = 1;        /* an element per comma, at most */
+  const char *z;
+  if( pS->aElem ){
+    parseError(p, "widecol %s: ROWKEY(...) is given twice; a table has one "
+               "row key", pS->zTable);
+    return;
+  }
+  for(z = zArg; *z; z++) nMax += *z == ',';
+  pS->aElem = sqlite3_malloc64(sizeof(WcElement) * (sqlite3_uint64)nMax);
+  if( pS->aElem == 0 ){
+    parseError(p, "out of memory");
+    return;
+  }
+  lexInit(&lex, zArg);
+  lexNext(&lex);     /* ROWKEY */
+  if( expectToken(p, &lex, TK_LP, "ROWKEY", "\"(\"") ) return;
+  if( lex.tk.eType == TK_RP ){
+    parseError(p, "widecol %s: ROWKEY() is empty; name at least one column",
+               pS->zTable);
+    return;
+  }
+  for(;;){
+    parseElement(p, &lex);
+    if( p->zErr ) return;
+    if( lex.tk.eType == TK_RP ) break;
+    if( expectToken(p, &lex, TK_COMMA, "ROWKEY", "\",\" or \")\"") ) return;
+  }
+  lexNext(&lex);
+  if( lex.tk.eType != TK_END ){
+    unexpected(p, &lex.tk, "ROWKEY(...)", "nothing after the closing \")\"");
+  }
+}
+
+/*
+** Options: DELIMITER '<text>' and ENCODING TEXT|BINARY.
+*/
+static void parseOption(Parse *p, const char *zArg, int *pbDelim,
+                        int *pbEncoding){
+  WcSchema *pS = p->pSchema;
+  Lexer lex;
+  int bDelimiter;
+  lexInit(&lex, zArg);
+  bDelimiter = tokenIs(&lex.tk, "DELIMITER");
+  lexNext(&lex);
+  if( lex.tk.eType == TK_OTHER && lex.tk.z[0] == '=' ) lexNext(&lex);
+  if( bDelimiter ){
+    if( *pbDelim ){
+      parseError(p, "widecol %s: DELIMITER is given twice", pS->zTable);
+      return;
+    }
+    if( lex.tk.eType != TK_STRING ){
+      unexpected(p, &lex.tk, "DELIMITER", "a quoted string such as '_' "
+                 "or ''");
+      return;
+    }
+    *pbDelim = 1;
+    sqlite3_free(pS->zDelim);
+    pS->zDelim = tokenText(&lex.tk);
+    if( pS->zDelim == 0 ){
+      parseError(p, "out of memory");
+      return;
+    }
+    pS->nDelim = (int)strlen(pS->zDelim);
+    if( pS->nDelim > 16 ){
+      parseError(p, "widecol %s: DELIMITER is %d bytes long; keep it to at "
+                 "most 16 (one character is usual)", pS->zTable, pS->nDelim);
+      return;
+    }
+  }else{
+    if( *pbEncoding ){
+      parseError(p, "widecol %s: ENCODING is given twice", pS->zTable);
+      return;
+    }
+    *pbEncoding = 1;
+    if( tokenIs(&lex.tk, "TEXT") ){
+      pS->eEncoding = WC_ENCODING_TEXT;
+    }else if( tokenIs(&lex.tk, "BINARY") ){
+      pS->eEncoding = WC_ENCODING_BINARY;
+    }else{
+      unexpected(p, &lex.tk, "ENCODING", "TEXT or BINARY");
+      return;
+    }
+  }
+  lexNext(&lex);
+  if( lex.tk.eType != TK_END ){
+    unexpected(p, &lex.tk, "an option", "nothing more");
+  }
+}
+
+/*
+** Checks of the finished schema, and what each element's bytes look like.
+*/
+
+/* What a column element's value becomes, transform by transform. */
+#define KIND_INT        1   /* an integer, written in decimal */
+#define KIND_TEXT       2   /* text of any length */
+#define KIND_BLOB       3   /* bytes of any length */
+#define KIND_DIGITS     4   /* zero-padded digits, ascending */
+#define KIND_FILLED     5   /* text right-padded with a fill character */
+#define KIND_DESCDIGITS 6   /* max - value, zero-padded: descending */
+#define KIND_DESCBYTES  7   /* rk_desc bytes: self-delimiting, descending */
+#define KIND_REVERSED   8   /* reversed characters or bytes */
+
+static void checkTextElement(Parse *p, int iElem){
+  WcSchema *pS = p->pSchema;
+  WcElement *pElem = &pS->aElem[iElem];
+  WcColumn *pCol = &pS->aCol[pElem->iCol];
+  int eKind, bFixed = 0, i;
+  switch( pCol->cAff ){
+    case WC_AFF_INTEGER: eKind = KIND_INT; break;
+    case WC_AFF_TEXT:    eKind = KIND_TEXT; break;
+    case WC_AFF_BLOB:    eKind = KIND_BLOB; break;
+    default:
+      parseError(p, "widecol %s: ROWKEY column \"%s\" is %s, and TEXT "
+                 "encoding has no order-preserving text form for %s values; "
+                 "declare it INTEGER or TEXT, or use ENCODING BINARY",
+                 pS->zTable, pCol->zName, affinityName(pCol->cAff),
+                 affinityName(pCol->cAff));
+      return;
+  }
+  for(i = 0; i < pElem->nXform && !p->zErr; i++){
+    WcTransform *pX = &pElem->aXform[i];
+    const char *zBad = 0;
+    switch( pX->eOp ){
+      case WC_XFORM_PAD:
+        if( eKind == KIND_INT ){
+          eKind = KIND_DIGITS;
+        }else if( eKind == KIND_TEXT ){
+          eKind = KIND_FILLED;
+        }else{
+          zBad = eKind == KIND_BLOB ? "PAD does not apply to BLOB values"
+               : "PAD must come before DESC and REVERSE";
+        }
+        bFixed = 1;
+        break;
+      case WC_XFORM_DESC:
+        if( pX->bArg && eKind != KIND_INT ){
+          zBad = "DESC max applies to INTEGER values; DESC on text or bytes "
+                 "takes no max";
+        }else if( eKind == KIND_INT ){
+          if( !pX->bArg ) pX->iArg = INT64_MAX;
+          eKind = KIND_DESCDIGITS;
+        }else if( eKind == KIND_TEXT || eKind == KIND_BLOB
+               || eKind == KIND_DIGITS ){
+          eKind = KIND_DESCBYTES;
+        }else{
+          zBad = eKind == KIND_FILLED
+            ? "DESC after PAD on text cannot keep an exact order; text DESC "
+              "needs no PAD, it marks its own end"
+            : "DESC must come before REVERSE";
+        }
+        bFixed = 1;
+        break;
+      default:
+        if( eKind == KIND_DESCBYTES ){
+          zBad = "REVERSE after DESC on text would scramble the bytes that "
+                 "mark where the field ends";
+        }
+        eKind = KIND_REVERSED;
+        break;
+    }
+    if( zBad ){
+      parseError(p, "widecol %s: ROWKEY column \"%s\": %s", pS->zTable,
+                 pCol->zName, zBad);
+    }
+  }
+  pElem->bFixed = bFixed;
+  switch( eKind ){
+    case KIND_DIGITS:
+    case KIND_DESCBYTES:
+      pElem->eOrder = eKind == KIND_DIGITS ? WC_ORDER_ASC : WC_ORDER_DESC;
+      break;
+    case KIND_DESCDIGITS:
+      pElem->eOrder = WC_ORDER_DESC;
+      break;
+    case KIND_TEXT:
+    case KIND_BLOB:
+      pElem->eOrder = wcElementIsLast(pS, iElem) ? WC_ORDER_ASC
+                                                 : WC_ORDER_PREFIX;
+      pElem->cTerm = pS->nDelim ? (unsigned char)pS->zDelim[0] : 0;
+      break;
+    case KIND_FILLED:
+      pElem->eOrder = WC_ORDER_PREFIX;
+      pElem->cTerm = (unsigned char)pElem->aXform[0].zFill[0];
+      break;
+    case KIND_INT:
+      pElem->eOrder = WC_ORDER_NONE;
+      pElem->zUnordered = "unpadded INTEGER";
+      break;
+    default:
+      pElem->eOrder = WC_ORDER_NONE;
+      pElem->zUnordered = "REVERSE";
+      break;
+  }
+}
+
+static void checkBinaryElement(Parse *p, int iElem){
+  WcSchema *pS = p->pSchema;
+  WcElement *pElem = &pS->aElem[iElem];
+  WcColumn *pCol = &pS->aCol[pElem->iCol];
+  int i;
+  pElem->bFixed = 1;
+  pElem->eOrder = WC_ORDER_ASC;
+  if( pCol->zType[0] == 0 ){
+    return;    /* reported by checkKeyColumn */
+  }
+  for(i = 0; i < pElem->nXform; i++){
+    WcTransform *pX = &pElem->aXform[i];
+    if( pX->eOp != WC_XFORM_DESC || pX->bArg ){
+      parseError(p, "widecol %s: ROWKEY column \"%s\": %s belongs to TEXT "
+                 "encoding; BINARY keys keep every value's order already and "
+                 "take only DESC, without a max", pS->zTable, pCol->zName,
+                 pX->eOp == WC_XFORM_PAD ? "PAD"
+                 : pX->eOp == WC_XFORM_REVERSE ? "REVERSE" : "DESC max");
+      return;
+    }
+    pElem->eOrder = WC_ORDER_DESC;
+  }
+}
+
+/* A column the key depends on needs a type that says what it holds. */
+static void checkKeyColumn(Parse *p, int iCol, const char *zRole){
+  WcSchema *pS = p->pSchema;
+  WcColumn *pCol = &pS->aCol[iCol];
+  pCol->bKey = 1;
+  if( pCol->zType[0] == 0 ){
+    parseError(p, "widecol %s: %s \"%s\" has no declared type; key fields "
+               "are typed: declare it INTEGER, TEXT or BLOB%s", pS->zTable,
+               zRole, pCol->zName, pS->eEncoding == WC_ENCODING_BINARY
+               ? " (or REAL, NUMERIC)" : "");
+  }else if( pCol->zColl && pCol->cAff != WC_AFF_TEXT ){
+    parseError(p, "widecol %s: %s \"%s\" is %s; COLLATE applies only to "
+               "TEXT key columns", pS->zTable, zRole, pCol->zName,
+               affinityName(pCol->cAff));
+  }
+}
+
+static void checkSourceColumn(Parse *p, int iCol, const char *zElem){
+  WcSchema *pS = p->pSchema;
+  WcColumn *pCol = &pS->aCol[iCol];
+  checkKeyColumn(p, iCol, zElem);
+  if( !p->zErr && (pCol->cAff == WC_AFF_REAL || pCol->cAff == WC_AFF_NUMERIC) ){
+    parseError(p, "widecol %s: %s column \"%s\" is %s; salts and buckets are "
+               "computed from the text of INTEGER, TEXT or BLOB values, and "
+               "REAL values have no exact text form", pS->zTable, zElem,
+               pCol->zName, affinityName(pCol->cAff));
+  }
+}
+
+static void checkSchema(Parse *p){
+  WcSchema *pS = p->pSchema;
+  int i, j;
+  if( pS->nCol == 0 ){
+    parseError(p, "widecol %s: no columns are declared; give column "
+               "definitions and a ROWKEY(...)", pS->zTable);
+    return;
+  }
+  if( pS->nElem == 0 ){
+    parseError(p, "widecol %s: ROWKEY(...) is missing; name the columns that "
+               "make the row key, e.g. ROWKEY(%s)", pS->zTable,
+               pS->aCol[0].zName);
+    return;
+  }
+  for(i = 0; i < pS->nElem && !p->zErr; i++){
+    WcElement *pElem = &pS->aElem[i];
+    if( pElem->eKind == WC_ELEM_COLUMN ){
+      checkKeyColumn(p, pElem->iCol, "ROWKEY column");
+      if( p->zErr ) break;
+      if( pS->eEncoding == WC_ENCODING_BINARY ){
+        checkBinaryElement(p, i);
+      }else{
+        checkTextElement(p, i);
+      }
+    }else{
+      const char *zKind = pElem->eKind == WC_ELEM_SALT ? "SALT" : "BUCKET";
+      pElem->bFixed = 1;
+      pElem->eOrder = WC_ORDER_NONE;
+      pElem->zUnordered = zKind;
+      if( pElem->eKind == WC_ELEM_BUCKET ){
+        checkSourceColumn(p, pElem->iCol, zKind);
+      }
+      for(j = 0; j < pElem->nSaltCol && !p->zErr; j++){
+        checkSourceColumn(p, pElem->aiSaltCol[j], zKind);
+      }
+    }
+  }
+  if( !p->zErr && pS->eEncoding == WC_ENCODING_TEXT && pS->nDelim == 0 ){
+    for(i = 0; i < pS->nElem - 1; i++){
+      WcElement *pElem = &pS->aElem[i];
+      if( !pElem->bFixed ){
+        parseError(p, "widecol %s: DELIMITER '' needs every ROWKEY element "
+                   "but the last to have a fixed width (PAD n, DESC, SALT, "
+                   "BUCKET), so that the fields can be told apart; \"%s\" "
+                   "does not", pS->zTable, pS->aCol[pElem->iCol].zName);
+        break;
+      }
+    }
+  }
+}
+
+/* What an argument is.  DELIMITER and ENCODING always start an option; a
+** column with one of those names must be quoted ("encoding" TEXT).  A word
+** followed by a string, a number or "=" is an option this module does not
+** have: no column definition looks like that. */
+#define ARG_COLUMN    0
+#define ARG_ROWKEY    1
+#define ARG_DELIMITER 2
+#define ARG_ENCODING  3
+#define ARG_UNKNOWN   4
+#define ARG_BAD       5
+
+static int argKind(const char *zArg){
+  Lexer lex;
+  int bRowkey;
+  lexInit(&lex, zArg);
+  if( lex.tk.eType != TK_ID ) return ARG_BAD;
+  if( tokenIs(&lex.tk, "DELIMITER") ) return ARG_DELIMITER;
+  if( tokenIs(&lex.tk, "ENCODING") ) return ARG_ENCODING;
+  bRowkey = tokenIs(&lex.tk, "ROWKEY");
+  lexNext(&lex);
+  if( bRowkey && lex.tk.eType == TK_LP ) return ARG_ROWKEY;
+  if( lex.tk.eType == TK_STRING || lex.tk.eType == TK_INTEGER
+   || (lex.tk.eType == TK_OTHER && lex.tk.z[0] == '=') ){
+    return ARG_UNKNOWN;
+  }
+  return ARG_COLUMN;
+}
+
+WcSchema *wcSchemaParse(const char *zTable, int argc, const char *const *argv,
+                        char **pzErr){
+  Parse sParse;
+  WcSchema *pS = sqlite3_malloc(sizeof(WcSchema));
+  int i, bDelim = 0, bEncoding = 0;
+  memset(&sParse, 0, sizeof(sParse));
+  if( pS == 0 ){
+    *pzErr = sqlite3_mprintf("out of memory");
+    return 0;
+  }
+  memset(pS, 0, sizeof(*pS));
+  sParse.pSchema = pS;
+  pS->zTable = sqlite3_mprintf("%s", zTable);
+  pS->zDelim = sqlite3_mprintf("_");
+  pS->nDelim = 1;
+  pS->aCol = sqlite3_malloc64(sizeof(WcColumn) * (sqlite3_uint64)(argc + 1));
+  if( pS->zTable == 0 || pS->zDelim == 0 || pS->aCol == 0 ){
+    parseError(&sParse, "out of memory");
+  }
+  /* Columns and options first, so that ROWKEY may come anywhere. */
+  for(i = 0; i < argc && !sParse.zErr; i++){
+    switch( argKind(argv[i]) ){
+      case ARG_COLUMN:
+        parseColumn(&sParse, argv[i]);
+        break;
+      case ARG_DELIMITER:
+      case ARG_ENCODING:
+        parseOption(&sParse, argv[i], &bDelim, &bEncoding);
+        break;
+      case ARG_UNKNOWN: {
+        Lexer lex;
+        lexInit(&lex, argv[i]);
+        parseError(&sParse, "widecol %s: unknown option \"%.*s\"; the options "
+                   "are DELIMITER '<text>' and ENCODING TEXT|BINARY",
+                   zTable, lex.tk.n, lex.tk.z);
+        break;
+      }
+      case ARG_BAD: {
+        Lexer lex;
+        lexInit(&lex, argv[i]);
+        unexpected(&sParse, &lex.tk, "the arguments", "a column definition, "
+                   "ROWKEY(...), DELIMITER '<text>' or ENCODING TEXT|BINARY");
+        break;
+      }
+    }
+  }
+  for(i = 0; i < argc && !sParse.zErr; i++){
+    if( argKind(argv[i]) == ARG_ROWKEY ) parseRowkey(&sParse, argv[i]);
+  }
+  if( !sParse.zErr ) checkSchema(&sParse);
+  if( sParse.zErr ){
+    *pzErr = sParse.zErr;
+    wcSchemaFree(pS);
+    return 0;
+  }
+  return pS;
+}
+
+void wcSchemaFree(WcSchema *p){
+  int i;
+  if( p == 0 ) return;
+  for(i = 0; i < p->nCol; i++){
+    sqlite3_free(p->aCol[i].zName);
+    sqlite3_free(p->aCol[i].zType);
+    sqlite3_free(p->aCol[i].zColl);
+  }
+  for(i = 0; i < p->nElem; i++) sqlite3_free(p->aElem[i].aiSaltCol);
+  sqlite3_free(p->aCol);
+  sqlite3_free(p->aElem);
+  sqlite3_free(p->zTable);
+  sqlite3_free(p->zDelim);
+  sqlite3_free(p);
+}
+
+char *wcSchemaDeclaration(const WcSchema *p){
+  sqlite3_str *pStr = sqlite3_str_new(0);
+  int i;
+  sqlite3_str_appendall(pStr, "CREATE TABLE x(");
+  for(i = 0; i < p->nCol; i++){
+    const WcColumn *pCol = &p->aCol[i];
+    sqlite3_str_appendf(pStr, "\"%w\"", pCol->zName);
+    if( pCol->zType[0] ) sqlite3_str_appendf(pStr, " %s", pCol->zType);
+    if( pCol->zColl ) sqlite3_str_appendf(pStr, " COLLATE \"%w\"", pCol->zColl);
+    sqlite3_str_appendall(pStr, ", ");
+  }
+  sqlite3_str_appendall(pStr, "rowkey BLOB HIDDEN, PRIMARY KEY(rowkey)) "
+                              "WITHOUT ROWID");
+  return sqlite3_str_finish(pStr);
+}
+
+int wcSchemaColumn(const WcSchema *p, const char *zName){
+  int i;
+  for(i = 0; i < p->nCol; i++){
+    if( sqlite3_stricmp(p->aCol[i].zName, zName) == 0 ) return i;
+  }
+  return -1;
+}
+
+int wcElementIsLast(const WcSchema *p, int iElem){
+  return iElem == p->nElem - 1;
+}

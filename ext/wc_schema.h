@@ -1,0 +1,120 @@
+/*
+** wc_schema.h: the design of a widecol table, parsed from the arguments of
+** CREATE VIRTUAL TABLE ... USING widecol(...).
+**
+** A WcSchema says which columns exist, which of them make the row key and
+** how (the ROWKEY elements with their transforms), and how the key is
+** written (ENCODING, DELIMITER).  It also carries what the scan planner
+** needs to know about each element: whether its bytes order like its
+** values, whether it has a fixed width.  The codec (wc_codec.c) writes
+** keys from it; the planner (wc_plan.c) reads ranges from it.
+*/
+#ifndef WIDECOL_WC_SCHEMA_H
+#define WIDECOL_WC_SCHEMA_H
+
+#include <stdint.h>
+
+/* Column affinities, SQLite's rules applied to the declared type. */
+#define WC_AFF_BLOB    'A'
+#define WC_AFF_TEXT    'B'
+#define WC_AFF_NUMERIC 'C'
+#define WC_AFF_INTEGER 'D'
+#define WC_AFF_REAL    'E'
+
+/* ENCODING option. */
+#define WC_ENCODING_TEXT   0
+#define WC_ENCODING_BINARY 1
+
+/* Element kinds. */
+#define WC_ELEM_COLUMN 0
+#define WC_ELEM_SALT   1
+#define WC_ELEM_BUCKET 2
+
+/* Transforms of a column element, applied in the order written. */
+#define WC_XFORM_PAD     1
+#define WC_XFORM_DESC    2
+#define WC_XFORM_REVERSE 3
+
+/* How the bytes of an element order compared with its values. */
+#define WC_ORDER_NONE   0  /* No relation (REVERSE, unpadded integers, salts) */
+#define WC_ORDER_ASC    1  /* Byte order is value order, boundaries exact */
+#define WC_ORDER_DESC   2  /* Byte order is reverse value order, exact */
+#define WC_ORDER_PREFIX 3  /* Value order, except that a value sorts after
+                           ** longer values it is a prefix of when the byte
+                           ** that follows it (delimiter or fill) is greater
+                           ** than the next character of the longer one */
+
+#define WC_MAX_TRANSFORM 3
+#define WC_MAX_SALT_COL  8       /* columns one SALT may hash */
+#define WC_MAX_KEY_BYTES 32767   /* HBase's row-key limit */
+
+typedef struct WcColumn WcColumn;
+typedef struct WcTransform WcTransform;
+typedef struct WcElement WcElement;
+typedef struct WcSchema WcSchema;
+
+struct WcColumn {
+  char *zName;          /* As declared, without quotes */
+  char *zType;          /* Declared type as written, "" if none */
+  char *zColl;          /* COLLATE name, or NULL for BINARY */
+  char cAff;            /* WC_AFF_* */
+  int iElem;            /* Element that is this column, or -1 */
+  int bKey;             /* The row key depends on this column */
+};
+
+struct WcTransform {
+  int eOp;              /* WC_XFORM_* */
+  int64_t iArg;         /* PAD width, DESC max */
+  int bArg;             /* DESC was given a max */
+  char zFill[5];        /* PAD fill character for text, UTF-8 */
+};
+
+struct WcElement {
+  int eKind;            /* WC_ELEM_* */
+  int iCol;             /* COLUMN, BUCKET: the column */
+  int nXform;
+  WcTransform aXform[WC_MAX_TRANSFORM];
+  int nSaltDigit;       /* SALT: n, negative for the last digits */
+  int nSaltCol;         /* SALT: source columns */
+  int *aiSaltCol;
+  int64_t nBucket;      /* BUCKET: number of buckets */
+  /* Derived when the schema is built */
+  int eOrder;           /* WC_ORDER_* */
+  int bFixed;           /* Fixed width or self-delimiting: needs no
+                        ** delimiter after it */
+  unsigned char cTerm;  /* WC_ORDER_PREFIX: the byte after the value when
+                        ** it is shorter (fill) or 0 if it is the
+                        ** delimiter's first byte */
+  const char *zUnordered;  /* Why eOrder is NONE, for EXPLAIN */
+};
+
+struct WcSchema {
+  char *zTable;         /* Virtual table name */
+  int nCol;
+  WcColumn *aCol;
+  int nElem;
+  WcElement *aElem;
+  int eEncoding;        /* WC_ENCODING_* */
+  char *zDelim;         /* DELIMITER, "" allowed */
+  int nDelim;
+};
+
+/* Parses the module arguments argv[0..argc) (after the module, database
+** and table names) into a new schema.  On error returns NULL and sets
+** *pzErr to a message from sqlite3_mprintf() naming what is wrong and what
+** is allowed. */
+WcSchema *wcSchemaParse(const char *zTable, int argc, const char *const *argv,
+                        char **pzErr);
+
+void wcSchemaFree(WcSchema *p);
+
+/* The CREATE TABLE statement to declare to SQLite for this schema. */
+char *wcSchemaDeclaration(const WcSchema *p);
+
+/* Column index by name (case-insensitive), or -1. */
+int wcSchemaColumn(const WcSchema *p, const char *zName);
+
+/* True if the element's value is the last thing in the key. */
+int wcElementIsLast(const WcSchema *p, int iElem);
+
+#endif /* WIDECOL_WC_SCHEMA_H */

@@ -1,0 +1,225 @@
+/*
+** wc_store.c: the row table "<name>_rows" behind a widecol table.
+**
+** It is an ordinary WITHOUT ROWID table keyed by the encoded row key
+** (rowkey BLOB PRIMARY KEY) holding every declared column, so its byte
+** order is the key order an HBase region would have.  This file creates,
+** checks, renames and drops it, and keeps its prepared statements: each
+** kind is prepared once and reused, with a pool so that several cursors on
+** one table (a self-join) each have their own.
+*/
+#include "wc_vtab.h"
+
+#include <string.h>
+
+/* The quoted column list "c1", "c2", ... with a prefix per column. */
+static void appendColumns(sqlite3_str *pStr, const WcSchema *pS,
+                          const char *zBefore, const char *zAfter){
+  int i;
+  for(i = 0; i < pS->nCol; i++){
+    sqlite3_str_appendf(pStr, "%s\"%w\"%s", zBefore, pS->aCol[i].zName,
+                        zAfter);
+  }
+}
+
+static char *tableSql(WcVtab *p, const char *zFormat){
+  return sqlite3_mprintf(zFormat, p->zDb, p->zName);
+}
+
+int wcStoreCreate(WcVtab *p){
+  sqlite3_str *pStr = sqlite3_str_new(p->db);
+  const WcSchema *pS = p->pSchema;
+  char *zSql;
+  int i, rc;
+  sqlite3_str_appendf(pStr, "CREATE TABLE \"%w\".\"%w_rows\"(rowkey BLOB "
+                      "PRIMARY KEY", p->zDb, p->zName);
+  for(i = 0; i < pS->nCol; i++){
+    const WcColumn *pCol = &pS->aCol[i];
+    sqlite3_str_appendf(pStr, ", \"%w\"", pCol->zName);
+    if( pCol->zType[0] ) sqlite3_str_appendf(pStr, " %s", pCol->zType);
+    if( pCol->zColl ) sqlite3_str_appendf(pStr, " COLLATE \"%w\"", pCol->zColl);
+  }
+  sqlite3_str_appendall(pStr, ") WITHOUT ROWID");
+  zSql = sqlite3_str_finish(pStr);
+  if( zSql == 0 ) return SQLITE_NOMEM;
+  rc = sqlite3_exec(p->db, zSql, 0, 0, 0);
+  sqlite3_free(zSql);
+  return rc;
+}
+
+/* On reopening a database, the row table must still be there with every
+** column, or nothing would make sense. */
+int wcStoreCheck(WcVtab *p){
+  sqlite3_str *pStr = sqlite3_str_new(p->db);
+  sqlite3_stmt *pStmt = 0;
+  char *zSql;
+  int rc;
+  sqlite3_str_appendall(pStr, "SELECT rowkey");
+  appendColumns(pStr, p->pSchema, ", ", "");
+  sqlite3_str_appendf(pStr, " FROM \"%w\".\"%w_rows\"", p->zDb, p->zName);
+  zSql = sqlite3_str_finish(pStr);
+  if( zSql == 0 ) return SQLITE_NOMEM;
+  rc = sqlite3_prepare_v2(p->db, zSql, -1, &pStmt, 0);
+  sqlite3_free(zSql);
+  sqlite3_finalize(pStmt);
+  if( rc != SQLITE_OK && rc != SQLITE_NOMEM ){
+    sqlite3_free(p->base.zErrMsg);
+    p->base.zErrMsg = sqlite3_mprintf("widecol %s: its row table %s_rows is "
+                                      "missing or lacks a column (%s)",
+                                      p->zName, p->zName,
+                                      sqlite3_errmsg(p->db));
+  }
+  return rc;
+}
+
+int wcStoreDrop(WcVtab *p){
+  char *zSql = tableSql(p, "DROP TABLE IF EXISTS \"%w\".\"%w_rows\"");
+  int rc;
+  if( zSql == 0 ) return SQLITE_NOMEM;
+  wcStoreClose(p);
+  rc = sqlite3_exec(p->db, zSql, 0, 0, 0);
+  sqlite3_free(zSql);
+  return rc;
+}
+
+int wcStoreRename(WcVtab *p, const char *zNew){
+  char *zSql = sqlite3_mprintf("ALTER TABLE \"%w\".\"%w_rows\" RENAME TO "
+                               "\"%w_rows\"", p->zDb, p->zName, zNew);
+  char *zName = sqlite3_mprintf("%s", zNew);
+  int rc;
+  if( zSql == 0 || zName == 0 ){
+    sqlite3_free(zSql);
+    sqlite3_free(zName);
+    return SQLITE_NOMEM;
+  }
+  wcStoreClose(p);
+  rc = sqlite3_exec(p->db, zSql, 0, 0, 0);
+  sqlite3_free(zSql);
+  if( rc == SQLITE_OK ){
+    sqlite3_free(p->zName);
+    p->zName = zName;
+    sqlite3_free(p->pSchema->zTable);
+    p->pSchema->zTable = sqlite3_mprintf("%s", zNew);
+    if( p->pSchema->zTable == 0 ) rc = SQLITE_NOMEM;
+  }else{
+    sqlite3_free(zName);
+  }
+  return rc;
+}
+
+static char *statementSql(WcVtab *p, int eStmt){
+  sqlite3_str *pStr = sqlite3_str_new(p->db);
+  const WcSchema *pS = p->pSchema;
+  int i;
+  switch( eStmt ){
+    case WC_STMT_INSERT:
+    case WC_STMT_REPLACE:
+      sqlite3_str_appendf(pStr, "INSERT %sINTO \"%w\".\"%w_rows\"(rowkey",
+                          eStmt == WC_STMT_REPLACE ? "OR REPLACE " : "",
+                          p->zDb, p->zName);
+      appendColumns(pStr, pS, ", ", "");
+      sqlite3_str_appendall(pStr, ") VALUES(?");
+      for(i = 0; i < pS->nCol; i++) sqlite3_str_appendall(pStr, ", ?");
+      sqlite3_str_appendall(pStr, ")");
+      break;
+    case WC_STMT_DELETE:
+      sqlite3_str_appendf(pStr, "DELETE FROM \"%w\".\"%w_rows\" WHERE "
+                          "rowkey = ?1", p->zDb, p->zName);
+      break;
+    case WC_STMT_UPDATE:
+      sqlite3_str_appendf(pStr, "UPDATE \"%w\".\"%w_rows\" SET", p->zDb,
+                          p->zName);
+      for(i = 0; i < pS->nCol; i++){
+        sqlite3_str_appendf(pStr, "%s \"%w\" = ?%d", i ? "," : "",
+                            pS->aCol[i].zName, i + 2);
+      }
+      sqlite3_str_appendall(pStr, " WHERE rowkey = ?1");
+      break;
+    default: {
+      int bHi = (eStmt - WC_STMT_SCAN) & 1;
+      int bDesc = (eStmt - WC_STMT_SCAN) & 2;
+      sqlite3_str_appendall(pStr, "SELECT rowkey");
+      appendColumns(pStr, pS, ", ", "");
+      sqlite3_str_appendf(pStr, " FROM \"%w\".\"%w_rows\" WHERE rowkey >= ?1"
+                          "%s ORDER BY rowkey%s", p->zDb, p->zName,
+                          bHi ? " AND rowkey < ?2" : "",
+                          bDesc ? " DESC" : "");
+      break;
+    }
+  }
+  return sqlite3_str_finish(pStr);
+}
+
+int wcStoreAcquire(WcVtab *p, int eStmt, sqlite3_stmt **ppStmt){
+  WcStmtPool *pPool = &p->aPool[eStmt];
+  char *zSql;
+  int rc;
+  if( pPool->n > 0 ){
+    *ppStmt = pPool->ap[--pPool->n];
+    return SQLITE_OK;
+  }
+  zSql = statementSql(p, eStmt);
+  if( zSql == 0 ) return SQLITE_NOMEM;
+  rc = sqlite3_prepare_v3(p->db, zSql, -1, SQLITE_PREPARE_PERSISTENT, ppStmt,
+                          0);
+  sqlite3_free(zSql);
+  if( rc != SQLITE_OK ){
+    sqlite3_free(p->base.zErrMsg);
+    p->base.zErrMsg = sqlite3_mprintf("widecol %s: %s", p->zName,
+                                      sqlite3_errmsg(p->db));
+  }
+  return rc;
+}
+
+void wcStoreRelease(WcVtab *p, int eStmt, sqlite3_stmt *pStmt){
+  WcStmtPool *pPool = &p->aPool[eStmt];
+  if( pStmt == 0 ) return;
+  sqlite3_reset(pStmt);
+  if( pPool->n == pPool->nAlloc ){
+    int nNew = pPool->nAlloc ? pPool->nAlloc * 2 : 2;
+    sqlite3_stmt **apNew = sqlite3_realloc64(pPool->ap,
+                               sizeof(sqlite3_stmt*) * (sqlite3_uint64)nNew);
+    if( apNew == 0 ){
+      sqlite3_finalize(pStmt);
+      return;
+    }
+    pPool->ap = apNew;
+    pPool->nAlloc = nNew;
+  }
+  pPool->ap[pPool->n++] = pStmt;
+}
+
+void wcStoreClose(WcVtab *p){
+  int i, j;
+  for(i = 0; i < WC_STMT_N; i++){
+    for(j = 0; j < p->aPool[i].n; j++) sqlite3_finalize(p->aPool[i].ap[j]);
+    sqlite3_free(p->aPool[i].ap);
+    memset(&p->aPool[i], 0, sizeof(p->aPool[i]));
+  }
+}
+
+/* The row count from ANALYZE's sqlite_stat1 if it has one, else counted. */
+int64_t wcStoreRowCount(WcVtab *p){
+  sqlite3_stmt *pStmt = 0;
+  int64_t nRow = -1;
+  char *zSql = sqlite3_mprintf("SELECT CAST(stat AS INTEGER) FROM "
+                               "\"%w\".sqlite_stat1 WHERE tbl = '%q_rows' "
+                               "LIMIT 1", p->zDb, p->zName);
+  if( zSql && sqlite3_prepare_v2(p->db, zSql, -1, &pStmt, 0) == SQLITE_OK
+   && sqlite3_step(pStmt) == SQLITE_ROW ){
+    nRow = sqlite3_column_int64(pStmt, 0);
+  }
+  sqlite3_finalize(pStmt);
+  sqlite3_free(zSql);
+  if( nRow < 0 ){
+    pStmt = 0;
+    zSql = tableSql(p, "SELECT count(*) FROM \"%w\".\"%w_rows\"");
+    if( zSql && sqlite3_prepare_v2(p->db, zSql, -1, &pStmt, 0) == SQLITE_OK
+     && sqlite3_step(pStmt) == SQLITE_ROW ){
+      nRow = sqlite3_column_int64(pStmt, 0);
+    }
+    sqlite3_finalize(pStmt);
+    sqlite3_free(zSql);
+  }
+  return nRow < 0 ? 0 : nRow;
+}

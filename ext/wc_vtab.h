@@ -1,0 +1,124 @@
+/*
+** wc_vtab.h: the widecol virtual table's objects, shared by its modules:
+**   wc_vtab.c   the sqlite3_module methods and writes (xUpdate)
+**   wc_store.c  the row table <name>_rows: DDL and prepared statements
+**   wc_plan.c   xBestIndex: which constraints become byte ranges
+**   wc_range.c  xFilter: the byte ranges themselves
+*/
+#ifndef WIDECOL_WC_VTAB_H
+#define WIDECOL_WC_VTAB_H
+
+#include "widecol.h"
+#include "wc_schema.h"
+#include "wc_codec.h"
+
+/* How a constraint handed to xFilter is used. */
+#define WC_TERM_EQ     1    /* = or IS: one value */
+#define WC_TERM_IN     2    /* IN (...), all values at once */
+#define WC_TERM_GT     3
+#define WC_TERM_GE     4
+#define WC_TERM_LT     5
+#define WC_TERM_LE     6
+#define WC_TERM_LIKE   7    /* LIKE 'prefix%' */
+#define WC_TERM_GLOB   8    /* GLOB 'prefix*' */
+#define WC_TERM_LIMIT  9
+#define WC_TERM_OFFSET 10
+
+/* Constraints one plan can take; SQLite omits only the first 16. */
+#define WC_MAX_TERM 16
+
+typedef struct WcTerm WcTerm;
+struct WcTerm {
+  int iCol;             /* Column, or nCol for rowkey */
+  int eOp;              /* WC_TERM_* */
+};
+
+/* What xBestIndex decided, looked up by xFilter through idxNum. */
+typedef struct WcPlan WcPlan;
+struct WcPlan {
+  int nTerm;
+  WcTerm aTerm[WC_MAX_TERM];   /* In xFilter argv order */
+  int nEqElem;          /* Leading elements fixed by EQ/IN terms */
+  int iRangeElem;       /* Element narrowed by range terms, or -1 */
+  int bDesc;            /* Scan keys in descending order */
+  int bEmpty;           /* No row can match (a key field IS NULL) */
+};
+
+/* A byte range [lo, hi) of row keys; bHi is 0 for no upper bound. */
+typedef struct WcRange WcRange;
+struct WcRange {
+  WcBuf lo;
+  WcBuf hi;
+  int bHi;
+};
+
+/* Statements on the row table. */
+#define WC_STMT_INSERT   0
+#define WC_STMT_REPLACE  1
+#define WC_STMT_DELETE   2
+#define WC_STMT_UPDATE   3
+#define WC_STMT_N_WRITE  4
+/* Scans: + 1 with an upper bound, + 2 descending. */
+#define WC_STMT_SCAN     4
+#define WC_STMT_N        8
+
+typedef struct WcStmtPool WcStmtPool;
+struct WcStmtPool {
+  sqlite3_stmt **ap;    /* Prepared, not in use */
+  int n;
+  int nAlloc;
+};
+
+typedef struct WcVtab WcVtab;
+struct WcVtab {
+  sqlite3_vtab base;
+  sqlite3 *db;
+  char *zDb;            /* Database holding the table: "main", ... */
+  char *zName;          /* Table name */
+  WcSchema *pSchema;
+  RkHasher *pHasher;    /* For SALT and BUCKET */
+  int64_t nRowEst;      /* Rows, for costs; -1 until counted */
+  WcPlan **apPlan;      /* Distinct plans; idxNum is an index here */
+  int nPlan;
+  WcStmtPool aPool[WC_STMT_N];
+  WcBuf key;            /* Scratch for xUpdate */
+};
+
+typedef struct WcCursor WcCursor;
+struct WcCursor {
+  sqlite3_vtab_cursor base;
+  sqlite3_stmt *pStmt;  /* Scan of the current range, on a row or done */
+  int eStmt;            /* Its WC_STMT_SCAN* kind */
+  WcRange *aRange;      /* The ranges of this xFilter, in scan order */
+  int nRange;
+  int iRange;           /* Range pStmt scans */
+  int bOpen;            /* pStmt is bound to range iRange */
+  int bEof;
+  int64_t nLimit;       /* Rows still to return, or -1 */
+  int64_t nOffset;      /* Rows still to skip */
+};
+
+/* wc_store.c */
+int wcStoreCreate(WcVtab *p);
+int wcStoreCheck(WcVtab *p);
+int wcStoreDrop(WcVtab *p);
+int wcStoreRename(WcVtab *p, const char *zNew);
+int wcStoreAcquire(WcVtab *p, int eStmt, sqlite3_stmt **ppStmt);
+void wcStoreRelease(WcVtab *p, int eStmt, sqlite3_stmt *pStmt);
+void wcStoreClose(WcVtab *p);
+int64_t wcStoreRowCount(WcVtab *p);
+
+/* wc_plan.c */
+int wcBestIndex(WcVtab *p, sqlite3_index_info *pInfo);
+void wcPlanFreeAll(WcVtab *p);
+
+/* wc_range.c: the ranges of a plan for xFilter's argv, sorted and merged
+** in scan order.  Returns SQLITE_OK or an error code. */
+int wcRangesBuild(WcVtab *p, const WcPlan *pPlan, sqlite3_value **argv,
+                  WcRange **paRange, int *pnRange);
+void wcRangesFree(WcRange *aRange, int nRange);
+
+/* wc_vtab.c */
+int widecolRegisterModule(sqlite3 *db);
+
+#endif /* WIDECOL_WC_VTAB_H */
