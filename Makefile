@@ -34,10 +34,14 @@ widecol.so: $(EXT_SRC) $(EXT_HDR)
 tests/slt: tests/slt.c
 	$(CC) $(CFLAGS) $(WARN) -o $@ tests/slt.c -lsqlite3 -lcrypto
 
+# Statements per design for the differential test in `make test`.
+DIFF_CASES = 300
+
 test: widecol.so tests/slt
 	@sh tests/load_check.sh
 	@sh tests/selftest.sh tests/slt
-	@tests/slt --extension ./widecol.so $(TESTS)
+	@/usr/bin/python3 tests/differential.py --extension ./widecol --cases $(DIFF_CASES)
+	@tests/slt --defensive --extension ./widecol.so $(TESTS)
 
 $(ASAN_DIR)/widecol.so: $(EXT_SRC) $(EXT_HDR)
 	@mkdir -p $(ASAN_DIR)
@@ -47,10 +51,18 @@ $(ASAN_DIR)/slt: tests/slt.c
 	@mkdir -p $(ASAN_DIR)
 	$(CC) $(ASAN_FLAGS) $(WARN) -o $@ tests/slt.c -lsqlite3 -lcrypto
 
+# python3 is not built with the sanitizers, so their runtimes are preloaded
+# for the differential test (leaks are checked by the slt run instead).
+SAN_PRELOAD = $(shell $(CC) -print-file-name=libasan.so) \
+              $(shell $(CC) -print-file-name=libubsan.so)
+
 asan: $(ASAN_DIR)/widecol.so $(ASAN_DIR)/slt
 	@sh tests/selftest.sh $(ASAN_DIR)/slt
+	@LD_PRELOAD="$(SAN_PRELOAD)" ASAN_OPTIONS=detect_leaks=0 \
+	  /usr/bin/python3 tests/differential.py \
+	  --extension $(ASAN_DIR)/widecol --cases $(DIFF_CASES)
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  $(ASAN_DIR)/slt --extension $(ASAN_DIR)/widecol.so $(TESTS)
+	  $(ASAN_DIR)/slt --defensive --extension $(ASAN_DIR)/widecol.so $(TESTS)
 
 demo: widecol.so
 	sqlite3 :memory: < sql/demo.sql

@@ -403,7 +403,12 @@ static void explainFilters(Planner *p){
     int bHas = pCons->iEq >= 0 || pCons->nLo || pCons->nHi
             || pCons->iLike >= 0;
     int bUsed = 0;
-    if( pCons->zColl ){
+    for(i = 0; i < p->nArg; i++){
+      if( p->plan.aTerm[i].iCol == iCol ) bUsed = 1;
+    }
+    /* SQLite adds NOCASE range terms of its own next to a LIKE; only a
+    ** column with nothing else usable is worth a note. */
+    if( pCons->zColl && !bUsed && !bHas ){
       char *z = sqlite3_mprintf("COLLATE %s", pCons->zColl);
       addNote(p, iCol, z ? z : "COLLATE");
       sqlite3_free(z);
@@ -411,9 +416,6 @@ static void explainFilters(Planner *p){
     }
     if( !bHas || pS->aCol[iCol].iElem < 0 ) continue;
     pElem = &pS->aElem[pS->aCol[iCol].iElem];
-    for(i = 0; i < p->nArg; i++){
-      if( p->plan.aTerm[i].iCol == iCol ) bUsed = 1;
-    }
     if( pCons->iEq >= 0 && bUsed ) continue;
     if( bUsed && pElem->eOrder == WC_ORDER_PREFIX ){
       char *z = pElem->nXform
@@ -479,22 +481,49 @@ static char *planText(Planner *p){
   return sqlite3_str_finish(pStr);
 }
 
-/* The index of the plan in the registry, adding it if it is new. */
-static int registerPlan(WcVtab *pTab, const WcPlan *pPlan){
-  WcPlan **apNew, *pNew;
+/* The number of a plan: a 16-bit hash of its content, so that the same
+** plan shows the same number in EXPLAIN QUERY PLAN whatever was planned
+** before it; on a collision the next free number. */
+static int planHash(const WcPlan *pPlan){
+  const unsigned char *a = (const unsigned char*)pPlan;
+  uint32_t h = 2166136261u;
+  size_t i;
+  for(i = 0; i < sizeof(*pPlan); i++) h = (h ^ a[i]) * 16777619u;
+  return (int)((h ^ (h >> 16)) & 0xFFFF);
+}
+
+const WcPlan *wcPlanFind(WcVtab *pTab, int iPlan){
   int i;
   for(i = 0; i < pTab->nPlan; i++){
-    if( memcmp(pTab->apPlan[i], pPlan, sizeof(*pPlan)) == 0 ) return i;
+    if( pTab->aiPlanId[i] == iPlan ) return pTab->apPlan[i];
   }
-  apNew = sqlite3_realloc64(pTab->apPlan,
-                            sizeof(WcPlan*) * (sqlite3_uint64)(pTab->nPlan + 1));
+  return 0;
+}
+
+/* The plan's number, adding it to the registry if it is new; -1 on OOM. */
+static int registerPlan(WcVtab *pTab, const WcPlan *pPlan){
+  WcPlan **apNew, *pNew;
+  int *aiNew, i, iId = planHash(pPlan);
+  for(;;){
+    const WcPlan *pOld = wcPlanFind(pTab, iId);
+    if( pOld == 0 ) break;
+    if( memcmp(pOld, pPlan, sizeof(*pPlan)) == 0 ) return iId;
+    iId = (iId + 1) & 0xFFFF;
+  }
+  i = pTab->nPlan;
+  apNew = sqlite3_realloc64(pTab->apPlan, sizeof(WcPlan*) * (sqlite3_uint64)(i + 1));
   if( apNew == 0 ) return -1;
   pTab->apPlan = apNew;
+  aiNew = sqlite3_realloc64(pTab->aiPlanId, sizeof(int) * (sqlite3_uint64)(i + 1));
+  if( aiNew == 0 ) return -1;
+  pTab->aiPlanId = aiNew;
   pNew = sqlite3_malloc(sizeof(*pNew));
   if( pNew == 0 ) return -1;
   memcpy(pNew, pPlan, sizeof(*pNew));
-  pTab->apPlan[pTab->nPlan] = pNew;
-  return pTab->nPlan++;
+  pTab->apPlan[i] = pNew;
+  pTab->aiPlanId[i] = iId;
+  pTab->nPlan++;
+  return iId;
 }
 
 int wcBestIndex(WcVtab *pTab, sqlite3_index_info *pInfo){
@@ -541,6 +570,8 @@ void wcPlanFreeAll(WcVtab *pTab){
   int i;
   for(i = 0; i < pTab->nPlan; i++) sqlite3_free(pTab->apPlan[i]);
   sqlite3_free(pTab->apPlan);
+  sqlite3_free(pTab->aiPlanId);
   pTab->apPlan = 0;
+  pTab->aiPlanId = 0;
   pTab->nPlan = 0;
 }

@@ -629,7 +629,7 @@ static void finishRanges(Builder *b, const WcRange *pWin){
     }
   }
   b->nRange = n;
-  qsort(b->aRange, (size_t)n, sizeof(WcRange), compareRanges);
+  if( n > 1 ) qsort(b->aRange, (size_t)n, sizeof(WcRange), compareRanges);
   for(i = 1, n = b->nRange ? 1 : 0; i < b->nRange; i++){
     WcRange *pLast = &b->aRange[n - 1], *pR = &b->aRange[i];
     if( !pLast->bHi || cmpBuf(&pR->lo, &pLast->hi) <= 0 ){

@@ -375,7 +375,8 @@ static int boundedInt(Parse *p, Lexer *pLex, const char *zWhat,
                       int64_t iMin, int64_t iMax, int64_t *piOut){
   if( pLex->tk.eType != TK_INTEGER || tokenInt(&pLex->tk, piOut)
    || *piOut < iMin || *piOut > iMax ){
-    if( pLex->tk.eType == TK_END ){
+    if( pLex->tk.eType == TK_END || pLex->tk.eType == TK_RP
+     || pLex->tk.eType == TK_COMMA ){
       parseError(p, "widecol %s: %s is missing; it must be an integer from "
                  "%lld to %lld", p->pSchema->zTable, zWhat, iMin, iMax);
     }else{
@@ -793,11 +794,6 @@ static void checkSourceColumn(Parse *p, int iCol, const char *zElem){
 static void checkSchema(Parse *p){
   WcSchema *pS = p->pSchema;
   int i, j;
-  if( pS->nCol == 0 ){
-    parseError(p, "widecol %s: no columns are declared; give column "
-               "definitions and a ROWKEY(...)", pS->zTable);
-    return;
-  }
   if( pS->nElem == 0 ){
     parseError(p, "widecol %s: ROWKEY(...) is missing; name the columns that "
                "make the row key, e.g. ROWKEY(%s)", pS->zTable,
@@ -914,6 +910,10 @@ WcSchema *wcSchemaParse(const char *zTable, int argc, const char *const *argv,
         break;
       }
     }
+  }
+  if( !sParse.zErr && pS->nCol == 0 ){
+    parseError(&sParse, "widecol %s: no columns are declared; give column "
+               "definitions and a ROWKEY(...)", zTable);
   }
   for(i = 0; i < argc && !sParse.zErr; i++){
     if( argKind(argv[i]) == ARG_ROWKEY ) parseRowkey(&sParse, argv[i]);

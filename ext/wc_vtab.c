@@ -238,8 +238,8 @@ static int wcFilter(sqlite3_vtab_cursor *pBase, int idxNum,
   (void)idxStr;
   (void)argc;
   cursorReset(pCur);
-  if( idxNum < 0 || idxNum >= pTab->nPlan ) return SQLITE_INTERNAL;
-  pPlan = pTab->apPlan[idxNum];
+  pPlan = wcPlanFind(pTab, idxNum);
+  if( pPlan == 0 ) return SQLITE_INTERNAL;
   pCur->nLimit = -1;
   pCur->nOffset = 0;
   for(i = 0; i < pPlan->nTerm; i++){

@@ -78,7 +78,8 @@ struct WcVtab {
   WcSchema *pSchema;
   RkHasher *pHasher;    /* For SALT and BUCKET */
   int64_t nRowEst;      /* Rows, for costs; -1 until counted */
-  WcPlan **apPlan;      /* Distinct plans; idxNum is an index here */
+  WcPlan **apPlan;      /* Distinct plans made for this table */
+  int *aiPlanId;        /* Their numbers, the idxNum xFilter receives */
   int nPlan;
   WcStmtPool aPool[WC_STMT_N];
   WcBuf key;            /* Scratch for xUpdate */
@@ -110,6 +111,7 @@ int64_t wcStoreRowCount(WcVtab *p);
 
 /* wc_plan.c */
 int wcBestIndex(WcVtab *p, sqlite3_index_info *pInfo);
+const WcPlan *wcPlanFind(WcVtab *p, int iPlan);
 void wcPlanFreeAll(WcVtab *p);
 
 /* wc_range.c: the ranges of a plan for xFilter's argv, sorted and merged

@@ -5,7 +5,10 @@
 ** them on the system SQLite, in a fresh database file per script, with the
 ** extension named by --extension loaded.  Usage:
 **
-**   slt [--extension PATH] [--verbose] SCRIPT...
+**   slt [--extension PATH] [--defensive] [--verbose] SCRIPT...
+**
+** --defensive opens every database with SQLITE_DBCONFIG_DEFENSIVE, as
+** applications that protect shadow tables do.
 **
 ** The format is the original's (records separated by blank lines, '#'
 ** comments, statement ok|error, query <types> [nosort|rowsort|valuesort]
@@ -21,7 +24,9 @@
 **     32 bits; values in its own suite all fit);
 **   - an error while stepping a query fails it (the original stops reading
 **     rows and compares what it got), and a query record must hold one
-**     statement.
+**     statement;
+**   - a `reopen` record closes the database and opens the same file again,
+**     loading the extension anew, to test what survives a reopen.
 ** The engine name for skipif/onlyif is "sqlite".  The last line printed
 ** is always "N passed, N failed"; the exit code is 1 if any record failed.
 */
@@ -77,7 +82,9 @@ typedef struct Runner Runner;
 struct Runner {
   const char *zFile;
   const char *zExtension;
+  const char *zDbPath;
   int bVerbose;
+  int bDefensive;
   sqlite3 *db;
   int hashThreshold;
   Label *pLabels;
@@ -493,6 +500,8 @@ static void skipQuery(Runner *p, Record *pRec, const char *zLabel){
   }
 }
 
+static sqlite3 *openDatabase(Runner *p, const char *zPath);
+
 /* Runs one record.  Returns 1 if it was a halt. */
 static int runRecord(Runner *p, Record *pRec){
   char azToken[MAX_TOKEN][200];
@@ -527,6 +536,12 @@ static int runRecord(Runner *p, Record *pRec){
     p->hashThreshold = atoi(azToken[1]);
   }else if( strcmp(azToken[0], "halt") == 0 ){
     return 1;
+  }else if( strcmp(azToken[0], "reopen") == 0 ){
+    if( sqlite3_close(p->db) != SQLITE_OK ){
+      failf(p, pRec->aLine[0].iLine, "reopen: the database did not close "
+            "(statements left unfinalized?)");
+    }
+    p->db = openDatabase(p, p->zDbPath);
   }else{
     failf(p, pRec->aLine[0].iLine, "unknown record type '%s'", azToken[0]);
   }
@@ -545,6 +560,9 @@ static sqlite3 *openDatabase(Runner *p, const char *zPath){
     exit(2);
   }
   sqlite3_exec(db, "PRAGMA synchronous=OFF", 0, 0, 0);
+  if( p->bDefensive ){
+    sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int*)0);
+  }
   if( p->zExtension ){
     sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 1, (int*)0);
     if( sqlite3_load_extension(db, p->zExtension, 0, &zErr) != SQLITE_OK ){
@@ -579,6 +597,7 @@ static void runScript(Runner *p, const char *zFile, const char *zDbPath){
     return;
   }
   removeDatabase(zDbPath);
+  p->zDbPath = zDbPath;
   p->db = openDatabase(p, zDbPath);
   p->hashThreshold = DEFAULT_HASH_THRESHOLD;
   aLine = splitLines(zScript, &nLine);
@@ -617,10 +636,13 @@ int main(int argc, char **argv){
   for(i = 1; i < argc; i++){
     if( strcmp(argv[i], "--extension") == 0 && i + 1 < argc ){
       runner.zExtension = argv[++i];
+    }else if( strcmp(argv[i], "--defensive") == 0 ){
+      runner.bDefensive = 1;
     }else if( strcmp(argv[i], "--verbose") == 0 ){
       runner.bVerbose = 1;
     }else if( argv[i][0] == '-' ){
-      fprintf(stderr, "usage: %s [--extension PATH] [--verbose] SCRIPT...\n",
+      fprintf(stderr, "usage: %s [--extension PATH] [--defensive] [--verbose] "
+              "SCRIPT...\n",
               argv[0]);
       return 2;
     }else{
