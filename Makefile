@@ -4,6 +4,7 @@
 #   make test       run every tests/*.test script (sqllogictest format)
 #   make asan       the same tests with AddressSanitizer + UBSan
 #   make demo       run sql/demo.sql in the sqlite3 shell
+#   make bench      time a 1% range query on 1,000,000 rows (bench/range.py)
 #   make clean
 
 CC      ?= cc
@@ -24,7 +25,7 @@ ASAN_DIR   = build/asan
 ASAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
              -fno-sanitize-recover=all
 
-.PHONY: all test asan demo clean
+.PHONY: all test asan demo bench clean
 
 all: widecol.so
 
@@ -39,6 +40,7 @@ DIFF_CASES = 300
 
 test: widecol.so tests/slt
 	@sh tests/load_check.sh
+	@sh tests/examples.sh
 	@sh tests/selftest.sh tests/slt
 	@/usr/bin/python3 tests/differential.py --extension ./widecol --cases $(DIFF_CASES)
 	@tests/slt --defensive --extension ./widecol.so $(TESTS)
@@ -66,6 +68,9 @@ asan: $(ASAN_DIR)/widecol.so $(ASAN_DIR)/slt
 
 demo: widecol.so
 	sqlite3 :memory: < sql/demo.sql
+
+bench: widecol.so
+	/usr/bin/python3 bench/range.py --extension ./widecol
 
 clean:
 	rm -rf widecol.so tests/slt build

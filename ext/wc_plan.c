@@ -550,6 +550,11 @@ int wcBestIndex(WcVtab *pTab, sqlite3_index_info *pInfo){
     planLimit(&p, iLimit, iOffset);
   }
   p.plan.nTerm = p.nArg;
+  /* DELETE and UPDATE read rowkey, the primary key, without counting it
+  ** in colUsed. */
+  p.plan.colUsed = (uint64_t)pInfo->colUsed
+                 | ((uint64_t)1 << (pTab->pSchema->nCol < 63
+                                    ? pTab->pSchema->nCol : 63));
   planCost(&p);
   explainFilters(&p);
   zText = planText(&p);

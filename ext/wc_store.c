@@ -107,7 +107,21 @@ int wcStoreRename(WcVtab *p, const char *zNew){
   return rc;
 }
 
-static char *statementSql(WcVtab *p, int eStmt){
+static int columnUsed(uint64_t colUsed, int iCol){
+  return ((colUsed >> (iCol < 63 ? iCol : 63)) & 1) != 0;
+}
+
+/* Where each column (and rowkey, column nCol) is in the result of a scan
+** selecting colUsed: its index, or -1.  Returns the number selected. */
+int wcStoreScanColumns(const WcSchema *pS, uint64_t colUsed, int *aiStmtCol){
+  int i, n = 0;
+  for(i = 0; i <= pS->nCol; i++){
+    aiStmtCol[i] = columnUsed(colUsed, i) ? n++ : -1;
+  }
+  return n;
+}
+
+static char *statementSql(WcVtab *p, int eStmt, uint64_t colUsed){
   sqlite3_str *pStr = sqlite3_str_new(p->db);
   const WcSchema *pS = p->pSchema;
   int i;
@@ -136,10 +150,22 @@ static char *statementSql(WcVtab *p, int eStmt){
       sqlite3_str_appendall(pStr, " WHERE rowkey = ?1");
       break;
     default: {
+      /* Only the columns the query reads: the rest need not be decoded
+      ** from the row on each step. */
       int bHi = (eStmt - WC_STMT_SCAN) & 1;
       int bDesc = (eStmt - WC_STMT_SCAN) & 2;
-      sqlite3_str_appendall(pStr, "SELECT rowkey");
-      appendColumns(pStr, pS, ", ", "");
+      int nSel = 0;
+      sqlite3_str_appendall(pStr, "SELECT ");
+      for(i = 0; i <= pS->nCol; i++){
+        if( !columnUsed(colUsed, i) ) continue;
+        if( i == pS->nCol ){
+          sqlite3_str_appendf(pStr, "%srowkey", nSel++ ? ", " : "");
+        }else{
+          sqlite3_str_appendf(pStr, "%s\"%w\"", nSel++ ? ", " : "",
+                              pS->aCol[i].zName);
+        }
+      }
+      if( nSel == 0 ) sqlite3_str_appendall(pStr, "NULL");
       sqlite3_str_appendf(pStr, " FROM \"%w\".\"%w_rows\" WHERE rowkey >= ?1"
                           "%s ORDER BY rowkey%s", p->zDb, p->zName,
                           bHi ? " AND rowkey < ?2" : "",
@@ -150,15 +176,25 @@ static char *statementSql(WcVtab *p, int eStmt){
   return sqlite3_str_finish(pStr);
 }
 
-int wcStoreAcquire(WcVtab *p, int eStmt, sqlite3_stmt **ppStmt){
-  WcStmtPool *pPool = &p->aPool[eStmt];
+static WcStmtPool *findPool(WcVtab *p, int eStmt, uint64_t colUsed){
+  WcStmtPool *pPool;
+  if( eStmt < WC_STMT_SCAN ) colUsed = 0;
+  for(pPool = p->pPool; pPool; pPool = pPool->pNext){
+    if( pPool->eStmt == eStmt && pPool->colUsed == colUsed ) return pPool;
+  }
+  return 0;
+}
+
+int wcStoreAcquire(WcVtab *p, int eStmt, uint64_t colUsed,
+                   sqlite3_stmt **ppStmt){
+  WcStmtPool *pPool = findPool(p, eStmt, colUsed);
   char *zSql;
   int rc;
-  if( pPool->n > 0 ){
+  if( pPool && pPool->n > 0 ){
     *ppStmt = pPool->ap[--pPool->n];
     return SQLITE_OK;
   }
-  zSql = statementSql(p, eStmt);
+  zSql = statementSql(p, eStmt, colUsed);
   if( zSql == 0 ) return SQLITE_NOMEM;
   rc = sqlite3_prepare_v3(p->db, zSql, -1, SQLITE_PREPARE_PERSISTENT, ppStmt,
                           0);
@@ -171,10 +207,24 @@ int wcStoreAcquire(WcVtab *p, int eStmt, sqlite3_stmt **ppStmt){
   return rc;
 }
 
-void wcStoreRelease(WcVtab *p, int eStmt, sqlite3_stmt *pStmt){
-  WcStmtPool *pPool = &p->aPool[eStmt];
+void wcStoreRelease(WcVtab *p, int eStmt, uint64_t colUsed,
+                    sqlite3_stmt *pStmt){
+  WcStmtPool *pPool;
   if( pStmt == 0 ) return;
   sqlite3_reset(pStmt);
+  pPool = findPool(p, eStmt, colUsed);
+  if( pPool == 0 ){
+    pPool = sqlite3_malloc(sizeof(*pPool));
+    if( pPool == 0 ){
+      sqlite3_finalize(pStmt);
+      return;
+    }
+    memset(pPool, 0, sizeof(*pPool));
+    pPool->eStmt = eStmt;
+    pPool->colUsed = eStmt < WC_STMT_SCAN ? 0 : colUsed;
+    pPool->pNext = p->pPool;
+    p->pPool = pPool;
+  }
   if( pPool->n == pPool->nAlloc ){
     int nNew = pPool->nAlloc ? pPool->nAlloc * 2 : 2;
     sqlite3_stmt **apNew = sqlite3_realloc64(pPool->ap,
@@ -190,11 +240,13 @@ void wcStoreRelease(WcVtab *p, int eStmt, sqlite3_stmt *pStmt){
 }
 
 void wcStoreClose(WcVtab *p){
-  int i, j;
-  for(i = 0; i < WC_STMT_N; i++){
-    for(j = 0; j < p->aPool[i].n; j++) sqlite3_finalize(p->aPool[i].ap[j]);
-    sqlite3_free(p->aPool[i].ap);
-    memset(&p->aPool[i], 0, sizeof(p->aPool[i]));
+  while( p->pPool ){
+    WcStmtPool *pPool = p->pPool;
+    int i;
+    p->pPool = pPool->pNext;
+    for(i = 0; i < pPool->n; i++) sqlite3_finalize(pPool->ap[i]);
+    sqlite3_free(pPool->ap);
+    sqlite3_free(pPool);
   }
 }
 

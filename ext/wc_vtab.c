@@ -130,9 +130,14 @@ static int wcBestIndexMethod(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
 */
 static int wcOpen(sqlite3_vtab *pVtab, sqlite3_vtab_cursor **ppCur){
   WcCursor *pCur = sqlite3_malloc(sizeof(*pCur));
-  (void)pVtab;
+  int nCol = ((WcVtab*)pVtab)->pSchema->nCol;
   if( pCur == 0 ) return SQLITE_NOMEM;
   memset(pCur, 0, sizeof(*pCur));
+  pCur->aiStmtCol = sqlite3_malloc64(sizeof(int) * (sqlite3_uint64)(nCol + 1));
+  if( pCur->aiStmtCol == 0 ){
+    sqlite3_free(pCur);
+    return SQLITE_NOMEM;
+  }
   pCur->bEof = 1;
   *ppCur = &pCur->base;
   return SQLITE_OK;
@@ -140,7 +145,7 @@ static int wcOpen(sqlite3_vtab *pVtab, sqlite3_vtab_cursor **ppCur){
 
 static void cursorReset(WcCursor *pCur){
   WcVtab *pTab = (WcVtab*)pCur->base.pVtab;
-  wcStoreRelease(pTab, pCur->eStmt, pCur->pStmt);
+  wcStoreRelease(pTab, pCur->eStmt, pCur->colUsed, pCur->pStmt);
   pCur->pStmt = 0;
   wcRangesFree(pCur->aRange, pCur->nRange);
   pCur->aRange = 0;
@@ -152,6 +157,7 @@ static void cursorReset(WcCursor *pCur){
 
 static int wcClose(sqlite3_vtab_cursor *pBase){
   cursorReset((WcCursor*)pBase);
+  sqlite3_free(((WcCursor*)pBase)->aiStmtCol);
   sqlite3_free(pBase);
   return SQLITE_OK;
 }
@@ -171,11 +177,11 @@ static int rangeStart(WcCursor *pCur, int bDesc){
   int eStmt = WC_STMT_SCAN + (pRange->bHi ? 1 : 0) + (bDesc ? 2 : 0);
   int rc;
   if( pCur->pStmt && pCur->eStmt != eStmt ){
-    wcStoreRelease(pTab, pCur->eStmt, pCur->pStmt);
+    wcStoreRelease(pTab, pCur->eStmt, pCur->colUsed, pCur->pStmt);
     pCur->pStmt = 0;
   }
   if( pCur->pStmt == 0 ){
-    rc = wcStoreAcquire(pTab, eStmt, &pCur->pStmt);
+    rc = wcStoreAcquire(pTab, eStmt, pCur->colUsed, &pCur->pStmt);
     if( rc != SQLITE_OK ) return rc;
     pCur->eStmt = eStmt;
   }else{
@@ -259,6 +265,8 @@ static int wcFilter(sqlite3_vtab_cursor *pBase, int idxNum,
   rc = wcRangesBuild(pTab, pPlan, argv, &pCur->aRange, &pCur->nRange);
   if( rc != SQLITE_OK ) return rc;
   pCur->eStmt = WC_STMT_SCAN + (pPlan->bDesc ? 2 : 0);
+  pCur->colUsed = pPlan->colUsed;
+  wcStoreScanColumns(pTab->pSchema, pCur->colUsed, pCur->aiStmtCol);
   return cursorAdvance(pCur);
 }
 
@@ -272,9 +280,14 @@ static int wcEof(sqlite3_vtab_cursor *pBase){
 
 static int wcColumn(sqlite3_vtab_cursor *pBase, sqlite3_context *ctx, int i){
   WcCursor *pCur = (WcCursor*)pBase;
-  WcVtab *pTab = (WcVtab*)pBase->pVtab;
-  /* The scan selects rowkey first, then the columns in order. */
-  int iStmtCol = i == pTab->pSchema->nCol ? 0 : i + 1;
+  int iStmtCol = pCur->aiStmtCol[i];
+  /* The scan selects only the columns SQLite said the query reads (and
+  ** rowkey); answering NULL for another would be wrong, so say so. */
+  if( iStmtCol < 0 ){
+    sqlite3_result_error(ctx, "widecol: a column the query plan did not "
+                         "select was read; please report this", -1);
+    return SQLITE_ERROR;
+  }
   sqlite3_result_value(ctx, sqlite3_column_value(pCur->pStmt, iStmtCol));
   return SQLITE_OK;
 }
@@ -395,7 +408,7 @@ static void bindValue(sqlite3_stmt *pStmt, int iParam, const WcValue *pVal){
 static int runWrite(WcVtab *p, int eStmt, const unsigned char *aKey,
                     int64_t nKey, const Row *pRow){
   sqlite3_stmt *pStmt = 0;
-  int rc = wcStoreAcquire(p, eStmt, &pStmt), i;
+  int rc = wcStoreAcquire(p, eStmt, 0, &pStmt), i;
   if( rc != SQLITE_OK ) return rc;
   sqlite3_bind_blob64(pStmt, 1, nKey ? aKey : (const unsigned char*)"",
                       (sqlite3_uint64)nKey, SQLITE_STATIC);
@@ -424,7 +437,7 @@ static int runWrite(WcVtab *p, int eStmt, const unsigned char *aKey,
     setError(p, rc, sqlite3_mprintf("widecol %s: %s", p->zName,
                                     sqlite3_errmsg(p->db)));
   }
-  wcStoreRelease(p, eStmt, pStmt);
+  wcStoreRelease(p, eStmt, 0, pStmt);
   return rc;
 }
 

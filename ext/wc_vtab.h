@@ -42,6 +42,9 @@ struct WcPlan {
   int iRangeElem;       /* Element narrowed by range terms, or -1 */
   int bDesc;            /* Scan keys in descending order */
   int bEmpty;           /* No row can match (a key field IS NULL) */
+  uint64_t colUsed;     /* Columns the statement reads (sqlite3_index_info's
+                        ** colUsed: bit 63 stands for every column >= 63;
+                        ** rowkey is column nCol) */
 };
 
 /* A byte range [lo, hi) of row keys; bHi is 0 for no upper bound. */
@@ -57,16 +60,19 @@ struct WcRange {
 #define WC_STMT_REPLACE  1
 #define WC_STMT_DELETE   2
 #define WC_STMT_UPDATE   3
-#define WC_STMT_N_WRITE  4
 /* Scans: + 1 with an upper bound, + 2 descending. */
 #define WC_STMT_SCAN     4
-#define WC_STMT_N        8
 
+/* Prepared statements of one kind (and, for scans, one set of columns)
+** that are not in use. */
 typedef struct WcStmtPool WcStmtPool;
 struct WcStmtPool {
-  sqlite3_stmt **ap;    /* Prepared, not in use */
+  int eStmt;
+  uint64_t colUsed;     /* Scans: the columns selected */
+  sqlite3_stmt **ap;
   int n;
   int nAlloc;
+  WcStmtPool *pNext;
 };
 
 typedef struct WcVtab WcVtab;
@@ -81,7 +87,7 @@ struct WcVtab {
   WcPlan **apPlan;      /* Distinct plans made for this table */
   int *aiPlanId;        /* Their numbers, the idxNum xFilter receives */
   int nPlan;
-  WcStmtPool aPool[WC_STMT_N];
+  WcStmtPool *pPool;    /* List of pools */
   WcBuf key;            /* Scratch for xUpdate */
 };
 
@@ -90,6 +96,9 @@ struct WcCursor {
   sqlite3_vtab_cursor base;
   sqlite3_stmt *pStmt;  /* Scan of the current range, on a row or done */
   int eStmt;            /* Its WC_STMT_SCAN* kind */
+  uint64_t colUsed;     /* The columns it selects */
+  int *aiStmtCol;       /* For each column and rowkey, its place in the
+                        ** scan's result, or -1 */
   WcRange *aRange;      /* The ranges of this xFilter, in scan order */
   int nRange;
   int iRange;           /* Range pStmt scans */
@@ -104,8 +113,11 @@ int wcStoreCreate(WcVtab *p);
 int wcStoreCheck(WcVtab *p);
 int wcStoreDrop(WcVtab *p);
 int wcStoreRename(WcVtab *p, const char *zNew);
-int wcStoreAcquire(WcVtab *p, int eStmt, sqlite3_stmt **ppStmt);
-void wcStoreRelease(WcVtab *p, int eStmt, sqlite3_stmt *pStmt);
+int wcStoreAcquire(WcVtab *p, int eStmt, uint64_t colUsed,
+                   sqlite3_stmt **ppStmt);
+void wcStoreRelease(WcVtab *p, int eStmt, uint64_t colUsed,
+                    sqlite3_stmt *pStmt);
+int wcStoreScanColumns(const WcSchema *pS, uint64_t colUsed, int *aiStmtCol);
 void wcStoreClose(WcVtab *p);
 int64_t wcStoreRowCount(WcVtab *p);
 
