@@ -134,6 +134,7 @@ static void collectConstraints(Planner *p, int *piLimit, int *piOffset){
 static int addTerm(Planner *p, int i, int eOp, int bOmit){
   sqlite3_index_info *pInfo = p->pInfo;
   int j;
+  bOmit = bOmit && !p->bInexact;
   for(j = 0; j < p->nArg; j++){
     if( p->aiArg[j] == i ){
       pInfo->aConstraintUsage[i].omit |= (unsigned char)bOmit;
@@ -141,7 +142,6 @@ static int addTerm(Planner *p, int i, int eOp, int bOmit){
     }
   }
   if( p->nArg == WC_MAX_TERM ) return 1;
-  bOmit = bOmit && !p->bInexact;
   p->aiArg[p->nArg] = i;
   p->plan.aTerm[p->nArg].iCol = pInfo->aConstraint[i].iColumn;
   p->plan.aTerm[p->nArg].eOp = eOp;

@@ -142,6 +142,20 @@ class Mismatch(Exception):
     pass
 
 
+def inline(sql, params):
+    """The statement with its ? parameters written as literals."""
+    for p in params:
+        sql = sql.replace("?", lit(p), 1)
+    return sql
+
+
+def log_both(log, sql, params):
+    """Records a statement as run on w and on o, for a reproducing script."""
+    q = inline(sql, params)
+    log.append(q.replace("{t}", "w"))
+    log.append(q.replace("{t}", "o"))
+
+
 class Design:
     def __init__(self, spec, rng):
         self.spec = spec
@@ -211,9 +225,7 @@ class Runner:
             print(".load %s" % self.ext)
             for line in log:
                 print(line + ";")
-            q = sql
-            for p in params:
-                q = q.replace("?", lit(p), 1)
+            q = inline(sql, params)
             print(q.replace("{t}", "w") + ";")
             print(q.replace("{t}", "o") + ";")
             print("-- widecol:", res[0])
@@ -288,8 +300,7 @@ class Runner:
             out = self.check(d, db, log, sql, row)
             if out[0] == "ok":
                 seen.append(row)
-            log.append(sql.replace("{t}", "w").replace("?", "%s") % tuple(lit(v) for v in row))
-            log.append(sql.replace("{t}", "o").replace("?", "%s") % tuple(lit(v) for v in row))
+            log_both(log, sql, row)
         elif r < 0.75:
             col = d.rng.choice(d.cols)
             new = d.gens[col](d.rng)
@@ -302,21 +313,13 @@ class Runner:
                 ["UPDATE", "UPDATE OR REPLACE", "UPDATE OR IGNORE"])
             sql = "%s {t} SET %s = ?%s" % (verb, col, w)
             self.check(d, db, log, sql, params)
-            q = sql
-            for p in params:
-                q = q.replace("?", lit(p), 1)
-            log.append(q.replace("{t}", "w"))
-            log.append(q.replace("{t}", "o"))
+            log_both(log, sql, params)
         else:
             params = []
             w = self.where(d, seen, params)
             sql = "DELETE FROM {t}%s" % w
             self.check(d, db, log, sql, params)
-            q = sql
-            for p in params:
-                q = q.replace("?", lit(p), 1)
-            log.append(q.replace("{t}", "w"))
-            log.append(q.replace("{t}", "o"))
+            log_both(log, sql, params)
         # After every write the tables must hold the same rows.
         self.check(d, db, log, "SELECT %s FROM {t}" % ", ".join(d.cols), (), ordered=False)
 
@@ -337,8 +340,7 @@ class Runner:
             except sqlite3.IntegrityError:
                 continue
             db.execute("INSERT INTO w(%s) VALUES (%s)" % (", ".join(d.cols), ", ".join("?" * len(row))), row)
-            log.append("INSERT INTO w VALUES (%s)" % ", ".join(lit(v) for v in row))
-            log.append("INSERT INTO o VALUES (%s)" % ", ".join(lit(v) for v in row))
+            log_both(log, "INSERT INTO {t}(%s) VALUES (%s)" % (", ".join(d.cols), ", ".join("?" * len(row))), row)
             seen.append(row)
         for v in {r[d.cols.index(d.key[0])] for r in seen[:8]} | {None, 1, "1"}:
             db.execute("INSERT INTO j VALUES (?)", (v,))
