@@ -14,15 +14,12 @@
 #include "widecol.h"
 #include "rk_bytes.h"
 #include "rk_hash.h"
+#include "wc_codec.h"
 
 #include <stdarg.h>
 #include <string.h>
 
 #define RK_INT64_MAX ((int64_t)0x7FFFFFFFFFFFFFFFLL)
-
-/* Characters and bytes of a value shown in an error message. */
-#define RK_SHOW_CHARS 40
-#define RK_SHOW_BYTES 16
 
 /*
 ** Error reporting.
@@ -42,48 +39,10 @@ static void rkError(sqlite3_context *ctx, const char *zFormat, ...){
   sqlite3_free(zMsg);
 }
 
-/* A value as an error message shows it: a bounded rendering, preceded by
-** its type when bType is set ("TEXT 'abc'", "INTEGER -5", "BLOB x'00ff'"). */
 static char *describeValue(sqlite3_value *pVal, int bType){
-  const char *zType = "";
-  char *zShow, *zRet;
-  switch( sqlite3_value_type(pVal) ){
-    case SQLITE_INTEGER:
-      zType = "INTEGER ";
-      zShow = sqlite3_mprintf("%lld", sqlite3_value_int64(pVal));
-      break;
-    case SQLITE_FLOAT:
-      zType = "REAL ";
-      zShow = sqlite3_mprintf("%!.15g", sqlite3_value_double(pVal));
-      break;
-    case SQLITE_TEXT: {
-      const unsigned char *z = sqlite3_value_text(pVal);
-      int64_t n = sqlite3_value_bytes(pVal);
-      int64_t nShow = rkCharBytes(z, n, RK_SHOW_CHARS);
-      char *zPart = sqlite3_mprintf("%.*s", (int)nShow, z);
-      zType = "TEXT ";
-      zShow = sqlite3_mprintf("%Q%s", zPart, nShow < n ? "..." : "");
-      sqlite3_free(zPart);
-      break;
-    }
-    case SQLITE_BLOB: {
-      const unsigned char *a = sqlite3_value_blob(pVal);
-      int n = sqlite3_value_bytes(pVal);
-      int nShow = n < RK_SHOW_BYTES ? n : RK_SHOW_BYTES;
-      char zHex[2 * RK_SHOW_BYTES];
-      if( nShow > 0 ) rkHexEncode(a, nShow, zHex);
-      zType = "BLOB ";
-      zShow = sqlite3_mprintf("x'%.*s'%s", 2 * nShow, zHex,
-                              nShow < n ? "..." : "");
-      break;
-    }
-    default:
-      return sqlite3_mprintf("NULL");
-  }
-  if( zShow == 0 || !bType ) return zShow;
-  zRet = sqlite3_mprintf("%s%s", zType, zShow);
-  sqlite3_free(zShow);
-  return zRet;
+  WcValue v;
+  wcValueFrom(pVal, &v);
+  return wcValueDescribe(&v, bType);
 }
 
 /* Reports "<zFunc>: <zArg> must be <zAllowed>, got <value>[; <zHint>]". */

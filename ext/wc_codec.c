@@ -124,30 +124,42 @@ int wcValueStore(char cAff, sqlite3_value *pVal, WcValue *pOut,
   return WC_OK;
 }
 
-char *wcValueDescribe(const WcValue *pVal){
+char *wcValueDescribe(const WcValue *pVal, int bType){
+  char *zShow, *zRet;
+  const char *zType;
   switch( pVal->eType ){
     case SQLITE_INTEGER:
-      return sqlite3_mprintf("INTEGER %lld", pVal->i);
+      zType = "INTEGER ";
+      zShow = sqlite3_mprintf("%lld", pVal->i);
+      break;
     case SQLITE_FLOAT:
-      return sqlite3_mprintf("REAL %!.15g", pVal->r);
+      zType = "REAL ";
+      zShow = sqlite3_mprintf("%!.15g", pVal->r);
+      break;
     case SQLITE_TEXT: {
       int64_t nShow = rkCharBytes(pVal->a, pVal->n, 40);
       char *zPart = sqlite3_mprintf("%.*s", (int)nShow, pVal->a);
-      char *zRet = sqlite3_mprintf("TEXT %Q%s", zPart, nShow < pVal->n
-                                   ? "..." : "");
+      zType = "TEXT ";
+      zShow = sqlite3_mprintf("%Q%s", zPart, nShow < pVal->n ? "..." : "");
       sqlite3_free(zPart);
-      return zRet;
+      break;
     }
     case SQLITE_BLOB: {
       int nShow = pVal->n < 16 ? (int)pVal->n : 16;
       char zHex[32];
       rkHexEncode(pVal->a, nShow, zHex);
-      return sqlite3_mprintf("BLOB x'%.*s'%s", 2 * nShow, zHex,
-                             nShow < pVal->n ? "..." : "");
+      zType = "BLOB ";
+      zShow = sqlite3_mprintf("x'%.*s'%s", 2 * nShow, zHex,
+                              nShow < pVal->n ? "..." : "");
+      break;
     }
     default:
       return sqlite3_mprintf("NULL");
   }
+  if( zShow == 0 || !bType ) return zShow;
+  zRet = sqlite3_mprintf("%s%s", zType, zShow);
+  sqlite3_free(zShow);
+  return zRet;
 }
 
 /*
@@ -156,7 +168,7 @@ char *wcValueDescribe(const WcValue *pVal){
 static int noFit(char **pzErr, const WcSchema *pS, int iCol,
                  const WcValue *pVal, const char *zProblem){
   if( pzErr ){
-    char *zVal = wcValueDescribe(pVal);
+    char *zVal = wcValueDescribe(pVal, 1);
     *pzErr = sqlite3_mprintf("widecol %s: row key field %s, %s: %s",
                              pS->zTable, pS->aCol[iCol].zName,
                              zVal ? zVal : "?", zProblem);

@@ -71,8 +71,9 @@ int wcEncodeKey(const WcSchema *pS, RkHasher *pHasher, const WcValue *aVal,
 ** element is last or the encoding or width makes one unnecessary. */
 void wcAppendSeparator(const WcSchema *pS, int iElem, WcBuf *pOut);
 
-/* The value of a non-NULL WcValue for an error message ("INTEGER 5",
-** "TEXT 'abc'"), from sqlite3_mprintf(). */
-char *wcValueDescribe(const WcValue *pVal);
+/* A value for an error message, bounded in length, preceded by its type
+** when bType is set: "INTEGER 5", "TEXT 'abc'", "BLOB x'00ff'".  From
+** sqlite3_mprintf(); NULL on OOM. */
+char *wcValueDescribe(const WcValue *pVal, int bType);
 
 #endif /* WIDECOL_WC_CODEC_H */

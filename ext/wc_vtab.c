@@ -28,6 +28,8 @@ static void vtabFree(WcVtab *p){
   wcSchemaFree(p->pSchema);
   rkHasherFree(p->pHasher);
   wcBufFree(&p->key);
+  sqlite3_free(p->aVal);
+  sqlite3_free(p->apCopy);
   sqlite3_free(p->zDb);
   sqlite3_free(p->zName);
   sqlite3_free(p->base.zErrMsg);
@@ -64,6 +66,14 @@ static int vtabInit(sqlite3 *db, int argc, const char *const *argv,
     vtabFree(p);
     return SQLITE_ERROR;
   }
+  p->aVal = sqlite3_malloc64(sizeof(WcValue) * (sqlite3_uint64)p->pSchema->nCol);
+  p->apCopy = sqlite3_malloc64(sizeof(sqlite3_value*)
+                               * (sqlite3_uint64)p->pSchema->nCol);
+  if( p->aVal == 0 || p->apCopy == 0 ){
+    vtabFree(p);
+    return SQLITE_NOMEM;
+  }
+  memset(p->apCopy, 0, sizeof(sqlite3_value*) * (size_t)p->pSchema->nCol);
   if( needsHasher(p->pSchema) && (p->pHasher = rkHasherNew()) == 0 ){
     *pzErr = sqlite3_mprintf("widecol %s: OpenSSL could not provide MD5 for "
                              "SALT and BUCKET (is it in FIPS mode?)", argv[2]);
@@ -324,38 +334,29 @@ static char *describeKey(const unsigned char *a, int64_t n){
   }
 }
 
-/* The stored values of a row from xUpdate's argv, and its key. */
-typedef struct Row Row;
-struct Row {
-  WcValue *aVal;
-  sqlite3_value **apCopy;
-};
-
-static void rowFree(Row *pRow, int nCol){
+/* The stored values of the row in xUpdate's argv, in p->aVal, and its
+** key, in p->key.  xUpdate is never re-entered for one table (nothing it
+** runs writes to a widecol table), so these live in the table object;
+** rowRelease() frees the converted copies. */
+static void rowRelease(WcVtab *p){
   int i;
-  if( pRow->apCopy ){
-    for(i = 0; i < nCol; i++) sqlite3_value_free(pRow->apCopy[i]);
+  for(i = 0; i < p->pSchema->nCol; i++){
+    sqlite3_value_free(p->apCopy[i]);
+    p->apCopy[i] = 0;
   }
-  sqlite3_free(pRow->apCopy);
-  sqlite3_free(pRow->aVal);
 }
 
-static int rowEncode(WcVtab *p, sqlite3_value **apArg, Row *pRow){
+static int rowEncode(WcVtab *p, sqlite3_value **apArg){
   const WcSchema *pS = p->pSchema;
   char *zErr = 0;
   int i, rc;
-  pRow->aVal = sqlite3_malloc64(sizeof(WcValue) * (sqlite3_uint64)pS->nCol);
-  pRow->apCopy = sqlite3_malloc64(sizeof(sqlite3_value*)
-                                  * (sqlite3_uint64)pS->nCol);
-  if( pRow->aVal == 0 || pRow->apCopy == 0 ) return SQLITE_NOMEM;
-  memset(pRow->apCopy, 0, sizeof(sqlite3_value*) * (size_t)pS->nCol);
   for(i = 0; i < pS->nCol; i++){
-    if( wcValueStore(pS->aCol[i].cAff, apArg[i], &pRow->aVal[i],
-                     &pRow->apCopy[i]) ){
+    if( wcValueStore(pS->aCol[i].cAff, apArg[i], &p->aVal[i],
+                     &p->apCopy[i]) ){
       return SQLITE_NOMEM;
     }
   }
-  rc = wcEncodeKey(pS, p->pHasher, pRow->aVal, &p->key, &zErr);
+  rc = wcEncodeKey(pS, p->pHasher, p->aVal, &p->key, &zErr);
   if( rc == WC_NOMEM ) return SQLITE_NOMEM;
   if( rc == WC_NOFIT ){
     int bNull = zErr && strncmp(zErr, "NOT NULL", 8) == 0;
@@ -406,14 +407,14 @@ static void bindValue(sqlite3_stmt *pStmt, int iParam, const WcValue *pVal){
 
 /* Runs a write statement whose ?1 is a key, the others row values. */
 static int runWrite(WcVtab *p, int eStmt, const unsigned char *aKey,
-                    int64_t nKey, const Row *pRow){
+                    int64_t nKey, int bRow){
   sqlite3_stmt *pStmt = 0;
   int rc = wcStoreAcquire(p, eStmt, 0, &pStmt), i;
   if( rc != SQLITE_OK ) return rc;
   sqlite3_bind_blob64(pStmt, 1, nKey ? aKey : (const unsigned char*)"",
                       (sqlite3_uint64)nKey, SQLITE_STATIC);
-  for(i = 0; pRow && i < p->pSchema->nCol; i++){
-    bindValue(pStmt, i + 2, &pRow->aVal[i]);
+  for(i = 0; bRow && i < p->pSchema->nCol; i++){
+    bindValue(pStmt, i + 2, &p->aVal[i]);
   }
   rc = sqlite3_step(pStmt);
   rc = rc == SQLITE_DONE ? SQLITE_OK : sqlite3_reset(pStmt);
@@ -449,7 +450,6 @@ static int wcUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
                 ? WC_STMT_REPLACE : WC_STMT_INSERT;
   const unsigned char *aOld;
   int nOld, rc;
-  Row row;
   (void)pRowid;
   if( argc == 1 ){
     rc = runWrite(p, WC_STMT_DELETE, sqlite3_value_blob(argv[0]),
@@ -457,11 +457,10 @@ static int wcUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
     if( rc == SQLITE_OK && p->nRowEst > 0 ) p->nRowEst--;
     return rc;
   }
-  memset(&row, 0, sizeof(row));
-  rc = rowEncode(p, &argv[2], &row);
+  rc = rowEncode(p, &argv[2]);
   if( rc == SQLITE_OK && sqlite3_value_type(argv[0]) == SQLITE_NULL ){
     rc = checkGivenKey(p, argv[2 + nCol]);
-    if( rc == SQLITE_OK ) rc = runWrite(p, eInsert, p->key.a, p->key.n, &row);
+    if( rc == SQLITE_OK ) rc = runWrite(p, eInsert, p->key.a, p->key.n, 1);
     if( rc == SQLITE_OK && p->nRowEst >= 0 ) p->nRowEst++;
   }else if( rc == SQLITE_OK ){
     aOld = sqlite3_value_blob(argv[0]);
@@ -474,16 +473,16 @@ static int wcUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
     if( rc == SQLITE_OK ){
       if( p->key.n == nOld && (nOld == 0 || memcmp(p->key.a, aOld,
                                                    (size_t)nOld) == 0) ){
-        rc = runWrite(p, WC_STMT_UPDATE, aOld, nOld, &row);
+        rc = runWrite(p, WC_STMT_UPDATE, aOld, nOld, 1);
       }else{
         /* A new key: insert under it first, so a conflict changes
         ** nothing, then drop the old row. */
-        rc = runWrite(p, eInsert, p->key.a, p->key.n, &row);
+        rc = runWrite(p, eInsert, p->key.a, p->key.n, 1);
         if( rc == SQLITE_OK ) rc = runWrite(p, WC_STMT_DELETE, aOld, nOld, 0);
       }
     }
   }
-  rowFree(&row, nCol);
+  rowRelease(p);
   return rc;
 }
 

@@ -88,7 +88,9 @@ struct WcVtab {
   int *aiPlanId;        /* Their numbers, the idxNum xFilter receives */
   int nPlan;
   WcStmtPool *pPool;    /* List of pools */
-  WcBuf key;            /* Scratch for xUpdate */
+  WcBuf key;            /* xUpdate's scratch: the new row's key, */
+  WcValue *aVal;        /* its stored values, */
+  sqlite3_value **apCopy;  /* and the converted copies behind them */
 };
 
 typedef struct WcCursor WcCursor;
