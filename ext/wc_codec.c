@@ -594,3 +594,95 @@ int wcEncodeKey(const WcSchema *pS, RkHasher *pHasher, const WcValue *aVal,
   }
   return rc;
 }
+
+/*
+** Reading keys: where an element ends.
+*/
+
+/* The end of an escaped TEXT/BLOB encoding (00 -> 00 FF, ends 00 00),
+** inverted when bDesc; -1 if a[0..n) does not hold a complete one. */
+static int64_t escapedSpan(const unsigned char *a, int64_t n, int bDesc){
+  unsigned char cZero = bDesc ? 0xFF : 0x00;
+  int64_t i = 0;
+  while( i < n ){
+    if( a[i] != cZero ){
+      i++;
+    }else if( i + 1 >= n ){
+      return -1;
+    }else if( a[i + 1] == cZero ){
+      return i + 2;
+    }else if( a[i + 1] == (unsigned char)~cZero ){
+      i += 2;
+    }else{
+      return -1;
+    }
+  }
+  return -1;
+}
+
+static int64_t binarySpan(const WcSchema *pS, const WcElement *pElem,
+                          const unsigned char *a, int64_t n){
+  int bDesc = pElem->eOrder == WC_ORDER_DESC;
+  unsigned char c0 = n > 0 ? (unsigned char)(bDesc ? ~a[0] : a[0]) : 0;
+  int64_t nSpan;
+  if( n == 0 ) return -1;
+  switch( pS->aCol[pElem->iCol].cAff ){
+    case WC_AFF_INTEGER:
+      if( c0 < 0x0C || c0 > 0x1C ) return -1;
+      nSpan = 1 + (c0 >= 0x14 ? c0 - 0x14 : 0x14 - c0);
+      break;
+    case WC_AFF_REAL:
+      nSpan = 8;
+      break;
+    case WC_AFF_NUMERIC: {
+      unsigned char cMark;
+      if( n < 9 ) return -1;
+      cMark = (unsigned char)(bDesc ? ~a[8] : a[8]);
+      if( cMark != 0x80 && cMark != 0x81 && cMark != 0x7F ) return -1;
+      nSpan = cMark == 0x80 ? 9 : 11;
+      break;
+    }
+    default:
+      return escapedSpan(a, n, bDesc);
+  }
+  return nSpan <= n ? nSpan : -1;
+}
+
+int64_t wcElementSpan(const WcSchema *pS, int iElem, const unsigned char *a,
+                      int64_t n){
+  const WcElement *pElem = &pS->aElem[iElem];
+  int bSep = pS->eEncoding == WC_ENCODING_TEXT && !wcElementIsLast(pS, iElem)
+          && pS->nDelim > 0;
+  int64_t nSpan;
+  if( pS->eEncoding == WC_ENCODING_BINARY && pElem->eKind == WC_ELEM_COLUMN ){
+    return binarySpan(pS, pElem, a, n);
+  }
+  switch( pElem->eSpan ){
+    case WC_SPAN_BYTES:
+      nSpan = pElem->nSpan;
+      break;
+    case WC_SPAN_CHARS:
+      nSpan = rkCharBytes(a, n, pElem->nSpan);
+      if( rkCharCount(a, nSpan) != pElem->nSpan ) return -1;
+      break;
+    case WC_SPAN_DESC:
+      /* rk_desc bytes are the escaped encoding, inverted. */
+      nSpan = escapedSpan(a, n, 1);
+      if( nSpan < 0 ) return -1;
+      break;
+    default:
+      if( !bSep ) return n;
+      nSpan = rkFind(a, n, 0, (const unsigned char*)pS->zDelim, pS->nDelim);
+      if( nSpan < 0 ) return -1;
+      break;
+  }
+  if( nSpan > n ) return -1;
+  if( bSep ){
+    if( nSpan + pS->nDelim > n
+     || memcmp(&a[nSpan], pS->zDelim, (size_t)pS->nDelim) != 0 ){
+      return -1;
+    }
+    nSpan += pS->nDelim;
+  }
+  return nSpan;
+}

@@ -71,6 +71,12 @@ int wcEncodeKey(const WcSchema *pS, RkHasher *pHasher, const WcValue *aVal,
 ** element is last or the encoding or width makes one unnecessary. */
 void wcAppendSeparator(const WcSchema *pS, int iElem, WcBuf *pOut);
 
+/* The bytes element iElem takes at the start of a[0..n) of a stored key,
+** with the delimiter after it, or -1 if a does not start with one.  The
+** key's first k elements are a[0..sum of the first k spans). */
+int64_t wcElementSpan(const WcSchema *pS, int iElem, const unsigned char *a,
+                      int64_t n);
+
 /* A value for an error message, bounded in length, preceded by its type
 ** when bType is set: "INTEGER 5", "TEXT 'abc'", "BLOB x'00ff'".  From
 ** sqlite3_mprintf(); NULL on OOM. */

@@ -709,6 +709,23 @@ static void checkTextElement(Parse *p, int iElem){
     }
   }
   pElem->bFixed = bFixed;
+  pElem->eSpan = WC_SPAN_DELIM;
+  for(i = 0; i < pElem->nXform; i++){
+    const WcTransform *pX = &pElem->aXform[i];
+    if( pX->eOp == WC_XFORM_PAD ){
+      pElem->eSpan = eKind == KIND_FILLED
+                  || (eKind == KIND_REVERSED && pCol->cAff == WC_AFF_TEXT)
+                     ? WC_SPAN_CHARS : WC_SPAN_BYTES;
+      pElem->nSpan = (int)pX->iArg;
+    }else if( pX->eOp == WC_XFORM_DESC ){
+      if( pElem->eSpan == WC_SPAN_DELIM && pCol->cAff == WC_AFF_INTEGER ){
+        pElem->eSpan = WC_SPAN_BYTES;
+        pElem->nSpan = rkDigitCount((uint64_t)pX->iArg);
+      }else{
+        pElem->eSpan = WC_SPAN_DESC;
+      }
+    }
+  }
   switch( eKind ){
     case KIND_DIGITS:
     case KIND_DESCBYTES:
@@ -813,6 +830,10 @@ static void checkSchema(Parse *p){
     }else{
       const char *zKind = pElem->eKind == WC_ELEM_SALT ? "SALT" : "BUCKET";
       pElem->bFixed = 1;
+      pElem->eSpan = WC_SPAN_BYTES;
+      pElem->nSpan = pElem->eKind == WC_ELEM_SALT
+        ? (pElem->nSaltDigit < 0 ? -pElem->nSaltDigit : pElem->nSaltDigit)
+        : rkDigitCount((uint64_t)(pElem->nBucket - 1));
       pElem->eOrder = WC_ORDER_NONE;
       pElem->zUnordered = zKind;
       if( pElem->eKind == WC_ELEM_BUCKET ){

@@ -44,6 +44,12 @@
                            ** that follows it (delimiter or fill) is greater
                            ** than the next character of the longer one */
 
+/* How the end of an element is found in a key (TEXT encoding). */
+#define WC_SPAN_BYTES  0    /* nSpan bytes: digits, salts, buckets */
+#define WC_SPAN_CHARS  1    /* nSpan characters: text under PAD */
+#define WC_SPAN_DESC   2    /* rk_desc bytes, ending in FF FF */
+#define WC_SPAN_DELIM  3    /* up to the delimiter, or the end of the key */
+
 #define WC_MAX_TRANSFORM 3
 #define WC_MAX_SALT_COL  8       /* columns one SALT may hash */
 #define WC_MAX_KEY_BYTES 32767   /* HBase's row-key limit */
@@ -86,6 +92,8 @@ struct WcElement {
                         ** it is shorter (fill) or 0 if it is the
                         ** delimiter's first byte */
   const char *zUnordered;  /* Why eOrder is NONE, for EXPLAIN */
+  int eSpan;            /* WC_SPAN_* (TEXT encoding) */
+  int nSpan;            /* Its bytes or characters */
 };
 
 struct WcSchema {

@@ -23,6 +23,11 @@
 */
 static void vtabFree(WcVtab *p){
   if( p == 0 ) return;
+  if( p->pRegistry ){
+    WcVtab **pp = &p->pRegistry->pFirst;
+    while( *pp && *pp != p ) pp = &(*pp)->pNext;
+    if( *pp ) *pp = p->pNext;
+  }
   wcStoreClose(p);
   wcPlanFreeAll(p);
   wcSchemaFree(p->pSchema);
@@ -44,8 +49,9 @@ static int needsHasher(const WcSchema *pS){
   return 0;
 }
 
-static int vtabInit(sqlite3 *db, int argc, const char *const *argv,
-                    sqlite3_vtab **ppVtab, char **pzErr, int bCreate){
+static int vtabInit(sqlite3 *db, WcRegistry *pRegistry, int argc,
+                    const char *const *argv, sqlite3_vtab **ppVtab,
+                    char **pzErr, int bCreate){
   WcVtab *p;
   char *zDecl;
   int rc;
@@ -94,21 +100,22 @@ static int vtabInit(sqlite3 *db, int argc, const char *const *argv,
     vtabFree(p);
     return rc;
   }
+  p->pRegistry = pRegistry;
+  p->pNext = pRegistry->pFirst;
+  pRegistry->pFirst = p;
   *ppVtab = &p->base;
   return SQLITE_OK;
 }
 
 static int wcCreate(sqlite3 *db, void *pAux, int argc, const char *const *argv,
                     sqlite3_vtab **ppVtab, char **pzErr){
-  (void)pAux;
-  return vtabInit(db, argc, argv, ppVtab, pzErr, 1);
+  return vtabInit(db, (WcRegistry*)pAux, argc, argv, ppVtab, pzErr, 1);
 }
 
 static int wcConnect(sqlite3 *db, void *pAux, int argc,
                      const char *const *argv, sqlite3_vtab **ppVtab,
                      char **pzErr){
-  (void)pAux;
-  return vtabInit(db, argc, argv, ppVtab, pzErr, 0);
+  return vtabInit(db, (WcRegistry*)pAux, argc, argv, ppVtab, pzErr, 0);
 }
 
 static int wcDisconnect(sqlite3_vtab *pVtab){
@@ -197,6 +204,7 @@ static int rangeStart(WcCursor *pCur, int bDesc){
   }else{
     sqlite3_reset(pCur->pStmt);
   }
+  pTab->stats.nSeek++;
   /* An empty blob is below every key: no lower bound. */
   sqlite3_bind_blob(pCur->pStmt, 1, pRange->lo.n ? pRange->lo.a
                     : (const unsigned char*)"", (int)pRange->lo.n,
@@ -219,7 +227,10 @@ static int cursorStep(WcCursor *pCur, int bDesc){
       pCur->bOpen = 1;
     }
     rc = sqlite3_step(pCur->pStmt);
-    if( rc == SQLITE_ROW ) return SQLITE_OK;
+    if( rc == SQLITE_ROW ){
+      ((WcVtab*)pCur->base.pVtab)->stats.nRowRead++;
+      return SQLITE_OK;
+    }
     if( rc != SQLITE_DONE ) return cursorError(pCur, rc);
     pCur->iRange++;
     pCur->bOpen = 0;
@@ -239,9 +250,10 @@ static int cursorAdvance(WcCursor *pCur){
   }
   if( pCur->nLimit == 0 ){
     pCur->bEof = 1;
-  }else if( pCur->nLimit > 0 ){
-    pCur->nLimit--;
+    return SQLITE_OK;
   }
+  if( pCur->nLimit > 0 ) pCur->nLimit--;
+  ((WcVtab*)pCur->base.pVtab)->stats.nRowOut++;
   return SQLITE_OK;
 }
 
@@ -513,6 +525,44 @@ static sqlite3_module widecolModule = {
   wcShadowName,
 };
 
+/* widecol_stats('<table>'): what scans of the table have done since it
+** was connected, as JSON {"seeks":..,"rows_read":..,"rows_returned":..,
+** "prefixes":..}.  Take the difference of two calls to see one query. */
+static void statsFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
+  WcRegistry *pRegistry = (WcRegistry*)sqlite3_user_data(ctx);
+  const char *zName = (const char*)sqlite3_value_text(argv[0]);
+  WcVtab *p;
+  (void)argc;
+  if( zName == 0 ) return;
+  for(p = pRegistry->pFirst; p; p = p->pNext){
+    if( sqlite3_stricmp(p->zName, zName) == 0 ) break;
+  }
+  if( p == 0 ){
+    char *zMsg = sqlite3_mprintf("widecol_stats(table): no widecol table "
+                                 "named %Q is open on this connection (it "
+                                 "is opened by its first use)", zName);
+    sqlite3_result_error(ctx, zMsg ? zMsg : "out of memory", -1);
+    sqlite3_free(zMsg);
+    return;
+  }
+  sqlite3_result_text(ctx, sqlite3_mprintf("{\"seeks\":%lld,\"rows_read\":%lld,"
+      "\"rows_returned\":%lld,\"prefixes\":%lld}", p->stats.nSeek,
+      p->stats.nRowRead, p->stats.nRowOut, p->stats.nPrefix), -1,
+      sqlite3_free);
+}
+
 int widecolRegisterModule(sqlite3 *db){
-  return sqlite3_create_module_v2(db, "widecol", &widecolModule, 0, 0);
+  WcRegistry *pRegistry = sqlite3_malloc(sizeof(*pRegistry));
+  int rc;
+  if( pRegistry == 0 ) return SQLITE_NOMEM;
+  pRegistry->pFirst = 0;
+  rc = sqlite3_create_function_v2(db, "widecol_stats", 1, SQLITE_UTF8,
+                                  pRegistry, statsFunc, 0, 0, 0);
+  if( rc != SQLITE_OK ){
+    sqlite3_free(pRegistry);
+    return rc;
+  }
+  /* The module owns the registry; tables unlink themselves first. */
+  return sqlite3_create_module_v2(db, "widecol", &widecolModule, pRegistry,
+                                  sqlite3_free);
 }

@@ -75,7 +75,25 @@ struct WcStmtPool {
   WcStmtPool *pNext;
 };
 
+/* What scans of a table have done since it was connected, for
+** widecol_stats(): how close rows read stay to rows returned. */
+typedef struct WcStats WcStats;
+struct WcStats {
+  int64_t nSeek;        /* Positionings of a scan: range starts, probes */
+  int64_t nRowRead;     /* Rows read from <name>_rows */
+  int64_t nRowOut;      /* Rows returned to SQLite */
+  int64_t nPrefix;      /* Salt, bucket or field prefixes found by probing */
+};
+
 typedef struct WcVtab WcVtab;
+
+/* The widecol tables connected through one database connection, so that
+** widecol_stats() can find them by name. */
+typedef struct WcRegistry WcRegistry;
+struct WcRegistry {
+  WcVtab *pFirst;
+};
+
 struct WcVtab {
   sqlite3_vtab base;
   sqlite3 *db;
@@ -88,6 +106,9 @@ struct WcVtab {
   int *aiPlanId;        /* Their numbers, the idxNum xFilter receives */
   int nPlan;
   WcStmtPool *pPool;    /* List of pools */
+  WcRegistry *pRegistry;
+  WcVtab *pNext;        /* Next table in the registry */
+  WcStats stats;
   WcBuf key;            /* xUpdate's scratch: the new row's key, */
   WcValue *aVal;        /* its stored values, */
   sqlite3_value **apCopy;  /* and the converted copies behind them */
