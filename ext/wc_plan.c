@@ -40,6 +40,7 @@ struct Planner {
   int nArg;
   int aiArg[WC_MAX_TERM];  /* Constraint index of each plan term */
   sqlite3_str *pNote;   /* FILTER notes for EXPLAIN */
+  double nSkipPrefix;   /* Prefixes a skip scan visits */
   int bInexact;         /* An '=' used so far might not narrow at run time
                         ** (a TEXT field compared with a number), so later
                         ** terms must not be omitted */
@@ -187,7 +188,9 @@ static int columnFixed(Planner *p, int iCol){
 static int elementFixed(Planner *p, int iElem){
   const WcElement *pElem = &p->pTab->pSchema->aElem[iElem];
   int i;
-  if( iElem >= p->plan.nEqElem ) return 0;
+  if( iElem < p->plan.nSkip || iElem >= p->plan.nSkip + p->plan.nEqElem ){
+    return 0;
+  }
   if( pElem->eKind == WC_ELEM_SALT ){
     for(i = 0; i < pElem->nSaltCol; i++){
       if( !columnFixed(p, pElem->aiSaltCol[i]) ) return 0;
@@ -202,7 +205,7 @@ static void planElements(Planner *p){
   const WcSchema *pS = p->pTab->pSchema;
   int iElem;
   p->plan.iRangeElem = -1;
-  for(iElem = 0; iElem < pS->nElem; iElem++){
+  for(iElem = p->plan.nSkip; iElem < pS->nElem; iElem++){
     const WcElement *pElem = &pS->aElem[iElem];
     if( pElem->eKind == WC_ELEM_SALT ){
       int i;
@@ -249,6 +252,94 @@ static void planElements(Planner *p){
   }
 }
 
+/*
+** Skip scans.  When the leading elements are not fixed but a later one is
+** constrained, the prefixes the leading elements take can be found in the
+** data and each one scanned: two seeks per prefix (find it, then its
+** range) instead of reading every row.
+*/
+
+/* A seek costs about as much as reading this many rows. */
+#define WC_SEEK_COST 4.0
+
+/* Fields are counted by probing up to this many distinct prefixes. */
+#define WC_SKIP_PROBES 1000
+
+/* True if element iElem has a usable '=' (all its columns, for a SALT). */
+static int elementHasEq(Planner *p, int iElem){
+  const WcElement *pElem = &p->pTab->pSchema->aElem[iElem];
+  int i;
+  if( pElem->eKind == WC_ELEM_SALT ){
+    for(i = 0; i < pElem->nSaltCol; i++){
+      if( p->aCons[pElem->aiSaltCol[i]].iEq < 0 ) return 0;
+    }
+    return 1;
+  }
+  return p->aCons[pElem->iCol].iEq >= 0;
+}
+
+static int elementHasRange(Planner *p, int iElem){
+  const WcElement *pElem = &p->pTab->pSchema->aElem[iElem];
+  const ColCons *pCons;
+  if( pElem->eKind != WC_ELEM_COLUMN || pElem->eOrder == WC_ORDER_NONE ){
+    return 0;
+  }
+  pCons = &p->aCons[pElem->iCol];
+  return pCons->nLo || pCons->nHi || pCons->iLike >= 0;
+}
+
+/* How many prefixes the first k elements take: at most 16^n for a SALT
+** of n digits and n for a BUCKET(n); fields are counted in the data.
+** Returns -1 if there are too many to be worth skipping over. */
+static double skipPrefixes(Planner *p, int k){
+  WcVtab *pTab = p->pTab;
+  double nRow = (double)(pTab->nRowEst > 0 ? pTab->nRowEst : 1);
+  double nPrefix = 1.0;
+  int i, bCounted = 0;
+  for(i = 0; i < k; i++){
+    const WcElement *pElem = &pTab->pSchema->aElem[i];
+    if( pElem->eKind == WC_ELEM_SALT ){
+      nPrefix *= pow(16.0, (double)pElem->nSpan);
+    }else if( pElem->eKind == WC_ELEM_BUCKET ){
+      nPrefix *= (double)pElem->nBucket;
+    }else{
+      bCounted = 1;
+    }
+  }
+  if( bCounted ){
+    if( pTab->aPrefixCount[k] < 0 ){
+      pTab->aPrefixCount[k] = wcStorePrefixCount(pTab, k, WC_SKIP_PROBES);
+    }
+    if( pTab->aPrefixCount[k] > WC_SKIP_PROBES ) return -1.0;
+    nPrefix = (double)pTab->aPrefixCount[k];
+  }
+  return nPrefix < nRow ? nPrefix : nRow;
+}
+
+/* Decides whether to skip over the leading elements: if they have no '='
+** and the first element that does (or that has a range) comes after them,
+** and seeking from prefix to prefix costs less than reading every row. */
+static void planSkip(Planner *p){
+  const WcSchema *pS = p->pTab->pSchema;
+  double nRow = (double)(p->pTab->nRowEst > 0 ? p->pTab->nRowEst : 1);
+  double nPrefix, nOut;
+  int k, i;
+  for(k = 0; k < pS->nElem; k++){
+    if( elementHasEq(p, k) || elementHasRange(p, k) ) break;
+  }
+  if( k == 0 || k == pS->nElem ) return;
+  nPrefix = skipPrefixes(p, k);
+  if( nPrefix < 0 ) return;
+  /* Rows left: a tenth per fixed element, a third for a range. */
+  nOut = nRow;
+  for(i = k; i < pS->nElem && elementHasEq(p, i); i++) nOut /= 10.0;
+  if( i < pS->nElem && elementHasRange(p, i) ) nOut /= 3.0;
+  if( nPrefix * 2.0 * WC_SEEK_COST + nOut < nRow ){
+    p->plan.nSkip = k;
+    p->nSkipPrefix = nPrefix;
+  }
+}
+
 static void planRowkey(Planner *p){
   ColCons *pCons = &p->aCons[p->pTab->pSchema->nCol];
   int i;
@@ -261,45 +352,119 @@ static void planRowkey(Planner *p){
   }
 }
 
-/* Decides whether scanning the ranges in key order (or its reverse) gives
-** the ORDER BY.  Columns fixed by '=' do not matter; the others must be
-** the next key elements in order, each with bytes that order exactly. */
-static void planOrderBy(Planner *p){
+/* True if a skipped SALT or BUCKET element is computed from key fields
+** after the skipped prefix: rows that tie on those fields tie on it. */
+static int elementDerived(Planner *p, const WcElement *pElem){
+  const WcSchema *pS = p->pTab->pSchema;
+  int j;
+  if( pElem->eKind == WC_ELEM_BUCKET ){
+    return pS->aCol[pElem->iCol].iElem >= p->plan.nSkip;
+  }
+  for(j = 0; j < pElem->nSaltCol; j++){
+    if( pS->aCol[pElem->aiSaltCol[j]].iElem < p->plan.nSkip ) return 0;
+  }
+  return 1;
+}
+
+/* A merge hands out rows that tie on every element after the skipped
+** prefix in the order their prefixes were found, which is key order in
+** the scan's direction.  True if that order satisfies the ORDER BY terms
+** from iTerm on: they must name the skipped fields in key order, in the
+** direction *peDir (set here if it is still -1); a SALT or BUCKET of
+** later fields ties anyway. */
+static int prefixOrderFits(Planner *p, int iTerm, int *peDir){
   sqlite3_index_info *pInfo = p->pInfo;
   const WcSchema *pS = p->pTab->pSchema;
-  int i, iElem = 0, eDir = -1;
-  if( pInfo->nOrderBy == 0 ) return;
+  int iElem;
+  for(iElem = 0; iElem < p->plan.nSkip; iElem++){
+    const WcElement *pElem = &pS->aElem[iElem];
+    int bDesc;
+    while( iTerm < pInfo->nOrderBy
+        && pInfo->aOrderBy[iTerm].iColumn >= 0
+        && pInfo->aOrderBy[iTerm].iColumn < pS->nCol
+        && columnFixed(p, pInfo->aOrderBy[iTerm].iColumn) ){
+      iTerm++;
+    }
+    if( iTerm == pInfo->nOrderBy ) return 1;
+    if( pElem->eKind != WC_ELEM_COLUMN ){
+      if( !elementDerived(p, pElem) ) return 0;
+      continue;
+    }
+    if( pInfo->aOrderBy[iTerm].iColumn != pElem->iCol
+     || (pElem->eOrder != WC_ORDER_ASC && pElem->eOrder != WC_ORDER_DESC) ){
+      return 0;
+    }
+    bDesc = (pInfo->aOrderBy[iTerm].desc != 0)
+          ^ (pElem->eOrder == WC_ORDER_DESC);
+    if( *peDir >= 0 && *peDir != bDesc ) return 0;
+    *peDir = bDesc;
+    iTerm++;
+  }
+  /* Rows that tie on the whole key are one row. */
+  return 1;
+}
+
+/* Whether the rows come out in the ORDER BY if the elements from iStart
+** on are read in key order (or its reverse): columns fixed by '=' do not
+** matter; the others must be the next key elements in order, each with
+** bytes that order exactly.  iStart is 0 when the whole key is read in
+** order, nSkip when each skipped prefix is read in order and merged.
+** Returns 0 for ascending key order, 1 for descending, -1 for neither. */
+static int orderByFrom(Planner *p, int iStart){
+  sqlite3_index_info *pInfo = p->pInfo;
+  const WcSchema *pS = p->pTab->pSchema;
+  int i, iElem = iStart, eDir = -1;
   for(i = 0; i < pInfo->nOrderBy; i++){
     int iCol = pInfo->aOrderBy[i].iColumn;
     int bDesc = pInfo->aOrderBy[i].desc != 0;
     const WcElement *pElem;
     if( iCol == pS->nCol ){
-      if( eDir >= 0 && eDir != bDesc ) return;
-      eDir = bDesc;
-      break;       /* rowkey is unique: later terms never decide */
+      /* Across merged prefixes rowkey order is not the merge order. */
+      if( iStart > 0 || (eDir >= 0 && eDir != bDesc) ) return -1;
+      return bDesc;     /* rowkey is unique: later terms never decide */
     }
-    if( iCol < 0 ) return;
+    if( iCol < 0 ) return -1;
     if( columnFixed(p, iCol) ) continue;
     while( iElem < pS->nElem && elementFixed(p, iElem) ) iElem++;
-    if( iElem == pS->nElem ) break;   /* the key is fixed: one row */
+    if( iElem == pS->nElem ){
+      /* The elements after iStart are all in order.  Rows that tie on
+      ** them are one row, unless they come from different prefixes. */
+      if( iStart > 0 && !prefixOrderFits(p, i, &eDir) ) return -1;
+      break;
+    }
     pElem = &pS->aElem[iElem];
     if( pElem->eKind != WC_ELEM_COLUMN || pElem->iCol != iCol
      || (pElem->eOrder != WC_ORDER_ASC && pElem->eOrder != WC_ORDER_DESC) ){
-      return;
+      return -1;
     }
     /* An IN handled one value per xFilter call is scanned in SQLite's
     ** order of its values, not ours. */
-    if( iElem < p->plan.nEqElem && p->aCons[iCol].bEqIn
-     && !sqlite3_vtab_in(pInfo, p->aCons[iCol].iEq, -1) ){
-      return;
+    if( iElem >= p->plan.nSkip && iElem < p->plan.nSkip + p->plan.nEqElem
+     && p->aCons[iCol].bEqIn && !sqlite3_vtab_in(pInfo, p->aCons[iCol].iEq, -1) ){
+      return -1;
     }
     bDesc ^= pElem->eOrder == WC_ORDER_DESC;
-    if( eDir >= 0 && eDir != bDesc ) return;
+    if( eDir >= 0 && eDir != bDesc ) return -1;
     eDir = bDesc;
     iElem++;
   }
-  pInfo->orderByConsumed = 1;
-  p->plan.bDesc = eDir == 1;
+  return eDir == 1;
+}
+
+/* Consumes the ORDER BY if the scan can give it: reading the whole key in
+** order (a skip scan visits its prefixes in key order too), or else, for a
+** skip scan, merging the prefixes' scans. */
+static void planOrderBy(Planner *p){
+  int eDir;
+  if( p->pInfo->nOrderBy == 0 ) return;
+  eDir = orderByFrom(p, 0);
+  if( eDir < 0 && p->plan.nSkip > 0 ){
+    eDir = orderByFrom(p, p->plan.nSkip);
+    p->plan.bMerge = eDir >= 0;
+  }
+  if( eDir < 0 ) return;
+  p->pInfo->orderByConsumed = 1;
+  p->plan.bDesc = eDir;
 }
 
 /* LIMIT and OFFSET can be applied while scanning only if the scan returns
@@ -329,7 +494,8 @@ static void planCost(Planner *p){
   const WcSchema *pS = p->pTab->pSchema;
   double nRow = (double)(p->pTab->nRowEst > 0 ? p->pTab->nRowEst : 1);
   double nOut = nRow, nSeek = 1.0;
-  int i, bUnique = p->plan.nEqElem == pS->nElem, bNarrow = 0;
+  int i, bNarrow = 0;
+  int bUnique = p->plan.nSkip == 0 && p->plan.nEqElem == pS->nElem;
   for(i = 0; i < p->nArg; i++){
     const WcTerm *pTerm = &p->plan.aTerm[i];
     switch( pTerm->eOp ){
@@ -368,8 +534,12 @@ static void planCost(Planner *p){
   }
   if( nOut < 1.0 && !p->plan.bEmpty ) nOut = 1.0;
   pInfo->estimatedRows = (sqlite3_int64)nOut;
-  pInfo->estimatedCost = bNarrow ? nSeek * log2(nRow + 2.0) + nOut
-                                 : nRow + 10.0;
+  if( p->plan.nSkip > 0 ){
+    pInfo->estimatedCost = p->nSkipPrefix * 2.0 * WC_SEEK_COST + nOut;
+  }else{
+    pInfo->estimatedCost = bNarrow ? nSeek * log2(nRow + 2.0) + nOut
+                                   : nRow + 10.0;
+  }
 }
 
 /*
@@ -456,8 +626,25 @@ static char *planText(Planner *p){
   }else if( nRange == 0 ){
     sqlite3_str_appendall(pStr, "FULL SCAN");
   }else{
-    sqlite3_str_appendall(pStr, (pInfo->idxFlags & SQLITE_INDEX_SCAN_UNIQUE)
-                                ? "LOOKUP" : "RANGE");
+    if( p->plan.nSkip > 0 ){
+      /* "SKIP SCAN over 16 buckets:", "over 65536 salts:", "over host:" */
+      sqlite3_str_appendall(pStr, "SKIP SCAN over");
+      for(i = 0; i < p->plan.nSkip; i++){
+        const WcElement *pElem = &pS->aElem[i];
+        sqlite3_str_appendall(pStr, i ? " x" : "");
+        if( pElem->eKind == WC_ELEM_SALT ){
+          sqlite3_str_appendf(pStr, " %.0f salts", pow(16.0, pElem->nSpan));
+        }else if( pElem->eKind == WC_ELEM_BUCKET ){
+          sqlite3_str_appendf(pStr, " %lld buckets", pElem->nBucket);
+        }else{
+          sqlite3_str_appendf(pStr, " %s", pS->aCol[pElem->iCol].zName);
+        }
+      }
+      sqlite3_str_appendall(pStr, ":");
+    }else{
+      sqlite3_str_appendall(pStr, (pInfo->idxFlags & SQLITE_INDEX_SCAN_UNIQUE)
+                                  ? "LOOKUP" : "RANGE");
+    }
     for(i = 0; i < p->nArg; i++){
       const WcTerm *pTerm = &p->plan.aTerm[i];
       if( pTerm->eOp >= WC_TERM_LIMIT ) continue;
@@ -470,6 +657,7 @@ static char *planText(Planner *p){
   if( pInfo->orderByConsumed && pInfo->nOrderBy ){
     sqlite3_str_appendall(pStr, p->plan.bDesc ? "; ORDER BY key DESC"
                                               : "; ORDER BY key");
+    if( p->plan.bMerge ) sqlite3_str_appendall(pStr, " (merged)");
   }
   for(i = 0; i < p->nArg; i++){
     if( p->plan.aTerm[i].eOp == WC_TERM_LIMIT ){
@@ -544,6 +732,7 @@ int wcBestIndex(WcVtab *pTab, sqlite3_index_info *pInfo){
   memset(p.aCons, 0, sizeof(ColCons) * (size_t)(pTab->pSchema->nCol + 1));
   collectConstraints(&p, &iLimit, &iOffset);
   if( !p.plan.bEmpty ){
+    planSkip(&p);
     planElements(&p);
     planRowkey(&p);
     planOrderBy(&p);

@@ -613,14 +613,12 @@ static int compareRanges(const void *pA, const void *pB){
   return cmpBuf(&((const WcRange*)pA)->lo, &((const WcRange*)pB)->lo);
 }
 
-/* Drops empty ranges, clips the rest to the rowkey window, sorts them and
-** merges overlaps so that no row is visited twice. */
-static void finishRanges(Builder *b, const WcRange *pWin){
+/* Drops empty ranges, sorts the rest and merges overlaps so that no row
+** is visited twice. */
+static void finishRanges(Builder *b){
   int i, n = 0;
   for(i = 0; i < b->nRange; i++){
     WcRange *pR = &b->aRange[i];
-    raiseLo(pR, &pWin->lo);
-    if( pWin->bHi ) lowerHi(pR, &pWin->hi);
     if( pR->bHi && cmpBuf(&pR->lo, &pR->hi) >= 0 ){
       wcBufFree(&pR->lo);
       wcBufFree(&pR->hi);
@@ -701,12 +699,10 @@ static void gatherArgs(Builder *b){
 }
 
 int wcRangesBuild(WcVtab *p, const WcPlan *pPlan, sqlite3_value **argv,
-                  WcRange **paRange, int *pnRange){
+                  WcRangeList *pRel, WcRange *pWindow){
   Builder b;
-  WcRange win;
-  int i, iElem;
+  int i, iElem, iLast = pPlan->nSkip + pPlan->nEqElem;
   memset(&b, 0, sizeof(b));
-  memset(&win, 0, sizeof(win));
   b.pTab = p;
   b.pS = p->pSchema;
   b.pPlan = pPlan;
@@ -722,9 +718,11 @@ int wcRangesBuild(WcVtab *p, const WcPlan *pPlan, sqlite3_value **argv,
     memset(b.aPrefix, 0, sizeof(WcBuf));
     b.nPrefix = 1;
   }
-  if( b.rc == SQLITE_OK && !pPlan->bEmpty && rowkeyWindow(&b, &win) ){
+  wcRangeListFree(pRel);
+  wcRangeFree(pWindow);
+  if( b.rc == SQLITE_OK && !pPlan->bEmpty && rowkeyWindow(&b, pWindow) ){
     gatherArgs(&b);
-    for(iElem = 0; iElem < pPlan->nEqElem && b.rc == SQLITE_OK; iElem++){
+    for(iElem = pPlan->nSkip; iElem < iLast && b.rc == SQLITE_OK; iElem++){
       /* A number compared with a TEXT field stops the narrowing. */
       if( extendPrefixes(&b, iElem) ) break;
     }
@@ -737,14 +735,12 @@ int wcRangesBuild(WcVtab *p, const WcPlan *pPlan, sqlite3_value **argv,
           pRange->bHi = 1;
         }
       }else{
-        rangeOfPrefix(&b, &b.aPrefix[i], iElem == pPlan->nEqElem
-                                         ? pPlan->iRangeElem : -1);
+        rangeOfPrefix(&b, &b.aPrefix[i], iElem == iLast ? pPlan->iRangeElem
+                                                        : -1);
       }
     }
-    if( b.rc == SQLITE_OK ) finishRanges(&b, &win);
+    if( b.rc == SQLITE_OK ) finishRanges(&b);
   }
-  wcBufFree(&win.lo);
-  wcBufFree(&win.hi);
   if( b.aCol ){
     for(i = 0; i < b.pS->nCol; i++){
       int j;
@@ -760,20 +756,66 @@ int wcRangesBuild(WcVtab *p, const WcPlan *pPlan, sqlite3_value **argv,
   for(i = 0; i < b.nRange && b.rc == SQLITE_OK; i++){
     if( b.aRange[i].lo.bOom || b.aRange[i].hi.bOom ) b.rc = SQLITE_NOMEM;
   }
-  if( b.rc != SQLITE_OK ){
-    wcRangesFree(b.aRange, b.nRange);
-    return b.rc;
+  if( pWindow->lo.bOom || pWindow->hi.bOom ) b.rc = SQLITE_NOMEM;
+  /* Slots past nRange are unused or stale copies of merged ranges: the
+  ** list owns the live ones only. */
+  pRel->a = b.aRange;
+  pRel->n = b.nRange;
+  pRel->nAlloc = b.nRange;
+  if( b.rc != SQLITE_OK ) wcRangeListFree(pRel);
+  return b.rc;
+}
+
+int wcRangesCompose(const WcRangeList *pRel, const WcRange *pWindow,
+                    const unsigned char *aBase, int64_t nBase,
+                    WcRangeList *pOut){
+  WcBuf base;
+  int i;
+  memset(&base, 0, sizeof(base));
+  base.a = (unsigned char*)aBase;
+  base.n = nBase;
+  if( pOut->nAlloc < pRel->n ){
+    WcRange *aNew = sqlite3_realloc64(pOut->a, sizeof(WcRange)
+                                      * (sqlite3_uint64)pRel->n);
+    if( aNew == 0 ) return SQLITE_NOMEM;
+    memset(&aNew[pOut->nAlloc], 0, sizeof(WcRange)
+           * (size_t)(pRel->n - pOut->nAlloc));
+    pOut->a = aNew;
+    pOut->nAlloc = pRel->n;
   }
-  *paRange = b.aRange;
-  *pnRange = b.nRange;
+  pOut->n = 0;
+  for(i = 0; i < pRel->n; i++){
+    const WcRange *pR = &pRel->a[i];
+    WcRange *pNew = &pOut->a[pOut->n];
+    pNew->lo.n = 0;
+    wcBufAppend(&pNew->lo, aBase, nBase);
+    wcBufAppend(&pNew->lo, pR->lo.a, pR->lo.n);
+    if( pR->bHi ){
+      pNew->hi.n = 0;
+      wcBufAppend(&pNew->hi, aBase, nBase);
+      wcBufAppend(&pNew->hi, pR->hi.a, pR->hi.n);
+      pNew->bHi = 1;
+    }else{
+      /* No bound after the prefix: the end of the prefix. */
+      pNew->bHi = prefixEnd(&base, &pNew->hi);
+    }
+    raiseLo(pNew, &pWindow->lo);
+    if( pWindow->bHi ) lowerHi(pNew, &pWindow->hi);
+    if( pNew->lo.bOom || pNew->hi.bOom ) return SQLITE_NOMEM;
+    if( !pNew->bHi || cmpBuf(&pNew->lo, &pNew->hi) < 0 ) pOut->n++;
+  }
   return SQLITE_OK;
 }
 
-void wcRangesFree(WcRange *aRange, int nRange){
+void wcRangeFree(WcRange *pRange){
+  wcBufFree(&pRange->lo);
+  wcBufFree(&pRange->hi);
+  pRange->bHi = 0;
+}
+
+void wcRangeListFree(WcRangeList *pList){
   int i;
-  for(i = 0; i < nRange; i++){
-    wcBufFree(&aRange[i].lo);
-    wcBufFree(&aRange[i].hi);
-  }
-  sqlite3_free(aRange);
+  for(i = 0; i < pList->nAlloc; i++) wcRangeFree(&pList->a[i]);
+  sqlite3_free(pList->a);
+  memset(pList, 0, sizeof(*pList));
 }

@@ -9,6 +9,7 @@
 ** one table (a self-join) each have their own.
 */
 #include "wc_vtab.h"
+#include "rk_bytes.h"
 
 #include <string.h>
 
@@ -274,4 +275,42 @@ int64_t wcStoreRowCount(WcVtab *p){
     sqlite3_free(zSql);
   }
   return nRow < 0 ? 0 : nRow;
+}
+
+/* How many distinct prefixes the first nElem elements take in the data,
+** counted by seeking from one to the next, up to nMax + 1.  For planning
+** skip scans over fields, whose number of values nothing else tells. */
+int64_t wcStorePrefixCount(WcVtab *p, int nElem, int64_t nMax){
+  const WcSchema *pS = p->pSchema;
+  uint64_t keyOnly = (uint64_t)1 << (pS->nCol < 63 ? pS->nCol : 63);
+  sqlite3_stmt *pStmt = 0;
+  WcBuf next;
+  int64_t nFound = 0;
+  memset(&next, 0, sizeof(next));
+  if( wcStoreAcquire(p, WC_STMT_SCAN, keyOnly, &pStmt) != SQLITE_OK ){
+    return nMax + 1;
+  }
+  while( nFound <= nMax ){
+    const unsigned char *aKey;
+    int64_t nKey, nPrefix = 0, n;
+    int i;
+    sqlite3_reset(pStmt);
+    sqlite3_bind_blob(pStmt, 1, next.n ? next.a : (const unsigned char*)"",
+                      (int)next.n, SQLITE_STATIC);
+    if( sqlite3_step(pStmt) != SQLITE_ROW ) break;
+    aKey = sqlite3_column_blob(pStmt, 0);
+    nKey = sqlite3_column_bytes(pStmt, 0);
+    for(i = 0; i < nElem && nPrefix >= 0; i++){
+      n = wcElementSpan(pS, i, aKey + nPrefix, nKey - nPrefix);
+      nPrefix = n < 0 ? -1 : nPrefix + n;
+    }
+    nFound++;
+    if( nPrefix <= 0 || wcBufReserve(&next, nPrefix) ) break;
+    n = rkPrefixEnd(aKey, nPrefix, next.a);
+    if( n < 0 ) break;
+    next.n = n;
+  }
+  wcStoreRelease(p, WC_STMT_SCAN, keyOnly, pStmt);
+  wcBufFree(&next);
+  return nFound;
 }

@@ -35,6 +35,7 @@ static void vtabFree(WcVtab *p){
   wcBufFree(&p->key);
   sqlite3_free(p->aVal);
   sqlite3_free(p->apCopy);
+  sqlite3_free(p->aPrefixCount);
   sqlite3_free(p->zDb);
   sqlite3_free(p->zName);
   sqlite3_free(p->base.zErrMsg);
@@ -54,7 +55,7 @@ static int vtabInit(sqlite3 *db, WcRegistry *pRegistry, int argc,
                     char **pzErr, int bCreate){
   WcVtab *p;
   char *zDecl;
-  int rc;
+  int rc, i;
   *ppVtab = 0;
   p = sqlite3_malloc(sizeof(*p));
   if( p == 0 ) return SQLITE_NOMEM;
@@ -80,6 +81,13 @@ static int vtabInit(sqlite3 *db, WcRegistry *pRegistry, int argc,
     return SQLITE_NOMEM;
   }
   memset(p->apCopy, 0, sizeof(sqlite3_value*) * (size_t)p->pSchema->nCol);
+  p->aPrefixCount = sqlite3_malloc64(sizeof(int64_t)
+                                     * (sqlite3_uint64)(p->pSchema->nElem + 1));
+  if( p->aPrefixCount == 0 ){
+    vtabFree(p);
+    return SQLITE_NOMEM;
+  }
+  for(i = 0; i <= p->pSchema->nElem; i++) p->aPrefixCount[i] = -1;
   if( needsHasher(p->pSchema) && (p->pHasher = rkHasherNew()) == 0 ){
     *pzErr = sqlite3_mprintf("widecol %s: OpenSSL could not provide MD5 for "
                              "SALT and BUCKET (is it in FIPS mode?)", argv[2]);
@@ -140,185 +148,6 @@ static int wcShadowName(const char *zName){
 
 static int wcBestIndexMethod(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
   return wcBestIndex((WcVtab*)pVtab, pInfo);
-}
-
-/*
-** Cursors.
-*/
-static int wcOpen(sqlite3_vtab *pVtab, sqlite3_vtab_cursor **ppCur){
-  WcCursor *pCur = sqlite3_malloc(sizeof(*pCur));
-  int nCol = ((WcVtab*)pVtab)->pSchema->nCol;
-  if( pCur == 0 ) return SQLITE_NOMEM;
-  memset(pCur, 0, sizeof(*pCur));
-  pCur->aiStmtCol = sqlite3_malloc64(sizeof(int) * (sqlite3_uint64)(nCol + 1));
-  if( pCur->aiStmtCol == 0 ){
-    sqlite3_free(pCur);
-    return SQLITE_NOMEM;
-  }
-  pCur->bEof = 1;
-  *ppCur = &pCur->base;
-  return SQLITE_OK;
-}
-
-static void cursorReset(WcCursor *pCur){
-  WcVtab *pTab = (WcVtab*)pCur->base.pVtab;
-  wcStoreRelease(pTab, pCur->eStmt, pCur->colUsed, pCur->pStmt);
-  pCur->pStmt = 0;
-  wcRangesFree(pCur->aRange, pCur->nRange);
-  pCur->aRange = 0;
-  pCur->nRange = 0;
-  pCur->iRange = 0;
-  pCur->bOpen = 0;
-  pCur->bEof = 1;
-}
-
-static int wcClose(sqlite3_vtab_cursor *pBase){
-  cursorReset((WcCursor*)pBase);
-  sqlite3_free(((WcCursor*)pBase)->aiStmtCol);
-  sqlite3_free(pBase);
-  return SQLITE_OK;
-}
-
-static int cursorError(WcCursor *pCur, int rc){
-  WcVtab *pTab = (WcVtab*)pCur->base.pVtab;
-  sqlite3_free(pTab->base.zErrMsg);
-  pTab->base.zErrMsg = sqlite3_mprintf("widecol %s: %s", pTab->zName,
-                                       sqlite3_errmsg(pTab->db));
-  return rc;
-}
-
-/* Points the scan statement at range iRange. */
-static int rangeStart(WcCursor *pCur, int bDesc){
-  WcVtab *pTab = (WcVtab*)pCur->base.pVtab;
-  const WcRange *pRange = &pCur->aRange[pCur->iRange];
-  int eStmt = WC_STMT_SCAN + (pRange->bHi ? 1 : 0) + (bDesc ? 2 : 0);
-  int rc;
-  if( pCur->pStmt && pCur->eStmt != eStmt ){
-    wcStoreRelease(pTab, pCur->eStmt, pCur->colUsed, pCur->pStmt);
-    pCur->pStmt = 0;
-  }
-  if( pCur->pStmt == 0 ){
-    rc = wcStoreAcquire(pTab, eStmt, pCur->colUsed, &pCur->pStmt);
-    if( rc != SQLITE_OK ) return rc;
-    pCur->eStmt = eStmt;
-  }else{
-    sqlite3_reset(pCur->pStmt);
-  }
-  pTab->stats.nSeek++;
-  /* An empty blob is below every key: no lower bound. */
-  sqlite3_bind_blob(pCur->pStmt, 1, pRange->lo.n ? pRange->lo.a
-                    : (const unsigned char*)"", (int)pRange->lo.n,
-                    SQLITE_STATIC);
-  if( pRange->bHi ){
-    sqlite3_bind_blob(pCur->pStmt, 2, pRange->hi.n ? pRange->hi.a
-                      : (const unsigned char*)"", (int)pRange->hi.n,
-                      SQLITE_STATIC);
-  }
-  return SQLITE_OK;
-}
-
-/* Moves to the next row of the ranges, ignoring LIMIT and OFFSET. */
-static int cursorStep(WcCursor *pCur, int bDesc){
-  while( pCur->iRange < pCur->nRange ){
-    int rc;
-    if( !pCur->bOpen ){
-      rc = rangeStart(pCur, bDesc);
-      if( rc != SQLITE_OK ) return rc;
-      pCur->bOpen = 1;
-    }
-    rc = sqlite3_step(pCur->pStmt);
-    if( rc == SQLITE_ROW ){
-      ((WcVtab*)pCur->base.pVtab)->stats.nRowRead++;
-      return SQLITE_OK;
-    }
-    if( rc != SQLITE_DONE ) return cursorError(pCur, rc);
-    pCur->iRange++;
-    pCur->bOpen = 0;
-  }
-  pCur->bEof = 1;
-  return SQLITE_OK;
-}
-
-/* The next row to return: skips OFFSET rows, stops after LIMIT rows. */
-static int cursorAdvance(WcCursor *pCur){
-  int bDesc = pCur->eStmt >= WC_STMT_SCAN + 2;
-  for(;;){
-    int rc = cursorStep(pCur, bDesc);
-    if( rc != SQLITE_OK || pCur->bEof ) return rc;
-    if( pCur->nOffset == 0 ) break;
-    pCur->nOffset--;
-  }
-  if( pCur->nLimit == 0 ){
-    pCur->bEof = 1;
-    return SQLITE_OK;
-  }
-  if( pCur->nLimit > 0 ) pCur->nLimit--;
-  ((WcVtab*)pCur->base.pVtab)->stats.nRowOut++;
-  return SQLITE_OK;
-}
-
-static int wcFilter(sqlite3_vtab_cursor *pBase, int idxNum,
-                    const char *idxStr, int argc, sqlite3_value **argv){
-  WcCursor *pCur = (WcCursor*)pBase;
-  WcVtab *pTab = (WcVtab*)pBase->pVtab;
-  const WcPlan *pPlan;
-  int i, rc;
-  (void)idxStr;
-  (void)argc;
-  cursorReset(pCur);
-  pPlan = wcPlanFind(pTab, idxNum);
-  if( pPlan == 0 ) return SQLITE_INTERNAL;
-  pCur->nLimit = -1;
-  pCur->nOffset = 0;
-  for(i = 0; i < pPlan->nTerm; i++){
-    if( pPlan->aTerm[i].eOp == WC_TERM_LIMIT ){
-      pCur->nLimit = sqlite3_value_int64(argv[i]);
-      if( pCur->nLimit < 0 ) pCur->nLimit = -1;
-    }else if( pPlan->aTerm[i].eOp == WC_TERM_OFFSET ){
-      pCur->nOffset = sqlite3_value_int64(argv[i]);
-      if( pCur->nOffset < 0 ) pCur->nOffset = 0;
-    }
-  }
-  pCur->bEof = 0;
-  if( pPlan->bEmpty ){
-    pCur->bEof = 1;
-    return SQLITE_OK;
-  }
-  rc = wcRangesBuild(pTab, pPlan, argv, &pCur->aRange, &pCur->nRange);
-  if( rc != SQLITE_OK ) return rc;
-  pCur->eStmt = WC_STMT_SCAN + (pPlan->bDesc ? 2 : 0);
-  pCur->colUsed = pPlan->colUsed;
-  wcStoreScanColumns(pTab->pSchema, pCur->colUsed, pCur->aiStmtCol);
-  return cursorAdvance(pCur);
-}
-
-static int wcNext(sqlite3_vtab_cursor *pBase){
-  return cursorAdvance((WcCursor*)pBase);
-}
-
-static int wcEof(sqlite3_vtab_cursor *pBase){
-  return ((WcCursor*)pBase)->bEof;
-}
-
-static int wcColumn(sqlite3_vtab_cursor *pBase, sqlite3_context *ctx, int i){
-  WcCursor *pCur = (WcCursor*)pBase;
-  int iStmtCol = pCur->aiStmtCol[i];
-  /* The scan selects only the columns SQLite said the query reads (and
-  ** rowkey); answering NULL for another would be wrong, so say so. */
-  if( iStmtCol < 0 ){
-    sqlite3_result_error(ctx, "widecol: a column the query plan did not "
-                         "select was read; please report this", -1);
-    return SQLITE_ERROR;
-  }
-  sqlite3_result_value(ctx, sqlite3_column_value(pCur->pStmt, iStmtCol));
-  return SQLITE_OK;
-}
-
-/* A WITHOUT ROWID table has no rowid to give. */
-static int wcRowid(sqlite3_vtab_cursor *pBase, sqlite3_int64 *pRowid){
-  (void)pBase;
-  *pRowid = 0;
-  return SQLITE_MISUSE;
 }
 
 /*
@@ -505,13 +334,13 @@ static sqlite3_module widecolModule = {
   wcBestIndexMethod,
   wcDisconnect,
   wcDestroy,
-  wcOpen,
-  wcClose,
-  wcFilter,
-  wcNext,
-  wcEof,
-  wcColumn,
-  wcRowid,
+  wcScanOpen,
+  wcScanClose,
+  wcScanFilter,
+  wcScanNext,
+  wcScanEof,
+  wcScanColumn,
+  wcScanRowid,
   wcUpdate,
   0,                    /* xBegin: rows are in an ordinary table */
   0,                    /* xSync */

@@ -4,6 +4,7 @@
 **   wc_store.c  the row table <name>_rows: DDL and prepared statements
 **   wc_plan.c   xBestIndex: which constraints become byte ranges
 **   wc_range.c  xFilter: the byte ranges themselves
+**   wc_scan.c   cursors: walking the ranges, skip scans, merges
 */
 #ifndef WIDECOL_WC_VTAB_H
 #define WIDECOL_WC_VTAB_H
@@ -38,7 +39,10 @@ typedef struct WcPlan WcPlan;
 struct WcPlan {
   int nTerm;
   WcTerm aTerm[WC_MAX_TERM];   /* In xFilter argv order */
-  int nEqElem;          /* Leading elements fixed by EQ/IN terms */
+  int nSkip;            /* Leading elements whose values are found in the
+                        ** data (skip scan), one prefix at a time */
+  int bMerge;           /* Merge the prefixes' scans into key order */
+  int nEqElem;          /* Elements after those fixed by EQ/IN terms */
   int iRangeElem;       /* Element narrowed by range terms, or -1 */
   int bDesc;            /* Scan keys in descending order */
   int bEmpty;           /* No row can match (a key field IS NULL) */
@@ -53,6 +57,14 @@ struct WcRange {
   WcBuf lo;
   WcBuf hi;
   int bHi;
+};
+
+/* Ranges whose buffers are reused from one prefix to the next. */
+typedef struct WcRangeList WcRangeList;
+struct WcRangeList {
+  WcRange *a;
+  int n;
+  int nAlloc;
 };
 
 /* Statements on the row table. */
@@ -106,29 +118,14 @@ struct WcVtab {
   int *aiPlanId;        /* Their numbers, the idxNum xFilter receives */
   int nPlan;
   WcStmtPool *pPool;    /* List of pools */
+  int64_t *aPrefixCount;   /* Distinct prefixes of the first k elements,
+                           ** counted by probing, -1 until counted */
   WcRegistry *pRegistry;
   WcVtab *pNext;        /* Next table in the registry */
   WcStats stats;
   WcBuf key;            /* xUpdate's scratch: the new row's key, */
   WcValue *aVal;        /* its stored values, */
   sqlite3_value **apCopy;  /* and the converted copies behind them */
-};
-
-typedef struct WcCursor WcCursor;
-struct WcCursor {
-  sqlite3_vtab_cursor base;
-  sqlite3_stmt *pStmt;  /* Scan of the current range, on a row or done */
-  int eStmt;            /* Its WC_STMT_SCAN* kind */
-  uint64_t colUsed;     /* The columns it selects */
-  int *aiStmtCol;       /* For each column and rowkey, its place in the
-                        ** scan's result, or -1 */
-  WcRange *aRange;      /* The ranges of this xFilter, in scan order */
-  int nRange;
-  int iRange;           /* Range pStmt scans */
-  int bOpen;            /* pStmt is bound to range iRange */
-  int bEof;
-  int64_t nLimit;       /* Rows still to return, or -1 */
-  int64_t nOffset;      /* Rows still to skip */
 };
 
 /* wc_store.c */
@@ -143,17 +140,36 @@ void wcStoreRelease(WcVtab *p, int eStmt, uint64_t colUsed,
 int wcStoreScanColumns(const WcSchema *pS, uint64_t colUsed, int *aiStmtCol);
 void wcStoreClose(WcVtab *p);
 int64_t wcStoreRowCount(WcVtab *p);
+int64_t wcStorePrefixCount(WcVtab *p, int nElem, int64_t nMax);
 
 /* wc_plan.c */
 int wcBestIndex(WcVtab *p, sqlite3_index_info *pInfo);
 const WcPlan *wcPlanFind(WcVtab *p, int iPlan);
 void wcPlanFreeAll(WcVtab *p);
 
-/* wc_range.c: the ranges of a plan for xFilter's argv, sorted and merged
-** in scan order.  Returns SQLITE_OK or an error code. */
+/* wc_range.c.  wcRangesBuild() makes the ranges of a plan for xFilter's
+** argv, sorted and merged in scan order, relative to the prefix of the
+** skipped elements (empty when nothing is skipped), and the window the
+** rowkey constraints allow.  wcRangesCompose() puts a prefix in front of
+** them and clips them to the window.  Both return SQLITE_OK or an error
+** code. */
 int wcRangesBuild(WcVtab *p, const WcPlan *pPlan, sqlite3_value **argv,
-                  WcRange **paRange, int *pnRange);
-void wcRangesFree(WcRange *aRange, int nRange);
+                  WcRangeList *pRel, WcRange *pWindow);
+int wcRangesCompose(const WcRangeList *pRel, const WcRange *pWindow,
+                    const unsigned char *aBase, int64_t nBase,
+                    WcRangeList *pOut);
+void wcRangeListFree(WcRangeList *pList);
+void wcRangeFree(WcRange *pRange);
+
+/* wc_scan.c: the cursor methods */
+int wcScanOpen(sqlite3_vtab *pVtab, sqlite3_vtab_cursor **ppCur);
+int wcScanClose(sqlite3_vtab_cursor *pCur);
+int wcScanFilter(sqlite3_vtab_cursor *pCur, int idxNum, const char *idxStr,
+                 int argc, sqlite3_value **argv);
+int wcScanNext(sqlite3_vtab_cursor *pCur);
+int wcScanEof(sqlite3_vtab_cursor *pCur);
+int wcScanColumn(sqlite3_vtab_cursor *pCur, sqlite3_context *ctx, int i);
+int wcScanRowid(sqlite3_vtab_cursor *pCur, sqlite3_int64 *pRowid);
 
 /* wc_vtab.c */
 int widecolRegisterModule(sqlite3 *db);

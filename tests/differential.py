@@ -98,11 +98,26 @@ DESIGNS = [
          rowkey="SALT(4, userid), userid, orderid PAD 8",
          key=["userid", "orderid"]),
     dict(name="bucketed",
-         cols=[("ts", "INTEGER", lambda r: r.randint(0, 10**10 - 1)),
+         cols=[("ts", "INTEGER", lambda r: r.randint(0, 10**4)),
                ("host", "TEXT", lambda r: r.choice(["a", "b", "c"])),
                ("v", "INTEGER", lambda r: r.randint(0, 9))],
          rowkey="BUCKET(16, ts), ts PAD 10, host",
-         key=["ts", "host"]),
+         key=["ts", "host"], rows=2000),
+    # 200 values of g: skip scans over g, merged with a held row per value.
+    dict(name="skipfield",
+         cols=[("g", "INTEGER", lambda r: r.randint(0, 199)),
+               ("ts", "INTEGER", lambda r: r.randint(0, 500)),
+               ("v", "INTEGER", lambda r: r.randint(0, 9))],
+         rowkey="g PAD 3, ts PAD 10",
+         key=["g", "ts"], rows=5000),
+    # A bucket of a field that is skipped with it: ties across prefixes
+    # are in bucket order, not g order.
+    dict(name="bucketfield",
+         cols=[("g", "INTEGER", lambda r: r.randint(0, 49)),
+               ("ts", "INTEGER", lambda r: r.randint(0, 300)),
+               ("v", "INTEGER", lambda r: r.randint(0, 9))],
+         rowkey="BUCKET(4, g), g PAD 2, ts PAD 10",
+         key=["g", "ts"], rows=3000),
     dict(name="nocase",
          cols=[("name", "TEXT COLLATE NOCASE", lambda r: text(r, "aAbB", 0, 3)),
                ("n", "INTEGER", lambda r: r.randint(0, 99)),
@@ -266,18 +281,50 @@ class Runner:
         glue = " OR " if d.rng.random() < 0.15 else " AND "
         return " WHERE " + glue.join(parts)
 
+    def order_by(self, d):
+        """Every key column, so the order is total; sometimes in another
+        order than the key's, or with an extra column first."""
+        keys = list(d.key)
+        if d.rng.random() < 0.3:
+            d.rng.shuffle(keys)
+        if d.rng.random() < 0.15:
+            keys.insert(d.rng.randint(0, len(keys)), d.rng.choice(d.cols))
+        dirs = [d.rng.choice(["", " DESC"]) for _ in keys]
+        if d.rng.random() < 0.5:
+            dirs = [dirs[0]] * len(keys)
+        return ", ".join(k + s for k, s in zip(keys, dirs))
+
+    def skip_select(self, d, db, log, seen):
+        """Constraints on key fields after the first only: the shape skip
+        scans and merges are for."""
+        params = []
+        parts = []
+        for col in d.key[1:]:
+            if d.rng.random() < 0.7:
+                v = d.value(col, seen)
+                op = d.rng.choice(["=", "<", "<=", ">", ">=", "BETWEEN"])
+                if op == "BETWEEN":
+                    params += [v, d.value(col, seen)]
+                    parts.append("%s BETWEEN ? AND ?" % col)
+                else:
+                    params.append(v)
+                    parts.append("%s %s ?" % (col, op))
+        w = (" WHERE " + " AND ".join(parts)) if parts else ""
+        limit = " LIMIT %d" % d.rng.randint(0, 6) if d.rng.random() < 0.5 else ""
+        self.check(d, db, log, "SELECT %s FROM {t}%s ORDER BY %s%s" % (
+            ", ".join(d.cols), w, self.order_by(d), limit), params)
+
     def select(self, d, db, log, seen):
         params = []
         w = self.where(d, seen, params)
         cols = ", ".join(d.cols)
         r = d.rng.random()
-        if r < 0.45:
+        if len(d.key) > 1 and d.rng.random() < 0.2:
+            self.skip_select(d, db, log, seen)
+        elif r < 0.45:
             self.check(d, db, log, "SELECT %s FROM {t}%s" % (cols, w), params, ordered=False)
         elif r < 0.8:
-            dirs = [d.rng.choice(["", " DESC"]) for _ in d.key]
-            if d.rng.random() < 0.5:
-                dirs = [dirs[0]] * len(d.key)
-            order = ", ".join(k + s for k, s in zip(d.key, dirs))
+            order = self.order_by(d)
             limit = ""
             if d.rng.random() < 0.5:
                 limit = " LIMIT %d OFFSET %d" % (d.rng.randint(0, 5), d.rng.randint(0, 3))
@@ -290,6 +337,16 @@ class Runner:
             k = d.rng.choice(d.key)
             self.check(d, db, log, "SELECT j.x, {t}.%s FROM j JOIN {t} ON {t}.%s = j.x" % (
                 ", {t}.".join(d.cols), k), (), ordered=False)
+
+    def write_where(self, d, seen, params):
+        """A WHERE for UPDATE and DELETE.  Large designs exist to test skip
+        scans over many rows, so their writes touch one value of the
+        leading key field and the tables stay large."""
+        if d.spec.get("rows", 60) <= 60:
+            return self.where(d, seen, params)
+        params.append(d.value(d.key[0], seen))
+        rest = self.where(d, seen, params)
+        return " WHERE %s = ?%s" % (d.key[0], rest.replace(" WHERE ", " AND (", 1) + ")" if rest else "")
 
     def write(self, d, db, log, seen):
         r = d.rng.random()
@@ -305,7 +362,7 @@ class Runner:
             col = d.rng.choice(d.cols)
             new = d.gens[col](d.rng)
             params = [new]
-            w = self.where(d, seen, params)
+            w = self.write_where(d, seen, params)
             # Which of several rows moved onto one key survives OR REPLACE or
             # OR IGNORE depends on the order rows are visited, which differs
             # between any two storage orders: such conflicts use plain UPDATE.
@@ -316,7 +373,7 @@ class Runner:
             log_both(log, sql, params)
         else:
             params = []
-            w = self.where(d, seen, params)
+            w = self.write_where(d, seen, params)
             sql = "DELETE FROM {t}%s" % w
             self.check(d, db, log, sql, params)
             log_both(log, sql, params)
@@ -333,7 +390,7 @@ class Runner:
         db.execute(o)
         db.execute("CREATE TABLE j(x)")
         seen = []
-        for _ in range(60):
+        for _ in range(spec.get("rows", 60)):
             row = d.row()
             try:
                 db.execute("INSERT INTO o VALUES (%s)" % ", ".join("?" * len(row)), row)
@@ -345,6 +402,7 @@ class Runner:
         for v in {r[d.cols.index(d.key[0])] for r in seen[:8]} | {None, 1, "1"}:
             db.execute("INSERT INTO j VALUES (?)", (v,))
             log.append("INSERT INTO j VALUES (%s)" % lit(v))
+        db.execute("ANALYZE")
         for _ in range(self.cases):
             if rng.random() < 0.8:
                 self.select(d, db, log, seen)

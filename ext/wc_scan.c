@@ -1,0 +1,587 @@
+/*
+** wc_scan.c: cursors of widecol tables, walking the key ranges of a plan.
+**
+** A plan reads its rows one of three ways:
+**   ranges  the plan's byte ranges, one after another;
+**   skip    the leading elements (a SALT, a BUCKET, a field with few
+**           values) are not fixed, so the prefixes they take are found in
+**           the data: a probe seeks the first key past the previous
+**           prefix, then that prefix's ranges are scanned.  Empty salts
+**           and buckets cost nothing, rows outside the ranges are never
+**           read;
+**   merge   as skip, but the ORDER BY follows the elements after the
+**           prefix: every prefix is scanned at once and a heap hands out
+**           their rows in that order.  Up to WC_MERGE_LIVE prefixes keep a
+**           statement each; beyond that each holds only its next row,
+**           fetched with one seek, so memory stays one row per prefix.
+** Every range start, probe and fetch counts as a seek in widecol_stats().
+*/
+#include "wc_vtab.h"
+#include "rk_bytes.h"
+
+#include <string.h>
+
+#define WC_MERGE_LIVE 64
+
+/* The scan of one prefix's ranges. */
+typedef struct Sub Sub;
+struct Sub {
+  WcRangeList ranges;   /* In scan order */
+  int iRange;
+  int bEof;
+  int64_t nPrefix;      /* Bytes of the prefix its keys start with */
+  sqlite3_stmt *pStmt;  /* Live scan, on a row of range iRange ... */
+  int eStmt;
+  int bOpen;
+  WcBuf key;            /* ... or the row it holds: its key */
+  sqlite3_value **apVal;  /* and its selected columns */
+  int bHasKey;          /* key is a row of range iRange */
+};
+
+typedef struct WcCursor WcCursor;
+struct WcCursor {
+  sqlite3_vtab_cursor base;
+  const WcPlan *pPlan;
+  uint64_t colUsed;     /* Columns the scans select */
+  int *aiStmtCol;       /* Column (or rowkey) -> place in a scan's row */
+  int nStmtCol;
+  int bEof;
+  int64_t nLimit;       /* Rows still to return, or -1 */
+  int64_t nOffset;      /* Rows still to skip */
+  WcRangeList rel;      /* The plan's ranges after the skipped prefix */
+  WcRange win;          /* What the rowkey constraints allow */
+  Sub seq;              /* The scan of the ranges or skip modes */
+  WcBuf probe;          /* Where the next prefix is sought */
+  int bProbed;          /* probe has been set */
+  int bProbeEnd;        /* No prefix is left */
+  Sub *aSub;            /* Merge: one scan per prefix */
+  int nSub;
+  int *aHeap;           /* Merge: subs with a row, smallest first */
+  int nHeap;
+  int bHeld;            /* Merge: subs hold rows instead of statements */
+  Sub *pRow;            /* Merge: the sub whose row is current */
+};
+
+static WcVtab *cursorTab(WcCursor *pCur){
+  return (WcVtab*)pCur->base.pVtab;
+}
+
+static int cursorError(WcCursor *pCur, int rc){
+  WcVtab *pTab = cursorTab(pCur);
+  sqlite3_free(pTab->base.zErrMsg);
+  pTab->base.zErrMsg = sqlite3_mprintf("widecol %s: %s", pTab->zName,
+                                       sqlite3_errmsg(pTab->db));
+  return rc;
+}
+
+/* The scan statement kind for a range: bounded above or not, and the
+** plan's direction. */
+static int scanKind(const WcCursor *pCur, int bHi){
+  return WC_STMT_SCAN + (bHi ? 1 : 0) + (pCur->pPlan->bDesc ? 2 : 0);
+}
+
+/* Binds [lo, hi) to a scan statement; an empty blob is below every key. */
+static void bindRange(sqlite3_stmt *pStmt, const WcBuf *pLo, const WcBuf *pHi){
+  sqlite3_bind_blob(pStmt, 1, pLo->n ? pLo->a : (const unsigned char*)"",
+                    (int)pLo->n, SQLITE_STATIC);
+  if( pHi ){
+    sqlite3_bind_blob(pStmt, 2, pHi->n ? pHi->a : (const unsigned char*)"",
+                      (int)pHi->n, SQLITE_STATIC);
+  }
+}
+
+/*
+** Subs with a live statement.
+*/
+static void subReleaseStmt(WcCursor *pCur, Sub *pSub){
+  wcStoreRelease(cursorTab(pCur), pSub->eStmt, pCur->colUsed, pSub->pStmt);
+  pSub->pStmt = 0;
+  pSub->bOpen = 0;
+}
+
+static void subFree(WcCursor *pCur, Sub *pSub){
+  int i;
+  subReleaseStmt(pCur, pSub);
+  wcRangeListFree(&pSub->ranges);
+  wcBufFree(&pSub->key);
+  if( pSub->apVal ){
+    for(i = 0; i < pCur->nStmtCol; i++) sqlite3_value_free(pSub->apVal[i]);
+    sqlite3_free(pSub->apVal);
+  }
+  memset(pSub, 0, sizeof(*pSub));
+}
+
+/* Moves a sub's statement to the next row of its ranges. */
+static int subStep(WcCursor *pCur, Sub *pSub){
+  WcVtab *pTab = cursorTab(pCur);
+  while( pSub->iRange < pSub->ranges.n ){
+    int rc;
+    if( !pSub->bOpen ){
+      const WcRange *pR = &pSub->ranges.a[pSub->iRange];
+      int eStmt = scanKind(pCur, pR->bHi);
+      if( pSub->pStmt && pSub->eStmt != eStmt ) subReleaseStmt(pCur, pSub);
+      if( pSub->pStmt == 0 ){
+        rc = wcStoreAcquire(pTab, eStmt, pCur->colUsed, &pSub->pStmt);
+        if( rc != SQLITE_OK ) return rc;
+        pSub->eStmt = eStmt;
+      }else{
+        sqlite3_reset(pSub->pStmt);
+      }
+      bindRange(pSub->pStmt, &pR->lo, pR->bHi ? &pR->hi : 0);
+      pSub->bOpen = 1;
+      pTab->stats.nSeek++;
+    }
+    rc = sqlite3_step(pSub->pStmt);
+    if( rc == SQLITE_ROW ){
+      pTab->stats.nRowRead++;
+      return SQLITE_OK;
+    }
+    if( rc != SQLITE_DONE ) return cursorError(pCur, rc);
+    pSub->iRange++;
+    pSub->bOpen = 0;
+  }
+  pSub->bEof = 1;
+  return SQLITE_OK;
+}
+
+/*
+** Subs that hold a row: each fetch is one seek past the row held.
+*/
+static int subFetch(WcCursor *pCur, Sub *pSub){
+  static const unsigned char aZero[1] = { 0 };
+  WcVtab *pTab = cursorTab(pCur);
+  int bDesc = pCur->pPlan->bDesc;
+  WcBuf bound;
+  int rc = SQLITE_OK;
+  memset(&bound, 0, sizeof(bound));
+  while( pSub->iRange < pSub->ranges.n ){
+    const WcRange *pR = &pSub->ranges.a[pSub->iRange];
+    const WcBuf *pLo = &pR->lo, *pHi = pR->bHi ? &pR->hi : 0;
+    sqlite3_stmt *pStmt = 0;
+    int eStmt;
+    if( pSub->bHasKey ){
+      /* Past the row held: above it going up, below it going down. */
+      bound.n = 0;
+      wcBufAppend(&bound, pSub->key.a, pSub->key.n);
+      if( bDesc ){
+        pHi = &bound;
+      }else{
+        wcBufAppend(&bound, aZero, 1);
+        pLo = &bound;
+      }
+      if( bound.bOom ){
+        rc = SQLITE_NOMEM;
+        break;
+      }
+    }
+    eStmt = scanKind(pCur, pHi != 0);
+    rc = wcStoreAcquire(pTab, eStmt, pCur->colUsed, &pStmt);
+    if( rc != SQLITE_OK ) break;
+    bindRange(pStmt, pLo, pHi);
+    pTab->stats.nSeek++;
+    rc = sqlite3_step(pStmt);
+    if( rc == SQLITE_ROW ){
+      int i, iKey = pCur->aiStmtCol[pTab->pSchema->nCol];
+      pTab->stats.nRowRead++;
+      pSub->key.n = 0;
+      wcBufAppend(&pSub->key, sqlite3_column_blob(pStmt, iKey),
+                  sqlite3_column_bytes(pStmt, iKey));
+      for(i = 0; i < pCur->nStmtCol; i++){
+        sqlite3_value_free(pSub->apVal[i]);
+        pSub->apVal[i] = sqlite3_value_dup(sqlite3_column_value(pStmt, i));
+        if( pSub->apVal[i] == 0 ) rc = SQLITE_NOMEM;
+      }
+      if( pSub->key.bOom ) rc = SQLITE_NOMEM;
+      pSub->bHasKey = 1;
+      wcStoreRelease(pTab, eStmt, pCur->colUsed, pStmt);
+      wcBufFree(&bound);
+      return rc == SQLITE_ROW ? SQLITE_OK : rc;
+    }
+    wcStoreRelease(pTab, eStmt, pCur->colUsed, pStmt);
+    if( rc != SQLITE_DONE ){
+      rc = cursorError(pCur, rc);
+      break;
+    }
+    rc = SQLITE_OK;
+    pSub->iRange++;
+    pSub->bHasKey = 0;
+  }
+  wcBufFree(&bound);
+  if( rc == SQLITE_OK && pSub->iRange >= pSub->ranges.n ) pSub->bEof = 1;
+  return rc;
+}
+
+static int subAdvance(WcCursor *pCur, Sub *pSub){
+  return pCur->bHeld ? subFetch(pCur, pSub) : subStep(pCur, pSub);
+}
+
+/* The key of a sub's current row. */
+static const unsigned char *subKey(WcCursor *pCur, Sub *pSub, int64_t *pn){
+  int iKey;
+  if( pCur->bHeld ){
+    *pn = pSub->key.n;
+    return pSub->key.a;
+  }
+  iKey = pCur->aiStmtCol[cursorTab(pCur)->pSchema->nCol];
+  *pn = sqlite3_column_bytes(pSub->pStmt, iKey);
+  return sqlite3_column_blob(pSub->pStmt, iKey);
+}
+
+/*
+** Probes: the next prefix of the skipped elements that has a row.
+*/
+
+/* Finds the next prefix in scan order; *pbFound is 0 when none is left. */
+static int probeNext(WcCursor *pCur, WcBuf *pPrefix, int *pbFound){
+  WcVtab *pTab = cursorTab(pCur);
+  const WcSchema *pS = pTab->pSchema;
+  int bDesc = pCur->pPlan->bDesc;
+  uint64_t keyOnly = (uint64_t)1 << (pS->nCol < 63 ? pS->nCol : 63);
+  const WcBuf *pLo = &pCur->win.lo, *pHi = pCur->win.bHi ? &pCur->win.hi : 0;
+  sqlite3_stmt *pStmt = 0;
+  int eStmt, rc, i;
+  *pbFound = 0;
+  if( pCur->bProbeEnd ) return SQLITE_OK;
+  if( pCur->bProbed ){
+    if( bDesc ) pHi = &pCur->probe; else pLo = &pCur->probe;
+  }
+  eStmt = scanKind(pCur, pHi != 0);
+  rc = wcStoreAcquire(pTab, eStmt, keyOnly, &pStmt);
+  if( rc != SQLITE_OK ) return rc;
+  bindRange(pStmt, pLo, pHi);
+  pTab->stats.nSeek++;
+  rc = sqlite3_step(pStmt);
+  if( rc == SQLITE_ROW ){
+    const unsigned char *aKey = sqlite3_column_blob(pStmt, 0);
+    int64_t nKey = sqlite3_column_bytes(pStmt, 0), nPrefix = 0;
+    for(i = 0; i < pCur->pPlan->nSkip && nPrefix >= 0; i++){
+      int64_t n = wcElementSpan(pS, i, aKey + nPrefix, nKey - nPrefix);
+      nPrefix = n < 0 ? -1 : nPrefix + n;
+    }
+    if( nPrefix < 0 ){
+      rc = SQLITE_CORRUPT;
+      sqlite3_free(pTab->base.zErrMsg);
+      pTab->base.zErrMsg = sqlite3_mprintf("widecol %s: a row key in %s_rows "
+          "does not start with the elements of ROWKEY(...); was the row "
+          "table written to directly?", pTab->zName, pTab->zName);
+    }else{
+      pPrefix->n = 0;
+      wcBufAppend(pPrefix, aKey, nPrefix);
+      pCur->probe.n = 0;
+      if( bDesc ){
+        /* Next, the keys below this prefix. */
+        wcBufAppend(&pCur->probe, aKey, nPrefix);
+        pCur->bProbeEnd = nPrefix == 0;
+      }else{
+        /* Next, the keys past every key with this prefix. */
+        if( wcBufReserve(&pCur->probe, nPrefix) == 0 ){
+          int64_t n = nPrefix ? rkPrefixEnd(aKey, nPrefix, pCur->probe.a)
+                              : -1;
+          if( n < 0 ){
+            pCur->bProbeEnd = 1;
+          }else{
+            pCur->probe.n = n;
+          }
+        }
+      }
+      pCur->bProbed = 1;
+      pTab->stats.nPrefix++;
+      *pbFound = 1;
+      rc = (pPrefix->bOom || pCur->probe.bOom) ? SQLITE_NOMEM : SQLITE_OK;
+    }
+  }else if( rc == SQLITE_DONE ){
+    pCur->bProbeEnd = 1;
+    rc = SQLITE_OK;
+  }else{
+    rc = cursorError(pCur, rc);
+  }
+  wcStoreRelease(pTab, eStmt, keyOnly, pStmt);
+  return rc;
+}
+
+/* Gives pSub the plan's ranges under the prefix. */
+static int subStart(WcCursor *pCur, Sub *pSub, const WcBuf *pPrefix){
+  int rc = wcRangesCompose(&pCur->rel, &pCur->win, pPrefix->a, pPrefix->n,
+                           &pSub->ranges);
+  pSub->iRange = 0;
+  pSub->bEof = 0;
+  pSub->bOpen = 0;
+  pSub->bHasKey = 0;
+  pSub->nPrefix = pPrefix->n;
+  return rc;
+}
+
+/*
+** The three ways.
+*/
+
+/* ranges and skip: the next row of seq, probing for prefixes as the
+** previous ones run out. */
+static int seqNext(WcCursor *pCur){
+  for(;;){
+    WcBuf prefix;
+    int rc, bFound;
+    if( pCur->seq.ranges.n > 0 || pCur->pPlan->nSkip == 0 ){
+      rc = subStep(pCur, &pCur->seq);
+      if( rc != SQLITE_OK || !pCur->seq.bEof ) return rc;
+      if( pCur->pPlan->nSkip == 0 ){
+        pCur->bEof = 1;
+        return SQLITE_OK;
+      }
+    }
+    memset(&prefix, 0, sizeof(prefix));
+    rc = probeNext(pCur, &prefix, &bFound);
+    if( rc == SQLITE_OK && bFound ) rc = subStart(pCur, &pCur->seq, &prefix);
+    wcBufFree(&prefix);
+    if( rc != SQLITE_OK ) return rc;
+    if( !bFound ){
+      pCur->bEof = 1;
+      return SQLITE_OK;
+    }
+  }
+}
+
+/* Heap order: the keys after their prefixes, reversed for DESC scans. */
+static int subLess(WcCursor *pCur, int iA, int iB){
+  Sub *pA = &pCur->aSub[iA], *pB = &pCur->aSub[iB];
+  int64_t nA, nB, n;
+  const unsigned char *aA = subKey(pCur, pA, &nA);
+  const unsigned char *aB = subKey(pCur, pB, &nB);
+  int c;
+  aA += pA->nPrefix;
+  nA -= pA->nPrefix;
+  aB += pB->nPrefix;
+  nB -= pB->nPrefix;
+  n = nA < nB ? nA : nB;
+  c = n > 0 ? memcmp(aA, aB, (size_t)n) : 0;
+  if( c == 0 ) c = nA < nB ? -1 : nA > nB;
+  /* Ties go in the order the prefixes were found: the planner relies on
+  ** it (prefixOrderFits). */
+  if( c == 0 ) return iA < iB;
+  return pCur->pPlan->bDesc ? c > 0 : c < 0;
+}
+
+static void heapSiftDown(WcCursor *pCur, int i){
+  for(;;){
+    int iMin = i, iL = 2 * i + 1, iR = 2 * i + 2, t;
+    if( iL < pCur->nHeap && subLess(pCur, pCur->aHeap[iL], pCur->aHeap[iMin]) ){
+      iMin = iL;
+    }
+    if( iR < pCur->nHeap && subLess(pCur, pCur->aHeap[iR], pCur->aHeap[iMin]) ){
+      iMin = iR;
+    }
+    if( iMin == i ) return;
+    t = pCur->aHeap[i];
+    pCur->aHeap[i] = pCur->aHeap[iMin];
+    pCur->aHeap[iMin] = t;
+    i = iMin;
+  }
+}
+
+/* merge: finds every prefix, starts a scan for each, heaps them. */
+static int mergeStart(WcCursor *pCur){
+  WcBuf prefix;
+  int rc = SQLITE_OK, bFound = 1, nAlloc = 0, i;
+  memset(&prefix, 0, sizeof(prefix));
+  while( rc == SQLITE_OK ){
+    Sub *pSub;
+    rc = probeNext(pCur, &prefix, &bFound);
+    if( rc != SQLITE_OK || !bFound ) break;
+    if( pCur->nSub == nAlloc ){
+      Sub *aNew;
+      nAlloc = nAlloc ? nAlloc * 2 : 16;
+      aNew = sqlite3_realloc64(pCur->aSub, sizeof(Sub) * (sqlite3_uint64)nAlloc);
+      if( aNew == 0 ){
+        rc = SQLITE_NOMEM;
+        break;
+      }
+      pCur->aSub = aNew;
+    }
+    pSub = &pCur->aSub[pCur->nSub];
+    memset(pSub, 0, sizeof(*pSub));
+    rc = subStart(pCur, pSub, &prefix);
+    if( pSub->ranges.n > 0 ){
+      pCur->nSub++;
+    }else{
+      wcRangeListFree(&pSub->ranges);
+    }
+  }
+  wcBufFree(&prefix);
+  if( rc != SQLITE_OK ) return rc;
+  pCur->bHeld = pCur->nSub > WC_MERGE_LIVE;
+  pCur->aHeap = sqlite3_malloc64(sizeof(int) * (sqlite3_uint64)(pCur->nSub + 1));
+  if( pCur->aHeap == 0 ) return SQLITE_NOMEM;
+  for(i = 0; i < pCur->nSub && rc == SQLITE_OK; i++){
+    Sub *pSub = &pCur->aSub[i];
+    if( pCur->bHeld ){
+      pSub->apVal = sqlite3_malloc64(sizeof(sqlite3_value*)
+                                     * (sqlite3_uint64)(pCur->nStmtCol + 1));
+      if( pSub->apVal == 0 ) return SQLITE_NOMEM;
+      memset(pSub->apVal, 0, sizeof(sqlite3_value*) * (size_t)(pCur->nStmtCol + 1));
+    }
+    rc = subAdvance(pCur, pSub);
+    if( rc == SQLITE_OK && !pSub->bEof ) pCur->aHeap[pCur->nHeap++] = i;
+  }
+  for(i = pCur->nHeap / 2 - 1; i >= 0; i--) heapSiftDown(pCur, i);
+  return rc;
+}
+
+/* merge: moves the current sub on and takes the smallest row. */
+static int mergeNext(WcCursor *pCur){
+  if( pCur->pRow ){
+    int rc = subAdvance(pCur, pCur->pRow);
+    if( rc != SQLITE_OK ) return rc;
+    if( pCur->pRow->bEof ){
+      if( !pCur->bHeld ) subReleaseStmt(pCur, pCur->pRow);
+      pCur->aHeap[0] = pCur->aHeap[--pCur->nHeap];
+    }
+    heapSiftDown(pCur, 0);
+  }
+  if( pCur->nHeap == 0 ){
+    pCur->pRow = 0;
+    pCur->bEof = 1;
+  }else{
+    pCur->pRow = &pCur->aSub[pCur->aHeap[0]];
+  }
+  return SQLITE_OK;
+}
+
+static int rawNext(WcCursor *pCur){
+  return pCur->pPlan->bMerge ? mergeNext(pCur) : seqNext(pCur);
+}
+
+/* The next row to return: skips OFFSET rows, stops after LIMIT rows. */
+static int cursorAdvance(WcCursor *pCur){
+  for(;;){
+    int rc = rawNext(pCur);
+    if( rc != SQLITE_OK || pCur->bEof ) return rc;
+    if( pCur->nOffset == 0 ) break;
+    pCur->nOffset--;
+  }
+  if( pCur->nLimit == 0 ){
+    pCur->bEof = 1;
+    return SQLITE_OK;
+  }
+  if( pCur->nLimit > 0 ) pCur->nLimit--;
+  cursorTab(pCur)->stats.nRowOut++;
+  return SQLITE_OK;
+}
+
+/*
+** The cursor methods.
+*/
+static void cursorReset(WcCursor *pCur){
+  int i;
+  subFree(pCur, &pCur->seq);
+  for(i = 0; i < pCur->nSub; i++) subFree(pCur, &pCur->aSub[i]);
+  sqlite3_free(pCur->aSub);
+  sqlite3_free(pCur->aHeap);
+  pCur->aSub = 0;
+  pCur->aHeap = 0;
+  pCur->nSub = pCur->nHeap = 0;
+  pCur->pRow = 0;
+  wcRangeListFree(&pCur->rel);
+  wcRangeFree(&pCur->win);
+  pCur->probe.n = 0;
+  pCur->bProbed = pCur->bProbeEnd = 0;
+  pCur->bEof = 1;
+}
+
+int wcScanOpen(sqlite3_vtab *pVtab, sqlite3_vtab_cursor **ppCur){
+  WcCursor *pCur = sqlite3_malloc(sizeof(*pCur));
+  int nCol = ((WcVtab*)pVtab)->pSchema->nCol;
+  if( pCur == 0 ) return SQLITE_NOMEM;
+  memset(pCur, 0, sizeof(*pCur));
+  pCur->aiStmtCol = sqlite3_malloc64(sizeof(int) * (sqlite3_uint64)(nCol + 1));
+  if( pCur->aiStmtCol == 0 ){
+    sqlite3_free(pCur);
+    return SQLITE_NOMEM;
+  }
+  pCur->bEof = 1;
+  *ppCur = &pCur->base;
+  return SQLITE_OK;
+}
+
+int wcScanClose(sqlite3_vtab_cursor *pBase){
+  WcCursor *pCur = (WcCursor*)pBase;
+  cursorReset(pCur);
+  wcBufFree(&pCur->probe);
+  sqlite3_free(pCur->aiStmtCol);
+  sqlite3_free(pCur);
+  return SQLITE_OK;
+}
+
+int wcScanFilter(sqlite3_vtab_cursor *pBase, int idxNum, const char *idxStr,
+                 int argc, sqlite3_value **argv){
+  WcCursor *pCur = (WcCursor*)pBase;
+  WcVtab *pTab = cursorTab(pCur);
+  const WcPlan *pPlan;
+  int i, rc;
+  (void)idxStr;
+  (void)argc;
+  cursorReset(pCur);
+  pPlan = wcPlanFind(pTab, idxNum);
+  if( pPlan == 0 ) return SQLITE_INTERNAL;
+  pCur->pPlan = pPlan;
+  pCur->nLimit = -1;
+  pCur->nOffset = 0;
+  for(i = 0; i < pPlan->nTerm; i++){
+    if( pPlan->aTerm[i].eOp == WC_TERM_LIMIT ){
+      pCur->nLimit = sqlite3_value_int64(argv[i]);
+      if( pCur->nLimit < 0 ) pCur->nLimit = -1;
+    }else if( pPlan->aTerm[i].eOp == WC_TERM_OFFSET ){
+      pCur->nOffset = sqlite3_value_int64(argv[i]);
+      if( pCur->nOffset < 0 ) pCur->nOffset = 0;
+    }
+  }
+  pCur->colUsed = pPlan->colUsed;
+  pCur->nStmtCol = wcStoreScanColumns(pTab->pSchema, pCur->colUsed,
+                                      pCur->aiStmtCol);
+  pCur->bEof = 0;
+  if( pPlan->bEmpty ){
+    pCur->bEof = 1;
+    return SQLITE_OK;
+  }
+  rc = wcRangesBuild(pTab, pPlan, argv, &pCur->rel, &pCur->win);
+  if( rc == SQLITE_OK && pPlan->nSkip == 0 ){
+    static const WcBuf empty = { 0, 0, 0, 0 };
+    rc = subStart(pCur, &pCur->seq, &empty);
+  }
+  if( rc == SQLITE_OK && pPlan->bMerge ) rc = mergeStart(pCur);
+  if( rc != SQLITE_OK ) return rc;
+  return cursorAdvance(pCur);
+}
+
+int wcScanNext(sqlite3_vtab_cursor *pBase){
+  return cursorAdvance((WcCursor*)pBase);
+}
+
+int wcScanEof(sqlite3_vtab_cursor *pBase){
+  return ((WcCursor*)pBase)->bEof;
+}
+
+int wcScanColumn(sqlite3_vtab_cursor *pBase, sqlite3_context *ctx, int i){
+  WcCursor *pCur = (WcCursor*)pBase;
+  Sub *pSub = pCur->pPlan->bMerge ? pCur->pRow : &pCur->seq;
+  int iStmtCol = pCur->aiStmtCol[i];
+  /* The scan selects only the columns SQLite said the query reads (and
+  ** rowkey); answering NULL for another would be wrong, so say so. */
+  if( iStmtCol < 0 ){
+    sqlite3_result_error(ctx, "widecol: a column the query plan did not "
+                         "select was read; please report this", -1);
+    return SQLITE_ERROR;
+  }
+  if( pCur->bHeld ){
+    sqlite3_result_value(ctx, pSub->apVal[iStmtCol]);
+  }else{
+    sqlite3_result_value(ctx, sqlite3_column_value(pSub->pStmt, iStmtCol));
+  }
+  return SQLITE_OK;
+}
+
+/* A WITHOUT ROWID table has no rowid to give. */
+int wcScanRowid(sqlite3_vtab_cursor *pBase, sqlite3_int64 *pRowid){
+  (void)pBase;
+  *pRowid = 0;
+  return SQLITE_MISUSE;
+}
