@@ -652,6 +652,12 @@ static char *planText(Planner *p){
                           : pS->aCol[pTerm->iCol].zName, termText(pTerm->eOp));
     }
   }
+  /* A SALT or BUCKET computed from '=' values narrows to its prefix. */
+  for(i = p->plan.nSkip; i < p->plan.nSkip + p->plan.nEqElem; i++){
+    int eKind = pS->aElem[i].eKind;
+    if( eKind == WC_ELEM_SALT ) sqlite3_str_appendall(pStr, "; SALT computed");
+    if( eKind == WC_ELEM_BUCKET ) sqlite3_str_appendall(pStr, "; BUCKET computed");
+  }
   sqlite3_str_appendall(pStr, sqlite3_str_value(p->pNote)
                               ? sqlite3_str_value(p->pNote) : "");
   if( pInfo->orderByConsumed && pInfo->nOrderBy ){

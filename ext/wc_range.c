@@ -40,7 +40,8 @@ struct Builder {
   sqlite3_value **argv;
   ColArgs *aCol;           /* nCol entries */
   WcValue *aVal;           /* Row values for encoding an element */
-  WcBuf *aPrefix;          /* Key prefixes fixed so far */
+  sqlite3_value **apCopy;  /* Converted copies behind aVal, one per column */
+  WcBuf *aPrefix;          /* Key prefixes of the fixed elements */
   int nPrefix;
   int nPrefixAlloc;
   WcRange *aRange;
@@ -263,79 +264,132 @@ static int eqValue(Builder *b, int iCol, sqlite3_value *pRhs, WcValue *pOut,
 /*
 ** Prefixes: the leading elements fixed by '=' and IN.
 */
-static void addPrefix(Builder *b, WcBuf *pNew, const WcBuf *pOld,
-                      const WcBuf *pElem, int iElem){
-  bufCopy(pNew, pOld);
-  wcBufAppend(pNew, pElem->a, pElem->n);
-  wcAppendSeparator(b->pS, iElem, pNew);
+static void freeBufs(WcBuf *a, int n){
+  int i;
+  for(i = 0; i < n; i++) wcBufFree(&a[i]);
+  sqlite3_free(a);
+}
+
+/* Adds column iCol to aiCol[0..*pn) unless it is there. */
+static void addColumn(int *aiCol, int *pn, int iCol){
+  int i;
+  for(i = 0; i < *pn && aiCol[i] != iCol; i++){}
+  if( i == *pn ) aiCol[(*pn)++] = iCol;
+}
+
+/* The columns element iElem is computed from, added to aiCol[0..*pn). */
+static void elementColumns(const WcSchema *pS, int iElem, int *aiCol,
+                           int *pn){
+  const WcElement *pElem = &pS->aElem[iElem];
+  int i;
+  if( pElem->eKind == WC_ELEM_SALT ){
+    for(i = 0; i < pElem->nSaltCol; i++){
+      addColumn(aiCol, pn, pElem->aiSaltCol[i]);
+    }
+  }else{
+    addColumn(aiCol, pn, pElem->iCol);
+  }
+}
+
+/* True if some '=' value of column iCol cannot narrow its field: a
+** number compared with a TEXT field might match text that is no
+** encoding of it. */
+static int columnNoNarrow(Builder *b, int iCol){
+  const ColArgs *pArgs = &b->aCol[iCol];
+  int i;
+  if( b->pS->aCol[iCol].cAff != WC_AFF_TEXT ) return 0;
+  for(i = 0; i < pArgs->nEq; i++){
+    int eType = sqlite3_value_type(pArgs->apEq[i]);
+    if( eType == SQLITE_INTEGER || eType == SQLITE_FLOAT ) return 1;
+  }
+  return 0;
+}
+
+/* The elements from nSkip on that '=' values can fix: up to iLast, and
+** before the first that depends on a column whose values cannot narrow. */
+static int narrowableEnd(Builder *b, int iLast){
+  int aiCol[WC_MAX_SALT_COL + 1];
+  int iElem, i;
+  for(iElem = b->pPlan->nSkip; iElem < iLast; iElem++){
+    int nCol = 0;
+    elementColumns(b->pS, iElem, aiCol, &nCol);
+    for(i = 0; i < nCol; i++){
+      if( columnNoNarrow(b, aiCol[i]) ) return iElem;
+    }
+  }
+  return iLast;
+}
+
+/* Appends a copy of pKey to the prefixes. */
+static void addPrefix(Builder *b, const WcBuf *pKey){
+  WcBuf *pNew;
+  if( b->nPrefix == b->nPrefixAlloc ){
+    int nNew = b->nPrefixAlloc ? b->nPrefixAlloc * 2 : 8;
+    WcBuf *aNew = sqlite3_realloc64(b->aPrefix, sizeof(WcBuf)
+                                    * (sqlite3_uint64)nNew);
+    if( aNew == 0 ){
+      b->rc = SQLITE_NOMEM;
+      return;
+    }
+    b->aPrefix = aNew;
+    b->nPrefixAlloc = nNew;
+  }
+  pNew = &b->aPrefix[b->nPrefix++];
+  memset(pNew, 0, sizeof(*pNew));
+  bufCopy(pNew, pKey);
   if( pNew->bOom ) b->rc = SQLITE_NOMEM;
 }
 
-/* The encodings of element iElem for every combination of '=' values of
-** the columns it depends on (one for a column or BUCKET, several for a
-** SALT over several columns).  Returns 1 if some value cannot narrow. */
-static int elementValues(Builder *b, int iElem, WcBuf **paOut, int *pnOut){
-  const WcElement *pElem = &b->pS->aElem[iElem];
-  int aiCol[WC_MAX_SALT_COL], aIdx[WC_MAX_SALT_COL];
-  int nCol = 0, i, nOut = 0, nAlloc = 0, bNoNarrow = 0;
-  WcBuf *aOut = 0;
-  if( pElem->eKind == WC_ELEM_SALT ){
-    for(i = 0; i < pElem->nSaltCol; i++){
-      aiCol[nCol++] = pElem->aiSaltCol[i];
-    }
-  }else{
-    aiCol[nCol++] = pElem->iCol;
+/* The prefixes elements [nSkip, iEnd) take: one for each combination of
+** the '=' and IN values of the columns they are computed from, so that a
+** SALT and the field it hashes always take the same value (an element at
+** a time, IN lists would multiply: every salt with every value). */
+static void buildPrefixes(Builder *b, int iEnd){
+  const WcSchema *pS = b->pS;
+  int *aiCol, *aIdx, nCol = 0, i, iElem;
+  WcBuf key;
+  freeBufs(b->aPrefix, b->nPrefix);
+  b->aPrefix = 0;
+  b->nPrefix = b->nPrefixAlloc = 0;
+  memset(&key, 0, sizeof(key));
+  if( b->pPlan->nSkip == iEnd ){
+    addPrefix(b, &key);
+    return;
+  }
+  aiCol = sqlite3_malloc64(sizeof(int) * 2 * (sqlite3_uint64)pS->nCol);
+  if( aiCol == 0 ){
+    b->rc = SQLITE_NOMEM;
+    return;
+  }
+  aIdx = &aiCol[pS->nCol];
+  for(iElem = b->pPlan->nSkip; iElem < iEnd; iElem++){
+    elementColumns(pS, iElem, aiCol, &nCol);
   }
   for(i = 0; i < nCol; i++){
     aIdx[i] = 0;
-    if( b->aCol[aiCol[i]].nEq == 0 ){
-      *paOut = 0;
-      *pnOut = 0;
-      return 0;
-    }
+    if( b->aCol[aiCol[i]].nEq == 0 ) nCol = -1;   /* '=' NULL: no rows */
   }
-  /* Odometer over the '=' values of the columns. */
-  while( b->rc == SQLITE_OK ){
-    sqlite3_value *apCopy[WC_MAX_SALT_COL];
-    int bUse = 1, eEq = EQ_VALUE;
+  /* Odometer over the columns' values. */
+  while( nCol > 0 && b->rc == SQLITE_OK ){
+    sqlite3_value **apCopy = b->apCopy;
+    int bUse = 1;
     for(i = 0; i < nCol; i++){
       apCopy[i] = 0;
       if( bUse ){
-        eEq = eqValue(b, aiCol[i], b->aCol[aiCol[i]].apEq[aIdx[i]],
-                      &b->aVal[aiCol[i]], &apCopy[i]);
-        if( eEq == EQ_NONARROW ) bNoNarrow = 1;
-        if( eEq != EQ_VALUE ) bUse = 0;
+        bUse = eqValue(b, aiCol[i], b->aCol[aiCol[i]].apEq[aIdx[i]],
+                       &b->aVal[aiCol[i]], &apCopy[i]) == EQ_VALUE;
       }
     }
-    if( bUse ){
-      WcBuf enc;
-      int rc;
-      memset(&enc, 0, sizeof(enc));
-      rc = wcEncodeElement(b->pS, b->pTab->pHasher, iElem, b->aVal, 0, &enc, 0);
+    key.n = 0;
+    for(iElem = b->pPlan->nSkip; iElem < iEnd && bUse; iElem++){
+      int rc = wcEncodeElement(pS, b->pTab->pHasher, iElem, b->aVal, 0,
+                               &key, 0);
       if( rc == WC_NOMEM ) b->rc = SQLITE_NOMEM;
-      if( rc == WC_OK ){
-        for(i = 0; i < nOut && cmpBuf(&aOut[i], &enc); i++){}
-        if( i < nOut ){
-          wcBufFree(&enc);
-        }else{
-          if( nOut == nAlloc ){
-            WcBuf *aNew;
-            nAlloc = nAlloc ? nAlloc * 2 : 4;
-            aNew = sqlite3_realloc64(aOut, sizeof(WcBuf)
-                                     * (sqlite3_uint64)nAlloc);
-            if( aNew == 0 ){
-              b->rc = SQLITE_NOMEM;
-              wcBufFree(&enc);
-              break;
-            }
-            aOut = aNew;
-          }
-          aOut[nOut++] = enc;
-        }
-      }else{
-        wcBufFree(&enc);
-      }
+      bUse = rc == WC_OK;
+      wcAppendSeparator(pS, iElem, &key);
     }
+    if( key.bOom ) b->rc = SQLITE_NOMEM;
+    if( bUse && b->rc == SQLITE_OK ) addPrefix(b, &key);
     for(i = 0; i < nCol; i++) sqlite3_value_free(apCopy[i]);
     for(i = nCol - 1; i >= 0; i--){
       if( ++aIdx[i] < b->aCol[aiCol[i]].nEq ) break;
@@ -343,44 +397,8 @@ static int elementValues(Builder *b, int iElem, WcBuf **paOut, int *pnOut){
     }
     if( i < 0 ) break;
   }
-  *paOut = aOut;
-  *pnOut = nOut;
-  return bNoNarrow;
-}
-
-static void freeBufs(WcBuf *a, int n){
-  int i;
-  for(i = 0; i < n; i++) wcBufFree(&a[i]);
-  sqlite3_free(a);
-}
-
-/* Extends the prefixes by element iElem.  Returns 1 if narrowing must
-** stop before this element. */
-static int extendPrefixes(Builder *b, int iElem){
-  WcBuf *aVal = 0, *aNew;
-  int nVal = 0, i, j, n = 0;
-  if( elementValues(b, iElem, &aVal, &nVal) ){
-    freeBufs(aVal, nVal);
-    return 1;
-  }
-  aNew = sqlite3_malloc64(sizeof(WcBuf) * (sqlite3_uint64)
-                          ((int64_t)b->nPrefix * nVal + 1));
-  if( aNew == 0 ){
-    b->rc = SQLITE_NOMEM;
-    freeBufs(aVal, nVal);
-    return 1;
-  }
-  memset(aNew, 0, sizeof(WcBuf) * (size_t)((int64_t)b->nPrefix * nVal + 1));
-  for(i = 0; i < b->nPrefix; i++){
-    for(j = 0; j < nVal; j++){
-      addPrefix(b, &aNew[n++], &b->aPrefix[i], &aVal[j], iElem);
-    }
-  }
-  freeBufs(b->aPrefix, b->nPrefix);
-  freeBufs(aVal, nVal);
-  b->aPrefix = aNew;
-  b->nPrefix = n;
-  return 0;
+  wcBufFree(&key);
+  sqlite3_free(aiCol);
 }
 
 /*
@@ -709,23 +727,21 @@ int wcRangesBuild(WcVtab *p, const WcPlan *pPlan, sqlite3_value **argv,
   b.argv = argv;
   b.aCol = sqlite3_malloc64(sizeof(ColArgs) * (sqlite3_uint64)b.pS->nCol);
   b.aVal = sqlite3_malloc64(sizeof(WcValue) * (sqlite3_uint64)b.pS->nCol);
-  b.aPrefix = sqlite3_malloc(sizeof(WcBuf));
-  if( b.aCol == 0 || b.aVal == 0 || b.aPrefix == 0 ){
+  b.apCopy = sqlite3_malloc64(sizeof(sqlite3_value*)
+                             * (sqlite3_uint64)b.pS->nCol);
+  if( b.aCol == 0 || b.aVal == 0 || b.apCopy == 0 ){
     b.rc = SQLITE_NOMEM;
   }else{
     memset(b.aCol, 0, sizeof(ColArgs) * (size_t)b.pS->nCol);
     memset(b.aVal, 0, sizeof(WcValue) * (size_t)b.pS->nCol);
-    memset(b.aPrefix, 0, sizeof(WcBuf));
-    b.nPrefix = 1;
   }
   wcRangeListFree(pRel);
   wcRangeFree(pWindow);
   if( b.rc == SQLITE_OK && !pPlan->bEmpty && rowkeyWindow(&b, pWindow) ){
     gatherArgs(&b);
-    for(iElem = pPlan->nSkip; iElem < iLast && b.rc == SQLITE_OK; iElem++){
-      /* A number compared with a TEXT field stops the narrowing. */
-      if( extendPrefixes(&b, iElem) ) break;
-    }
+    /* A number compared with a TEXT field stops the narrowing. */
+    iElem = narrowableEnd(&b, iLast);
+    buildPrefixes(&b, iElem);
     for(i = 0; i < b.nPrefix && b.rc == SQLITE_OK; i++){
       if( iElem == b.pS->nElem ){
         /* The whole key is fixed: the range holds that key alone. */
@@ -752,6 +768,7 @@ int wcRangesBuild(WcVtab *p, const WcPlan *pPlan, sqlite3_value **argv,
   }
   sqlite3_free(b.aCol);
   sqlite3_free(b.aVal);
+  sqlite3_free(b.apCopy);
   freeBufs(b.aPrefix, b.nPrefix);
   for(i = 0; i < b.nRange && b.rc == SQLITE_OK; i++){
     if( b.aRange[i].lo.bOom || b.aRange[i].hi.bOom ) b.rc = SQLITE_NOMEM;
