@@ -783,6 +783,101 @@ int wcRangesBuild(WcVtab *p, const WcPlan *pPlan, sqlite3_value **argv,
   return b.rc;
 }
 
+/*
+** Enumeration.  When the skipped elements are SALTs and BUCKETs of the
+** INTEGER field that follows them and the range on that field is short,
+** each of its values gives the prefix outright: one seek per value, no
+** probing, and the values come out in the field's order.
+*/
+int wcRangesEnumBounds(WcVtab *p, const WcPlan *pPlan, sqlite3_value **argv,
+                       int64_t *piLo, int64_t *piHi){
+  Builder b;
+  int iElem = pPlan->nSkip, iCol = p->pSchema->aElem[pPlan->nSkip].iCol;
+  int i, bEmpty = 0;
+  memset(&b, 0, sizeof(b));
+  b.pTab = p;
+  b.pS = p->pSchema;
+  b.pPlan = pPlan;
+  *piLo = INT64_MIN;
+  *piHi = INT64_MAX;
+  for(i = 0; i < pPlan->nTerm && b.rc == SQLITE_OK; i++){
+    const WcTerm *pTerm = &pPlan->aTerm[i];
+    int bLower = pTerm->eOp == WC_TERM_GT || pTerm->eOp == WC_TERM_GE;
+    int bIncl = pTerm->eOp == WC_TERM_GE || pTerm->eOp == WC_TERM_LE;
+    sqlite3_value *pCopy = 0;
+    WcValue v;
+    int eBound;
+    if( pTerm->iCol != iCol || pTerm->eOp < WC_TERM_GT
+     || pTerm->eOp > WC_TERM_LE ){
+      continue;
+    }
+    eBound = fieldBound(&b, iCol, iElem, argv[i], bLower, bIncl, &v, &bIncl,
+                        &pCopy);
+    if( eBound == BOUND_EMPTY ) bEmpty = 1;
+    if( eBound == BOUND_VALUE && v.eType == SQLITE_INTEGER ){
+      if( bLower && v.i > *piLo ) *piLo = v.i;
+      if( !bLower && v.i < *piHi ) *piHi = v.i;
+    }
+    sqlite3_value_free(pCopy);
+  }
+  if( bEmpty ){
+    *piLo = 1;
+    *piHi = 0;
+  }
+  return b.rc;
+}
+
+int wcRangesEnumCompose(WcVtab *p, const WcPlan *pPlan, int64_t iValue,
+                        const WcRangeList *pRel, const WcRange *pWindow,
+                        WcRangeList *pOut){
+  const WcSchema *pS = p->pSchema;
+  int iField = pPlan->nSkip, iElem, rc = WC_OK;
+  WcValue *aVal = sqlite3_malloc64(sizeof(WcValue) * (sqlite3_uint64)pS->nCol);
+  WcBuf base, point;
+  WcRange win;
+  memset(&base, 0, sizeof(base));
+  memset(&point, 0, sizeof(point));
+  memset(&win, 0, sizeof(win));
+  pOut->n = 0;
+  if( aVal == 0 ) return SQLITE_NOMEM;
+  memset(aVal, 0, sizeof(WcValue) * (size_t)pS->nCol);
+  aVal[pS->aElem[iField].iCol].eType = SQLITE_INTEGER;
+  aVal[pS->aElem[iField].iCol].i = iValue;
+  for(iElem = 0; iElem < iField && rc == WC_OK; iElem++){
+    rc = wcEncodeElement(pS, p->pHasher, iElem, aVal, 0, &base, 0);
+    wcAppendSeparator(pS, iElem, &base);
+  }
+  bufCopy(&point, &base);
+  if( rc == WC_OK ){
+    rc = wcEncodeElement(pS, p->pHasher, iField, aVal, 0, &point, 0);
+  }
+  sqlite3_free(aVal);
+  if( rc == WC_OK ){
+    /* The keys whose field holds iValue, within the rowkey window. */
+    wcAppendSeparator(pS, iField, &point);
+    bufCopy(&win.lo, &point);
+    win.bHi = keyAfter(pS, iField, &point, &win.hi);
+    if( win.bHi == 0 ){
+      win.bHi = 1;      /* nothing follows an all-0xFF key: empty */
+      win.hi.n = 0;
+    }
+    raiseLo(&win, &pWindow->lo);
+    if( pWindow->bHi ) lowerHi(&win, &pWindow->hi);
+  }
+  if( rc == WC_NOMEM || base.bOom || point.bOom || win.lo.bOom
+   || win.hi.bOom ){
+    rc = SQLITE_NOMEM;
+  }else if( rc == WC_OK ){
+    rc = wcRangesCompose(pRel, &win, base.a, base.n, pOut);
+  }else{
+    rc = SQLITE_OK;     /* a value the field cannot hold: no keys */
+  }
+  wcBufFree(&base);
+  wcBufFree(&point);
+  wcRangeFree(&win);
+  return rc;
+}
+
 int wcRangesCompose(const WcRangeList *pRel, const WcRange *pWindow,
                     const unsigned char *aBase, int64_t nBase,
                     WcRangeList *pOut){

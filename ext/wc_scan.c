@@ -8,7 +8,10 @@
 **           the data: a probe seeks the first key past the previous
 **           prefix, then that prefix's ranges are scanned.  Empty salts
 **           and buckets cost nothing, rows outside the ranges are never
-**           read;
+**           read.  When the skipped elements are SALTs and BUCKETs of the
+**           INTEGER field after them and its range is short, each value
+**           of the field gives its prefix instead (enumeration), in the
+**           field's order;
 **   merge   as skip, but the ORDER BY follows the elements after the
 **           prefix: every prefix is scanned at once and a heap hands out
 **           their rows in that order.  Up to WC_MERGE_LIVE prefixes keep a
@@ -54,6 +57,11 @@ struct WcCursor {
   WcBuf probe;          /* Where the next prefix is sought */
   int bProbed;          /* probe has been set */
   int bProbeEnd;        /* No prefix is left */
+  int bEnum;            /* Enumeration: the prefixes of values */
+  int64_t iEnumFirst;   /* iEnumFirst, iEnumFirst + iEnumStep, ... */
+  int64_t iEnumStep;    /* +1 or -1 */
+  uint64_t nEnumLeft;   /* Values still to visit */
+  int bMerge;           /* Merge the prefixes' scans */
   Sub *aSub;            /* Merge: one scan per prefix */
   int nSub;
   int *aHeap;           /* Merge: subs with a row, smallest first */
@@ -299,16 +307,68 @@ static int probeNext(WcCursor *pCur, WcBuf *pPrefix, int *pbFound){
   return rc;
 }
 
-/* Gives pSub the plan's ranges under the prefix. */
-static int subStart(WcCursor *pCur, Sub *pSub, const WcBuf *pPrefix){
-  int rc = wcRangesCompose(&pCur->rel, &pCur->win, pPrefix->a, pPrefix->n,
-                           &pSub->ranges);
+static void subRewind(Sub *pSub, int64_t nPrefix){
   pSub->iRange = 0;
   pSub->bEof = 0;
   pSub->bOpen = 0;
   pSub->bHasKey = 0;
-  pSub->nPrefix = pPrefix->n;
+  pSub->nPrefix = nPrefix;
+}
+
+/* Gives pSub the plan's ranges under the prefix. */
+static int subStart(WcCursor *pCur, Sub *pSub, const WcBuf *pPrefix){
+  int rc = wcRangesCompose(&pCur->rel, &pCur->win, pPrefix->a, pPrefix->n,
+                           &pSub->ranges);
+  subRewind(pSub, pPrefix->n);
   return rc;
+}
+
+/* Gives seq the ranges of the next prefix, probed for or computed from
+** the next value; *pbFound is 0 when none is left. */
+static int seqNextPrefix(WcCursor *pCur, int *pbFound){
+  WcVtab *pTab = cursorTab(pCur);
+  WcBuf prefix;
+  int rc;
+  if( pCur->bEnum ){
+    *pbFound = pCur->nEnumLeft > 0;
+    if( !*pbFound ) return SQLITE_OK;
+    rc = wcRangesEnumCompose(pTab, pCur->pPlan, pCur->iEnumFirst, &pCur->rel,
+                             &pCur->win, &pCur->seq.ranges);
+    subRewind(&pCur->seq, 0);
+    pTab->stats.nPrefix++;
+    if( --pCur->nEnumLeft > 0 ) pCur->iEnumFirst += pCur->iEnumStep;
+    return rc;
+  }
+  memset(&prefix, 0, sizeof(prefix));
+  rc = probeNext(pCur, &prefix, pbFound);
+  if( rc == SQLITE_OK && *pbFound ) rc = subStart(pCur, &pCur->seq, &prefix);
+  wcBufFree(&prefix);
+  return rc;
+}
+
+/* Decides whether to enumerate: the range is known now, and enumerating
+** costs a seek per value against two per prefix probed for. */
+static int enumStart(WcCursor *pCur, sqlite3_value **argv){
+  const WcPlan *pPlan = pCur->pPlan;
+  const WcSchema *pS = cursorTab(pCur)->pSchema;
+  int64_t iLo, iHi;
+  int bDown;
+  int rc = wcRangesEnumBounds(cursorTab(pCur), pPlan, argv, &iLo, &iHi);
+  if( rc != SQLITE_OK ) return rc;
+  if( iLo > iHi ){
+    pCur->bEof = 1;
+    return SQLITE_OK;
+  }
+  if( (uint64_t)iHi - (uint64_t)iLo >= (uint64_t)pPlan->nEnumMax ){
+    return SQLITE_OK;
+  }
+  /* In key order: the field's byte order, reversed for a DESC scan. */
+  bDown = (pS->aElem[pPlan->nSkip].eOrder == WC_ORDER_DESC) != pPlan->bDesc;
+  pCur->bEnum = 1;
+  pCur->iEnumFirst = bDown ? iHi : iLo;
+  pCur->iEnumStep = bDown ? -1 : 1;
+  pCur->nEnumLeft = (uint64_t)iHi - (uint64_t)iLo + 1;
+  return SQLITE_OK;
 }
 
 /*
@@ -319,7 +379,6 @@ static int subStart(WcCursor *pCur, Sub *pSub, const WcBuf *pPrefix){
 ** previous ones run out. */
 static int seqNext(WcCursor *pCur){
   for(;;){
-    WcBuf prefix;
     int rc, bFound;
     if( pCur->seq.ranges.n > 0 || pCur->pPlan->nSkip == 0 ){
       rc = subStep(pCur, &pCur->seq);
@@ -329,10 +388,7 @@ static int seqNext(WcCursor *pCur){
         return SQLITE_OK;
       }
     }
-    memset(&prefix, 0, sizeof(prefix));
-    rc = probeNext(pCur, &prefix, &bFound);
-    if( rc == SQLITE_OK && bFound ) rc = subStart(pCur, &pCur->seq, &prefix);
-    wcBufFree(&prefix);
+    rc = seqNextPrefix(pCur, &bFound);
     if( rc != SQLITE_OK ) return rc;
     if( !bFound ){
       pCur->bEof = 1;
@@ -447,7 +503,7 @@ static int mergeNext(WcCursor *pCur){
 }
 
 static int rawNext(WcCursor *pCur){
-  return pCur->pPlan->bMerge ? mergeNext(pCur) : seqNext(pCur);
+  return pCur->bMerge ? mergeNext(pCur) : seqNext(pCur);
 }
 
 /* The next row to return: skips OFFSET rows, stops after LIMIT rows. */
@@ -484,6 +540,7 @@ static void cursorReset(WcCursor *pCur){
   wcRangeFree(&pCur->win);
   pCur->probe.n = 0;
   pCur->bProbed = pCur->bProbeEnd = 0;
+  pCur->bEnum = pCur->bMerge = 0;
   pCur->bEof = 1;
 }
 
@@ -547,7 +604,11 @@ int wcScanFilter(sqlite3_vtab_cursor *pBase, int idxNum, const char *idxStr,
     static const WcBuf empty = { 0, 0, 0, 0 };
     rc = subStart(pCur, &pCur->seq, &empty);
   }
-  if( rc == SQLITE_OK && pPlan->bMerge ) rc = mergeStart(pCur);
+  if( rc == SQLITE_OK && pPlan->nEnumMax > 0 ) rc = enumStart(pCur, argv);
+  if( rc != SQLITE_OK || pCur->bEof ) return rc;
+  /* Enumerated values come in the merge's order already. */
+  pCur->bMerge = pPlan->bMerge && !pCur->bEnum;
+  if( pCur->bMerge ) rc = mergeStart(pCur);
   if( rc != SQLITE_OK ) return rc;
   return cursorAdvance(pCur);
 }
@@ -562,7 +623,7 @@ int wcScanEof(sqlite3_vtab_cursor *pBase){
 
 int wcScanColumn(sqlite3_vtab_cursor *pBase, sqlite3_context *ctx, int i){
   WcCursor *pCur = (WcCursor*)pBase;
-  Sub *pSub = pCur->pPlan->bMerge ? pCur->pRow : &pCur->seq;
+  Sub *pSub = pCur->bMerge ? pCur->pRow : &pCur->seq;
   int iStmtCol = pCur->aiStmtCol[i];
   /* The scan selects only the columns SQLite said the query reads (and
   ** rowkey); answering NULL for another would be wrong, so say so. */

@@ -45,6 +45,11 @@ struct WcPlan {
   int nEqElem;          /* Elements after those fixed by EQ/IN terms */
   int iRangeElem;       /* Element narrowed by range terms, or -1 */
   int bDesc;            /* Scan keys in descending order */
+  int64_t nEnumMax;     /* The skipped elements are SALTs and BUCKETs of
+                        ** the INTEGER field after them: if its range
+                        ** holds at most this many values, each value's
+                        ** prefix is computed instead of probed for (0:
+                        ** never) */
   int bEmpty;           /* No row can match (a key field IS NULL) */
   uint64_t colUsed;     /* Columns the statement reads (sqlite3_index_info's
                         ** colUsed: bit 63 stands for every column >= 63;
@@ -158,6 +163,15 @@ int wcRangesBuild(WcVtab *p, const WcPlan *pPlan, sqlite3_value **argv,
 int wcRangesCompose(const WcRangeList *pRel, const WcRange *pWindow,
                     const unsigned char *aBase, int64_t nBase,
                     WcRangeList *pOut);
+/* Enumeration, for plans with nEnumMax: wcRangesEnumBounds() gives the
+** integers [*piLo, *piHi] the range terms allow on the field after the
+** skipped elements (lo > hi when none); wcRangesEnumCompose() the ranges
+** of one of them, under the prefix it makes, in pOut. */
+int wcRangesEnumBounds(WcVtab *p, const WcPlan *pPlan, sqlite3_value **argv,
+                       int64_t *piLo, int64_t *piHi);
+int wcRangesEnumCompose(WcVtab *p, const WcPlan *pPlan, int64_t iValue,
+                        const WcRangeList *pRel, const WcRange *pWindow,
+                        WcRangeList *pOut);
 void wcRangeListFree(WcRangeList *pList);
 void wcRangeFree(WcRange *pRange);
 

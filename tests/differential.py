@@ -102,7 +102,7 @@ DESIGNS = [
                ("host", "TEXT", lambda r: r.choice(["a", "b", "c"])),
                ("v", "INTEGER", lambda r: r.randint(0, 9))],
          rowkey="BUCKET(16, ts), ts PAD 10, host",
-         key=["ts", "host"], rows=2000),
+         key=["ts", "host"], skip_cols=["ts", "host"], rows=2000),
     # 200 values of g: skip scans over g, merged with a held row per value.
     dict(name="skipfield",
          cols=[("g", "INTEGER", lambda r: r.randint(0, 199)),
@@ -118,6 +118,20 @@ DESIGNS = [
                ("v", "INTEGER", lambda r: r.randint(0, 9))],
          rowkey="BUCKET(4, g), g PAD 2, ts PAD 10",
          key=["g", "ts"], rows=3000),
+    # Salts of the range field: short ranges are enumerated, value by
+    # value, in the field's order (ascending and DESC), long ones probed.
+    dict(name="saltedts",
+         cols=[("ts", "INTEGER", lambda r: r.randint(0, 3000)),
+               ("host", "TEXT", lambda r: r.choice(["a", "b", "c"])),
+               ("v", "INTEGER", lambda r: r.randint(0, 9))],
+         rowkey="SALT(1, ts), ts PAD 6, host",
+         key=["ts", "host"], skip_cols=["ts", "host"], rows=3000),
+    dict(name="saltedtsdesc",
+         cols=[("ts", "INTEGER", lambda r: r.randint(0, 3000)),
+               ("host", "TEXT", lambda r: r.choice(["a", "b", "c"])),
+               ("v", "INTEGER", lambda r: r.randint(0, 9))],
+         rowkey="BUCKET(4, ts), SALT(-1, ts), ts DESC 99999, host",
+         key=["ts", "host"], skip_cols=["ts", "host"], rows=3000),
     dict(name="nocase",
          cols=[("name", "TEXT COLLATE NOCASE", lambda r: text(r, "aAbB", 0, 3)),
                ("n", "INTEGER", lambda r: r.randint(0, 99)),
@@ -295,15 +309,19 @@ class Runner:
         return ", ".join(k + s for k, s in zip(keys, dirs))
 
     def skip_select(self, d, db, log, seen):
-        """Constraints on key fields after the first only: the shape skip
-        scans and merges are for."""
+        """Constraints on the key fields after the first, or after a SALT or
+        BUCKET (skip_cols): the shape skip scans and merges are for."""
         params = []
         parts = []
-        for col in d.key[1:]:
+        for col in d.spec.get("skip_cols", d.key[1:]):
             if d.rng.random() < 0.7:
                 v = d.value(col, seen)
-                op = d.rng.choice(["=", "<", "<=", ">", ">=", "BETWEEN"])
-                if op == "BETWEEN":
+                op = d.rng.choice(["=", "<", "<=", ">", ">=", "BETWEEN", "NEAR", "NEAR"])
+                if op == "NEAR" and isinstance(v, int):
+                    # A short range, the kind enumerated value by value.
+                    params += [v, min(v + d.rng.randint(0, 40), 2**63 - 1)]
+                    parts.append("%s BETWEEN ? AND ?" % col)
+                elif op in ("BETWEEN", "NEAR"):
                     params += [v, d.value(col, seen)]
                     parts.append("%s BETWEEN ? AND ?" % col)
                 else:
