@@ -4,7 +4,8 @@
 #   make test       run every tests/*.test script (sqllogictest format)
 #   make asan       the same tests with AddressSanitizer + UBSan
 #   make demo       run sql/demo.sql in the sqlite3 shell
-#   make bench      time a 1% range query on 1,000,000 rows (bench/range.py)
+#   make bench      1% range queries on 1,000,000 rows: plain keys (bench/range.py),
+#                   salted and bucketed keys (bench/skip.py)
 #   make clean
 
 CC      ?= cc
@@ -71,6 +72,7 @@ demo: widecol.so
 
 bench: widecol.so
 	/usr/bin/python3 bench/range.py --extension ./widecol
+	/usr/bin/python3 bench/skip.py --extension ./widecol
 
 clean:
 	rm -rf widecol.so tests/slt build
