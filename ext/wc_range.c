@@ -857,10 +857,6 @@ int wcRangesEnumCompose(WcVtab *p, const WcPlan *pPlan, int64_t iValue,
     wcAppendSeparator(pS, iField, &point);
     bufCopy(&win.lo, &point);
     win.bHi = keyAfter(pS, iField, &point, &win.hi);
-    if( win.bHi == 0 ){
-      win.bHi = 1;      /* nothing follows an all-0xFF key: empty */
-      win.hi.n = 0;
-    }
     raiseLo(&win, &pWindow->lo);
     if( pWindow->bHi ) lowerHi(&win, &pWindow->hi);
   }

@@ -540,7 +540,7 @@ static void cursorReset(WcCursor *pCur){
   wcRangeFree(&pCur->win);
   pCur->probe.n = 0;
   pCur->bProbed = pCur->bProbeEnd = 0;
-  pCur->bEnum = pCur->bMerge = 0;
+  pCur->bEnum = pCur->bMerge = pCur->bHeld = 0;
   pCur->bEof = 1;
 }
 

@@ -354,14 +354,15 @@ static sqlite3_module widecolModule = {
   wcShadowName,
 };
 
-/* widecol_stats('<table>'): what scans of the table have done since it
-** was connected, as JSON {"seeks":..,"rows_read":..,"rows_returned":..,
-** "prefixes":..}.  Take the difference of two calls to see one query. */
+/* widecol_stats('<table>' [, reset]): what scans of the table have done
+** since it was connected or last reset, as JSON {"seeks":..,"rows_read":..,
+** "rows_returned":..,"prefixes":..}.  With reset true the counters start
+** again from zero once read, so a call after each query shows that query. */
 static void statsFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   WcRegistry *pRegistry = (WcRegistry*)sqlite3_user_data(ctx);
   const char *zName = (const char*)sqlite3_value_text(argv[0]);
+  char *zJson;
   WcVtab *p;
-  (void)argc;
   if( zName == 0 ) return;
   for(p = pRegistry->pFirst; p; p = p->pNext){
     if( sqlite3_stricmp(p->zName, zName) == 0 ) break;
@@ -374,10 +375,17 @@ static void statsFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
     sqlite3_free(zMsg);
     return;
   }
-  sqlite3_result_text(ctx, sqlite3_mprintf("{\"seeks\":%lld,\"rows_read\":%lld,"
+  zJson = sqlite3_mprintf("{\"seeks\":%lld,\"rows_read\":%lld,"
       "\"rows_returned\":%lld,\"prefixes\":%lld}", p->stats.nSeek,
-      p->stats.nRowRead, p->stats.nRowOut, p->stats.nPrefix), -1,
-      sqlite3_free);
+      p->stats.nRowRead, p->stats.nRowOut, p->stats.nPrefix);
+  if( zJson == 0 ){
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  sqlite3_result_text(ctx, zJson, -1, sqlite3_free);
+  if( argc > 1 && sqlite3_value_int(argv[1]) ){
+    memset(&p->stats, 0, sizeof(p->stats));
+  }
 }
 
 int widecolRegisterModule(sqlite3 *db){
@@ -387,6 +395,10 @@ int widecolRegisterModule(sqlite3 *db){
   pRegistry->pFirst = 0;
   rc = sqlite3_create_function_v2(db, "widecol_stats", 1, SQLITE_UTF8,
                                   pRegistry, statsFunc, 0, 0, 0);
+  if( rc == SQLITE_OK ){
+    rc = sqlite3_create_function_v2(db, "widecol_stats", 2, SQLITE_UTF8,
+                                    pRegistry, statsFunc, 0, 0, 0);
+  }
   if( rc != SQLITE_OK ){
     sqlite3_free(pRegistry);
     return rc;
