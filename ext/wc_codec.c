@@ -547,6 +547,33 @@ static int encodeBucket(const WcSchema *pS, RkHasher *pHasher,
   return pOut->bOom ? WC_NOMEM : WC_OK;
 }
 
+uint64_t wcDerivedCount(const WcSchema *pS, int iElem){
+  const WcElement *pElem = &pS->aElem[iElem];
+  int nDigit = pElem->nSaltDigit < 0 ? -pElem->nSaltDigit : pElem->nSaltDigit;
+  if( pElem->eKind == WC_ELEM_BUCKET ) return (uint64_t)pElem->nBucket;
+  return nDigit < 16 ? (uint64_t)1 << (4 * nDigit) : 0;
+}
+
+int wcEncodeDerived(const WcSchema *pS, int iElem, uint64_t iValue,
+                    WcBuf *pOut){
+  static const char aHexDigit[] = "0123456789abcdef";
+  const WcElement *pElem = &pS->aElem[iElem];
+  char z[RK_MD5_HEX];
+  int n, i;
+  if( pElem->eKind == WC_ELEM_BUCKET ){
+    n = rkDigitCount((uint64_t)(pElem->nBucket - 1));
+    rkPadDecimal(iValue, n, z);
+  }else{
+    n = pElem->nSaltDigit < 0 ? -pElem->nSaltDigit : pElem->nSaltDigit;
+    for(i = n - 1; i >= 0; i--){
+      z[i] = aHexDigit[iValue & 0x0F];
+      iValue >>= 4;
+    }
+  }
+  wcBufAppend(pOut, z, n);
+  return pOut->bOom ? WC_NOMEM : WC_OK;
+}
+
 /*
 ** Keys.
 */

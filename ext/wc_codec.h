@@ -67,6 +67,14 @@ int wcEncodeElement(const WcSchema *pS, RkHasher *pHasher, int iElem,
 int wcEncodeKey(const WcSchema *pS, RkHasher *pHasher, const WcValue *aVal,
                 WcBuf *pKey, char **pzErr);
 
+/* The values a SALT or BUCKET element iElem can take (0 if more than
+** 2^60), and the bytes of the iValue-th of them in byte order: bucket
+** iValue, or the salt whose hex digits spell iValue.  A skip scan over a
+** dense table visits every one instead of probing for them. */
+uint64_t wcDerivedCount(const WcSchema *pS, int iElem);
+int wcEncodeDerived(const WcSchema *pS, int iElem, uint64_t iValue,
+                    WcBuf *pOut);
+
 /* Appends what follows element iElem in a key: the delimiter, unless the
 ** element is last or the encoding or width makes one unnecessary. */
 void wcAppendSeparator(const WcSchema *pS, int iElem, WcBuf *pOut);

@@ -268,6 +268,13 @@ static void planElements(Planner *p){
 /* Fields are counted by probing up to this many distinct prefixes. */
 #define WC_SKIP_PROBES 1000
 
+/* Every value of the skipped SALTs and BUCKETs is visited, computed, when
+** there are at most this many and the table has this many rows per value:
+** with hashes spread evenly, fewer than a tenth of them are then expected
+** to be empty (e^-2.3), and one seek per value beats two per probed one. */
+#define WC_VISIT_MAX  65536.0
+#define WC_VISIT_ROWS 2.3
+
 /* True if element iElem has a usable '=' (all its columns, for a SALT). */
 static int elementHasEq(Planner *p, int iElem){
   const WcElement *pElem = &p->pTab->pSchema->aElem[iElem];
@@ -317,6 +324,18 @@ static double skipPrefixes(Planner *p, int k){
     nPrefix = (double)pTab->aPrefixCount[k];
   }
   return nPrefix < nRow ? nPrefix : nRow;
+}
+
+/* How many values the first k elements can take, if they are all SALTs
+** and BUCKETs; -1 if one of them is a field. */
+static double skipDomain(Planner *p, int k){
+  double nDomain = 1.0;
+  int i;
+  for(i = 0; i < k; i++){
+    if( p->pTab->pSchema->aElem[i].eKind == WC_ELEM_COLUMN ) return -1.0;
+    nDomain *= (double)wcDerivedCount(p->pTab->pSchema, i);
+  }
+  return nDomain;
 }
 
 /* True if the k skipped elements are SALTs and BUCKETs of the INTEGER
@@ -376,11 +395,12 @@ static double literalWidth(Planner *p, int iCol){
 /* Decides whether to skip over the leading elements: if they have no '='
 ** and the first element that does (or that has a range) comes after them,
 ** and seeking from prefix to prefix (two seeks each: find it, then its
-** range) costs less than reading every row. */
+** range; one each when every prefix is visited) costs less than reading
+** every row. */
 static void planSkip(Planner *p){
   const WcSchema *pS = p->pTab->pSchema;
   double nRow = (double)(p->pTab->nRowEst > 0 ? p->pTab->nRowEst : 1);
-  double nPrefix, nOut, rSeek;
+  double nPrefix, nDomain, nOut, rSeek;
   int k, i;
   for(k = 0; k < pS->nElem; k++){
     if( elementHasEq(p, k) || elementHasRange(p, k) ) break;
@@ -389,6 +409,12 @@ static void planSkip(Planner *p){
   nPrefix = skipPrefixes(p, k);
   if( nPrefix < 0 ) return;
   rSeek = 2.0 * nPrefix * WC_SEEK_COST;
+  nDomain = skipDomain(p, k);
+  if( nDomain >= 1.0 && nDomain <= WC_VISIT_MAX
+   && nRow >= nDomain * WC_VISIT_ROWS ){
+    p->plan.bAllPrefixes = 1;
+    rSeek = nDomain * WC_SEEK_COST;
+  }
   if( skipEnumerable(p, k) ){
     /* Enumerating the values costs this much instead, when it is less.
     ** A range whose bounds are parameters is taken to be short (1% of
@@ -397,10 +423,10 @@ static void planSkip(Planner *p){
     const ColCons *pCons = &p->aCons[pS->aElem[k].iCol];
     double nWidth = literalWidth(p, pS->aElem[k].iCol);
     if( nWidth < 0.0 && pCons->nLo && pCons->nHi ) nWidth = nRow / 100.0;
+    p->plan.nEnumMax = (int64_t)(rSeek / WC_ENUM_COST);
     if( nWidth >= 0.0 && nWidth * WC_ENUM_COST < rSeek ){
       rSeek = (nWidth > 1.0 ? nWidth : 1.0) * WC_ENUM_COST;
     }
-    p->plan.nEnumMax = (int64_t)(2.0 * nPrefix * WC_SEEK_COST / WC_ENUM_COST);
   }
   /* Rows left: a tenth per fixed element, a third for a range. */
   nOut = nRow;
@@ -411,6 +437,7 @@ static void planSkip(Planner *p){
     p->rSkipSeek = rSeek;
   }else{
     p->plan.nEnumMax = 0;
+    p->plan.bAllPrefixes = 0;
   }
 }
 

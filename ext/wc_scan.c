@@ -8,10 +8,12 @@
 **           the data: a probe seeks the first key past the previous
 **           prefix, then that prefix's ranges are scanned.  Empty salts
 **           and buckets cost nothing, rows outside the ranges are never
-**           read.  When the skipped elements are SALTs and BUCKETs of the
-**           INTEGER field after them and its range is short, each value
-**           of the field gives its prefix instead (enumeration), in the
-**           field's order;
+**           read.  On a table dense enough that nearly every salt or
+**           bucket exists, each one is computed in turn instead of probed
+**           for: one seek per prefix.  When the skipped elements are SALTs
+**           and BUCKETs of the INTEGER field after them and its range is
+**           short, each value of the field gives its prefix instead
+**           (enumeration), in the field's order;
 **   merge   as skip, but the ORDER BY follows the elements after the
 **           prefix: every prefix is scanned at once and a heap hands out
 **           their rows in that order.  Up to WC_MERGE_LIVE prefixes keep a
@@ -57,6 +59,8 @@ struct WcCursor {
   WcBuf probe;          /* Where the next prefix is sought */
   int bProbed;          /* probe has been set */
   int bProbeEnd;        /* No prefix is left */
+  uint64_t iVisit;      /* bAllPrefixes: the next prefix's number, */
+  uint64_t nVisit;      /* of this many */
   int bEnum;            /* Enumeration: the prefixes of values */
   int64_t iEnumFirst;   /* iEnumFirst, iEnumFirst + iEnumStep, ... */
   int64_t iEnumStep;    /* +1 or -1 */
@@ -315,6 +319,36 @@ static void subRewind(Sub *pSub, int64_t nPrefix){
   pSub->nPrefix = nPrefix;
 }
 
+/* The next prefix of a plan that visits every value of its SALTs and
+** BUCKETs: number iVisit in scan order, written digit by digit, the last
+** element's value varying fastest. */
+static int visitNext(WcCursor *pCur, WcBuf *pPrefix, int *pbFound){
+  const WcSchema *pS = cursorTab(pCur)->pSchema;
+  const WcPlan *pPlan = pCur->pPlan;
+  uint64_t iNum, iDiv = 1;
+  int i;
+  *pbFound = pCur->iVisit < pCur->nVisit;
+  if( !*pbFound ) return SQLITE_OK;
+  iNum = pPlan->bDesc ? pCur->nVisit - 1 - pCur->iVisit : pCur->iVisit;
+  pCur->iVisit++;
+  for(i = 1; i < pPlan->nSkip; i++) iDiv *= wcDerivedCount(pS, i);
+  pPrefix->n = 0;
+  for(i = 0; i < pPlan->nSkip; i++){
+    if( wcEncodeDerived(pS, i, iNum / iDiv, pPrefix) ) return SQLITE_NOMEM;
+    wcAppendSeparator(pS, i, pPrefix);
+    iNum %= iDiv;
+    if( i + 1 < pPlan->nSkip ) iDiv /= wcDerivedCount(pS, i + 1);
+  }
+  cursorTab(pCur)->stats.nPrefix++;
+  return pPrefix->bOom ? SQLITE_NOMEM : SQLITE_OK;
+}
+
+/* The next prefix of a skip scan: computed, or probed for. */
+static int prefixNext(WcCursor *pCur, WcBuf *pPrefix, int *pbFound){
+  return pCur->pPlan->bAllPrefixes ? visitNext(pCur, pPrefix, pbFound)
+                                   : probeNext(pCur, pPrefix, pbFound);
+}
+
 /* Gives pSub the plan's ranges under the prefix. */
 static int subStart(WcCursor *pCur, Sub *pSub, const WcBuf *pPrefix){
   int rc = wcRangesCompose(&pCur->rel, &pCur->win, pPrefix->a, pPrefix->n,
@@ -340,7 +374,7 @@ static int seqNextPrefix(WcCursor *pCur, int *pbFound){
     return rc;
   }
   memset(&prefix, 0, sizeof(prefix));
-  rc = probeNext(pCur, &prefix, pbFound);
+  rc = prefixNext(pCur, &prefix, pbFound);
   if( rc == SQLITE_OK && *pbFound ) rc = subStart(pCur, &pCur->seq, &prefix);
   wcBufFree(&prefix);
   return rc;
@@ -441,7 +475,7 @@ static int mergeStart(WcCursor *pCur){
   memset(&prefix, 0, sizeof(prefix));
   while( rc == SQLITE_OK ){
     Sub *pSub;
-    rc = probeNext(pCur, &prefix, &bFound);
+    rc = prefixNext(pCur, &prefix, &bFound);
     if( rc != SQLITE_OK || !bFound ) break;
     if( pCur->nSub == nAlloc ){
       Sub *aNew;
@@ -541,6 +575,7 @@ static void cursorReset(WcCursor *pCur){
   pCur->probe.n = 0;
   pCur->bProbed = pCur->bProbeEnd = 0;
   pCur->bEnum = pCur->bMerge = pCur->bHeld = 0;
+  pCur->iVisit = pCur->nVisit = 0;
   pCur->bEof = 1;
 }
 
@@ -603,6 +638,12 @@ int wcScanFilter(sqlite3_vtab_cursor *pBase, int idxNum, const char *idxStr,
   if( rc == SQLITE_OK && pPlan->nSkip == 0 ){
     static const WcBuf empty = { 0, 0, 0, 0 };
     rc = subStart(pCur, &pCur->seq, &empty);
+  }
+  if( pPlan->bAllPrefixes ){
+    pCur->nVisit = 1;
+    for(i = 0; i < pPlan->nSkip; i++){
+      pCur->nVisit *= wcDerivedCount(pTab->pSchema, i);
+    }
   }
   if( rc == SQLITE_OK && pPlan->nEnumMax > 0 ) rc = enumStart(pCur, argv);
   if( rc != SQLITE_OK || pCur->bEof ) return rc;

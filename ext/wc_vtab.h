@@ -41,6 +41,9 @@ struct WcPlan {
   WcTerm aTerm[WC_MAX_TERM];   /* In xFilter argv order */
   int nSkip;            /* Leading elements whose values are found in the
                         ** data (skip scan), one prefix at a time */
+  int bAllPrefixes;     /* The skipped elements are SALTs and BUCKETs of
+                        ** a table dense enough that nearly every value
+                        ** exists: visit each, computed, without probing */
   int bMerge;           /* Merge the prefixes' scans into key order */
   int nEqElem;          /* Elements after those fixed by EQ/IN terms */
   int iRangeElem;       /* Element narrowed by range terms, or -1 */

@@ -119,12 +119,13 @@ DESIGNS = [
          rowkey="BUCKET(4, g), g PAD 2, ts PAD 10",
          key=["g", "ts"], rows=3000),
     # Salts of the range field: short ranges are enumerated, value by
-    # value, in the field's order (ascending and DESC), long ones probed.
+    # value, in the field's order (ascending and DESC); long ones probe
+    # 4096 salts (sparse) or visit 64 prefixes (dense).
     dict(name="saltedts",
-         cols=[("ts", "INTEGER", lambda r: r.randint(0, 3000)),
+         cols=[("ts", "INTEGER", lambda r: r.randint(0, 100000)),
                ("host", "TEXT", lambda r: r.choice(["a", "b", "c"])),
                ("v", "INTEGER", lambda r: r.randint(0, 9))],
-         rowkey="SALT(1, ts), ts PAD 6, host",
+         rowkey="SALT(3, ts), ts PAD 6, host",
          key=["ts", "host"], skip_cols=["ts", "host"], rows=3000),
     dict(name="saltedtsdesc",
          cols=[("ts", "INTEGER", lambda r: r.randint(0, 3000)),
