@@ -41,6 +41,10 @@ struct Planner {
   int aiArg[WC_MAX_TERM];  /* Constraint index of each plan term */
   sqlite3_str *pNote;   /* FILTER notes for EXPLAIN */
   double rSkipSeek;     /* What a skip scan's seeks cost, in rows */
+  double nSkipPrefix;   /* The prefixes it visits, estimated */
+  double nSkipOut;      /* The rows it returns, estimated */
+  int bSkipEnum;        /* It is expected to enumerate field values */
+  int iLimit;           /* The LIMIT constraint, or -1 */
   int bInexact;         /* An '=' used so far might not narrow at run time
                         ** (a TEXT field compared with a number), so later
                         ** terms must not be omitted */
@@ -426,6 +430,7 @@ static void planSkip(Planner *p){
     p->plan.nEnumMax = (int64_t)(rSeek / WC_ENUM_COST);
     if( nWidth >= 0.0 && nWidth * WC_ENUM_COST < rSeek ){
       rSeek = (nWidth > 1.0 ? nWidth : 1.0) * WC_ENUM_COST;
+      p->bSkipEnum = 1;
     }
   }
   /* Rows left: a tenth per fixed element, a third for a range. */
@@ -435,6 +440,8 @@ static void planSkip(Planner *p){
   if( rSeek + nOut < nRow ){
     p->plan.nSkip = k;
     p->rSkipSeek = rSeek;
+    p->nSkipPrefix = p->plan.bAllPrefixes ? nDomain : nPrefix;
+    p->nSkipOut = nOut;
   }else{
     p->plan.nEnumMax = 0;
     p->plan.bAllPrefixes = 0;
@@ -552,6 +559,30 @@ static int orderByFrom(Planner *p, int iStart){
   return eDir == 1;
 }
 
+/* Rows of the range per prefix below which a merge that holds a row per
+** prefix is not worth it: it reads a row of every prefix before it returns
+** one, keeps them all in memory and seeks for each next row, while SQLite's
+** sorter would read about as many rows and keep only LIMIT of them. */
+#define WC_MERGE_ROWS 16.0
+
+/* Whether merging beats letting SQLite sort.  With a statement per prefix
+** it does, and when the field values are expected to be enumerated (they
+** come in order, with no merge).  Beyond WC_MERGE_LIVE prefixes it takes
+** prefixes with many rows each and a LIMIT that stops it early (a LIMIT
+** that is a parameter is taken to be small). */
+static int mergePays(Planner *p){
+  sqlite3_value *pVal = 0;
+  if( p->nSkipPrefix <= WC_MERGE_LIVE || p->bSkipEnum ) return 1;
+  if( p->iLimit < 0 || p->nSkipOut < WC_MERGE_ROWS * p->nSkipPrefix ){
+    return 0;
+  }
+  if( sqlite3_vtab_rhs_value(p->pInfo, p->iLimit, &pVal) != SQLITE_OK
+   || pVal == 0 || sqlite3_value_type(pVal) != SQLITE_INTEGER ){
+    return 1;
+  }
+  return (double)sqlite3_value_int64(pVal) * WC_SEEK_COST < p->nSkipOut;
+}
+
 /* Consumes the ORDER BY if the scan can give it: reading the whole key in
 ** order (a skip scan visits its prefixes in key order too), or else, for a
 ** skip scan, merging the prefixes' scans. */
@@ -559,7 +590,7 @@ static void planOrderBy(Planner *p){
   int eDir;
   if( p->pInfo->nOrderBy == 0 ) return;
   eDir = orderByFrom(p, 0);
-  if( eDir < 0 && p->plan.nSkip > 0 ){
+  if( eDir < 0 && p->plan.nSkip > 0 && mergePays(p) ){
     eDir = orderByFrom(p, p->plan.nSkip);
     p->plan.bMerge = eDir >= 0;
   }
@@ -843,6 +874,7 @@ int wcBestIndex(WcVtab *pTab, sqlite3_index_info *pInfo){
   }
   memset(p.aCons, 0, sizeof(ColCons) * (size_t)(pTab->pSchema->nCol + 1));
   collectConstraints(&p, &iLimit, &iOffset);
+  p.iLimit = iLimit;
   if( !p.plan.bEmpty ){
     planSkip(&p);
     planElements(&p);

@@ -26,7 +26,6 @@
 
 #include <string.h>
 
-#define WC_MERGE_LIVE 64
 
 /* The scan of one prefix's ranges. */
 typedef struct Sub Sub;

@@ -59,6 +59,11 @@ struct WcPlan {
                         ** rowkey is column nCol) */
 };
 
+/* A merge keeps a live statement for up to this many prefixes; beyond
+** that each prefix holds its next row and fetches the one after with a
+** seek (wc_scan.c), which the planner weighs against letting SQLite sort. */
+#define WC_MERGE_LIVE 64
+
 /* A byte range [lo, hi) of row keys; bHi is 0 for no upper bound. */
 typedef struct WcRange WcRange;
 struct WcRange {

@@ -103,13 +103,14 @@ DESIGNS = [
                ("v", "INTEGER", lambda r: r.randint(0, 9))],
          rowkey="BUCKET(16, ts), ts PAD 10, host",
          key=["ts", "host"], skip_cols=["ts", "host"], rows=2000),
-    # 200 values of g: skip scans over g, merged with a held row per value.
+    # 80 values of g (more than the 64 live scans a merge keeps): skip
+    # scans over g, merged with a held row per value under a LIMIT.
     dict(name="skipfield",
-         cols=[("g", "INTEGER", lambda r: r.randint(0, 199)),
-               ("ts", "INTEGER", lambda r: r.randint(0, 500)),
+         cols=[("g", "INTEGER", lambda r: r.randint(0, 79)),
+               ("ts", "INTEGER", lambda r: r.randint(0, 999)),
                ("v", "INTEGER", lambda r: r.randint(0, 9))],
          rowkey="g PAD 3, ts PAD 10",
-         key=["g", "ts"], rows=5000),
+         key=["g", "ts"], rows=6000),
     # A bucket of a field that is skipped with it: ties across prefixes
     # are in bucket order, not g order.
     dict(name="bucketfield",
@@ -330,8 +331,15 @@ class Runner:
                     parts.append("%s %s ?" % (col, op))
         w = (" WHERE " + " AND ".join(parts)) if parts else ""
         limit = " LIMIT %d" % d.rng.randint(0, 6) if d.rng.random() < 0.5 else ""
+        order = self.order_by(d)
+        if d.rng.random() < 0.5:
+            # The order a merge gives: the fields after the skipped ones,
+            # then the skipped ones.
+            after = d.spec.get("skip_cols", d.key[1:])
+            desc = d.rng.choice(["", " DESC"])
+            order = ", ".join(k + desc for k in after + [k for k in d.key if k not in after])
         self.check(d, db, log, "SELECT %s FROM {t}%s ORDER BY %s%s" % (
-            ", ".join(d.cols), w, self.order_by(d), limit), params)
+            ", ".join(d.cols), w, order, limit), params)
 
     def select(self, d, db, log, seen):
         params = []
