@@ -169,8 +169,8 @@ static int noFit(char **pzErr, const WcSchema *pS, int iCol,
                  const WcValue *pVal, const char *zProblem){
   if( pzErr ){
     char *zVal = wcValueDescribe(pVal, 1);
-    *pzErr = sqlite3_mprintf("widecol %s: row key field %s, %s: %s",
-                             pS->zTable, pS->aCol[iCol].zName,
+    *pzErr = sqlite3_mprintf("widecol %s: %s field %s, %s: %s",
+                             pS->zTable, pS->zKeyName, pS->aCol[iCol].zName,
                              zVal ? zVal : "?", zProblem);
     sqlite3_free(zVal);
   }
@@ -196,8 +196,8 @@ static int checkType(const WcSchema *pS, int iCol, const WcValue *pVal,
   if( pVal->eType == SQLITE_NULL ){
     if( pzErr ){
       *pzErr = sqlite3_mprintf("NOT NULL constraint failed: %s.%s (every "
-                               "column the row key is made of needs a "
-                               "value)", pS->zTable, pCol->zName);
+                               "column the %s is made of needs a value)",
+                               pS->zTable, pCol->zName, pS->zKeyName);
     }
     return WC_NOFIT;
   }
@@ -612,9 +612,9 @@ int wcEncodeKey(const WcSchema *pS, RkHasher *pHasher, const WcValue *aVal,
   if( rc == WC_OK && pKey->bOom ) rc = WC_NOMEM;
   if( rc == WC_OK && pKey->n > WC_MAX_KEY_BYTES ){
     if( pzErr ){
-      *pzErr = sqlite3_mprintf("widecol %s: the row key would be %lld bytes, "
+      *pzErr = sqlite3_mprintf("widecol %s: the %s would be %lld bytes, "
                                "more than the %d allowed (HBase's row key "
-                               "limit)", pS->zTable, pKey->n,
+                               "limit)", pS->zTable, pS->zKeyName, pKey->n,
                                WC_MAX_KEY_BYTES);
     }
     rc = WC_NOFIT;

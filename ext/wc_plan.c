@@ -34,6 +34,8 @@ struct ColCons {
 typedef struct Planner Planner;
 struct Planner {
   WcVtab *pTab;
+  int iPath;            /* The table scanned: 0 rows, i > 0 index i - 1 */
+  const WcSchema *pS;   /* Its key */
   sqlite3_index_info *pInfo;
   ColCons *aCons;       /* One per column, then rowkey */
   WcPlan plan;
@@ -61,13 +63,13 @@ static int rhsIsText(sqlite3_index_info *pInfo, int i){
 
 /* True if a constraint on column iCol compares by bytes. */
 static int exactFor(Planner *p, int iCol, int i){
-  return p->pTab->pSchema->aCol[iCol].cAff != WC_AFF_TEXT
+  return p->pS->aCol[iCol].cAff != WC_AFF_TEXT
       || rhsIsText(p->pInfo, i);
 }
 
 static void collectConstraints(Planner *p, int *piLimit, int *piOffset){
   sqlite3_index_info *pInfo = p->pInfo;
-  const WcSchema *pS = p->pTab->pSchema;
+  const WcSchema *pS = p->pS;
   int i;
   for(i = 0; i <= pS->nCol; i++){
     p->aCons[i].iEq = -1;
@@ -88,6 +90,8 @@ static void collectConstraints(Planner *p, int *piLimit, int *piOffset){
     }
     if( iCol < 0 || iCol > pS->nCol ) continue;
     if( iCol < pS->nCol && !pS->aCol[iCol].bKey ) continue;
+    /* An index key holds the row key only as its tail. */
+    if( iCol == pS->nCol && pS->bSuffix ) continue;
     pCons = &p->aCons[iCol];
     if( iCol < pS->nCol && pS->aCol[iCol].cAff == WC_AFF_TEXT ){
       const char *zColl = sqlite3_vtab_collation(pInfo, i);
@@ -171,7 +175,7 @@ static int rangeOp(int op){
 ** range alone enforces it. */
 static int useEq(Planner *p, int iCol, int bOmit){
   ColCons *pCons = &p->aCons[iCol];
-  int bText = p->pTab->pSchema->aCol[iCol].cAff == WC_AFF_TEXT;
+  int bText = p->pS->aCol[iCol].cAff == WC_AFF_TEXT;
   int eOp = WC_TERM_EQ, rc;
   if( pCons->bEqIn ){
     bOmit = bOmit && !bText;
@@ -190,7 +194,7 @@ static int columnFixed(Planner *p, int iCol){
 }
 
 static int elementFixed(Planner *p, int iElem){
-  const WcElement *pElem = &p->pTab->pSchema->aElem[iElem];
+  const WcElement *pElem = &p->pS->aElem[iElem];
   int i;
   if( iElem < p->plan.nSkip || iElem >= p->plan.nSkip + p->plan.nEqElem ){
     return 0;
@@ -206,7 +210,7 @@ static int elementFixed(Planner *p, int iElem){
 
 /* Walks the key elements: '=' on leading ones, then a range on the next. */
 static void planElements(Planner *p){
-  const WcSchema *pS = p->pTab->pSchema;
+  const WcSchema *pS = p->pS;
   int iElem;
   p->plan.iRangeElem = -1;
   for(iElem = p->plan.nSkip; iElem < pS->nElem; iElem++){
@@ -281,7 +285,7 @@ static void planElements(Planner *p){
 
 /* True if element iElem has a usable '=' (all its columns, for a SALT). */
 static int elementHasEq(Planner *p, int iElem){
-  const WcElement *pElem = &p->pTab->pSchema->aElem[iElem];
+  const WcElement *pElem = &p->pS->aElem[iElem];
   int i;
   if( pElem->eKind == WC_ELEM_SALT ){
     for(i = 0; i < pElem->nSaltCol; i++){
@@ -293,7 +297,7 @@ static int elementHasEq(Planner *p, int iElem){
 }
 
 static int elementHasRange(Planner *p, int iElem){
-  const WcElement *pElem = &p->pTab->pSchema->aElem[iElem];
+  const WcElement *pElem = &p->pS->aElem[iElem];
   const ColCons *pCons;
   if( pElem->eKind != WC_ELEM_COLUMN || pElem->eOrder == WC_ORDER_NONE ){
     return 0;
@@ -311,7 +315,7 @@ static double skipPrefixes(Planner *p, int k){
   double nPrefix = 1.0;
   int i, bCounted = 0;
   for(i = 0; i < k; i++){
-    const WcElement *pElem = &pTab->pSchema->aElem[i];
+    const WcElement *pElem = &p->pS->aElem[i];
     if( pElem->eKind == WC_ELEM_SALT ){
       nPrefix *= pow(16.0, (double)pElem->nSpan);
     }else if( pElem->eKind == WC_ELEM_BUCKET ){
@@ -321,11 +325,12 @@ static double skipPrefixes(Planner *p, int k){
     }
   }
   if( bCounted ){
-    if( pTab->aPrefixCount[k] < 0 ){
-      pTab->aPrefixCount[k] = wcStorePrefixCount(pTab, k, WC_SKIP_PROBES);
+    int64_t *aCount = pTab->aPath[p->iPath].aPrefixCount;
+    if( aCount[k] < 0 ){
+      aCount[k] = wcStorePrefixCount(pTab, p->iPath, k, WC_SKIP_PROBES);
     }
-    if( pTab->aPrefixCount[k] > WC_SKIP_PROBES ) return -1.0;
-    nPrefix = (double)pTab->aPrefixCount[k];
+    if( aCount[k] > WC_SKIP_PROBES ) return -1.0;
+    nPrefix = (double)aCount[k];
   }
   return nPrefix < nRow ? nPrefix : nRow;
 }
@@ -336,8 +341,8 @@ static double skipDomain(Planner *p, int k){
   double nDomain = 1.0;
   int i;
   for(i = 0; i < k; i++){
-    if( p->pTab->pSchema->aElem[i].eKind == WC_ELEM_COLUMN ) return -1.0;
-    nDomain *= (double)wcDerivedCount(p->pTab->pSchema, i);
+    if( p->pS->aElem[i].eKind == WC_ELEM_COLUMN ) return -1.0;
+    nDomain *= (double)wcDerivedCount(p->pS, i);
   }
   return nDomain;
 }
@@ -347,7 +352,7 @@ static double skipDomain(Planner *p, int k){
 ** range then gives its prefix outright (MapR's salted timestamps,
 ** [bucket][timestamp]...). */
 static int skipEnumerable(Planner *p, int k){
-  const WcSchema *pS = p->pTab->pSchema;
+  const WcSchema *pS = p->pS;
   const WcElement *pField = &pS->aElem[k];
   int i;
   if( pField->eKind != WC_ELEM_COLUMN || elementHasEq(p, k)
@@ -402,7 +407,7 @@ static double literalWidth(Planner *p, int iCol){
 ** range; one each when every prefix is visited) costs less than reading
 ** every row. */
 static void planSkip(Planner *p){
-  const WcSchema *pS = p->pTab->pSchema;
+  const WcSchema *pS = p->pS;
   double nRow = (double)(p->pTab->nRowEst > 0 ? p->pTab->nRowEst : 1);
   double nPrefix, nDomain, nOut, rSeek;
   int k, i;
@@ -449,7 +454,7 @@ static void planSkip(Planner *p){
 }
 
 static void planRowkey(Planner *p){
-  ColCons *pCons = &p->aCons[p->pTab->pSchema->nCol];
+  ColCons *pCons = &p->aCons[p->pS->nCol];
   int i;
   if( pCons->iEq >= 0 && !pCons->bEqIn ){
     addTerm(p, pCons->iEq, WC_TERM_EQ, 1);
@@ -463,7 +468,7 @@ static void planRowkey(Planner *p){
 /* True if a skipped SALT or BUCKET element is computed from key fields
 ** after the skipped prefix: rows that tie on those fields tie on it. */
 static int elementDerived(Planner *p, const WcElement *pElem){
-  const WcSchema *pS = p->pTab->pSchema;
+  const WcSchema *pS = p->pS;
   int j;
   if( pElem->eKind == WC_ELEM_BUCKET ){
     return pS->aCol[pElem->iCol].iElem >= p->plan.nSkip;
@@ -482,7 +487,7 @@ static int elementDerived(Planner *p, const WcElement *pElem){
 ** later fields ties anyway. */
 static int prefixOrderFits(Planner *p, int iTerm, int *peDir){
   sqlite3_index_info *pInfo = p->pInfo;
-  const WcSchema *pS = p->pTab->pSchema;
+  const WcSchema *pS = p->pS;
   int iElem;
   for(iElem = 0; iElem < p->plan.nSkip; iElem++){
     const WcElement *pElem = &pS->aElem[iElem];
@@ -520,15 +525,18 @@ static int prefixOrderFits(Planner *p, int iTerm, int *peDir){
 ** Returns 0 for ascending key order, 1 for descending, -1 for neither. */
 static int orderByFrom(Planner *p, int iStart){
   sqlite3_index_info *pInfo = p->pInfo;
-  const WcSchema *pS = p->pTab->pSchema;
+  const WcSchema *pS = p->pS;
   int i, iElem = iStart, eDir = -1;
   for(i = 0; i < pInfo->nOrderBy; i++){
     int iCol = pInfo->aOrderBy[i].iColumn;
     int bDesc = pInfo->aOrderBy[i].desc != 0;
     const WcElement *pElem;
     if( iCol == pS->nCol ){
-      /* Across merged prefixes rowkey order is not the merge order. */
-      if( iStart > 0 || (eDir >= 0 && eDir != bDesc) ) return -1;
+      /* Across merged prefixes rowkey order is not the merge order, nor
+      ** is it an index's order. */
+      if( iStart > 0 || pS->bSuffix || (eDir >= 0 && eDir != bDesc) ){
+        return -1;
+      }
       return bDesc;     /* rowkey is unique: later terms never decide */
     }
     if( iCol < 0 ) return -1;
@@ -536,7 +544,9 @@ static int orderByFrom(Planner *p, int iStart){
     while( iElem < pS->nElem && elementFixed(p, iElem) ) iElem++;
     if( iElem == pS->nElem ){
       /* The elements after iStart are all in order.  Rows that tie on
-      ** them are one row, unless they come from different prefixes. */
+      ** them are one row, unless they come from different prefixes, or
+      ** the key is an index's, which many rows can share. */
+      if( pS->bSuffix ) return -1;
       if( iStart > 0 && !prefixOrderFits(p, i, &eDir) ) return -1;
       break;
     }
@@ -623,11 +633,12 @@ static void planLimit(Planner *p, int iLimit, int iOffset){
 */
 static void planCost(Planner *p){
   sqlite3_index_info *pInfo = p->pInfo;
-  const WcSchema *pS = p->pTab->pSchema;
+  const WcSchema *pS = p->pS;
   double nRow = (double)(p->pTab->nRowEst > 0 ? p->pTab->nRowEst : 1);
   double nOut = nRow, nSeek = 1.0;
   int i, bNarrow = 0;
-  int bUnique = p->plan.nSkip == 0 && p->plan.nEqElem == pS->nElem;
+  int bUnique = p->plan.nSkip == 0 && p->plan.nEqElem == pS->nElem
+              && !pS->bSuffix;
   for(i = 0; i < p->nArg; i++){
     const WcTerm *pTerm = &p->plan.aTerm[i];
     switch( pTerm->eOp ){
@@ -692,12 +703,12 @@ static const char *termText(int eOp){
 
 static void addNote(Planner *p, int iCol, const char *zWhy){
   sqlite3_str_appendf(p->pNote, "; FILTER %s (%s)",
-                      p->pTab->pSchema->aCol[iCol].zName, zWhy);
+                      p->pS->aCol[iCol].zName, zWhy);
 }
 
 /* Notes on key-column constraints the ranges do not enforce. */
 static void explainFilters(Planner *p){
-  const WcSchema *pS = p->pTab->pSchema;
+  const WcSchema *pS = p->pS;
   int iCol, i;
   for(iCol = 0; iCol < pS->nCol; iCol++){
     const ColCons *pCons = &p->aCons[iCol];
@@ -746,12 +757,16 @@ static void explainFilters(Planner *p){
 }
 
 static char *planText(Planner *p){
-  const WcSchema *pS = p->pTab->pSchema;
+  const WcSchema *pS = p->pS;
   sqlite3_index_info *pInfo = p->pInfo;
   sqlite3_str *pStr = sqlite3_str_new(0);
   int i, nRange = 0;
   for(i = 0; i < p->nArg; i++){
     nRange += p->plan.aTerm[i].eOp < WC_TERM_LIMIT;
+  }
+  if( p->iPath > 0 ){
+    sqlite3_str_appendf(pStr, "INDEX %s ",
+                        p->pTab->aPath[p->iPath].pIndex->zName);
   }
   if( p->plan.bEmpty ){
     sqlite3_str_appendall(pStr, "EMPTY (row key fields are never NULL)");
@@ -801,6 +816,11 @@ static char *planText(Planner *p){
     sqlite3_str_appendall(pStr, p->plan.bDesc ? "; ORDER BY key DESC"
                                               : "; ORDER BY key");
     if( p->plan.bMerge ) sqlite3_str_appendall(pStr, " (merged)");
+  }
+  if( p->iPath > 0 ){
+    sqlite3_str_appendall(pStr, wcStoreCovers(p->pTab, p->iPath,
+                                              p->plan.colUsed)
+                          ? "; COVERING" : "; ROW LOOKUP BY rowkey");
   }
   for(i = 0; i < p->nArg; i++){
     if( p->plan.aTerm[i].eOp == WC_TERM_LIMIT ){
@@ -857,22 +877,49 @@ static int registerPlan(WcVtab *pTab, const WcPlan *pPlan){
   return iId;
 }
 
-int wcBestIndex(WcVtab *pTab, sqlite3_index_info *pInfo){
-  Planner p;
-  int iLimit = -1, iOffset = -1, iPlan;
+/* Looking up a row by its key for each entry an index scan finds costs
+** about this many rows of a full scan: a join inside one statement. */
+#define WC_LOOKUP_COST 4.0
+
+/* What planning one path gave: its outputs in sqlite3_index_info, the
+** plan, its text, and a cost to compare paths by, which counts the sort
+** SQLite adds when the plan does not give the ORDER BY. */
+typedef struct Candidate Candidate;
+struct Candidate {
+  WcPlan plan;
   char *zText;
+  double rCompare;
+  double rCost;
+  sqlite3_int64 nRow;
+  int idxFlags;
+  int orderByConsumed;
+  struct sqlite3_index_constraint_usage *aUsage;
+};
+
+/* Plans a scan of path iPath into pCand; pCand->zText stays NULL if the
+** path cannot help (an index that neither narrows nor orders). */
+static int planPath(WcVtab *pTab, sqlite3_index_info *pInfo, int iPath,
+                    Candidate *pCand){
+  Planner p;
+  const WcSchema *pS = pTab->aPath[iPath].pKey;
+  int iLimit = -1, iOffset = -1, i, bUseful = 1;
   memset(&p, 0, sizeof(p));
   p.pTab = pTab;
+  p.iPath = iPath;
+  p.pS = pS;
   p.pInfo = pInfo;
-  if( pTab->nRowEst < 0 ) pTab->nRowEst = wcStoreRowCount(pTab);
-  p.aCons = sqlite3_malloc64(sizeof(ColCons)
-                             * (sqlite3_uint64)(pTab->pSchema->nCol + 1));
+  p.plan.iPath = iPath;
+  memset(pInfo->aConstraintUsage, 0,
+         sizeof(pInfo->aConstraintUsage[0]) * (size_t)pInfo->nConstraint);
+  pInfo->orderByConsumed = 0;
+  pInfo->idxFlags = 0;
+  p.aCons = sqlite3_malloc64(sizeof(ColCons) * (sqlite3_uint64)(pS->nCol + 1));
   p.pNote = sqlite3_str_new(0);
   if( p.aCons == 0 ){
     sqlite3_free(sqlite3_str_finish(p.pNote));
     return SQLITE_NOMEM;
   }
-  memset(p.aCons, 0, sizeof(ColCons) * (size_t)(pTab->pSchema->nCol + 1));
+  memset(p.aCons, 0, sizeof(ColCons) * (size_t)(pS->nCol + 1));
   collectConstraints(&p, &iLimit, &iOffset);
   p.iLimit = iLimit;
   if( !p.plan.bEmpty ){
@@ -886,22 +933,87 @@ int wcBestIndex(WcVtab *pTab, sqlite3_index_info *pInfo){
   /* DELETE and UPDATE read rowkey, the primary key, without counting it
   ** in colUsed. */
   p.plan.colUsed = (uint64_t)pInfo->colUsed
-                 | ((uint64_t)1 << (pTab->pSchema->nCol < 63
-                                    ? pTab->pSchema->nCol : 63));
+                 | ((uint64_t)1 << (pS->nCol < 63 ? pS->nCol : 63));
   planCost(&p);
-  explainFilters(&p);
-  zText = planText(&p);
+  if( iPath > 0 ){
+    int nRange = 0;
+    for(i = 0; i < p.nArg; i++) nRange += p.plan.aTerm[i].eOp < WC_TERM_LIMIT;
+    bUseful = !p.plan.bEmpty && (nRange > 0 || pInfo->orderByConsumed);
+    if( !wcStoreCovers(pTab, iPath, p.plan.colUsed) ){
+      pInfo->estimatedCost += (double)pInfo->estimatedRows * WC_LOOKUP_COST;
+    }
+  }
+  if( bUseful ){
+    double nOut = (double)pInfo->estimatedRows;
+    explainFilters(&p);
+    pCand->zText = planText(&p);
+    if( pCand->zText == 0 ){
+      sqlite3_free(sqlite3_str_finish(p.pNote));
+      sqlite3_free(p.aCons);
+      return SQLITE_NOMEM;
+    }
+    pCand->plan = p.plan;
+    pCand->rCost = pInfo->estimatedCost;
+    pCand->rCompare = pInfo->estimatedCost;
+    if( pInfo->nOrderBy > 0 && !pInfo->orderByConsumed ){
+      pCand->rCompare += nOut * log2(nOut + 2.0);
+    }
+    pCand->nRow = pInfo->estimatedRows;
+    pCand->idxFlags = pInfo->idxFlags;
+    pCand->orderByConsumed = pInfo->orderByConsumed;
+    memcpy(pCand->aUsage, pInfo->aConstraintUsage,
+           sizeof(pInfo->aConstraintUsage[0]) * (size_t)pInfo->nConstraint);
+  }
   sqlite3_free(sqlite3_str_finish(p.pNote));
   sqlite3_free(p.aCons);
-  iPlan = registerPlan(pTab, &p.plan);
-  if( zText == 0 || iPlan < 0 ){
-    sqlite3_free(zText);
-    return SQLITE_NOMEM;
-  }
-  pInfo->idxNum = iPlan;
-  pInfo->idxStr = zText;
-  pInfo->needToFreeIdxStr = 1;
   return SQLITE_OK;
+}
+
+/* Plans a scan of the row table and of each index table; the cheapest
+** wins (the row table on a tie). */
+int wcBestIndex(WcVtab *pTab, sqlite3_index_info *pInfo){
+  size_t nUsage = sizeof(pInfo->aConstraintUsage[0])
+                * (size_t)(pInfo->nConstraint + 1);
+  Candidate best, cand;
+  int iPath, iPlan, rc = SQLITE_OK;
+  if( pTab->nRowEst < 0 ) pTab->nRowEst = wcStoreRowCount(pTab);
+  memset(&best, 0, sizeof(best));
+  memset(&cand, 0, sizeof(cand));
+  best.aUsage = sqlite3_malloc64(nUsage);
+  cand.aUsage = sqlite3_malloc64(nUsage);
+  if( best.aUsage == 0 || cand.aUsage == 0 ) rc = SQLITE_NOMEM;
+  for(iPath = 0; rc == SQLITE_OK && iPath < pTab->nPath; iPath++){
+    struct sqlite3_index_constraint_usage *aSwap;
+    cand.zText = 0;
+    rc = planPath(pTab, pInfo, iPath, &cand);
+    if( rc != SQLITE_OK || cand.zText == 0 ) continue;
+    if( best.zText && cand.rCompare >= best.rCompare ){
+      sqlite3_free(cand.zText);
+      continue;
+    }
+    sqlite3_free(best.zText);
+    aSwap = best.aUsage;
+    best = cand;
+    cand.aUsage = aSwap;
+  }
+  sqlite3_free(cand.aUsage);
+  if( rc == SQLITE_OK ){
+    memcpy(pInfo->aConstraintUsage, best.aUsage,
+           sizeof(pInfo->aConstraintUsage[0]) * (size_t)pInfo->nConstraint);
+    pInfo->orderByConsumed = best.orderByConsumed;
+    pInfo->idxFlags = best.idxFlags;
+    pInfo->estimatedCost = best.rCost;
+    pInfo->estimatedRows = best.nRow;
+    iPlan = registerPlan(pTab, &best.plan);
+    if( iPlan < 0 ) rc = SQLITE_NOMEM;
+    pInfo->idxNum = iPlan;
+    pInfo->idxStr = best.zText;
+    pInfo->needToFreeIdxStr = 1;
+    best.zText = 0;
+  }
+  sqlite3_free(best.zText);
+  sqlite3_free(best.aUsage);
+  return rc;
 }
 
 void wcPlanFreeAll(WcVtab *pTab){

@@ -722,7 +722,7 @@ int wcRangesBuild(WcVtab *p, const WcPlan *pPlan, sqlite3_value **argv,
   int i, iElem, iLast = pPlan->nSkip + pPlan->nEqElem;
   memset(&b, 0, sizeof(b));
   b.pTab = p;
-  b.pS = p->pSchema;
+  b.pS = p->aPath[pPlan->iPath].pKey;
   b.pPlan = pPlan;
   b.argv = argv;
   b.aCol = sqlite3_malloc64(sizeof(ColArgs) * (sqlite3_uint64)b.pS->nCol);
@@ -792,11 +792,12 @@ int wcRangesBuild(WcVtab *p, const WcPlan *pPlan, sqlite3_value **argv,
 int wcRangesEnumBounds(WcVtab *p, const WcPlan *pPlan, sqlite3_value **argv,
                        int64_t *piLo, int64_t *piHi){
   Builder b;
-  int iElem = pPlan->nSkip, iCol = p->pSchema->aElem[pPlan->nSkip].iCol;
+  int iElem = pPlan->nSkip;
+  int iCol = p->aPath[pPlan->iPath].pKey->aElem[pPlan->nSkip].iCol;
   int i, bEmpty = 0;
   memset(&b, 0, sizeof(b));
   b.pTab = p;
-  b.pS = p->pSchema;
+  b.pS = p->aPath[pPlan->iPath].pKey;
   b.pPlan = pPlan;
   *piLo = INT64_MIN;
   *piHi = INT64_MAX;
@@ -830,7 +831,7 @@ int wcRangesEnumBounds(WcVtab *p, const WcPlan *pPlan, sqlite3_value **argv,
 int wcRangesEnumCompose(WcVtab *p, const WcPlan *pPlan, int64_t iValue,
                         const WcRangeList *pRel, const WcRange *pWindow,
                         WcRangeList *pOut){
-  const WcSchema *pS = p->pSchema;
+  const WcSchema *pS = p->aPath[pPlan->iPath].pKey;
   int iField = pPlan->nSkip, iElem, rc = WC_OK;
   WcValue *aVal = sqlite3_malloc64(sizeof(WcValue) * (sqlite3_uint64)pS->nCol);
   WcBuf base, point;

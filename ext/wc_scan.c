@@ -77,6 +77,11 @@ static WcVtab *cursorTab(WcCursor *pCur){
   return (WcVtab*)pCur->base.pVtab;
 }
 
+/* The key the plan scans: the row key or an index's. */
+static const WcSchema *cursorKey(WcCursor *pCur){
+  return cursorTab(pCur)->aPath[pCur->pPlan->iPath].pKey;
+}
+
 static int cursorError(WcCursor *pCur, int rc){
   WcVtab *pTab = cursorTab(pCur);
   sqlite3_free(pTab->base.zErrMsg);
@@ -105,7 +110,9 @@ static void bindRange(sqlite3_stmt *pStmt, const WcBuf *pLo, const WcBuf *pHi){
 ** Subs with a live statement.
 */
 static void subReleaseStmt(WcCursor *pCur, Sub *pSub){
-  wcStoreRelease(cursorTab(pCur), pSub->eStmt, pCur->colUsed, pSub->pStmt);
+  if( pSub->pStmt == 0 ) return;
+  wcStoreRelease(cursorTab(pCur), pSub->eStmt, pCur->pPlan->iPath,
+                 pCur->colUsed, pSub->pStmt);
   pSub->pStmt = 0;
   pSub->bOpen = 0;
 }
@@ -132,7 +139,7 @@ static int subStep(WcCursor *pCur, Sub *pSub){
       int eStmt = scanKind(pCur, pR->bHi);
       if( pSub->pStmt && pSub->eStmt != eStmt ) subReleaseStmt(pCur, pSub);
       if( pSub->pStmt == 0 ){
-        rc = wcStoreAcquire(pTab, eStmt, pCur->colUsed, &pSub->pStmt);
+        rc = wcStoreAcquire(pTab, eStmt, pCur->pPlan->iPath, pCur->colUsed, &pSub->pStmt);
         if( rc != SQLITE_OK ) return rc;
         pSub->eStmt = eStmt;
       }else{
@@ -186,7 +193,7 @@ static int subFetch(WcCursor *pCur, Sub *pSub){
       }
     }
     eStmt = scanKind(pCur, pHi != 0);
-    rc = wcStoreAcquire(pTab, eStmt, pCur->colUsed, &pStmt);
+    rc = wcStoreAcquire(pTab, eStmt, pCur->pPlan->iPath, pCur->colUsed, &pStmt);
     if( rc != SQLITE_OK ) break;
     bindRange(pStmt, pLo, pHi);
     pTab->stats.nSeek++;
@@ -204,11 +211,11 @@ static int subFetch(WcCursor *pCur, Sub *pSub){
       }
       if( pSub->key.bOom ) rc = SQLITE_NOMEM;
       pSub->bHasKey = 1;
-      wcStoreRelease(pTab, eStmt, pCur->colUsed, pStmt);
+      wcStoreRelease(pTab, eStmt, pCur->pPlan->iPath, pCur->colUsed, pStmt);
       wcBufFree(&bound);
       return rc == SQLITE_ROW ? SQLITE_OK : rc;
     }
-    wcStoreRelease(pTab, eStmt, pCur->colUsed, pStmt);
+    wcStoreRelease(pTab, eStmt, pCur->pPlan->iPath, pCur->colUsed, pStmt);
     if( rc != SQLITE_DONE ){
       rc = cursorError(pCur, rc);
       break;
@@ -233,7 +240,7 @@ static const unsigned char *subKey(WcCursor *pCur, Sub *pSub, int64_t *pn){
     *pn = pSub->key.n;
     return pSub->key.a;
   }
-  iKey = pCur->aiStmtCol[cursorTab(pCur)->pSchema->nCol];
+  iKey = pCur->aiStmtCol[cursorKey(pCur)->nCol];
   *pn = sqlite3_column_bytes(pSub->pStmt, iKey);
   return sqlite3_column_blob(pSub->pStmt, iKey);
 }
@@ -245,7 +252,7 @@ static const unsigned char *subKey(WcCursor *pCur, Sub *pSub, int64_t *pn){
 /* Finds the next prefix in scan order; *pbFound is 0 when none is left. */
 static int probeNext(WcCursor *pCur, WcBuf *pPrefix, int *pbFound){
   WcVtab *pTab = cursorTab(pCur);
-  const WcSchema *pS = pTab->pSchema;
+  const WcSchema *pS = cursorKey(pCur);
   int bDesc = pCur->pPlan->bDesc;
   uint64_t keyOnly = (uint64_t)1 << (pS->nCol < 63 ? pS->nCol : 63);
   const WcBuf *pLo = &pCur->win.lo, *pHi = pCur->win.bHi ? &pCur->win.hi : 0;
@@ -257,7 +264,7 @@ static int probeNext(WcCursor *pCur, WcBuf *pPrefix, int *pbFound){
     if( bDesc ) pHi = &pCur->probe; else pLo = &pCur->probe;
   }
   eStmt = scanKind(pCur, pHi != 0);
-  rc = wcStoreAcquire(pTab, eStmt, keyOnly, &pStmt);
+  rc = wcStoreAcquire(pTab, eStmt, pCur->pPlan->iPath, keyOnly, &pStmt);
   if( rc != SQLITE_OK ) return rc;
   bindRange(pStmt, pLo, pHi);
   pTab->stats.nSeek++;
@@ -272,9 +279,9 @@ static int probeNext(WcCursor *pCur, WcBuf *pPrefix, int *pbFound){
     if( nPrefix < 0 ){
       rc = SQLITE_CORRUPT;
       sqlite3_free(pTab->base.zErrMsg);
-      pTab->base.zErrMsg = sqlite3_mprintf("widecol %s: a row key in %s_rows "
-          "does not start with the elements of ROWKEY(...); was the row "
-          "table written to directly?", pTab->zName, pTab->zName);
+      pTab->base.zErrMsg = sqlite3_mprintf("widecol %s: a key in one of its "
+          "tables does not start with the elements of its %s; was the table "
+          "written to directly?", pTab->zName, pS->zKeyName);
     }else{
       pPrefix->n = 0;
       wcBufAppend(pPrefix, aKey, nPrefix);
@@ -306,7 +313,7 @@ static int probeNext(WcCursor *pCur, WcBuf *pPrefix, int *pbFound){
   }else{
     rc = cursorError(pCur, rc);
   }
-  wcStoreRelease(pTab, eStmt, keyOnly, pStmt);
+  wcStoreRelease(pTab, eStmt, pCur->pPlan->iPath, keyOnly, pStmt);
   return rc;
 }
 
@@ -322,7 +329,7 @@ static void subRewind(Sub *pSub, int64_t nPrefix){
 ** BUCKETs: number iVisit in scan order, written digit by digit, the last
 ** element's value varying fastest. */
 static int visitNext(WcCursor *pCur, WcBuf *pPrefix, int *pbFound){
-  const WcSchema *pS = cursorTab(pCur)->pSchema;
+  const WcSchema *pS = cursorKey(pCur);
   const WcPlan *pPlan = pCur->pPlan;
   uint64_t iNum, iDiv = 1;
   int i;
@@ -383,7 +390,7 @@ static int seqNextPrefix(WcCursor *pCur, int *pbFound){
 ** costs a seek per value against two per prefix probed for. */
 static int enumStart(WcCursor *pCur, sqlite3_value **argv){
   const WcPlan *pPlan = pCur->pPlan;
-  const WcSchema *pS = cursorTab(pCur)->pSchema;
+  const WcSchema *pS = cursorKey(pCur);
   int64_t iLo, iHi;
   int bDown;
   int rc = wcRangesEnumBounds(cursorTab(pCur), pPlan, argv, &iLo, &iHi);
@@ -583,7 +590,7 @@ int wcScanOpen(sqlite3_vtab *pVtab, sqlite3_vtab_cursor **ppCur){
   int nCol = ((WcVtab*)pVtab)->pSchema->nCol;
   if( pCur == 0 ) return SQLITE_NOMEM;
   memset(pCur, 0, sizeof(*pCur));
-  pCur->aiStmtCol = sqlite3_malloc64(sizeof(int) * (sqlite3_uint64)(nCol + 1));
+  pCur->aiStmtCol = sqlite3_malloc64(sizeof(int) * (sqlite3_uint64)(nCol + 2));
   if( pCur->aiStmtCol == 0 ){
     sqlite3_free(pCur);
     return SQLITE_NOMEM;
@@ -626,7 +633,7 @@ int wcScanFilter(sqlite3_vtab_cursor *pBase, int idxNum, const char *idxStr,
     }
   }
   pCur->colUsed = pPlan->colUsed;
-  pCur->nStmtCol = wcStoreScanColumns(pTab->pSchema, pCur->colUsed,
+  pCur->nStmtCol = wcStoreScanColumns(pTab, pPlan->iPath, pCur->colUsed,
                                       pCur->aiStmtCol);
   pCur->bEof = 0;
   if( pPlan->bEmpty ){
@@ -641,7 +648,7 @@ int wcScanFilter(sqlite3_vtab_cursor *pBase, int idxNum, const char *idxStr,
   if( pPlan->bAllPrefixes ){
     pCur->nVisit = 1;
     for(i = 0; i < pPlan->nSkip; i++){
-      pCur->nVisit *= wcDerivedCount(pTab->pSchema, i);
+      pCur->nVisit *= wcDerivedCount(cursorKey(pCur), i);
     }
   }
   if( rc == SQLITE_OK && pPlan->nEnumMax > 0 ) rc = enumStart(pCur, argv);
@@ -664,7 +671,8 @@ int wcScanEof(sqlite3_vtab_cursor *pBase){
 int wcScanColumn(sqlite3_vtab_cursor *pBase, sqlite3_context *ctx, int i){
   WcCursor *pCur = (WcCursor*)pBase;
   Sub *pSub = pCur->bMerge ? pCur->pRow : &pCur->seq;
-  int iStmtCol = pCur->aiStmtCol[i];
+  int nCol = cursorTab(pCur)->pSchema->nCol;
+  int iStmtCol = pCur->aiStmtCol[i == nCol ? nCol + 1 : i];
   /* The scan selects only the columns SQLite said the query reads (and
   ** rowkey); answering NULL for another would be wrong, so say so. */
   if( iStmtCol < 0 ){

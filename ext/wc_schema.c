@@ -156,7 +156,8 @@ static int tokenInt(const Token *pTk, int64_t *piOut){
 */
 typedef struct Parse Parse;
 struct Parse {
-  WcSchema *pSchema;
+  WcSchema *pSchema;    /* The table, or the key of one of its indexes */
+  const char *zKey;     /* "ROWKEY" or "INDEX <name>", for messages */
   char *zErr;
 };
 
@@ -268,6 +269,8 @@ static void parseColumn(Parse *p, const char *zArg){
   memset(pCol, 0, sizeof(*pCol));
   pCol->zName = zName;
   pCol->iElem = -1;
+  pCol->iFamily = -1;
+  pCol->iIndexField = -1;
   lexNext(&lex);
   /* The type: names, optionally followed by (n) or (n, m). */
   while( lex.tk.eType == TK_ID && !tokenIs(&lex.tk, "COLLATE")
@@ -330,7 +333,7 @@ static void parseColumn(Parse *p, const char *zArg){
 ** ROWKEY(element, ...).
 */
 
-/* Reads a column name token used in ROWKEY; returns its index or -1. */
+/* Reads a column name token used in zWhere; returns its index or -1. */
 static int keyColumn(Parse *p, Lexer *pLex, const char *zWhere){
   char *zName;
   int iCol;
@@ -465,15 +468,16 @@ static void parseTransforms(Parse *p, Lexer *pLex, WcElement *pElem){
     }else if( tokenIs(&pLex->tk, "REVERSE") ){
       pX->eOp = WC_XFORM_REVERSE;
     }else{
-      parseError(p, "widecol %s: unknown transform \"%.*s\" on ROWKEY "
+      parseError(p, "widecol %s: unknown transform \"%.*s\" on %s "
                  "column \"%s\"; the transforms are PAD n, DESC [max] and "
-                 "REVERSE", p->pSchema->zTable, pLex->tk.n, pLex->tk.z, zCol);
+                 "REVERSE", p->pSchema->zTable, pLex->tk.n, pLex->tk.z,
+                 p->zKey, zCol);
       return;
     }
     for(i = 0; i < pElem->nXform; i++){
       if( pElem->aXform[i].eOp == pX->eOp ){
-        parseError(p, "widecol %s: ROWKEY column \"%s\" has %.*s twice",
-                   p->pSchema->zTable, zCol, pLex->tk.n, pLex->tk.z);
+        parseError(p, "widecol %s: %s column \"%s\" has %.*s twice",
+                   p->pSchema->zTable, p->zKey, zCol, pLex->tk.n, pLex->tk.z);
         return;
       }
     }
@@ -527,11 +531,11 @@ static void parseElement(Parse *p, Lexer *pLex){
     parseBucket(p, pLex, pElem);
   }else{
     pElem->eKind = WC_ELEM_COLUMN;
-    pElem->iCol = keyColumn(p, pLex, "ROWKEY");
+    pElem->iCol = keyColumn(p, pLex, p->zKey);
     if( pElem->iCol < 0 ) return;
     if( pS->aCol[pElem->iCol].iElem >= 0 ){
-      parseError(p, "widecol %s: column \"%s\" appears twice in ROWKEY",
-                 pS->zTable, pS->aCol[pElem->iCol].zName);
+      parseError(p, "widecol %s: column \"%s\" appears twice in %s",
+                 pS->zTable, pS->aCol[pElem->iCol].zName, p->zKey);
       return;
     }
     pS->aCol[pElem->iCol].iElem = pS->nElem - 1;
@@ -539,38 +543,49 @@ static void parseElement(Parse *p, Lexer *pLex){
   }
 }
 
-static void parseRowkey(Parse *p, const char *zArg){
+/* Reads "(element, ...)" from the current token into p->pSchema->aElem;
+** nMax bounds the elements there can be. */
+static void parseElements(Parse *p, Lexer *pLex, int nMax){
   WcSchema *pS = p->pSchema;
-  Lexer lex;
-  int nMax = 1;        /* an element per comma, at most */
-  const char *z;
-  if( pS->aElem ){
-    parseError(p, "widecol %s: ROWKEY(...) is given twice; a table has one "
-               "row key", pS->zTable);
-    return;
-  }
-  for(z = zArg; *z; z++) nMax += *z == ',';
   pS->aElem = sqlite3_malloc64(sizeof(WcElement) * (sqlite3_uint64)nMax);
   if( pS->aElem == 0 ){
     parseError(p, "out of memory");
     return;
   }
-  lexInit(&lex, zArg);
-  lexNext(&lex);     /* ROWKEY */
-  if( expectToken(p, &lex, TK_LP, "ROWKEY", "\"(\"") ) return;
-  if( lex.tk.eType == TK_RP ){
-    parseError(p, "widecol %s: ROWKEY() is empty; name at least one column",
-               pS->zTable);
+  if( expectToken(p, pLex, TK_LP, p->zKey, "\"(\"") ) return;
+  if( pLex->tk.eType == TK_RP ){
+    parseError(p, "widecol %s: %s() is empty; name at least one column",
+               pS->zTable, p->zKey);
     return;
   }
   for(;;){
-    parseElement(p, &lex);
+    parseElement(p, pLex);
     if( p->zErr ) return;
-    if( lex.tk.eType == TK_RP ) break;
-    if( expectToken(p, &lex, TK_COMMA, "ROWKEY", "\",\" or \")\"") ) return;
+    if( pLex->tk.eType == TK_RP ) break;
+    if( expectToken(p, pLex, TK_COMMA, p->zKey, "\",\" or \")\"") ) return;
   }
-  lexNext(&lex);
-  if( lex.tk.eType != TK_END ){
+  lexNext(pLex);
+}
+
+/* At most one element per comma of the argument, plus one. */
+static int maxElements(const char *zArg){
+  int nMax = 1;
+  for(; *zArg; zArg++) nMax += *zArg == ',';
+  return nMax;
+}
+
+static void parseRowkey(Parse *p, const char *zArg){
+  WcSchema *pS = p->pSchema;
+  Lexer lex;
+  if( pS->aElem ){
+    parseError(p, "widecol %s: ROWKEY(...) is given twice; a table has one "
+               "row key", pS->zTable);
+    return;
+  }
+  lexInit(&lex, zArg);
+  lexNext(&lex);     /* ROWKEY */
+  parseElements(p, &lex, maxElements(zArg));
+  if( !p->zErr && lex.tk.eType != TK_END ){
     unexpected(p, &lex.tk, "ROWKEY(...)", "nothing after the closing \")\"");
   }
 }
@@ -655,10 +670,10 @@ static void checkTextElement(Parse *p, int iElem){
     case WC_AFF_TEXT:    eKind = KIND_TEXT; break;
     case WC_AFF_BLOB:    eKind = KIND_BLOB; break;
     default:
-      parseError(p, "widecol %s: ROWKEY column \"%s\" is %s, and TEXT "
+      parseError(p, "widecol %s: %s column \"%s\" is %s, and TEXT "
                  "encoding has no order-preserving text form for %s values; "
                  "declare it INTEGER or TEXT, or use ENCODING BINARY",
-                 pS->zTable, pCol->zName, affinityName(pCol->cAff),
+                 pS->zTable, p->zKey, pCol->zName, affinityName(pCol->cAff),
                  affinityName(pCol->cAff));
       return;
   }
@@ -704,8 +719,8 @@ static void checkTextElement(Parse *p, int iElem){
         break;
     }
     if( zBad ){
-      parseError(p, "widecol %s: ROWKEY column \"%s\": %s", pS->zTable,
-                 pCol->zName, zBad);
+      parseError(p, "widecol %s: %s column \"%s\": %s", pS->zTable,
+                 p->zKey, pCol->zName, zBad);
     }
   }
   pElem->bFixed = bFixed;
@@ -768,9 +783,10 @@ static void checkBinaryElement(Parse *p, int iElem){
   for(i = 0; i < pElem->nXform; i++){
     WcTransform *pX = &pElem->aXform[i];
     if( pX->eOp != WC_XFORM_DESC || pX->bArg ){
-      parseError(p, "widecol %s: ROWKEY column \"%s\": %s belongs to TEXT "
+      parseError(p, "widecol %s: %s column \"%s\": %s belongs to TEXT "
                  "encoding; BINARY keys keep every value's order already and "
-                 "take only DESC, without a max", pS->zTable, pCol->zName,
+                 "take only DESC, without a max", pS->zTable, p->zKey,
+                 pCol->zName,
                  pX->eOp == WC_XFORM_PAD ? "PAD"
                  : pX->eOp == WC_XFORM_REVERSE ? "REVERSE" : "DESC max");
       return;
@@ -808,19 +824,20 @@ static void checkSourceColumn(Parse *p, int iCol, const char *zElem){
   }
 }
 
-static void checkSchema(Parse *p){
+/* Checks the elements of a row key or index key and works out what
+** their bytes look like. */
+static void checkElements(Parse *p){
   WcSchema *pS = p->pSchema;
+  char *zRole = sqlite3_mprintf("%s column", p->zKey);
   int i, j;
-  if( pS->nElem == 0 ){
-    parseError(p, "widecol %s: ROWKEY(...) is missing; name the columns that "
-               "make the row key, e.g. ROWKEY(%s)", pS->zTable,
-               pS->aCol[0].zName);
+  if( zRole == 0 ){
+    parseError(p, "out of memory");
     return;
   }
   for(i = 0; i < pS->nElem && !p->zErr; i++){
     WcElement *pElem = &pS->aElem[i];
     if( pElem->eKind == WC_ELEM_COLUMN ){
-      checkKeyColumn(p, pElem->iCol, "ROWKEY column");
+      checkKeyColumn(p, pElem->iCol, zRole);
       if( p->zErr ) break;
       if( pS->eEncoding == WC_ENCODING_BINARY ){
         checkBinaryElement(p, i);
@@ -844,18 +861,201 @@ static void checkSchema(Parse *p){
       }
     }
   }
+  sqlite3_free(zRole);
   if( !p->zErr && pS->eEncoding == WC_ENCODING_TEXT && pS->nDelim == 0 ){
-    for(i = 0; i < pS->nElem - 1; i++){
+    for(i = 0; i < pS->nElem; i++){
       WcElement *pElem = &pS->aElem[i];
-      if( !pElem->bFixed ){
-        parseError(p, "widecol %s: DELIMITER '' needs every ROWKEY element "
-                   "but the last to have a fixed width (PAD n, DESC, SALT, "
-                   "BUCKET), so that the fields can be told apart; \"%s\" "
-                   "does not", pS->zTable, pS->aCol[pElem->iCol].zName);
+      if( !pElem->bFixed && !wcElementIsLast(pS, i) ){
+        parseError(p, "widecol %s: DELIMITER '' needs every %s element "
+                   "%sto have a fixed width (PAD n, DESC, SALT, BUCKET), so "
+                   "that the fields can be told apart; \"%s\" does not",
+                   pS->zTable, p->zKey, pS->bSuffix ? "(the row key follows "
+                   "them) " : "but the last ", pS->aCol[pElem->iCol].zName);
         break;
       }
     }
   }
+}
+
+/*
+** INDEX name(elements...) [INCLUDE (columns...)] and FAMILY name(columns).
+*/
+
+/* Reads "(column, ...)" into aiCol[*pnCol...], naming zWhere in errors;
+** each column passes xCheck, if given, which reports its own error. */
+static void parseColumnList(Parse *p, Lexer *pLex, const char *zWhere,
+                            int *aiCol, int *pnCol,
+                            void (*xCheck)(Parse*, int, const char*)){
+  if( expectToken(p, pLex, TK_LP, zWhere, "\"(\" and column names") ) return;
+  for(;;){
+    int iCol = keyColumn(p, pLex, zWhere), i;
+    if( iCol < 0 ) return;
+    for(i = 0; i < *pnCol; i++){
+      if( aiCol[i] == iCol ){
+        parseError(p, "widecol %s: %s names column \"%s\" twice",
+                   p->pSchema->zTable, zWhere, p->pSchema->aCol[iCol].zName);
+        return;
+      }
+    }
+    aiCol[(*pnCol)++] = iCol;
+    if( xCheck ) xCheck(p, iCol, zWhere);
+    if( p->zErr ) return;
+    if( pLex->tk.eType == TK_RP ) break;
+    if( expectToken(p, pLex, TK_COMMA, zWhere, "\",\" or \")\"") ) return;
+  }
+  lexNext(pLex);
+}
+
+/* The name after INDEX or FAMILY, unquoted; NULL after an error. */
+static char *objectName(Parse *p, Lexer *pLex, const char *zKind){
+  char *zName;
+  if( pLex->tk.eType != TK_ID ){
+    unexpected(p, &pLex->tk, zKind, "a name");
+    return 0;
+  }
+  zName = tokenText(&pLex->tk);
+  if( zName == 0 ) parseError(p, "out of memory");
+  lexNext(pLex);
+  return zName;
+}
+
+/* A new WcSchema for an index's key: the table's encoding, delimiter and
+** columns (their strings shared), no elements yet. */
+static WcSchema *indexKeyNew(const WcSchema *pS, const char *zIndex){
+  WcSchema *pKey = sqlite3_malloc(sizeof(WcSchema));
+  int i;
+  if( pKey == 0 ) return 0;
+  memset(pKey, 0, sizeof(*pKey));
+  pKey->bBorrowed = 1;
+  pKey->bSuffix = 1;
+  pKey->zTable = pS->zTable;
+  pKey->zDelim = pS->zDelim;
+  pKey->nDelim = pS->nDelim;
+  pKey->eEncoding = pS->eEncoding;
+  pKey->nCol = pS->nCol;
+  pKey->zKeyName = sqlite3_mprintf("INDEX %s key", zIndex);
+  pKey->aCol = sqlite3_malloc64(sizeof(WcColumn) * (sqlite3_uint64)pS->nCol);
+  if( pKey->zKeyName == 0 || pKey->aCol == 0 ){
+    wcSchemaFree(pKey);
+    return 0;
+  }
+  memcpy(pKey->aCol, pS->aCol, sizeof(WcColumn) * (size_t)pS->nCol);
+  for(i = 0; i < pS->nCol; i++){
+    pKey->aCol[i].iElem = -1;
+    pKey->aCol[i].bKey = 0;
+  }
+  return pKey;
+}
+
+static void parseIndex(Parse *p, const char *zArg){
+  WcSchema *pS = p->pSchema;
+  WcIndex *pIdx;
+  Parse sub;
+  Lexer lex;
+  char *zName;
+  int i, nInclude = 0, *aiInclude;
+  lexInit(&lex, zArg);
+  lexNext(&lex);     /* INDEX */
+  zName = objectName(p, &lex, "INDEX");
+  if( zName == 0 ) return;
+  for(i = 0; i < pS->nIndex; i++){
+    if( sqlite3_stricmp(pS->aIndex[i].zName, zName) == 0 ){
+      parseError(p, "widecol %s: INDEX %s is declared twice", pS->zTable,
+                 zName);
+      sqlite3_free(zName);
+      return;
+    }
+  }
+  pIdx = &pS->aIndex[pS->nIndex++];
+  memset(pIdx, 0, sizeof(*pIdx));
+  pIdx->zName = zName;
+  pIdx->pKey = indexKeyNew(pS, zName);
+  pIdx->abStored = sqlite3_malloc64((sqlite3_uint64)pS->nCol);
+  aiInclude = sqlite3_malloc64(sizeof(int) * (sqlite3_uint64)pS->nCol);
+  memset(&sub, 0, sizeof(sub));
+  sub.pSchema = pIdx->pKey;
+  sub.zKey = sqlite3_mprintf("INDEX %s", zName);
+  if( pIdx->pKey == 0 || pIdx->abStored == 0 || aiInclude == 0
+   || sub.zKey == 0 ){
+    parseError(p, "out of memory");
+  }else{
+    parseElements(&sub, &lex, maxElements(zArg));
+    if( !sub.zErr ) checkElements(&sub);
+    if( !sub.zErr && tokenIs(&lex.tk, "INCLUDE") ){
+      lexNext(&lex);
+      parseColumnList(&sub, &lex, sub.zKey, aiInclude, &nInclude, 0);
+    }
+    if( !sub.zErr && lex.tk.eType != TK_END ){
+      unexpected(&sub, &lex.tk, sub.zKey, "nothing after the closing \")\" "
+                 "but INCLUDE (columns...)");
+    }
+    p->zErr = sub.zErr;
+  }
+  sqlite3_free((char*)sub.zKey);
+  if( p->zErr == 0 ){
+    /* Like Phoenix, the index holds the row key's columns too. */
+    for(i = 0; i < pS->nCol; i++){
+      pIdx->abStored[i] = (unsigned char)(pIdx->pKey->aCol[i].bKey
+                                          || pS->aCol[i].bKey);
+      if( pIdx->pKey->aCol[i].bKey && pS->aCol[i].iIndexField < 0 ){
+        pS->aCol[i].iIndexField = pS->nIndex - 1;
+      }
+    }
+    for(i = 0; i < nInclude; i++) pIdx->abStored[aiInclude[i]] = 1;
+  }
+  sqlite3_free(aiInclude);
+}
+
+/* A family holds columns the row key does not depend on, one family each. */
+static void checkFamilyColumn(Parse *p, int iCol, const char *zWhere){
+  WcSchema *pS = p->pSchema;
+  const WcColumn *pCol = &pS->aCol[iCol];
+  if( pCol->bKey ){
+    parseError(p, "widecol %s: %s names \"%s\", which the row key is made "
+               "of; key fields live in the row key and %s_rows, not in a "
+               "family", pS->zTable, zWhere, pCol->zName, pS->zTable);
+  }else if( pCol->iFamily >= 0 ){
+    parseError(p, "widecol %s: column \"%s\" is in FAMILY %s and in %s; a "
+               "column belongs to one family", pS->zTable, pCol->zName,
+               pS->aFamily[pCol->iFamily].zName, zWhere);
+  }else{
+    pS->aCol[iCol].iFamily = pS->nFamily - 1;
+  }
+}
+
+static void parseFamily(Parse *p, const char *zArg){
+  WcSchema *pS = p->pSchema;
+  WcFamily *pFam;
+  Lexer lex;
+  char *zName, *zWhere;
+  int i;
+  lexInit(&lex, zArg);
+  lexNext(&lex);     /* FAMILY */
+  zName = objectName(p, &lex, "FAMILY");
+  if( zName == 0 ) return;
+  for(i = 0; i < pS->nFamily; i++){
+    if( sqlite3_stricmp(pS->aFamily[i].zName, zName) == 0 ){
+      parseError(p, "widecol %s: FAMILY %s is declared twice", pS->zTable,
+                 zName);
+      sqlite3_free(zName);
+      return;
+    }
+  }
+  pFam = &pS->aFamily[pS->nFamily++];
+  memset(pFam, 0, sizeof(*pFam));
+  pFam->zName = zName;
+  pFam->aiCol = sqlite3_malloc64(sizeof(int) * (sqlite3_uint64)pS->nCol);
+  zWhere = sqlite3_mprintf("FAMILY %s", zName);
+  if( pFam->aiCol == 0 || zWhere == 0 ){
+    parseError(p, "out of memory");
+  }else{
+    parseColumnList(p, &lex, zWhere, pFam->aiCol, &pFam->nCol,
+                    checkFamilyColumn);
+    if( !p->zErr && lex.tk.eType != TK_END ){
+      unexpected(p, &lex.tk, zWhere, "nothing after the closing \")\"");
+    }
+  }
+  sqlite3_free(zWhere);
 }
 
 /* What an argument is.  DELIMITER and ENCODING always start an option; a
@@ -868,17 +1068,25 @@ static void checkSchema(Parse *p){
 #define ARG_ENCODING  3
 #define ARG_UNKNOWN   4
 #define ARG_BAD       5
+#define ARG_INDEX     6
+#define ARG_FAMILY    7
 
+/* INDEX and FAMILY start an argument when a name and "(" follow. */
 static int argKind(const char *zArg){
   Lexer lex;
-  int bRowkey;
+  int bRowkey, bIndex, bFamily;
   lexInit(&lex, zArg);
   if( lex.tk.eType != TK_ID ) return ARG_BAD;
   if( tokenIs(&lex.tk, "DELIMITER") ) return ARG_DELIMITER;
   if( tokenIs(&lex.tk, "ENCODING") ) return ARG_ENCODING;
   bRowkey = tokenIs(&lex.tk, "ROWKEY");
+  bIndex = tokenIs(&lex.tk, "INDEX");
+  bFamily = tokenIs(&lex.tk, "FAMILY");
   lexNext(&lex);
   if( bRowkey && lex.tk.eType == TK_LP ) return ARG_ROWKEY;
+  if( (bIndex || bFamily) && lex.tk.eType == TK_ID && nextIsParen(&lex) ){
+    return bIndex ? ARG_INDEX : ARG_FAMILY;
+  }
   if( lex.tk.eType == TK_STRING || lex.tk.eType == TK_INTEGER
    || (lex.tk.eType == TK_OTHER && lex.tk.z[0] == '=') ){
     return ARG_UNKNOWN;
@@ -898,11 +1106,16 @@ WcSchema *wcSchemaParse(const char *zTable, int argc, const char *const *argv,
   }
   memset(pS, 0, sizeof(*pS));
   sParse.pSchema = pS;
+  sParse.zKey = "ROWKEY";
   pS->zTable = sqlite3_mprintf("%s", zTable);
   pS->zDelim = sqlite3_mprintf("_");
   pS->nDelim = 1;
+  pS->zKeyName = sqlite3_mprintf("row key");
   pS->aCol = sqlite3_malloc64(sizeof(WcColumn) * (sqlite3_uint64)(argc + 1));
-  if( pS->zTable == 0 || pS->zDelim == 0 || pS->aCol == 0 ){
+  pS->aIndex = sqlite3_malloc64(sizeof(WcIndex) * (sqlite3_uint64)(argc + 1));
+  pS->aFamily = sqlite3_malloc64(sizeof(WcFamily) * (sqlite3_uint64)(argc + 1));
+  if( pS->zTable == 0 || pS->zDelim == 0 || pS->aCol == 0
+   || pS->zKeyName == 0 || pS->aIndex == 0 || pS->aFamily == 0 ){
     parseError(&sParse, "out of memory");
   }
   /* Columns and options first, so that ROWKEY may come anywhere. */
@@ -927,7 +1140,8 @@ WcSchema *wcSchemaParse(const char *zTable, int argc, const char *const *argv,
         Lexer lex;
         lexInit(&lex, argv[i]);
         unexpected(&sParse, &lex.tk, "the arguments", "a column definition, "
-                   "ROWKEY(...), DELIMITER '<text>' or ENCODING TEXT|BINARY");
+                   "ROWKEY(...), INDEX name(...), FAMILY name(...), "
+                   "DELIMITER '<text>' or ENCODING TEXT|BINARY");
         break;
       }
     }
@@ -939,7 +1153,19 @@ WcSchema *wcSchemaParse(const char *zTable, int argc, const char *const *argv,
   for(i = 0; i < argc && !sParse.zErr; i++){
     if( argKind(argv[i]) == ARG_ROWKEY ) parseRowkey(&sParse, argv[i]);
   }
-  if( !sParse.zErr ) checkSchema(&sParse);
+  if( !sParse.zErr && pS->nElem == 0 ){
+    parseError(&sParse, "widecol %s: ROWKEY(...) is missing; name the columns "
+               "that make the row key, e.g. ROWKEY(%s)", pS->zTable,
+               pS->aCol[0].zName);
+  }
+  if( !sParse.zErr ) checkElements(&sParse);
+  /* Families and indexes need to know which columns make the row key. */
+  for(i = 0; i < argc && !sParse.zErr; i++){
+    if( argKind(argv[i]) == ARG_FAMILY ) parseFamily(&sParse, argv[i]);
+  }
+  for(i = 0; i < argc && !sParse.zErr; i++){
+    if( argKind(argv[i]) == ARG_INDEX ) parseIndex(&sParse, argv[i]);
+  }
   if( sParse.zErr ){
     *pzErr = sParse.zErr;
     wcSchemaFree(pS);
@@ -951,16 +1177,30 @@ WcSchema *wcSchemaParse(const char *zTable, int argc, const char *const *argv,
 void wcSchemaFree(WcSchema *p){
   int i;
   if( p == 0 ) return;
-  for(i = 0; i < p->nCol; i++){
-    sqlite3_free(p->aCol[i].zName);
-    sqlite3_free(p->aCol[i].zType);
-    sqlite3_free(p->aCol[i].zColl);
+  for(i = 0; i < p->nIndex; i++){
+    sqlite3_free(p->aIndex[i].zName);
+    sqlite3_free(p->aIndex[i].abStored);
+    wcSchemaFree(p->aIndex[i].pKey);
+  }
+  for(i = 0; i < p->nFamily; i++){
+    sqlite3_free(p->aFamily[i].zName);
+    sqlite3_free(p->aFamily[i].aiCol);
   }
   for(i = 0; i < p->nElem; i++) sqlite3_free(p->aElem[i].aiSaltCol);
+  if( !p->bBorrowed ){
+    for(i = 0; i < p->nCol; i++){
+      sqlite3_free(p->aCol[i].zName);
+      sqlite3_free(p->aCol[i].zType);
+      sqlite3_free(p->aCol[i].zColl);
+    }
+    sqlite3_free(p->zTable);
+    sqlite3_free(p->zDelim);
+  }
+  sqlite3_free(p->aIndex);
+  sqlite3_free(p->aFamily);
   sqlite3_free(p->aCol);
   sqlite3_free(p->aElem);
-  sqlite3_free(p->zTable);
-  sqlite3_free(p->zDelim);
+  sqlite3_free(p->zKeyName);
   sqlite3_free(p);
 }
 
@@ -989,5 +1229,5 @@ int wcSchemaColumn(const WcSchema *p, const char *zName){
 }
 
 int wcElementIsLast(const WcSchema *p, int iElem){
-  return iElem == p->nElem - 1;
+  return iElem == p->nElem - 1 && !p->bSuffix;
 }

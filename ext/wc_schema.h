@@ -58,6 +58,8 @@ typedef struct WcColumn WcColumn;
 typedef struct WcTransform WcTransform;
 typedef struct WcElement WcElement;
 typedef struct WcSchema WcSchema;
+typedef struct WcIndex WcIndex;
+typedef struct WcFamily WcFamily;
 
 struct WcColumn {
   char *zName;          /* As declared, without quotes */
@@ -65,7 +67,10 @@ struct WcColumn {
   char *zColl;          /* COLLATE name, or NULL for BINARY */
   char cAff;            /* WC_AFF_* */
   int iElem;            /* Element that is this column, or -1 */
-  int bKey;             /* The row key depends on this column */
+  int bKey;             /* The key depends on this column */
+  int iFamily;          /* FAMILY holding the column, or -1: <name>_rows */
+  int iIndexField;      /* An INDEX whose key depends on the column (so it
+                        ** must not be NULL), or -1 */
 };
 
 struct WcTransform {
@@ -105,6 +110,31 @@ struct WcSchema {
   int eEncoding;        /* WC_ENCODING_* */
   char *zDelim;         /* DELIMITER, "" allowed */
   int nDelim;
+  char *zKeyName;       /* "row key" or "INDEX <name> key", for errors */
+  int bSuffix;          /* The key continues after the last element (an
+                        ** index key, followed by the main row key) */
+  int bBorrowed;        /* An index's key: the strings of zTable, zDelim
+                        ** and the columns belong to the table's schema */
+  int nIndex;
+  WcIndex *aIndex;
+  int nFamily;
+  WcFamily *aFamily;
+};
+
+/* INDEX name(elements...) [INCLUDE (columns...)]: a table
+** <table>_idx_<name> keyed by the index's key followed by the row key. */
+struct WcIndex {
+  char *zName;
+  WcSchema *pKey;       /* Its elements, over the table's columns */
+  unsigned char *abStored;  /* nCol flags: the columns the index table
+                        ** holds (its fields, the row key's, INCLUDE) */
+};
+
+/* FAMILY name(columns...): a table <table>_cf_<name> keyed by row key. */
+struct WcFamily {
+  char *zName;
+  int nCol;
+  int *aiCol;
 };
 
 /* Parses the module arguments argv[0..argc) (after the module, database
@@ -122,7 +152,8 @@ char *wcSchemaDeclaration(const WcSchema *p);
 /* Column index by name (case-insensitive), or -1. */
 int wcSchemaColumn(const WcSchema *p, const char *zName);
 
-/* True if the element's value is the last thing in the key. */
+/* True if the element's value is the last thing in the key (never for
+** an index key: the row key follows it). */
 int wcElementIsLast(const WcSchema *p, int iElem);
 
 #endif /* WIDECOL_WC_SCHEMA_H */

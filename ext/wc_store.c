@@ -1,41 +1,66 @@
 /*
-** wc_store.c: the row table "<name>_rows" behind a widecol table.
+** wc_store.c: the ordinary tables behind a widecol table <name>.
 **
-** It is an ordinary WITHOUT ROWID table keyed by the encoded row key
-** (rowkey BLOB PRIMARY KEY) holding every declared column, so its byte
-** order is the key order an HBase region would have.  This file creates,
-** checks, renames and drops it, and keeps its prepared statements: each
-** kind is prepared once and reused, with a pool so that several cursors on
-** one table (a self-join) each have their own.
+**   <name>_rows       rowkey BLOB PRIMARY KEY and every column that is in
+**                     no family, WITHOUT ROWID: byte order is the key order
+**                     an HBase region would have;
+**   <name>_cf_<f>     FAMILY f: rowkey and its columns, a row only when
+**                     one of them is not NULL (HBase stores no empty
+**                     family);
+**   <name>_idx_<i>    INDEX i: ikey BLOB PRIMARY KEY (the index key, then
+**                     the row key), rowkey, and the columns it holds.
+**
+** This file creates, checks, renames and drops them, and keeps their
+** prepared statements: each kind is prepared once and reused, with a pool
+** so that several cursors on one table (a self-join) each have their own.
+** A scan of the row table joins the families whose columns it reads; a
+** scan of an index table joins the row table only when the index does not
+** hold every column the query reads.
 */
 #include "wc_vtab.h"
 #include "rk_bytes.h"
 
 #include <string.h>
 
-/* The quoted column list "c1", "c2", ... with a prefix per column. */
-static void appendColumns(sqlite3_str *pStr, const WcSchema *pS,
-                          const char *zBefore, const char *zAfter){
-  int i;
-  for(i = 0; i < pS->nCol; i++){
-    sqlite3_str_appendf(pStr, "%s\"%w\"%s", zBefore, pS->aCol[i].zName,
-                        zAfter);
+static int columnUsed(uint64_t colUsed, int iCol){
+  return ((colUsed >> (iCol < 63 ? iCol : 63)) & 1) != 0;
+}
+
+void wcStoreAppendTable(sqlite3_str *pStr, const WcVtab *p, int iFamily,
+                        int iIndex){
+  const WcSchema *pS = p->pSchema;
+  if( iFamily >= 0 ){
+    sqlite3_str_appendf(pStr, "\"%w\".\"%w_cf_%w\"", p->zDb, p->zName,
+                        pS->aFamily[iFamily].zName);
+  }else if( iIndex >= 0 ){
+    sqlite3_str_appendf(pStr, "\"%w\".\"%w_idx_%w\"", p->zDb, p->zName,
+                        pS->aIndex[iIndex].zName);
+  }else{
+    sqlite3_str_appendf(pStr, "\"%w\".\"%w_rows\"", p->zDb, p->zName);
   }
 }
 
-static char *tableSql(WcVtab *p, const char *zFormat){
-  return sqlite3_mprintf(zFormat, p->zDb, p->zName);
+/* True if column iCol is a column of the table (row table: iFamily -1),
+** or of index iIndex's table. */
+static int storedIn(const WcSchema *pS, int iCol, int iFamily, int iIndex){
+  if( iIndex >= 0 ) return pS->aIndex[iIndex].abStored[iCol];
+  return pS->aCol[iCol].iFamily == iFamily;
 }
 
-int wcStoreCreate(WcVtab *p){
+/* Runs each CREATE TABLE in turn. */
+static int createOne(WcVtab *p, int iFamily, int iIndex){
   sqlite3_str *pStr = sqlite3_str_new(p->db);
   const WcSchema *pS = p->pSchema;
   char *zSql;
   int i, rc;
-  sqlite3_str_appendf(pStr, "CREATE TABLE \"%w\".\"%w_rows\"(rowkey BLOB "
-                      "PRIMARY KEY", p->zDb, p->zName);
+  sqlite3_str_appendall(pStr, "CREATE TABLE ");
+  wcStoreAppendTable(pStr, p, iFamily, iIndex);
+  sqlite3_str_appendall(pStr, iIndex >= 0
+      ? "(ikey BLOB PRIMARY KEY, rowkey BLOB NOT NULL"
+      : "(rowkey BLOB PRIMARY KEY");
   for(i = 0; i < pS->nCol; i++){
     const WcColumn *pCol = &pS->aCol[i];
+    if( !storedIn(pS, i, iFamily, iIndex) ) continue;
     sqlite3_str_appendf(pStr, ", \"%w\"", pCol->zName);
     if( pCol->zType[0] ) sqlite3_str_appendf(pStr, " %s", pCol->zType);
     if( pCol->zColl ) sqlite3_str_appendf(pStr, " COLLATE \"%w\"", pCol->zColl);
@@ -48,16 +73,34 @@ int wcStoreCreate(WcVtab *p){
   return rc;
 }
 
-/* On reopening a database, the row table must still be there with every
+int wcStoreCreate(WcVtab *p){
+  int i, rc = createOne(p, -1, -1);
+  for(i = 0; rc == SQLITE_OK && i < p->pSchema->nFamily; i++){
+    rc = createOne(p, i, -1);
+  }
+  for(i = 0; rc == SQLITE_OK && i < p->pSchema->nIndex; i++){
+    rc = createOne(p, -1, i);
+  }
+  return rc;
+}
+
+/* On reopening a database, each table must still be there with every
 ** column, or nothing would make sense. */
-int wcStoreCheck(WcVtab *p){
+static int checkOne(WcVtab *p, int iFamily, int iIndex){
   sqlite3_str *pStr = sqlite3_str_new(p->db);
+  const WcSchema *pS = p->pSchema;
   sqlite3_stmt *pStmt = 0;
   char *zSql;
-  int rc;
-  sqlite3_str_appendall(pStr, "SELECT rowkey");
-  appendColumns(pStr, p->pSchema, ", ", "");
-  sqlite3_str_appendf(pStr, " FROM \"%w\".\"%w_rows\"", p->zDb, p->zName);
+  int rc, i;
+  sqlite3_str_appendall(pStr, iIndex >= 0 ? "SELECT ikey, rowkey"
+                                          : "SELECT rowkey");
+  for(i = 0; i < pS->nCol; i++){
+    if( storedIn(pS, i, iFamily, iIndex) ){
+      sqlite3_str_appendf(pStr, ", \"%w\"", pS->aCol[i].zName);
+    }
+  }
+  sqlite3_str_appendall(pStr, " FROM ");
+  wcStoreAppendTable(pStr, p, iFamily, iIndex);
   zSql = sqlite3_str_finish(pStr);
   if( zSql == 0 ) return SQLITE_NOMEM;
   rc = sqlite3_prepare_v2(p->db, zSql, -1, &pStmt, 0);
@@ -65,137 +108,304 @@ int wcStoreCheck(WcVtab *p){
   sqlite3_finalize(pStmt);
   if( rc != SQLITE_OK && rc != SQLITE_NOMEM ){
     sqlite3_free(p->base.zErrMsg);
-    p->base.zErrMsg = sqlite3_mprintf("widecol %s: its row table %s_rows is "
-                                      "missing or lacks a column (%s)",
-                                      p->zName, p->zName,
-                                      sqlite3_errmsg(p->db));
+    p->base.zErrMsg = sqlite3_mprintf("widecol %s: its table %s_%s%s is "
+        "missing or lacks a column (%s)", p->zName, p->zName,
+        iFamily >= 0 ? "cf_" : iIndex >= 0 ? "idx_" : "rows",
+        iFamily >= 0 ? pS->aFamily[iFamily].zName
+        : iIndex >= 0 ? pS->aIndex[iIndex].zName : "", sqlite3_errmsg(p->db));
   }
+  return rc;
+}
+
+int wcStoreCheck(WcVtab *p){
+  int i, rc = checkOne(p, -1, -1);
+  for(i = 0; rc == SQLITE_OK && i < p->pSchema->nFamily; i++){
+    rc = checkOne(p, i, -1);
+  }
+  for(i = 0; rc == SQLITE_OK && i < p->pSchema->nIndex; i++){
+    rc = checkOne(p, -1, i);
+  }
+  return rc;
+}
+
+static int execOn(WcVtab *p, const char *zBefore, int iFamily, int iIndex,
+                  const char *zAfter){
+  sqlite3_str *pStr = sqlite3_str_new(p->db);
+  char *zSql;
+  int rc;
+  sqlite3_str_appendall(pStr, zBefore);
+  wcStoreAppendTable(pStr, p, iFamily, iIndex);
+  sqlite3_str_appendall(pStr, zAfter);
+  zSql = sqlite3_str_finish(pStr);
+  if( zSql == 0 ) return SQLITE_NOMEM;
+  rc = sqlite3_exec(p->db, zSql, 0, 0, 0);
+  sqlite3_free(zSql);
   return rc;
 }
 
 int wcStoreDrop(WcVtab *p){
-  char *zSql = tableSql(p, "DROP TABLE IF EXISTS \"%w\".\"%w_rows\"");
-  int rc;
-  if( zSql == 0 ) return SQLITE_NOMEM;
+  int i, rc;
   wcStoreClose(p);
-  rc = sqlite3_exec(p->db, zSql, 0, 0, 0);
-  sqlite3_free(zSql);
+  rc = execOn(p, "DROP TABLE IF EXISTS ", -1, -1, "");
+  for(i = 0; rc == SQLITE_OK && i < p->pSchema->nFamily; i++){
+    rc = execOn(p, "DROP TABLE IF EXISTS ", i, -1, "");
+  }
+  for(i = 0; rc == SQLITE_OK && i < p->pSchema->nIndex; i++){
+    rc = execOn(p, "DROP TABLE IF EXISTS ", -1, i, "");
+  }
   return rc;
 }
 
 int wcStoreRename(WcVtab *p, const char *zNew){
-  char *zSql = sqlite3_mprintf("ALTER TABLE \"%w\".\"%w_rows\" RENAME TO "
-                               "\"%w_rows\"", p->zDb, p->zName, zNew);
+  const WcSchema *pS = p->pSchema;
   char *zName = sqlite3_mprintf("%s", zNew);
-  int rc;
-  if( zSql == 0 || zName == 0 ){
-    sqlite3_free(zSql);
-    sqlite3_free(zName);
-    return SQLITE_NOMEM;
-  }
+  char *zTo;
+  int rc, i;
+  if( zName == 0 ) return SQLITE_NOMEM;
   wcStoreClose(p);
-  rc = sqlite3_exec(p->db, zSql, 0, 0, 0);
-  sqlite3_free(zSql);
+  zTo = sqlite3_mprintf(" RENAME TO \"%w_rows\"", zNew);
+  rc = zTo ? execOn(p, "ALTER TABLE ", -1, -1, zTo) : SQLITE_NOMEM;
+  sqlite3_free(zTo);
+  for(i = 0; rc == SQLITE_OK && i < pS->nFamily; i++){
+    zTo = sqlite3_mprintf(" RENAME TO \"%w_cf_%w\"", zNew,
+                          pS->aFamily[i].zName);
+    rc = zTo ? execOn(p, "ALTER TABLE ", i, -1, zTo) : SQLITE_NOMEM;
+    sqlite3_free(zTo);
+  }
+  for(i = 0; rc == SQLITE_OK && i < pS->nIndex; i++){
+    zTo = sqlite3_mprintf(" RENAME TO \"%w_idx_%w\"", zNew,
+                          pS->aIndex[i].zName);
+    rc = zTo ? execOn(p, "ALTER TABLE ", -1, i, zTo) : SQLITE_NOMEM;
+    sqlite3_free(zTo);
+  }
   if( rc == SQLITE_OK ){
     sqlite3_free(p->zName);
     p->zName = zName;
     sqlite3_free(p->pSchema->zTable);
     p->pSchema->zTable = sqlite3_mprintf("%s", zNew);
     if( p->pSchema->zTable == 0 ) rc = SQLITE_NOMEM;
+    for(i = 0; i < pS->nIndex; i++){
+      pS->aIndex[i].pKey->zTable = p->pSchema->zTable;
+    }
   }else{
     sqlite3_free(zName);
   }
   return rc;
 }
 
-static int columnUsed(uint64_t colUsed, int iCol){
-  return ((colUsed >> (iCol < 63 ? iCol : 63)) & 1) != 0;
+int wcStoreCovers(const WcVtab *p, int iPath, uint64_t colUsed){
+  const WcSchema *pS = p->pSchema;
+  int i;
+  if( iPath == 0 ) return 1;
+  if( pS->nCol >= 63 && (colUsed >> 63) ) return 0;
+  for(i = 0; i < pS->nCol && i < 63; i++){
+    if( columnUsed(colUsed, i) && !pS->aIndex[iPath - 1].abStored[i] ){
+      return 0;
+    }
+  }
+  return 1;
 }
 
-/* Where each column (and rowkey, column nCol) is in the result of a scan
-** selecting colUsed: its index, or -1.  Returns the number selected. */
-int wcStoreScanColumns(const WcSchema *pS, uint64_t colUsed, int *aiStmtCol){
-  int i, n = 0;
-  for(i = 0; i <= pS->nCol; i++){
+int wcStoreScanColumns(const WcVtab *p, int iPath, uint64_t colUsed,
+                       int *aiStmtCol){
+  int nCol = p->pSchema->nCol, i, n = 0;
+  for(i = 0; i <= nCol; i++){
     aiStmtCol[i] = columnUsed(colUsed, i) ? n++ : -1;
   }
+  aiStmtCol[nCol + 1] = aiStmtCol[nCol];
+  if( iPath > 0 && aiStmtCol[nCol] >= 0 ) aiStmtCol[nCol + 1] = n++;
   return n;
 }
 
-static char *statementSql(WcVtab *p, int eStmt, uint64_t colUsed){
+/* The expression for column iCol in a scan of path iPath: from the index
+** table x when it holds the column, else the row table r or family fN. */
+static void appendColumnExpr(sqlite3_str *pStr, const WcSchema *pS,
+                             int iPath, int bCovered, int iCol){
+  const WcColumn *pCol = &pS->aCol[iCol];
+  if( iPath > 0 && (bCovered || pS->aIndex[iPath - 1].abStored[iCol]) ){
+    sqlite3_str_appendf(pStr, "x.\"%w\"", pCol->zName);
+  }else if( pCol->iFamily >= 0 ){
+    sqlite3_str_appendf(pStr, "f%d.\"%w\"", pCol->iFamily, pCol->zName);
+  }else{
+    sqlite3_str_appendf(pStr, "r.\"%w\"", pCol->zName);
+  }
+}
+
+/* "FROM <row table> AS r LEFT JOIN <family> AS fN ..." for the families
+** holding a column in colUsed that the index (if any) does not hold. */
+static void appendRowSource(sqlite3_str *pStr, const WcVtab *p, int iPath,
+                            uint64_t colUsed){
+  const WcSchema *pS = p->pSchema;
+  int iFam, i;
+  wcStoreAppendTable(pStr, p, -1, -1);
+  sqlite3_str_appendall(pStr, " AS r");
+  if( iPath > 0 ) sqlite3_str_appendall(pStr, " ON r.rowkey = x.rowkey");
+  for(iFam = 0; iFam < pS->nFamily; iFam++){
+    for(i = 0; i < pS->nCol; i++){
+      if( pS->aCol[i].iFamily == iFam && columnUsed(colUsed, i)
+       && (iPath == 0 || !pS->aIndex[iPath - 1].abStored[i]) ){
+        break;
+      }
+    }
+    if( i == pS->nCol ) continue;
+    sqlite3_str_appendall(pStr, " LEFT JOIN ");
+    wcStoreAppendTable(pStr, p, iFam, -1);
+    sqlite3_str_appendf(pStr, " AS f%d ON f%d.rowkey = r.rowkey", iFam, iFam);
+  }
+}
+
+/* A scan of path iPath: the columns of colUsed, then the key scanned and,
+** for an index, the row key (see wcStoreScanColumns). */
+static void appendScan(sqlite3_str *pStr, const WcVtab *p, int eStmt,
+                       int iPath, uint64_t colUsed){
+  const WcSchema *pS = p->pSchema;
+  int bHi = (eStmt - WC_STMT_SCAN) & 1;
+  int bDesc = (eStmt - WC_STMT_SCAN) & 2;
+  int bCovered = wcStoreCovers(p, iPath, colUsed);
+  const char *zKey = iPath > 0 ? "x.ikey" : "r.rowkey";
+  int i, nSel = 0;
+  sqlite3_str_appendall(pStr, "SELECT ");
+  for(i = 0; i < pS->nCol; i++){
+    if( !columnUsed(colUsed, i) ) continue;
+    sqlite3_str_appendall(pStr, nSel++ ? ", " : "");
+    appendColumnExpr(pStr, pS, iPath, bCovered, i);
+  }
+  if( columnUsed(colUsed, pS->nCol) ){
+    sqlite3_str_appendf(pStr, "%s%s", nSel++ ? ", " : "", zKey);
+    if( iPath > 0 ) sqlite3_str_appendall(pStr, ", x.rowkey");
+  }
+  if( nSel == 0 ) sqlite3_str_appendall(pStr, "NULL");
+  sqlite3_str_appendall(pStr, " FROM ");
+  if( iPath > 0 ){
+    wcStoreAppendTable(pStr, p, -1, iPath - 1);
+    sqlite3_str_appendall(pStr, " AS x");
+    /* CROSS JOIN keeps the index table outside: its order is the scan's. */
+    if( !bCovered ){
+      sqlite3_str_appendall(pStr, " CROSS JOIN ");
+      appendRowSource(pStr, p, iPath, colUsed);
+    }
+  }else{
+    appendRowSource(pStr, p, 0, colUsed);
+  }
+  sqlite3_str_appendf(pStr, " WHERE %s >= ?1", zKey);
+  if( bHi ) sqlite3_str_appendf(pStr, " AND %s < ?2", zKey);
+  sqlite3_str_appendf(pStr, " ORDER BY %s%s", zKey, bDesc ? " DESC" : "");
+}
+
+/* "(c1, c2, ...) VALUES(?, ?3, ...)": the columns of a table in a write,
+** each bound to its parameter ?(i + 2); zFirst leads both lists. */
+static void appendInsertColumns(sqlite3_str *pStr, const WcSchema *pS,
+                                int iFamily, int iIndex, const char *zFirst,
+                                const char *zFirstValue){
+  int i;
+  sqlite3_str_appendf(pStr, "(%s", zFirst);
+  for(i = 0; i < pS->nCol; i++){
+    if( storedIn(pS, i, iFamily, iIndex) ){
+      sqlite3_str_appendf(pStr, ", \"%w\"", pS->aCol[i].zName);
+    }
+  }
+  sqlite3_str_appendf(pStr, ") VALUES(%s", zFirstValue);
+  for(i = 0; i < pS->nCol; i++){
+    if( storedIn(pS, i, iFamily, iIndex) ){
+      sqlite3_str_appendf(pStr, ", ?%d", i + 2);
+    }
+  }
+  sqlite3_str_appendall(pStr, ")");
+}
+
+static char *statementSql(WcVtab *p, int eStmt, int iObj, uint64_t colUsed){
   sqlite3_str *pStr = sqlite3_str_new(p->db);
   const WcSchema *pS = p->pSchema;
-  int i;
+  char zKeyParam[16], zIdxFirst[24];
+  int i, nSet = 0;
+  sqlite3_snprintf(sizeof(zKeyParam), zKeyParam, "?%d", pS->nCol + 2);
+  sqlite3_snprintf(sizeof(zIdxFirst), zIdxFirst, "?%d, ?1", pS->nCol + 2);
   switch( eStmt ){
     case WC_STMT_INSERT:
     case WC_STMT_REPLACE:
-      sqlite3_str_appendf(pStr, "INSERT %sINTO \"%w\".\"%w_rows\"(rowkey",
-                          eStmt == WC_STMT_REPLACE ? "OR REPLACE " : "",
-                          p->zDb, p->zName);
-      appendColumns(pStr, pS, ", ", "");
-      sqlite3_str_appendall(pStr, ") VALUES(?");
-      for(i = 0; i < pS->nCol; i++) sqlite3_str_appendall(pStr, ", ?");
-      sqlite3_str_appendall(pStr, ")");
+      sqlite3_str_appendf(pStr, "INSERT %sINTO ",
+                          eStmt == WC_STMT_REPLACE ? "OR REPLACE " : "");
+      wcStoreAppendTable(pStr, p, -1, -1);
+      appendInsertColumns(pStr, pS, -1, -1, "rowkey", "?1");
       break;
     case WC_STMT_DELETE:
-      sqlite3_str_appendf(pStr, "DELETE FROM \"%w\".\"%w_rows\" WHERE "
-                          "rowkey = ?1", p->zDb, p->zName);
+      sqlite3_str_appendall(pStr, "DELETE FROM ");
+      wcStoreAppendTable(pStr, p, -1, -1);
+      sqlite3_str_appendall(pStr, " WHERE rowkey = ?1");
       break;
     case WC_STMT_UPDATE:
-      sqlite3_str_appendf(pStr, "UPDATE \"%w\".\"%w_rows\" SET", p->zDb,
-                          p->zName);
+      sqlite3_str_appendall(pStr, "UPDATE ");
+      wcStoreAppendTable(pStr, p, -1, -1);
       for(i = 0; i < pS->nCol; i++){
-        sqlite3_str_appendf(pStr, "%s \"%w\" = ?%d", i ? "," : "",
+        if( pS->aCol[i].iFamily >= 0 ) continue;
+        sqlite3_str_appendf(pStr, "%s \"%w\" = ?%d", nSet++ ? "," : " SET",
                             pS->aCol[i].zName, i + 2);
       }
       sqlite3_str_appendall(pStr, " WHERE rowkey = ?1");
       break;
-    default: {
-      /* Only the columns the query reads: the rest need not be decoded
-      ** from the row on each step. */
-      int bHi = (eStmt - WC_STMT_SCAN) & 1;
-      int bDesc = (eStmt - WC_STMT_SCAN) & 2;
-      int nSel = 0;
+    case WC_STMT_READ:
       sqlite3_str_appendall(pStr, "SELECT ");
-      for(i = 0; i <= pS->nCol; i++){
-        if( !columnUsed(colUsed, i) ) continue;
-        if( i == pS->nCol ){
-          sqlite3_str_appendf(pStr, "%srowkey", nSel++ ? ", " : "");
-        }else{
-          sqlite3_str_appendf(pStr, "%s\"%w\"", nSel++ ? ", " : "",
-                              pS->aCol[i].zName);
-        }
+      for(i = 0; i < pS->nCol; i++){
+        sqlite3_str_appendall(pStr, i ? ", " : "");
+        appendColumnExpr(pStr, pS, 0, 0, i);
       }
-      if( nSel == 0 ) sqlite3_str_appendall(pStr, "NULL");
-      sqlite3_str_appendf(pStr, " FROM \"%w\".\"%w_rows\" WHERE rowkey >= ?1"
-                          "%s ORDER BY rowkey%s", p->zDb, p->zName,
-                          bHi ? " AND rowkey < ?2" : "",
-                          bDesc ? " DESC" : "");
+      sqlite3_str_appendall(pStr, " FROM ");
+      appendRowSource(pStr, p, 0, ~(uint64_t)0);
+      sqlite3_str_appendall(pStr, " WHERE r.rowkey = ?1");
       break;
-    }
+    case WC_STMT_FAMILY_PUT:
+      sqlite3_str_appendall(pStr, "INSERT OR REPLACE INTO ");
+      wcStoreAppendTable(pStr, p, iObj, -1);
+      appendInsertColumns(pStr, pS, iObj, -1, "rowkey", "?1");
+      break;
+    case WC_STMT_FAMILY_DEL:
+      sqlite3_str_appendall(pStr, "DELETE FROM ");
+      wcStoreAppendTable(pStr, p, iObj, -1);
+      sqlite3_str_appendall(pStr, " WHERE rowkey = ?1");
+      break;
+    case WC_STMT_INDEX_PUT:
+      sqlite3_str_appendall(pStr, "INSERT INTO ");
+      wcStoreAppendTable(pStr, p, -1, iObj);
+      appendInsertColumns(pStr, pS, -1, iObj, "ikey, rowkey", zIdxFirst);
+      break;
+    case WC_STMT_INDEX_DEL:
+      sqlite3_str_appendall(pStr, "DELETE FROM ");
+      wcStoreAppendTable(pStr, p, -1, iObj);
+      sqlite3_str_appendf(pStr, " WHERE ikey = %s", zKeyParam);
+      break;
+    default:
+      appendScan(pStr, p, eStmt, iObj, colUsed);
+      break;
   }
   return sqlite3_str_finish(pStr);
 }
 
-static WcStmtPool *findPool(WcVtab *p, int eStmt, uint64_t colUsed){
+static int isScan(int eStmt){
+  return eStmt >= WC_STMT_SCAN && eStmt < WC_STMT_SCAN + 4;
+}
+
+static WcStmtPool *findPool(WcVtab *p, int eStmt, int iObj, uint64_t colUsed){
   WcStmtPool *pPool;
-  if( eStmt < WC_STMT_SCAN ) colUsed = 0;
+  if( !isScan(eStmt) ) colUsed = 0;
   for(pPool = p->pPool; pPool; pPool = pPool->pNext){
-    if( pPool->eStmt == eStmt && pPool->colUsed == colUsed ) return pPool;
+    if( pPool->eStmt == eStmt && pPool->iObj == iObj
+     && pPool->colUsed == colUsed ){
+      return pPool;
+    }
   }
   return 0;
 }
 
-int wcStoreAcquire(WcVtab *p, int eStmt, uint64_t colUsed,
+int wcStoreAcquire(WcVtab *p, int eStmt, int iObj, uint64_t colUsed,
                    sqlite3_stmt **ppStmt){
-  WcStmtPool *pPool = findPool(p, eStmt, colUsed);
+  WcStmtPool *pPool = findPool(p, eStmt, iObj, colUsed);
   char *zSql;
   int rc;
   if( pPool && pPool->n > 0 ){
     *ppStmt = pPool->ap[--pPool->n];
     return SQLITE_OK;
   }
-  zSql = statementSql(p, eStmt, colUsed);
+  zSql = statementSql(p, eStmt, iObj, colUsed);
   if( zSql == 0 ) return SQLITE_NOMEM;
   rc = sqlite3_prepare_v3(p->db, zSql, -1, SQLITE_PREPARE_PERSISTENT, ppStmt,
                           0);
@@ -208,12 +418,12 @@ int wcStoreAcquire(WcVtab *p, int eStmt, uint64_t colUsed,
   return rc;
 }
 
-void wcStoreRelease(WcVtab *p, int eStmt, uint64_t colUsed,
+void wcStoreRelease(WcVtab *p, int eStmt, int iObj, uint64_t colUsed,
                     sqlite3_stmt *pStmt){
   WcStmtPool *pPool;
   if( pStmt == 0 ) return;
   sqlite3_reset(pStmt);
-  pPool = findPool(p, eStmt, colUsed);
+  pPool = findPool(p, eStmt, iObj, colUsed);
   if( pPool == 0 ){
     pPool = sqlite3_malloc(sizeof(*pPool));
     if( pPool == 0 ){
@@ -222,7 +432,8 @@ void wcStoreRelease(WcVtab *p, int eStmt, uint64_t colUsed,
     }
     memset(pPool, 0, sizeof(*pPool));
     pPool->eStmt = eStmt;
-    pPool->colUsed = eStmt < WC_STMT_SCAN ? 0 : colUsed;
+    pPool->iObj = iObj;
+    pPool->colUsed = isScan(eStmt) ? colUsed : 0;
     pPool->pNext = p->pPool;
     p->pPool = pPool;
   }
@@ -266,7 +477,8 @@ int64_t wcStoreRowCount(WcVtab *p){
   sqlite3_free(zSql);
   if( nRow < 0 ){
     pStmt = 0;
-    zSql = tableSql(p, "SELECT count(*) FROM \"%w\".\"%w_rows\"");
+    zSql = sqlite3_mprintf("SELECT count(*) FROM \"%w\".\"%w_rows\"", p->zDb,
+                           p->zName);
     if( zSql && sqlite3_prepare_v2(p->db, zSql, -1, &pStmt, 0) == SQLITE_OK
      && sqlite3_step(pStmt) == SQLITE_ROW ){
       nRow = sqlite3_column_int64(pStmt, 0);
@@ -280,14 +492,14 @@ int64_t wcStoreRowCount(WcVtab *p){
 /* How many distinct prefixes the first nElem elements take in the data,
 ** counted by seeking from one to the next, up to nMax + 1.  For planning
 ** skip scans over fields, whose number of values nothing else tells. */
-int64_t wcStorePrefixCount(WcVtab *p, int nElem, int64_t nMax){
-  const WcSchema *pS = p->pSchema;
+int64_t wcStorePrefixCount(WcVtab *p, int iPath, int nElem, int64_t nMax){
+  const WcSchema *pS = p->aPath[iPath].pKey;
   uint64_t keyOnly = (uint64_t)1 << (pS->nCol < 63 ? pS->nCol : 63);
   sqlite3_stmt *pStmt = 0;
   WcBuf next;
   int64_t nFound = 0;
   memset(&next, 0, sizeof(next));
-  if( wcStoreAcquire(p, WC_STMT_SCAN, keyOnly, &pStmt) != SQLITE_OK ){
+  if( wcStoreAcquire(p, WC_STMT_SCAN, iPath, keyOnly, &pStmt) != SQLITE_OK ){
     return nMax + 1;
   }
   while( nFound <= nMax ){
@@ -310,7 +522,7 @@ int64_t wcStorePrefixCount(WcVtab *p, int nElem, int64_t nMax){
     if( n < 0 ) break;
     next.n = n;
   }
-  wcStoreRelease(p, WC_STMT_SCAN, keyOnly, pStmt);
+  wcStoreRelease(p, WC_STMT_SCAN, iPath, keyOnly, pStmt);
   wcBufFree(&next);
   return nFound;
 }

@@ -1,7 +1,10 @@
 /*
 ** wc_vtab.h: the widecol virtual table's objects, shared by its modules:
-**   wc_vtab.c   the sqlite3_module methods and writes (xUpdate)
-**   wc_store.c  the row table <name>_rows: DDL and prepared statements
+**   wc_vtab.c   the sqlite3_module methods
+**   wc_write.c  writes (xUpdate): the row, its families and index entries
+**   wc_store.c  the tables behind a widecol table (<name>_rows, _cf_<f>,
+**               _idx_<i>): DDL and prepared statements
+**   wc_check.c  widecol_check(): do those tables agree
 **   wc_plan.c   xBestIndex: which constraints become byte ranges
 **   wc_range.c  xFilter: the byte ranges themselves
 **   wc_scan.c   cursors: walking the ranges, skip scans, merges
@@ -53,6 +56,8 @@ struct WcPlan {
                         ** holds at most this many values, each value's
                         ** prefix is computed instead of probed for (0:
                         ** never) */
+  int iPath;            /* What is scanned: 0 the row table, i > 0 the
+                        ** table of index i - 1 */
   int bEmpty;           /* No row can match (a key field IS NULL) */
   uint64_t colUsed;     /* Columns the statement reads (sqlite3_index_info's
                         ** colUsed: bit 63 stands for every column >= 63;
@@ -80,19 +85,27 @@ struct WcRangeList {
   int nAlloc;
 };
 
-/* Statements on the row table. */
-#define WC_STMT_INSERT   0
-#define WC_STMT_REPLACE  1
-#define WC_STMT_DELETE   2
-#define WC_STMT_UPDATE   3
-/* Scans: + 1 with an upper bound, + 2 descending. */
-#define WC_STMT_SCAN     4
+/* Statements.  Parameters: ?1 is the row key, ?(i + 2) column i, and
+** ?(nCol + 2) an index key.  Those on a family or an index, and scans,
+** are made for one of them (iObj). */
+#define WC_STMT_INSERT      0   /* <name>_rows */
+#define WC_STMT_REPLACE     1
+#define WC_STMT_DELETE      2
+#define WC_STMT_UPDATE      3
+#define WC_STMT_SCAN        4   /* path iObj: + 1 with an upper bound,
+                                ** + 2 descending */
+#define WC_STMT_READ        8   /* every column of row ?1 */
+#define WC_STMT_FAMILY_PUT  9   /* family iObj */
+#define WC_STMT_FAMILY_DEL 10
+#define WC_STMT_INDEX_PUT  11   /* index iObj */
+#define WC_STMT_INDEX_DEL  12   /* index iObj, the entry ?(nCol + 2) */
 
 /* Prepared statements of one kind (and, for scans, one set of columns)
 ** that are not in use. */
 typedef struct WcStmtPool WcStmtPool;
 struct WcStmtPool {
   int eStmt;
+  int iObj;
   uint64_t colUsed;     /* Scans: the columns selected */
   sqlite3_stmt **ap;
   int n;
@@ -111,6 +124,15 @@ struct WcStats {
 };
 
 typedef struct WcVtab WcVtab;
+
+/* A table a scan can read keys from: the row table or an index's. */
+typedef struct WcPath WcPath;
+struct WcPath {
+  const WcSchema *pKey; /* Its key's elements */
+  const WcIndex *pIndex;   /* NULL for the row table */
+  int64_t *aPrefixCount;   /* Distinct prefixes of the first k elements,
+                           ** counted by probing, -1 until counted */
+};
 
 /* The widecol tables connected through one database connection, so that
 ** widecol_stats() can find them by name. */
@@ -131,14 +153,18 @@ struct WcVtab {
   int *aiPlanId;        /* Their numbers, the idxNum xFilter receives */
   int nPlan;
   WcStmtPool *pPool;    /* List of pools */
-  int64_t *aPrefixCount;   /* Distinct prefixes of the first k elements,
-                           ** counted by probing, -1 until counted */
+  WcPath *aPath;        /* The row table, then each index */
+  int nPath;
   WcRegistry *pRegistry;
   WcVtab *pNext;        /* Next table in the registry */
   WcStats stats;
   WcBuf key;            /* xUpdate's scratch: the new row's key, */
   WcValue *aVal;        /* its stored values, */
-  sqlite3_value **apCopy;  /* and the converted copies behind them */
+  sqlite3_value **apCopy;  /* and the converted copies behind them; */
+  WcBuf *aIdxKey;       /* its index keys, */
+  WcBuf *aOldIdxKey;    /* and those of the row it replaces, */
+  WcValue *aOldVal;     /* whose values are these, */
+  sqlite3_value **apOld;   /* copied from the row table */
 };
 
 /* wc_store.c */
@@ -146,14 +172,25 @@ int wcStoreCreate(WcVtab *p);
 int wcStoreCheck(WcVtab *p);
 int wcStoreDrop(WcVtab *p);
 int wcStoreRename(WcVtab *p, const char *zNew);
-int wcStoreAcquire(WcVtab *p, int eStmt, uint64_t colUsed,
+int wcStoreAcquire(WcVtab *p, int eStmt, int iObj, uint64_t colUsed,
                    sqlite3_stmt **ppStmt);
-void wcStoreRelease(WcVtab *p, int eStmt, uint64_t colUsed,
+void wcStoreRelease(WcVtab *p, int eStmt, int iObj, uint64_t colUsed,
                     sqlite3_stmt *pStmt);
-int wcStoreScanColumns(const WcSchema *pS, uint64_t colUsed, int *aiStmtCol);
+/* Where each column is in a scan of path iPath selecting colUsed: its
+** index or -1; aiStmtCol[nCol] is the key scanned (rowkey, or an index
+** key) and aiStmtCol[nCol + 1] the row key.  Returns the number
+** selected. */
+int wcStoreScanColumns(const WcVtab *p, int iPath, uint64_t colUsed,
+                       int *aiStmtCol);
+/* True if an index table holds every column in colUsed. */
+int wcStoreCovers(const WcVtab *p, int iPath, uint64_t colUsed);
 void wcStoreClose(WcVtab *p);
 int64_t wcStoreRowCount(WcVtab *p);
-int64_t wcStorePrefixCount(WcVtab *p, int nElem, int64_t nMax);
+int64_t wcStorePrefixCount(WcVtab *p, int iPath, int nElem, int64_t nMax);
+/* Appends "db"."<name>_rows" (iFamily and iIndex -1), a family's or an
+** index's table name, quoted. */
+void wcStoreAppendTable(sqlite3_str *pStr, const WcVtab *p, int iFamily,
+                        int iIndex);
 
 /* wc_plan.c */
 int wcBestIndex(WcVtab *p, sqlite3_index_info *pInfo);
@@ -193,7 +230,25 @@ int wcScanEof(sqlite3_vtab_cursor *pCur);
 int wcScanColumn(sqlite3_vtab_cursor *pCur, sqlite3_context *ctx, int i);
 int wcScanRowid(sqlite3_vtab_cursor *pCur, sqlite3_int64 *pRowid);
 
+/* wc_write.c */
+int wcWriteInit(WcVtab *p);
+void wcWriteFree(WcVtab *p);
+int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
+                  sqlite3_int64 *pRowid);
+/* The index key of index iIndex for a row with row key aKey[0..nKey) and
+** values aVal, in *pOut.  WC_OK, WC_NOFIT (with *pzErr) or WC_NOMEM. */
+int wcIndexKey(WcVtab *p, int iIndex, const WcValue *aVal,
+               const unsigned char *aKey, int64_t nKey, WcBuf *pOut,
+               char **pzErr);
+
+/* wc_check.c */
+int wcCheckRegister(sqlite3 *db, WcRegistry *pRegistry);
+
 /* wc_vtab.c */
 int widecolRegisterModule(sqlite3 *db);
+/* The widecol table zName connected to db, connecting it if need be;
+** NULL with *pzErr set if there is none. */
+WcVtab *wcVtabFind(sqlite3 *db, WcRegistry *pRegistry, const char *zName,
+                   const char *zFunc, char **pzErr);
 
 #endif /* WIDECOL_WC_VTAB_H */

@@ -3,7 +3,9 @@
 
 For each design below, the same rows go into a widecol table `w` and into an
 ordinary WITHOUT ROWID table `o` with the same columns and a PRIMARY KEY on
-the key fields (BINARY collation, like widecol's byte keys). Then random
+the key fields (BINARY collation, like widecol's byte keys). Designs with
+INDEX and FAMILY clauses give `o` the matching CREATE INDEX and NOT NULL on
+the index fields, and after every write widecol_check('w') must say 'ok'. Then random
 statements run on both: SELECTs with =, IS, IN, ranges, BETWEEN, LIKE, GLOB,
 !=, OR, ORDER BY, LIMIT/OFFSET and joins, with constants of every type as
 literals and as bound parameters, and INSERT OR REPLACE/IGNORE, UPDATE and
@@ -157,6 +159,45 @@ DESIGNS = [
                ("v", "INTEGER", lambda r: r.randint(0, 9))],
          rowkey="k", options=", DELIMITER '_'",
          key=["k"]),
+    # The seeds' CustomerOrder with PaymentsByDate and PaymentsByCustomer
+    # as indexes and families C and O; hot columns are chosen more often.
+    dict(name="customer_order",
+         cols=[("order_id", "INTEGER", lambda r: r.randint(0, 9999999999)),
+               ("customer_id", "INTEGER", lambda r: r.randint(0, 30)),
+               ("order_ts", "TEXT", lambda r: r.choice([None, "2017-01-0%d" % r.randint(1, 5)])),
+               ("payment_ts", "TEXT", lambda r: "2017-0%d-0%d %02d:00" % (
+                   r.randint(1, 2), r.randint(1, 5), r.randint(0, 23))
+                if r.random() < .9 else text(r, "2017-: ", 0, 6)),
+               ("payment_id", "INTEGER", lambda r: r.randint(0, 99)),
+               ("first_name", "TEXT", lambda r: r.choice([None, None, "Ann", ""])),
+               ("last_name", "TEXT", lambda r: r.choice([None, None, "Lee"])),
+               ("total", "REAL", lambda r: r.choice([None, 0.0, round(r.uniform(0, 50), 2)])),
+               ("status", "TEXT", lambda r: r.choice([None, "paid", "open"]))],
+         rowkey="order_id PAD 10 REVERSE",
+         extra=", INDEX payments_by_date(payment_ts, customer_id PAD 6, payment_id PAD 9)"
+               ", INDEX payments_by_customer(customer_id PAD 6, payment_ts, payment_id PAD 9) INCLUDE (total)"
+               ", FAMILY c(first_name, last_name), FAMILY o(order_ts, total, status)",
+         indexes=["payment_ts, customer_id, payment_id", "customer_id, payment_ts, payment_id"],
+         notnull=["payment_ts", "customer_id", "payment_id"],
+         hot=["customer_id", "payment_ts", "payment_id"],
+         key=["order_id"]),
+    # eBay's likes: User_By_Item as an index with the user's name
+    # de-normalised, a bucketed time index (skip scans over an index), and
+    # BINARY encoding with a DESC text field.
+    dict(name="likes",
+         cols=[("user_id", "INTEGER", lambda r: r.randint(0, 30)),
+               ("item_id", "INTEGER", lambda r: r.randint(0, 20)),
+               ("ts", "INTEGER", lambda r: r.randint(0, 5000)),
+               ("user_name", "TEXT", lambda r: r.choice([None, "ann", "bob", "\u00e9", ""])),
+               ("title", "TEXT", lambda r: text(r, "ab_\x00", 0, 3))],
+         rowkey="user_id, item_id", options=", ENCODING BINARY",
+         extra=", INDEX user_by_item(item_id, ts DESC) INCLUDE (user_name)"
+               ", INDEX by_time(BUCKET(4, ts), ts), INDEX by_title(title DESC, ts)"
+               ", FAMILY d(title)",
+         indexes=["item_id, ts DESC", "ts", "title DESC, ts"],
+         notnull=["ts", "title"],
+         hot=["item_id", "ts", "title"], skip_cols=["ts"],
+         key=["user_id", "item_id"], rows=300),
     dict(name="longdesc",
          cols=[("ts", "INTEGER", lambda r: r.choice([0, 1, INT64_MAX, r.randint(0, 2**62)])),
                ("host", "TEXT", lambda r: r.choice(["x", "y"]))],
@@ -195,14 +236,20 @@ class Design:
         self.gens = {c[0]: c[2] for c in spec["cols"]}
         self.key = spec["key"]
 
-    def col_defs(self):
-        return ", ".join(("%s %s" % (n, t)).strip() for n, t, _ in self.spec["cols"])
+    def col_defs(self, notnull=()):
+        return ", ".join(("%s %s%s" % (n, t, " NOT NULL" if n in notnull else "")).strip()
+                         for n, t, _ in self.spec["cols"])
 
     def create_sql(self):
-        w = "CREATE VIRTUAL TABLE w USING widecol(%s, ROWKEY(%s)%s)" % (
-            self.col_defs(), self.spec["rowkey"], self.spec.get("options", ""))
-        o = "CREATE TABLE o(%s, PRIMARY KEY(%s)) WITHOUT ROWID" % (
-            self.col_defs(), ", ".join(k + " COLLATE BINARY" for k in self.key))
+        """The widecol table, then the ordinary table and its indexes."""
+        w = "CREATE VIRTUAL TABLE w USING widecol(%s, ROWKEY(%s)%s%s)" % (
+            self.col_defs(), self.spec["rowkey"], self.spec.get("options", ""),
+            self.spec.get("extra", ""))
+        o = ["CREATE TABLE o(%s, PRIMARY KEY(%s)) WITHOUT ROWID" % (
+            self.col_defs(self.spec.get("notnull", ())),
+            ", ".join(k + " COLLATE BINARY" for k in self.key))]
+        for i, cols in enumerate(self.spec.get("indexes", [])):
+            o.append("CREATE INDEX o_%d ON o(%s)" % (i, cols))
         return w, o
 
     def row(self):
@@ -265,7 +312,7 @@ class Runner:
         return res[0]
 
     def predicate(self, d, seen, params):
-        col = d.rng.choice(d.key * 3 + d.cols)
+        col = d.rng.choice(d.key * 3 + d.cols + d.spec.get("hot", []) * 3)
         op = d.rng.choice(["=", "=", "IS", "IN", "<", "<=", ">", ">=",
                            "BETWEEN", "LIKE", "GLOB", "!=", "IS NOT"])
         as_param = d.rng.random() < 0.5
@@ -301,7 +348,11 @@ class Runner:
         """Every key column, so the order is total; sometimes in another
         order than the key's, or with an extra column first."""
         keys = list(d.key)
-        if d.rng.random() < 0.3:
+        hot = d.spec.get("hot")
+        if hot and d.rng.random() < 0.5:
+            # An index's order, made total by the key.
+            keys = d.rng.sample(hot, d.rng.randint(1, len(hot))) + keys
+        elif d.rng.random() < 0.3:
             d.rng.shuffle(keys)
         if d.rng.random() < 0.15:
             keys.insert(d.rng.randint(0, len(keys)), d.rng.choice(d.cols))
@@ -404,18 +455,27 @@ class Runner:
             sql = "DELETE FROM {t}%s" % w
             self.check(d, db, log, sql, params)
             log_both(log, sql, params)
-        # After every write the tables must hold the same rows.
+        # After every write the tables must hold the same rows, and the
+        # tables behind w must agree with each other.
         self.check(d, db, log, "SELECT %s FROM {t}" % ", ".join(d.cols), (), ordered=False)
+        if "extra" in d.spec:
+            self.n_cases += 1
+            got = db.execute("SELECT * FROM widecol_check('w')").fetchall()
+            if got != [(b"ok",)]:
+                self.n_mismatch += 1
+                print("CHECK FAILED in design %s (seed %d): %r" % (d.spec["name"], self.seed, got))
+                for line in log:
+                    print(line + ";")
+                raise Mismatch()
 
     def run_design(self, spec, seed):
         rng = random.Random(seed)
         d = Design(spec, rng)
         db = self.connect()
         w, o = d.create_sql()
-        log = [w, o, "CREATE TABLE j(x)"]
-        db.execute(w)
-        db.execute(o)
-        db.execute("CREATE TABLE j(x)")
+        log = [w] + o + ["CREATE TABLE j(x)"]
+        for sql in log:
+            db.execute(sql)
         seen = []
         for _ in range(spec.get("rows", 60)):
             row = d.row()

@@ -1,0 +1,459 @@
+/*
+** wc_check.c: SELECT * FROM widecol_check('<table>'), like PRAGMA
+** integrity_check for the tables behind a widecol table.
+**
+** It returns one row, 'ok', or one row per problem found (at most
+** WC_CHECK_MAX): a row key that is not the key its fields make, an index
+** entry missing, pointing nowhere, under the wrong key or holding other
+** values than the row, a family row without a row or with no value.
+** Writes through widecol keep all of this true; the check finds what
+** writing to the tables directly, or a bug, broke.
+*/
+#include "wc_vtab.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#define WC_CHECK_MAX 100
+
+typedef struct Check Check;
+struct Check {
+  WcVtab *pTab;
+  char **azProblem;
+  int nProblem;
+  int nAlloc;
+  int rc;
+};
+
+/* Adds a problem; the check stops adding after WC_CHECK_MAX. */
+static void problem(Check *p, const char *zFormat, ...){
+  va_list ap;
+  char *z;
+  if( p->rc != SQLITE_OK || p->nProblem >= WC_CHECK_MAX ) return;
+  va_start(ap, zFormat);
+  z = sqlite3_vmprintf(zFormat, ap);
+  va_end(ap);
+  if( z && p->nProblem == p->nAlloc ){
+    int nNew = p->nAlloc ? 2 * p->nAlloc : 8;
+    char **azNew = sqlite3_realloc64(p->azProblem,
+                                     sizeof(char*) * (sqlite3_uint64)nNew);
+    if( azNew == 0 ){
+      sqlite3_free(z);
+      z = 0;
+    }else{
+      p->azProblem = azNew;
+      p->nAlloc = nNew;
+    }
+  }
+  if( z == 0 ){
+    p->rc = SQLITE_NOMEM;
+    return;
+  }
+  p->azProblem[p->nProblem++] = z;
+}
+
+/* A key for a message, as x'...' or readable text. */
+static char *keyText(const unsigned char *a, int64_t n){
+  WcValue v;
+  memset(&v, 0, sizeof(v));
+  v.eType = SQLITE_BLOB;
+  v.a = a ? a : (const unsigned char*)"";
+  v.n = n;
+  return wcValueDescribe(&v, 0);
+}
+
+static sqlite3_stmt *prepare(Check *p, sqlite3_str *pStr){
+  sqlite3_stmt *pStmt = 0;
+  char *zSql = sqlite3_str_finish(pStr);
+  if( zSql == 0 ){
+    p->rc = SQLITE_NOMEM;
+    return 0;
+  }
+  p->rc = sqlite3_prepare_v2(p->pTab->db, zSql, -1, &pStmt, 0);
+  sqlite3_free(zSql);
+  return pStmt;
+}
+
+/* SELECT rowkey, every column FROM the row table with its families. */
+static sqlite3_stmt *prepareRows(Check *p, int bOne){
+  const WcSchema *pS = p->pTab->pSchema;
+  sqlite3_str *pStr = sqlite3_str_new(p->pTab->db);
+  int i;
+  sqlite3_str_appendall(pStr, "SELECT r.rowkey");
+  for(i = 0; i < pS->nCol; i++){
+    if( pS->aCol[i].iFamily >= 0 ){
+      sqlite3_str_appendf(pStr, ", f%d.\"%w\"", pS->aCol[i].iFamily,
+                          pS->aCol[i].zName);
+    }else{
+      sqlite3_str_appendf(pStr, ", r.\"%w\"", pS->aCol[i].zName);
+    }
+  }
+  sqlite3_str_appendall(pStr, " FROM ");
+  wcStoreAppendTable(pStr, p->pTab, -1, -1);
+  sqlite3_str_appendall(pStr, " AS r");
+  for(i = 0; i < pS->nFamily; i++){
+    sqlite3_str_appendall(pStr, " LEFT JOIN ");
+    wcStoreAppendTable(pStr, p->pTab, i, -1);
+    sqlite3_str_appendf(pStr, " AS f%d ON f%d.rowkey = r.rowkey", i, i);
+  }
+  sqlite3_str_appendall(pStr, bOne ? " WHERE r.rowkey = ?1" : "");
+  return prepare(p, pStr);
+}
+
+/* SELECT ikey, rowkey, the columns it holds FROM index iIndex's table. */
+static sqlite3_stmt *prepareIndex(Check *p, int iIndex, int bOne){
+  const WcSchema *pS = p->pTab->pSchema;
+  sqlite3_str *pStr = sqlite3_str_new(p->pTab->db);
+  int i;
+  sqlite3_str_appendall(pStr, "SELECT ikey, rowkey");
+  for(i = 0; i < pS->nCol; i++){
+    if( pS->aIndex[iIndex].abStored[i] ){
+      sqlite3_str_appendf(pStr, ", \"%w\"", pS->aCol[i].zName);
+    }
+  }
+  sqlite3_str_appendall(pStr, " FROM ");
+  wcStoreAppendTable(pStr, p->pTab, -1, iIndex);
+  sqlite3_str_appendall(pStr, bOne ? " WHERE ikey = ?1" : "");
+  return prepare(p, pStr);
+}
+
+static void valuesOf(sqlite3_stmt *pStmt, int iFirst, int nCol,
+                     WcValue *aVal){
+  int i;
+  for(i = 0; i < nCol; i++){
+    wcValueFrom(sqlite3_column_value(pStmt, iFirst + i), &aVal[i]);
+  }
+}
+
+/* Checks one row (its key and values in pRow, from prepareRows()) against
+** its key and its entry in each index (apEntry, prepareIndex(bOne)). */
+static void checkRow(Check *p, sqlite3_stmt *pRow, sqlite3_stmt **apEntry,
+                     WcValue *aVal, WcBuf *pBuf){
+  WcVtab *pTab = p->pTab;
+  const WcSchema *pS = pTab->pSchema;
+  const unsigned char *aKey = sqlite3_column_blob(pRow, 0);
+  int64_t nKey = sqlite3_column_bytes(pRow, 0);
+  char *zKey = keyText(aKey, nKey), *zErr = 0;
+  int i, j, rc;
+  valuesOf(pRow, 1, pS->nCol, aVal);
+  rc = wcEncodeKey(pS, pTab->pHasher, aVal, pBuf, &zErr);
+  if( rc == WC_NOMEM ){
+    p->rc = SQLITE_NOMEM;
+  }else if( rc != WC_OK ){
+    problem(p, "row %s: its fields make no row key: %s", zKey, zErr);
+  }else if( pBuf->n != nKey || memcmp(pBuf->a, aKey, (size_t)nKey) ){
+    char *zWant = keyText(pBuf->a, pBuf->n);
+    problem(p, "row %s: its fields make the row key %s", zKey, zWant);
+    sqlite3_free(zWant);
+  }
+  sqlite3_free(zErr);
+  for(i = 0; i < pS->nIndex && p->rc == SQLITE_OK; i++){
+    const WcIndex *pIdx = &pS->aIndex[i];
+    sqlite3_stmt *pEntry = apEntry[i];
+    zErr = 0;
+    rc = wcIndexKey(pTab, i, aVal, aKey, nKey, pBuf, &zErr);
+    if( rc != WC_OK ){
+      if( rc == WC_NOMEM ) p->rc = SQLITE_NOMEM;
+      problem(p, "row %s: it has no INDEX %s key: %s", zKey, pIdx->zName,
+              zErr);
+      sqlite3_free(zErr);
+      continue;
+    }
+    sqlite3_reset(pEntry);
+    sqlite3_bind_blob64(pEntry, 1, pBuf->n ? pBuf->a : (const void*)"",
+                        (sqlite3_uint64)pBuf->n, SQLITE_STATIC);
+    if( sqlite3_step(pEntry) != SQLITE_ROW ){
+      problem(p, "row %s: INDEX %s has no entry for it", zKey, pIdx->zName);
+      continue;
+    }
+    for(j = 0, rc = 2; j < pS->nCol; j++){
+      WcValue v;
+      char *zHas, *zWant;
+      if( !pIdx->abStored[j] ) continue;
+      wcValueFrom(sqlite3_column_value(pEntry, rc++), &v);
+      if( v.eType == aVal[j].eType && v.n == aVal[j].n
+       && (v.eType == SQLITE_INTEGER ? v.i == aVal[j].i
+           : v.eType == SQLITE_FLOAT ? v.r == aVal[j].r
+           : v.n == 0 || memcmp(v.a, aVal[j].a, (size_t)v.n) == 0) ){
+        continue;
+      }
+      zHas = wcValueDescribe(&v, 1);
+      zWant = wcValueDescribe(&aVal[j], 1);
+      problem(p, "row %s: INDEX %s holds %s = %s, the row %s", zKey,
+              pIdx->zName, pS->aCol[j].zName, zHas, zWant);
+      sqlite3_free(zHas);
+      sqlite3_free(zWant);
+    }
+  }
+  sqlite3_free(zKey);
+}
+
+/* Every entry of index iIndex must be the entry of an existing row. */
+static void checkEntries(Check *p, int iIndex, sqlite3_stmt *pOne,
+                         WcValue *aVal, WcBuf *pBuf){
+  WcVtab *pTab = p->pTab;
+  const WcIndex *pIdx = &pTab->pSchema->aIndex[iIndex];
+  sqlite3_stmt *pAll = prepareIndex(p, iIndex, 0);
+  while( p->rc == SQLITE_OK && sqlite3_step(pAll) == SQLITE_ROW ){
+    const unsigned char *aIKey = sqlite3_column_blob(pAll, 0);
+    int64_t nIKey = sqlite3_column_bytes(pAll, 0);
+    const unsigned char *aKey = sqlite3_column_blob(pAll, 1);
+    int64_t nKey = sqlite3_column_bytes(pAll, 1);
+    char *zIKey = keyText(aIKey, nIKey), *zKey = keyText(aKey, nKey);
+    sqlite3_reset(pOne);
+    sqlite3_bind_blob64(pOne, 1, nKey ? aKey : (const void*)"",
+                        (sqlite3_uint64)nKey, SQLITE_STATIC);
+    if( sqlite3_step(pOne) != SQLITE_ROW ){
+      problem(p, "INDEX %s: entry %s is for row %s, which does not exist",
+              pIdx->zName, zIKey, zKey);
+    }else{
+      valuesOf(pOne, 1, pTab->pSchema->nCol, aVal);
+      if( wcIndexKey(pTab, iIndex, aVal, aKey, nKey, pBuf, 0) != WC_OK
+       || pBuf->n != nIKey || memcmp(pBuf->a, aIKey, (size_t)nIKey) ){
+        problem(p, "INDEX %s: entry %s is not the index key of row %s",
+                pIdx->zName, zIKey, zKey);
+      }
+    }
+    sqlite3_free(zIKey);
+    sqlite3_free(zKey);
+  }
+  sqlite3_finalize(pAll);
+}
+
+/* Family rows need a row, and a value. */
+static void checkFamily(Check *p, int iFamily){
+  WcVtab *pTab = p->pTab;
+  const WcSchema *pS = pTab->pSchema;
+  const WcFamily *pFam = &pS->aFamily[iFamily];
+  sqlite3_str *pStr = sqlite3_str_new(pTab->db);
+  sqlite3_stmt *pStmt;
+  int i;
+  sqlite3_str_appendall(pStr, "SELECT f.rowkey, NOT EXISTS(SELECT 1 FROM ");
+  wcStoreAppendTable(pStr, pTab, -1, -1);
+  sqlite3_str_appendall(pStr, " AS r WHERE r.rowkey = f.rowkey), ");
+  for(i = 0; i < pFam->nCol; i++){
+    sqlite3_str_appendf(pStr, "%sf.\"%w\" IS NULL", i ? " AND " : "",
+                        pS->aCol[pFam->aiCol[i]].zName);
+  }
+  sqlite3_str_appendall(pStr, " FROM ");
+  wcStoreAppendTable(pStr, pTab, iFamily, -1);
+  sqlite3_str_appendall(pStr, " AS f");
+  pStmt = prepare(p, pStr);
+  while( p->rc == SQLITE_OK && sqlite3_step(pStmt) == SQLITE_ROW ){
+    char *zKey = keyText(sqlite3_column_blob(pStmt, 0),
+                         sqlite3_column_bytes(pStmt, 0));
+    if( sqlite3_column_int(pStmt, 1) ){
+      problem(p, "FAMILY %s: a row for key %s, which is not in %s_rows",
+              pFam->zName, zKey, pTab->zName);
+    }else if( sqlite3_column_int(pStmt, 2) ){
+      problem(p, "FAMILY %s: the row for key %s holds no value (an empty "
+              "family has no row)", pFam->zName, zKey);
+    }
+    sqlite3_free(zKey);
+  }
+  sqlite3_finalize(pStmt);
+}
+
+static void checkTable(Check *p){
+  WcVtab *pTab = p->pTab;
+  const WcSchema *pS = pTab->pSchema;
+  WcValue *aVal = sqlite3_malloc64(sizeof(WcValue) * (sqlite3_uint64)pS->nCol);
+  sqlite3_stmt **apEntry = sqlite3_malloc64(sizeof(sqlite3_stmt*)
+                                            * (sqlite3_uint64)(pS->nIndex + 1));
+  sqlite3_stmt *pRows = 0, *pOne = 0;
+  WcBuf buf;
+  int i;
+  memset(&buf, 0, sizeof(buf));
+  if( aVal == 0 || apEntry == 0 ){
+    p->rc = SQLITE_NOMEM;
+  }else{
+    memset(apEntry, 0, sizeof(sqlite3_stmt*) * (size_t)(pS->nIndex + 1));
+    for(i = 0; i < pS->nIndex && p->rc == SQLITE_OK; i++){
+      apEntry[i] = prepareIndex(p, i, 1);
+    }
+    if( p->rc == SQLITE_OK ) pRows = prepareRows(p, 0);
+    while( p->rc == SQLITE_OK && sqlite3_step(pRows) == SQLITE_ROW ){
+      checkRow(p, pRows, apEntry, aVal, &buf);
+    }
+    if( p->rc == SQLITE_OK && pS->nIndex > 0 ) pOne = prepareRows(p, 1);
+    for(i = 0; i < pS->nIndex && p->rc == SQLITE_OK; i++){
+      checkEntries(p, i, pOne, aVal, &buf);
+    }
+    for(i = 0; i < pS->nFamily && p->rc == SQLITE_OK; i++){
+      checkFamily(p, i);
+    }
+    for(i = 0; i < pS->nIndex; i++) sqlite3_finalize(apEntry[i]);
+  }
+  sqlite3_finalize(pRows);
+  sqlite3_finalize(pOne);
+  sqlite3_free(aVal);
+  sqlite3_free(apEntry);
+  wcBufFree(&buf);
+}
+
+/*
+** The table-valued function: an eponymous virtual table.
+*/
+typedef struct CheckVtab CheckVtab;
+struct CheckVtab {
+  sqlite3_vtab base;
+  sqlite3 *db;
+  WcRegistry *pRegistry;
+};
+
+typedef struct CheckCursor CheckCursor;
+struct CheckCursor {
+  sqlite3_vtab_cursor base;
+  Check check;
+  int iRow;
+};
+
+static int checkConnect(sqlite3 *db, void *pAux, int argc,
+                        const char *const *argv, sqlite3_vtab **ppVtab,
+                        char **pzErr){
+  CheckVtab *p;
+  int rc;
+  (void)argc;
+  (void)argv;
+  (void)pzErr;
+  rc = sqlite3_declare_vtab(db, "CREATE TABLE x(problem TEXT, tbl HIDDEN)");
+  if( rc != SQLITE_OK ) return rc;
+  /* It reads whole tables: not from triggers or views. */
+  sqlite3_vtab_config(db, SQLITE_VTAB_DIRECTONLY);
+  p = sqlite3_malloc(sizeof(*p));
+  if( p == 0 ) return SQLITE_NOMEM;
+  memset(p, 0, sizeof(*p));
+  p->db = db;
+  p->pRegistry = (WcRegistry*)pAux;
+  *ppVtab = &p->base;
+  return SQLITE_OK;
+}
+
+static int checkDisconnect(sqlite3_vtab *pVtab){
+  sqlite3_free(pVtab);
+  return SQLITE_OK;
+}
+
+/* The table name, column 1, must be given with '='. */
+static int checkBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
+  int i;
+  for(i = 0; i < pInfo->nConstraint; i++){
+    const struct sqlite3_index_constraint *pC = &pInfo->aConstraint[i];
+    if( pC->iColumn == 1 && pC->op == SQLITE_INDEX_CONSTRAINT_EQ ){
+      if( !pC->usable ) return SQLITE_CONSTRAINT;
+      pInfo->aConstraintUsage[i].argvIndex = 1;
+      pInfo->aConstraintUsage[i].omit = 1;
+      pInfo->estimatedCost = 1000.0;
+      return SQLITE_OK;
+    }
+  }
+  sqlite3_free(pVtab->zErrMsg);
+  pVtab->zErrMsg = sqlite3_mprintf("widecol_check: name the table, as in "
+                                   "SELECT * FROM widecol_check('orders')");
+  return SQLITE_ERROR;
+}
+
+static int checkOpen(sqlite3_vtab *pVtab, sqlite3_vtab_cursor **ppCur){
+  CheckCursor *pCur = sqlite3_malloc(sizeof(*pCur));
+  (void)pVtab;
+  if( pCur == 0 ) return SQLITE_NOMEM;
+  memset(pCur, 0, sizeof(*pCur));
+  *ppCur = &pCur->base;
+  return SQLITE_OK;
+}
+
+static void checkReset(CheckCursor *pCur){
+  int i;
+  for(i = 0; i < pCur->check.nProblem; i++){
+    sqlite3_free(pCur->check.azProblem[i]);
+  }
+  sqlite3_free(pCur->check.azProblem);
+  memset(&pCur->check, 0, sizeof(pCur->check));
+  pCur->iRow = 0;
+}
+
+static int checkClose(sqlite3_vtab_cursor *pBase){
+  checkReset((CheckCursor*)pBase);
+  sqlite3_free(pBase);
+  return SQLITE_OK;
+}
+
+static int checkFilter(sqlite3_vtab_cursor *pBase, int idxNum,
+                       const char *idxStr, int argc, sqlite3_value **argv){
+  CheckCursor *pCur = (CheckCursor*)pBase;
+  CheckVtab *pVtab = (CheckVtab*)pBase->pVtab;
+  const char *zName = argc > 0 ? (const char*)sqlite3_value_text(argv[0]) : 0;
+  char *zErr = 0;
+  (void)idxNum;
+  (void)idxStr;
+  checkReset(pCur);
+  if( zName == 0 ){
+    zErr = sqlite3_mprintf("widecol_check: the table name is NULL");
+  }else{
+    pCur->check.pTab = wcVtabFind(pVtab->db, pVtab->pRegistry, zName,
+                                  "widecol_check", &zErr);
+  }
+  if( pCur->check.pTab == 0 ){
+    sqlite3_free(pVtab->base.zErrMsg);
+    pVtab->base.zErrMsg = zErr;
+    return zErr ? SQLITE_ERROR : SQLITE_NOMEM;
+  }
+  checkTable(&pCur->check);
+  if( pCur->check.rc != SQLITE_OK ){
+    sqlite3_free(pVtab->base.zErrMsg);
+    pVtab->base.zErrMsg = sqlite3_mprintf("widecol_check(%Q): %s", zName,
+                                          sqlite3_errmsg(pVtab->db));
+    return pCur->check.rc;
+  }
+  return SQLITE_OK;
+}
+
+static int checkNext(sqlite3_vtab_cursor *pBase){
+  ((CheckCursor*)pBase)->iRow++;
+  return SQLITE_OK;
+}
+
+static int checkEof(sqlite3_vtab_cursor *pBase){
+  CheckCursor *pCur = (CheckCursor*)pBase;
+  int nRow = pCur->check.nProblem ? pCur->check.nProblem : 1;
+  return pCur->check.pTab == 0 || pCur->iRow >= nRow;
+}
+
+static int checkColumn(sqlite3_vtab_cursor *pBase, sqlite3_context *ctx,
+                       int i){
+  CheckCursor *pCur = (CheckCursor*)pBase;
+  if( i == 0 ){
+    sqlite3_result_text(ctx, pCur->check.nProblem
+                        ? pCur->check.azProblem[pCur->iRow] : "ok", -1,
+                        SQLITE_TRANSIENT);
+  }else{
+    sqlite3_result_text(ctx, pCur->check.pTab->zName, -1, SQLITE_TRANSIENT);
+  }
+  return SQLITE_OK;
+}
+
+static int checkRowid(sqlite3_vtab_cursor *pBase, sqlite3_int64 *pRowid){
+  *pRowid = ((CheckCursor*)pBase)->iRow;
+  return SQLITE_OK;
+}
+
+static sqlite3_module checkModule = {
+  0,                    /* iVersion */
+  0,                    /* xCreate: eponymous only */
+  checkConnect,
+  checkBestIndex,
+  checkDisconnect,
+  0,                    /* xDestroy */
+  checkOpen,
+  checkClose,
+  checkFilter,
+  checkNext,
+  checkEof,
+  checkColumn,
+  checkRowid,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+};
+
+int wcCheckRegister(sqlite3 *db, WcRegistry *pRegistry){
+  return sqlite3_create_module(db, "widecol_check", &checkModule, pRegistry);
+}

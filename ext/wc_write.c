@@ -1,0 +1,435 @@
+/*
+** wc_write.c: xUpdate for widecol tables.
+**
+** A row is written to <name>_rows under its encoded key, its family
+** columns to <name>_cf_<f> (a row there only when one of them has a
+** value), and an entry to each <name>_idx_<i> keyed by the index key
+** followed by the row key.  Every key is encoded and checked before the
+** first write, so a row that fails leaves nothing behind; the row table
+** is written first, so a duplicate key (which SQLite may IGNORE) stops the
+** write before any family or index is touched.  To remove a row's index
+** entries its old values are read back: xUpdate is given only its key.
+*/
+#include "wc_vtab.h"
+#include "rk_bytes.h"
+
+#include <string.h>
+
+static int setError(WcVtab *p, int rc, char *zMsg){
+  sqlite3_free(p->base.zErrMsg);
+  p->base.zErrMsg = zMsg;
+  return zMsg ? rc : SQLITE_NOMEM;
+}
+
+int wcWriteInit(WcVtab *p){
+  const WcSchema *pS = p->pSchema;
+  size_t nCol = (size_t)pS->nCol, nIdx = (size_t)pS->nIndex;
+  p->aVal = sqlite3_malloc64(sizeof(WcValue) * nCol);
+  p->apCopy = sqlite3_malloc64(sizeof(sqlite3_value*) * nCol);
+  p->aOldVal = sqlite3_malloc64(sizeof(WcValue) * nCol);
+  p->apOld = sqlite3_malloc64(sizeof(sqlite3_value*) * nCol);
+  p->aIdxKey = sqlite3_malloc64(sizeof(WcBuf) * (nIdx + 1));
+  p->aOldIdxKey = sqlite3_malloc64(sizeof(WcBuf) * (nIdx + 1));
+  if( p->aVal == 0 || p->apCopy == 0 || p->aOldVal == 0 || p->apOld == 0
+   || p->aIdxKey == 0 || p->aOldIdxKey == 0 ){
+    return SQLITE_NOMEM;
+  }
+  memset(p->apCopy, 0, sizeof(sqlite3_value*) * nCol);
+  memset(p->apOld, 0, sizeof(sqlite3_value*) * nCol);
+  memset(p->aIdxKey, 0, sizeof(WcBuf) * (nIdx + 1));
+  memset(p->aOldIdxKey, 0, sizeof(WcBuf) * (nIdx + 1));
+  return SQLITE_OK;
+}
+
+void wcWriteFree(WcVtab *p){
+  int i;
+  for(i = 0; p->aIdxKey && i < p->pSchema->nIndex; i++){
+    wcBufFree(&p->aIdxKey[i]);
+    wcBufFree(&p->aOldIdxKey[i]);
+  }
+  wcBufFree(&p->key);
+  sqlite3_free(p->aVal);
+  sqlite3_free(p->apCopy);
+  sqlite3_free(p->aOldVal);
+  sqlite3_free(p->apOld);
+  sqlite3_free(p->aIdxKey);
+  sqlite3_free(p->aOldIdxKey);
+}
+
+/* A key for a message: readable text if it is printable, else hex. */
+static char *describeKey(const unsigned char *a, int64_t n){
+  if( rkIsPrintableUtf8(a, n) ){
+    return sqlite3_mprintf("'%.*q'", (int)n, (const char*)a);
+  }else{
+    char *zHex = sqlite3_malloc64((sqlite3_uint64)(2 * n + 1));
+    char *zRet;
+    if( zHex == 0 ) return 0;
+    rkHexEncode(a, (int)n, zHex);
+    zHex[2 * n] = 0;
+    zRet = sqlite3_mprintf("x'%s'", zHex);
+    sqlite3_free(zHex);
+    return zRet;
+  }
+}
+
+/* An encoder's result as an SQLite result code, with its message. */
+static int encodeResult(WcVtab *p, int rc, char *zErr){
+  if( rc == WC_NOMEM ) return SQLITE_NOMEM;
+  if( rc == WC_NOFIT ){
+    int bNull = zErr && strncmp(zErr, "NOT NULL", 8) == 0;
+    return setError(p, bNull ? SQLITE_CONSTRAINT_NOTNULL
+                             : SQLITE_CONSTRAINT_CHECK, zErr);
+  }
+  return SQLITE_OK;
+}
+
+int wcIndexKey(WcVtab *p, int iIndex, const WcValue *aVal,
+               const unsigned char *aKey, int64_t nKey, WcBuf *pOut,
+               char **pzErr){
+  const WcSchema *pKey = p->pSchema->aIndex[iIndex].pKey;
+  int rc = wcEncodeKey(pKey, p->pHasher, aVal, pOut, pzErr);
+  if( rc != WC_OK ) return rc;
+  wcBufAppend(pOut, aKey, nKey);
+  if( pOut->bOom ) return WC_NOMEM;
+  if( pOut->n > WC_MAX_KEY_BYTES ){
+    if( pzErr ){
+      *pzErr = sqlite3_mprintf("widecol %s: the %s followed by the row key "
+                               "would be %lld bytes, more than the %d "
+                               "allowed (HBase's row key limit)",
+                               p->zName, pKey->zKeyName, pOut->n,
+                               WC_MAX_KEY_BYTES);
+    }
+    return WC_NOFIT;
+  }
+  return WC_OK;
+}
+
+/* The index keys of a row whose key is aKey[0..nKey), in aOut. */
+static int indexKeys(WcVtab *p, const WcValue *aVal, const unsigned char *aKey,
+                     int64_t nKey, WcBuf *aOut){
+  int i, rc = SQLITE_OK;
+  for(i = 0; i < p->pSchema->nIndex && rc == SQLITE_OK; i++){
+    char *zErr = 0;
+    int rcEnc = wcIndexKey(p, i, aVal, aKey, nKey, &aOut[i], &zErr);
+    rc = encodeResult(p, rcEnc, zErr);
+  }
+  return rc;
+}
+
+/* The stored values of the row in xUpdate's argv, in p->aVal, and its
+** key, in p->key.  xUpdate is never re-entered for one table (nothing it
+** runs writes to a widecol table), so these live in the table object;
+** rowRelease() frees the converted copies. */
+static void rowRelease(WcVtab *p){
+  int i;
+  for(i = 0; i < p->pSchema->nCol; i++){
+    sqlite3_value_free(p->apCopy[i]);
+    p->apCopy[i] = 0;
+  }
+}
+
+static int rowEncode(WcVtab *p, sqlite3_value **apArg){
+  const WcSchema *pS = p->pSchema;
+  char *zErr = 0;
+  int i, rc;
+  for(i = 0; i < pS->nCol; i++){
+    if( wcValueStore(pS->aCol[i].cAff, apArg[i], &p->aVal[i],
+                     &p->apCopy[i]) ){
+      return SQLITE_NOMEM;
+    }
+  }
+  rc = wcEncodeKey(pS, p->pHasher, p->aVal, &p->key, &zErr);
+  rc = encodeResult(p, rc, zErr);
+  if( rc == SQLITE_OK ){
+    rc = indexKeys(p, p->aVal, p->key.a, p->key.n, p->aIdxKey);
+  }
+  return rc;
+}
+
+/* A rowkey the user gave must be the key the fields make. */
+static int checkGivenKey(WcVtab *p, sqlite3_value *pGiven){
+  int eType = sqlite3_value_type(pGiven);
+  const void *a;
+  int n;
+  if( eType == SQLITE_NULL ) return SQLITE_OK;
+  a = eType == SQLITE_BLOB ? sqlite3_value_blob(pGiven)
+                           : (const void*)sqlite3_value_text(pGiven);
+  n = sqlite3_value_bytes(pGiven);
+  if( n == p->key.n && (n == 0 || memcmp(a, p->key.a, (size_t)n) == 0) ){
+    return SQLITE_OK;
+  }
+  return setError(p, SQLITE_CONSTRAINT_CHECK, sqlite3_mprintf(
+      "widecol %s: rowkey is made from the ROWKEY fields; leave it out of "
+      "INSERT and UPDATE and set the fields instead", p->zName));
+}
+
+static void bindValue(sqlite3_stmt *pStmt, int iParam, const WcValue *pVal){
+  switch( pVal->eType ){
+    case SQLITE_INTEGER:
+      sqlite3_bind_int64(pStmt, iParam, pVal->i);
+      break;
+    case SQLITE_FLOAT:
+      sqlite3_bind_double(pStmt, iParam, pVal->r);
+      break;
+    case SQLITE_TEXT:
+      sqlite3_bind_text64(pStmt, iParam, (const char*)pVal->a,
+                          (sqlite3_uint64)pVal->n, SQLITE_STATIC, SQLITE_UTF8);
+      break;
+    case SQLITE_BLOB:
+      sqlite3_bind_blob64(pStmt, iParam, pVal->a, (sqlite3_uint64)pVal->n,
+                          SQLITE_STATIC);
+      break;
+    default:
+      sqlite3_bind_null(pStmt, iParam);
+      break;
+  }
+}
+
+static void bindKey(sqlite3_stmt *pStmt, int iParam, const unsigned char *a,
+                    int64_t n){
+  sqlite3_bind_blob64(pStmt, iParam, n ? a : (const unsigned char*)"",
+                      (sqlite3_uint64)n, SQLITE_STATIC);
+}
+
+/* The message for a duplicate row key. */
+static int duplicateKey(WcVtab *p, const unsigned char *aKey, int64_t nKey){
+  char *zKey = describeKey(aKey, nKey);
+  sqlite3_str *pFields = sqlite3_str_new(0);
+  int j, rc;
+  for(j = 0; j < p->pSchema->nCol; j++){
+    if( p->pSchema->aCol[j].bKey ){
+      sqlite3_str_appendf(pFields, "%s%s", sqlite3_str_length(pFields)
+                          ? ", " : "", p->pSchema->aCol[j].zName);
+    }
+  }
+  rc = setError(p, SQLITE_CONSTRAINT_PRIMARYKEY, sqlite3_mprintf(
+      "UNIQUE constraint failed: %s.rowkey (a row with key %s exists; the "
+      "key is made from %s)", p->zName, zKey ? zKey : "?",
+      sqlite3_str_value(pFields) ? sqlite3_str_value(pFields) : "?"));
+  sqlite3_free(zKey);
+  sqlite3_free(sqlite3_str_finish(pFields));
+  return rc;
+}
+
+/* Runs a write statement: ?1 the row key aKey, ?(i + 2) the values aVal
+** (if given), ?(nCol + 2) the index key pIdxKey (if given). */
+static int runWrite(WcVtab *p, int eStmt, int iObj, const unsigned char *aKey,
+                    int64_t nKey, const WcValue *aVal, const WcBuf *pIdxKey){
+  sqlite3_stmt *pStmt = 0;
+  int nCol = p->pSchema->nCol, i;
+  int rc = wcStoreAcquire(p, eStmt, iObj, 0, &pStmt);
+  if( rc != SQLITE_OK ) return rc;
+  bindKey(pStmt, 1, aKey, nKey);
+  for(i = 0; aVal && i < nCol; i++) bindValue(pStmt, i + 2, &aVal[i]);
+  if( pIdxKey ) bindKey(pStmt, nCol + 2, pIdxKey->a, pIdxKey->n);
+  rc = sqlite3_step(pStmt);
+  rc = rc == SQLITE_DONE ? SQLITE_OK : sqlite3_reset(pStmt);
+  if( (rc & 0xFF) == SQLITE_CONSTRAINT
+   && (eStmt == WC_STMT_INSERT || eStmt == WC_STMT_REPLACE) ){
+    rc = duplicateKey(p, aKey, nKey);
+  }else if( rc != SQLITE_OK ){
+    setError(p, rc, sqlite3_mprintf("widecol %s: %s", p->zName,
+                                    sqlite3_errmsg(p->db)));
+  }
+  wcStoreRelease(p, eStmt, iObj, 0, pStmt);
+  return rc;
+}
+
+/*
+** Families and indexes.
+*/
+
+/* Puts a row's family columns: a family row where one has a value, none
+** where all are NULL. */
+static int writeFamilies(WcVtab *p, const unsigned char *aKey, int64_t nKey){
+  const WcSchema *pS = p->pSchema;
+  int i, j, rc = SQLITE_OK;
+  for(i = 0; i < pS->nFamily && rc == SQLITE_OK; i++){
+    const WcFamily *pFam = &pS->aFamily[i];
+    int bAny = 0;
+    for(j = 0; j < pFam->nCol; j++){
+      bAny |= p->aVal[pFam->aiCol[j]].eType != SQLITE_NULL;
+    }
+    rc = runWrite(p, bAny ? WC_STMT_FAMILY_PUT : WC_STMT_FAMILY_DEL, i, aKey,
+                  nKey, p->aVal, 0);
+  }
+  return rc;
+}
+
+/* Reads the row with key aKey into p->aOldVal (copies in p->apOld) and
+** its index keys into p->aOldIdxKey.  *pbFound is 0 if there is none. */
+static int readOld(WcVtab *p, const unsigned char *aKey, int64_t nKey,
+                   int *pbFound){
+  const WcSchema *pS = p->pSchema;
+  sqlite3_stmt *pStmt = 0;
+  int rc = wcStoreAcquire(p, WC_STMT_READ, 0, 0, &pStmt), i;
+  *pbFound = 0;
+  if( rc != SQLITE_OK ) return rc;
+  bindKey(pStmt, 1, aKey, nKey);
+  rc = sqlite3_step(pStmt);
+  if( rc == SQLITE_ROW ){
+    rc = SQLITE_OK;
+    for(i = 0; i < pS->nCol && rc == SQLITE_OK; i++){
+      p->apOld[i] = sqlite3_value_dup(sqlite3_column_value(pStmt, i));
+      if( p->apOld[i] == 0 ){
+        rc = SQLITE_NOMEM;
+      }else{
+        wcValueFrom(p->apOld[i], &p->aOldVal[i]);
+      }
+    }
+    *pbFound = 1;
+  }else if( rc == SQLITE_DONE ){
+    rc = SQLITE_OK;
+  }
+  wcStoreRelease(p, WC_STMT_READ, 0, 0, pStmt);
+  if( rc == SQLITE_OK && *pbFound ){
+    rc = indexKeys(p, p->aOldVal, aKey, nKey, p->aOldIdxKey);
+    if( rc != SQLITE_OK ){
+      sqlite3_free(p->base.zErrMsg);
+      p->base.zErrMsg = sqlite3_mprintf("widecol %s: a stored row's index "
+          "key cannot be made again; run SELECT * FROM widecol_check(%Q)",
+          p->zName, p->zName);
+      rc = SQLITE_CORRUPT;
+    }
+  }
+  return rc;
+}
+
+static void oldRelease(WcVtab *p){
+  int i;
+  for(i = 0; i < p->pSchema->nCol; i++){
+    sqlite3_value_free(p->apOld[i]);
+    p->apOld[i] = 0;
+  }
+}
+
+static int sameValue(const WcValue *pA, const WcValue *pB){
+  if( pA->eType != pB->eType ) return 0;
+  switch( pA->eType ){
+    case SQLITE_INTEGER: return pA->i == pB->i;
+    case SQLITE_FLOAT:   return memcmp(&pA->r, &pB->r, sizeof(double)) == 0;
+    case SQLITE_NULL:    return 1;
+    default:
+      return pA->n == pB->n && (pA->n == 0 || memcmp(pA->a, pB->a,
+                                                     (size_t)pA->n) == 0);
+  }
+}
+
+/* True if index i's entry for the old row equals the new row's. */
+static int sameEntry(WcVtab *p, int iIndex){
+  const WcIndex *pIdx = &p->pSchema->aIndex[iIndex];
+  const WcBuf *pOld = &p->aOldIdxKey[iIndex], *pNew = &p->aIdxKey[iIndex];
+  int i;
+  if( pOld->n != pNew->n || memcmp(pOld->a, pNew->a, (size_t)pNew->n) ){
+    return 0;
+  }
+  for(i = 0; i < p->pSchema->nCol; i++){
+    if( pIdx->abStored[i] && !sameValue(&p->aOldVal[i], &p->aVal[i]) ){
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* Removes the row with key aKey from every table, if it exists. */
+static int removeRow(WcVtab *p, const unsigned char *aKey, int64_t nKey){
+  const WcSchema *pS = p->pSchema;
+  int bFound = 1, rc = SQLITE_OK, i;
+  if( pS->nIndex > 0 ) rc = readOld(p, aKey, nKey, &bFound);
+  for(i = 0; i < pS->nIndex && rc == SQLITE_OK && bFound; i++){
+    rc = runWrite(p, WC_STMT_INDEX_DEL, i, aKey, nKey, 0, &p->aOldIdxKey[i]);
+  }
+  oldRelease(p);
+  for(i = 0; i < pS->nFamily && rc == SQLITE_OK && bFound; i++){
+    rc = runWrite(p, WC_STMT_FAMILY_DEL, i, aKey, nKey, 0, 0);
+  }
+  if( rc == SQLITE_OK && bFound ){
+    rc = runWrite(p, WC_STMT_DELETE, 0, aKey, nKey, 0, 0);
+  }
+  return rc;
+}
+
+/* Inserts the new row (p->aVal, p->key, p->aIdxKey) into every table.  A
+** row it replaces (eInsert WC_STMT_REPLACE) is removed from them first. */
+static int insertRow(WcVtab *p, int eInsert){
+  const WcSchema *pS = p->pSchema;
+  int rc = SQLITE_OK, i;
+  if( eInsert == WC_STMT_REPLACE && pS->nIndex > 0 ){
+    rc = removeRow(p, p->key.a, p->key.n);
+  }
+  if( rc == SQLITE_OK ){
+    rc = runWrite(p, eInsert, 0, p->key.a, p->key.n, p->aVal, 0);
+  }
+  if( rc == SQLITE_OK ) rc = writeFamilies(p, p->key.a, p->key.n);
+  for(i = 0; i < pS->nIndex && rc == SQLITE_OK; i++){
+    rc = runWrite(p, WC_STMT_INDEX_PUT, i, p->key.a, p->key.n, p->aVal,
+                  &p->aIdxKey[i]);
+  }
+  return rc;
+}
+
+/* Rewrites the row with key p->key in place: its key does not change. */
+static int updateRow(WcVtab *p){
+  const WcSchema *pS = p->pSchema;
+  int bFound = 1, rc = SQLITE_OK, i;
+  if( pS->nIndex > 0 ) rc = readOld(p, p->key.a, p->key.n, &bFound);
+  for(i = 0; i < pS->nIndex && rc == SQLITE_OK && bFound; i++){
+    if( sameEntry(p, i) ) continue;
+    rc = runWrite(p, WC_STMT_INDEX_DEL, i, p->key.a, p->key.n, 0,
+                  &p->aOldIdxKey[i]);
+    if( rc == SQLITE_OK ){
+      rc = runWrite(p, WC_STMT_INDEX_PUT, i, p->key.a, p->key.n, p->aVal,
+                    &p->aIdxKey[i]);
+    }
+  }
+  oldRelease(p);
+  if( rc == SQLITE_OK ){
+    rc = runWrite(p, WC_STMT_UPDATE, 0, p->key.a, p->key.n, p->aVal, 0);
+  }
+  if( rc == SQLITE_OK ) rc = writeFamilies(p, p->key.a, p->key.n);
+  return rc;
+}
+
+int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
+                  sqlite3_int64 *pRowid){
+  WcVtab *p = (WcVtab*)pVtab;
+  int nCol = p->pSchema->nCol;
+  int eInsert = sqlite3_vtab_on_conflict(p->db) == SQLITE_REPLACE
+                ? WC_STMT_REPLACE : WC_STMT_INSERT;
+  const unsigned char *aOld;
+  int nOld, rc;
+  (void)pRowid;
+  if( argc == 1 ){
+    rc = removeRow(p, sqlite3_value_blob(argv[0]),
+                   sqlite3_value_bytes(argv[0]));
+    if( rc == SQLITE_OK && p->nRowEst > 0 ) p->nRowEst--;
+    return rc;
+  }
+  rc = rowEncode(p, &argv[2]);
+  if( rc == SQLITE_OK && sqlite3_value_type(argv[0]) == SQLITE_NULL ){
+    rc = checkGivenKey(p, argv[2 + nCol]);
+    if( rc == SQLITE_OK ) rc = insertRow(p, eInsert);
+    if( rc == SQLITE_OK && p->nRowEst >= 0 ) p->nRowEst++;
+  }else if( rc == SQLITE_OK ){
+    aOld = sqlite3_value_blob(argv[0]);
+    nOld = sqlite3_value_bytes(argv[0]);
+    /* argv[1] is the new rowkey: the old one unless the UPDATE sets it. */
+    if( sqlite3_value_bytes(argv[1]) != nOld
+     || (nOld && memcmp(sqlite3_value_blob(argv[1]), aOld, (size_t)nOld)) ){
+      rc = checkGivenKey(p, argv[1]);
+    }
+    if( rc == SQLITE_OK ){
+      if( p->key.n == nOld && (nOld == 0 || memcmp(p->key.a, aOld,
+                                                   (size_t)nOld) == 0) ){
+        rc = updateRow(p);
+      }else{
+        /* A new key: insert under it first, so a conflict changes
+        ** nothing, then drop the old row. */
+        rc = insertRow(p, eInsert);
+        if( rc == SQLITE_OK ) rc = removeRow(p, aOld, nOld);
+      }
+    }
+  }
+  rowRelease(p);
+  return rc;
+}
