@@ -166,6 +166,14 @@ static void checkRow(Check *p, sqlite3_stmt *pRow, sqlite3_stmt **apEntry,
       problem(p, "row %s: INDEX %s has no entry for it", zKey, pIdx->zName);
       continue;
     }
+    if( sqlite3_column_bytes(pEntry, 1) != nKey
+     || (nKey && memcmp(sqlite3_column_blob(pEntry, 1), aKey, (size_t)nKey)) ){
+      char *zTo = keyText(sqlite3_column_blob(pEntry, 1),
+                          sqlite3_column_bytes(pEntry, 1));
+      problem(p, "row %s: its INDEX %s entry points to row %s", zKey,
+              pIdx->zName, zTo);
+      sqlite3_free(zTo);
+    }
     for(j = 0, rc = 2; j < pS->nCol; j++){
       WcValue v;
       char *zHas, *zWant;

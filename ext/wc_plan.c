@@ -47,6 +47,7 @@ struct Planner {
   double nSkipOut;      /* The rows it returns, estimated */
   int bSkipEnum;        /* It is expected to enumerate field values */
   int iLimit;           /* The LIMIT constraint, or -1 */
+  double rOut;          /* Rows the plan is expected to return */
   int bInexact;         /* An '=' used so far might not narrow at run time
                         ** (a TEXT field compared with a number), so later
                         ** terms must not be omitted */
@@ -675,8 +676,10 @@ static void planCost(Planner *p){
     nOut = 1.0;
     pInfo->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
   }
-  if( nOut < 1.0 && !p->plan.bEmpty ) nOut = 1.0;
-  pInfo->estimatedRows = (sqlite3_int64)nOut;
+  /* Fractions of a row still tell two narrow plans apart. */
+  p->rOut = nOut;
+  pInfo->estimatedRows = (sqlite3_int64)(nOut < 1.0 && !p->plan.bEmpty
+                                         ? 1.0 : nOut);
   if( p->plan.nSkip > 0 ){
     pInfo->estimatedCost = p->rSkipSeek + nOut;
   }else{
@@ -940,11 +943,11 @@ static int planPath(WcVtab *pTab, sqlite3_index_info *pInfo, int iPath,
     for(i = 0; i < p.nArg; i++) nRange += p.plan.aTerm[i].eOp < WC_TERM_LIMIT;
     bUseful = !p.plan.bEmpty && (nRange > 0 || pInfo->orderByConsumed);
     if( !wcStoreCovers(pTab, iPath, p.plan.colUsed) ){
-      pInfo->estimatedCost += (double)pInfo->estimatedRows * WC_LOOKUP_COST;
+      pInfo->estimatedCost += p.rOut * WC_LOOKUP_COST;
     }
   }
   if( bUseful ){
-    double nOut = (double)pInfo->estimatedRows;
+    double nOut = p.rOut;
     explainFilters(&p);
     pCand->zText = planText(&p);
     if( pCand->zText == 0 ){
