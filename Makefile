@@ -5,7 +5,8 @@
 #   make asan       the same tests with AddressSanitizer + UBSan
 #   make demo       run sql/demo.sql in the sqlite3 shell
 #   make bench      1% range queries on 1,000,000 rows: plain keys (bench/range.py),
-#                   salted and bucketed keys (bench/skip.py)
+#                   salted and bucketed keys (bench/skip.py), queries
+#                   by INDEX and write cost per index (bench/index.py)
 #   make clean
 
 CC      ?= cc
@@ -74,6 +75,7 @@ demo: widecol.so
 bench: widecol.so
 	/usr/bin/python3 bench/range.py --extension ./widecol
 	/usr/bin/python3 bench/skip.py --extension ./widecol
+	/usr/bin/python3 bench/index.py --extension ./widecol
 
 clean:
 	rm -rf widecol.so tests/slt build

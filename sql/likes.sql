@@ -43,3 +43,27 @@ SELECT user_id, user_name, liked_at FROM user_by_item WHERE item_id = 10 ORDER B
 .print The two most recent likers of the red bicycle: the scan stops after two rows.
 SELECT user_name FROM user_by_item WHERE item_id = 10 ORDER BY liked_at DESC LIMIT 2;
 EXPLAIN QUERY PLAN SELECT user_name FROM user_by_item WHERE item_id = 10 ORDER BY liked_at DESC LIMIT 2;
+
+.print
+.print "One widecol table can keep both: the row key serves Item_By_User, an INDEX"
+.print "serves User_By_Item, and every write keeps the two in step."
+CREATE VIRTUAL TABLE likes_kept USING widecol(
+  user_id INTEGER, item_id INTEGER, liked_at INTEGER, item_title TEXT, user_name TEXT,
+  ROWKEY(user_id PAD 10, liked_at DESC 9999999999, item_id PAD 10),
+  INDEX user_by_item(item_id PAD 10, liked_at DESC 9999999999) INCLUDE (user_name),
+  FAMILY d(item_title, user_name));
+INSERT INTO likes_kept SELECT l.user_id, l.item_id, l.liked_at, i.title, u.name
+  FROM likes l JOIN item i USING (item_id) JOIN user u USING (user_id);
+
+.print
+.print Items alice likes, most recent first (the row key):
+SELECT item_id, item_title, liked_at FROM likes_kept WHERE user_id = 1 ORDER BY liked_at DESC;
+.print Users who like the red bicycle, most recent first (the index holds all it needs):
+SELECT user_id, user_name, liked_at FROM likes_kept WHERE item_id = 10 ORDER BY liked_at DESC;
+EXPLAIN QUERY PLAN SELECT user_id, user_name, liked_at FROM likes_kept WHERE item_id = 10 ORDER BY liked_at DESC;
+
+.print
+.print bob un-likes the bicycle; the index entry goes with the row:
+DELETE FROM likes_kept WHERE user_id = 2 AND item_id = 10;
+SELECT user_id, user_name FROM likes_kept WHERE item_id = 10 ORDER BY liked_at DESC;
+SELECT * FROM widecol_check('likes_kept');
