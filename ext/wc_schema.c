@@ -906,16 +906,32 @@ static void parseColumnList(Parse *p, Lexer *pLex, const char *zWhere,
   lexNext(pLex);
 }
 
-/* The name after INDEX or FAMILY, unquoted; NULL after an error. */
-static char *objectName(Parse *p, Lexer *pLex, const char *zKind){
+/* The name after INDEX or FAMILY, unquoted, if no other index (family)
+** has it; NULL after an error. */
+static char *objectName(Parse *p, Lexer *pLex, int bIndex){
+  const WcSchema *pS = p->pSchema;
+  const char *zKind = bIndex ? "INDEX" : "FAMILY";
   char *zName;
+  int i, n = bIndex ? pS->nIndex : pS->nFamily;
   if( pLex->tk.eType != TK_ID ){
     unexpected(p, &pLex->tk, zKind, "a name");
     return 0;
   }
   zName = tokenText(&pLex->tk);
-  if( zName == 0 ) parseError(p, "out of memory");
+  if( zName == 0 ){
+    parseError(p, "out of memory");
+    return 0;
+  }
   lexNext(pLex);
+  for(i = 0; i < n; i++){
+    const char *zOther = bIndex ? pS->aIndex[i].zName : pS->aFamily[i].zName;
+    if( sqlite3_stricmp(zOther, zName) == 0 ){
+      parseError(p, "widecol %s: %s %s is declared twice", pS->zTable, zKind,
+                 zName);
+      sqlite3_free(zName);
+      return 0;
+    }
+  }
   return zName;
 }
 
@@ -956,16 +972,8 @@ static void parseIndex(Parse *p, const char *zArg){
   int i, nInclude = 0, *aiInclude;
   lexInit(&lex, zArg);
   lexNext(&lex);     /* INDEX */
-  zName = objectName(p, &lex, "INDEX");
+  zName = objectName(p, &lex, 1);
   if( zName == 0 ) return;
-  for(i = 0; i < pS->nIndex; i++){
-    if( sqlite3_stricmp(pS->aIndex[i].zName, zName) == 0 ){
-      parseError(p, "widecol %s: INDEX %s is declared twice", pS->zTable,
-                 zName);
-      sqlite3_free(zName);
-      return;
-    }
-  }
   pIdx = &pS->aIndex[pS->nIndex++];
   memset(pIdx, 0, sizeof(*pIdx));
   pIdx->zName = zName;
@@ -1028,19 +1036,10 @@ static void parseFamily(Parse *p, const char *zArg){
   WcFamily *pFam;
   Lexer lex;
   char *zName, *zWhere;
-  int i;
   lexInit(&lex, zArg);
   lexNext(&lex);     /* FAMILY */
-  zName = objectName(p, &lex, "FAMILY");
+  zName = objectName(p, &lex, 0);
   if( zName == 0 ) return;
-  for(i = 0; i < pS->nFamily; i++){
-    if( sqlite3_stricmp(pS->aFamily[i].zName, zName) == 0 ){
-      parseError(p, "widecol %s: FAMILY %s is declared twice", pS->zTable,
-                 zName);
-      sqlite3_free(zName);
-      return;
-    }
-  }
   pFam = &pS->aFamily[pS->nFamily++];
   memset(pFam, 0, sizeof(*pFam));
   pFam->zName = zName;

@@ -73,15 +73,21 @@ static int createOne(WcVtab *p, int iFamily, int iIndex){
   return rc;
 }
 
-int wcStoreCreate(WcVtab *p){
-  int i, rc = createOne(p, -1, -1);
+/* Calls xOne for the row table, each family's and each index's table,
+** until one fails. */
+static int forEachTable(WcVtab *p, int (*xOne)(WcVtab*, int, int)){
+  int i, rc = xOne(p, -1, -1);
   for(i = 0; rc == SQLITE_OK && i < p->pSchema->nFamily; i++){
-    rc = createOne(p, i, -1);
+    rc = xOne(p, i, -1);
   }
   for(i = 0; rc == SQLITE_OK && i < p->pSchema->nIndex; i++){
-    rc = createOne(p, -1, i);
+    rc = xOne(p, -1, i);
   }
   return rc;
+}
+
+int wcStoreCreate(WcVtab *p){
+  return forEachTable(p, createOne);
 }
 
 /* On reopening a database, each table must still be there with every
@@ -118,14 +124,7 @@ static int checkOne(WcVtab *p, int iFamily, int iIndex){
 }
 
 int wcStoreCheck(WcVtab *p){
-  int i, rc = checkOne(p, -1, -1);
-  for(i = 0; rc == SQLITE_OK && i < p->pSchema->nFamily; i++){
-    rc = checkOne(p, i, -1);
-  }
-  for(i = 0; rc == SQLITE_OK && i < p->pSchema->nIndex; i++){
-    rc = checkOne(p, -1, i);
-  }
-  return rc;
+  return forEachTable(p, checkOne);
 }
 
 static int execOn(WcVtab *p, const char *zBefore, int iFamily, int iIndex,
@@ -143,17 +142,13 @@ static int execOn(WcVtab *p, const char *zBefore, int iFamily, int iIndex,
   return rc;
 }
 
+static int dropOne(WcVtab *p, int iFamily, int iIndex){
+  return execOn(p, "DROP TABLE IF EXISTS ", iFamily, iIndex, "");
+}
+
 int wcStoreDrop(WcVtab *p){
-  int i, rc;
   wcStoreClose(p);
-  rc = execOn(p, "DROP TABLE IF EXISTS ", -1, -1, "");
-  for(i = 0; rc == SQLITE_OK && i < p->pSchema->nFamily; i++){
-    rc = execOn(p, "DROP TABLE IF EXISTS ", i, -1, "");
-  }
-  for(i = 0; rc == SQLITE_OK && i < p->pSchema->nIndex; i++){
-    rc = execOn(p, "DROP TABLE IF EXISTS ", -1, i, "");
-  }
-  return rc;
+  return forEachTable(p, dropOne);
 }
 
 int wcStoreRename(WcVtab *p, const char *zNew){

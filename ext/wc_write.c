@@ -30,22 +30,22 @@ int wcWriteInit(WcVtab *p){
   p->apOld = sqlite3_malloc64(sizeof(sqlite3_value*) * nCol);
   p->aIdxKey = sqlite3_malloc64(sizeof(WcBuf) * (nIdx + 1));
   p->aOldIdxKey = sqlite3_malloc64(sizeof(WcBuf) * (nIdx + 1));
+  if( p->apCopy ) memset(p->apCopy, 0, sizeof(sqlite3_value*) * nCol);
+  if( p->apOld ) memset(p->apOld, 0, sizeof(sqlite3_value*) * nCol);
+  if( p->aIdxKey ) memset(p->aIdxKey, 0, sizeof(WcBuf) * (nIdx + 1));
+  if( p->aOldIdxKey ) memset(p->aOldIdxKey, 0, sizeof(WcBuf) * (nIdx + 1));
   if( p->aVal == 0 || p->apCopy == 0 || p->aOldVal == 0 || p->apOld == 0
    || p->aIdxKey == 0 || p->aOldIdxKey == 0 ){
     return SQLITE_NOMEM;
   }
-  memset(p->apCopy, 0, sizeof(sqlite3_value*) * nCol);
-  memset(p->apOld, 0, sizeof(sqlite3_value*) * nCol);
-  memset(p->aIdxKey, 0, sizeof(WcBuf) * (nIdx + 1));
-  memset(p->aOldIdxKey, 0, sizeof(WcBuf) * (nIdx + 1));
   return SQLITE_OK;
 }
 
 void wcWriteFree(WcVtab *p){
   int i;
-  for(i = 0; p->aIdxKey && i < p->pSchema->nIndex; i++){
-    wcBufFree(&p->aIdxKey[i]);
-    wcBufFree(&p->aOldIdxKey[i]);
+  for(i = 0; i < p->pSchema->nIndex; i++){
+    if( p->aIdxKey ) wcBufFree(&p->aIdxKey[i]);
+    if( p->aOldIdxKey ) wcBufFree(&p->aOldIdxKey[i]);
   }
   wcBufFree(&p->key);
   sqlite3_free(p->aVal);
