@@ -139,7 +139,8 @@ static int subStep(WcCursor *pCur, Sub *pSub){
       int eStmt = scanKind(pCur, pR->bHi);
       if( pSub->pStmt && pSub->eStmt != eStmt ) subReleaseStmt(pCur, pSub);
       if( pSub->pStmt == 0 ){
-        rc = wcStoreAcquire(pTab, eStmt, pCur->pPlan->iPath, pCur->colUsed, &pSub->pStmt);
+        rc = wcStoreAcquire(pTab, eStmt, pCur->pPlan->iPath, pCur->colUsed,
+                            &pSub->pStmt);
         if( rc != SQLITE_OK ) return rc;
         pSub->eStmt = eStmt;
       }else{
@@ -193,7 +194,8 @@ static int subFetch(WcCursor *pCur, Sub *pSub){
       }
     }
     eStmt = scanKind(pCur, pHi != 0);
-    rc = wcStoreAcquire(pTab, eStmt, pCur->pPlan->iPath, pCur->colUsed, &pStmt);
+    rc = wcStoreAcquire(pTab, eStmt, pCur->pPlan->iPath, pCur->colUsed,
+                        &pStmt);
     if( rc != SQLITE_OK ) break;
     bindRange(pStmt, pLo, pHi);
     pTab->stats.nSeek++;
@@ -211,11 +213,13 @@ static int subFetch(WcCursor *pCur, Sub *pSub){
       }
       if( pSub->key.bOom ) rc = SQLITE_NOMEM;
       pSub->bHasKey = 1;
-      wcStoreRelease(pTab, eStmt, pCur->pPlan->iPath, pCur->colUsed, pStmt);
+      wcStoreRelease(pTab, eStmt, pCur->pPlan->iPath, pCur->colUsed,
+                     pStmt);
       wcBufFree(&bound);
       return rc == SQLITE_ROW ? SQLITE_OK : rc;
     }
-    wcStoreRelease(pTab, eStmt, pCur->pPlan->iPath, pCur->colUsed, pStmt);
+    wcStoreRelease(pTab, eStmt, pCur->pPlan->iPath, pCur->colUsed,
+                   pStmt);
     if( rc != SQLITE_DONE ){
       rc = cursorError(pCur, rc);
       break;

@@ -55,7 +55,8 @@ static int needsHasher(const WcSchema *pS){
 static int pathsInit(WcVtab *p){
   const WcSchema *pS = p->pSchema;
   int i, k;
-  p->aPath = sqlite3_malloc64(sizeof(WcPath) * (sqlite3_uint64)(pS->nIndex + 1));
+  p->aPath = sqlite3_malloc64(sizeof(WcPath)
+                              * (sqlite3_uint64)(pS->nIndex + 1));
   if( p->aPath == 0 ) return SQLITE_NOMEM;
   memset(p->aPath, 0, sizeof(WcPath) * (size_t)(pS->nIndex + 1));
   p->nPath = pS->nIndex + 1;
