@@ -7,6 +7,7 @@
 #   make bench      1% range queries on 1,000,000 rows: plain keys (bench/range.py),
 #                   salted and bucketed keys (bench/skip.py), queries
 #                   by INDEX and write cost per index (bench/index.py)
+#   make soak       the differential test on new seeds for SOAK_SECONDS (600)
 #   make clean
 
 CC      ?= cc
@@ -28,7 +29,7 @@ ASAN_DIR   = build/asan
 ASAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
              -fno-sanitize-recover=all
 
-.PHONY: all test asan demo bench clean
+.PHONY: all test asan demo bench soak clean
 
 all: widecol.so
 
@@ -68,6 +69,15 @@ asan: $(ASAN_DIR)/widecol.so $(ASAN_DIR)/slt
 	  --extension $(ASAN_DIR)/widecol --cases $(DIFF_CASES)
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  $(ASAN_DIR)/slt --defensive --extension $(ASAN_DIR)/widecol.so $(TESTS)
+
+# `make soak SOAK_SECONDS=3600`: new seeds, 20 random designs each, until
+# the time is up; a mismatch prints a shrunk script that reproduces it.
+SOAK_SECONDS = 600
+SOAK_SEED = $(shell date +%s)
+
+soak: widecol.so
+	/usr/bin/python3 tests/differential.py --extension ./widecol \
+	  --seed $(SOAK_SEED) --cases 1000 --random 20 --seconds $(SOAK_SECONDS)
 
 demo: widecol.so
 	sqlite3 :memory: < sql/demo.sql

@@ -94,7 +94,11 @@ static void collectConstraints(Planner *p, int *piLimit, int *piOffset){
     /* An index key holds the row key only as its tail. */
     if( iCol == pS->nCol && pS->bSuffix ) continue;
     pCons = &p->aCons[iCol];
-    if( iCol < pS->nCol && pS->aCol[iCol].cAff == WC_AFF_TEXT ){
+    /* A collation other than BINARY orders text otherwise than bytes.
+    ** It also marks the range SQLite derives from a LIKE on any column
+    ** (COLLATE NOCASE), which a number that reads as matching text
+    ** ('Inf' LIKE 'i%' for a REAL) does not satisfy. */
+    if( iCol < pS->nCol ){
       const char *zColl = sqlite3_vtab_collation(pInfo, i);
       if( zColl && sqlite3_stricmp(zColl, "BINARY") != 0 ){
         pCons->zColl = zColl;

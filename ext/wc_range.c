@@ -199,7 +199,9 @@ static int fieldBound(Builder *b, int iCol, int iElem, sqlite3_value *pRhs,
   eBound = integerBound(&v, bLower, bIncl, &pOut->i);
   *pbIncl = 1;
   if( eBound == BOUND_VALUE || eBound == BOUND_NONE ){
-    /* Keep to what the element can hold: PAD n digits, 0..DESC max. */
+    /* Keep to what the element can hold: PAD n digits, 0..DESC max (a
+    ** DESC without a max, which after PAD inverts the digits' bytes, adds
+    ** no limit of its own). */
     const WcElement *pElem = &b->pS->aElem[iElem];
     int64_t iMin = INT64_MIN, iMax = INT64_MAX;
     int i;
@@ -212,7 +214,7 @@ static int fieldBound(Builder *b, int iCol, int iElem, sqlite3_value *pRhs,
         int k;
         for(k = 0; k < pX->iArg; k++) iPow *= 10;
         if( iPow - 1 < iMax ) iMax = iPow - 1;
-      }else if( pX->eOp == WC_XFORM_DESC && pX->iArg < iMax ){
+      }else if( pX->eOp == WC_XFORM_DESC && pX->bArg && pX->iArg < iMax ){
         iMax = pX->iArg;
       }
     }

@@ -12,12 +12,21 @@ literals and as bound parameters, and INSERT OR REPLACE/IGNORE, UPDATE and
 DELETE. Results, errors and table contents must agree. A mismatch prints a
 script that reproduces it.
 
+Besides the fixed designs, every run adds random ones (--random N): column
+types, ROWKEY elements with every transform, both encodings, delimiters,
+SALT and BUCKET, indexes and families, with values that fit them.
+A mismatch is shrunk to the fewest statements that still show it before
+it is printed. --seconds N keeps running new seeds until N seconds have
+passed (`make soak`).
+
 Usage: differential.py [--extension ./widecol] [--seed N] [--cases N]
+                       [--random N] [--seconds N]
 """
 import argparse
 import random
 import sqlite3
 import sys
+import time
 
 INT64_MAX = 2**63 - 1
 
@@ -205,6 +214,140 @@ DESIGNS = [
          key=["ts", "host"]),
 ]
 
+# Random designs.  Each column gets a class of values; each element over
+# it a transform that every value of the class fits.
+INT_EDGES = [0, -1, 1, INT64_MAX, -INT64_MAX - 1, 2**31, -2**40]
+
+
+def int_digits(width):
+    top = 10**width - 1
+    return lambda r: r.choice([0, top, r.randint(0, top), r.randint(0, min(99, top))])
+
+
+def int_any(r):
+    return r.choice(INT_EDGES + [r.randint(-50, 50)] * 4)
+
+
+def text_of(alphabet, hi, fill=None):
+    def gen(r):
+        t = text(r, alphabet, 0, hi)
+        return t.rstrip(fill) if fill else t
+    return gen
+
+
+def blob_any(r):
+    return bytes(r.choice([0, 1, 0x41, 0x5f, 0xff]) for _ in range(r.randint(0, 3)))
+
+
+def real_any(r):
+    return r.choice([0.0, -0.0, 1.5, -2.25, 1e300, float("inf"), float("-inf"),
+                     2.0**53, r.uniform(-3, 3)])
+
+
+def numeric_any(r):
+    return r.choice([1, 1.5, -3, 2**53 + 1, 2.0**53, 9.3e18, r.randint(-3, 3)])
+
+
+def random_elements(r, col, cls, binary, in_front):
+    """ROWKEY or INDEX elements over column col of class cls: one, or a
+    SALT or BUCKET of it and then it."""
+    kind, arg = cls
+    if not binary and in_front and kind in ("int", "text") and r.random() < 0.15:
+        return [r.choice(["SALT(%d, %s)" % (r.choice([1, 2, -1]), col),
+                          "BUCKET(%d, %s)" % (r.choice([2, 4, 16]), col)])] + \
+            random_elements(r, col, cls, binary, False)
+    if binary:
+        return [col + (" DESC" if r.random() < 0.3 else "")]
+    if kind == "int":
+        w = arg + r.randint(0, 2)
+        return [col + r.choice([" PAD %d" % w, " PAD %d DESC" % w,
+                                " DESC %d" % (10**w - 1), " PAD %d REVERSE" % w])]
+    if kind == "intany":
+        return [col]
+    return [col + r.choice(["", "", " DESC", " REVERSE", " PAD %d '.'" % (arg + 1)])]
+
+
+def fixed_width(elem):
+    return any(t in elem for t in ("PAD", "DESC", "SALT(", "BUCKET("))
+
+
+def random_design(r, n):
+    """A random design: 2 to 4 key columns, 1 to 3 others, up to two
+    indexes and two families."""
+    binary = r.random() < 0.3
+    delim = r.choice(["_", "|", "#", "::"])
+    alphabet = "aZ0 \u00e9\u65e5-" + ("_" if delim != "_" else "")
+    cols, classes = [], {}
+    for i in range(r.randint(2, 4)):
+        name = "k%d" % i
+        if binary:
+            typ, gen = r.choice([("INTEGER", int_any), ("TEXT", text_of(alphabet + "_", 3)),
+                                 ("BLOB", blob_any), ("REAL", real_any),
+                                 ("NUMERIC", numeric_any)])
+            cls = ("bin", None)
+        elif r.random() < 0.5:
+            w = r.randint(1, 12)
+            typ, gen, cls = "INTEGER", int_digits(w), ("int", w)
+        elif r.random() < 0.2:
+            typ, gen, cls = "INTEGER", int_any, ("intany", None)
+        else:
+            w = r.randint(1, 4)
+            typ, gen, cls = "TEXT", text_of(alphabet, w, "."), ("text", w)
+        cols.append((name, typ, gen))
+        classes[name] = cls
+    key = [c[0] for c in cols]
+    for i in range(r.randint(1, 3)):
+        name = "v%d" % i
+        typ, gen = r.choice([("INTEGER", lambda r: r.choice([None, r.randint(0, 99)])),
+                             ("TEXT", lambda r: r.choice([None, text(r, alphabet, 0, 3)])),
+                             ("REAL", lambda r: r.choice([None, r.uniform(-1, 1)]))])
+        cols.append((name, typ, gen))
+    elems = []
+    for i, k in enumerate(key):
+        elems += random_elements(r, k, classes[k], binary, i == 0)
+    extra, indexes, notnull, hot, idx_elems = "", [], [], [], []
+    others = [c[0] for c in cols if c[0] not in key]
+    for j in range(r.choice([0, 1, 1, 2])):
+        fields = r.sample(key, r.randint(1, min(2, len(key))))
+        if r.random() < 0.5:
+            # A non-key field: it must then hold values that fit.
+            name = "x%d" % j
+            kcol = r.choice(key)
+            kc = [c for c in cols if c[0] == kcol][0]
+            cols.append((name, kc[1], kc[2]))
+            classes[name] = classes[kcol]
+            fields = [name] + fields[1:]
+            notnull.append(name)
+        parts = []
+        for i, f in enumerate(fields):
+            parts += random_elements(r, f, classes[f], binary, i == 0)
+        idx_elems += parts
+        inc = ""
+        if others and r.random() < 0.5:
+            inc = " INCLUDE (%s)" % r.choice(others)
+        extra += ", INDEX i%d(%s)%s" % (j, ", ".join(parts), inc)
+        indexes.append(", ".join(fields))
+        hot += fields
+    fams = list(others)
+    r.shuffle(fams)
+    for j in range(r.choice([0, 1, 2])):
+        if not fams:
+            break
+        take = fams[:r.randint(1, len(fams))]
+        fams = fams[len(take):]
+        extra += ", FAMILY f%d(%s)" % (j, ", ".join(take))
+    if not binary and r.random() < 0.3 and all(map(fixed_width, elems[:-1] + idx_elems)):
+        delim = ""
+    spec = dict(name="random%d" % n, cols=cols, rowkey=", ".join(elems), key=key,
+                rows=r.choice([20, 60, 150]),
+                options=(", ENCODING BINARY" if binary else ", DELIMITER '%s'" % delim))
+    if extra:
+        spec.update(extra=extra, indexes=indexes, notnull=notnull, hot=hot)
+    if elems[0].startswith(("SALT", "BUCKET")):
+        spec["skip_cols"] = key
+    return spec
+
+
 ODD_VALUES = [None, 0, -1, 1, 1.5, -0.0, "1", "01", "1.0", " 1", "abc", "",
               b"", b"\x00", b"a", 2**53 + 1, 9.3e18, -9.3e18, INT64_MAX,
               -INT64_MAX - 1, float("inf"), "\u00e9", "%", "_"]
@@ -222,10 +365,11 @@ def inline(sql, params):
 
 
 def log_both(log, sql, params):
-    """Records a statement as run on w and on o, for a reproducing script."""
+    """Records a statement as run on w and on o, for a reproducing script.
+    The log is a list of steps, each a list of statements, so that the
+    shrinker drops a statement from both tables at once."""
     q = inline(sql, params)
-    log.append(q.replace("{t}", "w"))
-    log.append(q.replace("{t}", "o"))
+    log.append([q.replace("{t}", "w"), q.replace("{t}", "o")])
 
 
 class Design:
@@ -297,19 +441,66 @@ class Runner:
         res = self.run_both(db, sql.replace("{t}", "w"), sql.replace("{t}", "o"),
                             params, ordered)
         if res[0] != res[1]:
-            self.n_mismatch += 1
-            print("MISMATCH in design %s (seed %d)" % (design.spec["name"], self.seed))
-            print("-- reproduce with: sqlite3 :memory: then paste")
-            print(".load %s" % self.ext)
-            for line in log:
-                print(line + ";")
             q = inline(sql, params)
-            print(q.replace("{t}", "w") + ";")
-            print(q.replace("{t}", "o") + ";")
-            print("-- widecol:", res[0])
-            print("-- ordinary:", res[1])
-            raise Mismatch()
+            qw, qo = q.replace("{t}", "w"), q.replace("{t}", "o")
+
+            def differs(db2):
+                return self.run_both(db2, qw, qo, (), ordered) == res
+            self.report("MISMATCH in design %s (seed %d)" % (design.spec["name"], self.seed),
+                        log, differs, [qw + ";", qo + ";", "-- widecol: %r" % (res[0],),
+                                       "-- ordinary: %r" % (res[1],)])
         return res[0]
+
+    def replays(self, log, probe):
+        """True if probe(db) holds after the statements of log, run on a
+        new database (their errors ignored)."""
+        db = self.connect()
+        try:
+            for step in log:
+                for line in step:
+                    try:
+                        db.execute(line)
+                    except sqlite3.Error:
+                        pass
+            return probe(db)
+        finally:
+            db.close()
+
+    def shrink(self, log, probe, budget=600):
+        """The shortest sublist of log found (by removing ever smaller
+        chunks, ddmin-style) after which probe still holds."""
+        n = 2
+        while len(log) >= 2 and budget > 0:
+            size = max(len(log) // n, 1)
+            for i in range(0, len(log), size):
+                budget -= 1
+                cand = log[:i] + log[i + size:]
+                if self.replays(cand, probe):
+                    log, n = cand, max(n - 1, 2)
+                    break
+                if budget <= 0:
+                    break
+            else:
+                if size == 1:
+                    break
+                n = min(n * 2, len(log))
+        return log
+
+    def report(self, title, log, probe, tail):
+        """Prints a minimal script that reproduces a failure, then stops
+        the design."""
+        self.n_mismatch += 1
+        if self.replays(log, probe):
+            log = self.shrink(list(log), probe)
+        print(title)
+        print("-- reproduce with: sqlite3 :memory: then paste")
+        print(".load %s" % self.ext)
+        for step in log:
+            for line in step:
+                print(line + ";")
+        for line in tail:
+            print(line)
+        raise Mismatch()
 
     def predicate(self, d, seen, params):
         col = d.rng.choice(d.key * 3 + d.cols + d.spec.get("hot", []) * 3)
@@ -428,7 +619,22 @@ class Runner:
 
     def write(self, d, db, log, seen):
         r = d.rng.random()
-        if r < 0.4:
+        if r < 0.08:
+            # Several rows, sometimes one with a NULL key field: the
+            # statement fails whole or succeeds whole.
+            rows = [d.row() for _ in range(d.rng.randint(2, 3))]
+            if d.rng.random() < 0.5:
+                bad = list(rows[-1])
+                bad[d.cols.index(d.rng.choice(d.key))] = None
+                rows[d.rng.randrange(len(rows))] = tuple(bad)
+            sql = "INSERT INTO {t}(%s) VALUES %s" % (", ".join(d.cols), ", ".join(
+                "(%s)" % ", ".join("?" * len(d.cols)) for _ in rows))
+            params = [v for row in rows for v in row]
+            out = self.check(d, db, log, sql, params)
+            if out[0] == "ok":
+                seen.extend(rows)
+            log_both(log, sql, params)
+        elif r < 0.4:
             row = d.row() if d.rng.random() < 0.8 or not seen else d.rng.choice(seen)
             verb = d.rng.choice(["INSERT", "INSERT OR REPLACE", "INSERT OR IGNORE"])
             sql = "%s INTO {t}(%s) VALUES (%s)" % (verb, ", ".join(d.cols), ", ".join("?" * len(d.cols)))
@@ -460,21 +666,25 @@ class Runner:
         self.check(d, db, log, "SELECT %s FROM {t}" % ", ".join(d.cols), (), ordered=False)
         if "extra" in d.spec:
             self.n_cases += 1
+
             got = db.execute("SELECT * FROM widecol_check('w')").fetchall()
+
+            def broken(db2):
+                try:
+                    return db2.execute("SELECT * FROM widecol_check('w')").fetchall() == got
+                except sqlite3.Error:
+                    return False
             if got != [(b"ok",)]:
-                self.n_mismatch += 1
-                print("CHECK FAILED in design %s (seed %d): %r" % (d.spec["name"], self.seed, got))
-                for line in log:
-                    print(line + ";")
-                raise Mismatch()
+                self.report("CHECK FAILED in design %s (seed %d)" % (d.spec["name"], self.seed),
+                            log, broken, ["SELECT * FROM widecol_check('w');"])
 
     def run_design(self, spec, seed):
         rng = random.Random(seed)
         d = Design(spec, rng)
         db = self.connect()
         w, o = d.create_sql()
-        log = [w] + o + ["CREATE TABLE j(x)"]
-        for sql in log:
+        log = [[w] + o + ["CREATE TABLE j(x)"]]
+        for sql in log[0]:
             db.execute(sql)
         seen = []
         for _ in range(spec.get("rows", 60)):
@@ -488,7 +698,7 @@ class Runner:
             seen.append(row)
         for v in {r[d.cols.index(d.key[0])] for r in seen[:8]} | {None, 1, "1"}:
             db.execute("INSERT INTO j VALUES (?)", (v,))
-            log.append("INSERT INTO j VALUES (%s)" % lit(v))
+            log.append(["INSERT INTO j VALUES (%s)" % lit(v)])
         db.execute("ANALYZE")
         for _ in range(self.cases):
             if rng.random() < 0.8:
@@ -498,22 +708,47 @@ class Runner:
         db.close()
 
 
+def run_seed(runner, seed, n_random):
+    """Every fixed design and n_random random ones; returns the number of
+    designs that failed."""
+    failed = 0
+    specs = DESIGNS + [random_design(random.Random(seed * 7919 + n), n)
+                       for n in range(n_random)]
+    runner.seed = seed
+    for i, spec in enumerate(specs):
+        try:
+            runner.run_design(spec, seed * 1000 + i)
+        except Mismatch:
+            failed += 1
+    return failed, len(specs)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--extension", default="./widecol")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--cases", type=int, default=300,
                     help="statements per design")
+    ap.add_argument("--random", type=int, default=6,
+                    help="random designs per seed")
+    ap.add_argument("--seconds", type=float, default=0,
+                    help="run seeds --seed, --seed + 1, ... until this many "
+                         "seconds have passed")
     args = ap.parse_args()
     runner = Runner(args.extension, args.seed, args.cases)
-    failed = 0
-    for i, spec in enumerate(DESIGNS):
-        try:
-            runner.run_design(spec, args.seed * 1000 + i)
-        except Mismatch:
-            failed += 1
-    print("differential: %d designs, %d statements compared, %d designs with a mismatch"
-          % (len(DESIGNS), runner.n_cases, failed))
+    failed = designs = seeds = 0
+    start = time.time()
+    seed = args.seed
+    while True:
+        f, n = run_seed(runner, seed, args.random)
+        failed += f
+        designs += n
+        seeds += 1
+        seed += 1
+        if time.time() - start >= args.seconds:
+            break
+    print("differential: %d seeds, %d designs, %d statements compared, "
+          "%d designs with a mismatch" % (seeds, designs, runner.n_cases, failed))
     return 1 if failed else 0
 
 
