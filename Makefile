@@ -7,7 +7,8 @@
 #   make bench      1% range queries on 1,000,000 rows: plain keys (bench/range.py),
 #                   salted and bucketed keys (bench/skip.py), queries
 #                   by INDEX and write cost per index (bench/index.py)
-#   make soak       the differential test on new seeds for SOAK_SECONDS (600)
+#   make soak       the differential test on new seeds for SOAK_SECONDS (600),
+#                   100 crashes per journal mode, 8 concurrent writers
 #   make clean
 
 CC      ?= cc
@@ -47,6 +48,8 @@ test: widecol.so tests/slt
 	@sh tests/examples.sh
 	@sh tests/selftest.sh tests/slt
 	@/usr/bin/python3 tests/differential.py --extension ./widecol --cases $(DIFF_CASES)
+	@/usr/bin/python3 tests/crash.py --extension ./widecol --iterations 4
+	@/usr/bin/python3 tests/concurrency.py --extension ./widecol
 	@tests/slt --defensive --extension ./widecol.so $(TESTS)
 
 $(ASAN_DIR)/widecol.so: $(EXT_SRC) $(EXT_HDR)
@@ -71,13 +74,17 @@ asan: $(ASAN_DIR)/widecol.so $(ASAN_DIR)/slt
 	  $(ASAN_DIR)/slt --defensive --extension $(ASAN_DIR)/widecol.so $(TESTS)
 
 # `make soak SOAK_SECONDS=3600`: new seeds, 20 random designs each, until
-# the time is up; a mismatch prints a shrunk script that reproduces it.
+# the time is up (a mismatch prints a shrunk script that reproduces it),
+# then 100 kills per journal mode and a longer concurrent write.
 SOAK_SECONDS = 600
 SOAK_SEED = $(shell date +%s)
 
 soak: widecol.so
 	/usr/bin/python3 tests/differential.py --extension ./widecol \
 	  --seed $(SOAK_SEED) --cases 1000 --random 20 --seconds $(SOAK_SECONDS)
+	/usr/bin/python3 tests/crash.py --extension ./widecol --iterations 100 \
+	  --seed $(SOAK_SEED)
+	/usr/bin/python3 tests/concurrency.py --extension ./widecol --procs 8 --txns 500
 
 demo: widecol.so
 	sqlite3 :memory: < sql/demo.sql
