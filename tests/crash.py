@@ -94,21 +94,25 @@ def run(ext, mode, iterations, batch, rng):
             proc = subprocess.Popen([sys.executable, __file__, "--child", path,
                                      "--extension", ext, "--mode", mode,
                                      "--batch", str(batch)],
-                                    stdout=subprocess.PIPE, text=True)
+                                    stdout=subprocess.PIPE)
             # Let it commit a few batches, then kill it at a random moment.
-            reported = 0
+            reported, pending = 0, ""
             deadline = time.time() + rng.uniform(0.2, 1.5)
-            os.set_blocking(proc.stdout.fileno(), False)
+            fd = proc.stdout.fileno()
+            os.set_blocking(fd, False)
             while time.time() < deadline and proc.poll() is None:
-                line = proc.stdout.readline()
-                if line:
-                    reported = int(line)
-                else:
+                try:
+                    pending += os.read(fd, 65536).decode()
+                except BlockingIOError:
                     time.sleep(0.005)
             proc.send_signal(signal.SIGKILL)
             proc.wait()
-            for line in proc.stdout.read().split():
-                reported = int(line)
+            os.set_blocking(fd, True)
+            pending += proc.stdout.read().decode()
+            # Only whole lines are reports of a finished COMMIT.
+            lines = pending.split("\n")[:-1]
+            if lines:
+                reported = int(lines[-1])
             problems, count = check(path, ext, mode, batch, reported)
             killed_mid += count == reported
             rows += count
