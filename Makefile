@@ -7,6 +7,9 @@
 #   make bench      1% range queries on 1,000,000 rows: plain keys (bench/range.py),
 #                   salted and bucketed keys (bench/skip.py), queries
 #                   by INDEX and write cost per index (bench/index.py)
+#   make valgrind   the sqllogictest scripts and corpus replays under valgrind
+#   make fuzz       each libFuzzer target (tests/fuzz/) for FUZZ_SECONDS (60),
+#                   growing its corpus in tests/fuzz/corpus/<target>
 #   make soak       the differential test on new seeds for SOAK_SECONDS (600),
 #                   100 crashes per journal mode, 8 concurrent writers
 #   make clean
@@ -30,7 +33,7 @@ ASAN_DIR   = build/asan
 ASAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
              -fno-sanitize-recover=all
 
-.PHONY: all test asan demo bench soak clean
+.PHONY: all test asan valgrind demo bench soak fuzz clean
 
 all: widecol.so
 
@@ -43,13 +46,45 @@ tests/slt: tests/slt.c
 # Statements per design for the differential test in `make test`.
 DIFF_CASES = 300
 
-test: widecol.so tests/slt
+# Fuzz targets: libFuzzer binaries (clang) for `make fuzz`, and replays of
+# their corpora (any compiler) for `make test` and `make asan`.
+FUZZ_TARGETS = schema codec functions
+FUZZ_DIR     = build/fuzz
+FUZZ_SECONDS = 60
+FUZZ_CORPUS  = tests/fuzz/corpus
+FUZZ_DEPS    = tests/fuzz/fuzz_common.h $(EXT_SRC) $(EXT_HDR)
+REPLAY       = $(FUZZ_TARGETS:%=build/replay/%)
+ASAN_REPLAY  = $(FUZZ_TARGETS:%=$(ASAN_DIR)/replay_%)
+
+$(FUZZ_DIR)/%: tests/fuzz/fuzz_%.c $(FUZZ_DEPS)
+	@mkdir -p $(FUZZ_DIR)
+	clang -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	  -Iext -o $@ $< $(EXT_SRC) -lsqlite3 $(LDLIBS)
+
+build/replay/%: tests/fuzz/fuzz_%.c tests/fuzz/standalone.c $(FUZZ_DEPS)
+	@mkdir -p build/replay
+	$(CC) $(CFLAGS) -Iext -o $@ $< tests/fuzz/standalone.c $(EXT_SRC) -lsqlite3 $(LDLIBS)
+
+$(ASAN_DIR)/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/standalone.c $(FUZZ_DEPS)
+	@mkdir -p $(ASAN_DIR)
+	$(CC) $(ASAN_FLAGS) -Iext -o $@ $< tests/fuzz/standalone.c $(EXT_SRC) \
+	  -lsqlite3 $(LDLIBS)
+
+fuzz: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/%)
+	@for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(FUZZ_CORPUS)/$$t; \
+	  $(FUZZ_DIR)/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=512 \
+	    -print_final_stats=1 $(FUZZ_CORPUS)/$$t 2>&1 | grep -E 'stat::|ERROR|SUMMARY|Done' ; \
+	done
+
+test: widecol.so tests/slt $(REPLAY)
 	@sh tests/load_check.sh
 	@sh tests/examples.sh
 	@sh tests/selftest.sh tests/slt
 	@/usr/bin/python3 tests/differential.py --extension ./widecol --cases $(DIFF_CASES)
 	@/usr/bin/python3 tests/crash.py --extension ./widecol --iterations 4
 	@/usr/bin/python3 tests/concurrency.py --extension ./widecol
+	@for t in $(FUZZ_TARGETS); do build/replay/$$t $(FUZZ_CORPUS)/$$t; done
 	@tests/slt --defensive --extension ./widecol.so $(TESTS)
 
 $(ASAN_DIR)/widecol.so: $(EXT_SRC) $(EXT_HDR)
@@ -65,8 +100,10 @@ $(ASAN_DIR)/slt: tests/slt.c
 SAN_PRELOAD = $(shell $(CC) -print-file-name=libasan.so) \
               $(shell $(CC) -print-file-name=libubsan.so)
 
-asan: $(ASAN_DIR)/widecol.so $(ASAN_DIR)/slt
+asan: $(ASAN_DIR)/widecol.so $(ASAN_DIR)/slt $(ASAN_REPLAY)
 	@sh tests/selftest.sh $(ASAN_DIR)/slt
+	@for t in $(FUZZ_TARGETS); do \
+	  ASAN_OPTIONS=detect_leaks=1 $(ASAN_DIR)/replay_$$t $(FUZZ_CORPUS)/$$t; done
 	@LD_PRELOAD="$(SAN_PRELOAD)" ASAN_OPTIONS=detect_leaks=0 \
 	  /usr/bin/python3 tests/differential.py \
 	  --extension $(ASAN_DIR)/widecol --cases $(DIFF_CASES)
@@ -85,6 +122,14 @@ soak: widecol.so
 	/usr/bin/python3 tests/crash.py --extension ./widecol --iterations 100 \
 	  --seed $(SOAK_SEED)
 	/usr/bin/python3 tests/concurrency.py --extension ./widecol --procs 8 --txns 500
+
+VALGRIND = valgrind -q --error-exitcode=1 --leak-check=full \
+           --errors-for-leak-kinds=definite
+
+valgrind: widecol.so tests/slt $(REPLAY)
+	@for t in $(FUZZ_TARGETS); do \
+	  $(VALGRIND) build/replay/$$t $(FUZZ_CORPUS)/$$t || exit 1; done
+	@$(VALGRIND) tests/slt --defensive --extension ./widecol.so $(TESTS)
 
 demo: widecol.so
 	sqlite3 :memory: < sql/demo.sql

@@ -116,14 +116,16 @@ int64_t rkFind(const unsigned char *a, int64_t n, int64_t iFrom,
   return -1;
 }
 
-int rkIsPrintableUtf8(const unsigned char *z, int64_t n){
+/* True if z[0..n) is valid UTF-8, and with bPrintable also free of
+** control characters. */
+static int isUtf8(const unsigned char *z, int64_t n, int bPrintable){
   int64_t i = 0;
   while( i < n ){
     unsigned char c = z[i];
     int nCont, k;
     uint32_t cp;
     if( c < 0x80 ){
-      if( c < 0x20 || c == 0x7F ) return 0;
+      if( bPrintable && (c < 0x20 || c == 0x7F) ) return 0;
       i++;
       continue;
     }
@@ -143,4 +145,12 @@ int rkIsPrintableUtf8(const unsigned char *z, int64_t n){
     i += nCont + 1;
   }
   return 1;
+}
+
+int rkIsPrintableUtf8(const unsigned char *z, int64_t n){
+  return isUtf8(z, n, 1);
+}
+
+int rkIsUtf8(const unsigned char *z, int64_t n){
+  return isUtf8(z, n, 0);
 }

@@ -67,6 +67,9 @@ int64_t rkPrefixEnd(const unsigned char *a, int64_t n, unsigned char *aOut);
 ** can be shown to a user as it is. */
 int rkIsPrintableUtf8(const unsigned char *z, int64_t n);
 
+/* True if z[0..n) is valid UTF-8. */
+int rkIsUtf8(const unsigned char *z, int64_t n);
+
 /* Offset of the first occurrence of the non-empty needle in a[0..n) at or
 ** after iFrom, or -1. */
 int64_t rkFind(const unsigned char *a, int64_t n, int64_t iFrom,

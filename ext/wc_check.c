@@ -141,7 +141,7 @@ static void checkRow(Check *p, sqlite3_stmt *pRow, sqlite3_stmt **apEntry,
     p->rc = SQLITE_NOMEM;
   }else if( rc != WC_OK ){
     problem(p, "row %s: its fields make no row key: %s", zKey, zErr);
-  }else if( pBuf->n != nKey || memcmp(pBuf->a, aKey, (size_t)nKey) ){
+  }else if( pBuf->n != nKey || (nKey && memcmp(pBuf->a, aKey, (size_t)nKey)) ){
     char *zWant = keyText(pBuf->a, pBuf->n);
     problem(p, "row %s: its fields make the row key %s", zKey, zWant);
     sqlite3_free(zWant);
@@ -217,7 +217,7 @@ static void checkEntries(Check *p, int iIndex, sqlite3_stmt *pOne,
     }else{
       valuesOf(pOne, 1, pTab->pSchema->nCol, aVal);
       if( wcIndexKey(pTab, iIndex, aVal, aKey, nKey, pBuf, 0) != WC_OK
-       || pBuf->n != nIKey || memcmp(pBuf->a, aIKey, (size_t)nIKey) ){
+       || pBuf->n != nIKey || (nIKey && memcmp(pBuf->a, aIKey, (size_t)nIKey)) ){
         problem(p, "INDEX %s: entry %s is not the index key of row %s",
                 pIdx->zName, zIKey, zKey);
       }

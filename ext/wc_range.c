@@ -746,11 +746,13 @@ int wcRangesBuild(WcVtab *p, const WcPlan *pPlan, sqlite3_value **argv,
     buildPrefixes(&b, iElem);
     for(i = 0; i < b.nPrefix && b.rc == SQLITE_OK; i++){
       if( iElem == b.pS->nElem ){
-        /* The whole key is fixed: the range holds that key alone. */
+        /* The whole key is fixed: the range holds that key alone (an
+        ** index key and the row keys after it; when it is all 0xFF
+        ** bytes, nothing bounds it above). */
         WcRange *pRange = newRange(&b);
-        if( pRange && keyAfter(b.pS, iElem - 1, &b.aPrefix[i], &pRange->hi) ){
+        if( pRange ){
           bufCopy(&pRange->lo, &b.aPrefix[i]);
-          pRange->bHi = 1;
+          pRange->bHi = keyAfter(b.pS, iElem - 1, &b.aPrefix[i], &pRange->hi);
         }
       }else{
         rangeOfPrefix(&b, &b.aPrefix[i], iElem == iLast ? pPlan->iRangeElem

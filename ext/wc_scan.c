@@ -274,7 +274,10 @@ static int probeNext(WcCursor *pCur, WcBuf *pPrefix, int *pbFound){
   pTab->stats.nSeek++;
   rc = sqlite3_step(pStmt);
   if( rc == SQLITE_ROW ){
-    const unsigned char *aKey = sqlite3_column_blob(pStmt, 0);
+    /* An empty key reads as NULL; arithmetic on it must not. */
+    const unsigned char *aKey = sqlite3_column_blob(pStmt, 0)
+                              ? sqlite3_column_blob(pStmt, 0)
+                              : (const unsigned char*)"";
     int64_t nKey = sqlite3_column_bytes(pStmt, 0), nPrefix = 0;
     for(i = 0; i < pCur->pPlan->nSkip && nPrefix >= 0; i++){
       int64_t n = wcElementSpan(pS, i, aKey + nPrefix, nKey - nPrefix);

@@ -506,6 +506,7 @@ int64_t wcStorePrefixCount(WcVtab *p, int iPath, int nElem, int64_t nMax){
                       (int)next.n, SQLITE_STATIC);
     if( sqlite3_step(pStmt) != SQLITE_ROW ) break;
     aKey = sqlite3_column_blob(pStmt, 0);
+    if( aKey == 0 ) aKey = (const unsigned char*)"";
     nKey = sqlite3_column_bytes(pStmt, 0);
     for(i = 0; i < nElem && nPrefix >= 0; i++){
       n = wcElementSpan(pS, i, aKey + nPrefix, nKey - nPrefix);

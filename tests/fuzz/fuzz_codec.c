@@ -1,0 +1,167 @@
+/*
+** fuzz_codec.c: the row-key codec.  For a design the first byte picks,
+** two rows of values from the input are encoded; whenever both fit:
+**   - the key splits back into its elements (wcElementSpan), span by
+**     span, to its last byte: every key can be taken apart again;
+**   - when the first element claims an exact order (ASC or DESC), the
+**     memcmp order of the two keys is the SQL order of the two first
+**     fields (reversed for DESC) whenever those differ, and equal fields
+**     give equal keys in a one-element design.
+** SQL order is SQLite's own comparison of the two values.
+*/
+#include "fuzz_common.h"
+#include "wc_codec.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *const azDesign[][5] = {
+  { "a INTEGER", "ROWKEY(a PAD 6)" },
+  { "a INTEGER", "ROWKEY(a DESC 999999)" },
+  { "a INTEGER", "ROWKEY(a PAD 8 DESC)" },
+  { "a INTEGER", "ROWKEY(a DESC)" },
+  { "a INTEGER", "ROWKEY(a PAD 5 REVERSE)" },
+  { "a TEXT", "ROWKEY(a DESC)" },
+  { "a BLOB", "ROWKEY(a DESC)" },
+  { "a TEXT", "ROWKEY(a)" },
+  { "a TEXT", "ROWKEY(a PAD 4 '.')" },
+  { "a INTEGER", "ROWKEY(a)", "ENCODING BINARY" },
+  { "a REAL", "ROWKEY(a)", "ENCODING BINARY" },
+  { "a NUMERIC", "ROWKEY(a DESC)", "ENCODING BINARY" },
+  { "a TEXT", "ROWKEY(a)", "ENCODING BINARY" },
+  { "a BLOB", "ROWKEY(a DESC)", "ENCODING BINARY" },
+  { "a INTEGER", "b TEXT", "c BLOB", "ROWKEY(SALT(2, a), a PAD 5, b, c)" },
+  { "a TEXT", "b INTEGER", "ROWKEY(a DESC, b PAD 3 REVERSE)" },
+  { "a INTEGER", "b TEXT", "ROWKEY(BUCKET(7, b), a DESC 99999, b)", "DELIMITER '|'" },
+  { "a INTEGER", "b TEXT", "ROWKEY(a, b DESC)", "ENCODING BINARY" },
+  { "a REAL", "b NUMERIC", "ROWKEY(a DESC, b)", "ENCODING BINARY" },
+  { "a INTEGER", "b INTEGER", "ROWKEY(a PAD 3, b PAD 3)", "DELIMITER ''" },
+};
+
+#define N_DESIGN (sizeof(azDesign) / sizeof(azDesign[0]))
+
+static WcSchema *apSchema[N_DESIGN];
+static RkHasher *pHasher;
+
+static WcSchema *design(unsigned i){
+  if( apSchema[i] == 0 ){
+    int nArg = 0;
+    char *zErr = 0;
+    while( nArg < 5 && azDesign[i][nArg] ) nArg++;
+    apSchema[i] = wcSchemaParse("t", nArg, azDesign[i], &zErr);
+    if( apSchema[i] == 0 ) abort();
+  }
+  return apSchema[i];
+}
+
+/* A value of column affinity cAff (or, at random, of another type). */
+static void readValue(FuzzInput *p, char cAff, WcValue *pVal){
+  unsigned k = fuzzByte(p);
+  int64_t i;
+  memset(pVal, 0, sizeof(*pVal));
+  pVal->a = (const unsigned char*)"";
+  switch( (k & 0x80) ? k % 4 : (cAff == 'D' ? 0 : cAff == 'E' ? 1
+                                : cAff == 'B' ? 2 : cAff == 'A' ? 3 : k % 2) ){
+    case 0:
+      pVal->eType = SQLITE_INTEGER;
+      pVal->i = (k & 0x40) ? fuzzInt(p) : (int8_t)fuzzByte(p);
+      break;
+    case 1:
+      i = fuzzInt(p);
+      pVal->eType = SQLITE_FLOAT;
+      memcpy(&pVal->r, &i, sizeof(double));
+      if( isnan(pVal->r) ) pVal->r = 0.0;     /* SQLite stores NaN as NULL */
+      break;
+    case 2:
+    case 3: {
+      size_t n;
+      pVal->eType = ((k & 0x80) ? k % 4 : cAff == 'A' ? 3 : 2) == 2
+                    ? SQLITE_TEXT : SQLITE_BLOB;
+      pVal->a = fuzzBytes(p, 12, &n);
+      pVal->n = (int64_t)n;
+      break;
+    }
+  }
+}
+
+static void bindValue(sqlite3_stmt *pStmt, int iParam, const WcValue *pVal){
+  switch( pVal->eType ){
+    case SQLITE_INTEGER: sqlite3_bind_int64(pStmt, iParam, pVal->i); break;
+    case SQLITE_FLOAT:   sqlite3_bind_double(pStmt, iParam, pVal->r); break;
+    case SQLITE_TEXT:
+      sqlite3_bind_text(pStmt, iParam, (const char*)pVal->a, (int)pVal->n,
+                        SQLITE_STATIC);
+      break;
+    default:
+      sqlite3_bind_blob(pStmt, iParam, pVal->a, (int)pVal->n, SQLITE_STATIC);
+      break;
+  }
+}
+
+/* SQLite's order of two values: -1, 0 or 1. */
+static int sqlOrder(const WcValue *pA, const WcValue *pB){
+  static sqlite3_stmt *pStmt = 0;
+  int c;
+  if( pStmt == 0 && sqlite3_prepare_v2(fuzzDb(), "SELECT (?1 > ?2) - (?1 < ?2)",
+                                       -1, &pStmt, 0) != SQLITE_OK ){
+    abort();
+  }
+  bindValue(pStmt, 1, pA);
+  bindValue(pStmt, 2, pB);
+  if( sqlite3_step(pStmt) != SQLITE_ROW ) abort();
+  c = sqlite3_column_int(pStmt, 0);
+  sqlite3_reset(pStmt);
+  return c;
+}
+
+static void checkSpans(const WcSchema *pS, const WcBuf *pKey){
+  const unsigned char *a = pKey->a ? pKey->a : (const unsigned char*)"";
+  int64_t nAt = 0;
+  int i;
+  for(i = 0; i < pS->nElem; i++){
+    int64_t n = wcElementSpan(pS, i, a + nAt, pKey->n - nAt);
+    if( n < 0 ) abort();
+    nAt += n;
+  }
+  if( nAt != pKey->n ) abort();
+}
+
+static int sign(int c){
+  return (c > 0) - (c < 0);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *a, size_t n){
+  FuzzInput in;
+  WcSchema *pS;
+  WcValue aRow[2][4];
+  WcBuf aKey[2];
+  int i, j, rc[2];
+  fuzzDb();
+  if( pHasher == 0 && (pHasher = rkHasherNew()) == 0 ) abort();
+  in.a = a;
+  in.n = n;
+  pS = design(fuzzByte(&in) % N_DESIGN);
+  memset(aKey, 0, sizeof(aKey));
+  for(i = 0; i < 2; i++){
+    for(j = 0; j < pS->nCol; j++) readValue(&in, pS->aCol[j].cAff, &aRow[i][j]);
+    rc[i] = wcEncodeKey(pS, pHasher, aRow[i], &aKey[i], 0);
+    if( rc[i] == WC_OK ) checkSpans(pS, &aKey[i]);
+  }
+  if( rc[0] == WC_OK && rc[1] == WC_OK ){
+    const WcElement *pFirst = &pS->aElem[0];
+    if( pFirst->eKind == WC_ELEM_COLUMN
+     && (pFirst->eOrder == WC_ORDER_ASC || pFirst->eOrder == WC_ORDER_DESC) ){
+      int iCol = pFirst->iCol;
+      int c = sqlOrder(&aRow[0][iCol], &aRow[1][iCol]);
+      int64_t nMin = aKey[0].n < aKey[1].n ? aKey[0].n : aKey[1].n;
+      int k = nMin ? memcmp(aKey[0].a, aKey[1].a, (size_t)nMin) : 0;
+      if( k == 0 ) k = (aKey[0].n > aKey[1].n) - (aKey[0].n < aKey[1].n);
+      if( pFirst->eOrder == WC_ORDER_DESC ) c = -c;
+      if( c != 0 && sign(k) != c ) abort();
+      if( c == 0 && pS->nElem == 1 && k != 0 ) abort();
+    }
+  }
+  wcBufFree(&aKey[0]);
+  wcBufFree(&aKey[1]);
+  return 0;
+}
