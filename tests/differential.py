@@ -364,12 +364,21 @@ def inline(sql, params):
     return sql
 
 
+def for_table(sql, t):
+    """A statement template for table t.  "{t}" is the table; "{p}" is ""
+    on w and "+" on o: SQLite 3.40.1 can return a wrong max() from an
+    analyzed ordinary table (SELECT max(k1) FROM o WHERE k0 = ? AND k1 IN
+    (1, 9, 0) gives 0 where rows with k1 = 9 exist), and max(+k1) turns
+    off the min/max optimization that errs."""
+    return sql.replace("{t}", t).replace("{p}", "+" if t == "o" else "")
+
+
 def log_both(log, sql, params):
     """Records a statement as run on w and on o, for a reproducing script.
     The log is a list of steps, each a list of statements, so that the
     shrinker drops a statement from both tables at once."""
     q = inline(sql, params)
-    log.append([q.replace("{t}", "w"), q.replace("{t}", "o")])
+    log.append([for_table(q, "w"), for_table(q, "o")])
 
 
 class Design:
@@ -438,11 +447,11 @@ class Runner:
 
     def check(self, design, db, log, sql, params=(), ordered=True):
         self.n_cases += 1
-        res = self.run_both(db, sql.replace("{t}", "w"), sql.replace("{t}", "o"),
+        res = self.run_both(db, for_table(sql, "w"), for_table(sql, "o"),
                             params, ordered)
         if res[0] != res[1]:
             q = inline(sql, params)
-            qw, qo = q.replace("{t}", "w"), q.replace("{t}", "o")
+            qw, qo = for_table(q, "w"), for_table(q, "o")
 
             def differs(db2):
                 return self.run_both(db2, qw, qo, (), ordered) == res
@@ -600,7 +609,8 @@ class Runner:
             self.check(d, db, log, "SELECT %s FROM {t}%s ORDER BY %s%s" % (cols, w, order, limit), params)
         elif r < 0.9:
             agg = d.rng.choice(["count(*)", "count(%s)" % d.rng.choice(d.cols),
-                                "min(%s)" % d.rng.choice(d.cols), "max(%s)" % d.rng.choice(d.cols)])
+                                "min({p}%s)" % d.rng.choice(d.cols),
+                                "max({p}%s)" % d.rng.choice(d.cols)])
             self.check(d, db, log, "SELECT %s FROM {t}%s" % (agg, w), params)
         else:
             k = d.rng.choice(d.key)
