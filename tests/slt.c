@@ -583,10 +583,12 @@ static sqlite3 *openDatabase(Runner *p, const char *zPath){
     fprintf(stderr, "slt: cannot open %s: %s\n", zPath, sqlite3_errmsg(db));
     exit(2);
   }
-  sqlite3_exec(db, "PRAGMA synchronous=OFF", 0, 0, 0);
   if( p->bDefensive ){
     sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int*)0);
   }
+  /* The extension before anything reads the schema: SQLite marks a
+  ** virtual table's shadow tables read-only as it reads the schema, and
+  ** only if the table's module is registered by then. */
   if( p->zExtension ){
     sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 1, (int*)0);
     if( sqlite3_load_extension(db, p->zExtension, 0, &zErr) != SQLITE_OK ){
@@ -594,6 +596,7 @@ static sqlite3 *openDatabase(Runner *p, const char *zPath){
       exit(2);
     }
   }
+  sqlite3_exec(db, "PRAGMA synchronous=OFF", 0, 0, 0);
   return db;
 }
 
