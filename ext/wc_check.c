@@ -179,12 +179,7 @@ static void checkRow(Check *p, sqlite3_stmt *pRow, sqlite3_stmt **apEntry,
       char *zHas, *zWant;
       if( !pIdx->abStored[j] ) continue;
       wcValueFrom(sqlite3_column_value(pEntry, rc++), &v);
-      if( v.eType == aVal[j].eType && v.n == aVal[j].n
-       && (v.eType == SQLITE_INTEGER ? v.i == aVal[j].i
-           : v.eType == SQLITE_FLOAT ? v.r == aVal[j].r
-           : v.n == 0 || memcmp(v.a, aVal[j].a, (size_t)v.n) == 0) ){
-        continue;
-      }
+      if( wcValueSame(&v, &aVal[j]) ) continue;
       zHas = wcValueDescribe(&v, 1);
       zWant = wcValueDescribe(&aVal[j], 1);
       problem(p, "row %s: INDEX %s holds %s = %s, the row %s", zKey,

@@ -69,6 +69,18 @@ void wcValueFrom(sqlite3_value *pVal, WcValue *pOut){
   if( pOut->a == 0 ) pOut->a = (const unsigned char*)"";
 }
 
+int wcValueSame(const WcValue *pA, const WcValue *pB){
+  if( pA->eType != pB->eType ) return 0;
+  switch( pA->eType ){
+    case SQLITE_INTEGER: return pA->i == pB->i;
+    case SQLITE_FLOAT:   return memcmp(&pA->r, &pB->r, sizeof(double)) == 0;
+    case SQLITE_NULL:    return 1;
+    default:
+      return pA->n == pB->n
+          && (pA->n == 0 || memcmp(pA->a, pB->a, (size_t)pA->n) == 0);
+  }
+}
+
 /* SQLite's INTEGER and NUMERIC affinity turn a REAL with an exact integer
 ** value strictly inside the int64 range into an INTEGER. */
 static void realToIntegerIfExact(WcValue *p){

@@ -51,6 +51,11 @@ int wcValueStore(char cAff, sqlite3_value *pVal, WcValue *pOut,
 /* Fills *pOut with pVal as it is, with no conversion. */
 void wcValueFrom(sqlite3_value *pVal, WcValue *pOut);
 
+/* True if two stored values are the same: same type and bytes (a REAL
+** bit for bit).  An UPDATE rewrites an index entry, and widecol_check
+** reports one, when a value it holds is not the row's. */
+int wcValueSame(const WcValue *pA, const WcValue *pB);
+
 /* Appends the bytes of element iElem to pOut, given the stored values of
 ** all columns (aVal[iCol]).  Returns WC_OK, WC_NOFIT or WC_NOMEM; on
 ** WC_NOFIT, if pzErr is not NULL, *pzErr is a message naming table,

@@ -74,7 +74,10 @@ static char *describeKey(const unsigned char *a, int64_t n){
 
 /* An encoder's result as an SQLite result code, with its message. */
 static int encodeResult(WcVtab *p, int rc, char *zErr){
-  if( rc == WC_NOMEM ) return SQLITE_NOMEM;
+  if( rc == WC_NOMEM ){
+    sqlite3_free(zErr);
+    return SQLITE_NOMEM;
+  }
   if( rc == WC_NOFIT ){
     int bNull = zErr && strncmp(zErr, "NOT NULL", 8) == 0;
     return setError(p, bNull ? SQLITE_CONSTRAINT_NOTNULL
@@ -303,18 +306,6 @@ static void oldRelease(WcVtab *p){
   }
 }
 
-static int sameValue(const WcValue *pA, const WcValue *pB){
-  if( pA->eType != pB->eType ) return 0;
-  switch( pA->eType ){
-    case SQLITE_INTEGER: return pA->i == pB->i;
-    case SQLITE_FLOAT:   return memcmp(&pA->r, &pB->r, sizeof(double)) == 0;
-    case SQLITE_NULL:    return 1;
-    default:
-      return pA->n == pB->n && (pA->n == 0 || memcmp(pA->a, pB->a,
-                                                     (size_t)pA->n) == 0);
-  }
-}
-
 /* True if index i's entry for the old row equals the new row's. */
 static int sameEntry(WcVtab *p, int iIndex){
   const WcIndex *pIdx = &p->pSchema->aIndex[iIndex];
@@ -324,7 +315,7 @@ static int sameEntry(WcVtab *p, int iIndex){
     return 0;
   }
   for(i = 0; i < p->pSchema->nCol; i++){
-    if( pIdx->abStored[i] && !sameValue(&p->aOldVal[i], &p->aVal[i]) ){
+    if( pIdx->abStored[i] && !wcValueSame(&p->aOldVal[i], &p->aVal[i]) ){
       return 0;
     }
   }
