@@ -29,10 +29,19 @@ Usage: bench/index.py [--rows N] [--repeat R] [--extension ./widecol]
 import argparse
 import os
 import sqlite3
+import statistics
 import tempfile
 import time
 
-from range import timed
+
+def timed(db, sql, repeat):
+    """Median seconds of `repeat` runs of sql, and its result."""
+    times, result = [], None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        result = db.execute(sql).fetchall()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), result
 
 COLUMNS = "order_id INTEGER, customer_id INTEGER, paid_at TEXT, payment_id INTEGER, total REAL, status TEXT"
 INDEXES_W = [", INDEX by_customer(customer_id PAD 8, payment_id PAD 10) INCLUDE (total)",

@@ -81,6 +81,47 @@ int wcValueSame(const WcValue *pA, const WcValue *pB){
   }
 }
 
+static int valueRank(int eType){
+  switch( eType ){
+    case SQLITE_NULL:  return 0;
+    case SQLITE_TEXT:  return 2;
+    case SQLITE_BLOB:  return 3;
+    default:           return 1;
+  }
+}
+
+/* An integer against a double, exactly (no rounding of either). */
+static int compareIntReal(int64_t i, double r){
+  int64_t y;
+  if( r < -9223372036854775808.0 ) return 1;
+  if( r >= 9223372036854775808.0 ) return -1;
+  y = (int64_t)r;
+  if( i != y ) return i < y ? -1 : 1;
+  return (double)y < r ? -1 : ((double)y > r ? 1 : 0);
+}
+
+int wcValueCompare(const WcValue *pA, const WcValue *pB){
+  int rA = valueRank(pA->eType), rB = valueRank(pB->eType), c;
+  int64_t n;
+  if( rA != rB ) return rA < rB ? -1 : 1;
+  switch( rA ){
+    case 0:
+      return 0;
+    case 1:
+      if( pA->eType == SQLITE_INTEGER && pB->eType == SQLITE_INTEGER ){
+        return pA->i < pB->i ? -1 : pA->i > pB->i;
+      }
+      if( pA->eType == SQLITE_INTEGER ) return compareIntReal(pA->i, pB->r);
+      if( pB->eType == SQLITE_INTEGER ) return -compareIntReal(pB->i, pA->r);
+      return pA->r < pB->r ? -1 : pA->r > pB->r;
+    default:
+      n = pA->n < pB->n ? pA->n : pB->n;
+      c = n ? memcmp(pA->a, pB->a, (size_t)n) : 0;
+      if( c ) return c;
+      return pA->n < pB->n ? -1 : pA->n > pB->n;
+  }
+}
+
 /* SQLite's INTEGER and NUMERIC affinity turn a REAL with an exact integer
 ** value strictly inside the int64 range into an INTEGER. */
 static void realToIntegerIfExact(WcValue *p){

@@ -56,6 +56,10 @@ void wcValueFrom(sqlite3_value *pVal, WcValue *pOut);
 ** reports one, when a value it holds is not the row's. */
 int wcValueSame(const WcValue *pA, const WcValue *pB);
 
+/* <0, 0 or >0 as pA sorts before, with or after pB in SQLite's ORDER BY
+** with the BINARY collation: NULL, numbers by value, text, blobs. */
+int wcValueCompare(const WcValue *pA, const WcValue *pB);
+
 /* Appends the bytes of element iElem to pOut, given the stored values of
 ** all columns (aVal[iCol]).  Returns WC_OK, WC_NOFIT or WC_NOMEM; on
 ** WC_NOFIT, if pzErr is not NULL, *pzErr is a message naming table,

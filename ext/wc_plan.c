@@ -24,6 +24,9 @@ struct ColCons {
                         ** preferred), or -1 */
   int bEqIn;            /* iEq is an IN */
   int bEqExact;         /* The row range enforces iEq exactly */
+  int bEqAssumed;       /* iEq is a single '=' on a TEXT field whose value
+                        ** is not known yet: it narrows exactly unless a
+                        ** number arrives (see WcPlan.nSort) */
   int aiLo[4], nLo;     /* '>' and '>=' constraints */
   int aiHi[4], nHi;     /* '<' and '<=' constraints */
   int iLike;            /* LIKE or GLOB, or -1 */
@@ -66,6 +69,17 @@ static int rhsIsText(sqlite3_index_info *pInfo, int i){
 static int exactFor(Planner *p, int iCol, int i){
   return p->pS->aCol[iCol].cAff != WC_AFF_TEXT
       || rhsIsText(p->pInfo, i);
+}
+
+/* Sets the '=' of column iCol exact, or assumed exact when its value comes
+** later: from a parameter (typically TEXT for a TEXT field) or from another
+** table. */
+static void classifyEq(Planner *p, int iCol){
+  ColCons *pCons = &p->aCons[iCol];
+  sqlite3_value *pVal = 0;
+  pCons->bEqExact = exactFor(p, iCol, pCons->iEq);
+  pCons->bEqAssumed = !pCons->bEqExact && !pCons->bEqIn
+      && sqlite3_vtab_rhs_value(p->pInfo, pCons->iEq, &pVal) != SQLITE_OK;
 }
 
 static void collectConstraints(Planner *p, int *piLimit, int *piOffset){
@@ -192,10 +206,11 @@ static int useEq(Planner *p, int iCol, int bOmit){
 }
 
 /* A column is fixed if every row the plan returns has the same value in
-** it: a single '=' that compares exactly. */
+** it: a single '=' that compares exactly, or is assumed to. */
 static int columnFixed(Planner *p, int iCol){
   const ColCons *pCons = &p->aCons[iCol];
-  return pCons->iEq >= 0 && !pCons->bEqIn && pCons->bEqExact;
+  return pCons->iEq >= 0 && !pCons->bEqIn
+      && (pCons->bEqExact || pCons->bEqAssumed);
 }
 
 static int elementFixed(Planner *p, int iElem){
@@ -227,7 +242,7 @@ static void planElements(Planner *p){
       }
       for(i = 0; i < pElem->nSaltCol; i++){
         int iCol = pElem->aiSaltCol[i];
-        p->aCons[iCol].bEqExact = exactFor(p, iCol, p->aCons[iCol].iEq);
+        classifyEq(p, iCol);
         if( useEq(p, iCol, 0) ) return;
       }
     }else{
@@ -254,7 +269,7 @@ static void planElements(Planner *p){
         }
         return;
       }
-      pCons->bEqExact = exactFor(p, pElem->iCol, pCons->iEq);
+      classifyEq(p, pElem->iCol);
       /* The element's own '=' is exact; a BUCKET's column is not. */
       if( useEq(p, pElem->iCol, pElem->eKind == WC_ELEM_COLUMN
                                 && pCons->bEqExact) ){
@@ -311,6 +326,17 @@ static int elementHasRange(Planner *p, int iElem){
   return pCons->nLo || pCons->nHi || pCons->iLike >= 0;
 }
 
+/* The distinct prefixes of the first k elements in the data, counted up
+** to WC_SKIP_PROBES (a larger result means "more than that") once per
+** connection. */
+static double prefixCount(Planner *p, int k){
+  int64_t *aCount = p->pTab->aPath[p->iPath].aPrefixCount;
+  if( aCount[k] < 0 ){
+    aCount[k] = wcStorePrefixCount(p->pTab, p->iPath, k, WC_SKIP_PROBES);
+  }
+  return aCount[k] > 0 ? (double)aCount[k] : 1.0;
+}
+
 /* How many prefixes the first k elements take: at most 16^n for a SALT
 ** of n digits and n for a BUCKET(n); fields are counted in the data.
 ** Returns -1 if there are too many to be worth skipping over. */
@@ -330,12 +356,8 @@ static double skipPrefixes(Planner *p, int k){
     }
   }
   if( bCounted ){
-    int64_t *aCount = pTab->aPath[p->iPath].aPrefixCount;
-    if( aCount[k] < 0 ){
-      aCount[k] = wcStorePrefixCount(pTab, p->iPath, k, WC_SKIP_PROBES);
-    }
-    if( aCount[k] > WC_SKIP_PROBES ) return -1.0;
-    nPrefix = (double)aCount[k];
+    nPrefix = prefixCount(p, k);
+    if( nPrefix > WC_SKIP_PROBES ) return -1.0;
   }
   return nPrefix < nRow ? nPrefix : nRow;
 }
@@ -602,16 +624,28 @@ static int mergePays(Planner *p){
 ** order (a skip scan visits its prefixes in key order too), or else, for a
 ** skip scan, merging the prefixes' scans. */
 static void planOrderBy(Planner *p){
-  int eDir;
-  if( p->pInfo->nOrderBy == 0 ) return;
+  sqlite3_index_info *pInfo = p->pInfo;
+  int eDir, i, bAssumed = 0;
+  if( pInfo->nOrderBy == 0 ) return;
+  for(i = 0; i < p->pS->nCol; i++){
+    bAssumed |= p->aCons[i].iEq >= 0 && p->aCons[i].bEqAssumed;
+  }
+  if( bAssumed && pInfo->nOrderBy > WC_MAX_SORT ) return;
   eDir = orderByFrom(p, 0);
   if( eDir < 0 && p->plan.nSkip > 0 && mergePays(p) ){
     eDir = orderByFrom(p, p->plan.nSkip);
     p->plan.bMerge = eDir >= 0;
   }
   if( eDir < 0 ) return;
-  p->pInfo->orderByConsumed = 1;
+  pInfo->orderByConsumed = 1;
   p->plan.bDesc = eDir;
+  if( bAssumed ){
+    p->plan.nSort = pInfo->nOrderBy;
+    for(i = 0; i < pInfo->nOrderBy; i++){
+      p->plan.aSort[i].iCol = pInfo->aOrderBy[i].iColumn;
+      p->plan.aSort[i].bDesc = pInfo->aOrderBy[i].desc != 0;
+    }
+  }
 }
 
 /* LIMIT and OFFSET can be applied while scanning only if the scan returns
@@ -640,8 +674,8 @@ static void planCost(Planner *p){
   sqlite3_index_info *pInfo = p->pInfo;
   const WcSchema *pS = p->pS;
   double nRow = (double)(p->pTab->nRowEst > 0 ? p->pTab->nRowEst : 1);
-  double nOut = nRow, nSeek = 1.0;
-  int i, bNarrow = 0;
+  double nOut = nRow, nSeek = 1.0, rEq = 1.0;
+  int i, bNarrow = 0, bRowkeyEq = 0;
   int bUnique = p->plan.nSkip == 0 && p->plan.nEqElem == pS->nElem
               && !pS->bSuffix;
   for(i = 0; i < p->nArg; i++){
@@ -650,9 +684,9 @@ static void planCost(Planner *p){
       case WC_TERM_EQ:
       case WC_TERM_IN:
         if( pTerm->iCol == pS->nCol ){
-          nOut = 1.0;
+          bRowkeyEq = 1;
         }else{
-          nOut /= 10.0;
+          rEq *= 10.0;
           bUnique = bUnique && columnFixed(p, pTerm->iCol);
         }
         if( pTerm->eOp == WC_TERM_IN ){
@@ -673,6 +707,16 @@ static void planCost(Planner *p){
         break;
     }
   }
+  /* The prefix the '=' terms fix holds, on average, the rows over the
+  ** prefixes there are: counted in the data (once per connection) up to
+  ** WC_SKIP_PROBES, beyond which it is at least that many.  A tenth per
+  ** '=' alone would make a lookup by a leading field of 100,000 values
+  ** cost a tenth of a full scan, and SQLite would scan instead. */
+  if( rEq > 1.0 && !bUnique && p->plan.nSkip == 0 && p->plan.nEqElem > 0 ){
+    double nPrefix = prefixCount(p, p->plan.nEqElem);
+    rEq = nPrefix > WC_SKIP_PROBES ? (rEq > nPrefix ? rEq : nPrefix) : nPrefix;
+  }
+  nOut = bRowkeyEq ? 1.0 : nOut / rEq;
   if( p->plan.bEmpty ){
     nOut = 0.0;
     bNarrow = 1;
@@ -941,6 +985,11 @@ static int planPath(WcVtab *pTab, sqlite3_index_info *pInfo, int iPath,
   ** in colUsed. */
   p.plan.colUsed = (uint64_t)pInfo->colUsed
                  | ((uint64_t)1 << (pS->nCol < 63 ? pS->nCol : 63));
+  /* A sort needs the columns it sorts by. */
+  for(i = 0; i < p.plan.nSort; i++){
+    int iCol = p.plan.aSort[i].iCol;
+    p.plan.colUsed |= (uint64_t)1 << (iCol < 63 ? iCol : 63);
+  }
   planCost(&p);
   if( iPath > 0 ){
     int nRange = 0;

@@ -26,10 +26,12 @@
 /* The values of the xFilter arguments, gathered by column. */
 typedef struct ColArgs ColArgs;
 struct ColArgs {
-  sqlite3_value **apEq;   /* Values of '=', IS or IN */
+  sqlite3_value **apEq;   /* Values of '=', IS or IN: &pOne, or allocated
+                          ** when there are more */
   int nEq;
   int nAlloc;
   int bOwned;             /* apEq[] are copies (of IN values) to free */
+  sqlite3_value *pOne;    /* The usual single '=' value, held in place */
 };
 
 typedef struct Builder Builder;
@@ -293,16 +295,33 @@ static void elementColumns(const WcSchema *pS, int iElem, int *aiCol,
   }
 }
 
-/* True if some '=' value of column iCol cannot narrow its field: a
-** number compared with a TEXT field might match text that is no
-** encoding of it. */
+/* True if an '=' value cannot narrow column pCol's field: a number
+** compared with a TEXT field might match text that is no encoding of it
+** ('05' = 5 when the number has numeric affinity). */
+static int cannotNarrow(const WcColumn *pCol, sqlite3_value *pVal){
+  int eType = sqlite3_value_type(pVal);
+  return pCol->cAff == WC_AFF_TEXT
+      && (eType == SQLITE_INTEGER || eType == SQLITE_FLOAT);
+}
+
 static int columnNoNarrow(Builder *b, int iCol){
   const ColArgs *pArgs = &b->aCol[iCol];
   int i;
-  if( b->pS->aCol[iCol].cAff != WC_AFF_TEXT ) return 0;
   for(i = 0; i < pArgs->nEq; i++){
-    int eType = sqlite3_value_type(pArgs->apEq[i]);
-    if( eType == SQLITE_INTEGER || eType == SQLITE_FLOAT ) return 1;
+    if( cannotNarrow(&b->pS->aCol[iCol], pArgs->apEq[i]) ) return 1;
+  }
+  return 0;
+}
+
+int wcRangesWidened(const WcVtab *p, const WcPlan *pPlan,
+                    sqlite3_value **argv){
+  int i;
+  for(i = 0; i < pPlan->nTerm; i++){
+    int iCol = pPlan->aTerm[i].iCol;
+    if( pPlan->aTerm[i].eOp == WC_TERM_EQ && iCol < p->pSchema->nCol
+     && cannotNarrow(&p->pSchema->aCol[iCol], argv[i]) ){
+      return 1;
+    }
   }
   return 0;
 }
@@ -346,8 +365,11 @@ static void addPrefix(Builder *b, const WcBuf *pKey){
 ** the '=' and IN values of the columns they are computed from, so that a
 ** SALT and the field it hashes always take the same value (an element at
 ** a time, IN lists would multiply: every salt with every value). */
+#define WC_STACK_COLS 16
+
 static void buildPrefixes(Builder *b, int iEnd){
   const WcSchema *pS = b->pS;
+  int aiStack[2 * WC_STACK_COLS];
   int *aiCol, *aIdx, nCol = 0, i, iElem;
   WcBuf key;
   freeBufs(b->aPrefix, b->nPrefix);
@@ -358,7 +380,8 @@ static void buildPrefixes(Builder *b, int iEnd){
     addPrefix(b, &key);
     return;
   }
-  aiCol = sqlite3_malloc64(sizeof(int) * 2 * (sqlite3_uint64)pS->nCol);
+  aiCol = pS->nCol <= WC_STACK_COLS ? aiStack
+        : sqlite3_malloc64(sizeof(int) * 2 * (sqlite3_uint64)pS->nCol);
   if( aiCol == 0 ){
     b->rc = SQLITE_NOMEM;
     return;
@@ -400,7 +423,7 @@ static void buildPrefixes(Builder *b, int iEnd){
     if( i < 0 ) break;
   }
   wcBufFree(&key);
-  sqlite3_free(aiCol);
+  if( aiCol != aiStack ) sqlite3_free(aiCol);
 }
 
 /*
@@ -689,14 +712,20 @@ static void gatherArgs(Builder *b){
                                   : (pVal = b->argv[i], SQLITE_OK);
     while( rc == SQLITE_OK && pVal ){
       if( sqlite3_value_type(pVal) != SQLITE_NULL ){
-        if( pArgs->nEq == pArgs->nAlloc ){
-          int nNew = pArgs->nAlloc ? pArgs->nAlloc * 2 : 4;
-          sqlite3_value **apNew = sqlite3_realloc64(pArgs->apEq,
-                              sizeof(sqlite3_value*) * (sqlite3_uint64)nNew);
+        if( pArgs->nAlloc == 0 ){
+          pArgs->apEq = &pArgs->pOne;
+          pArgs->nAlloc = 1;
+        }else if( pArgs->nEq == pArgs->nAlloc ){
+          int nNew = pArgs->nAlloc * 2 + 2;
+          sqlite3_value **apNew = sqlite3_malloc64(sizeof(sqlite3_value*)
+                                                   * (sqlite3_uint64)nNew);
           if( apNew == 0 ){
             b->rc = SQLITE_NOMEM;
             return;
           }
+          memcpy(apNew, pArgs->apEq, sizeof(sqlite3_value*)
+                                     * (size_t)pArgs->nEq);
+          if( pArgs->apEq != &pArgs->pOne ) sqlite3_free(pArgs->apEq);
           pArgs->apEq = apNew;
           pArgs->nAlloc = nNew;
         }
@@ -727,15 +756,18 @@ int wcRangesBuild(WcVtab *p, const WcPlan *pPlan, sqlite3_value **argv,
   b.pS = p->aPath[pPlan->iPath].pKey;
   b.pPlan = pPlan;
   b.argv = argv;
-  b.aCol = sqlite3_malloc64(sizeof(ColArgs) * (sqlite3_uint64)b.pS->nCol);
-  b.aVal = sqlite3_malloc64(sizeof(WcValue) * (sqlite3_uint64)b.pS->nCol);
-  b.apCopy = sqlite3_malloc64(sizeof(sqlite3_value*)
-                             * (sqlite3_uint64)b.pS->nCol);
-  if( b.aCol == 0 || b.aVal == 0 || b.apCopy == 0 ){
+  /* One allocation for the per-column arrays: xFilter runs once per
+  ** lookup, and allocations are much of its cost. */
+  b.aCol = sqlite3_malloc64((sizeof(ColArgs) + sizeof(WcValue)
+                             + sizeof(sqlite3_value*))
+                            * (sqlite3_uint64)b.pS->nCol);
+  if( b.aCol == 0 ){
     b.rc = SQLITE_NOMEM;
   }else{
-    memset(b.aCol, 0, sizeof(ColArgs) * (size_t)b.pS->nCol);
-    memset(b.aVal, 0, sizeof(WcValue) * (size_t)b.pS->nCol);
+    memset(b.aCol, 0, (sizeof(ColArgs) + sizeof(WcValue))
+                      * (size_t)b.pS->nCol);
+    b.aVal = (WcValue*)&b.aCol[b.pS->nCol];
+    b.apCopy = (sqlite3_value**)&b.aVal[b.pS->nCol];
   }
   wcRangeListFree(pRel);
   wcRangeFree(pWindow);
@@ -767,12 +799,10 @@ int wcRangesBuild(WcVtab *p, const WcPlan *pPlan, sqlite3_value **argv,
       for(j = 0; b.aCol[i].bOwned && j < b.aCol[i].nEq; j++){
         sqlite3_value_free(b.aCol[i].apEq[j]);
       }
-      sqlite3_free(b.aCol[i].apEq);
+      if( b.aCol[i].apEq != &b.aCol[i].pOne ) sqlite3_free(b.aCol[i].apEq);
     }
   }
   sqlite3_free(b.aCol);
-  sqlite3_free(b.aVal);
-  sqlite3_free(b.apCopy);
   freeBufs(b.aPrefix, b.nPrefix);
   for(i = 0; i < b.nRange && b.rc == SQLITE_OK; i++){
     if( b.aRange[i].lo.bOom || b.aRange[i].hi.bOom ) b.rc = SQLITE_NOMEM;

@@ -20,6 +20,11 @@
 **           statement each; beyond that each holds only its next row,
 **           fetched with one seek, so memory stays one row per prefix.
 ** Every range start, probe and fetch counts as a seek in widecol_stats().
+**
+** A plan that consumed the ORDER BY assuming a TEXT field's '=' narrows
+** (WcPlan.nSort) and is handed a number for it reads its wider range
+** whole, keeps the rows and sorts them (sorted mode): rare, and the only
+** way widecol holds more than a row per prefix.
 */
 #include "wc_vtab.h"
 #include "rk_bytes.h"
@@ -71,6 +76,11 @@ struct WcCursor {
   int nHeap;
   int bHeld;            /* Merge: subs hold rows instead of statements */
   Sub *pRow;            /* Merge: the sub whose row is current */
+  int bSorted;          /* Sorted mode: rows read whole, then sorted */
+  sqlite3_value **apSorted;  /* nSorted rows of nStmtCol values */
+  int64_t *aiSorted;    /* Their order */
+  int64_t nSorted;
+  int64_t iSorted;      /* The current row, in aiSorted */
 };
 
 static WcVtab *cursorTab(WcCursor *pCur){
@@ -549,7 +559,120 @@ static int mergeNext(WcCursor *pCur){
   return SQLITE_OK;
 }
 
+/*
+** Sorted mode.
+*/
+static void sortedFree(WcCursor *pCur){
+  int64_t i, n = pCur->nSorted * pCur->nStmtCol;
+  for(i = 0; i < n; i++) sqlite3_value_free(pCur->apSorted[i]);
+  sqlite3_free(pCur->apSorted);
+  sqlite3_free(pCur->aiSorted);
+  pCur->apSorted = 0;
+  pCur->aiSorted = 0;
+  pCur->nSorted = pCur->iSorted = 0;
+  pCur->bSorted = 0;
+}
+
+static sqlite3_value *sortedValue(const WcCursor *pCur, int64_t iRow,
+                                  int iStmtCol){
+  return pCur->apSorted[iRow * pCur->nStmtCol + iStmtCol];
+}
+
+/* Rows iA and iB in the plan's ORDER BY; ties by the order read. */
+static int sortedCompare(const WcCursor *pCur, int64_t iA, int64_t iB){
+  const WcPlan *pPlan = pCur->pPlan;
+  int nCol = cursorTab((WcCursor*)pCur)->pSchema->nCol;
+  int i;
+  for(i = 0; i < pPlan->nSort; i++){
+    int iCol = pPlan->aSort[i].iCol;
+    int iStmtCol = pCur->aiStmtCol[iCol == nCol ? nCol + 1 : iCol];
+    WcValue a, b;
+    int c;
+    wcValueFrom(sortedValue(pCur, iA, iStmtCol), &a);
+    wcValueFrom(sortedValue(pCur, iB, iStmtCol), &b);
+    c = wcValueCompare(&a, &b);
+    if( c ) return pPlan->aSort[i].bDesc ? -c : c;
+  }
+  return iA < iB ? -1 : iA > iB;
+}
+
+/* A merge sort of aiSorted (stable, no recursion). */
+static int sortedSort(WcCursor *pCur){
+  int64_t n = pCur->nSorted, nRun, i;
+  int64_t *aTmp = sqlite3_malloc64(sizeof(int64_t) * (sqlite3_uint64)(n + 1));
+  int64_t *aFrom = pCur->aiSorted, *aTo = aTmp;
+  if( aTmp == 0 ) return SQLITE_NOMEM;
+  for(nRun = 1; nRun < n; nRun *= 2){
+    for(i = 0; i < n; i += 2 * nRun){
+      int64_t iL = i, iR = i + nRun, iOut = i;
+      int64_t eL = iR < n ? iR : n, eR = i + 2 * nRun < n ? i + 2 * nRun : n;
+      while( iL < eL || iR < eR ){
+        if( iR >= eR || (iL < eL && sortedCompare(pCur, aFrom[iL], aFrom[iR]) <= 0) ){
+          aTo[iOut++] = aFrom[iL++];
+        }else{
+          aTo[iOut++] = aFrom[iR++];
+        }
+      }
+    }
+    aTo = aFrom;
+    aFrom = aFrom == aTmp ? pCur->aiSorted : aTmp;
+  }
+  if( aFrom != pCur->aiSorted ){
+    memcpy(pCur->aiSorted, aFrom, sizeof(int64_t) * (size_t)n);
+  }
+  sqlite3_free(aTmp);
+  return SQLITE_OK;
+}
+
+/* Reads every row of the ranges and sorts them. */
+static int sortedStart(WcCursor *pCur){
+  int64_t nAlloc = 0;
+  int rc, i;
+  for(;;){
+    rc = seqNext(pCur);
+    if( rc != SQLITE_OK ) return rc;
+    if( pCur->bEof ) break;
+    if( pCur->nSorted == nAlloc ){
+      int64_t nNew = nAlloc ? nAlloc * 2 : 64;
+      sqlite3_value **apNew = sqlite3_realloc64(pCur->apSorted,
+          sizeof(sqlite3_value*) * (sqlite3_uint64)(nNew * pCur->nStmtCol + 1));
+      if( apNew == 0 ) return SQLITE_NOMEM;
+      pCur->apSorted = apNew;
+      nAlloc = nNew;
+    }
+    for(i = 0; i < pCur->nStmtCol; i++){
+      sqlite3_value *pVal = sqlite3_value_dup(
+          sqlite3_column_value(pCur->seq.pStmt, i));
+      pCur->apSorted[pCur->nSorted * pCur->nStmtCol + i] = pVal;
+      if( pVal == 0 ){
+        /* Free the row's values so far along with the others. */
+        for(; i < pCur->nStmtCol; i++){
+          pCur->apSorted[pCur->nSorted * pCur->nStmtCol + i] = 0;
+        }
+        pCur->nSorted++;
+        return SQLITE_NOMEM;
+      }
+    }
+    pCur->nSorted++;
+  }
+  pCur->aiSorted = sqlite3_malloc64(sizeof(int64_t)
+                                    * (sqlite3_uint64)(pCur->nSorted + 1));
+  if( pCur->aiSorted == 0 ) return SQLITE_NOMEM;
+  for(i = 0; i < pCur->nSorted; i++) pCur->aiSorted[i] = i;
+  pCur->bSorted = 1;
+  pCur->bEof = 0;
+  pCur->iSorted = -1;
+  return sortedSort(pCur);
+}
+
+static int sortedNext(WcCursor *pCur){
+  pCur->iSorted++;
+  if( pCur->iSorted >= pCur->nSorted ) pCur->bEof = 1;
+  return SQLITE_OK;
+}
+
 static int rawNext(WcCursor *pCur){
+  if( pCur->bSorted ) return sortedNext(pCur);
   return pCur->bMerge ? mergeNext(pCur) : seqNext(pCur);
 }
 
@@ -583,6 +706,7 @@ static void cursorReset(WcCursor *pCur){
   pCur->aHeap = 0;
   pCur->nSub = pCur->nHeap = 0;
   pCur->pRow = 0;
+  sortedFree(pCur);
   wcRangeListFree(&pCur->rel);
   wcRangeFree(&pCur->win);
   pCur->probe.n = 0;
@@ -660,6 +784,11 @@ int wcScanFilter(sqlite3_vtab_cursor *pBase, int idxNum, const char *idxStr,
   }
   if( rc == SQLITE_OK && pPlan->nEnumMax > 0 ) rc = enumStart(pCur, argv);
   if( rc != SQLITE_OK || pCur->bEof ) return rc;
+  if( pPlan->nSort > 0 && wcRangesWidened(pTab, pPlan, argv) ){
+    rc = sortedStart(pCur);
+    if( rc != SQLITE_OK ) return rc;
+    return cursorAdvance(pCur);
+  }
   /* Enumerated values come in the merge's order already. */
   pCur->bMerge = pPlan->bMerge && !pCur->bEnum;
   if( pCur->bMerge ) rc = mergeStart(pCur);
@@ -675,6 +804,38 @@ int wcScanEof(sqlite3_vtab_cursor *pBase){
   return ((WcCursor*)pBase)->bEof;
 }
 
+/* Copies a value out.  sqlite3_result_value() would allocate a new buffer
+** for every text and blob (it keeps the source's size); a transient copy
+** reuses the buffer the result register already has. */
+static void resultValue(sqlite3_context *ctx, sqlite3_value *pVal){
+  switch( sqlite3_value_type(pVal) ){
+    case SQLITE_INTEGER:
+      sqlite3_result_int64(ctx, sqlite3_value_int64(pVal));
+      break;
+    case SQLITE_FLOAT:
+      sqlite3_result_double(ctx, sqlite3_value_double(pVal));
+      break;
+    case SQLITE_TEXT:
+      sqlite3_result_text(ctx, (const char*)sqlite3_value_text(pVal),
+                          sqlite3_value_bytes(pVal), SQLITE_TRANSIENT);
+      break;
+    case SQLITE_BLOB: {
+      int n = sqlite3_value_bytes(pVal);
+      /* An empty blob has no pointer, which would read as NULL. */
+      if( n == 0 ){
+        sqlite3_result_zeroblob(ctx, 0);
+      }else{
+        sqlite3_result_blob(ctx, sqlite3_value_blob(pVal), n,
+                            SQLITE_TRANSIENT);
+      }
+      break;
+    }
+    default:
+      sqlite3_result_null(ctx);
+      break;
+  }
+}
+
 int wcScanColumn(sqlite3_vtab_cursor *pBase, sqlite3_context *ctx, int i){
   WcCursor *pCur = (WcCursor*)pBase;
   Sub *pSub = pCur->bMerge ? pCur->pRow : &pCur->seq;
@@ -687,10 +848,13 @@ int wcScanColumn(sqlite3_vtab_cursor *pBase, sqlite3_context *ctx, int i){
                          "select was read; please report this", -1);
     return SQLITE_ERROR;
   }
-  if( pCur->bHeld ){
-    sqlite3_result_value(ctx, pSub->apVal[iStmtCol]);
+  if( pCur->bSorted ){
+    resultValue(ctx, sortedValue(pCur, pCur->aiSorted[pCur->iSorted],
+                                 iStmtCol));
+  }else if( pCur->bHeld ){
+    resultValue(ctx, pSub->apVal[iStmtCol]);
   }else{
-    sqlite3_result_value(ctx, sqlite3_column_value(pSub->pStmt, iStmtCol));
+    resultValue(ctx, sqlite3_column_value(pSub->pStmt, iStmtCol));
   }
   return SQLITE_OK;
 }

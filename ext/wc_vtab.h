@@ -37,6 +37,14 @@ struct WcTerm {
   int eOp;              /* WC_TERM_* */
 };
 
+/* An ORDER BY term a plan may have to sort by itself (WcPlan.aSort). */
+#define WC_MAX_SORT 8
+typedef struct WcSortTerm WcSortTerm;
+struct WcSortTerm {
+  int iCol;             /* Column, or nCol for rowkey */
+  int bDesc;
+};
+
 /* What xBestIndex decided, looked up by xFilter through idxNum. */
 typedef struct WcPlan WcPlan;
 struct WcPlan {
@@ -59,6 +67,13 @@ struct WcPlan {
   int iPath;            /* What is scanned: 0 the row table, i > 0 the
                         ** table of index i - 1 */
   int bEmpty;           /* No row can match (a key field IS NULL) */
+  int nSort;            /* The ORDER BY was consumed on the assumption that
+                        ** an '=' on a TEXT field, whose value a
+                        ** parameter or another table gives, narrows the
+                        ** scan.  A number cannot (a numeric operand makes
+                        ** '05' equal 5): then xFilter reads the wider
+                        ** range and sorts its rows by aSort itself. */
+  WcSortTerm aSort[WC_MAX_SORT];
   uint64_t colUsed;     /* Columns the statement reads (sqlite3_index_info's
                         ** colUsed: bit 63 stands for every column >= 63;
                         ** rowkey is column nCol) */
@@ -217,6 +232,10 @@ int wcRangesEnumBounds(WcVtab *p, const WcPlan *pPlan, sqlite3_value **argv,
 int wcRangesEnumCompose(WcVtab *p, const WcPlan *pPlan, int64_t iValue,
                         const WcRangeList *pRel, const WcRange *pWindow,
                         WcRangeList *pOut);
+/* True if an '=' value of xFilter's argv cannot narrow its TEXT field
+** (a number), so the ranges are wider than the plan assumed. */
+int wcRangesWidened(const WcVtab *p, const WcPlan *pPlan,
+                    sqlite3_value **argv);
 void wcRangeListFree(WcRangeList *pList);
 void wcRangeFree(WcRange *pRange);
 
