@@ -324,6 +324,14 @@ static void bindNone(const Scale *p, sqlite3_stmt *pStmt, int64_t iCall){
 #define SERIES_HI  "CAST(rk_prefix_end(?1 || '_' || ?2 || '_') AS BLOB)"
 #define JOIN_COLS  "SELECT count(*), sum(o.amount) FROM sellers s JOIN "
 
+/* The range queries' variants: sellers [?1, ?2]. */
+#define SELLER_RANGE \
+  ORDER_COLS "orders WHERE seller_id BETWEEN ?1 AND ?2", \
+  ORDER_COLS "orders_rows WHERE rowkey >= " SELLER_LO \
+             " AND rowkey < " SELLER_HI, \
+  ORDER_COLS "plain WHERE seller_id BETWEEN ?1 AND ?2", \
+  ORDER_COLS "orders WHERE +seller_id BETWEEN ?1 AND ?2"
+
 static const Op aQuery[] = {
   { "point lookup by full key", "us", {
       "SELECT amount FROM orders WHERE seller_id = ?1 AND ts = ?2"
@@ -335,25 +343,13 @@ static const Op aQuery[] = {
       " AND +order_no = ?3" },
     callsLookup, bindLookup, 1 },
   { "1% range (seller_id BETWEEN)", "ms", {
-      ORDER_COLS "orders WHERE seller_id BETWEEN ?1 AND ?2",
-      ORDER_COLS "orders_rows WHERE rowkey >= " SELLER_LO
-                 " AND rowkey < " SELLER_HI,
-      ORDER_COLS "plain WHERE seller_id BETWEEN ?1 AND ?2",
-      ORDER_COLS "orders WHERE +seller_id BETWEEN ?1 AND ?2" },
+      SELLER_RANGE },
     callsRange1, bindRange1, 1 },
   { "0.01% range (seller_id BETWEEN)", "us", {
-      ORDER_COLS "orders WHERE seller_id BETWEEN ?1 AND ?2",
-      ORDER_COLS "orders_rows WHERE rowkey >= " SELLER_LO
-                 " AND rowkey < " SELLER_HI,
-      ORDER_COLS "plain WHERE seller_id BETWEEN ?1 AND ?2",
-      ORDER_COLS "orders WHERE +seller_id BETWEEN ?1 AND ?2" },
+      SELLER_RANGE },
     callsRangeSmall, bindRange001, 1 },
   { "range of 1,000 rows", "us", {
-      ORDER_COLS "orders WHERE seller_id BETWEEN ?1 AND ?2",
-      ORDER_COLS "orders_rows WHERE rowkey >= " SELLER_LO
-                 " AND rowkey < " SELLER_HI,
-      ORDER_COLS "plain WHERE seller_id BETWEEN ?1 AND ?2",
-      ORDER_COLS "orders WHERE +seller_id BETWEEN ?1 AND ?2" },
+      SELLER_RANGE },
     callsRangeSmall, bindRange1000, 1 },
   { "newest 10 (DESC, LIMIT 10)", "us", {
       "SELECT ts, value FROM logs WHERE host = ?1 AND event = ?2"

@@ -51,6 +51,7 @@ struct Planner {
   int bSkipEnum;        /* It is expected to enumerate field values */
   int iLimit;           /* The LIMIT constraint, or -1 */
   double rOut;          /* Rows the plan is expected to return */
+  int bEqAssumed;       /* Some column's '=' is assumed exact */
   int bInexact;         /* An '=' used so far might not narrow at run time
                         ** (a TEXT field compared with a number), so later
                         ** terms must not be omitted */
@@ -80,6 +81,7 @@ static void classifyEq(Planner *p, int iCol){
   pCons->bEqExact = exactFor(p, iCol, pCons->iEq);
   pCons->bEqAssumed = !pCons->bEqExact && !pCons->bEqIn
       && sqlite3_vtab_rhs_value(p->pInfo, pCons->iEq, &pVal) != SQLITE_OK;
+  p->bEqAssumed |= pCons->bEqAssumed;
 }
 
 static void collectConstraints(Planner *p, int *piLimit, int *piOffset){
@@ -625,11 +627,8 @@ static int mergePays(Planner *p){
 ** skip scan, merging the prefixes' scans. */
 static void planOrderBy(Planner *p){
   sqlite3_index_info *pInfo = p->pInfo;
-  int eDir, i, bAssumed = 0;
+  int eDir, i, bAssumed = p->bEqAssumed;
   if( pInfo->nOrderBy == 0 ) return;
-  for(i = 0; i < p->pS->nCol; i++){
-    bAssumed |= p->aCons[i].iEq >= 0 && p->aCons[i].bEqAssumed;
-  }
   if( bAssumed && pInfo->nOrderBy > WC_MAX_SORT ) return;
   eDir = orderByFrom(p, 0);
   if( eDir < 0 && p->plan.nSkip > 0 && mergePays(p) ){

@@ -295,33 +295,16 @@ static void elementColumns(const WcSchema *pS, int iElem, int *aiCol,
   }
 }
 
-/* True if an '=' value cannot narrow column pCol's field: a number
-** compared with a TEXT field might match text that is no encoding of it
-** ('05' = 5 when the number has numeric affinity). */
-static int cannotNarrow(const WcColumn *pCol, sqlite3_value *pVal){
-  int eType = sqlite3_value_type(pVal);
-  return pCol->cAff == WC_AFF_TEXT
-      && (eType == SQLITE_INTEGER || eType == SQLITE_FLOAT);
-}
-
+/* True if some '=' value of column iCol cannot narrow its field: a
+** number compared with a TEXT field might match text that is no
+** encoding of it ('05' = 5 when the number has numeric affinity). */
 static int columnNoNarrow(Builder *b, int iCol){
   const ColArgs *pArgs = &b->aCol[iCol];
   int i;
+  if( b->pS->aCol[iCol].cAff != WC_AFF_TEXT ) return 0;
   for(i = 0; i < pArgs->nEq; i++){
-    if( cannotNarrow(&b->pS->aCol[iCol], pArgs->apEq[i]) ) return 1;
-  }
-  return 0;
-}
-
-int wcRangesWidened(const WcVtab *p, const WcPlan *pPlan,
-                    sqlite3_value **argv){
-  int i;
-  for(i = 0; i < pPlan->nTerm; i++){
-    int iCol = pPlan->aTerm[i].iCol;
-    if( pPlan->aTerm[i].eOp == WC_TERM_EQ && iCol < p->pSchema->nCol
-     && cannotNarrow(&p->pSchema->aCol[iCol], argv[i]) ){
-      return 1;
-    }
+    int eType = sqlite3_value_type(pArgs->apEq[i]);
+    if( eType == SQLITE_INTEGER || eType == SQLITE_FLOAT ) return 1;
   }
   return 0;
 }
@@ -748,10 +731,11 @@ static void gatherArgs(Builder *b){
 }
 
 int wcRangesBuild(WcVtab *p, const WcPlan *pPlan, sqlite3_value **argv,
-                  WcRangeList *pRel, WcRange *pWindow){
+                  WcRangeList *pRel, WcRange *pWindow, int *pbWidened){
   Builder b;
   int i, iElem, iLast = pPlan->nSkip + pPlan->nEqElem;
   memset(&b, 0, sizeof(b));
+  *pbWidened = 0;
   b.pTab = p;
   b.pS = p->aPath[pPlan->iPath].pKey;
   b.pPlan = pPlan;
@@ -775,6 +759,7 @@ int wcRangesBuild(WcVtab *p, const WcPlan *pPlan, sqlite3_value **argv,
     gatherArgs(&b);
     /* A number compared with a TEXT field stops the narrowing. */
     iElem = narrowableEnd(&b, iLast);
+    *pbWidened = iElem < iLast;
     buildPrefixes(&b, iElem);
     for(i = 0; i < b.nPrefix && b.rc == SQLITE_OK; i++){
       if( iElem == b.pS->nElem ){

@@ -745,7 +745,7 @@ int wcScanFilter(sqlite3_vtab_cursor *pBase, int idxNum, const char *idxStr,
   WcCursor *pCur = (WcCursor*)pBase;
   WcVtab *pTab = cursorTab(pCur);
   const WcPlan *pPlan;
-  int i, rc;
+  int i, rc, bWidened = 0;
   (void)idxStr;
   (void)argc;
   cursorReset(pCur);
@@ -771,7 +771,7 @@ int wcScanFilter(sqlite3_vtab_cursor *pBase, int idxNum, const char *idxStr,
     pCur->bEof = 1;
     return SQLITE_OK;
   }
-  rc = wcRangesBuild(pTab, pPlan, argv, &pCur->rel, &pCur->win);
+  rc = wcRangesBuild(pTab, pPlan, argv, &pCur->rel, &pCur->win, &bWidened);
   if( rc == SQLITE_OK && pPlan->nSkip == 0 ){
     static const WcBuf empty = { 0, 0, 0, 0 };
     rc = subStart(pCur, &pCur->seq, &empty);
@@ -784,7 +784,7 @@ int wcScanFilter(sqlite3_vtab_cursor *pBase, int idxNum, const char *idxStr,
   }
   if( rc == SQLITE_OK && pPlan->nEnumMax > 0 ) rc = enumStart(pCur, argv);
   if( rc != SQLITE_OK || pCur->bEof ) return rc;
-  if( pPlan->nSort > 0 && wcRangesWidened(pTab, pPlan, argv) ){
+  if( pPlan->nSort > 0 && bWidened ){
     rc = sortedStart(pCur);
     if( rc != SQLITE_OK ) return rc;
     return cursorAdvance(pCur);

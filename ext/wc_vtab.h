@@ -215,11 +215,13 @@ void wcPlanFreeAll(WcVtab *p);
 /* wc_range.c.  wcRangesBuild() makes the ranges of a plan for xFilter's
 ** argv, sorted and merged in scan order, relative to the prefix of the
 ** skipped elements (empty when nothing is skipped), and the window the
-** rowkey constraints allow.  wcRangesCompose() puts a prefix in front of
+** rowkey constraints allow; *pbWidened is set if an '=' value could not
+** narrow its field (a number against a TEXT field), so the ranges hold
+** more than the plan assumed.  wcRangesCompose() puts a prefix in front of
 ** them and clips them to the window.  Both return SQLITE_OK or an error
 ** code. */
 int wcRangesBuild(WcVtab *p, const WcPlan *pPlan, sqlite3_value **argv,
-                  WcRangeList *pRel, WcRange *pWindow);
+                  WcRangeList *pRel, WcRange *pWindow, int *pbWidened);
 int wcRangesCompose(const WcRangeList *pRel, const WcRange *pWindow,
                     const unsigned char *aBase, int64_t nBase,
                     WcRangeList *pOut);
@@ -232,10 +234,6 @@ int wcRangesEnumBounds(WcVtab *p, const WcPlan *pPlan, sqlite3_value **argv,
 int wcRangesEnumCompose(WcVtab *p, const WcPlan *pPlan, int64_t iValue,
                         const WcRangeList *pRel, const WcRange *pWindow,
                         WcRangeList *pOut);
-/* True if an '=' value of xFilter's argv cannot narrow its TEXT field
-** (a number), so the ranges are wider than the plan assumed. */
-int wcRangesWidened(const WcVtab *p, const WcPlan *pPlan,
-                    sqlite3_value **argv);
 void wcRangeListFree(WcRangeList *pList);
 void wcRangeFree(WcRange *pRange);
 
