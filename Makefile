@@ -6,6 +6,9 @@
 #   make demo       run sql/demo.sql in the sqlite3 shell
 #   make bench      widecol against SQLite's own B-tree (bench/bench.c) at
 #                   100,000 and 1,000,000 rows; BENCH_10M=1 adds 10,000,000
+#   make compare    1,000,000 orders under a sequential, a reversed and a
+#                   salted key: write skew and scan cost side by side, and
+#                   docs/regions.svg (bench/compare.py; COMPARE_ROWS=n)
 #   make bench-more salted and bucketed keys (bench/skip.py), queries by
 #                   INDEX and write cost per index (bench/index.py)
 #   make valgrind   the sqllogictest scripts and corpus replays under valgrind
@@ -24,7 +27,7 @@ LDLIBS   = -lcrypto -lm
 EXT_SRC  = ext/widecol.c ext/rk_functions.c ext/rk_bytes.c ext/rk_hash.c \
            ext/wc_schema.c ext/wc_codec.c ext/wc_store.c ext/wc_plan.c \
            ext/wc_range.c ext/wc_scan.c ext/wc_vtab.c ext/wc_write.c \
-           ext/wc_check.c
+           ext/wc_check.c ext/wc_tvf.c ext/wc_lint.c ext/wc_regions.c
 EXT_HDR  = $(wildcard ext/*.h)
 TESTS    = $(sort $(wildcard tests/*.test))
 
@@ -34,7 +37,7 @@ ASAN_DIR   = build/asan
 ASAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
              -fno-sanitize-recover=all
 
-.PHONY: all test asan valgrind demo bench bench-more soak fuzz clean
+.PHONY: all test asan valgrind demo bench bench-more compare soak fuzz clean
 
 all: widecol.so
 
@@ -86,6 +89,9 @@ test: widecol.so tests/slt $(REPLAY)
 	@/usr/bin/python3 tests/crash.py --extension ./widecol --iterations 4
 	@/usr/bin/python3 tests/concurrency.py --extension ./widecol
 	@for t in $(FUZZ_TARGETS); do build/replay/$$t $(FUZZ_CORPUS)/$$t; done
+	@mkdir -p build && /usr/bin/python3 bench/compare.py --rows 20000 --repeat 1 \
+	  --svg build/regions.svg > build/compare.out || \
+	  { cat build/compare.out; exit 1; }
 	@tests/slt --defensive --extension ./widecol.so $(TESTS)
 
 $(ASAN_DIR)/widecol.so: $(EXT_SRC) $(EXT_HDR)
@@ -147,6 +153,11 @@ bench: widecol.so bench/bench
 bench-more: widecol.so
 	/usr/bin/python3 bench/skip.py --extension ./widecol
 	/usr/bin/python3 bench/index.py --extension ./widecol
+
+COMPARE_ROWS = 1000000
+compare: widecol.so
+	/usr/bin/python3 bench/compare.py --extension ./widecol \
+	  --rows $(COMPARE_ROWS) --svg docs/regions.svg
 
 clean:
 	rm -rf widecol.so tests/slt bench/bench build

@@ -10,6 +10,7 @@
 ** writing to the tables directly, or a bug, broke.
 */
 #include "wc_vtab.h"
+#include "wc_tvf.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -76,26 +77,8 @@ static sqlite3_stmt *prepare(Check *p, sqlite3_str *pStr){
 
 /* SELECT rowkey, every column FROM the row table with its families. */
 static sqlite3_stmt *prepareRows(Check *p, int bOne){
-  const WcSchema *pS = p->pTab->pSchema;
   sqlite3_str *pStr = sqlite3_str_new(p->pTab->db);
-  int i;
-  sqlite3_str_appendall(pStr, "SELECT r.rowkey");
-  for(i = 0; i < pS->nCol; i++){
-    if( pS->aCol[i].iFamily >= 0 ){
-      sqlite3_str_appendf(pStr, ", f%d.\"%w\"", pS->aCol[i].iFamily,
-                          pS->aCol[i].zName);
-    }else{
-      sqlite3_str_appendf(pStr, ", r.\"%w\"", pS->aCol[i].zName);
-    }
-  }
-  sqlite3_str_appendall(pStr, " FROM ");
-  wcStoreAppendTable(pStr, p->pTab, -1, -1);
-  sqlite3_str_appendall(pStr, " AS r");
-  for(i = 0; i < pS->nFamily; i++){
-    sqlite3_str_appendall(pStr, " LEFT JOIN ");
-    wcStoreAppendTable(pStr, p->pTab, i, -1);
-    sqlite3_str_appendf(pStr, " AS f%d ON f%d.rowkey = r.rowkey", i, i);
-  }
+  wcStoreAppendRowsSelect(pStr, p->pTab);
   sqlite3_str_appendall(pStr, bOne ? " WHERE r.rowkey = ?1" : "");
   return prepare(p, pStr);
 }
@@ -294,169 +277,41 @@ static void checkTable(Check *p){
   wcBufFree(&buf);
 }
 
-/*
-** The table-valued function: an eponymous virtual table.
-*/
-typedef struct CheckVtab CheckVtab;
-struct CheckVtab {
-  sqlite3_vtab base;
-  sqlite3 *db;
-  WcRegistry *pRegistry;
-};
-
-typedef struct CheckCursor CheckCursor;
-struct CheckCursor {
-  sqlite3_vtab_cursor base;
+/* widecol_check(tbl): 'ok', or one row per problem. */
+static int checkFill(sqlite3 *db, void *pAux, sqlite3_value **apArg,
+                     WcTvfRows *pRows, char **pzErr){
+  const char *zName = (const char*)sqlite3_value_text(apArg[0]);
   Check check;
-  int iRow;
-};
-
-static int checkConnect(sqlite3 *db, void *pAux, int argc,
-                        const char *const *argv, sqlite3_vtab **ppVtab,
-                        char **pzErr){
-  CheckVtab *p;
-  int rc;
-  (void)argc;
-  (void)argv;
-  (void)pzErr;
-  rc = sqlite3_declare_vtab(db, "CREATE TABLE x(problem TEXT, tbl HIDDEN)");
-  if( rc != SQLITE_OK ) return rc;
-  /* It reads whole tables: not from triggers or views. */
-  sqlite3_vtab_config(db, SQLITE_VTAB_DIRECTONLY);
-  p = sqlite3_malloc(sizeof(*p));
-  if( p == 0 ) return SQLITE_NOMEM;
-  memset(p, 0, sizeof(*p));
-  p->db = db;
-  p->pRegistry = (WcRegistry*)pAux;
-  *ppVtab = &p->base;
-  return SQLITE_OK;
-}
-
-static int checkDisconnect(sqlite3_vtab *pVtab){
-  sqlite3_free(pVtab);
-  return SQLITE_OK;
-}
-
-/* The table name, column 1, must be given with '='. */
-static int checkBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
-  int i;
-  for(i = 0; i < pInfo->nConstraint; i++){
-    const struct sqlite3_index_constraint *pC = &pInfo->aConstraint[i];
-    if( pC->iColumn == 1 && pC->op == SQLITE_INDEX_CONSTRAINT_EQ ){
-      if( !pC->usable ) return SQLITE_CONSTRAINT;
-      pInfo->aConstraintUsage[i].argvIndex = 1;
-      pInfo->aConstraintUsage[i].omit = 1;
-      pInfo->estimatedCost = 1000.0;
-      return SQLITE_OK;
-    }
-  }
-  sqlite3_free(pVtab->zErrMsg);
-  pVtab->zErrMsg = sqlite3_mprintf("widecol_check: name the table, as in "
-                                   "SELECT * FROM widecol_check('orders')");
-  return SQLITE_ERROR;
-}
-
-static int checkOpen(sqlite3_vtab *pVtab, sqlite3_vtab_cursor **ppCur){
-  CheckCursor *pCur = sqlite3_malloc(sizeof(*pCur));
-  (void)pVtab;
-  if( pCur == 0 ) return SQLITE_NOMEM;
-  memset(pCur, 0, sizeof(*pCur));
-  *ppCur = &pCur->base;
-  return SQLITE_OK;
-}
-
-static void checkReset(CheckCursor *pCur){
-  int i;
-  for(i = 0; i < pCur->check.nProblem; i++){
-    sqlite3_free(pCur->check.azProblem[i]);
-  }
-  sqlite3_free(pCur->check.azProblem);
-  memset(&pCur->check, 0, sizeof(pCur->check));
-  pCur->iRow = 0;
-}
-
-static int checkClose(sqlite3_vtab_cursor *pBase){
-  checkReset((CheckCursor*)pBase);
-  sqlite3_free(pBase);
-  return SQLITE_OK;
-}
-
-static int checkFilter(sqlite3_vtab_cursor *pBase, int idxNum,
-                       const char *idxStr, int argc, sqlite3_value **argv){
-  CheckCursor *pCur = (CheckCursor*)pBase;
-  CheckVtab *pVtab = (CheckVtab*)pBase->pVtab;
-  const char *zName = argc > 0 ? (const char*)sqlite3_value_text(argv[0]) : 0;
-  char *zErr = 0;
-  (void)idxNum;
-  (void)idxStr;
-  checkReset(pCur);
+  int i, rc = SQLITE_OK;
+  memset(&check, 0, sizeof(check));
   if( zName == 0 ){
-    zErr = sqlite3_mprintf("widecol_check: the table name is NULL");
-  }else{
-    pCur->check.pTab = wcVtabFind(pVtab->db, pVtab->pRegistry, zName,
-                                  "widecol_check", &zErr);
+    *pzErr = sqlite3_mprintf("widecol_check: the table name is NULL");
+    return SQLITE_ERROR;
   }
-  if( pCur->check.pTab == 0 ){
-    sqlite3_free(pVtab->base.zErrMsg);
-    pVtab->base.zErrMsg = zErr;
-    return zErr ? SQLITE_ERROR : SQLITE_NOMEM;
+  check.pTab = wcVtabFind(db, (WcRegistry*)pAux, zName, "widecol_check",
+                          pzErr);
+  if( check.pTab == 0 ) return *pzErr ? SQLITE_ERROR : SQLITE_NOMEM;
+  checkTable(&check);
+  if( check.rc != SQLITE_OK ){
+    *pzErr = sqlite3_mprintf("widecol_check(%Q): %s", zName,
+                             sqlite3_errmsg(db));
+    rc = check.rc;
+  }else if( check.nProblem == 0 ){
+    rc = wcTvfAddRow(pRows, "t", "ok");
   }
-  checkTable(&pCur->check);
-  if( pCur->check.rc != SQLITE_OK ){
-    sqlite3_free(pVtab->base.zErrMsg);
-    pVtab->base.zErrMsg = sqlite3_mprintf("widecol_check(%Q): %s", zName,
-                                          sqlite3_errmsg(pVtab->db));
-    return pCur->check.rc;
+  for(i = 0; i < check.nProblem; i++){
+    if( rc == SQLITE_OK ) rc = wcTvfAddRow(pRows, "t", check.azProblem[i]);
+    sqlite3_free(check.azProblem[i]);
   }
-  return SQLITE_OK;
+  sqlite3_free(check.azProblem);
+  return rc;
 }
 
-static int checkNext(sqlite3_vtab_cursor *pBase){
-  ((CheckCursor*)pBase)->iRow++;
-  return SQLITE_OK;
-}
-
-static int checkEof(sqlite3_vtab_cursor *pBase){
-  CheckCursor *pCur = (CheckCursor*)pBase;
-  int nRow = pCur->check.nProblem ? pCur->check.nProblem : 1;
-  return pCur->check.pTab == 0 || pCur->iRow >= nRow;
-}
-
-static int checkColumn(sqlite3_vtab_cursor *pBase, sqlite3_context *ctx,
-                       int i){
-  CheckCursor *pCur = (CheckCursor*)pBase;
-  if( i == 0 ){
-    sqlite3_result_text(ctx, pCur->check.nProblem
-                        ? pCur->check.azProblem[pCur->iRow] : "ok", -1,
-                        SQLITE_TRANSIENT);
-  }else{
-    sqlite3_result_text(ctx, pCur->check.pTab->zName, -1, SQLITE_TRANSIENT);
-  }
-  return SQLITE_OK;
-}
-
-static int checkRowid(sqlite3_vtab_cursor *pBase, sqlite3_int64 *pRowid){
-  *pRowid = ((CheckCursor*)pBase)->iRow;
-  return SQLITE_OK;
-}
-
-static sqlite3_module checkModule = {
-  0,                    /* iVersion */
-  0,                    /* xCreate: eponymous only */
-  checkConnect,
-  checkBestIndex,
-  checkDisconnect,
-  0,                    /* xDestroy */
-  checkOpen,
-  checkClose,
-  checkFilter,
-  checkNext,
-  checkEof,
-  checkColumn,
-  checkRowid,
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+static const WcTvfDef checkDef = {
+  "widecol_check", "problem TEXT", "tbl", 1,
+  "name the table, as in SELECT * FROM widecol_check('orders')", checkFill
 };
 
 int wcCheckRegister(sqlite3 *db, WcRegistry *pRegistry){
-  return sqlite3_create_module(db, "widecol_check", &checkModule, pRegistry);
+  return wcTvfRegister(db, &checkDef, pRegistry);
 }

@@ -1026,12 +1026,38 @@ static int planPath(WcVtab *pTab, sqlite3_index_info *pInfo, int iPath,
 
 /* Plans a scan of the row table and of each index table; the cheapest
 ** wins (the row table on a tie). */
+/* Notes which columns the statement constrains, and how. */
+static void noteQueried(WcVtab *pTab, const sqlite3_index_info *pInfo){
+  int i;
+  for(i = 0; i < pInfo->nConstraint; i++){
+    const struct sqlite3_index_constraint *pC = &pInfo->aConstraint[i];
+    uint64_t mCol;
+    if( pC->iColumn < 0 || pC->iColumn >= pTab->pSchema->nCol ) continue;
+    mCol = (uint64_t)1 << (pC->iColumn < 63 ? pC->iColumn : 63);
+    switch( pC->op ){
+      case SQLITE_INDEX_CONSTRAINT_EQ:
+      case SQLITE_INDEX_CONSTRAINT_IS:
+        pTab->history.mEqCol |= mCol;
+        break;
+      case SQLITE_INDEX_CONSTRAINT_GT:
+      case SQLITE_INDEX_CONSTRAINT_GE:
+      case SQLITE_INDEX_CONSTRAINT_LT:
+      case SQLITE_INDEX_CONSTRAINT_LE:
+      case SQLITE_INDEX_CONSTRAINT_LIKE:
+      case SQLITE_INDEX_CONSTRAINT_GLOB:
+        pTab->history.mRangeCol |= mCol;
+        break;
+    }
+  }
+}
+
 int wcBestIndex(WcVtab *pTab, sqlite3_index_info *pInfo){
   size_t nUsage = sizeof(pInfo->aConstraintUsage[0])
                 * (size_t)(pInfo->nConstraint + 1);
   Candidate best, cand;
   int iPath, iPlan, rc = SQLITE_OK;
   if( pTab->nRowEst < 0 ) pTab->nRowEst = wcStoreRowCount(pTab);
+  noteQueried(pTab, pInfo);
   memset(&best, 0, sizeof(best));
   memset(&cand, 0, sizeof(cand));
   best.aUsage = sqlite3_malloc64(nUsage);

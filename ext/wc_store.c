@@ -40,6 +40,29 @@ void wcStoreAppendTable(sqlite3_str *pStr, const WcVtab *p, int iFamily,
   }
 }
 
+void wcStoreAppendRowsSelect(sqlite3_str *pStr, const WcVtab *p){
+  const WcSchema *pS = p->pSchema;
+  int i;
+  sqlite3_str_appendall(pStr, "SELECT r.rowkey AS rowkey");
+  for(i = 0; i < pS->nCol; i++){
+    if( pS->aCol[i].iFamily >= 0 ){
+      sqlite3_str_appendf(pStr, ", f%d.\"%w\" AS \"%w\"", pS->aCol[i].iFamily,
+                          pS->aCol[i].zName, pS->aCol[i].zName);
+    }else{
+      sqlite3_str_appendf(pStr, ", r.\"%w\" AS \"%w\"", pS->aCol[i].zName,
+                          pS->aCol[i].zName);
+    }
+  }
+  sqlite3_str_appendall(pStr, " FROM ");
+  wcStoreAppendTable(pStr, p, -1, -1);
+  sqlite3_str_appendall(pStr, " AS r");
+  for(i = 0; i < pS->nFamily; i++){
+    sqlite3_str_appendall(pStr, " LEFT JOIN ");
+    wcStoreAppendTable(pStr, p, i, -1);
+    sqlite3_str_appendf(pStr, " AS f%d ON f%d.rowkey = r.rowkey", i, i);
+  }
+}
+
 /* True if column iCol is a column of the table (row table: iFamily -1),
 ** or of index iIndex's table. */
 static int storedIn(const WcSchema *pS, int iCol, int iFamily, int iIndex){

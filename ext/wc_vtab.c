@@ -264,6 +264,8 @@ int widecolRegisterModule(sqlite3 *db){
     return rc;
   }
   rc = wcCheckRegister(db, pRegistry);
+  if( rc == SQLITE_OK ) rc = wcLintRegister(db, pRegistry);
+  if( rc == SQLITE_OK ) rc = wcRegionsRegister(db);
   if( rc != SQLITE_OK ){
     sqlite3_free(pRegistry);
     return rc;

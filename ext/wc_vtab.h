@@ -5,6 +5,7 @@
 **   wc_store.c  the tables behind a widecol table (<name>_rows, _cf_<f>,
 **               _idx_<i>): DDL and prepared statements
 **   wc_check.c  widecol_check(): do those tables agree
+**   wc_lint.c   widecol_lint(): what a table's key design will cost
 **   wc_plan.c   xBestIndex: which constraints become byte ranges
 **   wc_range.c  xFilter: the byte ranges themselves
 **   wc_scan.c   cursors: walking the ranges, skip scans, merges
@@ -138,6 +139,19 @@ struct WcStats {
   int64_t nPrefix;      /* Salt, bucket or field prefixes found by probing */
 };
 
+/* How statements on this connection used a table, for widecol_lint():
+** which columns queries constrain, and the writes whose row key was
+** already taken. */
+typedef struct WcHistory WcHistory;
+struct WcHistory {
+  uint64_t mEqCol;      /* Columns constrained by = or IN (bit 63 stands
+                        ** for every column >= 63) */
+  uint64_t mRangeCol;   /* By <, <=, >, >=, BETWEEN, LIKE or GLOB */
+  int64_t nOverwrite;   /* INSERT OR REPLACE (or UPDATE) that replaced a
+                        ** row with the same key */
+  int64_t nRefused;     /* Writes refused or ignored for a taken key */
+};
+
 typedef struct WcVtab WcVtab;
 
 /* A table a scan can read keys from: the row table or an index's. */
@@ -173,6 +187,7 @@ struct WcVtab {
   WcRegistry *pRegistry;
   WcVtab *pNext;        /* Next table in the registry */
   WcStats stats;
+  WcHistory history;
   WcBuf key;            /* xUpdate's scratch: the new row's key, */
   WcValue *aVal;        /* its stored values, */
   sqlite3_value **apCopy;  /* and the converted copies behind them; */
@@ -206,6 +221,10 @@ int64_t wcStorePrefixCount(WcVtab *p, int iPath, int nElem, int64_t nMax);
 ** index's table name, quoted. */
 void wcStoreAppendTable(sqlite3_str *pStr, const WcVtab *p, int iFamily,
                         int iIndex);
+/* Appends "SELECT r.rowkey AS rowkey, <every column AS its name> FROM
+** <name>_rows AS r LEFT JOIN <each family>": the table's rows as the
+** virtual table shows them, read from the tables behind it. */
+void wcStoreAppendRowsSelect(sqlite3_str *pStr, const WcVtab *p);
 
 /* wc_plan.c */
 int wcBestIndex(WcVtab *p, sqlite3_index_info *pInfo);
@@ -258,8 +277,10 @@ int wcIndexKey(WcVtab *p, int iIndex, const WcValue *aVal,
                const unsigned char *aKey, int64_t nKey, WcBuf *pOut,
                char **pzErr);
 
-/* wc_check.c */
+/* Table-valued functions: wc_check.c, wc_lint.c, wc_regions.c */
 int wcCheckRegister(sqlite3 *db, WcRegistry *pRegistry);
+int wcLintRegister(sqlite3 *db, WcRegistry *pRegistry);
+int wcRegionsRegister(sqlite3 *db);
 
 /* wc_vtab.c */
 int widecolRegisterModule(sqlite3 *db);

@@ -215,9 +215,10 @@ static int duplicateKey(WcVtab *p, const unsigned char *aKey, int64_t nKey){
 }
 
 /* Runs a write statement: ?1 the row key aKey, ?(i + 2) the values aVal
-** (if given), ?(nCol + 2) the index key pIdxKey (if given). */
-static int runWrite(WcVtab *p, int eStmt, int iObj, const unsigned char *aKey,
-                    int64_t nKey, const WcValue *aVal, const WcBuf *pIdxKey){
+** (if given), ?(nCol + 2) the index key pIdxKey (if given).  Returns
+** SQLite's result code, with no message. */
+static int execWrite(WcVtab *p, int eStmt, int iObj, const unsigned char *aKey,
+                     int64_t nKey, const WcValue *aVal, const WcBuf *pIdxKey){
   sqlite3_stmt *pStmt = 0;
   int nCol = p->pSchema->nCol, i;
   int rc = wcStoreAcquire(p, eStmt, iObj, 0, &pStmt);
@@ -227,14 +228,28 @@ static int runWrite(WcVtab *p, int eStmt, int iObj, const unsigned char *aKey,
   if( pIdxKey ) bindKey(pStmt, nCol + 2, pIdxKey->a, pIdxKey->n);
   rc = sqlite3_step(pStmt);
   rc = rc == SQLITE_DONE ? SQLITE_OK : sqlite3_reset(pStmt);
+  wcStoreRelease(p, eStmt, iObj, 0, pStmt);
+  return rc;
+}
+
+/* Reports what SQLite said about a write that failed with rc. */
+static int writeError(WcVtab *p, int rc){
+  return setError(p, rc, sqlite3_mprintf("widecol %s: %s", p->zName,
+                                         sqlite3_errmsg(p->db)));
+}
+
+/* execWrite(), with the message for an error: a row key taken (which
+** widecol_lint() counts) or what SQLite said. */
+static int runWrite(WcVtab *p, int eStmt, int iObj, const unsigned char *aKey,
+                    int64_t nKey, const WcValue *aVal, const WcBuf *pIdxKey){
+  int rc = execWrite(p, eStmt, iObj, aKey, nKey, aVal, pIdxKey);
   if( (rc & 0xFF) == SQLITE_CONSTRAINT
    && (eStmt == WC_STMT_INSERT || eStmt == WC_STMT_REPLACE) ){
+    p->history.nRefused++;
     rc = duplicateKey(p, aKey, nKey);
   }else if( rc != SQLITE_OK ){
-    setError(p, rc, sqlite3_mprintf("widecol %s: %s", p->zName,
-                                    sqlite3_errmsg(p->db)));
+    rc = writeError(p, rc);
   }
-  wcStoreRelease(p, eStmt, iObj, 0, pStmt);
   return rc;
 }
 
@@ -323,7 +338,8 @@ static int sameEntry(WcVtab *p, int iIndex){
 }
 
 /* Removes the row with key aKey from every table, if it exists. */
-static int removeRow(WcVtab *p, const unsigned char *aKey, int64_t nKey){
+static int removeRow(WcVtab *p, const unsigned char *aKey, int64_t nKey,
+                     int *pbFound){
   const WcSchema *pS = p->pSchema;
   int bFound = 1, rc = SQLITE_OK, i;
   if( pS->nIndex > 0 ) rc = readOld(p, aKey, nKey, &bFound);
@@ -336,21 +352,37 @@ static int removeRow(WcVtab *p, const unsigned char *aKey, int64_t nKey){
   }
   if( rc == SQLITE_OK && bFound ){
     rc = runWrite(p, WC_STMT_DELETE, 0, aKey, nKey, 0, 0);
+    bFound = rc == SQLITE_OK && sqlite3_changes(p->db) > 0;
   }
+  if( pbFound ) *pbFound = bFound;
   return rc;
 }
 
 /* Inserts the new row (p->aVal, p->key, p->aIdxKey) into every table.  A
-** row it replaces (eInsert WC_STMT_REPLACE) is removed from them first. */
+** row it replaces (eInsert WC_STMT_REPLACE) is removed from them first,
+** and counted: an overwrite, what an HBase put does to a key in use. */
 static int insertRow(WcVtab *p, int eInsert){
   const WcSchema *pS = p->pSchema;
-  int rc = SQLITE_OK, i;
+  int rc = SQLITE_OK, bFound = 0, i;
   if( eInsert == WC_STMT_REPLACE && pS->nIndex > 0 ){
-    rc = removeRow(p, p->key.a, p->key.n);
-  }
-  if( rc == SQLITE_OK ){
+    rc = removeRow(p, p->key.a, p->key.n, &bFound);
+    if( rc == SQLITE_OK ){
+      rc = runWrite(p, eInsert, 0, p->key.a, p->key.n, p->aVal, 0);
+    }
+  }else if( eInsert == WC_STMT_REPLACE ){
+    /* Without indexes there is nothing to read first: a plain INSERT
+    ** succeeds unless the key is taken, and only then is it replaced. */
+    rc = execWrite(p, WC_STMT_INSERT, 0, p->key.a, p->key.n, p->aVal, 0);
+    if( (rc & 0xFF) == SQLITE_CONSTRAINT ){
+      bFound = 1;
+      rc = runWrite(p, WC_STMT_REPLACE, 0, p->key.a, p->key.n, p->aVal, 0);
+    }else if( rc != SQLITE_OK ){
+      rc = writeError(p, rc);
+    }
+  }else{
     rc = runWrite(p, eInsert, 0, p->key.a, p->key.n, p->aVal, 0);
   }
+  if( rc == SQLITE_OK && bFound ) p->history.nOverwrite++;
   if( rc == SQLITE_OK ) rc = writeFamilies(p, p->key.a, p->key.n);
   for(i = 0; i < pS->nIndex && rc == SQLITE_OK; i++){
     rc = runWrite(p, WC_STMT_INDEX_PUT, i, p->key.a, p->key.n, p->aVal,
@@ -392,7 +424,7 @@ int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
   (void)pRowid;
   if( argc == 1 ){
     rc = removeRow(p, sqlite3_value_blob(argv[0]),
-                   sqlite3_value_bytes(argv[0]));
+                   sqlite3_value_bytes(argv[0]), 0);
     if( rc == SQLITE_OK && p->nRowEst > 0 ) p->nRowEst--;
     return rc;
   }
@@ -417,7 +449,7 @@ int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
         /* A new key: insert under it first, so a conflict changes
         ** nothing, then drop the old row. */
         rc = insertRow(p, eInsert);
-        if( rc == SQLITE_OK ) rc = removeRow(p, aOld, nOld);
+        if( rc == SQLITE_OK ) rc = removeRow(p, aOld, nOld, 0);
       }
     }
   }

@@ -1,0 +1,947 @@
+/*
+** wc_lint.c: SELECT * FROM widecol_lint('<table>') judges a widecol
+** table's key design against the seeds' checklists, on its data.
+**
+** One row per finding: severity ('error': rows are lost or cannot be
+** written; 'warning': the design hotspots, or its key order is not the
+** order a query needs; 'advice': it costs more than it should), the rule,
+** the key (ROWKEY or an INDEX), the element, what was found, with figures
+** from the data, and a fix: the key rewritten.  Each fix answers its own
+** finding, starting from the declared key.
+**
+** The data rules read a sample: the first WC_LINT_SAMPLE rows in key
+** order, through the tables behind the virtual table (so that the lint
+** itself changes no counters).  Write order is not stored, so "grows as
+** rows are written" is judged from the values: times, and dense integer
+** sequences.  Which fields queries range over, and which writes found
+** their key taken, come from this connection's history (WcHistory).
+*/
+#include "wc_vtab.h"
+#include "wc_tvf.h"
+#include "rk_bytes.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#define WC_LINT_SAMPLE    100000   /* Rows read */
+#define WC_LINT_SHARE     0.9      /* Share of values a pattern must fit */
+#define WC_LINT_PREFIXES  16       /* Salt prefixes a range may cost */
+#define WC_LINT_KEY_ADVICE 2048    /* Bytes: a key longer is advised */
+#define WC_LINT_MAX_FIELDS 3       /* GeminiDB: one to three key columns */
+#define WC_LINT_MIN_ROWS  10       /* Rows a sequence is judged on */
+#define WC_LINT_DIGEST    16       /* SALT digits that identify values */
+
+typedef struct Lint Lint;
+struct Lint {
+  sqlite3 *db;
+  WcVtab *pTab;
+  const WcSchema *pS;
+  WcTvfRows *pRows;
+  char *zSample;        /* "(SELECT ... LIMIT n)" */
+  int64_t nSample;      /* Rows in it */
+  signed char *aeTime;  /* Per column: the values are times (1), not (0),
+                        ** not yet known (-1) */
+  int rc;
+  char *zErr;
+};
+
+/* The key a rule looks at: the row key or an index's. */
+typedef struct LintKey LintKey;
+struct LintKey {
+  const WcSchema *pKey;
+  char *zName;          /* "ROWKEY" or "INDEX <name>" */
+  int bRowKey;
+};
+
+/* A key's elements as text, one string each, edited to make a fix. */
+typedef struct KeyText KeyText;
+struct KeyText {
+  int n;
+  char **az;
+};
+
+/*
+** Queries on the sample.
+*/
+
+static sqlite3_stmt *lintPrepare(Lint *p, const char *zFormat, ...){
+  sqlite3_stmt *pStmt = 0;
+  va_list ap;
+  char *zSql;
+  if( p->rc != SQLITE_OK ) return 0;
+  va_start(ap, zFormat);
+  zSql = sqlite3_vmprintf(zFormat, ap);
+  va_end(ap);
+  if( zSql == 0 ){
+    p->rc = SQLITE_NOMEM;
+    return 0;
+  }
+  p->rc = sqlite3_prepare_v2(p->db, zSql, -1, &pStmt, 0);
+  if( p->rc != SQLITE_OK ){
+    p->zErr = sqlite3_mprintf("widecol_lint(%Q): %s", p->pTab->zName,
+                              sqlite3_errmsg(p->db));
+  }
+  sqlite3_free(zSql);
+  return pStmt;
+}
+
+/* Steps pStmt to its first row; 0 (and the statement finalized) if it has
+** none or fails. */
+static int lintRow(Lint *p, sqlite3_stmt *pStmt){
+  int rc;
+  if( pStmt == 0 ) return 0;
+  rc = sqlite3_step(pStmt);
+  if( rc == SQLITE_ROW ) return 1;
+  if( rc != SQLITE_DONE && p->rc == SQLITE_OK ){
+    p->rc = rc;
+    p->zErr = sqlite3_mprintf("widecol_lint(%Q): %s", p->pTab->zName,
+                              sqlite3_errmsg(p->db));
+  }
+  sqlite3_finalize(pStmt);
+  return 0;
+}
+
+/* One integer from a query, or 0. */
+static int64_t lintInt(Lint *p, const char *zFormat, ...){
+  sqlite3_stmt *pStmt = 0;
+  int64_t iOut = 0;
+  va_list ap;
+  char *zSql;
+  va_start(ap, zFormat);
+  zSql = sqlite3_vmprintf(zFormat, ap);
+  va_end(ap);
+  if( zSql == 0 ){
+    p->rc = SQLITE_NOMEM;
+    return 0;
+  }
+  pStmt = lintPrepare(p, "%s", zSql);
+  sqlite3_free(zSql);
+  if( lintRow(p, pStmt) ){
+    iOut = sqlite3_column_int64(pStmt, 0);
+    sqlite3_finalize(pStmt);
+  }
+  return iOut;
+}
+
+/* The share of column iCol's values in the sample that satisfy the SQL
+** test zTest (which names the value x). */
+static double valueShare(Lint *p, int iCol, const char *zTest){
+  sqlite3_stmt *pStmt = lintPrepare(p, "SELECT count(*), sum(%s) FROM "
+      "(SELECT \"%w\" AS x FROM %s) WHERE x IS NOT NULL", zTest,
+      p->pS->aCol[iCol].zName, p->zSample);
+  double rShare = 0.0;
+  if( lintRow(p, pStmt) ){
+    int64_t n = sqlite3_column_int64(pStmt, 0);
+    if( n > 0 ) rShare = (double)sqlite3_column_int64(pStmt, 1) / (double)n;
+    sqlite3_finalize(pStmt);
+  }
+  return rShare;
+}
+
+/* Dates written day or month first: 01-01-2017, 1/31/2017, 31.1.2017. */
+static const char zDayFirst[] =
+  "(x GLOB '[0-9][0-9][-/.][0-9][0-9][-/.][0-9][0-9][0-9][0-9]*' OR "
+  "x GLOB '[0-9][-/.][0-9][0-9][-/.][0-9][0-9][0-9][0-9]*' OR "
+  "x GLOB '[0-9][0-9][-/.][0-9][-/.][0-9][0-9][0-9][0-9]*' OR "
+  "x GLOB '[0-9][-/.][0-9][-/.][0-9][0-9][0-9][0-9]*')";
+
+/* Times: seconds, milliseconds or microseconds since 1970 between 2000
+** and 2100, YYYYMMDD[hh[mm[ss]]] numbers or text, ISO dates, and
+** day-first dates. */
+static char *timeTest(void){
+  return sqlite3_mprintf("CASE typeof(x) WHEN 'integer' THEN "
+      "x BETWEEN 946684800 AND 4102444800 OR "
+      "x BETWEEN 946684800000 AND 4102444800000 OR "
+      "x BETWEEN 946684800000000 AND 4102444800000000 OR "
+      "(length(x) IN (8, 10, 12, 14) AND "
+      "CAST(x AS TEXT) GLOB '[12][0-9][0-9][0-9][01][0-9][0-3][0-9]*') "
+      "WHEN 'text' THEN "
+      "x GLOB '[12][0-9][0-9][0-9][-/][01][0-9][-/][0-3][0-9]*' OR "
+      "(length(x) IN (8, 10, 12, 14) AND "
+      "x GLOB '[12][0-9][0-9][0-9][01][0-9][0-3][0-9]*') OR %s "
+      "ELSE 0 END", zDayFirst);
+}
+
+/* True if column iCol holds times (cached). */
+static int holdsTimes(Lint *p, int iCol){
+  if( p->aeTime[iCol] < 0 ){
+    char *zTest = timeTest();
+    if( zTest == 0 ){
+      p->rc = SQLITE_NOMEM;
+      return 0;
+    }
+    p->aeTime[iCol] = valueShare(p, iCol, zTest) >= WC_LINT_SHARE;
+    sqlite3_free(zTest);
+  }
+  return p->aeTime[iCol] > 0;
+}
+
+/* True if queries range over column iCol, or it holds times, which are
+** queried by range ('last hour'). */
+static int rangeQueried(Lint *p, int iCol){
+  uint64_t mCol = (uint64_t)1 << (iCol < 63 ? iCol : 63);
+  return (p->pTab->history.mRangeCol & mCol) != 0 || holdsTimes(p, iCol);
+}
+
+/* Why rangeQueried() is true, for a finding. */
+static const char *rangeWhy(Lint *p, int iCol){
+  uint64_t mCol = (uint64_t)1 << (iCol < 63 ? iCol : 63);
+  return (p->pTab->history.mRangeCol & mCol)
+         ? "queries on this connection constrained it with a range"
+         : "it holds times, which are queried by range";
+}
+
+/* PAD width for an INTEGER column: the digits of its largest value in the
+** sample and one more, to leave room to grow; 10 with no values. */
+static int padWidth(Lint *p, int iCol){
+  int64_t iMax = lintInt(p, "SELECT max(abs(\"%w\")) FROM %s WHERE "
+                         "typeof(\"%w\") = 'integer'", p->pS->aCol[iCol].zName,
+                         p->zSample, p->pS->aCol[iCol].zName);
+  int n = iMax > 0 ? rkDigitCount((uint64_t)iMax) + 1 : 10;
+  return n > 19 ? 19 : n;
+}
+
+/*
+** Keys as text.
+*/
+
+static int isPlainName(const char *z){
+  int i;
+  if( !((z[0] >= 'a' && z[0] <= 'z') || (z[0] >= 'A' && z[0] <= 'Z')
+        || z[0] == '_') ){
+    return 0;
+  }
+  for(i = 1; z[i]; i++){
+    if( !((z[i] >= 'a' && z[i] <= 'z') || (z[i] >= 'A' && z[i] <= 'Z')
+          || (z[i] >= '0' && z[i] <= '9') || z[i] == '_') ){
+      return 0;
+    }
+  }
+  return sqlite3_keyword_check(z, i) == 0;
+}
+
+static void appendName(sqlite3_str *pStr, const char *zName){
+  if( isPlainName(zName) ){
+    sqlite3_str_appendall(pStr, zName);
+  }else{
+    sqlite3_str_appendf(pStr, "\"%w\"", zName);
+  }
+}
+
+/* An element as written in ROWKEY(...), without transform eSkip (0 for
+** none). */
+static char *elementText(const WcSchema *pKey, const WcElement *pE,
+                         int eSkip){
+  sqlite3_str *pStr = sqlite3_str_new(0);
+  int i;
+  if( pE->eKind == WC_ELEM_SALT ){
+    sqlite3_str_appendf(pStr, "SALT(%d", pE->nSaltDigit);
+    for(i = 0; i < pE->nSaltCol; i++){
+      sqlite3_str_appendall(pStr, ", ");
+      appendName(pStr, pKey->aCol[pE->aiSaltCol[i]].zName);
+    }
+    sqlite3_str_appendall(pStr, ")");
+  }else if( pE->eKind == WC_ELEM_BUCKET ){
+    sqlite3_str_appendf(pStr, "BUCKET(%lld, ", (long long)pE->nBucket);
+    appendName(pStr, pKey->aCol[pE->iCol].zName);
+    sqlite3_str_appendall(pStr, ")");
+  }else{
+    appendName(pStr, pKey->aCol[pE->iCol].zName);
+    for(i = 0; i < pE->nXform; i++){
+      const WcTransform *pX = &pE->aXform[i];
+      if( pX->eOp == eSkip ) continue;
+      if( pX->eOp == WC_XFORM_PAD ){
+        sqlite3_str_appendf(pStr, " PAD %lld", (long long)pX->iArg);
+        if( pKey->aCol[pE->iCol].cAff == WC_AFF_TEXT
+         && strcmp(pX->zFill, " ") != 0 ){
+          sqlite3_str_appendf(pStr, " %Q", pX->zFill);
+        }
+      }else if( pX->eOp == WC_XFORM_DESC ){
+        sqlite3_str_appendall(pStr, " DESC");
+        if( pX->bArg ) sqlite3_str_appendf(pStr, " %lld", (long long)pX->iArg);
+      }else{
+        sqlite3_str_appendall(pStr, " REVERSE");
+      }
+    }
+  }
+  return sqlite3_str_finish(pStr);
+}
+
+static int keyTextInit(Lint *p, const WcSchema *pKey, KeyText *pKt){
+  int i;
+  pKt->n = pKey->nElem;
+  pKt->az = sqlite3_malloc64(sizeof(char*) * ((sqlite3_uint64)pKey->nElem + 2));
+  if( pKt->az == 0 ){
+    p->rc = SQLITE_NOMEM;
+    return 1;
+  }
+  for(i = 0; i < pKey->nElem; i++){
+    pKt->az[i] = elementText(pKey, &pKey->aElem[i], 0);
+    if( pKt->az[i] == 0 ) p->rc = SQLITE_NOMEM;
+  }
+  return p->rc != SQLITE_OK;
+}
+
+static void keyTextFree(KeyText *pKt){
+  int i;
+  for(i = 0; i < pKt->n; i++) sqlite3_free(pKt->az[i]);
+  sqlite3_free(pKt->az);
+}
+
+/* Replaces element i with z (owned). */
+static void keyTextSet(Lint *p, KeyText *pKt, int i, char *z){
+  if( z == 0 ) p->rc = SQLITE_NOMEM;
+  sqlite3_free(pKt->az[i]);
+  pKt->az[i] = z;
+}
+
+/* Inserts z (owned) before element i; at most two more than declared. */
+static void keyTextInsert(Lint *p, KeyText *pKt, int i, char *z){
+  if( z == 0 ) p->rc = SQLITE_NOMEM;
+  memmove(&pKt->az[i + 1], &pKt->az[i], sizeof(char*) * (size_t)(pKt->n - i));
+  pKt->az[i] = z;
+  pKt->n++;
+}
+
+/* "ROWKEY(a, b)" or "INDEX name(a, b)", with zTail after it; frees the
+** key text. */
+static char *keyTextFinish(Lint *p, const LintKey *pK, KeyText *pKt,
+                           const char *zTail){
+  sqlite3_str *pStr = sqlite3_str_new(0);
+  char *z;
+  int i;
+  sqlite3_str_appendf(pStr, "%s(", pK->zName);
+  for(i = 0; i < pKt->n; i++){
+    sqlite3_str_appendf(pStr, "%s%s", i ? ", " : "",
+                        pKt->az[i] ? pKt->az[i] : "?");
+  }
+  sqlite3_str_appendf(pStr, ")%s", zTail ? zTail : "");
+  keyTextFree(pKt);
+  z = sqlite3_str_finish(pStr);
+  if( z == 0 || p->rc != SQLITE_OK ){
+    if( p->rc == SQLITE_OK ) p->rc = SQLITE_NOMEM;
+    sqlite3_free(z);
+    return 0;
+  }
+  return z;
+}
+
+/* The declared key with element iElem replaced by zNew (owned). */
+static char *fixReplace(Lint *p, const LintKey *pK, int iElem, char *zNew){
+  KeyText kt;
+  if( keyTextInit(p, pK->pKey, &kt) ){
+    sqlite3_free(zNew);
+    keyTextFree(&kt);
+    return 0;
+  }
+  keyTextSet(p, &kt, iElem, zNew);
+  return keyTextFinish(p, pK, &kt, 0);
+}
+
+/* The declared key with zNew (owned) inserted before element iElem. */
+static char *fixInsert(Lint *p, const LintKey *pK, int iElem, char *zNew){
+  KeyText kt;
+  if( keyTextInit(p, pK->pKey, &kt) ){
+    sqlite3_free(zNew);
+    keyTextFree(&kt);
+    return 0;
+  }
+  keyTextInsert(p, &kt, iElem, zNew);
+  return keyTextFinish(p, pK, &kt, 0);
+}
+
+/*
+** Findings.
+*/
+
+/* Adds a finding about element iElem (-1: the whole key); zFix is owned. */
+static void finding(Lint *p, const LintKey *pK, int iElem,
+                    const char *zSeverity, const char *zRule, char *zFix,
+                    const char *zFormat, ...){
+  va_list ap;
+  char *zFinding, *zElem = 0;
+  int rc;
+  va_start(ap, zFormat);
+  zFinding = sqlite3_vmprintf(zFormat, ap);
+  va_end(ap);
+  if( iElem >= 0 ) zElem = elementText(pK->pKey, &pK->pKey->aElem[iElem], 0);
+  if( p->rc != SQLITE_OK || zFinding == 0 || (iElem >= 0 && zElem == 0) ){
+    if( p->rc == SQLITE_OK ) p->rc = SQLITE_NOMEM;
+    sqlite3_free(zFinding);
+    sqlite3_free(zElem);
+    sqlite3_free(zFix);
+    return;
+  }
+  rc = wcTvfAddRow(p->pRows, "tttmmm", zSeverity, zRule, pK->zName, zElem,
+                   zFinding, zFix);
+  if( rc != SQLITE_OK ) p->rc = rc;
+}
+
+static int hasTransform(const WcElement *pE, int eOp){
+  int i;
+  for(i = 0; i < pE->nXform; i++){
+    if( pE->aXform[i].eOp == eOp ) return 1;
+  }
+  return 0;
+}
+
+static const char *colName(Lint *p, int iCol){
+  return p->pS->aCol[iCol].zName;
+}
+
+/* The prefixes a SALT or BUCKET element can write. */
+static int64_t prefixCount(const WcElement *pE){
+  int n = pE->nSaltDigit < 0 ? -pE->nSaltDigit : pE->nSaltDigit;
+  if( pE->eKind == WC_ELEM_BUCKET ) return pE->nBucket;
+  return n >= 15 ? INT64_MAX : (int64_t)1 << (4 * n);
+}
+
+/* hotspot: a leading field that grows as rows are written (times, dense
+** sequences) sends every new row to the last region. */
+static void ruleHotspot(Lint *p, const LintKey *pK){
+  const WcElement *pE = &pK->pKey->aElem[0];
+  const char *zCol;
+  sqlite3_stmt *pStmt;
+  char *zFix;
+  int64_t n = 0, nDistinct = 0, iMin = 0, iMax = 0;
+  if( pE->eKind != WC_ELEM_COLUMN || hasTransform(pE, WC_XFORM_REVERSE) ){
+    return;
+  }
+  zCol = colName(p, pE->iCol);
+  if( holdsTimes(p, pE->iCol) ){
+    zFix = fixInsert(p, pK, 0, sqlite3_mprintf("SALT(1, %s)", zCol));
+    finding(p, pK, 0, "warning", "hotspot", zFix,
+        "the leading field %s holds times, which grow as rows are written: "
+        "every new row goes to the region holding the %s keys, so one "
+        "server takes all writes (a hotspot); a salt of one hex digit "
+        "spreads them over 16 key ranges, and a range on %s then reads 16 "
+        "ranges", zCol, hasTransform(pE, WC_XFORM_DESC) ? "smallest"
+        : "largest", zCol);
+    return;
+  }
+  if( p->pS->aCol[pE->iCol].cAff != WC_AFF_INTEGER ) return;
+  pStmt = lintPrepare(p, "SELECT count(*), count(DISTINCT x), min(x), max(x) "
+      "FROM (SELECT \"%w\" AS x FROM %s) WHERE typeof(x) = 'integer'", zCol,
+      p->zSample);
+  if( lintRow(p, pStmt) ){
+    n = sqlite3_column_int64(pStmt, 0);
+    nDistinct = sqlite3_column_int64(pStmt, 1);
+    iMin = sqlite3_column_int64(pStmt, 2);
+    iMax = sqlite3_column_int64(pStmt, 3);
+    sqlite3_finalize(pStmt);
+  }
+  /* A sequence: nearly one row per value, and few values missing, in
+  ** enough rows to tell. */
+  if( n < WC_LINT_MIN_ROWS || nDistinct < WC_LINT_SHARE * (double)n
+   || (double)iMax - (double)iMin + 1.0 > 2.0 * (double)nDistinct ){
+    return;
+  }
+  if( rangeQueried(p, pE->iCol) ){
+    zFix = fixInsert(p, pK, 0, sqlite3_mprintf("SALT(1, %s)", zCol));
+  }else{
+    char *zNew = hasTransform(pE, WC_XFORM_PAD) || hasTransform(pE, WC_XFORM_DESC)
+               ? sqlite3_mprintf("%z REVERSE", elementText(pK->pKey, pE, 0))
+               : sqlite3_mprintf("%s PAD %d REVERSE", zCol,
+                                 padWidth(p, pE->iCol));
+    zFix = fixReplace(p, pK, 0, zNew);
+  }
+  finding(p, pK, 0, "warning", "hotspot", zFix,
+      "the leading field %s is a sequence (%lld distinct values from %lld to "
+      "%lld in %lld rows), which grows as rows are written: every new row "
+      "goes to the region holding the largest keys, so one server takes "
+      "all writes (a hotspot); %s", zCol, nDistinct, iMin, iMax, n,
+      rangeQueried(p, pE->iCol)
+        ? "it is range-queried, so a one-digit salt spreads the writes and "
+          "a range reads 16 ranges"
+        : "reversing its padded digits puts the fastest-changing digit "
+          "first and spreads writes over 10 key ranges (the HBase blog's "
+          "Reverse(Pad(OrderID)))");
+}
+
+/* unpadded-integer: TEXT encoding writes an integer's digits, which sort
+** as text: {1, 11, 2, 22, 3}. */
+static void ruleUnpadded(Lint *p, const LintKey *pK, int iElem){
+  const WcElement *pE = &pK->pKey->aElem[iElem];
+  const char *zCol = colName(p, pE->iCol);
+  sqlite3_stmt *pStmt;
+  int64_t n = 0, nMinDigits = 0, nMaxDigits = 0, iMin = 0;
+  char *zFix, *zData;
+  if( pK->pKey->eEncoding != WC_ENCODING_TEXT || pE->eKind != WC_ELEM_COLUMN
+   || p->pS->aCol[pE->iCol].cAff != WC_AFF_INTEGER
+   || hasTransform(pE, WC_XFORM_PAD) || hasTransform(pE, WC_XFORM_DESC)
+   || hasTransform(pE, WC_XFORM_REVERSE) ){
+    return;
+  }
+  pStmt = lintPrepare(p, "SELECT count(*), min(length(abs(x))), "
+      "max(length(abs(x))), min(x) FROM (SELECT \"%w\" AS x FROM %s) "
+      "WHERE typeof(x) = 'integer'", zCol, p->zSample);
+  if( lintRow(p, pStmt) ){
+    n = sqlite3_column_int64(pStmt, 0);
+    nMinDigits = sqlite3_column_int64(pStmt, 1);
+    nMaxDigits = sqlite3_column_int64(pStmt, 2);
+    iMin = sqlite3_column_int64(pStmt, 3);
+    sqlite3_finalize(pStmt);
+  }
+  if( n == 0 ){
+    zData = sqlite3_mprintf("");
+  }else if( nMinDigits == nMaxDigits ){
+    zData = sqlite3_mprintf("; its %lld values all have %lld digits today, "
+                            "and the first with one more will sort out of "
+                            "place", n, nMaxDigits);
+  }else{
+    zData = sqlite3_mprintf("; its %lld values have %lld to %lld digits, so "
+                            "key order is not number order now", n,
+                            nMinDigits, nMaxDigits);
+  }
+  if( iMin < 0 ){
+    /* PAD holds 0 to 10^n - 1: negative numbers need typed keys. */
+    KeyText kt;
+    zFix = keyTextInit(p, pK->pKey, &kt) ? 0
+         : keyTextFinish(p, pK, &kt, ", ENCODING BINARY");
+    if( zFix == 0 ) keyTextFree(&kt);
+  }else{
+    zFix = fixReplace(p, pK, iElem, sqlite3_mprintf("%s PAD %d", zCol,
+                                                    padWidth(p, pE->iCol)));
+  }
+  finding(p, pK, iElem, "warning", "unpadded-integer", zFix,
+      "%s is an INTEGER written without PAD: its digits sort as text "
+      "({1, 11, 2, 22, 3}), so a range on %s cannot be a key range and "
+      "ORDER BY %s is a sort%z", zCol, zCol, zCol, zData);
+}
+
+/* prefix-scan: variable-width text followed by a delimiter that sorts
+** above a character of a longer value it is a prefix of. */
+static void rulePrefix(Lint *p, const LintKey *pK, int iElem){
+  const WcElement *pE = &pK->pKey->aElem[iElem];
+  const WcSchema *pKey = pK->pKey;
+  const char *zCol;
+  sqlite3_stmt *pStmt;
+  char *zFix, *zShort, *zLong, *zStop;
+  unsigned char cNext;
+  if( pKey->eEncoding != WC_ENCODING_TEXT || pE->eKind != WC_ELEM_COLUMN
+   || pE->eOrder != WC_ORDER_PREFIX || pE->eSpan != WC_SPAN_DELIM
+   || pKey->nDelim == 0 ){
+    return;
+  }
+  zCol = colName(p, pE->iCol);
+  /* In byte order, a value's successor begins with it if any value
+  ** does; it sorts out of place when its next bytes are below the
+  ** delimiter. */
+  pStmt = lintPrepare(p, "SELECT v, nxt FROM (SELECT v, lead(v) OVER "
+      "(ORDER BY v) AS nxt FROM (SELECT DISTINCT CAST(\"%w\" AS BLOB) AS v "
+      "FROM %s)) WHERE substr(nxt, 1, length(v)) = v AND "
+      "substr(nxt, length(v) + 1, %d) < CAST(%Q AS BLOB) LIMIT 1", zCol,
+      p->zSample, pKey->nDelim, pKey->zDelim);
+  if( !lintRow(p, pStmt) ) return;
+  zShort = sqlite3_mprintf("%.*s", sqlite3_column_bytes(pStmt, 0),
+                           (const char*)sqlite3_column_blob(pStmt, 0));
+  zLong = sqlite3_mprintf("%.*s", sqlite3_column_bytes(pStmt, 1),
+                          (const char*)sqlite3_column_blob(pStmt, 1));
+  cNext = ((const unsigned char*)sqlite3_column_blob(pStmt, 1))
+          [sqlite3_column_bytes(pStmt, 0)];
+  sqlite3_finalize(pStmt);
+  if( p->pS->aCol[pE->iCol].cAff == WC_AFF_TEXT ){
+    int64_t nMax = lintInt(p, "SELECT max(length(\"%w\")) FROM %s", zCol,
+                           p->zSample);
+    zFix = fixReplace(p, pK, iElem, sqlite3_mprintf("%s PAD %lld", zCol,
+                                                    nMax + 4));
+  }else{
+    KeyText kt;
+    zFix = keyTextInit(p, pKey, &kt) ? 0
+         : keyTextFinish(p, pK, &kt, ", ENCODING BINARY");
+    if( zFix == 0 ) keyTextFree(&kt);
+  }
+  zStop = sqlite3_mprintf("%s", zShort);
+  if( zStop && zStop[0] ) zStop[strlen(zStop) - 1]++;
+  finding(p, pK, iElem, "warning", "prefix-scan", zFix,
+      "%s has no fixed width and the delimiter %Q (byte 0x%02X) that follows "
+      "it sorts above some of its characters: '%q' is a prefix of '%q', "
+      "whose next byte is 0x%02X, so keys of '%q' sort before those of '%q', "
+      "and a scan for '%q' by its bytes (start '%q', stop '%q', as in the "
+      "Lindorm guide's host1/host12) returns the rows of '%q' too; a fixed "
+      "width (PAD: the longest value and 4) keeps each value's keys "
+      "together and in order", zCol, pKey->zDelim,
+      (unsigned char)pKey->zDelim[0], zShort, zLong, cNext, zLong, zShort,
+      zShort, zShort, zStop ? zStop : "", zLong);
+  sqlite3_free(zShort);
+  sqlite3_free(zLong);
+  sqlite3_free(zStop);
+}
+
+/* date-order: text dates written day or month first do not sort in time
+** order. */
+static void ruleDateOrder(Lint *p, const LintKey *pK, int iElem){
+  const WcElement *pE = &pK->pKey->aElem[iElem];
+  const char *zCol;
+  char *zExample, *zFix;
+  KeyText kt;
+  if( pE->eKind != WC_ELEM_COLUMN || hasTransform(pE, WC_XFORM_REVERSE)
+   || p->pS->aCol[pE->iCol].cAff != WC_AFF_TEXT
+   || valueShare(p, pE->iCol, zDayFirst) < WC_LINT_SHARE ){
+    return;
+  }
+  zCol = colName(p, pE->iCol);
+  {
+    sqlite3_stmt *pStmt = lintPrepare(p, "SELECT \"%w\" FROM %s LIMIT 1",
+                                      zCol, p->zSample);
+    zExample = lintRow(p, pStmt)
+             ? sqlite3_mprintf("%s", sqlite3_column_text(pStmt, 0)) : 0;
+    if( zExample ) sqlite3_finalize(pStmt);
+  }
+  zFix = keyTextInit(p, pK->pKey, &kt) ? 0
+       : keyTextFinish(p, pK, &kt, 0);
+  if( zFix == 0 ){
+    keyTextFree(&kt);
+  }else{
+    zFix = sqlite3_mprintf("%z, with %s written year first: 'YYYY-MM-DD "
+                           "HH:MM:SS'", zFix, zCol);
+  }
+  finding(p, pK, iElem, "warning", "date-order", zFix,
+      "%s holds dates written day or month first ('%q'): text order is not "
+      "time order ('02-01-2016' sorts after '01-01-2017'), so a key range "
+      "on %s is not a time range and 'the last week' is not one scan; "
+      "year-first text (ISO 8601) sorts as time does", zCol,
+      zExample ? zExample : "", zCol);
+  sqlite3_free(zExample);
+}
+
+/* unordered-range: REVERSE on a range-queried field; salted-range: more
+** than WC_LINT_PREFIXES salt prefixes in front of one. */
+static void ruleRanges(Lint *p, const LintKey *pK, int iElem){
+  const WcSchema *pKey = pK->pKey;
+  const WcElement *pE = &pKey->aElem[iElem];
+  char *zFix;
+  int j;
+  if( pE->eKind == WC_ELEM_COLUMN ){
+    const char *zCol = colName(p, pE->iCol);
+    if( !hasTransform(pE, WC_XFORM_REVERSE) || !rangeQueried(p, pE->iCol) ){
+      return;
+    }
+    zFix = fixReplace(p, pK, iElem,
+                      elementText(pKey, pE, WC_XFORM_REVERSE));
+    if( iElem == 0 && zFix ){
+      /* Unreversed, a leading field needs a salt against hotspots. */
+      sqlite3_free(zFix);
+      {
+        KeyText kt;
+        if( keyTextInit(p, pKey, &kt) ){
+          keyTextFree(&kt);
+          zFix = 0;
+        }else{
+          keyTextSet(p, &kt, 0, elementText(pKey, pE, WC_XFORM_REVERSE));
+          keyTextInsert(p, &kt, 0, sqlite3_mprintf("SALT(1, %s)", zCol));
+          zFix = keyTextFinish(p, pK, &kt, 0);
+        }
+      }
+    }
+    finding(p, pK, iElem, "warning", "unordered-range", zFix,
+        "%s is REVERSEd, so its keys are not in value order: a range on %s "
+        "(%s) cannot be a key range and reads every row%s", zCol, zCol,
+        rangeWhy(p, pE->iCol), iElem == 0
+        ? "; a one-digit salt in front spreads writes as well and keeps "
+          "ranges to 16 scans" : "");
+    return;
+  }
+  if( prefixCount(pE) <= WC_LINT_PREFIXES ) return;
+  for(j = iElem + 1; j < pKey->nElem; j++){
+    const WcElement *pNext = &pKey->aElem[j];
+    if( pNext->eKind == WC_ELEM_COLUMN && pNext->eOrder != WC_ORDER_NONE
+     && rangeQueried(p, pNext->iCol) ){
+      break;
+    }
+  }
+  if( j == pKey->nElem ) return;
+  {
+    const char *zCol = colName(p, pKey->aElem[j].iCol);
+    char *zNew;
+    if( pE->eKind == WC_ELEM_BUCKET ){
+      zNew = sqlite3_mprintf("BUCKET(%d, %s)", WC_LINT_PREFIXES,
+                             colName(p, pE->iCol));
+    }else{
+      WcElement one = *pE;
+      one.nSaltDigit = pE->nSaltDigit < 0 ? -1 : 1;
+      zNew = elementText(pKey, &one, 0);
+    }
+    zFix = fixReplace(p, pK, iElem, zNew);
+    finding(p, pK, iElem, "warning", "salted-range", zFix,
+        "it puts %lld prefixes in front of %s, and %s: a range on %s is "
+        "then %lld scans, one per prefix (widecol probes each; HBase needs "
+        "a scan each), where %d prefixes spread writes as well for a "
+        "cluster of up to %d region servers (the MapR guide: a few bytes of "
+        "hash, not the whole hash)", (long long)prefixCount(pE), zCol,
+        rangeWhy(p, pKey->aElem[j].iCol), zCol, (long long)prefixCount(pE),
+        WC_LINT_PREFIXES, WC_LINT_PREFIXES);
+  }
+}
+
+/* key-length: the shortest key the design can write, from its fixed
+** widths, and the longest in the data. */
+static void ruleKeyLength(Lint *p, const LintKey *pK){
+  const WcSchema *pS = p->pS;
+  int64_t nMin = 0, nLongest;
+  int i, iLong = -1;
+  int64_t nLong = 0;
+  for(i = 0; i < pS->nElem && pS->eEncoding == WC_ENCODING_TEXT; i++){
+    const WcElement *pE = &pS->aElem[i];
+    if( i > 0 ) nMin += pS->nDelim;
+    if( pE->eKind == WC_ELEM_SALT ){
+      nMin += pE->nSaltDigit < 0 ? -pE->nSaltDigit : pE->nSaltDigit;
+    }else if( pE->eKind == WC_ELEM_BUCKET ){
+      nMin += rkDigitCount((uint64_t)(pE->nBucket - 1));
+    }else if( pE->eSpan == WC_SPAN_BYTES || pE->eSpan == WC_SPAN_CHARS ){
+      nMin += pE->nSpan;
+    }
+  }
+  if( nMin > WC_MAX_KEY_BYTES ){
+    finding(p, pK, -1, "error", "key-length", 0,
+        "every key is at least %lld bytes (the fixed widths and delimiters), "
+        "more than HBase's limit of %d: no row can be written; shorten the "
+        "PAD widths", (long long)nMin, WC_MAX_KEY_BYTES);
+    return;
+  }
+  nLongest = lintInt(p, "SELECT max(length(rowkey)) FROM %s", p->zSample);
+  if( nLongest <= WC_LINT_KEY_ADVICE && nMin <= WC_LINT_KEY_ADVICE ) return;
+  for(i = 0; i < pS->nElem; i++){
+    const WcElement *pE = &pS->aElem[i];
+    int64_t n;
+    if( pE->eKind != WC_ELEM_COLUMN ) continue;
+    n = lintInt(p, "SELECT max(length(CAST(\"%w\" AS BLOB))) FROM %s",
+                colName(p, pE->iCol), p->zSample);
+    if( pE->eSpan == WC_SPAN_CHARS || pE->eSpan == WC_SPAN_BYTES ){
+      n = n > pE->nSpan ? n : pE->nSpan;
+    }
+    if( n > nLong ){
+      nLong = n;
+      iLong = i;
+    }
+  }
+  if( iLong < 0 ) return;
+  finding(p, pK, iLong, "advice", "key-length",
+      fixReplace(p, pK, iLong, sqlite3_mprintf("SALT(16, %s)",
+                                               colName(p, pS->aElem[iLong].iCol))),
+      "keys are up to %lld bytes (at least %lld), more than the %d bytes to "
+      "keep them under: the key is stored with every cell and in every "
+      "index, and %s takes up to %lld of them; a digest (SALT(16, ...), 16 "
+      "hex digits) still finds rows by '=' but not by range, or store a "
+      "short code instead of a name (the Lindorm guide: 'tb' for 'Taobao')",
+      (long long)(nLongest > nMin ? nLongest : nMin), (long long)nMin,
+      WC_LINT_KEY_ADVICE, colName(p, pS->aElem[iLong].iCol), (long long)nLong);
+}
+
+/* too-many-fields: more than WC_LINT_MAX_FIELDS key columns. */
+static void ruleFields(Lint *p, const LintKey *pK){
+  const WcSchema *pS = p->pS;
+  sqlite3_str *pCols;
+  char *zFix = 0;
+  int nField = 0, i, k = 0;
+  for(i = 0; i < pS->nElem; i++) nField += pS->aElem[i].eKind == WC_ELEM_COLUMN;
+  if( nField <= WC_LINT_MAX_FIELDS ) return;
+  /* The fewest leading fields that tell the sample's rows apart. */
+  pCols = sqlite3_str_new(0);
+  for(i = 0; i < pS->nElem && p->nSample > 0 && zFix == 0; i++){
+    const WcElement *pE = &pS->aElem[i];
+    if( pE->eKind != WC_ELEM_COLUMN ) continue;
+    if( ++k > WC_LINT_MAX_FIELDS ) break;
+    sqlite3_str_appendf(pCols, "%s\"%w\"", k > 1 ? ", " : "",
+                        colName(p, pE->iCol));
+    if( lintInt(p, "SELECT count(*) FROM (SELECT DISTINCT %s FROM %s)",
+                sqlite3_str_value(pCols), p->zSample) == p->nSample ){
+      KeyText kt;
+      if( keyTextInit(p, pS, &kt) == 0 ){
+        while( kt.n > i + 1 ) sqlite3_free(kt.az[--kt.n]);
+        zFix = keyTextFinish(p, pK, &kt, 0);
+      }else{
+        keyTextFree(&kt);
+      }
+      break;
+    }
+  }
+  sqlite3_free(sqlite3_str_finish(pCols));
+  finding(p, pK, -1, "advice", "too-many-fields", zFix,
+      "the key has %d fields; one to three are recommended (GeminiDB): each "
+      "field makes every key longer and every write slower%s", nField,
+      zFix ? ", and the first fields of this one already tell the rows read "
+             "apart: drop the others, if a query does not need them"
+           : "; combine fields or replace names by short codes");
+}
+
+/* The column that is not a key field (it may be salted or bucketed)
+** with the most distinct values in the sample and a value in every row:
+** what would make a key unique.  -1 if none. */
+static int uniqueCandidate(Lint *p, int64_t *pnDistinct){
+  const WcSchema *pS = p->pS;
+  int i, iBest = -1;
+  *pnDistinct = 0;
+  for(i = 0; i < pS->nCol; i++){
+    char cAff = pS->aCol[i].cAff;
+    sqlite3_stmt *pStmt;
+    if( pS->aCol[i].iElem >= 0 ) continue;
+    if( pS->eEncoding == WC_ENCODING_TEXT && cAff != WC_AFF_INTEGER
+     && cAff != WC_AFF_TEXT ){
+      continue;
+    }
+    pStmt = lintPrepare(p, "SELECT count(DISTINCT \"%w\"), count(\"%w\") "
+                        "FROM %s", pS->aCol[i].zName, pS->aCol[i].zName,
+                        p->zSample);
+    if( lintRow(p, pStmt) ){
+      int64_t nDistinct = sqlite3_column_int64(pStmt, 0);
+      if( sqlite3_column_int64(pStmt, 1) == p->nSample
+       && nDistinct > *pnDistinct ){
+        *pnDistinct = nDistinct;
+        iBest = i;
+      }
+      sqlite3_finalize(pStmt);
+    }
+  }
+  return iBest;
+}
+
+/* A key element for column iCol, as a fix adds it. */
+static char *fieldText(Lint *p, int iCol){
+  if( p->pS->eEncoding == WC_ENCODING_TEXT
+   && p->pS->aCol[iCol].cAff == WC_AFF_INTEGER ){
+    return sqlite3_mprintf("%s PAD %d", colName(p, iCol), padWidth(p, iCol));
+  }
+  return sqlite3_mprintf("%s", colName(p, iCol));
+}
+
+/* not-unique: a column only hashed into the key (SALT, BUCKET), and writes
+** on this connection that found their key taken. */
+static void ruleUnique(Lint *p, const LintKey *pK){
+  const WcSchema *pS = p->pS;
+  const WcHistory *pH = &p->pTab->history;
+  int i, j;
+  for(i = 0; i < pS->nElem; i++){
+    const WcElement *pE = &pS->aElem[i];
+    /* 16 hex digits or more are a digest: a collision is as unlikely as
+    ** in HBase's own hashed keys. */
+    int nSrc = pE->eKind == WC_ELEM_SALT
+               && pE->nSaltDigit > -WC_LINT_DIGEST && pE->nSaltDigit < WC_LINT_DIGEST
+             ? pE->nSaltCol : pE->eKind == WC_ELEM_BUCKET ? 1 : 0;
+    for(j = 0; j < nSrc; j++){
+      int iCol = pE->eKind == WC_ELEM_SALT ? pE->aiSaltCol[j] : pE->iCol;
+      if( pS->aCol[iCol].iElem >= 0 ) continue;
+      finding(p, pK, i, "error", "not-unique",
+          fixInsert(p, pK, i + 1, fieldText(p, iCol)),
+          "%s is in the key only through this %s, which many values share: "
+          "rows that differ only in %s get the same key, and the later one "
+          "overwrites the earlier (an HBase put) or is refused",
+          colName(p, iCol), pE->eKind == WC_ELEM_SALT ? "salt" : "bucket",
+          colName(p, iCol));
+    }
+  }
+  if( pH->nOverwrite + pH->nRefused > 0 ){
+    int64_t nDistinct;
+    int iCand = uniqueCandidate(p, &nDistinct);
+    KeyText kt;
+    char *zFix = 0;
+    if( iCand >= 0 && keyTextInit(p, pS, &kt) == 0 ){
+      keyTextInsert(p, &kt, kt.n, fieldText(p, iCand));
+      zFix = keyTextFinish(p, pK, &kt, 0);
+    }else if( iCand >= 0 ){
+      keyTextFree(&kt);
+    }
+    finding(p, pK, -1, "error", "not-unique", zFix,
+        "%lld write%s on this connection found the row key taken: %lld "
+        "replaced the row that had it (INSERT OR REPLACE, as an HBase put "
+        "overwrites) and %lld %s refused or ignored, so the key does not "
+        "tell these rows apart%s%s%s", (long long)(pH->nOverwrite
+        + pH->nRefused), pH->nOverwrite + pH->nRefused == 1 ? "" : "s",
+        (long long)pH->nOverwrite, (long long)pH->nRefused,
+        pH->nRefused == 1 ? "was" : "were",
+        iCand >= 0 ? "; " : "; no other column has a value in every row: add "
+                            "one, a sequence or a random suffix (the Lindorm "
+                            "guide's [userId][orderid][random(100)])",
+        iCand >= 0 ? colName(p, iCand) : "",
+        iCand >= 0 ? " has the most distinct values of the other columns: "
+                     "add it as the last field (the HBase blog's PaymentID, "
+                     "'for uniqueness')" : "");
+  }
+}
+
+/* The rules for one key: the row key, or an index's. */
+static void lintKey(Lint *p, const LintKey *pK){
+  int i;
+  ruleHotspot(p, pK);
+  for(i = 0; i < pK->pKey->nElem && p->rc == SQLITE_OK; i++){
+    ruleUnpadded(p, pK, i);
+    rulePrefix(p, pK, i);
+    ruleDateOrder(p, pK, i);
+    ruleRanges(p, pK, i);
+  }
+  if( pK->bRowKey ){
+    ruleKeyLength(p, pK);
+    ruleFields(p, pK);
+    ruleUnique(p, pK);
+  }
+}
+
+static void lintTable(Lint *p){
+  const WcSchema *pS = p->pS;
+  sqlite3_str *pStr = sqlite3_str_new(p->db);
+  LintKey key;
+  int i;
+  sqlite3_str_appendall(pStr, "(");
+  wcStoreAppendRowsSelect(pStr, p->pTab);
+  sqlite3_str_appendf(pStr, " LIMIT %d)", WC_LINT_SAMPLE);
+  p->zSample = sqlite3_str_finish(pStr);
+  p->aeTime = sqlite3_malloc64((sqlite3_uint64)pS->nCol + 1);
+  if( p->zSample == 0 || p->aeTime == 0 ){
+    p->rc = SQLITE_NOMEM;
+    return;
+  }
+  memset(p->aeTime, -1, (size_t)pS->nCol + 1);
+  p->nSample = lintInt(p, "SELECT count(*) FROM %s", p->zSample);
+  memset(&key, 0, sizeof(key));
+  key.pKey = pS;
+  key.zName = sqlite3_mprintf("ROWKEY");
+  key.bRowKey = 1;
+  if( key.zName == 0 ) p->rc = SQLITE_NOMEM;
+  if( p->rc == SQLITE_OK ) lintKey(p, &key);
+  sqlite3_free(key.zName);
+  for(i = 0; i < pS->nIndex && p->rc == SQLITE_OK; i++){
+    sqlite3_str *pName = sqlite3_str_new(0);
+    sqlite3_str_appendall(pName, "INDEX ");
+    appendName(pName, pS->aIndex[i].zName);
+    key.pKey = pS->aIndex[i].pKey;
+    key.zName = sqlite3_str_finish(pName);
+    key.bRowKey = 0;
+    if( key.zName == 0 ) p->rc = SQLITE_NOMEM;
+    else lintKey(p, &key);
+    sqlite3_free(key.zName);
+  }
+}
+
+static int lintFill(sqlite3 *db, void *pAux, sqlite3_value **apArg,
+                    WcTvfRows *pRows, char **pzErr){
+  const char *zName = (const char*)sqlite3_value_text(apArg[0]);
+  Lint lint;
+  if( zName == 0 ){
+    *pzErr = sqlite3_mprintf("widecol_lint: the table name is NULL");
+    return SQLITE_ERROR;
+  }
+  memset(&lint, 0, sizeof(lint));
+  lint.db = db;
+  lint.pRows = pRows;
+  lint.pTab = wcVtabFind(db, (WcRegistry*)pAux, zName, "widecol_lint", pzErr);
+  if( lint.pTab == 0 ) return *pzErr ? SQLITE_ERROR : SQLITE_NOMEM;
+  lint.pS = lint.pTab->pSchema;
+  lintTable(&lint);
+  sqlite3_free(lint.zSample);
+  sqlite3_free(lint.aeTime);
+  if( lint.rc != SQLITE_OK ){
+    *pzErr = lint.zErr;
+    return lint.rc;
+  }
+  return SQLITE_OK;
+}
+
+static const WcTvfDef lintDef = {
+  "widecol_lint", "severity TEXT, rule TEXT, key TEXT, element TEXT, "
+  "finding TEXT, fix TEXT", "tbl", 1,
+  "name the table, as in SELECT * FROM widecol_lint('orders')", lintFill
+};
+
+int wcLintRegister(sqlite3 *db, WcRegistry *pRegistry){
+  return wcTvfRegister(db, &lintDef, pRegistry);
+}

@@ -1,0 +1,50 @@
+/*
+** wc_tvf.h: table-valued functions that compute all their rows at once.
+**
+** widecol_check(), widecol_lint() and widecol_regions() each take a few
+** arguments, do their work in xFilter and return a short list of rows.
+** wc_tvf.c is their one eponymous virtual-table module: it declares the
+** result columns plus one HIDDEN column per argument, hands the
+** arguments to a fill function and serves the rows that function added.
+** Each is SQLITE_DIRECTONLY: they read whole tables or run SQL text.
+*/
+#ifndef WIDECOL_WC_TVF_H
+#define WIDECOL_WC_TVF_H
+
+#include "widecol.h"
+
+typedef struct WcTvfRows WcTvfRows;
+
+/* Computes the rows for arguments apArg[0..nArg) (NULL where an optional
+** argument was not given) by calling wcTvfAddRow().  Returns SQLITE_OK,
+** or an error code with *pzErr set to a message from sqlite3_mprintf()
+** (NULL for SQLITE_NOMEM). */
+typedef int (*WcTvfFill)(sqlite3 *db, void *pAux, sqlite3_value **apArg,
+                         WcTvfRows *pRows, char **pzErr);
+
+typedef struct WcTvfDef WcTvfDef;
+struct WcTvfDef {
+  const char *zName;        /* Function name */
+  const char *zColumns;     /* Result columns, "a TEXT, b INTEGER" */
+  const char *zArgs;        /* Argument names, "tbl" or "sql, max_rows" */
+  int nRequired;            /* Leading arguments that must be given */
+  const char *zMissing;     /* The error when one of them is missing:
+                            ** what to give, with an example */
+  WcTvfFill xFill;
+};
+
+/* Adds a row.  zFormat has one letter per result column, each taking
+** its arguments: 't' const char* (copied; NULL is SQL NULL), 'm' char*
+** from sqlite3_mprintf() (owned from now on, even on error), 'b' const
+** void* and int64_t length (copied; NULL is SQL NULL), 'x' the same as
+** TEXT, 'i' int64_t, 'r'
+** double, 'n' nothing (NULL).  Returns SQLITE_OK or SQLITE_NOMEM. */
+int wcTvfAddRow(WcTvfRows *pRows, const char *zFormat, ...);
+
+/* Rows added so far. */
+int wcTvfRowCount(const WcTvfRows *pRows);
+
+/* Registers pDef (which must outlive the connection) with pAux. */
+int wcTvfRegister(sqlite3 *db, const WcTvfDef *pDef, void *pAux);
+
+#endif /* WIDECOL_WC_TVF_H */
