@@ -114,7 +114,7 @@ def run_query(db, name, sql, params, repeat):
 def svg_chart(path, per_design, recent):
     """Bars: share of the last writes per region, one panel per design."""
     width, panel_h, top, left, gap = 720, 150, 40, 60, 30
-    height = top + len(per_design) * (panel_h + gap) + 20
+    height = top + len(per_design) * (panel_h + gap) + 10
     bar_w = (width - left - 20) / REGIONS
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" '
            f'height="{height}" font-family="sans-serif" font-size="12">',
@@ -122,9 +122,8 @@ def svg_chart(path, per_design, recent):
            f'<text x="{left}" y="22" font-size="14" font-weight="bold">'
            f'Where the last {recent:,} writes land: {REGIONS} regions of '
            f'equal rows</text>',
-           f'<text x="{width - 20}" y="22" text-anchor="end" '
-           f'fill="#2471a3">dashed: an even share, '
-           f'{1 / REGIONS:.2%}</text>']
+           f'<text x="{left}" y="{height - 10}" fill="#2471a3">dashed line: '
+           f'an even share, {1 / REGIONS:.2%} of the writes per region</text>']
     for k, (name, rowkey, counts) in enumerate(per_design):
         y0 = top + k * (panel_h + gap)
         base = y0 + panel_h - 20

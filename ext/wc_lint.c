@@ -462,7 +462,7 @@ static void ruleHotspot(Lint *p, const LintKey *pK){
 ** as text: {1, 11, 2, 22, 3}. */
 static void ruleUnpadded(Lint *p, const LintKey *pK, int iElem){
   const WcElement *pE = &pK->pKey->aElem[iElem];
-  const char *zCol = colName(p, pE->iCol);
+  const char *zCol;
   sqlite3_stmt *pStmt;
   int64_t n = 0, nMinDigits = 0, nMaxDigits = 0, iMin = 0;
   char *zFix, *zData;
@@ -472,6 +472,7 @@ static void ruleUnpadded(Lint *p, const LintKey *pK, int iElem){
    || hasTransform(pE, WC_XFORM_REVERSE) ){
     return;
   }
+  zCol = colName(p, pE->iCol);
   pStmt = lintPrepare(p, "SELECT count(*), min(length(abs(x))), "
       "max(length(abs(x))), min(x) FROM (SELECT \"%w\" AS x FROM %s) "
       "WHERE typeof(x) = 'integer'", zCol, p->zSample);
@@ -805,6 +806,20 @@ static char *fieldText(Lint *p, int iCol){
   return sqlite3_mprintf("%s", colName(p, iCol));
 }
 
+/* What became of the writes that found their key taken. */
+static char *takenText(const WcHistory *pH){
+  char *zReplaced = pH->nOverwrite == 0 ? 0 : sqlite3_mprintf("%lld "
+      "replaced the row that had it (INSERT OR REPLACE, as an HBase put "
+      "overwrites)", (long long)pH->nOverwrite);
+  char *zRefused = pH->nRefused == 0 ? 0 : sqlite3_mprintf("%lld %s "
+      "refused or ignored", (long long)pH->nRefused,
+      pH->nRefused == 1 ? "was" : "were");
+  if( zReplaced && zRefused ){
+    return sqlite3_mprintf("%z and %z", zReplaced, zRefused);
+  }
+  return zReplaced ? zReplaced : zRefused;
+}
+
 /* not-unique: a column only hashed into the key (SALT, BUCKET), and writes
 ** on this connection that found their key taken. */
 static void ruleUnique(Lint *p, const LintKey *pK){
@@ -842,13 +857,10 @@ static void ruleUnique(Lint *p, const LintKey *pK){
       keyTextFree(&kt);
     }
     finding(p, pK, -1, "error", "not-unique", zFix,
-        "%lld write%s on this connection found the row key taken: %lld "
-        "replaced the row that had it (INSERT OR REPLACE, as an HBase put "
-        "overwrites) and %lld %s refused or ignored, so the key does not "
-        "tell these rows apart%s%s%s", (long long)(pH->nOverwrite
-        + pH->nRefused), pH->nOverwrite + pH->nRefused == 1 ? "" : "s",
-        (long long)pH->nOverwrite, (long long)pH->nRefused,
-        pH->nRefused == 1 ? "was" : "were",
+        "%lld write%s on this connection found the row key taken: %z, so "
+        "the key does not tell these rows apart%s%s%s",
+        (long long)(pH->nOverwrite + pH->nRefused),
+        pH->nOverwrite + pH->nRefused == 1 ? "" : "s", takenText(pH),
         iCand >= 0 ? "; " : "; no other column has a value in every row: add "
                             "one, a sequence or a random suffix (the Lindorm "
                             "guide's [userId][orderid][random(100)])",
