@@ -38,7 +38,7 @@ struct Lint {
   const WcSchema *pS;
   WcTvfRows *pRows;
   char *zSample;        /* "(SELECT ... LIMIT n)" */
-  int64_t nSample;      /* Rows in it */
+  sqlite3_int64 nSample;      /* Rows in it */
   signed char *aeTime;  /* Per column: the values are times (1), not (0),
                         ** not yet known (-1) */
   int rc;
@@ -64,24 +64,36 @@ struct KeyText {
 ** Queries on the sample.
 */
 
-static sqlite3_stmt *lintPrepare(Lint *p, const char *zFormat, ...){
+/* Records the first failure, with SQLite's message. */
+static void lintFail(Lint *p, int rc){
+  if( p->rc != SQLITE_OK ) return;
+  p->rc = rc;
+  p->zErr = sqlite3_mprintf("widecol_lint(%Q): %s", p->pTab->zName,
+                            sqlite3_errmsg(p->db));
+}
+
+static sqlite3_stmt *lintPrepareV(Lint *p, const char *zFormat, va_list ap){
   sqlite3_stmt *pStmt = 0;
-  va_list ap;
   char *zSql;
+  int rc;
   if( p->rc != SQLITE_OK ) return 0;
-  va_start(ap, zFormat);
   zSql = sqlite3_vmprintf(zFormat, ap);
-  va_end(ap);
   if( zSql == 0 ){
     p->rc = SQLITE_NOMEM;
     return 0;
   }
-  p->rc = sqlite3_prepare_v2(p->db, zSql, -1, &pStmt, 0);
-  if( p->rc != SQLITE_OK ){
-    p->zErr = sqlite3_mprintf("widecol_lint(%Q): %s", p->pTab->zName,
-                              sqlite3_errmsg(p->db));
-  }
+  rc = sqlite3_prepare_v2(p->db, zSql, -1, &pStmt, 0);
+  if( rc != SQLITE_OK ) lintFail(p, rc);
   sqlite3_free(zSql);
+  return pStmt;
+}
+
+static sqlite3_stmt *lintPrepare(Lint *p, const char *zFormat, ...){
+  sqlite3_stmt *pStmt;
+  va_list ap;
+  va_start(ap, zFormat);
+  pStmt = lintPrepareV(p, zFormat, ap);
+  va_end(ap);
   return pStmt;
 }
 
@@ -92,30 +104,19 @@ static int lintRow(Lint *p, sqlite3_stmt *pStmt){
   if( pStmt == 0 ) return 0;
   rc = sqlite3_step(pStmt);
   if( rc == SQLITE_ROW ) return 1;
-  if( rc != SQLITE_DONE && p->rc == SQLITE_OK ){
-    p->rc = rc;
-    p->zErr = sqlite3_mprintf("widecol_lint(%Q): %s", p->pTab->zName,
-                              sqlite3_errmsg(p->db));
-  }
+  if( rc != SQLITE_DONE ) lintFail(p, rc);
   sqlite3_finalize(pStmt);
   return 0;
 }
 
 /* One integer from a query, or 0. */
-static int64_t lintInt(Lint *p, const char *zFormat, ...){
-  sqlite3_stmt *pStmt = 0;
-  int64_t iOut = 0;
+static sqlite3_int64 lintInt(Lint *p, const char *zFormat, ...){
+  sqlite3_stmt *pStmt;
+  sqlite3_int64 iOut = 0;
   va_list ap;
-  char *zSql;
   va_start(ap, zFormat);
-  zSql = sqlite3_vmprintf(zFormat, ap);
+  pStmt = lintPrepareV(p, zFormat, ap);
   va_end(ap);
-  if( zSql == 0 ){
-    p->rc = SQLITE_NOMEM;
-    return 0;
-  }
-  pStmt = lintPrepare(p, "%s", zSql);
-  sqlite3_free(zSql);
   if( lintRow(p, pStmt) ){
     iOut = sqlite3_column_int64(pStmt, 0);
     sqlite3_finalize(pStmt);
@@ -131,7 +132,7 @@ static double valueShare(Lint *p, int iCol, const char *zTest){
       p->pS->aCol[iCol].zName, p->zSample);
   double rShare = 0.0;
   if( lintRow(p, pStmt) ){
-    int64_t n = sqlite3_column_int64(pStmt, 0);
+    sqlite3_int64 n = sqlite3_column_int64(pStmt, 0);
     if( n > 0 ) rShare = (double)sqlite3_column_int64(pStmt, 1) / (double)n;
     sqlite3_finalize(pStmt);
   }
@@ -194,7 +195,7 @@ static const char *rangeWhy(Lint *p, int iCol){
 /* PAD width for an INTEGER column: the digits of its largest value in the
 ** sample and one more, to leave room to grow; 10 with no values. */
 static int padWidth(Lint *p, int iCol){
-  int64_t iMax = lintInt(p, "SELECT max(abs(\"%w\")) FROM %s WHERE "
+  sqlite3_int64 iMax = lintInt(p, "SELECT max(abs(\"%w\")) FROM %s WHERE "
                          "typeof(\"%w\") = 'integer'", p->pS->aCol[iCol].zName,
                          p->zSample, p->pS->aCol[iCol].zName);
   int n = iMax > 0 ? rkDigitCount((uint64_t)iMax) + 1 : 10;
@@ -267,30 +268,33 @@ static char *elementText(const WcSchema *pKey, const WcElement *pE,
   return sqlite3_str_finish(pStr);
 }
 
-static int keyTextInit(Lint *p, const WcSchema *pKey, KeyText *pKt){
+/* The key's elements as text, or NULL (p->rc set) if out of memory.
+** The functions below accept NULL, so that a fix is built in straight
+** lines and comes out NULL. */
+static KeyText *keyTextNew(Lint *p, const WcSchema *pKey){
+  KeyText *pKt = sqlite3_malloc64(sizeof(KeyText)
+                      + sizeof(char*) * ((sqlite3_uint64)pKey->nElem + 2));
   int i;
-  pKt->n = pKey->nElem;
-  pKt->az = sqlite3_malloc64(sizeof(char*) * ((sqlite3_uint64)pKey->nElem + 2));
-  if( pKt->az == 0 ){
+  if( pKt == 0 ){
     p->rc = SQLITE_NOMEM;
-    return 1;
+    return 0;
   }
+  pKt->az = (char**)&pKt[1];
+  pKt->n = pKey->nElem;
   for(i = 0; i < pKey->nElem; i++){
     pKt->az[i] = elementText(pKey, &pKey->aElem[i], 0);
     if( pKt->az[i] == 0 ) p->rc = SQLITE_NOMEM;
   }
-  return p->rc != SQLITE_OK;
-}
-
-static void keyTextFree(KeyText *pKt){
-  int i;
-  for(i = 0; i < pKt->n; i++) sqlite3_free(pKt->az[i]);
-  sqlite3_free(pKt->az);
+  return pKt;
 }
 
 /* Replaces element i with z (owned). */
 static void keyTextSet(Lint *p, KeyText *pKt, int i, char *z){
   if( z == 0 ) p->rc = SQLITE_NOMEM;
+  if( pKt == 0 ){
+    sqlite3_free(z);
+    return;
+  }
   sqlite3_free(pKt->az[i]);
   pKt->az[i] = z;
 }
@@ -298,25 +302,37 @@ static void keyTextSet(Lint *p, KeyText *pKt, int i, char *z){
 /* Inserts z (owned) before element i; at most two more than declared. */
 static void keyTextInsert(Lint *p, KeyText *pKt, int i, char *z){
   if( z == 0 ) p->rc = SQLITE_NOMEM;
+  if( pKt == 0 ){
+    sqlite3_free(z);
+    return;
+  }
   memmove(&pKt->az[i + 1], &pKt->az[i], sizeof(char*) * (size_t)(pKt->n - i));
   pKt->az[i] = z;
   pKt->n++;
+}
+
+/* Keeps the first n elements. */
+static void keyTextTruncate(KeyText *pKt, int n){
+  while( pKt && pKt->n > n ) sqlite3_free(pKt->az[--pKt->n]);
 }
 
 /* "ROWKEY(a, b)" or "INDEX name(a, b)", with zTail after it; frees the
 ** key text. */
 static char *keyTextFinish(Lint *p, const LintKey *pK, KeyText *pKt,
                            const char *zTail){
-  sqlite3_str *pStr = sqlite3_str_new(0);
+  sqlite3_str *pStr;
   char *z;
   int i;
+  if( pKt == 0 ) return 0;
+  pStr = sqlite3_str_new(0);
   sqlite3_str_appendf(pStr, "%s(", pK->zName);
   for(i = 0; i < pKt->n; i++){
     sqlite3_str_appendf(pStr, "%s%s", i ? ", " : "",
                         pKt->az[i] ? pKt->az[i] : "?");
+    sqlite3_free(pKt->az[i]);
   }
+  sqlite3_free(pKt);
   sqlite3_str_appendf(pStr, ")%s", zTail ? zTail : "");
-  keyTextFree(pKt);
   z = sqlite3_str_finish(pStr);
   if( z == 0 || p->rc != SQLITE_OK ){
     if( p->rc == SQLITE_OK ) p->rc = SQLITE_NOMEM;
@@ -328,26 +344,21 @@ static char *keyTextFinish(Lint *p, const LintKey *pK, KeyText *pKt,
 
 /* The declared key with element iElem replaced by zNew (owned). */
 static char *fixReplace(Lint *p, const LintKey *pK, int iElem, char *zNew){
-  KeyText kt;
-  if( keyTextInit(p, pK->pKey, &kt) ){
-    sqlite3_free(zNew);
-    keyTextFree(&kt);
-    return 0;
-  }
-  keyTextSet(p, &kt, iElem, zNew);
-  return keyTextFinish(p, pK, &kt, 0);
+  KeyText *pKt = keyTextNew(p, pK->pKey);
+  keyTextSet(p, pKt, iElem, zNew);
+  return keyTextFinish(p, pK, pKt, 0);
 }
 
 /* The declared key with zNew (owned) inserted before element iElem. */
 static char *fixInsert(Lint *p, const LintKey *pK, int iElem, char *zNew){
-  KeyText kt;
-  if( keyTextInit(p, pK->pKey, &kt) ){
-    sqlite3_free(zNew);
-    keyTextFree(&kt);
-    return 0;
-  }
-  keyTextInsert(p, &kt, iElem, zNew);
-  return keyTextFinish(p, pK, &kt, 0);
+  KeyText *pKt = keyTextNew(p, pK->pKey);
+  keyTextInsert(p, pKt, iElem, zNew);
+  return keyTextFinish(p, pK, pKt, 0);
+}
+
+/* The declared key, followed by zTail. */
+static char *fixTail(Lint *p, const LintKey *pK, const char *zTail){
+  return keyTextFinish(p, pK, keyTextNew(p, pK->pKey), zTail);
 }
 
 /*
@@ -390,24 +401,25 @@ static const char *colName(Lint *p, int iCol){
 }
 
 /* The prefixes a SALT or BUCKET element can write. */
-static int64_t prefixCount(const WcElement *pE){
+static sqlite3_int64 prefixCount(const WcElement *pE){
   int n = pE->nSaltDigit < 0 ? -pE->nSaltDigit : pE->nSaltDigit;
   if( pE->eKind == WC_ELEM_BUCKET ) return pE->nBucket;
-  return n >= 15 ? INT64_MAX : (int64_t)1 << (4 * n);
+  return n >= 15 ? INT64_MAX : (sqlite3_int64)1 << (4 * n);
 }
 
 /* hotspot: a leading field that grows as rows are written (times, dense
 ** sequences) sends every new row to the last region. */
 static void ruleHotspot(Lint *p, const LintKey *pK){
   const WcElement *pE = &pK->pKey->aElem[0];
-  const char *zCol;
+  const char *zCol, *zEnd;
   sqlite3_stmt *pStmt;
   char *zFix;
-  int64_t n = 0, nDistinct = 0, iMin = 0, iMax = 0;
+  sqlite3_int64 n = 0, nDistinct = 0, iMin = 0, iMax = 0;
   if( pE->eKind != WC_ELEM_COLUMN || hasTransform(pE, WC_XFORM_REVERSE) ){
     return;
   }
   zCol = colName(p, pE->iCol);
+  zEnd = hasTransform(pE, WC_XFORM_DESC) ? "smallest" : "largest";
   if( holdsTimes(p, pE->iCol) ){
     zFix = fixInsert(p, pK, 0, sqlite3_mprintf("SALT(1, %s)", zCol));
     finding(p, pK, 0, "warning", "hotspot", zFix,
@@ -415,8 +427,7 @@ static void ruleHotspot(Lint *p, const LintKey *pK){
         "every new row goes to the region holding the %s keys, so one "
         "server takes all writes (a hotspot); a salt of one hex digit "
         "spreads them over 16 key ranges, and a range on %s then reads 16 "
-        "ranges", zCol, hasTransform(pE, WC_XFORM_DESC) ? "smallest"
-        : "largest", zCol);
+        "ranges", zCol, zEnd, zCol);
     return;
   }
   if( p->pS->aCol[pE->iCol].cAff != WC_AFF_INTEGER ) return;
@@ -448,8 +459,8 @@ static void ruleHotspot(Lint *p, const LintKey *pK){
   finding(p, pK, 0, "warning", "hotspot", zFix,
       "the leading field %s is a sequence (%lld distinct values from %lld to "
       "%lld in %lld rows), which grows as rows are written: every new row "
-      "goes to the region holding the largest keys, so one server takes "
-      "all writes (a hotspot); %s", zCol, nDistinct, iMin, iMax, n,
+      "goes to the region holding the %s keys, so one server takes all "
+      "writes (a hotspot); %s", zCol, nDistinct, iMin, iMax, n, zEnd,
       rangeQueried(p, pE->iCol)
         ? "it is range-queried, so a one-digit salt spreads the writes and "
           "a range reads 16 ranges"
@@ -464,7 +475,7 @@ static void ruleUnpadded(Lint *p, const LintKey *pK, int iElem){
   const WcElement *pE = &pK->pKey->aElem[iElem];
   const char *zCol;
   sqlite3_stmt *pStmt;
-  int64_t n = 0, nMinDigits = 0, nMaxDigits = 0, iMin = 0;
+  sqlite3_int64 n = 0, nMinDigits = 0, nMaxDigits = 0, iMin = 0;
   char *zFix, *zData;
   if( pK->pKey->eEncoding != WC_ENCODING_TEXT || pE->eKind != WC_ELEM_COLUMN
    || p->pS->aCol[pE->iCol].cAff != WC_AFF_INTEGER
@@ -496,10 +507,7 @@ static void ruleUnpadded(Lint *p, const LintKey *pK, int iElem){
   }
   if( iMin < 0 ){
     /* PAD holds 0 to 10^n - 1: negative numbers need typed keys. */
-    KeyText kt;
-    zFix = keyTextInit(p, pK->pKey, &kt) ? 0
-         : keyTextFinish(p, pK, &kt, ", ENCODING BINARY");
-    if( zFix == 0 ) keyTextFree(&kt);
+    zFix = fixTail(p, pK, ", ENCODING BINARY");
   }else{
     zFix = fixReplace(p, pK, iElem, sqlite3_mprintf("%s PAD %d", zCol,
                                                     padWidth(p, pE->iCol)));
@@ -518,6 +526,7 @@ static void rulePrefix(Lint *p, const LintKey *pK, int iElem){
   const char *zCol;
   sqlite3_stmt *pStmt;
   char *zFix, *zShort, *zLong, *zStop;
+  const char *zRemedy;
   unsigned char cNext;
   if( pKey->eEncoding != WC_ENCODING_TEXT || pE->eKind != WC_ELEM_COLUMN
    || pE->eOrder != WC_ORDER_PREFIX || pE->eSpan != WC_SPAN_DELIM
@@ -542,15 +551,15 @@ static void rulePrefix(Lint *p, const LintKey *pK, int iElem){
           [sqlite3_column_bytes(pStmt, 0)];
   sqlite3_finalize(pStmt);
   if( p->pS->aCol[pE->iCol].cAff == WC_AFF_TEXT ){
-    int64_t nMax = lintInt(p, "SELECT max(length(\"%w\")) FROM %s", zCol,
-                           p->zSample);
+    sqlite3_int64 nMax = lintInt(p, "SELECT max(length(\"%w\")) FROM %s",
+                                 zCol, p->zSample);
     zFix = fixReplace(p, pK, iElem, sqlite3_mprintf("%s PAD %lld", zCol,
                                                     nMax + 4));
+    zRemedy = "a fixed width (PAD: the longest value and 4)";
   }else{
-    KeyText kt;
-    zFix = keyTextInit(p, pKey, &kt) ? 0
-         : keyTextFinish(p, pK, &kt, ", ENCODING BINARY");
-    if( zFix == 0 ) keyTextFree(&kt);
+    zFix = fixTail(p, pK, ", ENCODING BINARY");
+    zRemedy = "ENCODING BINARY, which ends a value with 00 00, below any "
+              "byte that follows it in a longer one,";
   }
   zStop = sqlite3_mprintf("%s", zShort);
   if( zStop && zStop[0] ) zStop[strlen(zStop) - 1]++;
@@ -559,14 +568,25 @@ static void rulePrefix(Lint *p, const LintKey *pK, int iElem){
       "it sorts above some of its characters: '%q' is a prefix of '%q', "
       "whose next byte is 0x%02X, so keys of '%q' sort before those of '%q', "
       "and a scan for '%q' by its bytes (start '%q', stop '%q', as in the "
-      "Lindorm guide's host1/host12) returns the rows of '%q' too; a fixed "
-      "width (PAD: the longest value and 4) keeps each value's keys "
-      "together and in order", zCol, pKey->zDelim,
+      "Lindorm guide's host1/host12) returns the rows of '%q' too; %s "
+      "keeps each value's keys together and in order", zCol, pKey->zDelim,
       (unsigned char)pKey->zDelim[0], zShort, zLong, cNext, zLong, zShort,
-      zShort, zShort, zStop ? zStop : "", zLong);
+      zShort, zShort, zStop ? zStop : "", zLong, zRemedy);
   sqlite3_free(zShort);
   sqlite3_free(zLong);
   sqlite3_free(zStop);
+}
+
+/* Column iCol's value in the first row of the sample, as text. */
+static char *firstValue(Lint *p, int iCol){
+  sqlite3_stmt *pStmt = lintPrepare(p, "SELECT \"%w\" FROM %s LIMIT 1",
+                                    colName(p, iCol), p->zSample);
+  char *z = 0;
+  if( lintRow(p, pStmt) ){
+    z = sqlite3_mprintf("%s", sqlite3_column_text(pStmt, 0));
+    sqlite3_finalize(pStmt);
+  }
+  return z;
 }
 
 /* date-order: text dates written day or month first do not sort in time
@@ -574,29 +594,18 @@ static void rulePrefix(Lint *p, const LintKey *pK, int iElem){
 static void ruleDateOrder(Lint *p, const LintKey *pK, int iElem){
   const WcElement *pE = &pK->pKey->aElem[iElem];
   const char *zCol;
-  char *zExample, *zFix;
-  KeyText kt;
+  char *zExample, *zFix, *zTail;
   if( pE->eKind != WC_ELEM_COLUMN || hasTransform(pE, WC_XFORM_REVERSE)
    || p->pS->aCol[pE->iCol].cAff != WC_AFF_TEXT
    || valueShare(p, pE->iCol, zDayFirst) < WC_LINT_SHARE ){
     return;
   }
   zCol = colName(p, pE->iCol);
-  {
-    sqlite3_stmt *pStmt = lintPrepare(p, "SELECT \"%w\" FROM %s LIMIT 1",
-                                      zCol, p->zSample);
-    zExample = lintRow(p, pStmt)
-             ? sqlite3_mprintf("%s", sqlite3_column_text(pStmt, 0)) : 0;
-    if( zExample ) sqlite3_finalize(pStmt);
-  }
-  zFix = keyTextInit(p, pK->pKey, &kt) ? 0
-       : keyTextFinish(p, pK, &kt, 0);
-  if( zFix == 0 ){
-    keyTextFree(&kt);
-  }else{
-    zFix = sqlite3_mprintf("%z, with %s written year first: 'YYYY-MM-DD "
-                           "HH:MM:SS'", zFix, zCol);
-  }
+  zExample = firstValue(p, pE->iCol);
+  zTail = sqlite3_mprintf(", with %s written year first: 'YYYY-MM-DD "
+                          "HH:MM:SS'", zCol);
+  zFix = zTail ? fixTail(p, pK, zTail) : 0;
+  sqlite3_free(zTail);
   finding(p, pK, iElem, "warning", "date-order", zFix,
       "%s holds dates written day or month first ('%q'): text order is not "
       "time order ('02-01-2016' sorts after '01-01-2017'), so a key range "
@@ -606,44 +615,43 @@ static void ruleDateOrder(Lint *p, const LintKey *pK, int iElem){
   sqlite3_free(zExample);
 }
 
-/* unordered-range: REVERSE on a range-queried field; salted-range: more
-** than WC_LINT_PREFIXES salt prefixes in front of one. */
-static void ruleRanges(Lint *p, const LintKey *pK, int iElem){
+/* unordered-range: REVERSE on a range-queried field. */
+static void ruleReversedRange(Lint *p, const LintKey *pK, int iElem){
   const WcSchema *pKey = pK->pKey;
   const WcElement *pE = &pKey->aElem[iElem];
-  char *zFix;
-  int j;
-  if( pE->eKind == WC_ELEM_COLUMN ){
-    const char *zCol = colName(p, pE->iCol);
-    if( !hasTransform(pE, WC_XFORM_REVERSE) || !rangeQueried(p, pE->iCol) ){
-      return;
-    }
-    zFix = fixReplace(p, pK, iElem,
-                      elementText(pKey, pE, WC_XFORM_REVERSE));
-    if( iElem == 0 && zFix ){
-      /* Unreversed, a leading field needs a salt against hotspots. */
-      sqlite3_free(zFix);
-      {
-        KeyText kt;
-        if( keyTextInit(p, pKey, &kt) ){
-          keyTextFree(&kt);
-          zFix = 0;
-        }else{
-          keyTextSet(p, &kt, 0, elementText(pKey, pE, WC_XFORM_REVERSE));
-          keyTextInsert(p, &kt, 0, sqlite3_mprintf("SALT(1, %s)", zCol));
-          zFix = keyTextFinish(p, pK, &kt, 0);
-        }
-      }
-    }
-    finding(p, pK, iElem, "warning", "unordered-range", zFix,
-        "%s is REVERSEd, so its keys are not in value order: a range on %s "
-        "(%s) cannot be a key range and reads every row%s", zCol, zCol,
-        rangeWhy(p, pE->iCol), iElem == 0
-        ? "; a one-digit salt in front spreads writes as well and keeps "
-          "ranges to 16 scans" : "");
+  const char *zCol;
+  KeyText *pKt;
+  if( pE->eKind != WC_ELEM_COLUMN || !hasTransform(pE, WC_XFORM_REVERSE)
+   || !rangeQueried(p, pE->iCol) ){
     return;
   }
-  if( prefixCount(pE) <= WC_LINT_PREFIXES ) return;
+  zCol = colName(p, pE->iCol);
+  pKt = keyTextNew(p, pKey);
+  keyTextSet(p, pKt, iElem, elementText(pKey, pE, WC_XFORM_REVERSE));
+  if( iElem == 0 ){
+    /* Unreversed, a leading field needs a salt against hotspots. */
+    keyTextInsert(p, pKt, 0, sqlite3_mprintf("SALT(1, %s)", zCol));
+  }
+  finding(p, pK, iElem, "warning", "unordered-range",
+      keyTextFinish(p, pK, pKt, 0),
+      "%s is REVERSEd, so its keys are not in value order: a range on %s "
+      "(%s) cannot be a key range and reads every row%s", zCol, zCol,
+      rangeWhy(p, pE->iCol), iElem == 0
+      ? "; a one-digit salt in front spreads writes as well and keeps "
+        "ranges to 16 scans" : "");
+}
+
+/* salted-range: more than WC_LINT_PREFIXES salt or bucket prefixes in
+** front of a range-queried field. */
+static void ruleSaltedRange(Lint *p, const LintKey *pK, int iElem){
+  const WcSchema *pKey = pK->pKey;
+  const WcElement *pE = &pKey->aElem[iElem];
+  const char *zCol;
+  char *zNew;
+  int j;
+  if( pE->eKind == WC_ELEM_COLUMN || prefixCount(pE) <= WC_LINT_PREFIXES ){
+    return;
+  }
   for(j = iElem + 1; j < pKey->nElem; j++){
     const WcElement *pNext = &pKey->aElem[j];
     if( pNext->eKind == WC_ELEM_COLUMN && pNext->eOrder != WC_ORDER_NONE
@@ -652,36 +660,32 @@ static void ruleRanges(Lint *p, const LintKey *pK, int iElem){
     }
   }
   if( j == pKey->nElem ) return;
-  {
-    const char *zCol = colName(p, pKey->aElem[j].iCol);
-    char *zNew;
-    if( pE->eKind == WC_ELEM_BUCKET ){
-      zNew = sqlite3_mprintf("BUCKET(%d, %s)", WC_LINT_PREFIXES,
-                             colName(p, pE->iCol));
-    }else{
-      WcElement one = *pE;
-      one.nSaltDigit = pE->nSaltDigit < 0 ? -1 : 1;
-      zNew = elementText(pKey, &one, 0);
-    }
-    zFix = fixReplace(p, pK, iElem, zNew);
-    finding(p, pK, iElem, "warning", "salted-range", zFix,
-        "it puts %lld prefixes in front of %s, and %s: a range on %s is "
-        "then %lld scans, one per prefix (widecol probes each; HBase needs "
-        "a scan each), where %d prefixes spread writes as well for a "
-        "cluster of up to %d region servers (the MapR guide: a few bytes of "
-        "hash, not the whole hash)", (long long)prefixCount(pE), zCol,
-        rangeWhy(p, pKey->aElem[j].iCol), zCol, (long long)prefixCount(pE),
-        WC_LINT_PREFIXES, WC_LINT_PREFIXES);
+  zCol = colName(p, pKey->aElem[j].iCol);
+  if( pE->eKind == WC_ELEM_BUCKET ){
+    zNew = sqlite3_mprintf("BUCKET(%d, %s)", WC_LINT_PREFIXES,
+                           colName(p, pE->iCol));
+  }else{
+    WcElement one = *pE;
+    one.nSaltDigit = pE->nSaltDigit < 0 ? -1 : 1;
+    zNew = elementText(pKey, &one, 0);
   }
+  finding(p, pK, iElem, "warning", "salted-range",
+      fixReplace(p, pK, iElem, zNew),
+      "it puts %lld prefixes in front of %s, and %s: a range on %s is then "
+      "%lld scans, one per prefix (widecol probes each; HBase needs a scan "
+      "each), where %d prefixes spread writes over up to %d region servers "
+      "as well; keep about one prefix per server", prefixCount(pE), zCol,
+      rangeWhy(p, pKey->aElem[j].iCol), zCol, prefixCount(pE),
+      WC_LINT_PREFIXES, WC_LINT_PREFIXES);
 }
 
 /* key-length: the shortest key the design can write, from its fixed
 ** widths, and the longest in the data. */
 static void ruleKeyLength(Lint *p, const LintKey *pK){
   const WcSchema *pS = p->pS;
-  int64_t nMin = 0, nLongest;
+  sqlite3_int64 nMin = 0, nLongest;
   int i, iLong = -1;
-  int64_t nLong = 0;
+  sqlite3_int64 nLong = 0;
   for(i = 0; i < pS->nElem && pS->eEncoding == WC_ENCODING_TEXT; i++){
     const WcElement *pE = &pS->aElem[i];
     if( i > 0 ) nMin += pS->nDelim;
@@ -704,7 +708,7 @@ static void ruleKeyLength(Lint *p, const LintKey *pK){
   if( nLongest <= WC_LINT_KEY_ADVICE && nMin <= WC_LINT_KEY_ADVICE ) return;
   for(i = 0; i < pS->nElem; i++){
     const WcElement *pE = &pS->aElem[i];
-    int64_t n;
+    sqlite3_int64 n;
     if( pE->eKind != WC_ELEM_COLUMN ) continue;
     n = lintInt(p, "SELECT max(length(CAST(\"%w\" AS BLOB))) FROM %s",
                 colName(p, pE->iCol), p->zSample);
@@ -747,13 +751,9 @@ static void ruleFields(Lint *p, const LintKey *pK){
                         colName(p, pE->iCol));
     if( lintInt(p, "SELECT count(*) FROM (SELECT DISTINCT %s FROM %s)",
                 sqlite3_str_value(pCols), p->zSample) == p->nSample ){
-      KeyText kt;
-      if( keyTextInit(p, pS, &kt) == 0 ){
-        while( kt.n > i + 1 ) sqlite3_free(kt.az[--kt.n]);
-        zFix = keyTextFinish(p, pK, &kt, 0);
-      }else{
-        keyTextFree(&kt);
-      }
+      KeyText *pKt = keyTextNew(p, pS);
+      keyTextTruncate(pKt, i + 1);
+      zFix = keyTextFinish(p, pK, pKt, 0);
       break;
     }
   }
@@ -769,10 +769,10 @@ static void ruleFields(Lint *p, const LintKey *pK){
 /* The column that is not a key field (it may be salted or bucketed)
 ** with the most distinct values in the sample and a value in every row:
 ** what would make a key unique.  -1 if none. */
-static int uniqueCandidate(Lint *p, int64_t *pnDistinct){
+static int uniqueCandidate(Lint *p){
   const WcSchema *pS = p->pS;
+  sqlite3_int64 nBest = 0;
   int i, iBest = -1;
-  *pnDistinct = 0;
   for(i = 0; i < pS->nCol; i++){
     char cAff = pS->aCol[i].cAff;
     sqlite3_stmt *pStmt;
@@ -785,10 +785,10 @@ static int uniqueCandidate(Lint *p, int64_t *pnDistinct){
                         "FROM %s", pS->aCol[i].zName, pS->aCol[i].zName,
                         p->zSample);
     if( lintRow(p, pStmt) ){
-      int64_t nDistinct = sqlite3_column_int64(pStmt, 0);
+      sqlite3_int64 nDistinct = sqlite3_column_int64(pStmt, 0);
       if( sqlite3_column_int64(pStmt, 1) == p->nSample
-       && nDistinct > *pnDistinct ){
-        *pnDistinct = nDistinct;
+       && nDistinct > nBest ){
+        nBest = nDistinct;
         iBest = i;
       }
       sqlite3_finalize(pStmt);
@@ -846,16 +846,9 @@ static void ruleUnique(Lint *p, const LintKey *pK){
     }
   }
   if( pH->nOverwrite + pH->nRefused > 0 ){
-    int64_t nDistinct;
-    int iCand = uniqueCandidate(p, &nDistinct);
-    KeyText kt;
-    char *zFix = 0;
-    if( iCand >= 0 && keyTextInit(p, pS, &kt) == 0 ){
-      keyTextInsert(p, &kt, kt.n, fieldText(p, iCand));
-      zFix = keyTextFinish(p, pK, &kt, 0);
-    }else if( iCand >= 0 ){
-      keyTextFree(&kt);
-    }
+    int iCand = uniqueCandidate(p);
+    char *zFix = iCand < 0 ? 0
+               : fixInsert(p, pK, pS->nElem, fieldText(p, iCand));
     finding(p, pK, -1, "error", "not-unique", zFix,
         "%lld write%s on this connection found the row key taken: %z, so "
         "the key does not tell these rows apart%s%s%s",
@@ -879,7 +872,8 @@ static void lintKey(Lint *p, const LintKey *pK){
     ruleUnpadded(p, pK, i);
     rulePrefix(p, pK, i);
     ruleDateOrder(p, pK, i);
-    ruleRanges(p, pK, i);
+    ruleReversedRange(p, pK, i);
+    ruleSaltedRange(p, pK, i);
   }
   if( pK->bRowKey ){
     ruleKeyLength(p, pK);

@@ -1024,9 +1024,8 @@ static int planPath(WcVtab *pTab, sqlite3_index_info *pInfo, int iPath,
   return SQLITE_OK;
 }
 
-/* Plans a scan of the row table and of each index table; the cheapest
-** wins (the row table on a tie). */
-/* Notes which columns the statement constrains, and how. */
+/* Notes which columns the statement constrains by range, for
+** widecol_lint(). */
 static void noteQueried(WcVtab *pTab, const sqlite3_index_info *pInfo){
   int i;
   for(i = 0; i < pInfo->nConstraint; i++){
@@ -1035,10 +1034,6 @@ static void noteQueried(WcVtab *pTab, const sqlite3_index_info *pInfo){
     if( pC->iColumn < 0 || pC->iColumn >= pTab->pSchema->nCol ) continue;
     mCol = (uint64_t)1 << (pC->iColumn < 63 ? pC->iColumn : 63);
     switch( pC->op ){
-      case SQLITE_INDEX_CONSTRAINT_EQ:
-      case SQLITE_INDEX_CONSTRAINT_IS:
-        pTab->history.mEqCol |= mCol;
-        break;
       case SQLITE_INDEX_CONSTRAINT_GT:
       case SQLITE_INDEX_CONSTRAINT_GE:
       case SQLITE_INDEX_CONSTRAINT_LT:
@@ -1051,6 +1046,8 @@ static void noteQueried(WcVtab *pTab, const sqlite3_index_info *pInfo){
   }
 }
 
+/* Plans a scan of the row table and of each index table; the cheapest
+** wins (the row table on a tie). */
 int wcBestIndex(WcVtab *pTab, sqlite3_index_info *pInfo){
   size_t nUsage = sizeof(pInfo->aConstraintUsage[0])
                 * (size_t)(pInfo->nConstraint + 1);

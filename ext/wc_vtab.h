@@ -140,13 +140,13 @@ struct WcStats {
 };
 
 /* How statements on this connection used a table, for widecol_lint():
-** which columns queries constrain, and the writes whose row key was
+** which columns queries range over, and the writes whose row key was
 ** already taken. */
 typedef struct WcHistory WcHistory;
 struct WcHistory {
-  uint64_t mEqCol;      /* Columns constrained by = or IN (bit 63 stands
-                        ** for every column >= 63) */
-  uint64_t mRangeCol;   /* By <, <=, >, >=, BETWEEN, LIKE or GLOB */
+  uint64_t mRangeCol;   /* Columns constrained by <, <=, >, >=, BETWEEN,
+                        ** LIKE or GLOB (bit 63 stands for every column
+                        ** >= 63) */
   int64_t nOverwrite;   /* INSERT OR REPLACE (or UPDATE) that replaced a
                         ** row with the same key */
   int64_t nRefused;     /* Writes refused or ignored for a taken key */
