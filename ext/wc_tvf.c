@@ -98,6 +98,7 @@ int wcTvfAddRow(WcTvfRows *pRows, const char *zFormat, ...){
   }
   va_start(ap, zFormat);
   aRow = rc == SQLITE_OK ? &pRows->aCell[pRows->nRow * pRows->nCol] : 0;
+  if( aRow ) memset(aRow, 0, sizeof(WcTvfCell) * (size_t)pRows->nCol);
   for(i = 0; zFormat[i]; i++){
     WcTvfCell cell;
     memset(&cell, 0, sizeof(cell));
@@ -150,16 +151,11 @@ int wcTvfAddRow(WcTvfRows *pRows, const char *zFormat, ...){
   }
   va_end(ap);
   if( rc == SQLITE_OK ){
-    for(; i < pRows->nCol; i++) aRow[i].eType = SQLITE_NULL;
     pRows->nRow++;
   }else if( aRow ){
     for(i = 0; i < pRows->nCol; i++) cellClear(&aRow[i]);
   }
   return rc;
-}
-
-int wcTvfRowCount(const WcTvfRows *pRows){
-  return pRows->nRow;
 }
 
 static void rowsClear(WcTvfRows *pRows){

@@ -41,9 +41,6 @@ struct WcTvfDef {
 ** double, 'n' nothing (NULL).  Returns SQLITE_OK or SQLITE_NOMEM. */
 int wcTvfAddRow(WcTvfRows *pRows, const char *zFormat, ...);
 
-/* Rows added so far. */
-int wcTvfRowCount(const WcTvfRows *pRows);
-
 /* Registers pDef (which must outlive the connection) with pAux. */
 int wcTvfRegister(sqlite3 *db, const WcTvfDef *pDef, void *pAux);
 
