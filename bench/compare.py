@@ -18,7 +18,9 @@ For each it prints
     equal shares of the rows (a balanced 16-region cluster), and what
     widecol_regions() finds replaying the writes through HBase's splitting;
   - scan cost of 'one customer's orders last week' and 'all orders in the
-    last hour': rows read (widecol_stats), rows returned, median time.
+    last hour': seeks and rows read (widecol_stats), rows returned, median
+    time, plan;
+  - what widecol_lint() finds in each design.
 Every query's result must be the same on the three tables; the script
 stops otherwise.  With --svg it draws the writes per region (docs/regions.svg).
 """
@@ -230,6 +232,15 @@ def main():
             print(f"  {name:<11} {counters['seeks']:>6,} seeks "
                   f"{counters['rows_read']:>10,} read {result[0][0]:>6,} "
                   f"returned {seconds * 1000:>9.2f} ms   {plan}")
+    print("\nwidecol_lint() on each design, after those queries:")
+    for name, _ in DESIGNS:
+        findings = db.execute("SELECT severity, rule, element, fix FROM "
+                              "widecol_lint(?)", (name,)).fetchall()
+        for severity, rule, element, fix in findings:
+            print(f"  {name:<11} {severity} {rule} on "
+                  f"{element or 'the key'}: {fix}")
+        if not findings:
+            print(f"  {name:<11} no finding")
     if args.svg:
         os.makedirs(os.path.dirname(args.svg) or ".", exist_ok=True)
         svg_chart(args.svg, per_design, recent)

@@ -864,6 +864,37 @@ static void ruleUnique(Lint *p, const LintKey *pK){
   }
 }
 
+/* unserved-range: queries ranged over a column that no key could read
+** as key ranges, so each read every row.  A REVERSEd key field is
+** unordered-range's finding. */
+static void ruleUnserved(Lint *p, const LintKey *pK){
+  const WcSchema *pS = p->pS;
+  int i;
+  for(i = 0; i < pS->nCol && i < 63; i++){
+    sqlite3_str *pFix;
+    char *zIndex;
+    int iElem = pS->aCol[i].iElem;
+    if( (p->pTab->history.mUnservedCol & ((uint64_t)1 << i)) == 0
+     || (iElem >= 0 && hasTransform(&pS->aElem[iElem], WC_XFORM_REVERSE)) ){
+      continue;
+    }
+    pFix = sqlite3_str_new(0);
+    zIndex = sqlite3_mprintf("by_%s", colName(p, i));
+    sqlite3_str_appendall(pFix, "INDEX ");
+    if( zIndex ) appendName(pFix, zIndex);
+    sqlite3_str_appendf(pFix, "(%z)", fieldText(p, i));
+    sqlite3_free(zIndex);
+    finding(p, pK, -1, "warning", "unserved-range", sqlite3_str_finish(pFix),
+        "queries on this connection constrained %s by range, and no key "
+        "could read it as key ranges (%s is %s), so each read every row; "
+        "an INDEX that starts with %s serves them (or a table "
+        "keyed for them, as the seeds' PaymentsByDate)", colName(p, i),
+        colName(p, i), iElem < 0 ? "not in the row key"
+        : "in the row key after fields those queries did not fix with '='",
+        colName(p, i));
+  }
+}
+
 /* The rules for one key: the row key, or an index's. */
 static void lintKey(Lint *p, const LintKey *pK){
   int i;
@@ -879,6 +910,7 @@ static void lintKey(Lint *p, const LintKey *pK){
     ruleKeyLength(p, pK);
     ruleFields(p, pK);
     ruleUnique(p, pK);
+    ruleUnserved(p, pK);
   }
 }
 

@@ -1024,15 +1024,43 @@ static int planPath(WcVtab *pTab, sqlite3_index_info *pInfo, int iPath,
   return SQLITE_OK;
 }
 
-/* Notes which columns the statement constrains by range, for
-** widecol_lint(). */
-static void noteQueried(WcVtab *pTab, const sqlite3_index_info *pInfo){
+/* True if a key can read a range on column iCol as key ranges in a
+** statement that fixes the columns in mEq with '=': iCol is an ordered
+** element, and those before it are salts or buckets (a skip scan visits
+** each) or fixed. */
+static int rangeServable(const WcSchema *pKey, int iCol, uint64_t mEq){
   int i;
+  for(i = 0; i < pKey->nElem; i++){
+    const WcElement *pE = &pKey->aElem[i];
+    if( pE->eKind != WC_ELEM_COLUMN ) continue;
+    if( pE->iCol == iCol ) return pE->eOrder != WC_ORDER_NONE;
+    if( (mEq & ((uint64_t)1 << (pE->iCol < 63 ? pE->iCol : 63))) == 0 ){
+      return 0;
+    }
+  }
+  return 0;
+}
+
+/* Notes which columns the statement constrains by range, and which of
+** those ranges neither the row key nor an index could read as key ranges,
+** for widecol_lint(). */
+static void noteQueried(WcVtab *pTab, const sqlite3_index_info *pInfo){
+  const WcSchema *pS = pTab->pSchema;
+  uint64_t mEq = 0;
+  int i, j;
+  for(i = 0; i < pInfo->nConstraint; i++){
+    const struct sqlite3_index_constraint *pC = &pInfo->aConstraint[i];
+    if( pC->usable && pC->iColumn >= 0 && pC->iColumn < pS->nCol
+     && (pC->op == SQLITE_INDEX_CONSTRAINT_EQ
+         || pC->op == SQLITE_INDEX_CONSTRAINT_IS) ){
+      mEq |= (uint64_t)1 << (pC->iColumn < 63 ? pC->iColumn : 63);
+    }
+  }
   for(i = 0; i < pInfo->nConstraint; i++){
     const struct sqlite3_index_constraint *pC = &pInfo->aConstraint[i];
     uint64_t mCol;
-    if( pC->iColumn < 0 || pC->iColumn >= pTab->pSchema->nCol ) continue;
-    mCol = (uint64_t)1 << (pC->iColumn < 63 ? pC->iColumn : 63);
+    int bServed;
+    if( pC->iColumn < 0 || pC->iColumn >= pS->nCol ) continue;
     switch( pC->op ){
       case SQLITE_INDEX_CONSTRAINT_GT:
       case SQLITE_INDEX_CONSTRAINT_GE:
@@ -1040,9 +1068,18 @@ static void noteQueried(WcVtab *pTab, const sqlite3_index_info *pInfo){
       case SQLITE_INDEX_CONSTRAINT_LE:
       case SQLITE_INDEX_CONSTRAINT_LIKE:
       case SQLITE_INDEX_CONSTRAINT_GLOB:
-        pTab->history.mRangeCol |= mCol;
         break;
+      default:
+        continue;
     }
+    mCol = (uint64_t)1 << (pC->iColumn < 63 ? pC->iColumn : 63);
+    pTab->history.mRangeCol |= mCol;
+    if( !pC->usable ) continue;
+    bServed = rangeServable(pS, pC->iColumn, mEq);
+    for(j = 0; j < pS->nIndex && !bServed; j++){
+      bServed = rangeServable(pS->aIndex[j].pKey, pC->iColumn, mEq);
+    }
+    if( !bServed ) pTab->history.mUnservedCol |= mCol;
   }
 }
 

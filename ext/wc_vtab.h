@@ -147,6 +147,9 @@ struct WcHistory {
   uint64_t mRangeCol;   /* Columns constrained by <, <=, >, >=, BETWEEN,
                         ** LIKE or GLOB (bit 63 stands for every column
                         ** >= 63) */
+  uint64_t mUnservedCol;   /* Those whose range no key (row key or
+                           ** index) could read as key ranges, given the
+                           ** statement's '=' terms */
   int64_t nOverwrite;   /* INSERT OR REPLACE (or UPDATE) that replaced a
                         ** row with the same key */
   int64_t nRefused;     /* Writes refused or ignored for a taken key */
