@@ -407,14 +407,28 @@ static sqlite3_int64 prefixCount(const WcElement *pE){
   return n >= 15 ? INT64_MAX : (sqlite3_int64)1 << (4 * n);
 }
 
+/* Four aggregates zAggs (over x) of column iCol's integers in the sample,
+** into a[0..4); zeros if there are none. */
+static void integerStats(Lint *p, int iCol, const char *zAggs,
+                         sqlite3_int64 *a){
+  sqlite3_stmt *pStmt = lintPrepare(p, "SELECT %s FROM (SELECT \"%w\" AS x "
+      "FROM %s) WHERE typeof(x) = 'integer'", zAggs, colName(p, iCol),
+      p->zSample);
+  int i;
+  memset(a, 0, sizeof(sqlite3_int64) * 4);
+  if( lintRow(p, pStmt) ){
+    for(i = 0; i < 4; i++) a[i] = sqlite3_column_int64(pStmt, i);
+    sqlite3_finalize(pStmt);
+  }
+}
+
 /* hotspot: a leading field that grows as rows are written (times, dense
 ** sequences) sends every new row to the last region. */
 static void ruleHotspot(Lint *p, const LintKey *pK){
   const WcElement *pE = &pK->pKey->aElem[0];
   const char *zCol, *zEnd;
-  sqlite3_stmt *pStmt;
   char *zFix;
-  sqlite3_int64 n = 0, nDistinct = 0, iMin = 0, iMax = 0;
+  sqlite3_int64 a[4], n, nDistinct, iMin, iMax;
   if( pE->eKind != WC_ELEM_COLUMN || hasTransform(pE, WC_XFORM_REVERSE) ){
     return;
   }
@@ -431,16 +445,11 @@ static void ruleHotspot(Lint *p, const LintKey *pK){
     return;
   }
   if( p->pS->aCol[pE->iCol].cAff != WC_AFF_INTEGER ) return;
-  pStmt = lintPrepare(p, "SELECT count(*), count(DISTINCT x), min(x), max(x) "
-      "FROM (SELECT \"%w\" AS x FROM %s) WHERE typeof(x) = 'integer'", zCol,
-      p->zSample);
-  if( lintRow(p, pStmt) ){
-    n = sqlite3_column_int64(pStmt, 0);
-    nDistinct = sqlite3_column_int64(pStmt, 1);
-    iMin = sqlite3_column_int64(pStmt, 2);
-    iMax = sqlite3_column_int64(pStmt, 3);
-    sqlite3_finalize(pStmt);
-  }
+  integerStats(p, pE->iCol, "count(*), count(DISTINCT x), min(x), max(x)", a);
+  n = a[0];
+  nDistinct = a[1];
+  iMin = a[2];
+  iMax = a[3];
   /* A sequence: nearly one row per value, and few values missing, in
   ** enough rows to tell. */
   if( n < WC_LINT_MIN_ROWS || nDistinct < WC_LINT_SHARE * (double)n
@@ -474,8 +483,7 @@ static void ruleHotspot(Lint *p, const LintKey *pK){
 static void ruleUnpadded(Lint *p, const LintKey *pK, int iElem){
   const WcElement *pE = &pK->pKey->aElem[iElem];
   const char *zCol;
-  sqlite3_stmt *pStmt;
-  sqlite3_int64 n = 0, nMinDigits = 0, nMaxDigits = 0, iMin = 0;
+  sqlite3_int64 a[4], n, nMinDigits, nMaxDigits, iMin;
   char *zFix, *zData;
   if( pK->pKey->eEncoding != WC_ENCODING_TEXT || pE->eKind != WC_ELEM_COLUMN
    || p->pS->aCol[pE->iCol].cAff != WC_AFF_INTEGER
@@ -484,16 +492,12 @@ static void ruleUnpadded(Lint *p, const LintKey *pK, int iElem){
     return;
   }
   zCol = colName(p, pE->iCol);
-  pStmt = lintPrepare(p, "SELECT count(*), min(length(abs(x))), "
-      "max(length(abs(x))), min(x) FROM (SELECT \"%w\" AS x FROM %s) "
-      "WHERE typeof(x) = 'integer'", zCol, p->zSample);
-  if( lintRow(p, pStmt) ){
-    n = sqlite3_column_int64(pStmt, 0);
-    nMinDigits = sqlite3_column_int64(pStmt, 1);
-    nMaxDigits = sqlite3_column_int64(pStmt, 2);
-    iMin = sqlite3_column_int64(pStmt, 3);
-    sqlite3_finalize(pStmt);
-  }
+  integerStats(p, pE->iCol, "count(*), min(length(abs(x))), "
+               "max(length(abs(x))), min(x)", a);
+  n = a[0];
+  nMinDigits = a[1];
+  nMaxDigits = a[2];
+  iMin = a[3];
   if( n == 0 ){
     zData = sqlite3_mprintf("");
   }else if( nMinDigits == nMaxDigits ){
