@@ -25,6 +25,7 @@ Every query's result must be the same on the three tables; the script
 stops otherwise.  With --svg it draws the writes per region (docs/regions.svg).
 """
 import argparse
+import json
 import os
 import sqlite3
 import statistics
@@ -93,7 +94,7 @@ def split_regions(db, name, rows, recent):
 
 
 def stats(db, name):
-    import json
+    """widecol_stats() of the table since the last call, which resets it."""
     return json.loads(db.execute("SELECT widecol_stats(?, 1)",
                                  (name,)).fetchone()[0])
 

@@ -140,39 +140,33 @@ static double valueShare(Lint *p, int iCol, const char *zTest){
 }
 
 /* Dates written day or month first: 01-01-2017, 1/31/2017, 31.1.2017. */
-static const char zDayFirst[] =
-  "(x GLOB '[0-9][0-9][-/.][0-9][0-9][-/.][0-9][0-9][0-9][0-9]*' OR "
-  "x GLOB '[0-9][-/.][0-9][0-9][-/.][0-9][0-9][0-9][0-9]*' OR "
-  "x GLOB '[0-9][0-9][-/.][0-9][-/.][0-9][0-9][0-9][0-9]*' OR "
-  "x GLOB '[0-9][-/.][0-9][-/.][0-9][0-9][0-9][0-9]*')";
+#define WC_LINT_DAY_FIRST \
+  "(x GLOB '[0-9][0-9][-/.][0-9][0-9][-/.][0-9][0-9][0-9][0-9]*' OR " \
+  "x GLOB '[0-9][-/.][0-9][0-9][-/.][0-9][0-9][0-9][0-9]*' OR " \
+  "x GLOB '[0-9][0-9][-/.][0-9][-/.][0-9][0-9][0-9][0-9]*' OR " \
+  "x GLOB '[0-9][-/.][0-9][-/.][0-9][0-9][0-9][0-9]*')"
+static const char zDayFirst[] = WC_LINT_DAY_FIRST;
 
 /* Times: seconds, milliseconds or microseconds since 1970 between 2000
 ** and 2100, YYYYMMDD[hh[mm[ss]]] numbers or text, ISO dates, and
 ** day-first dates. */
-static char *timeTest(void){
-  return sqlite3_mprintf("CASE typeof(x) WHEN 'integer' THEN "
-      "x BETWEEN 946684800 AND 4102444800 OR "
-      "x BETWEEN 946684800000 AND 4102444800000 OR "
-      "x BETWEEN 946684800000000 AND 4102444800000000 OR "
-      "(length(x) IN (8, 10, 12, 14) AND "
-      "CAST(x AS TEXT) GLOB '[12][0-9][0-9][0-9][01][0-9][0-3][0-9]*') "
-      "WHEN 'text' THEN "
-      "x GLOB '[12][0-9][0-9][0-9][-/][01][0-9][-/][0-3][0-9]*' OR "
-      "(length(x) IN (8, 10, 12, 14) AND "
-      "x GLOB '[12][0-9][0-9][0-9][01][0-9][0-3][0-9]*') OR %s "
-      "ELSE 0 END", zDayFirst);
-}
+static const char zTime[] =
+  "CASE typeof(x) WHEN 'integer' THEN "
+  "x BETWEEN 946684800 AND 4102444800 OR "
+  "x BETWEEN 946684800000 AND 4102444800000 OR "
+  "x BETWEEN 946684800000000 AND 4102444800000000 OR "
+  "(length(x) IN (8, 10, 12, 14) AND "
+  "CAST(x AS TEXT) GLOB '[12][0-9][0-9][0-9][01][0-9][0-3][0-9]*') "
+  "WHEN 'text' THEN "
+  "x GLOB '[12][0-9][0-9][0-9][-/][01][0-9][-/][0-3][0-9]*' OR "
+  "(length(x) IN (8, 10, 12, 14) AND "
+  "x GLOB '[12][0-9][0-9][0-9][01][0-9][0-3][0-9]*') OR "
+  WC_LINT_DAY_FIRST " ELSE 0 END";
 
 /* True if column iCol holds times (cached). */
 static int holdsTimes(Lint *p, int iCol){
   if( p->aeTime[iCol] < 0 ){
-    char *zTest = timeTest();
-    if( zTest == 0 ){
-      p->rc = SQLITE_NOMEM;
-      return 0;
-    }
-    p->aeTime[iCol] = valueShare(p, iCol, zTest) >= WC_LINT_SHARE;
-    sqlite3_free(zTest);
+    p->aeTime[iCol] = valueShare(p, iCol, zTime) >= WC_LINT_SHARE;
   }
   return p->aeTime[iCol] > 0;
 }
@@ -400,13 +394,6 @@ static const char *colName(Lint *p, int iCol){
   return p->pS->aCol[iCol].zName;
 }
 
-/* The prefixes a SALT or BUCKET element can write. */
-static sqlite3_int64 prefixCount(const WcElement *pE){
-  int n = pE->nSaltDigit < 0 ? -pE->nSaltDigit : pE->nSaltDigit;
-  if( pE->eKind == WC_ELEM_BUCKET ) return pE->nBucket;
-  return n >= 15 ? INT64_MAX : (sqlite3_int64)1 << (4 * n);
-}
-
 /* Four aggregates zAggs (over x) of column iCol's integers in the sample,
 ** into a[0..4); zeros if there are none. */
 static void integerStats(Lint *p, int iCol, const char *zAggs,
@@ -429,6 +416,7 @@ static void ruleHotspot(Lint *p, const LintKey *pK){
   const char *zCol, *zEnd;
   char *zFix;
   sqlite3_int64 a[4], n, nDistinct, iMin, iMax;
+  int bRanged;
   if( pE->eKind != WC_ELEM_COLUMN || hasTransform(pE, WC_XFORM_REVERSE) ){
     return;
   }
@@ -456,7 +444,8 @@ static void ruleHotspot(Lint *p, const LintKey *pK){
    || (double)iMax - (double)iMin + 1.0 > 2.0 * (double)nDistinct ){
     return;
   }
-  if( rangeQueried(p, pE->iCol) ){
+  bRanged = rangeQueried(p, pE->iCol);
+  if( bRanged ){
     zFix = fixInsert(p, pK, 0, sqlite3_mprintf("SALT(1, %s)", zCol));
   }else{
     char *zNew = hasTransform(pE, WC_XFORM_PAD) || hasTransform(pE, WC_XFORM_DESC)
@@ -470,7 +459,7 @@ static void ruleHotspot(Lint *p, const LintKey *pK){
       "%lld in %lld rows), which grows as rows are written: every new row "
       "goes to the region holding the %s keys, so one server takes all "
       "writes (a hotspot); %s", zCol, nDistinct, iMin, iMax, n, zEnd,
-      rangeQueried(p, pE->iCol)
+      bRanged
         ? "it is range-queried, so a one-digit salt spreads the writes and "
           "a range reads 16 ranges"
         : "reversing its padded digits puts the fastest-changing digit "
@@ -651,11 +640,12 @@ static void ruleSaltedRange(Lint *p, const LintKey *pK, int iElem){
   const WcSchema *pKey = pK->pKey;
   const WcElement *pE = &pKey->aElem[iElem];
   const char *zCol;
-  char *zNew;
+  char *zNew, *zCount;
+  uint64_t nPrefix;     /* 0: 16^16 or more */
   int j;
-  if( pE->eKind == WC_ELEM_COLUMN || prefixCount(pE) <= WC_LINT_PREFIXES ){
-    return;
-  }
+  if( pE->eKind == WC_ELEM_COLUMN ) return;
+  nPrefix = wcDerivedCount(pKey, iElem);
+  if( nPrefix != 0 && nPrefix <= WC_LINT_PREFIXES ) return;
   for(j = iElem + 1; j < pKey->nElem; j++){
     const WcElement *pNext = &pKey->aElem[j];
     if( pNext->eKind == WC_ELEM_COLUMN && pNext->eOrder != WC_ORDER_NONE
@@ -673,14 +663,18 @@ static void ruleSaltedRange(Lint *p, const LintKey *pK, int iElem){
     one.nSaltDigit = pE->nSaltDigit < 0 ? -1 : 1;
     zNew = elementText(pKey, &one, 0);
   }
+  zCount = nPrefix ? sqlite3_mprintf("%llu", (unsigned long long)nPrefix)
+                   : sqlite3_mprintf("16^%d", pE->nSaltDigit < 0
+                                     ? -pE->nSaltDigit : pE->nSaltDigit);
   finding(p, pK, iElem, "warning", "salted-range",
       fixReplace(p, pK, iElem, zNew),
-      "it puts %lld prefixes in front of %s, and %s: a range on %s is then "
-      "%lld scans, one per prefix (widecol probes each; HBase needs a scan "
+      "it puts %s prefixes in front of %s, and %s: a range on %s is then "
+      "%s scans, one per prefix (widecol probes each; HBase needs a scan "
       "each), where %d prefixes spread writes over up to %d region servers "
-      "as well; keep about one prefix per server", prefixCount(pE), zCol,
-      rangeWhy(p, pKey->aElem[j].iCol), zCol, prefixCount(pE),
+      "as well; keep about one prefix per server", zCount ? zCount : "?",
+      zCol, rangeWhy(p, pKey->aElem[j].iCol), zCol, zCount ? zCount : "?",
       WC_LINT_PREFIXES, WC_LINT_PREFIXES);
+  sqlite3_free(zCount);
 }
 
 /* key-length: the shortest key the design can write, from its fixed
@@ -692,12 +686,10 @@ static void ruleKeyLength(Lint *p, const LintKey *pK){
   sqlite3_int64 nLong = 0;
   for(i = 0; i < pS->nElem && pS->eEncoding == WC_ENCODING_TEXT; i++){
     const WcElement *pE = &pS->aElem[i];
+    /* Salts and buckets are WC_SPAN_BYTES too; a character is a byte or
+    ** more. */
     if( i > 0 ) nMin += pS->nDelim;
-    if( pE->eKind == WC_ELEM_SALT ){
-      nMin += pE->nSaltDigit < 0 ? -pE->nSaltDigit : pE->nSaltDigit;
-    }else if( pE->eKind == WC_ELEM_BUCKET ){
-      nMin += rkDigitCount((uint64_t)(pE->nBucket - 1));
-    }else if( pE->eSpan == WC_SPAN_BYTES || pE->eSpan == WC_SPAN_CHARS ){
+    if( pE->eSpan == WC_SPAN_BYTES || pE->eSpan == WC_SPAN_CHARS ){
       nMin += pE->nSpan;
     }
   }

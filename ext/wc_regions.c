@@ -25,7 +25,8 @@
 
 typedef struct RegKey RegKey;
 struct RegKey {
-  const unsigned char *a;
+  const unsigned char *a;  /* Its bytes, once every key is read */
+  sqlite3_int64 iOff;   /* Where they are in Sim.bytes, while reading */
   int n;
   int bBlob;
   int iWrite;           /* Write that gave it */
@@ -74,11 +75,9 @@ static int fenKth(const Fenwick *p, int k){
 typedef struct Sim Sim;
 struct Sim {
   WcBuf bytes;          /* Every key's bytes, one after another */
-  int64_t *aiOff;       /* Write i's key: bytes.a + aiOff[i], */
-  int *anLen;           /* anLen[i] bytes long */
-  unsigned char *abBlob;
   int nWrite;
-  RegKey *aSorted;      /* Distinct keys in byte order, one per rank */
+  RegKey *aSorted;      /* The keys in write order as read, then the
+                        ** distinct keys in byte order, one per rank */
   int nRank;
   int *aiRank;          /* Write -> rank */
   unsigned char *abRow; /* Rank -> it holds a row */
@@ -88,9 +87,6 @@ struct Sim {
 
 static void simFree(Sim *p){
   wcBufFree(&p->bytes);
-  sqlite3_free(p->aiOff);
-  sqlite3_free(p->anLen);
-  sqlite3_free(p->abBlob);
   sqlite3_free(p->aSorted);
   sqlite3_free(p->aiRank);
   sqlite3_free(p->abRow);
@@ -102,18 +98,23 @@ static void simFree(Sim *p){
 static int readKeys(sqlite3 *db, const char *zSql, Sim *p, char **pzErr){
   sqlite3_stmt *pStmt = 0;
   const char *zTail = 0;
-  int nAlloc = 0, rc;
+  int nAlloc = 0, bMore = 0, rc;
   rc = sqlite3_prepare_v2(db, zSql, -1, &pStmt, &zTail);
   if( rc != SQLITE_OK ){
     *pzErr = sqlite3_mprintf("widecol_regions: the query of keys does not "
                              "prepare: %s", sqlite3_errmsg(db));
     return rc;
   }
-  while( zTail && (*zTail == ' ' || *zTail == '\n' || *zTail == '\t'
-                   || *zTail == '\r' || *zTail == ';') ){
-    zTail++;
+  if( zTail && *zTail ){
+    /* Only spaces, comments and semicolons may follow the query: they
+    ** prepare to no statement. */
+    sqlite3_stmt *pNext = 0;
+    if( sqlite3_prepare_v2(db, zTail, -1, &pNext, 0) != SQLITE_OK || pNext ){
+      sqlite3_finalize(pNext);
+      bMore = 1;
+    }
   }
-  if( pStmt == 0 || (zTail && *zTail) || sqlite3_column_count(pStmt) < 1
+  if( pStmt == 0 || bMore || sqlite3_column_count(pStmt) < 1
    || !sqlite3_stmt_readonly(pStmt) ){
     *pzErr = sqlite3_mprintf("widecol_regions: the first argument must be "
         "one query that only reads and returns the keys in write order, as "
@@ -139,21 +140,19 @@ static int readKeys(sqlite3 *db, const char *zSql, Sim *p, char **pzErr){
     n = sqlite3_value_bytes(pKey);
     if( p->nWrite == nAlloc ){
       int nNew = nAlloc ? 2 * nAlloc : 1024;
-      int64_t *aiOff = sqlite3_realloc64(p->aiOff, sizeof(int64_t) * (sqlite3_uint64)nNew);
-      int *anLen = aiOff ? sqlite3_realloc64(p->anLen, sizeof(int) * (sqlite3_uint64)nNew) : 0;
-      unsigned char *abBlob = anLen ? sqlite3_realloc64(p->abBlob, (sqlite3_uint64)nNew) : 0;
-      if( aiOff ) p->aiOff = aiOff;
-      if( anLen ) p->anLen = anLen;
-      if( abBlob == 0 ){
+      RegKey *aNew = sqlite3_realloc64(p->aSorted,
+                                       sizeof(RegKey) * (sqlite3_uint64)nNew);
+      if( aNew == 0 ){
         rc = SQLITE_NOMEM;
         break;
       }
-      p->abBlob = abBlob;
+      p->aSorted = aNew;
       nAlloc = nNew;
     }
-    p->aiOff[p->nWrite] = p->bytes.n;
-    p->anLen[p->nWrite] = n;
-    p->abBlob[p->nWrite] = eType == SQLITE_BLOB;
+    p->aSorted[p->nWrite].iOff = p->bytes.n;
+    p->aSorted[p->nWrite].n = n;
+    p->aSorted[p->nWrite].bBlob = eType == SQLITE_BLOB;
+    p->aSorted[p->nWrite].iWrite = p->nWrite;
     if( n ) wcBufAppend(&p->bytes, a, n);
     if( p->bytes.bOom || (n && a == 0) ){
       rc = SQLITE_NOMEM;
@@ -182,20 +181,16 @@ static int keyCompare(const void *pA, const void *pB){
 /* Sorts the keys into ranks: equal keys share one. */
 static int rankKeys(Sim *p){
   int i;
-  p->aSorted = sqlite3_malloc64(sizeof(RegKey) * ((sqlite3_uint64)p->nWrite + 1));
   p->aiRank = sqlite3_malloc64(sizeof(int) * ((sqlite3_uint64)p->nWrite + 1));
   p->abRow = sqlite3_malloc64((sqlite3_uint64)p->nWrite + 1);
-  if( p->aSorted == 0 || p->aiRank == 0 || p->abRow == 0 ){
-    return SQLITE_NOMEM;
-  }
+  if( p->aiRank == 0 || p->abRow == 0 ) return SQLITE_NOMEM;
   memset(p->abRow, 0, (size_t)p->nWrite + 1);
   for(i = 0; i < p->nWrite; i++){
-    p->aSorted[i].a = p->bytes.a + p->aiOff[i];
-    p->aSorted[i].n = p->anLen[i];
-    p->aSorted[i].bBlob = p->abBlob[i];
-    p->aSorted[i].iWrite = i;
+    p->aSorted[i].a = p->bytes.a + p->aSorted[i].iOff;
   }
-  qsort(p->aSorted, (size_t)p->nWrite, sizeof(RegKey), keyCompare);
+  if( p->nWrite ){
+    qsort(p->aSorted, (size_t)p->nWrite, sizeof(RegKey), keyCompare);
+  }
   p->nRank = 0;
   for(i = 0; i < p->nWrite; i++){
     RegKey *pKey = &p->aSorted[i];
@@ -287,11 +282,16 @@ static int addRegions(Sim *p, int nRegion, int nRecent, WcTvfRows *pRows){
 static int intArg(sqlite3_value *pArg, const char *zArg, sqlite3_int64 iMin,
                   const char *zWhy, sqlite3_int64 *piOut, char **pzErr){
   int eType = sqlite3_value_numeric_type(pArg);
-  if( eType != SQLITE_INTEGER || sqlite3_value_int64(pArg) < iMin
-   || sqlite3_value_int64(pArg) > 0x7fffffff ){
+  if( eType != SQLITE_INTEGER || sqlite3_value_int64(pArg) < iMin ){
     *pzErr = sqlite3_mprintf("widecol_regions: %s must be an integer of at "
                              "least %lld (%s); got %Q", zArg, iMin, zWhy,
                              sqlite3_value_text(pArg));
+    return SQLITE_ERROR;
+  }
+  if( sqlite3_value_int64(pArg) > 0x7fffffff ){
+    *pzErr = sqlite3_mprintf("widecol_regions: %s is %lld, more than the "
+                             "2147483647 keys a replay can hold",
+                             zArg, sqlite3_value_int64(pArg));
     return SQLITE_ERROR;
   }
   *piOut = sqlite3_value_int64(pArg);
