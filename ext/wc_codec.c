@@ -420,11 +420,15 @@ static int applyPad(const WcSchema *pS, int iCol, const WcTransform *pX,
                        "than PAD %d allows", nChar, nWidth);
       return noFit(pzErr, pS, iCol, pVal, zMsg);
     }
-    if( !bBound && pF->n >= nFill && nChar < nWidth
+    /* Even at full width: 'ab ' stored unpadded would be the key of 'ab'
+    ** padded, two values SQLite holds apart under one key. */
+    if( !bBound && pF->n >= nFill
      && memcmp(&pF->a[pF->n - nFill], pX->zFill, nFill) == 0 ){
       char *zMsg = sqlite3_mprintf("it ends with the PAD fill character "
-                                   "'%s', which the padding could not tell "
-                                   "apart", pX->zFill);
+                                   "'%s', so its key would be the key of "
+                                   "the value without it; strip the fill "
+                                   "or choose a PAD fill the values never "
+                                   "end with", pX->zFill);
       int rc = noFit(pzErr, pS, iCol, pVal, zMsg ? zMsg : "it ends with the "
                      "PAD fill character");
       sqlite3_free(zMsg);

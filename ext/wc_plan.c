@@ -569,6 +569,9 @@ static int orderByFrom(Planner *p, int iStart){
       return bDesc;     /* rowkey is unique: later terms never decide */
     }
     if( iCol < 0 ) return -1;
+    /* Byte order is not a collation's order (a table created before
+    ** CREATE refused COLLATE on key fields). */
+    if( pS->aCol[iCol].zColl ) return -1;
     if( columnFixed(p, iCol) ) continue;
     while( iElem < pS->nElem && elementFixed(p, iElem) ) iElem++;
     if( iElem == pS->nElem ){
@@ -686,7 +689,11 @@ static void planCost(Planner *p){
           bRowkeyEq = 1;
         }else{
           rEq *= 10.0;
-          bUnique = bUnique && columnFixed(p, pTerm->iCol);
+          /* A unique scan lets SQLite's one-pass UPDATE and DELETE stop
+          ** after the first row, so only an '=' known to narrow exactly
+          ** makes one: a number arriving for a TEXT field widens the
+          ** range to rows SQLite then tells apart itself. */
+          bUnique = bUnique && p->aCons[pTerm->iCol].bEqExact;
         }
         if( pTerm->eOp == WC_TERM_IN ){
           nSeek *= 4.0;
@@ -980,10 +987,9 @@ static int planPath(WcVtab *pTab, sqlite3_index_info *pInfo, int iPath,
     planLimit(&p, iLimit, iOffset);
   }
   p.plan.nTerm = p.nArg;
-  /* DELETE and UPDATE read rowkey, the primary key, without counting it
-  ** in colUsed. */
-  p.plan.colUsed = (uint64_t)pInfo->colUsed
-                 | ((uint64_t)1 << (pS->nCol < 63 ? pS->nCol : 63));
+  /* Scans always read the key; rowkey's bit (DELETE and UPDATE read it
+  ** without setting it) does not matter. */
+  p.plan.colUsed = (uint64_t)pInfo->colUsed;
   /* A sort needs the columns it sorts by. */
   for(i = 0; i < p.plan.nSort; i++){
     int iCol = p.plan.aSort[i].iCol;

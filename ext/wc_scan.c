@@ -268,7 +268,6 @@ static int probeNext(WcCursor *pCur, WcBuf *pPrefix, int *pbFound){
   WcVtab *pTab = cursorTab(pCur);
   const WcSchema *pS = cursorKey(pCur);
   int bDesc = pCur->pPlan->bDesc;
-  uint64_t keyOnly = (uint64_t)1 << (pS->nCol < 63 ? pS->nCol : 63);
   const WcBuf *pLo = &pCur->win.lo, *pHi = pCur->win.bHi ? &pCur->win.hi : 0;
   sqlite3_stmt *pStmt = 0;
   int eStmt, rc, i;
@@ -278,7 +277,7 @@ static int probeNext(WcCursor *pCur, WcBuf *pPrefix, int *pbFound){
     if( bDesc ) pHi = &pCur->probe; else pLo = &pCur->probe;
   }
   eStmt = scanKind(pCur, pHi != 0);
-  rc = wcStoreAcquire(pTab, eStmt, pCur->pPlan->iPath, keyOnly, &pStmt);
+  rc = wcStoreAcquire(pTab, eStmt, pCur->pPlan->iPath, 0, &pStmt);
   if( rc != SQLITE_OK ) return rc;
   bindRange(pStmt, pLo, pHi);
   pTab->stats.nSeek++;
@@ -330,7 +329,7 @@ static int probeNext(WcCursor *pCur, WcBuf *pPrefix, int *pbFound){
   }else{
     rc = cursorError(pCur, rc);
   }
-  wcStoreRelease(pTab, eStmt, pCur->pPlan->iPath, keyOnly, pStmt);
+  wcStoreRelease(pTab, eStmt, pCur->pPlan->iPath, 0, pStmt);
   return rc;
 }
 
@@ -749,6 +748,7 @@ int wcScanFilter(sqlite3_vtab_cursor *pBase, int idxNum, const char *idxStr,
   (void)idxStr;
   (void)argc;
   cursorReset(pCur);
+  wcWriteScanStarted(pTab);
   pPlan = wcPlanFind(pTab, idxNum);
   if( pPlan == 0 ) return SQLITE_INTERNAL;
   pCur->pPlan = pPlan;

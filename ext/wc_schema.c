@@ -158,6 +158,7 @@ typedef struct Parse Parse;
 struct Parse {
   WcSchema *pSchema;    /* The table, or the key of one of its indexes */
   const char *zKey;     /* "ROWKEY" or "INDEX <name>", for messages */
+  int bCreate;          /* CREATE, not the connection of an existing table */
   char *zErr;
 };
 
@@ -310,6 +311,10 @@ static void parseColumn(Parse *p, const char *zArg){
       return;
     }
     pCol->zColl = tokenText(&lex.tk);
+    if( pCol->zColl == 0 ){
+      parseError(p, "out of memory");
+      return;
+    }
     if( sqlite3_stricmp(pCol->zColl, "BINARY") == 0 ){
       sqlite3_free(pCol->zColl);
       pCol->zColl = 0;
@@ -805,10 +810,17 @@ static void checkKeyColumn(Parse *p, int iCol, const char *zRole){
                "are typed: declare it INTEGER, TEXT or BLOB%s", pS->zTable,
                zRole, pCol->zName, pS->eEncoding == WC_ENCODING_BINARY
                ? " (or REAL, NUMERIC)" : "");
-  }else if( pCol->zColl && pCol->cAff != WC_AFF_TEXT ){
-    parseError(p, "widecol %s: %s \"%s\" is %s; COLLATE applies only to "
-               "TEXT key columns", pS->zTable, zRole, pCol->zName,
-               affinityName(pCol->cAff));
+  }else if( pCol->zColl && p->bCreate ){
+    /* Tables created before this rule still connect; the planner never
+    ** takes an ORDER BY on such a field from the key. */
+    parseError(p, "widecol %s: %s \"%s\" is declared COLLATE %s; a key "
+               "tells values apart and orders them by their bytes, as "
+               "HBase's row keys do, so under %s two values the collation "
+               "calls equal would be two keys, sorted apart; declare the "
+               "column without COLLATE (and store, say, lower(%s) if that "
+               "is the key you mean), or keep the collation on a column "
+               "outside the key", pS->zTable, zRole, pCol->zName,
+               pCol->zColl, pCol->zColl, pCol->zName);
   }
 }
 
@@ -981,6 +993,7 @@ static void parseIndex(Parse *p, const char *zArg){
   pIdx->abStored = sqlite3_malloc64((sqlite3_uint64)pS->nCol);
   aiInclude = sqlite3_malloc64(sizeof(int) * (sqlite3_uint64)pS->nCol);
   memset(&sub, 0, sizeof(sub));
+  sub.bCreate = p->bCreate;
   sub.pSchema = pIdx->pKey;
   sub.zKey = sqlite3_mprintf("INDEX %s", zName);
   if( pIdx->pKey == 0 || pIdx->abStored == 0 || aiInclude == 0
@@ -1094,11 +1107,12 @@ static int argKind(const char *zArg){
 }
 
 WcSchema *wcSchemaParse(const char *zTable, int argc, const char *const *argv,
-                        char **pzErr){
+                        int bCreate, char **pzErr){
   Parse sParse;
   WcSchema *pS = sqlite3_malloc(sizeof(WcSchema));
   int i, bDelim = 0, bEncoding = 0;
   memset(&sParse, 0, sizeof(sParse));
+  sParse.bCreate = bCreate;
   if( pS == 0 ){
     *pzErr = sqlite3_mprintf("out of memory");
     return 0;

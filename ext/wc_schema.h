@@ -138,11 +138,13 @@ struct WcFamily {
 };
 
 /* Parses the module arguments argv[0..argc) (after the module, database
-** and table names) into a new schema.  On error returns NULL and sets
-** *pzErr to a message from sqlite3_mprintf() naming what is wrong and what
-** is allowed. */
+** and table names) into a new schema.  bCreate is set for CREATE VIRTUAL
+** TABLE, clear when an existing table is connected (rules added since
+** some tables were made are enforced at CREATE only).  On error returns
+** NULL and sets *pzErr to a message from sqlite3_mprintf() naming what is
+** wrong and what is allowed. */
 WcSchema *wcSchemaParse(const char *zTable, int argc, const char *const *argv,
-                        char **pzErr);
+                        int bCreate, char **pzErr);
 
 void wcSchemaFree(WcSchema *p);
 

@@ -215,8 +215,7 @@ int wcStoreCovers(const WcVtab *p, int iPath, uint64_t colUsed){
   const WcSchema *pS = p->pSchema;
   int i;
   if( iPath == 0 ) return 1;
-  if( pS->nCol >= 63 && (colUsed >> 63) ) return 0;
-  for(i = 0; i < pS->nCol && i < 63; i++){
+  for(i = 0; i < pS->nCol; i++){
     if( columnUsed(colUsed, i) && !pS->aIndex[iPath - 1].abStored[i] ){
       return 0;
     }
@@ -226,12 +225,12 @@ int wcStoreCovers(const WcVtab *p, int iPath, uint64_t colUsed){
 
 int wcStoreScanColumns(const WcVtab *p, int iPath, uint64_t colUsed,
                        int *aiStmtCol){
-  int nCol = p->pSchema->nCol, i, n = 0;
-  for(i = 0; i <= nCol; i++){
+  int nCol = p->pSchema->nCol, i, n = iPath > 0 ? 2 : 1;
+  aiStmtCol[nCol] = 0;
+  aiStmtCol[nCol + 1] = iPath > 0 ? 1 : 0;
+  for(i = 0; i < nCol; i++){
     aiStmtCol[i] = columnUsed(colUsed, i) ? n++ : -1;
   }
-  aiStmtCol[nCol + 1] = aiStmtCol[nCol];
-  if( iPath > 0 && aiStmtCol[nCol] >= 0 ) aiStmtCol[nCol + 1] = n++;
   return n;
 }
 
@@ -272,8 +271,10 @@ static void appendRowSource(sqlite3_str *pStr, const WcVtab *p, int iPath,
   }
 }
 
-/* A scan of path iPath: the columns of colUsed, then the key scanned and,
-** for an index, the row key (see wcStoreScanColumns). */
+/* A scan of path iPath: the key scanned, for an index the row key, then
+** the columns of colUsed (see wcStoreScanColumns).  The key is always
+** column 0, so a scan of keys alone (probes) is colUsed 0 whatever the
+** width of the table. */
 static void appendScan(sqlite3_str *pStr, const WcVtab *p, int eStmt,
                        int iPath, uint64_t colUsed){
   const WcSchema *pS = p->pSchema;
@@ -281,18 +282,14 @@ static void appendScan(sqlite3_str *pStr, const WcVtab *p, int eStmt,
   int bDesc = (eStmt - WC_STMT_SCAN) & 2;
   int bCovered = wcStoreCovers(p, iPath, colUsed);
   const char *zKey = iPath > 0 ? "x.ikey" : "r.rowkey";
-  int i, nSel = 0;
-  sqlite3_str_appendall(pStr, "SELECT ");
+  int i;
+  sqlite3_str_appendf(pStr, "SELECT %s", zKey);
+  if( iPath > 0 ) sqlite3_str_appendall(pStr, ", x.rowkey");
   for(i = 0; i < pS->nCol; i++){
     if( !columnUsed(colUsed, i) ) continue;
-    sqlite3_str_appendall(pStr, nSel++ ? ", " : "");
+    sqlite3_str_appendall(pStr, ", ");
     appendColumnExpr(pStr, pS, iPath, bCovered, i);
   }
-  if( columnUsed(colUsed, pS->nCol) ){
-    sqlite3_str_appendf(pStr, "%s%s", nSel++ ? ", " : "", zKey);
-    if( iPath > 0 ) sqlite3_str_appendall(pStr, ", x.rowkey");
-  }
-  if( nSel == 0 ) sqlite3_str_appendall(pStr, "NULL");
   sqlite3_str_appendall(pStr, " FROM ");
   if( iPath > 0 ){
     wcStoreAppendTable(pStr, p, -1, iPath - 1);
@@ -512,12 +509,11 @@ int64_t wcStoreRowCount(WcVtab *p){
 ** skip scans over fields, whose number of values nothing else tells. */
 int64_t wcStorePrefixCount(WcVtab *p, int iPath, int nElem, int64_t nMax){
   const WcSchema *pS = p->aPath[iPath].pKey;
-  uint64_t keyOnly = (uint64_t)1 << (pS->nCol < 63 ? pS->nCol : 63);
   sqlite3_stmt *pStmt = 0;
   WcBuf next;
   int64_t nFound = 0;
   memset(&next, 0, sizeof(next));
-  if( wcStoreAcquire(p, WC_STMT_SCAN, iPath, keyOnly, &pStmt) != SQLITE_OK ){
+  if( wcStoreAcquire(p, WC_STMT_SCAN, iPath, 0, &pStmt) != SQLITE_OK ){
     return nMax + 1;
   }
   while( nFound <= nMax ){
@@ -541,7 +537,7 @@ int64_t wcStorePrefixCount(WcVtab *p, int iPath, int nElem, int64_t nMax){
     if( n < 0 ) break;
     next.n = n;
   }
-  wcStoreRelease(p, WC_STMT_SCAN, iPath, keyOnly, pStmt);
+  wcStoreRelease(p, WC_STMT_SCAN, iPath, 0, pStmt);
   wcBufFree(&next);
   return nFound;
 }

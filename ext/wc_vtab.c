@@ -90,7 +90,7 @@ static int vtabInit(sqlite3 *db, WcRegistry *pRegistry, int argc,
     vtabFree(p);
     return SQLITE_NOMEM;
   }
-  p->pSchema = wcSchemaParse(argv[2], argc - 3, argv + 3, pzErr);
+  p->pSchema = wcSchemaParse(argv[2], argc - 3, argv + 3, bCreate, pzErr);
   if( p->pSchema == 0 ){
     vtabFree(p);
     return SQLITE_ERROR;

@@ -156,6 +156,7 @@ struct WcHistory {
 };
 
 typedef struct WcVtab WcVtab;
+typedef struct WcKeySet WcKeySet;
 
 /* A table a scan can read keys from: the row table or an index's. */
 typedef struct WcPath WcPath;
@@ -198,6 +199,7 @@ struct WcVtab {
   WcBuf *aOldIdxKey;    /* and those of the row it replaces, */
   WcValue *aOldVal;     /* whose values are these, */
   sqlite3_value **apOld;   /* copied from the row table */
+  WcKeySet *pDisplaced; /* Keys this UPDATE took from rows still to come */
 };
 
 /* wc_store.c */
@@ -274,6 +276,9 @@ int wcWriteInit(WcVtab *p);
 void wcWriteFree(WcVtab *p);
 int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
                   sqlite3_int64 *pRowid);
+/* A scan of the table starts: the statement that writes next, if any, is
+** a new one (see WcKeySet in wc_write.c). */
+void wcWriteScanStarted(WcVtab *p);
 /* The index key of index iIndex for a row with row key aKey[0..nKey) and
 ** values aVal, in *pOut.  WC_OK, WC_NOFIT (with *pzErr) or WC_NOMEM. */
 int wcIndexKey(WcVtab *p, int iIndex, const WcValue *aVal,

@@ -21,6 +21,94 @@ static int setError(WcVtab *p, int rc, char *zMsg){
   return zMsg ? rc : SQLITE_NOMEM;
 }
 
+/*
+** Keys an UPDATE OR REPLACE took from rows it still had to update.
+**
+** SQLite runs an UPDATE of a virtual table in two passes: it reads every
+** row and computes its new values, then calls xUpdate for each.  When a
+** row moves onto the key of a row that comes later, REPLACE removes that
+** row, and its xUpdate still arrives, with values computed from the row
+** that is gone.  An ordinary table would compute them from the row now
+** there.  Neither is what the values say, so the statement stops: the
+** xUpdate of a key in this set fails.  The set lives for one statement:
+** its first pass calls xFilter (wcWriteScanStarted) before any xUpdate.
+*/
+struct WcKeySet {
+  WcBuf *aSlot;         /* Open addressing; a slot with n == 0 and no
+                        ** bytes is empty (keys are never empty here:
+                        ** an empty key marks its slot with a = "") */
+  int nSlot;            /* A power of two */
+  int nUsed;
+};
+
+static uint32_t keyHash(const unsigned char *a, int64_t n){
+  uint32_t h = 2166136261u;
+  int64_t i;
+  for(i = 0; i < n; i++) h = (h ^ a[i]) * 16777619u;
+  return h;
+}
+
+static WcBuf *keySlot(WcKeySet *pSet, const unsigned char *a, int64_t n){
+  int i = (int)(keyHash(a, n) & (uint32_t)(pSet->nSlot - 1));
+  for(;;){
+    WcBuf *pSlot = &pSet->aSlot[i];
+    if( pSlot->a == 0 ) return pSlot;
+    if( pSlot->n == n && (n == 0 || memcmp(pSlot->a, a, (size_t)n) == 0) ){
+      return pSlot;
+    }
+    i = (i + 1) & (pSet->nSlot - 1);
+  }
+}
+
+static int keySetHas(WcKeySet *pSet, const unsigned char *a, int64_t n){
+  return pSet && pSet->nUsed > 0 && keySlot(pSet, a, n)->a != 0;
+}
+
+static void keySetClear(WcKeySet *pSet){
+  int i;
+  if( pSet == 0 ) return;
+  for(i = 0; i < pSet->nSlot; i++) wcBufFree(&pSet->aSlot[i]);
+  pSet->nUsed = 0;
+}
+
+static int keySetAdd(WcVtab *p, const unsigned char *a, int64_t n){
+  static const unsigned char aEmpty[1] = { 0 };
+  WcKeySet *pSet = p->pDisplaced;
+  WcBuf *pSlot;
+  if( pSet == 0 ){
+    pSet = p->pDisplaced = sqlite3_malloc(sizeof(*pSet));
+    if( pSet == 0 ) return SQLITE_NOMEM;
+    memset(pSet, 0, sizeof(*pSet));
+  }
+  if( 2 * (pSet->nUsed + 1) > pSet->nSlot ){
+    WcKeySet grown;
+    int i;
+    grown.nSlot = pSet->nSlot ? 2 * pSet->nSlot : 16;
+    grown.nUsed = pSet->nUsed;
+    grown.aSlot = sqlite3_malloc64(sizeof(WcBuf) * (sqlite3_uint64)grown.nSlot);
+    if( grown.aSlot == 0 ) return SQLITE_NOMEM;
+    memset(grown.aSlot, 0, sizeof(WcBuf) * (size_t)grown.nSlot);
+    for(i = 0; i < pSet->nSlot; i++){
+      if( pSet->aSlot[i].a ){
+        *keySlot(&grown, pSet->aSlot[i].a, pSet->aSlot[i].n) = pSet->aSlot[i];
+      }
+    }
+    sqlite3_free(pSet->aSlot);
+    *pSet = grown;
+  }
+  pSlot = keySlot(pSet, a, n);
+  if( pSlot->a ) return SQLITE_OK;
+  wcBufAppend(pSlot, n ? a : aEmpty, n ? n : 1);
+  if( pSlot->bOom ) return SQLITE_NOMEM;
+  pSlot->n = n;
+  pSet->nUsed++;
+  return SQLITE_OK;
+}
+
+void wcWriteScanStarted(WcVtab *p){
+  keySetClear(p->pDisplaced);
+}
+
 int wcWriteInit(WcVtab *p){
   const WcSchema *pS = p->pSchema;
   size_t nCol = (size_t)pS->nCol, nIdx = (size_t)pS->nIndex;
@@ -47,6 +135,9 @@ void wcWriteFree(WcVtab *p){
     if( p->aIdxKey ) wcBufFree(&p->aIdxKey[i]);
     if( p->aOldIdxKey ) wcBufFree(&p->aOldIdxKey[i]);
   }
+  keySetClear(p->pDisplaced);
+  if( p->pDisplaced ) sqlite3_free(p->pDisplaced->aSlot);
+  sqlite3_free(p->pDisplaced);
   wcBufFree(&p->key);
   sqlite3_free(p->aVal);
   sqlite3_free(p->apCopy);
@@ -360,8 +451,9 @@ static int removeRow(WcVtab *p, const unsigned char *aKey, int64_t nKey,
 
 /* Inserts the new row (p->aVal, p->key, p->aIdxKey) into every table.  A
 ** row it replaces (eInsert WC_STMT_REPLACE) is removed from them first,
-** and counted: an overwrite, what an HBase put does to a key in use. */
-static int insertRow(WcVtab *p, int eInsert){
+** and counted: an overwrite, what an HBase put does to a key in use.
+** *pbReplaced tells whether there was one. */
+static int insertRow(WcVtab *p, int eInsert, int *pbReplaced){
   const WcSchema *pS = p->pSchema;
   int rc = SQLITE_OK, bFound = 0, i;
   if( eInsert == WC_STMT_REPLACE && pS->nIndex > 0 ){
@@ -383,6 +475,7 @@ static int insertRow(WcVtab *p, int eInsert){
     rc = runWrite(p, eInsert, 0, p->key.a, p->key.n, p->aVal, 0);
   }
   if( rc == SQLITE_OK && bFound ) p->history.nOverwrite++;
+  *pbReplaced = rc == SQLITE_OK && bFound;
   if( rc == SQLITE_OK ) rc = writeFamilies(p, p->key.a, p->key.n);
   for(i = 0; i < pS->nIndex && rc == SQLITE_OK; i++){
     rc = runWrite(p, WC_STMT_INDEX_PUT, i, p->key.a, p->key.n, p->aVal,
@@ -420,7 +513,7 @@ int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
   int eInsert = sqlite3_vtab_on_conflict(p->db) == SQLITE_REPLACE
                 ? WC_STMT_REPLACE : WC_STMT_INSERT;
   const unsigned char *aOld;
-  int nOld, rc;
+  int nOld, rc, bReplaced = 0;
   (void)pRowid;
   if( argc == 1 ){
     rc = removeRow(p, sqlite3_value_blob(argv[0]),
@@ -431,11 +524,27 @@ int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
   rc = rowEncode(p, &argv[2]);
   if( rc == SQLITE_OK && sqlite3_value_type(argv[0]) == SQLITE_NULL ){
     rc = checkGivenKey(p, argv[2 + nCol]);
-    if( rc == SQLITE_OK ) rc = insertRow(p, eInsert);
+    if( rc == SQLITE_OK ) rc = insertRow(p, eInsert, &bReplaced);
     if( rc == SQLITE_OK && p->nRowEst >= 0 ) p->nRowEst++;
   }else if( rc == SQLITE_OK ){
     aOld = sqlite3_value_blob(argv[0]);
     nOld = sqlite3_value_bytes(argv[0]);
+    if( keySetHas(p->pDisplaced, aOld, nOld) ){
+      char *zKey = describeKey(aOld, nOld);
+      rowRelease(p);
+      rc = setError(p, SQLITE_ERROR, sqlite3_mprintf(
+          "widecol %s: UPDATE OR REPLACE moved a row onto key %s, replacing "
+          "a row the statement still had to update; SQLite computed that "
+          "row's new values before it was replaced, so they no longer "
+          "describe the row under that key, and the statement stops "
+          "(nothing it wrote is kept).  Update such rows in an order that "
+          "does not move one onto a row still to come (for a key that "
+          "grows, from the largest down, in steps), or in two statements "
+          "through a table of the new values (docs/widecol.md, Differences "
+          "from an ordinary table)", p->zName, zKey ? zKey : "?"));
+      sqlite3_free(zKey);
+      return rc;
+    }
     /* argv[1] is the new rowkey: the old one unless the UPDATE sets it. */
     if( sqlite3_value_bytes(argv[1]) != nOld
      || (nOld && memcmp(sqlite3_value_blob(argv[1]), aOld, (size_t)nOld)) ){
@@ -448,8 +557,11 @@ int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
       }else{
         /* A new key: insert under it first, so a conflict changes
         ** nothing, then drop the old row. */
-        rc = insertRow(p, eInsert);
+        rc = insertRow(p, eInsert, &bReplaced);
         if( rc == SQLITE_OK ) rc = removeRow(p, aOld, nOld, 0);
+        if( rc == SQLITE_OK && bReplaced ){
+          rc = keySetAdd(p, p->key.a, p->key.n);
+        }
       }
     }
   }

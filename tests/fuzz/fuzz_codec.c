@@ -48,7 +48,7 @@ static WcSchema *design(unsigned i){
     int nArg = 0;
     char *zErr = 0;
     while( nArg < 5 && azDesign[i][nArg] ) nArg++;
-    apSchema[i] = wcSchemaParse("t", nArg, azDesign[i], &zErr);
+    apSchema[i] = wcSchemaParse("t", nArg, azDesign[i], 1, &zErr);
     if( apSchema[i] == 0 ) abort();
   }
   return apSchema[i];

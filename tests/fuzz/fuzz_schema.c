@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *a, size_t n){
       iStart = i + 1;
     }
   }
-  pS = wcSchemaParse("t", nArg, (const char *const*)azArg, &zErr);
+  pS = wcSchemaParse("t", nArg, (const char *const*)azArg, 1, &zErr);
   if( pS ){
     char *zDecl = wcSchemaDeclaration(pS);
     sqlite3_stmt *pStmt = 0;
