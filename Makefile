@@ -27,7 +27,8 @@ LDLIBS   = -lcrypto -lm
 EXT_SRC  = ext/widecol.c ext/rk_functions.c ext/rk_bytes.c ext/rk_hash.c \
            ext/wc_schema.c ext/wc_codec.c ext/wc_store.c ext/wc_plan.c \
            ext/wc_range.c ext/wc_scan.c ext/wc_vtab.c ext/wc_write.c \
-           ext/wc_check.c ext/wc_tvf.c ext/wc_lint.c ext/wc_regions.c
+           ext/wc_check.c ext/wc_tvf.c ext/wc_lint.c ext/wc_regions.c \
+           ext/wc_history.c
 EXT_HDR  = $(wildcard ext/*.h)
 TESTS    = $(sort $(wildcard tests/*.test))
 
@@ -88,6 +89,7 @@ test: widecol.so tests/slt $(REPLAY)
 	@/usr/bin/python3 tests/differential.py --extension ./widecol --cases $(DIFF_CASES)
 	@/usr/bin/python3 tests/crash.py --extension ./widecol --iterations 4
 	@/usr/bin/python3 tests/concurrency.py --extension ./widecol
+	@timeout 300 /usr/bin/python3 tests/plans.py --extension ./widecol
 	@for t in $(FUZZ_TARGETS); do build/replay/$$t $(FUZZ_CORPUS)/$$t; done
 	@mkdir -p build && /usr/bin/python3 bench/compare.py --rows 20000 --repeat 1 \
 	  --svg build/regions.svg > build/compare.out || \

@@ -11,7 +11,7 @@
 ** matches the key a widecol table stores.  docs/functions.md is the
 ** user's reference for everything below.
 */
-#include "widecol.h"
+#include "rk_functions.h"
 #include "rk_bytes.h"
 #include "rk_hash.h"
 #include "wc_codec.h"
@@ -259,7 +259,7 @@ static void padText(sqlite3_context *ctx, const char *zFunc,
   outResult(ctx, &out, iOut, 0);
 }
 
-static void rkPadFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
+void rkPadFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   const char *zFunc = argc == 2 ? "rk_pad(x, width)"
                                 : "rk_pad(text, width, fill)";
   int64_t nWidth;
@@ -280,7 +280,7 @@ static void rkPadFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
 ** Long.MAX_VALUE - timestamp), or the descending byte encoding of a text
 ** or blob (rk_bytes.h), a BLOB that sorts in exactly the reverse order.
 */
-static void rkDescFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
+void rkDescFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   const char *zFunc = argc == 2 ? "rk_desc(x, max)" : "rk_desc(x)";
   int eType = sqlite3_value_type(argv[0]);
   int64_t x, iMax = RK_INT64_MAX;
@@ -317,7 +317,7 @@ static void rkDescFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
 }
 
 /* rk_undesc(x): the bytes rk_desc(text_or_blob) encoded, as a BLOB. */
-static void rkUndescFunc(sqlite3_context *ctx, int argc,
+void rkUndescFunc(sqlite3_context *ctx, int argc,
                          sqlite3_value **argv){
   static const char zFunc[] = "rk_undesc(x)";
   RkBytes in;
@@ -393,7 +393,7 @@ static int saltArgs(sqlite3_context *ctx, const char *zFunc,
 ** md5(key), as GeminiDB's md5(userid).subStr(0,4) + userid or MapR's
 ** ffe5 + 1364248490.  rk_unsalt(key, n) checks and strips that prefix.
 */
-static void rkSaltFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
+void rkSaltFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   static const char zFunc[] = "rk_salt(key, n)";
   RkHasher *pHasher;
   RkBytes key;
@@ -412,7 +412,7 @@ static void rkSaltFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   outResult(ctx, &out, nSalt + key.n, key.bBlob);
 }
 
-static void rkUnsaltFunc(sqlite3_context *ctx, int argc,
+void rkUnsaltFunc(sqlite3_context *ctx, int argc,
                          sqlite3_value **argv){
   static const char zFunc[] = "rk_unsalt(key, n)";
   RkHasher *pHasher;
@@ -451,7 +451,7 @@ static void rkUnsaltFunc(sqlite3_context *ctx, int argc,
 ** design guides' timestamp % numBuckets), and for text or a blob the first
 ** 8 bytes of its md5 as a big-endian unsigned integer, modulo buckets.
 */
-static void rkBucketFunc(sqlite3_context *ctx, int argc,
+void rkBucketFunc(sqlite3_context *ctx, int argc,
                          sqlite3_value **argv){
   static const char zFunc[] = "rk_bucket(key, buckets)";
   int eType = sqlite3_value_type(argv[0]);
@@ -489,7 +489,7 @@ static void rkBucketFunc(sqlite3_context *ctx, int argc,
 
 /* rk_md5(x): the md5 of a text, blob or integer's decimal text, as 32
 ** lowercase hex digits (the md5(userid) of the design guides). */
-static void rkMd5Func(sqlite3_context *ctx, int argc, sqlite3_value **argv){
+void rkMd5Func(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   static const char zFunc[] = "rk_md5(x)";
   RkHasher *pHasher;
   RkBytes in;
@@ -511,7 +511,7 @@ static void rkMd5Func(sqlite3_context *ctx, int argc, sqlite3_value **argv){
 
 /* rk_reverse(x): text reversed by character, a blob by byte, an integer's
 ** decimal text by digit (the Reverse(Pad(OrderID,'0')) of the guides). */
-static void rkReverseFunc(sqlite3_context *ctx, int argc,
+void rkReverseFunc(sqlite3_context *ctx, int argc,
                           sqlite3_value **argv){
   static const char zFunc[] = "rk_reverse(x)";
   RkBytes in;
@@ -536,7 +536,7 @@ static void rkReverseFunc(sqlite3_context *ctx, int argc,
 ** could not be split back into its fields and a prefix scan for one value
 ** would match others.  The result is a BLOB if any value is a BLOB.
 */
-static void rkJoinFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
+void rkJoinFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   static const char zFunc[] = "rk_join(delimiter, value, ...)";
   RkBytes delim, value;
   RkOut out;
@@ -582,7 +582,7 @@ static void rkJoinFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
 
 /* rk_part(key, delimiter, n): field n of a delimited key, counting from 1,
 ** or from the end for negative n (-1 is the last field). */
-static void rkPartFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
+void rkPartFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   static const char zFunc[] = "rk_part(key, delimiter, n)";
   RkBytes key, delim;
   int64_t iField, nField = 1, iStart = 0, iEnd, i;
@@ -627,7 +627,7 @@ static void rkPartFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
 /* rk_prefix_end(prefix): the HBase stop row of a prefix scan, the smallest
 ** key greater than every key that starts with prefix; NULL if none exists
 ** (empty prefix or all 0xFF bytes: scan to the end of the table). */
-static void rkPrefixEndFunc(sqlite3_context *ctx, int argc,
+void rkPrefixEndFunc(sqlite3_context *ctx, int argc,
                             sqlite3_value **argv){
   static const char zFunc[] = "rk_prefix_end(prefix)";
   RkBytes prefix;
@@ -647,42 +647,8 @@ static void rkPrefixEndFunc(sqlite3_context *ctx, int argc,
   outResult(ctx, &out, nOut, prefix.bBlob);
 }
 
-static void versionFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
+void rkVersionFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   (void)argc;
   (void)argv;
   sqlite3_result_text(ctx, WIDECOL_VERSION, -1, SQLITE_STATIC);
-}
-
-int widecolRegisterFunctions(sqlite3 *db){
-  static const struct {
-    const char *zName;
-    signed char nArg;
-    unsigned char bHash;    /* Needs an MD5 context as its user data */
-    void (*xFunc)(sqlite3_context*, int, sqlite3_value**);
-  } aFunc[] = {
-    { "rk_pad",          2, 0, rkPadFunc       },
-    { "rk_pad",          3, 0, rkPadFunc       },
-    { "rk_desc",         1, 0, rkDescFunc      },
-    { "rk_desc",         2, 0, rkDescFunc      },
-    { "rk_undesc",       1, 0, rkUndescFunc    },
-    { "rk_salt",         2, 1, rkSaltFunc      },
-    { "rk_unsalt",       2, 1, rkUnsaltFunc    },
-    { "rk_bucket",       2, 1, rkBucketFunc    },
-    { "rk_md5",          1, 1, rkMd5Func       },
-    { "rk_reverse",      1, 0, rkReverseFunc   },
-    { "rk_join",        -1, 0, rkJoinFunc      },
-    { "rk_part",         3, 0, rkPartFunc      },
-    { "rk_prefix_end",   1, 0, rkPrefixEndFunc },
-    { "widecol_version", 0, 0, versionFunc     },
-  };
-  const int eFlags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
-  size_t i;
-  for(i = 0; i < sizeof(aFunc) / sizeof(aFunc[0]); i++){
-    RkHasher *pHasher = aFunc[i].bHash ? rkHasherNew() : 0;
-    int rc = sqlite3_create_function_v2(db, aFunc[i].zName, aFunc[i].nArg,
-                                        eFlags, pHasher, aFunc[i].xFunc, 0, 0,
-                                        aFunc[i].bHash ? rkHasherFree : 0);
-    if( rc != SQLITE_OK ) return rc;
-  }
-  return SQLITE_OK;
 }

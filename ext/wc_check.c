@@ -9,7 +9,7 @@
 ** Writes through widecol keep all of this true; the check finds what
 ** writing to the tables directly, or a bug, broke.
 */
-#include "wc_vtab.h"
+#include "wc_table.h"
 #include "wc_tvf.h"
 
 #include <stdarg.h>
@@ -70,23 +70,23 @@ static sqlite3_stmt *prepare(Check *p, sqlite3_str *pStr){
     p->rc = SQLITE_NOMEM;
     return 0;
   }
-  p->rc = sqlite3_prepare_v2(p->pTab->db, zSql, -1, &pStmt, 0);
+  p->rc = sqlite3_prepare_v2(wcTableDb(p->pTab), zSql, -1, &pStmt, 0);
   sqlite3_free(zSql);
   return pStmt;
 }
 
 /* SELECT rowkey, every column FROM the row table with its families. */
 static sqlite3_stmt *prepareRows(Check *p, int bOne){
-  sqlite3_str *pStr = sqlite3_str_new(p->pTab->db);
-  wcStoreAppendRowsSelect(pStr, p->pTab);
+  sqlite3_str *pStr = sqlite3_str_new(wcTableDb(p->pTab));
+  wcStoreAppendRowsSelect(pStr, p->pTab, 0);
   sqlite3_str_appendall(pStr, bOne ? " WHERE r.rowkey = ?1" : "");
   return prepare(p, pStr);
 }
 
 /* SELECT ikey, rowkey, the columns it holds FROM index iIndex's table. */
 static sqlite3_stmt *prepareIndex(Check *p, int iIndex, int bOne){
-  const WcSchema *pS = p->pTab->pSchema;
-  sqlite3_str *pStr = sqlite3_str_new(p->pTab->db);
+  const WcSchema *pS = wcTableSchema(p->pTab);
+  sqlite3_str *pStr = sqlite3_str_new(wcTableDb(p->pTab));
   int i;
   sqlite3_str_appendall(pStr, "SELECT ikey, rowkey");
   for(i = 0; i < pS->nCol; i++){
@@ -113,13 +113,13 @@ static void valuesOf(sqlite3_stmt *pStmt, int iFirst, int nCol,
 static void checkRow(Check *p, sqlite3_stmt *pRow, sqlite3_stmt **apEntry,
                      WcValue *aVal, WcBuf *pBuf){
   WcVtab *pTab = p->pTab;
-  const WcSchema *pS = pTab->pSchema;
+  const WcSchema *pS = wcTableSchema(pTab);
   const unsigned char *aKey = sqlite3_column_blob(pRow, 0);
   int64_t nKey = sqlite3_column_bytes(pRow, 0);
   char *zKey = keyText(aKey, nKey), *zErr = 0;
   int i, j, rc;
   valuesOf(pRow, 1, pS->nCol, aVal);
-  rc = wcEncodeKey(pS, pTab->pHasher, aVal, pBuf, &zErr);
+  rc = wcEncodeKey(pS, wcTableHasher(pTab), aVal, pBuf, &zErr);
   if( rc == WC_NOMEM ){
     p->rc = SQLITE_NOMEM;
   }else if( rc != WC_OK ){
@@ -178,7 +178,7 @@ static void checkRow(Check *p, sqlite3_stmt *pRow, sqlite3_stmt **apEntry,
 static void checkEntries(Check *p, int iIndex, sqlite3_stmt *pOne,
                          WcValue *aVal, WcBuf *pBuf){
   WcVtab *pTab = p->pTab;
-  const WcIndex *pIdx = &pTab->pSchema->aIndex[iIndex];
+  const WcIndex *pIdx = &wcTableSchema(pTab)->aIndex[iIndex];
   sqlite3_stmt *pAll = prepareIndex(p, iIndex, 0);
   while( p->rc == SQLITE_OK && sqlite3_step(pAll) == SQLITE_ROW ){
     const unsigned char *aIKey = sqlite3_column_blob(pAll, 0);
@@ -193,7 +193,7 @@ static void checkEntries(Check *p, int iIndex, sqlite3_stmt *pOne,
       problem(p, "INDEX %s: entry %s is for row %s, which does not exist",
               pIdx->zName, zIKey, zKey);
     }else{
-      valuesOf(pOne, 1, pTab->pSchema->nCol, aVal);
+      valuesOf(pOne, 1, wcTableSchema(pTab)->nCol, aVal);
       if( wcIndexKey(pTab, iIndex, aVal, aKey, nKey, pBuf, 0) != WC_OK
        || pBuf->n != nIKey || (nIKey && memcmp(pBuf->a, aIKey, (size_t)nIKey)) ){
         problem(p, "INDEX %s: entry %s is not the index key of row %s",
@@ -209,9 +209,9 @@ static void checkEntries(Check *p, int iIndex, sqlite3_stmt *pOne,
 /* Family rows need a row, and a value. */
 static void checkFamily(Check *p, int iFamily){
   WcVtab *pTab = p->pTab;
-  const WcSchema *pS = pTab->pSchema;
+  const WcSchema *pS = wcTableSchema(pTab);
   const WcFamily *pFam = &pS->aFamily[iFamily];
-  sqlite3_str *pStr = sqlite3_str_new(pTab->db);
+  sqlite3_str *pStr = sqlite3_str_new(wcTableDb(pTab));
   sqlite3_stmt *pStmt;
   int i;
   sqlite3_str_appendall(pStr, "SELECT f.rowkey, NOT EXISTS(SELECT 1 FROM ");
@@ -230,7 +230,7 @@ static void checkFamily(Check *p, int iFamily){
                          sqlite3_column_bytes(pStmt, 0));
     if( sqlite3_column_int(pStmt, 1) ){
       problem(p, "FAMILY %s: a row for key %s, which is not in %s_rows",
-              pFam->zName, zKey, pTab->zName);
+              pFam->zName, zKey, wcTableName(pTab));
     }else if( sqlite3_column_int(pStmt, 2) ){
       problem(p, "FAMILY %s: the row for key %s holds no value (an empty "
               "family has no row)", pFam->zName, zKey);
@@ -242,7 +242,7 @@ static void checkFamily(Check *p, int iFamily){
 
 static void checkTable(Check *p){
   WcVtab *pTab = p->pTab;
-  const WcSchema *pS = pTab->pSchema;
+  const WcSchema *pS = wcTableSchema(pTab);
   WcValue *aVal = sqlite3_malloc64(sizeof(WcValue) * (sqlite3_uint64)pS->nCol);
   sqlite3_stmt **apEntry = sqlite3_malloc64(sizeof(sqlite3_stmt*)
                                             * (sqlite3_uint64)(pS->nIndex + 1));
@@ -278,19 +278,18 @@ static void checkTable(Check *p){
 }
 
 /* widecol_check(tbl): 'ok', or one row per problem. */
-static int checkFill(sqlite3 *db, void *pAux, sqlite3_value **apArg,
-                     WcTvfRows *pRows, char **pzErr){
+static int checkFill(sqlite3 *db, sqlite3_value **apArg, WcTvfRows *pRows,
+                     char **pzErr){
   const char *zName = (const char*)sqlite3_value_text(apArg[0]);
   Check check;
-  int i, rc = SQLITE_OK;
+  int i, rc;
   memset(&check, 0, sizeof(check));
   if( zName == 0 ){
     *pzErr = sqlite3_mprintf("widecol_check: the table name is NULL");
     return SQLITE_ERROR;
   }
-  check.pTab = wcVtabFind(db, (WcRegistry*)pAux, zName, "widecol_check",
-                          pzErr);
-  if( check.pTab == 0 ) return *pzErr ? SQLITE_ERROR : SQLITE_NOMEM;
+  rc = wcTableLookup(db, zName, "widecol_check", &check.pTab, pzErr);
+  if( rc != SQLITE_OK ) return rc;
   checkTable(&check);
   if( check.rc != SQLITE_OK ){
     *pzErr = sqlite3_mprintf("widecol_check(%Q): %s", zName,
@@ -307,11 +306,8 @@ static int checkFill(sqlite3 *db, void *pAux, sqlite3_value **apArg,
   return rc;
 }
 
-static const WcTvfDef checkDef = {
+const WcTvfDef wcCheckDef = {
   "widecol_check", "problem TEXT", "tbl", 1,
-  "name the table, as in SELECT * FROM widecol_check('orders')", checkFill
+  "name the table, as in SELECT * FROM widecol_check('orders') or "
+  "widecol_check('aux.orders')", checkFill
 };
-
-int wcCheckRegister(sqlite3 *db, WcRegistry *pRegistry){
-  return wcTvfRegister(db, &checkDef, pRegistry);
-}

@@ -252,7 +252,7 @@ static int checkType(const WcSchema *pS, int iCol, const WcValue *pVal,
                                "column the %s is made of needs a value)",
                                pS->zTable, pCol->zName, pS->zKeyName);
     }
-    return WC_NOFIT;
+    return WC_NULL;
   }
   switch( pCol->cAff ){
     case WC_AFF_INTEGER: bOk = pVal->eType == SQLITE_INTEGER; break;
@@ -565,7 +565,7 @@ static int encodeSalt(const WcSchema *pS, RkHasher *pHasher,
         *pzErr = sqlite3_mprintf("widecol %s: OpenSSL could not compute the "
                                  "MD5 for SALT", pS->zTable);
       }
-      rc = WC_NOFIT;
+      rc = WC_ERROR;
     }else{
       wcBufAppend(pOut, zSalt, pElem->nSaltDigit < 0 ? -pElem->nSaltDigit
                                                      : pElem->nSaltDigit);
@@ -596,7 +596,7 @@ static int encodeBucket(const WcSchema *pS, RkHasher *pHasher,
       *pzErr = sqlite3_mprintf("widecol %s: OpenSSL could not compute the "
                                "MD5 for BUCKET", pS->zTable);
     }
-    return WC_NOFIT;
+    return WC_ERROR;
   }
   rkPadDecimal((uint64_t)iBucket, rkDigitCount((uint64_t)(pElem->nBucket - 1)),
                zDigits);

@@ -36,10 +36,15 @@ void wcBufAppend(WcBuf *p, const void *a, int64_t n);
 int wcBufReserve(WcBuf *p, int64_t n);     /* room for n more; 1 if OOM */
 void wcBufFree(WcBuf *p);
 
-/* Result codes of the encoders. */
+/* Result codes of the encoders.  Each maps to one SQLite code, chosen by
+** value: a value the user gave that a key cannot hold is a constraint
+** violation; the codec's own failures never are. */
 #define WC_OK     0
-#define WC_NOFIT  1   /* The value cannot be stored in that key field */
+#define WC_NOFIT  1   /* The value cannot be stored in that key field
+                      ** (SQLITE_CONSTRAINT_CHECK) */
 #define WC_NOMEM  2
+#define WC_NULL   3   /* A key field is NULL (SQLITE_CONSTRAINT_NOTNULL) */
+#define WC_ERROR  4   /* OpenSSL could not compute an MD5 (SQLITE_ERROR) */
 
 /* Fills *pOut with pVal as a column of affinity cAff stores it.  If the
 ** value had to be converted through a copy, *ppCopy is set to it and the
@@ -61,9 +66,9 @@ int wcValueSame(const WcValue *pA, const WcValue *pB);
 int wcValueCompare(const WcValue *pA, const WcValue *pB);
 
 /* Appends the bytes of element iElem to pOut, given the stored values of
-** all columns (aVal[iCol]).  Returns WC_OK, WC_NOFIT or WC_NOMEM; on
-** WC_NOFIT, if pzErr is not NULL, *pzErr is a message naming table,
-** column, value and what the field accepts.  With bBound set the value is
+** all columns (aVal[iCol]).  Returns one of the codes above; for any but
+** WC_OK and WC_NOMEM, if pzErr is not NULL, *pzErr is a message naming
+** table, column, value and what the field accepts.  With bBound set the value is
 ** a scan bound, never stored, so the checks that keep stored keys
 ** decodable (no delimiter inside, no trailing PAD fill) are skipped. */
 int wcEncodeElement(const WcSchema *pS, RkHasher *pHasher, int iElem,

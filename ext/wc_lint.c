@@ -1,6 +1,8 @@
 /*
 ** wc_lint.c: SELECT * FROM widecol_lint('<table>') judges a widecol
-** table's key design against the seeds' checklists, on its data.
+** table's key design against the design guides' checklists (the HBase
+** blog, the Lindorm, MapR-DB and GeminiDB guides, eBay's Cassandra
+** practices), on its data.
 **
 ** One row per finding: severity ('error': rows are lost or cannot be
 ** written; 'warning': the design hotspots, or its key order is not the
@@ -9,14 +11,20 @@
 ** from the data, and a fix: the key rewritten.  Each fix answers its own
 ** finding, starting from the declared key.
 **
-** The data rules read a sample: the first WC_LINT_SAMPLE rows in key
-** order, through the tables behind the virtual table (so that the lint
-** itself changes no counters).  Write order is not stored, so "grows as
-** rows are written" is judged from the values: times, and dense integer
-** sequences.  Which fields queries range over, and which writes found
-** their key taken, come from this connection's history (WcHistory).
+** The data rules read a sample through the tables behind the virtual
+** table (so that the lint itself changes no counters): every row of a
+** table of up to WC_LINT_SAMPLE rows, else WC_LINT_RUNS runs of
+** consecutive rows spread evenly over the whole key order, so that what
+** sits at the end of the key space is seen as well as what sits at its
+** start.  Write order is not stored, so "grows as rows are written" is
+** judged from the values: times, and dense integer sequences.  Which
+** fields queries range over, what those scans read, and which writes found
+** their key taken, come from this connection's history (wc_history.h).
+** Every fix is valid DDL for the table: names are quoted where SQL needs
+** it, and a change of encoding rewrites every key of the table.
 */
-#include "wc_vtab.h"
+#include "wc_table.h"
+#include "wc_history.h"
 #include "wc_tvf.h"
 #include "rk_bytes.h"
 
@@ -24,6 +32,7 @@
 #include <string.h>
 
 #define WC_LINT_SAMPLE    100000   /* Rows read */
+#define WC_LINT_RUNS      256      /* Runs the sample is read in */
 #define WC_LINT_SHARE     0.9      /* Share of values a pattern must fit */
 #define WC_LINT_PREFIXES  16       /* Salt prefixes a range may cost */
 #define WC_LINT_KEY_ADVICE 2048    /* Bytes: a key longer is advised */
@@ -36,9 +45,15 @@ struct Lint {
   sqlite3 *db;
   WcVtab *pTab;
   const WcSchema *pS;
+  const WcHistory *pH;
   WcTvfRows *pRows;
-  char *zSample;        /* "(SELECT ... LIMIT n)" */
+  char *zSample;        /* "(SELECT ...)": the sample, as a subquery */
+  WcBuf *aRunKey;       /* Runs: the first key of run i, 2i, and the
+                        ** key after its last row, 2i + 1; parameters
+                        ** ?1, ?2, ... of every query on the sample */
+  int nRunKey;
   sqlite3_int64 nSample;      /* Rows in it */
+  sqlite3_int64 nTable;       /* Rows in the table */
   signed char *aeTime;  /* Per column: the values are times (1), not (0),
                         ** not yet known (-1) */
   int rc;
@@ -68,7 +83,7 @@ struct KeyText {
 static void lintFail(Lint *p, int rc){
   if( p->rc != SQLITE_OK ) return;
   p->rc = rc;
-  p->zErr = sqlite3_mprintf("widecol_lint(%Q): %s", p->pTab->zName,
+  p->zErr = sqlite3_mprintf("widecol_lint(%Q): %s", wcTableName(p->pTab),
                             sqlite3_errmsg(p->db));
 }
 
@@ -85,6 +100,15 @@ static sqlite3_stmt *lintPrepareV(Lint *p, const char *zFormat, va_list ap){
   rc = sqlite3_prepare_v2(p->db, zSql, -1, &pStmt, 0);
   if( rc != SQLITE_OK ) lintFail(p, rc);
   sqlite3_free(zSql);
+  if( pStmt ){
+    /* The sample's run keys, where the query reads the sample. */
+    int i, n = sqlite3_bind_parameter_count(pStmt);
+    for(i = 0; i < n && i < p->nRunKey; i++){
+      sqlite3_bind_blob64(pStmt, i + 1, p->aRunKey[i].n ? p->aRunKey[i].a
+                          : (const void*)"", (sqlite3_uint64)p->aRunKey[i].n,
+                          SQLITE_STATIC);
+    }
+  }
   return pStmt;
 }
 
@@ -174,14 +198,12 @@ static int holdsTimes(Lint *p, int iCol){
 /* True if queries range over column iCol, or it holds times, which are
 ** queried by range ('last hour'). */
 static int rangeQueried(Lint *p, int iCol){
-  uint64_t mCol = (uint64_t)1 << (iCol < 63 ? iCol : 63);
-  return (p->pTab->history.mRangeCol & mCol) != 0 || holdsTimes(p, iCol);
+  return wcHistoryRanged(p->pH, iCol) || holdsTimes(p, iCol);
 }
 
 /* Why rangeQueried() is true, for a finding. */
 static const char *rangeWhy(Lint *p, int iCol){
-  uint64_t mCol = (uint64_t)1 << (iCol < 63 ? iCol : 63);
-  return (p->pTab->history.mRangeCol & mCol)
+  return wcHistoryRanged(p->pH, iCol)
          ? "queries on this connection constrained it with a range"
          : "it holds times, which are queried by range";
 }
@@ -200,8 +222,18 @@ static int padWidth(Lint *p, int iCol){
 ** Keys as text.
 */
 
+/* True if z can be written as it is in SQL and in widecol's arguments:
+** an identifier that is neither an SQL keyword nor one of widecol's. */
 static int isPlainName(const char *z){
+  static const char *const azWord[] = {
+    "ROWKEY", "INDEX", "FAMILY", "INCLUDE", "DELIMITER", "ENCODING", "PAD",
+    "DESC", "REVERSE", "SALT", "BUCKET", "TEXT", "BINARY",
+  };
+  size_t k;
   int i;
+  for(k = 0; k < sizeof(azWord) / sizeof(azWord[0]); k++){
+    if( sqlite3_stricmp(z, azWord[k]) == 0 ) return 0;
+  }
   if( !((z[0] >= 'a' && z[0] <= 'z') || (z[0] >= 'A' && z[0] <= 'Z')
         || z[0] == '_') ){
     return 0;
@@ -221,6 +253,14 @@ static void appendName(sqlite3_str *pStr, const char *zName){
   }else{
     sqlite3_str_appendf(pStr, "\"%w\"", zName);
   }
+}
+
+/* Column iCol's name as a fix writes it (quoted if need be), from
+** sqlite3_mprintf(). */
+static char *colSql(Lint *p, int iCol){
+  sqlite3_str *pStr = sqlite3_str_new(0);
+  appendName(pStr, p->pS->aCol[iCol].zName);
+  return sqlite3_str_finish(pStr);
 }
 
 /* An element as written in ROWKEY(...), without transform eSkip (0 for
@@ -310,10 +350,8 @@ static void keyTextTruncate(KeyText *pKt, int n){
   while( pKt && pKt->n > n ) sqlite3_free(pKt->az[--pKt->n]);
 }
 
-/* "ROWKEY(a, b)" or "INDEX name(a, b)", with zTail after it; frees the
-** key text. */
-static char *keyTextFinish(Lint *p, const LintKey *pK, KeyText *pKt,
-                           const char *zTail){
+/* "ROWKEY(a, b)" or "INDEX name(a, b)"; frees the key text. */
+static char *keyTextFinish(Lint *p, const LintKey *pK, KeyText *pKt){
   sqlite3_str *pStr;
   char *z;
   int i;
@@ -326,7 +364,7 @@ static char *keyTextFinish(Lint *p, const LintKey *pK, KeyText *pKt,
     sqlite3_free(pKt->az[i]);
   }
   sqlite3_free(pKt);
-  sqlite3_str_appendf(pStr, ")%s", zTail ? zTail : "");
+  sqlite3_str_appendall(pStr, ")");
   z = sqlite3_str_finish(pStr);
   if( z == 0 || p->rc != SQLITE_OK ){
     if( p->rc == SQLITE_OK ) p->rc = SQLITE_NOMEM;
@@ -340,19 +378,74 @@ static char *keyTextFinish(Lint *p, const LintKey *pK, KeyText *pKt,
 static char *fixReplace(Lint *p, const LintKey *pK, int iElem, char *zNew){
   KeyText *pKt = keyTextNew(p, pK->pKey);
   keyTextSet(p, pKt, iElem, zNew);
-  return keyTextFinish(p, pK, pKt, 0);
+  return keyTextFinish(p, pK, pKt);
 }
 
 /* The declared key with zNew (owned) inserted before element iElem. */
 static char *fixInsert(Lint *p, const LintKey *pK, int iElem, char *zNew){
   KeyText *pKt = keyTextNew(p, pK->pKey);
   keyTextInsert(p, pKt, iElem, zNew);
-  return keyTextFinish(p, pK, pKt, 0);
+  return keyTextFinish(p, pK, pKt);
 }
 
-/* The declared key, followed by zTail. */
-static char *fixTail(Lint *p, const LintKey *pK, const char *zTail){
-  return keyTextFinish(p, pK, keyTextNew(p, pK->pKey), zTail);
+/* An element in BINARY encoding, which orders every type by itself: no
+** PAD or REVERSE, DESC without a max. */
+static char *elementBinary(const WcSchema *pKey, const WcElement *pE){
+  WcElement one = *pE;
+  int i, n = 0;
+  for(i = 0; i < pE->nXform; i++){
+    if( pE->aXform[i].eOp == WC_XFORM_DESC ){
+      one.aXform[n] = pE->aXform[i];
+      one.aXform[n++].bArg = 0;
+    }
+  }
+  one.nXform = n;
+  return elementText(pKey, &one, 0);
+}
+
+/* Appends "ROWKEY(...)" or "INDEX name(...) [INCLUDE (...)]" for a key of
+** the table in BINARY form. */
+static void appendBinaryKey(Lint *p, sqlite3_str *pStr, int iIndex){
+  const WcSchema *pKey = iIndex < 0 ? p->pS : p->pS->aIndex[iIndex].pKey;
+  int i, n = 0;
+  if( iIndex < 0 ){
+    sqlite3_str_appendall(pStr, "ROWKEY(");
+  }else{
+    sqlite3_str_appendall(pStr, ", INDEX ");
+    appendName(pStr, p->pS->aIndex[iIndex].zName);
+    sqlite3_str_appendall(pStr, "(");
+  }
+  for(i = 0; i < pKey->nElem; i++){
+    char *z = elementBinary(pKey, &pKey->aElem[i]);
+    if( z == 0 ) p->rc = SQLITE_NOMEM;
+    sqlite3_str_appendf(pStr, "%s%s", i ? ", " : "", z ? z : "?");
+    sqlite3_free(z);
+  }
+  sqlite3_str_appendall(pStr, ")");
+  for(i = 0; iIndex >= 0 && i < p->pS->nCol; i++){
+    /* INCLUDE: stored, and neither an index field nor a row key field. */
+    if( !p->pS->aIndex[iIndex].abStored[i] || pKey->aCol[i].bKey
+     || p->pS->aCol[i].bKey ){
+      continue;
+    }
+    sqlite3_str_appendall(pStr, n++ ? ", " : " INCLUDE (");
+    appendName(pStr, p->pS->aCol[i].zName);
+  }
+  if( n ) sqlite3_str_appendall(pStr, ")");
+}
+
+/* ENCODING BINARY applies to every key of the table, so the fix rewrites
+** them all: "ROWKEY(...), INDEX ...(...), ENCODING BINARY". */
+static char *fixBinary(Lint *p){
+  sqlite3_str *pStr = sqlite3_str_new(0);
+  char *z;
+  int i;
+  appendBinaryKey(p, pStr, -1);
+  for(i = 0; i < p->pS->nIndex; i++) appendBinaryKey(p, pStr, i);
+  sqlite3_str_appendall(pStr, ", ENCODING BINARY");
+  z = sqlite3_str_finish(pStr);
+  if( z == 0 ) p->rc = SQLITE_NOMEM;
+  return z;
 }
 
 /*
@@ -423,7 +516,8 @@ static void ruleHotspot(Lint *p, const LintKey *pK){
   zCol = colName(p, pE->iCol);
   zEnd = hasTransform(pE, WC_XFORM_DESC) ? "smallest" : "largest";
   if( holdsTimes(p, pE->iCol) ){
-    zFix = fixInsert(p, pK, 0, sqlite3_mprintf("SALT(1, %s)", zCol));
+    zFix = fixInsert(p, pK, 0, sqlite3_mprintf("SALT(1, %z)",
+                                               colSql(p, pE->iCol)));
     finding(p, pK, 0, "warning", "hotspot", zFix,
         "the leading field %s holds times, which grow as rows are written: "
         "every new row goes to the region holding the %s keys, so one "
@@ -439,18 +533,22 @@ static void ruleHotspot(Lint *p, const LintKey *pK){
   iMin = a[2];
   iMax = a[3];
   /* A sequence: nearly one row per value, and few values missing, in
-  ** enough rows to tell. */
+  ** enough rows to tell.  A sample spread over the key order holds a
+  ** share of the values between min and max: the table's distinct values
+  ** are scaled up from it. */
   if( n < WC_LINT_MIN_ROWS || nDistinct < WC_LINT_SHARE * (double)n
-   || (double)iMax - (double)iMin + 1.0 > 2.0 * (double)nDistinct ){
+   || (double)iMax - (double)iMin + 1.0
+      > 2.0 * (double)nDistinct * (double)p->nTable / (double)p->nSample ){
     return;
   }
   bRanged = rangeQueried(p, pE->iCol);
   if( bRanged ){
-    zFix = fixInsert(p, pK, 0, sqlite3_mprintf("SALT(1, %s)", zCol));
+    zFix = fixInsert(p, pK, 0, sqlite3_mprintf("SALT(1, %z)",
+                                               colSql(p, pE->iCol)));
   }else{
     char *zNew = hasTransform(pE, WC_XFORM_PAD) || hasTransform(pE, WC_XFORM_DESC)
                ? sqlite3_mprintf("%z REVERSE", elementText(pK->pKey, pE, 0))
-               : sqlite3_mprintf("%s PAD %d REVERSE", zCol,
+               : sqlite3_mprintf("%z PAD %d REVERSE", colSql(p, pE->iCol),
                                  padWidth(p, pE->iCol));
     zFix = fixReplace(p, pK, 0, zNew);
   }
@@ -500,9 +598,10 @@ static void ruleUnpadded(Lint *p, const LintKey *pK, int iElem){
   }
   if( iMin < 0 ){
     /* PAD holds 0 to 10^n - 1: negative numbers need typed keys. */
-    zFix = fixTail(p, pK, ", ENCODING BINARY");
+    zFix = fixBinary(p);
   }else{
-    zFix = fixReplace(p, pK, iElem, sqlite3_mprintf("%s PAD %d", zCol,
+    zFix = fixReplace(p, pK, iElem, sqlite3_mprintf("%z PAD %d",
+                                                    colSql(p, pE->iCol),
                                                     padWidth(p, pE->iCol)));
   }
   finding(p, pK, iElem, "warning", "unpadded-integer", zFix,
@@ -546,11 +645,12 @@ static void rulePrefix(Lint *p, const LintKey *pK, int iElem){
   if( p->pS->aCol[pE->iCol].cAff == WC_AFF_TEXT ){
     sqlite3_int64 nMax = lintInt(p, "SELECT max(length(\"%w\")) FROM %s",
                                  zCol, p->zSample);
-    zFix = fixReplace(p, pK, iElem, sqlite3_mprintf("%s PAD %lld", zCol,
+    zFix = fixReplace(p, pK, iElem, sqlite3_mprintf("%z PAD %lld",
+                                                    colSql(p, pE->iCol),
                                                     nMax + 4));
     zRemedy = "a fixed width (PAD: the longest value and 4)";
   }else{
-    zFix = fixTail(p, pK, ", ENCODING BINARY");
+    zFix = fixBinary(p);
     zRemedy = "ENCODING BINARY, which ends a value with 00 00, below any "
               "byte that follows it in a longer one,";
   }
@@ -587,7 +687,7 @@ static char *firstValue(Lint *p, int iCol){
 static void ruleDateOrder(Lint *p, const LintKey *pK, int iElem){
   const WcElement *pE = &pK->pKey->aElem[iElem];
   const char *zCol;
-  char *zExample, *zFix, *zTail;
+  char *zExample;
   if( pE->eKind != WC_ELEM_COLUMN || hasTransform(pE, WC_XFORM_REVERSE)
    || p->pS->aCol[pE->iCol].cAff != WC_AFF_TEXT
    || valueShare(p, pE->iCol, zDayFirst) < WC_LINT_SHARE ){
@@ -595,16 +695,14 @@ static void ruleDateOrder(Lint *p, const LintKey *pK, int iElem){
   }
   zCol = colName(p, pE->iCol);
   zExample = firstValue(p, pE->iCol);
-  zTail = sqlite3_mprintf(", with %s written year first: 'YYYY-MM-DD "
-                          "HH:MM:SS'", zCol);
-  zFix = zTail ? fixTail(p, pK, zTail) : 0;
-  sqlite3_free(zTail);
-  finding(p, pK, iElem, "warning", "date-order", zFix,
+  /* The remedy is in the data, so there is no DDL to give. */
+  finding(p, pK, iElem, "warning", "date-order", 0,
       "%s holds dates written day or month first ('%q'): text order is not "
       "time order ('02-01-2016' sorts after '01-01-2017'), so a key range "
-      "on %s is not a time range and 'the last week' is not one scan; "
-      "year-first text (ISO 8601) sorts as time does", zCol,
-      zExample ? zExample : "", zCol);
+      "on %s is not a time range and 'the last week' is not one scan; the "
+      "key can stay as it is with %s written year first, 'YYYY-MM-DD "
+      "HH:MM:SS' (ISO 8601), which sorts as time does", zCol,
+      zExample ? zExample : "", zCol, zCol);
   sqlite3_free(zExample);
 }
 
@@ -623,10 +721,11 @@ static void ruleReversedRange(Lint *p, const LintKey *pK, int iElem){
   keyTextSet(p, pKt, iElem, elementText(pKey, pE, WC_XFORM_REVERSE));
   if( iElem == 0 ){
     /* Unreversed, a leading field needs a salt against hotspots. */
-    keyTextInsert(p, pKt, 0, sqlite3_mprintf("SALT(1, %s)", zCol));
+    keyTextInsert(p, pKt, 0, sqlite3_mprintf("SALT(1, %z)",
+                                             colSql(p, pE->iCol)));
   }
   finding(p, pK, iElem, "warning", "unordered-range",
-      keyTextFinish(p, pK, pKt, 0),
+      keyTextFinish(p, pK, pKt),
       "%s is REVERSEd, so its keys are not in value order: a range on %s "
       "(%s) cannot be a key range and reads every row%s", zCol, zCol,
       rangeWhy(p, pE->iCol), iElem == 0
@@ -656,8 +755,8 @@ static void ruleSaltedRange(Lint *p, const LintKey *pK, int iElem){
   if( j == pKey->nElem ) return;
   zCol = colName(p, pKey->aElem[j].iCol);
   if( pE->eKind == WC_ELEM_BUCKET ){
-    zNew = sqlite3_mprintf("BUCKET(%d, %s)", WC_LINT_PREFIXES,
-                           colName(p, pE->iCol));
+    zNew = sqlite3_mprintf("BUCKET(%d, %z)", WC_LINT_PREFIXES,
+                           colSql(p, pE->iCol));
   }else{
     WcElement one = *pE;
     one.nSaltDigit = pE->nSaltDigit < 0 ? -1 : 1;
@@ -718,8 +817,8 @@ static void ruleKeyLength(Lint *p, const LintKey *pK){
   }
   if( iLong < 0 ) return;
   finding(p, pK, iLong, "advice", "key-length",
-      fixReplace(p, pK, iLong, sqlite3_mprintf("SALT(16, %s)",
-                                               colName(p, pS->aElem[iLong].iCol))),
+      fixReplace(p, pK, iLong, sqlite3_mprintf("SALT(16, %z)",
+                                colSql(p, pS->aElem[iLong].iCol))),
       "keys are up to %lld bytes (at least %lld), more than the %d bytes to "
       "keep them under: the key is stored with every cell and in every "
       "index, and %s takes up to %lld of them; a digest (SALT(16, ...), 16 "
@@ -749,7 +848,7 @@ static void ruleFields(Lint *p, const LintKey *pK){
                 sqlite3_str_value(pCols), p->zSample) == p->nSample ){
       KeyText *pKt = keyTextNew(p, pS);
       keyTextTruncate(pKt, i + 1);
-      zFix = keyTextFinish(p, pK, pKt, 0);
+      zFix = keyTextFinish(p, pK, pKt);
       break;
     }
   }
@@ -797,19 +896,18 @@ static int uniqueCandidate(Lint *p){
 static char *fieldText(Lint *p, int iCol){
   if( p->pS->eEncoding == WC_ENCODING_TEXT
    && p->pS->aCol[iCol].cAff == WC_AFF_INTEGER ){
-    return sqlite3_mprintf("%s PAD %d", colName(p, iCol), padWidth(p, iCol));
+    return sqlite3_mprintf("%z PAD %d", colSql(p, iCol), padWidth(p, iCol));
   }
-  return sqlite3_mprintf("%s", colName(p, iCol));
+  return colSql(p, iCol);
 }
 
 /* What became of the writes that found their key taken. */
-static char *takenText(const WcHistory *pH){
-  char *zReplaced = pH->nOverwrite == 0 ? 0 : sqlite3_mprintf("%lld "
-      "replaced the row that had it (INSERT OR REPLACE, as an HBase put "
-      "overwrites)", (long long)pH->nOverwrite);
-  char *zRefused = pH->nRefused == 0 ? 0 : sqlite3_mprintf("%lld %s "
-      "refused or ignored", (long long)pH->nRefused,
-      pH->nRefused == 1 ? "was" : "were");
+static char *takenText(int64_t nReplaced, int64_t nRefused){
+  char *zReplaced = nReplaced == 0 ? 0 : sqlite3_mprintf("%lld replaced the "
+      "row that had it (INSERT OR REPLACE, as an HBase put overwrites)",
+      (long long)nReplaced);
+  char *zRefused = nRefused == 0 ? 0 : sqlite3_mprintf("%lld %s refused or "
+      "ignored", (long long)nRefused, nRefused == 1 ? "was" : "were");
   if( zReplaced && zRefused ){
     return sqlite3_mprintf("%z and %z", zReplaced, zRefused);
   }
@@ -820,7 +918,8 @@ static char *takenText(const WcHistory *pH){
 ** on this connection that found their key taken. */
 static void ruleUnique(Lint *p, const LintKey *pK){
   const WcSchema *pS = p->pS;
-  const WcHistory *pH = &p->pTab->history;
+  int64_t nReplaced = wcHistoryReplaced(p->pH);
+  int64_t nRefused = wcHistoryRefused(p->pH);
   int i, j;
   for(i = 0; i < pS->nElem; i++){
     const WcElement *pE = &pS->aElem[i];
@@ -841,15 +940,15 @@ static void ruleUnique(Lint *p, const LintKey *pK){
           colName(p, iCol));
     }
   }
-  if( pH->nOverwrite + pH->nRefused > 0 ){
+  if( nReplaced + nRefused > 0 ){
     int iCand = uniqueCandidate(p);
     char *zFix = iCand < 0 ? 0
                : fixInsert(p, pK, pS->nElem, fieldText(p, iCand));
     finding(p, pK, -1, "error", "not-unique", zFix,
         "%lld write%s on this connection found the row key taken: %z, so "
         "the key does not tell these rows apart%s%s%s",
-        (long long)(pH->nOverwrite + pH->nRefused),
-        pH->nOverwrite + pH->nRefused == 1 ? "" : "s", takenText(pH),
+        (long long)(nReplaced + nRefused),
+        nReplaced + nRefused == 1 ? "" : "s", takenText(nReplaced, nRefused),
         iCand >= 0 ? "; " : "; no other column has a value in every row: add "
                             "one, a sequence or a random suffix (the Lindorm "
                             "guide's [userId][orderid][random(100)])",
@@ -860,17 +959,18 @@ static void ruleUnique(Lint *p, const LintKey *pK){
   }
 }
 
-/* unserved-range: queries ranged over a column that no key could read
-** as key ranges, so each read every row.  A REVERSEd key field is
-** unordered-range's finding. */
+/* unserved-range: scans on this connection ranged over a column that no
+** key could read as key ranges; what they read is stated as measured.  A
+** REVERSEd key field is unordered-range's finding. */
 static void ruleUnserved(Lint *p, const LintKey *pK){
   const WcSchema *pS = p->pS;
   int i;
-  for(i = 0; i < pS->nCol && i < 63; i++){
+  for(i = 0; i < pS->nCol; i++){
     sqlite3_str *pFix;
     char *zIndex;
+    int64_t nRead, nOut, nScan = wcHistoryUnserved(p->pH, i, &nRead, &nOut);
     int iElem = pS->aCol[i].iElem;
-    if( (p->pTab->history.mUnservedCol & ((uint64_t)1 << i)) == 0
+    if( nScan == 0
      || (iElem >= 0 && hasTransform(&pS->aElem[iElem], WC_XFORM_REVERSE)) ){
       continue;
     }
@@ -881,13 +981,16 @@ static void ruleUnserved(Lint *p, const LintKey *pK){
     sqlite3_str_appendf(pFix, "(%z)", fieldText(p, i));
     sqlite3_free(zIndex);
     finding(p, pK, -1, "warning", "unserved-range", sqlite3_str_finish(pFix),
-        "queries on this connection constrained %s by range, and no key "
-        "could read it as key ranges (%s is %s), so each read every row; "
-        "an INDEX that starts with %s serves them (or a table "
-        "keyed for them, as the seeds' PaymentsByDate)", colName(p, i),
-        colName(p, i), iElem < 0 ? "not in the row key"
-        : "in the row key after fields those queries did not fix with '='",
-        colName(p, i));
+        "%lld scan%s on this connection ranged over %s, which no key could "
+        "read as key ranges (%s is %s): %s read %lld row%s and handed %lld "
+        "to SQLite to filter; an INDEX that starts with %s serves such "
+        "ranges (or a table keyed for them, as the HBase blog's "
+        "PaymentsByDate)", (long long)nScan,
+        nScan == 1 ? "" : "s", colName(p, i), colName(p, i),
+        iElem < 0 ? "not in the row key"
+        : "in the row key after fields those scans did not fix with '='",
+        nScan == 1 ? "it" : "they", (long long)nRead, nRead == 1 ? "" : "s",
+        (long long)nOut, colName(p, i));
   }
 }
 
@@ -910,22 +1013,90 @@ static void lintKey(Lint *p, const LintKey *pK){
   }
 }
 
+/* Reads the key order once and keeps, for each of WC_LINT_RUNS runs of
+** nRun consecutive rows spread evenly over it, its first and last key. */
+static void readRuns(Lint *p, sqlite3_int64 nRun){
+  sqlite3_str *pStr = sqlite3_str_new(p->db);
+  sqlite3_stmt *pStmt;
+  sqlite3_int64 iRow = 0, iFirst = 0;
+  int iRun = 0;
+  sqlite3_str_appendall(pStr, "SELECT rowkey FROM ");
+  wcStoreAppendTable(pStr, p->pTab, -1, -1);
+  sqlite3_str_appendall(pStr, " ORDER BY rowkey");
+  pStmt = lintPrepare(p, "%z", sqlite3_str_finish(pStr));
+  p->aRunKey = sqlite3_malloc64(sizeof(WcBuf) * 2 * WC_LINT_RUNS);
+  if( p->aRunKey == 0 ){
+    p->rc = SQLITE_NOMEM;
+    sqlite3_finalize(pStmt);
+    return;
+  }
+  memset(p->aRunKey, 0, sizeof(WcBuf) * 2 * WC_LINT_RUNS);
+  while( pStmt && iRun < WC_LINT_RUNS && sqlite3_step(pStmt) == SQLITE_ROW ){
+    /* Run i starts at row i * (nTable - nRun) / (WC_LINT_RUNS - 1). */
+    if( iRow == iFirst || iRow == iFirst + nRun - 1 ){
+      WcBuf *pKey = &p->aRunKey[p->nRunKey++];
+      wcBufAppend(pKey, sqlite3_column_blob(pStmt, 0),
+                  sqlite3_column_bytes(pStmt, 0));
+      if( pKey->bOom ) p->rc = SQLITE_NOMEM;
+      if( iRow != iFirst ){
+        iRun++;
+        iFirst = iRun * (p->nTable - nRun) / (WC_LINT_RUNS - 1);
+      }
+    }
+    iRow++;
+  }
+  if( pStmt && sqlite3_finalize(pStmt) != SQLITE_OK ) lintFail(p, SQLITE_ERROR);
+  p->nRunKey -= p->nRunKey % 2;
+}
+
+/* The sample: the whole table, or runs spread over its key order. */
+static void sampleTable(Lint *p){
+  sqlite3_str *pStr = sqlite3_str_new(p->db);
+  char *zRuns = 0;
+  int i;
+  sqlite3_str_appendall(pStr, "SELECT count(*) FROM ");
+  wcStoreAppendTable(pStr, p->pTab, -1, -1);
+  p->nTable = lintInt(p, "%z", sqlite3_str_finish(pStr));
+  if( p->nTable > WC_LINT_SAMPLE ){
+    readRuns(p, WC_LINT_SAMPLE / WC_LINT_RUNS);
+    pStr = sqlite3_str_new(0);
+    sqlite3_str_appendall(pStr, "(VALUES ");
+    for(i = 0; i < p->nRunKey; i += 2){
+      sqlite3_str_appendf(pStr, "%s(?%d, ?%d)", i ? ", " : "", i + 1, i + 2);
+    }
+    sqlite3_str_appendall(pStr, ")");
+    zRuns = sqlite3_str_finish(pStr);
+    if( zRuns == 0 || p->nRunKey == 0 ){
+      if( p->rc == SQLITE_OK ) p->rc = SQLITE_NOMEM;
+      sqlite3_free(zRuns);
+      return;
+    }
+  }
+  pStr = sqlite3_str_new(p->db);
+  sqlite3_str_appendall(pStr, "(");
+  wcStoreAppendRowsSelect(pStr, p->pTab, zRuns);
+  sqlite3_str_appendall(pStr, ")");
+  p->zSample = sqlite3_str_finish(pStr);
+  sqlite3_free(zRuns);
+  if( p->zSample == 0 ){
+    p->rc = SQLITE_NOMEM;
+    return;
+  }
+  p->nSample = lintInt(p, "SELECT count(*) FROM %s", p->zSample);
+}
+
 static void lintTable(Lint *p){
   const WcSchema *pS = p->pS;
-  sqlite3_str *pStr = sqlite3_str_new(p->db);
   LintKey key;
   int i;
-  sqlite3_str_appendall(pStr, "(");
-  wcStoreAppendRowsSelect(pStr, p->pTab);
-  sqlite3_str_appendf(pStr, " LIMIT %d)", WC_LINT_SAMPLE);
-  p->zSample = sqlite3_str_finish(pStr);
   p->aeTime = sqlite3_malloc64((sqlite3_uint64)pS->nCol + 1);
-  if( p->zSample == 0 || p->aeTime == 0 ){
+  if( p->aeTime == 0 ){
     p->rc = SQLITE_NOMEM;
     return;
   }
   memset(p->aeTime, -1, (size_t)pS->nCol + 1);
-  p->nSample = lintInt(p, "SELECT count(*) FROM %s", p->zSample);
+  sampleTable(p);
+  if( p->rc != SQLITE_OK ) return;
   memset(&key, 0, sizeof(key));
   key.pKey = pS;
   key.zName = sqlite3_mprintf("ROWKEY");
@@ -946,10 +1117,11 @@ static void lintTable(Lint *p){
   }
 }
 
-static int lintFill(sqlite3 *db, void *pAux, sqlite3_value **apArg,
-                    WcTvfRows *pRows, char **pzErr){
+static int lintFill(sqlite3 *db, sqlite3_value **apArg, WcTvfRows *pRows,
+                    char **pzErr){
   const char *zName = (const char*)sqlite3_value_text(apArg[0]);
   Lint lint;
+  int i, rc;
   if( zName == 0 ){
     *pzErr = sqlite3_mprintf("widecol_lint: the table name is NULL");
     return SQLITE_ERROR;
@@ -957,12 +1129,17 @@ static int lintFill(sqlite3 *db, void *pAux, sqlite3_value **apArg,
   memset(&lint, 0, sizeof(lint));
   lint.db = db;
   lint.pRows = pRows;
-  lint.pTab = wcVtabFind(db, (WcRegistry*)pAux, zName, "widecol_lint", pzErr);
-  if( lint.pTab == 0 ) return *pzErr ? SQLITE_ERROR : SQLITE_NOMEM;
-  lint.pS = lint.pTab->pSchema;
+  rc = wcTableLookup(db, zName, "widecol_lint", &lint.pTab, pzErr);
+  if( rc != SQLITE_OK ) return rc;
+  lint.pS = wcTableSchema(lint.pTab);
+  lint.pH = wcTableHistory(lint.pTab);
   lintTable(&lint);
   sqlite3_free(lint.zSample);
   sqlite3_free(lint.aeTime);
+  for(i = 0; lint.aRunKey && i < 2 * WC_LINT_RUNS; i++){
+    wcBufFree(&lint.aRunKey[i]);
+  }
+  sqlite3_free(lint.aRunKey);
   if( lint.rc != SQLITE_OK ){
     *pzErr = lint.zErr;
     return lint.rc;
@@ -970,12 +1147,9 @@ static int lintFill(sqlite3 *db, void *pAux, sqlite3_value **apArg,
   return SQLITE_OK;
 }
 
-static const WcTvfDef lintDef = {
+const WcTvfDef wcLintDef = {
   "widecol_lint", "severity TEXT, rule TEXT, key TEXT, element TEXT, "
   "finding TEXT, fix TEXT", "tbl", 1,
-  "name the table, as in SELECT * FROM widecol_lint('orders')", lintFill
+  "name the table, as in SELECT * FROM widecol_lint('orders') or "
+  "widecol_lint('aux.orders')", lintFill
 };
-
-int wcLintRegister(sqlite3 *db, WcRegistry *pRegistry){
-  return wcTvfRegister(db, &lintDef, pRegistry);
-}

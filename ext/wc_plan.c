@@ -8,9 +8,8 @@
 ** bounded directly.  A constraint is marked omitted only when the byte
 ** range enforces it exactly for every value it could be compared with;
 ** otherwise SQLite checks it again on each row, so a result never differs
-** from an ordinary table's.  EXPLAIN QUERY PLAN shows the plan in words
-** (idxStr); xFilter finds the same plan through idxNum in a registry of
-** the distinct plans this table has made.
+** from an ordinary table's.  The plan reaches xFilter in idxStr, after the
+** words EXPLAIN QUERY PLAN shows (see wcBestIndex below).
 */
 #include "wc_vtab.h"
 
@@ -889,51 +888,6 @@ static char *planText(Planner *p){
   return sqlite3_str_finish(pStr);
 }
 
-/* The number of a plan: a 16-bit hash of its content, so that the same
-** plan shows the same number in EXPLAIN QUERY PLAN whatever was planned
-** before it; on a collision the next free number. */
-static int planHash(const WcPlan *pPlan){
-  const unsigned char *a = (const unsigned char*)pPlan;
-  uint32_t h = 2166136261u;
-  size_t i;
-  for(i = 0; i < sizeof(*pPlan); i++) h = (h ^ a[i]) * 16777619u;
-  return (int)((h ^ (h >> 16)) & 0xFFFF);
-}
-
-const WcPlan *wcPlanFind(WcVtab *pTab, int iPlan){
-  int i;
-  for(i = 0; i < pTab->nPlan; i++){
-    if( pTab->aiPlanId[i] == iPlan ) return pTab->apPlan[i];
-  }
-  return 0;
-}
-
-/* The plan's number, adding it to the registry if it is new; -1 on OOM. */
-static int registerPlan(WcVtab *pTab, const WcPlan *pPlan){
-  WcPlan **apNew, *pNew;
-  int *aiNew, i, iId = planHash(pPlan);
-  for(;;){
-    const WcPlan *pOld = wcPlanFind(pTab, iId);
-    if( pOld == 0 ) break;
-    if( memcmp(pOld, pPlan, sizeof(*pPlan)) == 0 ) return iId;
-    iId = (iId + 1) & 0xFFFF;
-  }
-  i = pTab->nPlan;
-  apNew = sqlite3_realloc64(pTab->apPlan, sizeof(WcPlan*) * (sqlite3_uint64)(i + 1));
-  if( apNew == 0 ) return -1;
-  pTab->apPlan = apNew;
-  aiNew = sqlite3_realloc64(pTab->aiPlanId, sizeof(int) * (sqlite3_uint64)(i + 1));
-  if( aiNew == 0 ) return -1;
-  pTab->aiPlanId = aiNew;
-  pNew = sqlite3_malloc(sizeof(*pNew));
-  if( pNew == 0 ) return -1;
-  memcpy(pNew, pPlan, sizeof(*pNew));
-  pTab->apPlan[i] = pNew;
-  pTab->aiPlanId[i] = iId;
-  pTab->nPlan++;
-  return iId;
-}
-
 /* Looking up a row by its key for each entry an index scan finds costs
 ** about this many rows of a full scan: a join inside one statement. */
 #define WC_LOOKUP_COST 4.0
@@ -1030,63 +984,178 @@ static int planPath(WcVtab *pTab, sqlite3_index_info *pInfo, int iPath,
   return SQLITE_OK;
 }
 
-/* True if a key can read a range on column iCol as key ranges in a
-** statement that fixes the columns in mEq with '=': iCol is an ordered
-** element, and those before it are salts or buckets (a skip scan visits
-** each) or fixed. */
-static int rangeServable(const WcSchema *pKey, int iCol, uint64_t mEq){
-  int i;
-  for(i = 0; i < pKey->nElem; i++){
-    const WcElement *pE = &pKey->aElem[i];
-    if( pE->eKind != WC_ELEM_COLUMN ) continue;
-    if( pE->iCol == iCol ) return pE->eOrder != WC_ORDER_NONE;
-    if( (mEq & ((uint64_t)1 << (pE->iCol < 63 ? pE->iCol : 63))) == 0 ){
-      return 0;
-    }
+/*
+** The plan in idxStr.
+**
+** idxStr is "<words>\0<code>": the words are what EXPLAIN QUERY PLAN
+** shows, which ends at the first NUL; SQLite hands xFilter the same
+** pointer (it frees it, needToFreeIdxStr, when the statement goes), so
+** the code after that NUL reaches xFilter with nothing kept in between.
+** The code is ASCII, "wc1" followed by ":<decimal>" for each of:
+**
+**   iPath          0 the row table, i the table of INDEX i - 1
+**   flags          1 bAllPrefixes, 2 bMerge, 4 bDesc, 8 bEmpty,
+**                  16 bFind (a table lookup, wcTableLookup)
+**   nSkip nEqElem iRangeElem nEnumMax colUsed
+**   nTerm          then iCol, eOp for each argv term (WC_TERM_*)
+**   nSort          then iCol, bDesc for each term xFilter sorts by
+**   nUnserved      then each column ranged over without a key range
+**
+** idxNum is iPath, so EXPLAIN shows which table is read; xFilter ignores
+** it.  A code that does not read back against the table is an internal
+** error, never a guess.
+*/
+#define WC_PLAN_VERSION "wc1"
+
+static char *planEncode(const char *zText, const WcPlan *pPlan){
+  sqlite3_str *pStr = sqlite3_str_new(0);
+  int i, flags = (pPlan->bAllPrefixes ? 1 : 0) | (pPlan->bMerge ? 2 : 0)
+               | (pPlan->bDesc ? 4 : 0) | (pPlan->bEmpty ? 8 : 0)
+               | (pPlan->bFind ? 16 : 0);
+  sqlite3_str_appendall(pStr, zText);
+  sqlite3_str_appendchar(pStr, 1, 0);
+  sqlite3_str_appendf(pStr, WC_PLAN_VERSION ":%d:%d:%d:%d:%d:%lld:%llu:%d",
+                      pPlan->iPath, flags, pPlan->nSkip, pPlan->nEqElem,
+                      pPlan->iRangeElem, (long long)pPlan->nEnumMax,
+                      (unsigned long long)pPlan->colUsed, pPlan->nTerm);
+  for(i = 0; i < pPlan->nTerm; i++){
+    sqlite3_str_appendf(pStr, ":%d:%d", pPlan->aTerm[i].iCol,
+                        pPlan->aTerm[i].eOp);
   }
-  return 0;
+  sqlite3_str_appendf(pStr, ":%d", pPlan->nSort);
+  for(i = 0; i < pPlan->nSort; i++){
+    sqlite3_str_appendf(pStr, ":%d:%d", pPlan->aSort[i].iCol,
+                        pPlan->aSort[i].bDesc);
+  }
+  sqlite3_str_appendf(pStr, ":%d", pPlan->nUnserved);
+  for(i = 0; i < pPlan->nUnserved; i++){
+    sqlite3_str_appendf(pStr, ":%d", pPlan->aiUnserved[i]);
+  }
+  return sqlite3_str_finish(pStr);
 }
 
-/* Notes which columns the statement constrains by range, and which of
-** those ranges neither the row key nor an index could read as key ranges,
-** for widecol_lint(). */
-static void noteQueried(WcVtab *pTab, const sqlite3_index_info *pInfo){
-  const WcSchema *pS = pTab->pSchema;
-  uint64_t mEq = 0;
+/* Reads the code one ":<decimal>" at a time, within [iMin, iMax]. */
+typedef struct CodeReader CodeReader;
+struct CodeReader {
+  const char *z;
+  int bBad;
+};
+
+static uint64_t codeDigits(CodeReader *r, int *pbNeg){
+  uint64_t v = 0;
+  int nDigit = 0;
+  *pbNeg = 0;
+  if( r->bBad || *r->z != ':' ){
+    r->bBad = 1;
+    return 0;
+  }
+  r->z++;
+  if( *r->z == '-' ){
+    *pbNeg = 1;
+    r->z++;
+  }
+  for(; *r->z >= '0' && *r->z <= '9'; nDigit++){
+    unsigned d = (unsigned)(*r->z++ - '0');
+    if( v > (UINT64_MAX - d) / 10 ) r->bBad = 1;
+    v = v * 10 + d;
+  }
+  if( nDigit == 0 ) r->bBad = 1;
+  return r->bBad ? 0 : v;
+}
+
+/* Out of range, or after an error: 0, which every field can hold, so the
+** plan stays safe to look at until it is thrown away. */
+static int64_t codeInt(CodeReader *r, int64_t iMin, int64_t iMax){
+  int bNeg;
+  uint64_t u = codeDigits(r, &bNeg);
+  int64_t v;
+  if( u > (uint64_t)INT64_MAX ) r->bBad = 1;
+  v = bNeg ? -(int64_t)u : (int64_t)u;
+  if( v < iMin || v > iMax ) r->bBad = 1;
+  return r->bBad ? 0 : v;
+}
+
+int wcPlanDecode(WcVtab *pTab, const char *idxStr, WcPlan *pPlan){
+  CodeReader r;
+  const WcSchema *pS;
+  int i, flags, bNeg;
+  memset(pPlan, 0, sizeof(*pPlan));
+  r.z = idxStr ? idxStr + strlen(idxStr) + 1 : "";
+  r.bBad = idxStr == 0 || strncmp(r.z, WC_PLAN_VERSION, 3) != 0;
+  r.z += r.bBad ? 0 : 3;
+  pPlan->iPath = (int)codeInt(&r, 0, pTab->nPath - 1);
+  pS = pTab->aPath[pPlan->iPath].pKey;
+  flags = (int)codeInt(&r, 0, 31);
+  pPlan->bAllPrefixes = (flags & 1) != 0;
+  pPlan->bMerge = (flags & 2) != 0;
+  pPlan->bDesc = (flags & 4) != 0;
+  pPlan->bEmpty = (flags & 8) != 0;
+  pPlan->bFind = (flags & 16) != 0;
+  pPlan->nSkip = (int)codeInt(&r, 0, pS->nElem);
+  pPlan->nEqElem = (int)codeInt(&r, 0, pS->nElem - pPlan->nSkip);
+  pPlan->iRangeElem = (int)codeInt(&r, -1, pS->nElem - 1);
+  pPlan->nEnumMax = codeInt(&r, 0, INT64_MAX);
+  pPlan->colUsed = codeDigits(&r, &bNeg);
+  if( bNeg ) r.bBad = 1;
+  pPlan->nTerm = (int)codeInt(&r, 0, WC_MAX_TERM);
+  for(i = 0; i < pPlan->nTerm; i++){
+    pPlan->aTerm[i].iCol = (int)codeInt(&r, 0, pS->nCol);
+    pPlan->aTerm[i].eOp = (int)codeInt(&r, WC_TERM_EQ, WC_TERM_OFFSET);
+  }
+  pPlan->nSort = (int)codeInt(&r, 0, WC_MAX_SORT);
+  for(i = 0; i < pPlan->nSort; i++){
+    pPlan->aSort[i].iCol = (int)codeInt(&r, 0, pS->nCol);
+    pPlan->aSort[i].bDesc = (int)codeInt(&r, 0, 1);
+  }
+  pPlan->nUnserved = (int)codeInt(&r, 0, WC_HISTORY_MAX_COLS);
+  for(i = 0; i < pPlan->nUnserved; i++){
+    pPlan->aiUnserved[i] = (int)codeInt(&r, 0, pS->nCol - 1);
+  }
+  if( r.bBad || *r.z != 0 ){
+    memset(pPlan, 0, sizeof(*pPlan));
+    return wcVtabError(pTab, SQLITE_INTERNAL, "widecol %s: the query plan "
+                       "SQLite handed to xFilter could not be read back; "
+                       "please report this with the statement",
+                       pTab->zName);
+  }
+  return SQLITE_OK;
+}
+
+/* The columns the statement ranges over that no key could serve, less
+** those the plan narrows by after all, into the plan. */
+static void planUnserved(WcPlan *pPlan, const int *aiCol, int nCol){
   int i, j;
-  for(i = 0; i < pInfo->nConstraint; i++){
-    const struct sqlite3_index_constraint *pC = &pInfo->aConstraint[i];
-    if( pC->usable && pC->iColumn >= 0 && pC->iColumn < pS->nCol
-     && (pC->op == SQLITE_INDEX_CONSTRAINT_EQ
-         || pC->op == SQLITE_INDEX_CONSTRAINT_IS) ){
-      mEq |= (uint64_t)1 << (pC->iColumn < 63 ? pC->iColumn : 63);
-    }
-  }
-  for(i = 0; i < pInfo->nConstraint; i++){
-    const struct sqlite3_index_constraint *pC = &pInfo->aConstraint[i];
-    uint64_t mCol;
-    int bServed;
-    if( pC->iColumn < 0 || pC->iColumn >= pS->nCol ) continue;
-    switch( pC->op ){
-      case SQLITE_INDEX_CONSTRAINT_GT:
-      case SQLITE_INDEX_CONSTRAINT_GE:
-      case SQLITE_INDEX_CONSTRAINT_LT:
-      case SQLITE_INDEX_CONSTRAINT_LE:
-      case SQLITE_INDEX_CONSTRAINT_LIKE:
-      case SQLITE_INDEX_CONSTRAINT_GLOB:
+  for(i = 0; i < nCol; i++){
+    for(j = 0; j < pPlan->nTerm; j++){
+      if( pPlan->aTerm[j].iCol == aiCol[i]
+       && pPlan->aTerm[j].eOp >= WC_TERM_GT
+       && pPlan->aTerm[j].eOp <= WC_TERM_GLOB ){
         break;
-      default:
-        continue;
+      }
     }
-    mCol = (uint64_t)1 << (pC->iColumn < 63 ? pC->iColumn : 63);
-    pTab->history.mRangeCol |= mCol;
-    if( !pC->usable ) continue;
-    bServed = rangeServable(pS, pC->iColumn, mEq);
-    for(j = 0; j < pS->nIndex && !bServed; j++){
-      bServed = rangeServable(pS->aIndex[j].pKey, pC->iColumn, mEq);
-    }
-    if( !bServed ) pTab->history.mUnservedCol |= mCol;
+    if( j == pPlan->nTerm ) pPlan->aiUnserved[pPlan->nUnserved++] = aiCol[i];
   }
+}
+
+/* widecol_table(rowkey, ?1): the plan of a table lookup. */
+static int planFind(sqlite3_index_info *pInfo, int iCons){
+  WcPlan plan;
+  memset(&plan, 0, sizeof(plan));
+  plan.bFind = 1;
+  plan.nTerm = 1;
+  plan.aTerm[0].iCol = pInfo->aConstraint[iCons].iColumn;
+  plan.aTerm[0].eOp = WC_TERM_EQ;
+  plan.iRangeElem = -1;
+  memset(pInfo->aConstraintUsage, 0,
+         sizeof(pInfo->aConstraintUsage[0]) * (size_t)pInfo->nConstraint);
+  pInfo->aConstraintUsage[iCons].argvIndex = 1;
+  pInfo->aConstraintUsage[iCons].omit = 1;
+  pInfo->estimatedCost = 1.0;
+  pInfo->estimatedRows = 1;
+  pInfo->idxNum = 0;
+  pInfo->idxStr = planEncode("TABLE LOOKUP", &plan);
+  pInfo->needToFreeIdxStr = 1;
+  return pInfo->idxStr ? SQLITE_OK : SQLITE_NOMEM;
 }
 
 /* Plans a scan of the row table and of each index table; the cheapest
@@ -1095,9 +1164,17 @@ int wcBestIndex(WcVtab *pTab, sqlite3_index_info *pInfo){
   size_t nUsage = sizeof(pInfo->aConstraintUsage[0])
                 * (size_t)(pInfo->nConstraint + 1);
   Candidate best, cand;
-  int iPath, iPlan, rc = SQLITE_OK;
+  int aiUnserved[WC_HISTORY_MAX_COLS];
+  int iPath, i, nUnserved, rc = SQLITE_OK;
+  for(i = 0; i < pInfo->nConstraint; i++){
+    if( pInfo->aConstraint[i].op == WC_CONSTRAINT_FIND
+     && pInfo->aConstraint[i].usable ){
+      return planFind(pInfo, i);
+    }
+  }
   if( pTab->nRowEst < 0 ) pTab->nRowEst = wcStoreRowCount(pTab);
-  noteQueried(pTab, pInfo);
+  nUnserved = wcHistoryQuery(pTab->pHistory, pTab->pSchema, pInfo,
+                             aiUnserved);
   memset(&best, 0, sizeof(best));
   memset(&cand, 0, sizeof(cand));
   best.aUsage = sqlite3_malloc64(nUsage);
@@ -1125,24 +1202,13 @@ int wcBestIndex(WcVtab *pTab, sqlite3_index_info *pInfo){
     pInfo->idxFlags = best.idxFlags;
     pInfo->estimatedCost = best.rCost;
     pInfo->estimatedRows = best.nRow;
-    iPlan = registerPlan(pTab, &best.plan);
-    if( iPlan < 0 ) rc = SQLITE_NOMEM;
-    pInfo->idxNum = iPlan;
-    pInfo->idxStr = best.zText;
+    planUnserved(&best.plan, aiUnserved, nUnserved);
+    pInfo->idxNum = best.plan.iPath;
+    pInfo->idxStr = planEncode(best.zText, &best.plan);
     pInfo->needToFreeIdxStr = 1;
-    best.zText = 0;
+    if( pInfo->idxStr == 0 ) rc = SQLITE_NOMEM;
   }
   sqlite3_free(best.zText);
   sqlite3_free(best.aUsage);
   return rc;
-}
-
-void wcPlanFreeAll(WcVtab *pTab){
-  int i;
-  for(i = 0; i < pTab->nPlan; i++) sqlite3_free(pTab->apPlan[i]);
-  sqlite3_free(pTab->apPlan);
-  sqlite3_free(pTab->aiPlanId);
-  pTab->apPlan = 0;
-  pTab->aiPlanId = 0;
-  pTab->nPlan = 0;
 }

@@ -18,7 +18,7 @@
 ** region, its row count and its middle key each take O(log n).
 */
 #include "wc_tvf.h"
-#include "wc_vtab.h"
+#include "wc_codec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -298,13 +298,12 @@ static int intArg(sqlite3_value *pArg, const char *zArg, sqlite3_int64 iMin,
   return SQLITE_OK;
 }
 
-static int regionsFill(sqlite3 *db, void *pAux, sqlite3_value **apArg,
-                       WcTvfRows *pRows, char **pzErr){
+static int regionsFill(sqlite3 *db, sqlite3_value **apArg, WcTvfRows *pRows,
+                       char **pzErr){
   const char *zSql = (const char*)sqlite3_value_text(apArg[0]);
   sqlite3_int64 nMax = 0, nRecent = -1;
   Sim sim;
   int nRegion, rc;
-  (void)pAux;
   memset(&sim, 0, sizeof(sim));
   if( sqlite3_value_type(apArg[0]) != SQLITE_TEXT ){
     *pzErr = sqlite3_mprintf("widecol_regions: the first argument must be "
@@ -341,7 +340,7 @@ static int regionsFill(sqlite3 *db, void *pAux, sqlite3_value **apArg,
   return rc;
 }
 
-static const WcTvfDef regionsDef = {
+const WcTvfDef wcRegionsDef = {
   "widecol_regions",
   "region INTEGER, start_key, end_key, rows INTEGER, recent_writes INTEGER, "
   "skew REAL",
@@ -351,7 +350,3 @@ static const WcTvfDef regionsDef = {
   "ORDER BY order_id', 1000)",
   regionsFill
 };
-
-int wcRegionsRegister(sqlite3 *db){
-  return wcTvfRegister(db, &regionsDef, 0);
-}

@@ -50,7 +50,9 @@ struct Sub {
 typedef struct WcCursor WcCursor;
 struct WcCursor {
   sqlite3_vtab_cursor base;
-  const WcPlan *pPlan;
+  WcPlan plan;          /* Decoded from idxStr by xFilter */
+  int64_t nRead;        /* Rows this scan read, */
+  int64_t nOut;         /* and returned, for the history */
   uint64_t colUsed;     /* Columns the scans select */
   int *aiStmtCol;       /* Column (or rowkey) -> place in a scan's row */
   int nStmtCol;
@@ -89,21 +91,19 @@ static WcVtab *cursorTab(WcCursor *pCur){
 
 /* The key the plan scans: the row key or an index's. */
 static const WcSchema *cursorKey(WcCursor *pCur){
-  return cursorTab(pCur)->aPath[pCur->pPlan->iPath].pKey;
+  return cursorTab(pCur)->aPath[pCur->plan.iPath].pKey;
 }
 
 static int cursorError(WcCursor *pCur, int rc){
   WcVtab *pTab = cursorTab(pCur);
-  sqlite3_free(pTab->base.zErrMsg);
-  pTab->base.zErrMsg = sqlite3_mprintf("widecol %s: %s", pTab->zName,
-                                       sqlite3_errmsg(pTab->db));
-  return rc;
+  return wcVtabError(pTab, rc, "widecol %s: %s", pTab->zName,
+                     sqlite3_errmsg(pTab->db));
 }
 
 /* The scan statement kind for a range: bounded above or not, and the
 ** plan's direction. */
 static int scanKind(const WcCursor *pCur, int bHi){
-  return WC_STMT_SCAN + (bHi ? 1 : 0) + (pCur->pPlan->bDesc ? 2 : 0);
+  return WC_STMT_SCAN + (bHi ? 1 : 0) + (pCur->plan.bDesc ? 2 : 0);
 }
 
 /* Binds [lo, hi) to a scan statement; an empty blob is below every key. */
@@ -121,7 +121,7 @@ static void bindRange(sqlite3_stmt *pStmt, const WcBuf *pLo, const WcBuf *pHi){
 */
 static void subReleaseStmt(WcCursor *pCur, Sub *pSub){
   if( pSub->pStmt == 0 ) return;
-  wcStoreRelease(cursorTab(pCur), pSub->eStmt, pCur->pPlan->iPath,
+  wcStoreRelease(cursorTab(pCur), pSub->eStmt, pCur->plan.iPath,
                  pCur->colUsed, pSub->pStmt);
   pSub->pStmt = 0;
   pSub->bOpen = 0;
@@ -149,7 +149,7 @@ static int subStep(WcCursor *pCur, Sub *pSub){
       int eStmt = scanKind(pCur, pR->bHi);
       if( pSub->pStmt && pSub->eStmt != eStmt ) subReleaseStmt(pCur, pSub);
       if( pSub->pStmt == 0 ){
-        rc = wcStoreAcquire(pTab, eStmt, pCur->pPlan->iPath, pCur->colUsed,
+        rc = wcStoreAcquire(pTab, eStmt, pCur->plan.iPath, pCur->colUsed,
                             &pSub->pStmt);
         if( rc != SQLITE_OK ) return rc;
         pSub->eStmt = eStmt;
@@ -163,6 +163,7 @@ static int subStep(WcCursor *pCur, Sub *pSub){
     rc = sqlite3_step(pSub->pStmt);
     if( rc == SQLITE_ROW ){
       pTab->stats.nRowRead++;
+      pCur->nRead++;
       return SQLITE_OK;
     }
     if( rc != SQLITE_DONE ) return cursorError(pCur, rc);
@@ -179,7 +180,7 @@ static int subStep(WcCursor *pCur, Sub *pSub){
 static int subFetch(WcCursor *pCur, Sub *pSub){
   static const unsigned char aZero[1] = { 0 };
   WcVtab *pTab = cursorTab(pCur);
-  int bDesc = pCur->pPlan->bDesc;
+  int bDesc = pCur->plan.bDesc;
   WcBuf bound;
   int rc = SQLITE_OK;
   memset(&bound, 0, sizeof(bound));
@@ -204,7 +205,7 @@ static int subFetch(WcCursor *pCur, Sub *pSub){
       }
     }
     eStmt = scanKind(pCur, pHi != 0);
-    rc = wcStoreAcquire(pTab, eStmt, pCur->pPlan->iPath, pCur->colUsed,
+    rc = wcStoreAcquire(pTab, eStmt, pCur->plan.iPath, pCur->colUsed,
                         &pStmt);
     if( rc != SQLITE_OK ) break;
     bindRange(pStmt, pLo, pHi);
@@ -213,6 +214,7 @@ static int subFetch(WcCursor *pCur, Sub *pSub){
     if( rc == SQLITE_ROW ){
       int i, iKey = pCur->aiStmtCol[pTab->pSchema->nCol];
       pTab->stats.nRowRead++;
+      pCur->nRead++;
       pSub->key.n = 0;
       wcBufAppend(&pSub->key, sqlite3_column_blob(pStmt, iKey),
                   sqlite3_column_bytes(pStmt, iKey));
@@ -223,12 +225,12 @@ static int subFetch(WcCursor *pCur, Sub *pSub){
       }
       if( pSub->key.bOom ) rc = SQLITE_NOMEM;
       pSub->bHasKey = 1;
-      wcStoreRelease(pTab, eStmt, pCur->pPlan->iPath, pCur->colUsed,
+      wcStoreRelease(pTab, eStmt, pCur->plan.iPath, pCur->colUsed,
                      pStmt);
       wcBufFree(&bound);
       return rc == SQLITE_ROW ? SQLITE_OK : rc;
     }
-    wcStoreRelease(pTab, eStmt, pCur->pPlan->iPath, pCur->colUsed,
+    wcStoreRelease(pTab, eStmt, pCur->plan.iPath, pCur->colUsed,
                    pStmt);
     if( rc != SQLITE_DONE ){
       rc = cursorError(pCur, rc);
@@ -267,7 +269,7 @@ static const unsigned char *subKey(WcCursor *pCur, Sub *pSub, int64_t *pn){
 static int probeNext(WcCursor *pCur, WcBuf *pPrefix, int *pbFound){
   WcVtab *pTab = cursorTab(pCur);
   const WcSchema *pS = cursorKey(pCur);
-  int bDesc = pCur->pPlan->bDesc;
+  int bDesc = pCur->plan.bDesc;
   const WcBuf *pLo = &pCur->win.lo, *pHi = pCur->win.bHi ? &pCur->win.hi : 0;
   sqlite3_stmt *pStmt = 0;
   int eStmt, rc, i;
@@ -277,7 +279,7 @@ static int probeNext(WcCursor *pCur, WcBuf *pPrefix, int *pbFound){
     if( bDesc ) pHi = &pCur->probe; else pLo = &pCur->probe;
   }
   eStmt = scanKind(pCur, pHi != 0);
-  rc = wcStoreAcquire(pTab, eStmt, pCur->pPlan->iPath, 0, &pStmt);
+  rc = wcStoreAcquire(pTab, eStmt, pCur->plan.iPath, 0, &pStmt);
   if( rc != SQLITE_OK ) return rc;
   bindRange(pStmt, pLo, pHi);
   pTab->stats.nSeek++;
@@ -288,16 +290,15 @@ static int probeNext(WcCursor *pCur, WcBuf *pPrefix, int *pbFound){
                               ? sqlite3_column_blob(pStmt, 0)
                               : (const unsigned char*)"";
     int64_t nKey = sqlite3_column_bytes(pStmt, 0), nPrefix = 0;
-    for(i = 0; i < pCur->pPlan->nSkip && nPrefix >= 0; i++){
+    for(i = 0; i < pCur->plan.nSkip && nPrefix >= 0; i++){
       int64_t n = wcElementSpan(pS, i, aKey + nPrefix, nKey - nPrefix);
       nPrefix = n < 0 ? -1 : nPrefix + n;
     }
     if( nPrefix < 0 ){
-      rc = SQLITE_CORRUPT;
-      sqlite3_free(pTab->base.zErrMsg);
-      pTab->base.zErrMsg = sqlite3_mprintf("widecol %s: a key in one of its "
-          "tables does not start with the elements of its %s; was the table "
-          "written to directly?", pTab->zName, pS->zKeyName);
+      rc = wcVtabError(pTab, SQLITE_CORRUPT, "widecol %s: a key in one of "
+          "its tables does not start with the elements of its %s; was the "
+          "table written to directly? run SELECT * FROM widecol_check(%Q)",
+          pTab->zName, pS->zKeyName, pTab->zName);
     }else{
       pPrefix->n = 0;
       wcBufAppend(pPrefix, aKey, nPrefix);
@@ -329,7 +330,7 @@ static int probeNext(WcCursor *pCur, WcBuf *pPrefix, int *pbFound){
   }else{
     rc = cursorError(pCur, rc);
   }
-  wcStoreRelease(pTab, eStmt, pCur->pPlan->iPath, 0, pStmt);
+  wcStoreRelease(pTab, eStmt, pCur->plan.iPath, 0, pStmt);
   return rc;
 }
 
@@ -346,7 +347,7 @@ static void subRewind(Sub *pSub, int64_t nPrefix){
 ** element's value varying fastest. */
 static int visitNext(WcCursor *pCur, WcBuf *pPrefix, int *pbFound){
   const WcSchema *pS = cursorKey(pCur);
-  const WcPlan *pPlan = pCur->pPlan;
+  const WcPlan *pPlan = &pCur->plan;
   uint64_t iNum, iDiv = 1;
   int i;
   *pbFound = pCur->iVisit < pCur->nVisit;
@@ -367,7 +368,7 @@ static int visitNext(WcCursor *pCur, WcBuf *pPrefix, int *pbFound){
 
 /* The next prefix of a skip scan: computed, or probed for. */
 static int prefixNext(WcCursor *pCur, WcBuf *pPrefix, int *pbFound){
-  return pCur->pPlan->bAllPrefixes ? visitNext(pCur, pPrefix, pbFound)
+  return pCur->plan.bAllPrefixes ? visitNext(pCur, pPrefix, pbFound)
                                    : probeNext(pCur, pPrefix, pbFound);
 }
 
@@ -388,7 +389,7 @@ static int seqNextPrefix(WcCursor *pCur, int *pbFound){
   if( pCur->bEnum ){
     *pbFound = pCur->nEnumLeft > 0;
     if( !*pbFound ) return SQLITE_OK;
-    rc = wcRangesEnumCompose(pTab, pCur->pPlan, pCur->iEnumFirst, &pCur->rel,
+    rc = wcRangesEnumCompose(pTab, &pCur->plan, pCur->iEnumFirst, &pCur->rel,
                              &pCur->win, &pCur->seq.ranges);
     subRewind(&pCur->seq, 0);
     pTab->stats.nPrefix++;
@@ -405,7 +406,7 @@ static int seqNextPrefix(WcCursor *pCur, int *pbFound){
 /* Decides whether to enumerate: the range is known now, and enumerating
 ** costs a seek per value against two per prefix probed for. */
 static int enumStart(WcCursor *pCur, sqlite3_value **argv){
-  const WcPlan *pPlan = pCur->pPlan;
+  const WcPlan *pPlan = &pCur->plan;
   const WcSchema *pS = cursorKey(pCur);
   int64_t iLo, iHi;
   int bDown;
@@ -436,10 +437,10 @@ static int enumStart(WcCursor *pCur, sqlite3_value **argv){
 static int seqNext(WcCursor *pCur){
   for(;;){
     int rc, bFound;
-    if( pCur->seq.ranges.n > 0 || pCur->pPlan->nSkip == 0 ){
+    if( pCur->seq.ranges.n > 0 || pCur->plan.nSkip == 0 ){
       rc = subStep(pCur, &pCur->seq);
       if( rc != SQLITE_OK || !pCur->seq.bEof ) return rc;
-      if( pCur->pPlan->nSkip == 0 ){
+      if( pCur->plan.nSkip == 0 ){
         pCur->bEof = 1;
         return SQLITE_OK;
       }
@@ -470,7 +471,7 @@ static int subLess(WcCursor *pCur, int iA, int iB){
   /* Ties go in the order the prefixes were found: the planner relies on
   ** it (prefixOrderFits). */
   if( c == 0 ) return iA < iB;
-  return pCur->pPlan->bDesc ? c > 0 : c < 0;
+  return pCur->plan.bDesc ? c > 0 : c < 0;
 }
 
 static void heapSiftDown(WcCursor *pCur, int i){
@@ -579,7 +580,7 @@ static sqlite3_value *sortedValue(const WcCursor *pCur, int64_t iRow,
 
 /* Rows iA and iB in the plan's ORDER BY; ties by the order read. */
 static int sortedCompare(const WcCursor *pCur, int64_t iA, int64_t iB){
-  const WcPlan *pPlan = pCur->pPlan;
+  const WcPlan *pPlan = &pCur->plan;
   int nCol = cursorTab((WcCursor*)pCur)->pSchema->nCol;
   int i;
   for(i = 0; i < pPlan->nSort; i++){
@@ -689,6 +690,7 @@ static int cursorAdvance(WcCursor *pCur){
   }
   if( pCur->nLimit > 0 ) pCur->nLimit--;
   cursorTab(pCur)->stats.nRowOut++;
+  pCur->nOut++;
   return SQLITE_OK;
 }
 
@@ -697,6 +699,12 @@ static int cursorAdvance(WcCursor *pCur){
 */
 static void cursorReset(WcCursor *pCur){
   int i;
+  if( pCur->plan.nUnserved > 0 ){
+    wcHistoryScan(cursorTab(pCur)->pHistory, pCur->plan.aiUnserved,
+                  pCur->plan.nUnserved, pCur->nRead, pCur->nOut);
+  }
+  pCur->plan.nUnserved = 0;
+  pCur->nRead = pCur->nOut = 0;
   subFree(pCur, &pCur->seq);
   for(i = 0; i < pCur->nSub; i++) subFree(pCur, &pCur->aSub[i]);
   sqlite3_free(pCur->aSub);
@@ -743,15 +751,20 @@ int wcScanFilter(sqlite3_vtab_cursor *pBase, int idxNum, const char *idxStr,
                  int argc, sqlite3_value **argv){
   WcCursor *pCur = (WcCursor*)pBase;
   WcVtab *pTab = cursorTab(pCur);
-  const WcPlan *pPlan;
+  const WcPlan *pPlan = &pCur->plan;
   int i, rc, bWidened = 0;
-  (void)idxStr;
+  (void)idxNum;
   (void)argc;
   cursorReset(pCur);
   wcWriteScanStarted(pTab);
-  pPlan = wcPlanFind(pTab, idxNum);
-  if( pPlan == 0 ) return SQLITE_INTERNAL;
-  pCur->pPlan = pPlan;
+  rc = wcPlanDecode(pTab, idxStr, &pCur->plan);
+  if( rc != SQLITE_OK ) return rc;
+  if( pPlan->bFind ){
+    /* wcTableLookup: hand this table over, return no rows. */
+    WcVtab **ppOut = (WcVtab**)sqlite3_value_pointer(argv[0], WC_TABLE_FUNC);
+    if( ppOut ) *ppOut = pTab;
+    return SQLITE_OK;
+  }
   pCur->nLimit = -1;
   pCur->nOffset = 0;
   for(i = 0; i < pPlan->nTerm; i++){

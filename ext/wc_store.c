@@ -40,7 +40,8 @@ void wcStoreAppendTable(sqlite3_str *pStr, const WcVtab *p, int iFamily,
   }
 }
 
-void wcStoreAppendRowsSelect(sqlite3_str *pStr, const WcVtab *p){
+void wcStoreAppendRowsSelect(sqlite3_str *pStr, const WcVtab *p,
+                             const char *zRuns){
   const WcSchema *pS = p->pSchema;
   int i;
   sqlite3_str_appendall(pStr, "SELECT r.rowkey AS rowkey");
@@ -54,8 +55,13 @@ void wcStoreAppendRowsSelect(sqlite3_str *pStr, const WcVtab *p){
     }
   }
   sqlite3_str_appendall(pStr, " FROM ");
+  if( zRuns ) sqlite3_str_appendf(pStr, "%s AS b CROSS JOIN ", zRuns);
   wcStoreAppendTable(pStr, p, -1, -1);
   sqlite3_str_appendall(pStr, " AS r");
+  if( zRuns ){
+    sqlite3_str_appendall(pStr, " ON r.rowkey BETWEEN b.column1 AND "
+                                "b.column2");
+  }
   for(i = 0; i < pS->nFamily; i++){
     sqlite3_str_appendall(pStr, " LEFT JOIN ");
     wcStoreAppendTable(pStr, p, i, -1);
@@ -136,9 +142,8 @@ static int checkOne(WcVtab *p, int iFamily, int iIndex){
   sqlite3_free(zSql);
   sqlite3_finalize(pStmt);
   if( rc != SQLITE_OK && rc != SQLITE_NOMEM ){
-    sqlite3_free(p->base.zErrMsg);
-    p->base.zErrMsg = sqlite3_mprintf("widecol %s: its table %s_%s%s is "
-        "missing or lacks a column (%s)", p->zName, p->zName,
+    rc = wcVtabError(p, rc, "widecol %s: its table %s_%s%s is missing or "
+        "lacks a column (%s)", p->zName, p->zName,
         iFamily >= 0 ? "cf_" : iIndex >= 0 ? "idx_" : "rows",
         iFamily >= 0 ? pS->aFamily[iFamily].zName
         : iIndex >= 0 ? pS->aIndex[iIndex].zName : "", sqlite3_errmsg(p->db));
@@ -399,16 +404,46 @@ static int isScan(int eStmt){
   return eStmt >= WC_STMT_SCAN && eStmt < WC_STMT_SCAN + 4;
 }
 
+/* Pools kept per table: writes use a few, and scans one per set of
+** columns read, of which an application may prepare any number.  Beyond
+** this many, the pool used least recently goes, so memory stays flat. */
+#define WC_POOL_MAX 48
+
+static void poolFree(WcStmtPool *pPool){
+  int i;
+  for(i = 0; i < pPool->n; i++) sqlite3_finalize(pPool->ap[i]);
+  sqlite3_free(pPool->ap);
+  sqlite3_free(pPool);
+}
+
+/* The pool of a kind of statement, moved to the front of the list (the
+** list is in order of use); NULL if there is none. */
 static WcStmtPool *findPool(WcVtab *p, int eStmt, int iObj, uint64_t colUsed){
-  WcStmtPool *pPool;
+  WcStmtPool **pp;
   if( !isScan(eStmt) ) colUsed = 0;
-  for(pPool = p->pPool; pPool; pPool = pPool->pNext){
+  for(pp = &p->pPool; *pp; pp = &(*pp)->pNext){
+    WcStmtPool *pPool = *pp;
     if( pPool->eStmt == eStmt && pPool->iObj == iObj
      && pPool->colUsed == colUsed ){
+      *pp = pPool->pNext;
+      pPool->pNext = p->pPool;
+      p->pPool = pPool;
       return pPool;
     }
   }
   return 0;
+}
+
+/* Drops the pools past the first WC_POOL_MAX. */
+static void trimPools(WcVtab *p){
+  WcStmtPool *pPool = p->pPool;
+  int i;
+  for(i = 1; pPool && i < WC_POOL_MAX; i++) pPool = pPool->pNext;
+  while( pPool && pPool->pNext ){
+    WcStmtPool *pOld = pPool->pNext;
+    pPool->pNext = pOld->pNext;
+    poolFree(pOld);
+  }
 }
 
 int wcStoreAcquire(WcVtab *p, int eStmt, int iObj, uint64_t colUsed,
@@ -426,9 +461,7 @@ int wcStoreAcquire(WcVtab *p, int eStmt, int iObj, uint64_t colUsed,
                           0);
   sqlite3_free(zSql);
   if( rc != SQLITE_OK ){
-    sqlite3_free(p->base.zErrMsg);
-    p->base.zErrMsg = sqlite3_mprintf("widecol %s: %s", p->zName,
-                                      sqlite3_errmsg(p->db));
+    rc = wcVtabError(p, rc, "widecol %s: %s", p->zName, sqlite3_errmsg(p->db));
   }
   return rc;
 }
@@ -451,6 +484,7 @@ void wcStoreRelease(WcVtab *p, int eStmt, int iObj, uint64_t colUsed,
     pPool->colUsed = isScan(eStmt) ? colUsed : 0;
     pPool->pNext = p->pPool;
     p->pPool = pPool;
+    trimPools(p);
   }
   if( pPool->n == pPool->nAlloc ){
     int nNew = pPool->nAlloc ? pPool->nAlloc * 2 : 2;
@@ -469,11 +503,8 @@ void wcStoreRelease(WcVtab *p, int eStmt, int iObj, uint64_t colUsed,
 void wcStoreClose(WcVtab *p){
   while( p->pPool ){
     WcStmtPool *pPool = p->pPool;
-    int i;
     p->pPool = pPool->pNext;
-    for(i = 0; i < pPool->n; i++) sqlite3_finalize(pPool->ap[i]);
-    sqlite3_free(pPool->ap);
-    sqlite3_free(pPool);
+    poolFree(pPool);
   }
 }
 

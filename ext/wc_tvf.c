@@ -30,19 +30,11 @@ struct WcTvfRows {
   WcTvfCell *aCell;     /* nRow * nCol cells */
 };
 
-/* The module's client data: the definition and the fill's pAux. */
-typedef struct TvfModuleAux TvfModuleAux;
-struct TvfModuleAux {
-  const WcTvfDef *pDef;
-  void *pAux;
-};
-
 typedef struct TvfVtab TvfVtab;
 struct TvfVtab {
   sqlite3_vtab base;
   sqlite3 *db;
   const WcTvfDef *pDef;
-  void *pAux;
   int nCol;             /* Result columns, before the arguments */
   int nArg;
 };
@@ -169,8 +161,7 @@ static void rowsClear(WcTvfRows *pRows){
 static int tvfConnect(sqlite3 *db, void *pAux, int argc,
                       const char *const *argv, sqlite3_vtab **ppVtab,
                       char **pzErr){
-  const TvfModuleAux *pModAux = (const TvfModuleAux*)pAux;
-  const WcTvfDef *pDef = pModAux->pDef;
+  const WcTvfDef *pDef = (const WcTvfDef*)pAux;
   sqlite3_str *pDecl = sqlite3_str_new(db);
   const char *z;
   char *zDecl;
@@ -198,7 +189,6 @@ static int tvfConnect(sqlite3 *db, void *pAux, int argc,
   memset(p, 0, sizeof(*p));
   p->db = db;
   p->pDef = pDef;
-  p->pAux = pModAux->pAux;
   p->nCol = listLength(pDef->zColumns);
   p->nArg = listLength(pDef->zArgs);
   *ppVtab = &p->base;
@@ -285,7 +275,7 @@ static int tvfFilter(sqlite3_vtab_cursor *pBase, int idxNum,
     if( pCur->apArg[j] == 0 ) rc = SQLITE_NOMEM;
   }
   if( rc == SQLITE_OK ){
-    rc = p->pDef->xFill(p->db, p->pAux, pCur->apArg, &pCur->rows, &zErr);
+    rc = p->pDef->xFill(p->db, pCur->apArg, &pCur->rows, &zErr);
   }
   if( rc != SQLITE_OK ){
     sqlite3_free(p->base.zErrMsg);
@@ -337,7 +327,7 @@ static int tvfRowid(sqlite3_vtab_cursor *pBase, sqlite3_int64 *pRowid){
   return SQLITE_OK;
 }
 
-static sqlite3_module tvfModule = {
+const sqlite3_module wcTvfModule = {
   0,                    /* iVersion */
   0,                    /* xCreate: eponymous only */
   tvfConnect,
@@ -353,12 +343,3 @@ static sqlite3_module tvfModule = {
   tvfRowid,
   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
 };
-
-int wcTvfRegister(sqlite3 *db, const WcTvfDef *pDef, void *pAux){
-  TvfModuleAux *pModAux = sqlite3_malloc(sizeof(*pModAux));
-  if( pModAux == 0 ) return SQLITE_NOMEM;
-  pModAux->pDef = pDef;
-  pModAux->pAux = pAux;
-  return sqlite3_create_module_v2(db, pDef->zName, &tvfModule, pModAux,
-                                  sqlite3_free);
-}

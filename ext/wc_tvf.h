@@ -19,7 +19,7 @@ typedef struct WcTvfRows WcTvfRows;
 ** argument was not given) by calling wcTvfAddRow().  Returns SQLITE_OK,
 ** or an error code with *pzErr set to a message from sqlite3_mprintf()
 ** (NULL for SQLITE_NOMEM). */
-typedef int (*WcTvfFill)(sqlite3 *db, void *pAux, sqlite3_value **apArg,
+typedef int (*WcTvfFill)(sqlite3 *db, sqlite3_value **apArg,
                          WcTvfRows *pRows, char **pzErr);
 
 typedef struct WcTvfDef WcTvfDef;
@@ -41,7 +41,13 @@ struct WcTvfDef {
 ** double, 'n' nothing (NULL).  Returns SQLITE_OK or SQLITE_NOMEM. */
 int wcTvfAddRow(WcTvfRows *pRows, const char *zFormat, ...);
 
-/* Registers pDef (which must outlive the connection) with pAux. */
-int wcTvfRegister(sqlite3 *db, const WcTvfDef *pDef, void *pAux);
+/* The module: registered once per function, its WcTvfDef as client data
+** (widecol.c). */
+extern const sqlite3_module wcTvfModule;
+
+/* The functions: wc_check.c, wc_lint.c, wc_regions.c. */
+extern const WcTvfDef wcCheckDef;
+extern const WcTvfDef wcLintDef;
+extern const WcTvfDef wcRegionsDef;
 
 #endif /* WIDECOL_WC_TVF_H */

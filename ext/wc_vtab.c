@@ -9,11 +9,13 @@
 ** the hidden column rowkey shows it.  INDEX and FAMILY add tables of
 ** their own.  Queries on leading key fields scan byte ranges of the row
 ** table or of an index table (wc_plan.c, wc_range.c, wc_scan.c); writes
-** keep them all in step (wc_write.c).
+** keep them all in step (wc_write.c).  The tools find a table through SQL
+** (wcTableLookup), so nothing here keeps a list of tables.
 */
 #include "wc_vtab.h"
 #include "rk_bytes.h"
 
+#include <stdarg.h>
 #include <string.h>
 
 /*
@@ -22,13 +24,8 @@
 static void vtabFree(WcVtab *p){
   int i;
   if( p == 0 ) return;
-  if( p->pRegistry ){
-    WcVtab **pp = &p->pRegistry->pFirst;
-    while( *pp && *pp != p ) pp = &(*pp)->pNext;
-    if( *pp ) *pp = p->pNext;
-  }
   wcStoreClose(p);
-  wcPlanFreeAll(p);
+  wcHistoryFree(p->pHistory);
   if( p->pSchema ) wcWriteFree(p);
   for(i = 0; i < p->nPath; i++) sqlite3_free(p->aPath[i].aPrefixCount);
   sqlite3_free(p->aPath);
@@ -72,9 +69,8 @@ static int pathsInit(WcVtab *p){
   return SQLITE_OK;
 }
 
-static int vtabInit(sqlite3 *db, WcRegistry *pRegistry, int argc,
-                    const char *const *argv, sqlite3_vtab **ppVtab,
-                    char **pzErr, int bCreate){
+static int vtabInit(sqlite3 *db, int argc, const char *const *argv,
+                    sqlite3_vtab **ppVtab, char **pzErr, int bCreate){
   WcVtab *p;
   char *zDecl;
   int rc;
@@ -95,7 +91,9 @@ static int vtabInit(sqlite3 *db, WcRegistry *pRegistry, int argc,
     vtabFree(p);
     return SQLITE_ERROR;
   }
-  if( wcWriteInit(p) != SQLITE_OK || pathsInit(p) != SQLITE_OK ){
+  p->pHistory = wcHistoryNew(p->pSchema->nCol);
+  if( p->pHistory == 0 || wcWriteInit(p) != SQLITE_OK
+   || pathsInit(p) != SQLITE_OK ){
     vtabFree(p);
     return SQLITE_NOMEM;
   }
@@ -119,22 +117,21 @@ static int vtabInit(sqlite3 *db, WcRegistry *pRegistry, int argc,
     vtabFree(p);
     return rc;
   }
-  p->pRegistry = pRegistry;
-  p->pNext = pRegistry->pFirst;
-  pRegistry->pFirst = p;
   *ppVtab = &p->base;
   return SQLITE_OK;
 }
 
 static int wcCreate(sqlite3 *db, void *pAux, int argc, const char *const *argv,
                     sqlite3_vtab **ppVtab, char **pzErr){
-  return vtabInit(db, (WcRegistry*)pAux, argc, argv, ppVtab, pzErr, 1);
+  (void)pAux;
+  return vtabInit(db, argc, argv, ppVtab, pzErr, 1);
 }
 
 static int wcConnect(sqlite3 *db, void *pAux, int argc,
                      const char *const *argv, sqlite3_vtab **ppVtab,
                      char **pzErr){
-  return vtabInit(db, (WcRegistry*)pAux, argc, argv, ppVtab, pzErr, 0);
+  (void)pAux;
+  return vtabInit(db, argc, argv, ppVtab, pzErr, 0);
 }
 
 static int wcDisconnect(sqlite3_vtab *pVtab){
@@ -164,7 +161,20 @@ static int wcBestIndexMethod(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
   return wcBestIndex((WcVtab*)pVtab, pInfo);
 }
 
-static sqlite3_module widecolModule = {
+/* widecol_table(rowkey, ?) on a widecol table is a constraint its
+** xBestIndex turns into a table lookup (WC_CONSTRAINT_FIND). */
+static int wcFindFunction(sqlite3_vtab *pVtab, int nArg, const char *zName,
+                          void (**pxFunc)(sqlite3_context*, int,
+                                          sqlite3_value**),
+                          void **ppArg){
+  (void)pVtab;
+  if( nArg != 2 || sqlite3_stricmp(zName, WC_TABLE_FUNC) != 0 ) return 0;
+  *pxFunc = wcTableFunc;
+  *ppArg = 0;
+  return WC_CONSTRAINT_FIND;
+}
+
+const sqlite3_module wcModule = {
   3,                    /* iVersion: xShadowName */
   wcCreate,
   wcConnect,
@@ -183,7 +193,7 @@ static sqlite3_module widecolModule = {
   0,                    /* xSync */
   0,                    /* xCommit */
   0,                    /* xRollback */
-  0,                    /* xFindFunction */
+  wcFindFunction,
   wcRename,
   0,                    /* xSavepoint */
   0,                    /* xRelease */
@@ -191,47 +201,162 @@ static sqlite3_module widecolModule = {
   wcShadowName,
 };
 
+int wcVtabError(WcVtab *p, int rc, const char *zFormat, ...){
+  va_list ap;
+  char *zMsg;
+  va_start(ap, zFormat);
+  zMsg = sqlite3_vmprintf(zFormat, ap);
+  va_end(ap);
+  sqlite3_free(p->base.zErrMsg);
+  p->base.zErrMsg = zMsg;
+  return zMsg ? rc : SQLITE_NOMEM;
+}
+
+/*
+** Finding a table by schema and name (wc_table.h).
+*/
+
+/* "schema.name" splits only if the schema exists, so that a table named
+** "a.b" in main is found as it is. */
+static void splitName(sqlite3 *db, const char *zArg, char **pzSchema,
+                      char **pzName){
+  const char *zDot = strchr(zArg, '.');
+  *pzSchema = 0;
+  if( zDot ){
+    char *zSchema = sqlite3_mprintf("%.*s", (int)(zDot - zArg), zArg);
+    if( zSchema && sqlite3_txn_state(db, zSchema) >= 0 ){
+      *pzSchema = zSchema;
+      *pzName = sqlite3_mprintf("%s", zDot + 1);
+      return;
+    }
+    sqlite3_free(zSchema);
+  }
+  *pzName = sqlite3_mprintf("%s", zArg);
+}
+
+/* ", the widecol tables of <schema> are: a, b" or "; <schema> has no
+** widecol table", for a message. */
+static char *tablesOf(sqlite3 *db, const char *zSchema){
+  sqlite3_str *pStr = sqlite3_str_new(0);
+  sqlite3_stmt *pStmt = 0;
+  char *zSql = sqlite3_mprintf("SELECT name FROM \"%w\".sqlite_schema WHERE "
+      "type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%%USING widecol%%' "
+      "ORDER BY name", zSchema);
+  int n = 0;
+  if( zSql && sqlite3_prepare_v2(db, zSql, -1, &pStmt, 0) == SQLITE_OK ){
+    while( sqlite3_step(pStmt) == SQLITE_ROW ){
+      if( n++ < 8 ){
+        sqlite3_str_appendf(pStr, "%s%Q", n > 1 ? ", " : "",
+                            sqlite3_column_text(pStmt, 0));
+      }
+    }
+  }
+  if( n > 8 ) sqlite3_str_appendf(pStr, " and %d more", n - 8);
+  sqlite3_finalize(pStmt);
+  sqlite3_free(zSql);
+  if( n == 0 ){
+    sqlite3_free(sqlite3_str_finish(pStr));
+    return sqlite3_mprintf("%s has no widecol table", zSchema);
+  }
+  return sqlite3_mprintf("the widecol tables of %s are %z", zSchema,
+                         sqlite3_str_finish(pStr));
+}
+
+int wcTableLookup(sqlite3 *db, const char *zArg, const char *zFunc,
+                  WcVtab **ppTab, char **pzErr){
+  sqlite3_stmt *pStmt = 0;
+  char *zSchema = 0, *zName = 0, *zSql = 0;
+  int rc;
+  *ppTab = 0;
+  *pzErr = 0;
+  splitName(db, zArg, &zSchema, &zName);
+  if( zName ){
+    zSql = zSchema
+      ? sqlite3_mprintf("SELECT 1 FROM \"%w\".\"%w\" WHERE "
+                        WC_TABLE_FUNC "(rowkey, ?1)", zSchema, zName)
+      : sqlite3_mprintf("SELECT 1 FROM \"%w\" WHERE " WC_TABLE_FUNC
+                        "(rowkey, ?1)", zName);
+  }
+  /* Preparing connects the table if need be; stepping runs its xFilter,
+  ** which stores it in *ppTab (any other table fails in the step). */
+  rc = zSql ? sqlite3_prepare_v2(db, zSql, -1, &pStmt, 0) : SQLITE_NOMEM;
+  if( rc == SQLITE_OK ){
+    sqlite3_bind_pointer(pStmt, 1, (void*)ppTab, WC_TABLE_FUNC, 0);
+    sqlite3_step(pStmt);
+    rc = sqlite3_finalize(pStmt);
+  }
+  if( *ppTab ){
+    rc = SQLITE_OK;
+  }else if( rc != SQLITE_NOMEM ){
+    char *zList = tablesOf(db, zSchema ? zSchema : "main");
+    *pzErr = sqlite3_mprintf("%s: %Q is not a widecol table (%s); name one "
+                             "as 'table' or 'schema.table'", zFunc, zArg,
+                             zList ? zList : "out of memory");
+    sqlite3_free(zList);
+    rc = SQLITE_ERROR;
+  }
+  sqlite3_free(zSql);
+  sqlite3_free(zSchema);
+  sqlite3_free(zName);
+  return rc;
+}
+
+void wcTableFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
+  (void)argc;
+  (void)argv;
+  sqlite3_result_error(ctx, WC_TABLE_FUNC "(rowkey, ?) is how widecol's "
+                       "functions find a widecol table; it does nothing "
+                       "anywhere else", -1);
+}
+
+sqlite3 *wcTableDb(const WcVtab *p){
+  return p->db;
+}
+
+const char *wcTableName(const WcVtab *p){
+  return p->zName;
+}
+
+const WcSchema *wcTableSchema(const WcVtab *p){
+  return p->pSchema;
+}
+
+RkHasher *wcTableHasher(const WcVtab *p){
+  return p->pHasher;
+}
+
+WcHistory *wcTableHistory(const WcVtab *p){
+  return p->pHistory;
+}
+
 /* widecol_stats('<table>' [, reset]): what scans of the table have done
 ** since it was connected or last reset, as JSON {"seeks":..,"rows_read":..,
-** "rows_returned":..,"prefixes":..}.  With reset true the counters start
+** "rows_returned":..,"prefixes":..}.  With reset 1 the counters start
 ** again from zero once read, so a call after each query shows that query. */
-static WcVtab *registryFind(WcRegistry *pRegistry, const char *zName){
-  WcVtab *p;
-  for(p = pRegistry->pFirst; p; p = p->pNext){
-    if( sqlite3_stricmp(p->zName, zName) == 0 ) return p;
-  }
-  return 0;
-}
-
-WcVtab *wcVtabFind(sqlite3 *db, WcRegistry *pRegistry, const char *zName,
-                   const char *zFunc, char **pzErr){
-  WcVtab *p = registryFind(pRegistry, zName);
-  if( p == 0 ){
-    /* Preparing a statement on the table connects it. */
-    char *zSql = sqlite3_mprintf("SELECT 1 FROM \"%w\" LIMIT 0", zName);
-    sqlite3_stmt *pStmt = 0;
-    if( zSql ) sqlite3_prepare_v2(db, zSql, -1, &pStmt, 0);
-    sqlite3_finalize(pStmt);
-    sqlite3_free(zSql);
-    p = registryFind(pRegistry, zName);
-  }
-  if( p == 0 ){
-    *pzErr = sqlite3_mprintf("%s: %Q is not a widecol table of this "
-                             "database", zFunc, zName);
-  }
-  return p;
-}
-
-static void statsFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
-  WcRegistry *pRegistry = (WcRegistry*)sqlite3_user_data(ctx);
+void wcStatsFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
+  static const char zFunc[] = "widecol_stats(table [, reset])";
   const char *zName = (const char*)sqlite3_value_text(argv[0]);
   char *zJson, *zErr = 0;
+  int bReset = 0, rc;
   WcVtab *p;
   if( zName == 0 ) return;
-  p = wcVtabFind(sqlite3_context_db_handle(ctx), pRegistry, zName,
-                 "widecol_stats(table)", &zErr);
-  if( p == 0 ){
-    sqlite3_result_error(ctx, zErr ? zErr : "out of memory", -1);
+  if( argc > 1 ){
+    if( sqlite3_value_numeric_type(argv[1]) != SQLITE_INTEGER
+     || (sqlite3_value_int64(argv[1]) != 0
+         && sqlite3_value_int64(argv[1]) != 1) ){
+      zErr = sqlite3_mprintf("%s: reset must be 0 (keep counting) or 1 "
+                             "(start again from zero), not %Q", zFunc,
+                             sqlite3_value_text(argv[1]));
+      sqlite3_result_error(ctx, zErr ? zErr : "out of memory", -1);
+      sqlite3_free(zErr);
+      return;
+    }
+    bReset = sqlite3_value_int(argv[1]);
+  }
+  rc = wcTableLookup(sqlite3_context_db_handle(ctx), zName, zFunc, &p, &zErr);
+  if( rc != SQLITE_OK ){
+    if( zErr ) sqlite3_result_error(ctx, zErr, -1);
+    else sqlite3_result_error_code(ctx, rc);
     sqlite3_free(zErr);
     return;
   }
@@ -243,34 +368,5 @@ static void statsFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
     return;
   }
   sqlite3_result_text(ctx, zJson, -1, sqlite3_free);
-  if( argc > 1 && sqlite3_value_int(argv[1]) ){
-    memset(&p->stats, 0, sizeof(p->stats));
-  }
-}
-
-int widecolRegisterModule(sqlite3 *db){
-  WcRegistry *pRegistry = sqlite3_malloc(sizeof(*pRegistry));
-  int rc;
-  if( pRegistry == 0 ) return SQLITE_NOMEM;
-  pRegistry->pFirst = 0;
-  rc = sqlite3_create_function_v2(db, "widecol_stats", 1, SQLITE_UTF8,
-                                  pRegistry, statsFunc, 0, 0, 0);
-  if( rc == SQLITE_OK ){
-    rc = sqlite3_create_function_v2(db, "widecol_stats", 2, SQLITE_UTF8,
-                                    pRegistry, statsFunc, 0, 0, 0);
-  }
-  if( rc != SQLITE_OK ){
-    sqlite3_free(pRegistry);
-    return rc;
-  }
-  rc = wcCheckRegister(db, pRegistry);
-  if( rc == SQLITE_OK ) rc = wcLintRegister(db, pRegistry);
-  if( rc == SQLITE_OK ) rc = wcRegionsRegister(db);
-  if( rc != SQLITE_OK ){
-    sqlite3_free(pRegistry);
-    return rc;
-  }
-  /* The module owns the registry; tables unlink themselves first. */
-  return sqlite3_create_module_v2(db, "widecol", &widecolModule, pRegistry,
-                                  sqlite3_free);
+  if( bReset ) memset(&p->stats, 0, sizeof(p->stats));
 }

@@ -1,14 +1,14 @@
 /*
-** wc_vtab.h: the widecol virtual table's objects, shared by its modules:
-**   wc_vtab.c   the sqlite3_module methods
-**   wc_write.c  writes (xUpdate): the row, its families and index entries
-**   wc_store.c  the tables behind a widecol table (<name>_rows, _cf_<f>,
-**               _idx_<i>): DDL and prepared statements
-**   wc_check.c  widecol_check(): do those tables agree
-**   wc_lint.c   widecol_lint(): what a table's key design will cost
+** wc_vtab.h: the widecol virtual table's internals, shared by the files
+** that implement the module:
+**   wc_vtab.c   the sqlite3_module methods, lookups, widecol_stats()
 **   wc_plan.c   xBestIndex: which constraints become byte ranges
 **   wc_range.c  xFilter: the byte ranges themselves
 **   wc_scan.c   cursors: walking the ranges, skip scans, merges
+**   wc_write.c  writes (xUpdate): the row, its families and index entries
+**   wc_store.c  the tables behind a widecol table (<name>_rows, _cf_<f>,
+**               _idx_<i>): DDL and prepared statements
+** The tools (wc_check.c, wc_lint.c) see only wc_table.h.
 */
 #ifndef WIDECOL_WC_VTAB_H
 #define WIDECOL_WC_VTAB_H
@@ -16,6 +16,8 @@
 #include "widecol.h"
 #include "wc_schema.h"
 #include "wc_codec.h"
+#include "wc_table.h"
+#include "wc_history.h"
 
 /* How a constraint handed to xFilter is used. */
 #define WC_TERM_EQ     1    /* = or IS: one value */
@@ -28,6 +30,9 @@
 #define WC_TERM_GLOB   8    /* GLOB 'prefix*' */
 #define WC_TERM_LIMIT  9
 #define WC_TERM_OFFSET 10
+
+/* The constraint op widecol_table(rowkey, ?) becomes (xFindFunction). */
+#define WC_CONSTRAINT_FIND SQLITE_INDEX_CONSTRAINT_FUNCTION
 
 /* Constraints one plan can take; SQLite omits only the first 16. */
 #define WC_MAX_TERM 16
@@ -46,7 +51,7 @@ struct WcSortTerm {
   int bDesc;
 };
 
-/* What xBestIndex decided, looked up by xFilter through idxNum. */
+/* What xBestIndex decided.  It reaches xFilter in idxStr (wc_plan.c). */
 typedef struct WcPlan WcPlan;
 struct WcPlan {
   int nTerm;
@@ -68,6 +73,8 @@ struct WcPlan {
   int iPath;            /* What is scanned: 0 the row table, i > 0 the
                         ** table of index i - 1 */
   int bEmpty;           /* No row can match (a key field IS NULL) */
+  int bFind;            /* A lookup of the table itself (wcTableLookup):
+                        ** argv[0] is where to store it; no rows */
   int nSort;            /* The ORDER BY was consumed on the assumption that
                         ** an '=' on a TEXT field, whose value a
                         ** parameter or another table gives, narrows the
@@ -76,8 +83,12 @@ struct WcPlan {
                         ** range and sorts its rows by aSort itself. */
   WcSortTerm aSort[WC_MAX_SORT];
   uint64_t colUsed;     /* Columns the statement reads (sqlite3_index_info's
-                        ** colUsed: bit 63 stands for every column >= 63;
-                        ** rowkey is column nCol) */
+                        ** colUsed: bit 63 stands for every column >= 63);
+                        ** the key scanned is always read */
+  int nUnserved;        /* Columns the statement ranges over that no key
+                        ** could read as key ranges (wcHistoryQuery), for
+                        ** widecol_lint()'s figures */
+  int aiUnserved[WC_HISTORY_MAX_COLS];
 };
 
 /* A merge keeps a live statement for up to this many prefixes; beyond
@@ -139,25 +150,6 @@ struct WcStats {
   int64_t nPrefix;      /* Salt, bucket or field prefixes found by probing */
 };
 
-/* How statements on this connection used a table, for widecol_lint():
-** which columns queries range over, and the writes whose row key was
-** already taken. */
-typedef struct WcHistory WcHistory;
-struct WcHistory {
-  uint64_t mRangeCol;   /* Columns constrained by <, <=, >, >=, BETWEEN,
-                        ** LIKE or GLOB (bit 63 stands for every column
-                        ** >= 63) */
-  uint64_t mUnservedCol;   /* Those whose range no key (row key or
-                           ** index) could read as key ranges, given the
-                           ** statement's '=' terms */
-  int64_t nOverwrite;   /* INSERT OR REPLACE (or UPDATE) that replaced a
-                        ** row with the same key */
-  int64_t nRefused;     /* Writes refused or ignored for a taken key */
-};
-
-typedef struct WcVtab WcVtab;
-typedef struct WcKeySet WcKeySet;
-
 /* A table a scan can read keys from: the row table or an index's. */
 typedef struct WcPath WcPath;
 struct WcPath {
@@ -167,12 +159,7 @@ struct WcPath {
                            ** counted by probing, -1 until counted */
 };
 
-/* The widecol tables connected through one database connection, so that
-** widecol_stats() can find them by name. */
-typedef struct WcRegistry WcRegistry;
-struct WcRegistry {
-  WcVtab *pFirst;
-};
+typedef struct WcKeySet WcKeySet;
 
 struct WcVtab {
   sqlite3_vtab base;
@@ -182,16 +169,11 @@ struct WcVtab {
   WcSchema *pSchema;
   RkHasher *pHasher;    /* For SALT and BUCKET */
   int64_t nRowEst;      /* Rows, for costs; -1 until counted */
-  WcPlan **apPlan;      /* Distinct plans made for this table */
-  int *aiPlanId;        /* Their numbers, the idxNum xFilter receives */
-  int nPlan;
   WcStmtPool *pPool;    /* List of pools */
   WcPath *aPath;        /* The row table, then each index */
   int nPath;
-  WcRegistry *pRegistry;
-  WcVtab *pNext;        /* Next table in the registry */
   WcStats stats;
-  WcHistory history;
+  WcHistory *pHistory;
   WcBuf key;            /* xUpdate's scratch: the new row's key, */
   WcValue *aVal;        /* its stored values, */
   sqlite3_value **apCopy;  /* and the converted copies behind them; */
@@ -201,6 +183,10 @@ struct WcVtab {
   sqlite3_value **apOld;   /* copied from the row table */
   WcKeySet *pDisplaced; /* Keys this UPDATE took from rows still to come */
 };
+
+/* Sets the table's error message (formatted, as sqlite3_mprintf) and
+** returns rc, or SQLITE_NOMEM if the message could not be made. */
+int wcVtabError(WcVtab *p, int rc, const char *zFormat, ...);
 
 /* wc_store.c */
 int wcStoreCreate(WcVtab *p);
@@ -222,19 +208,12 @@ int wcStoreCovers(const WcVtab *p, int iPath, uint64_t colUsed);
 void wcStoreClose(WcVtab *p);
 int64_t wcStoreRowCount(WcVtab *p);
 int64_t wcStorePrefixCount(WcVtab *p, int iPath, int nElem, int64_t nMax);
-/* Appends "db"."<name>_rows" (iFamily and iIndex -1), a family's or an
-** index's table name, quoted. */
-void wcStoreAppendTable(sqlite3_str *pStr, const WcVtab *p, int iFamily,
-                        int iIndex);
-/* Appends "SELECT r.rowkey AS rowkey, <every column AS its name> FROM
-** <name>_rows AS r LEFT JOIN <each family>": the table's rows as the
-** virtual table shows them, read from the tables behind it. */
-void wcStoreAppendRowsSelect(sqlite3_str *pStr, const WcVtab *p);
 
-/* wc_plan.c */
+/* wc_plan.c: xBestIndex, and the plan it hands xFilter in idxStr.
+** wcPlanDecode() reads that plan back; SQLITE_OK, or SQLITE_INTERNAL with
+** the table's error message set. */
 int wcBestIndex(WcVtab *p, sqlite3_index_info *pInfo);
-const WcPlan *wcPlanFind(WcVtab *p, int iPlan);
-void wcPlanFreeAll(WcVtab *p);
+int wcPlanDecode(WcVtab *p, const char *idxStr, WcPlan *pPlan);
 
 /* wc_range.c.  wcRangesBuild() makes the ranges of a plan for xFilter's
 ** argv, sorted and merged in scan order, relative to the prefix of the
@@ -279,22 +258,9 @@ int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
 /* A scan of the table starts: the statement that writes next, if any, is
 ** a new one (see WcKeySet in wc_write.c). */
 void wcWriteScanStarted(WcVtab *p);
-/* The index key of index iIndex for a row with row key aKey[0..nKey) and
-** values aVal, in *pOut.  WC_OK, WC_NOFIT (with *pzErr) or WC_NOMEM. */
-int wcIndexKey(WcVtab *p, int iIndex, const WcValue *aVal,
-               const unsigned char *aKey, int64_t nKey, WcBuf *pOut,
-               char **pzErr);
 
-/* Table-valued functions: wc_check.c, wc_lint.c, wc_regions.c */
-int wcCheckRegister(sqlite3 *db, WcRegistry *pRegistry);
-int wcLintRegister(sqlite3 *db, WcRegistry *pRegistry);
-int wcRegionsRegister(sqlite3 *db);
-
-/* wc_vtab.c */
-int widecolRegisterModule(sqlite3 *db);
-/* The widecol table zName connected to db, connecting it if need be;
-** NULL with *pzErr set if there is none. */
-WcVtab *wcVtabFind(sqlite3 *db, WcRegistry *pRegistry, const char *zName,
-                   const char *zFunc, char **pzErr);
+/* wc_vtab.c: the module, and widecol_stats('<table>' [, reset]). */
+extern const sqlite3_module wcModule;
+void wcStatsFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 
 #endif /* WIDECOL_WC_VTAB_H */

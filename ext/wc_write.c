@@ -15,11 +15,6 @@
 
 #include <string.h>
 
-static int setError(WcVtab *p, int rc, char *zMsg){
-  sqlite3_free(p->base.zErrMsg);
-  p->base.zErrMsg = zMsg;
-  return zMsg ? rc : SQLITE_NOMEM;
-}
 
 /*
 ** Keys an UPDATE OR REPLACE took from rows it still had to update.
@@ -165,16 +160,19 @@ static char *describeKey(const unsigned char *a, int64_t n){
 
 /* An encoder's result as an SQLite result code, with its message. */
 static int encodeResult(WcVtab *p, int rc, char *zErr){
-  if( rc == WC_NOMEM ){
-    sqlite3_free(zErr);
-    return SQLITE_NOMEM;
+  int rcSql;
+  switch( rc ){
+    case WC_OK:    rcSql = SQLITE_OK; break;
+    case WC_NOMEM: rcSql = SQLITE_NOMEM; break;
+    case WC_NULL:  rcSql = SQLITE_CONSTRAINT_NOTNULL; break;
+    case WC_NOFIT: rcSql = SQLITE_CONSTRAINT_CHECK; break;
+    default:       rcSql = SQLITE_ERROR; break;
   }
-  if( rc == WC_NOFIT ){
-    int bNull = zErr && strncmp(zErr, "NOT NULL", 8) == 0;
-    return setError(p, bNull ? SQLITE_CONSTRAINT_NOTNULL
-                             : SQLITE_CONSTRAINT_CHECK, zErr);
+  if( zErr && rcSql != SQLITE_OK && rcSql != SQLITE_NOMEM ){
+    rcSql = wcVtabError(p, rcSql, "%s", zErr);
   }
-  return SQLITE_OK;
+  sqlite3_free(zErr);
+  return rcSql;
 }
 
 int wcIndexKey(WcVtab *p, int iIndex, const WcValue *aVal,
@@ -252,9 +250,9 @@ static int checkGivenKey(WcVtab *p, sqlite3_value *pGiven){
   if( n == p->key.n && (n == 0 || memcmp(a, p->key.a, (size_t)n) == 0) ){
     return SQLITE_OK;
   }
-  return setError(p, SQLITE_CONSTRAINT_CHECK, sqlite3_mprintf(
-      "widecol %s: rowkey is made from the ROWKEY fields; leave it out of "
-      "INSERT and UPDATE and set the fields instead", p->zName));
+  return wcVtabError(p, SQLITE_CONSTRAINT_CHECK, "widecol %s: rowkey is made "
+                     "from the ROWKEY fields; leave it out of INSERT and "
+                     "UPDATE and set the fields instead", p->zName);
 }
 
 static void bindValue(sqlite3_stmt *pStmt, int iParam, const WcValue *pVal){
@@ -296,10 +294,10 @@ static int duplicateKey(WcVtab *p, const unsigned char *aKey, int64_t nKey){
                           ? ", " : "", p->pSchema->aCol[j].zName);
     }
   }
-  rc = setError(p, SQLITE_CONSTRAINT_PRIMARYKEY, sqlite3_mprintf(
-      "UNIQUE constraint failed: %s.rowkey (a row with key %s exists; the "
-      "key is made from %s)", p->zName, zKey ? zKey : "?",
-      sqlite3_str_value(pFields) ? sqlite3_str_value(pFields) : "?"));
+  rc = wcVtabError(p, SQLITE_CONSTRAINT_PRIMARYKEY, "UNIQUE constraint "
+      "failed: %s.rowkey (a row with key %s exists; the key is made from "
+      "%s)", p->zName, zKey ? zKey : "?",
+      sqlite3_str_value(pFields) ? sqlite3_str_value(pFields) : "?");
   sqlite3_free(zKey);
   sqlite3_free(sqlite3_str_finish(pFields));
   return rc;
@@ -307,7 +305,8 @@ static int duplicateKey(WcVtab *p, const unsigned char *aKey, int64_t nKey){
 
 /* Runs a write statement: ?1 the row key aKey, ?(i + 2) the values aVal
 ** (if given), ?(nCol + 2) the index key pIdxKey (if given).  Returns
-** SQLite's result code, with no message. */
+** SQLite's extended result code (whether or not the application turned
+** extended codes on), with no message. */
 static int execWrite(WcVtab *p, int eStmt, int iObj, const unsigned char *aKey,
                      int64_t nKey, const WcValue *aVal, const WcBuf *pIdxKey){
   sqlite3_stmt *pStmt = 0;
@@ -318,25 +317,39 @@ static int execWrite(WcVtab *p, int eStmt, int iObj, const unsigned char *aKey,
   for(i = 0; aVal && i < nCol; i++) bindValue(pStmt, i + 2, &aVal[i]);
   if( pIdxKey ) bindKey(pStmt, nCol + 2, pIdxKey->a, pIdxKey->n);
   rc = sqlite3_step(pStmt);
-  rc = rc == SQLITE_DONE ? SQLITE_OK : sqlite3_reset(pStmt);
+  if( rc == SQLITE_DONE ){
+    rc = SQLITE_OK;
+  }else{
+    sqlite3_reset(pStmt);
+    rc = sqlite3_extended_errcode(p->db);
+  }
   wcStoreRelease(p, eStmt, iObj, 0, pStmt);
   return rc;
 }
 
-/* Reports what SQLite said about a write that failed with rc. */
+/* Reports what SQLite said about a write to a table behind p that failed
+** with rc.  A constraint there is no constraint of the user's: the tables
+** behind p have only their keys, which p's writes keep unique. */
 static int writeError(WcVtab *p, int rc){
-  return setError(p, rc, sqlite3_mprintf("widecol %s: %s", p->zName,
-                                         sqlite3_errmsg(p->db)));
+  if( (rc & 0xFF) == SQLITE_CONSTRAINT ){
+    return wcVtabError(p, SQLITE_ERROR, "widecol %s: a table behind it "
+                       "refused a write (%s); was it changed directly? run "
+                       "SELECT * FROM widecol_check(%Q)", p->zName,
+                       sqlite3_errmsg(p->db), p->zName);
+  }
+  return wcVtabError(p, rc, "widecol %s: %s", p->zName,
+                     sqlite3_errmsg(p->db));
 }
 
-/* execWrite(), with the message for an error: a row key taken (which
-** widecol_lint() counts) or what SQLite said. */
+/* execWrite(), with the message for an error: the row key taken (the
+** primary key of <name>_rows, which widecol_lint() counts) or what SQLite
+** said. */
 static int runWrite(WcVtab *p, int eStmt, int iObj, const unsigned char *aKey,
                     int64_t nKey, const WcValue *aVal, const WcBuf *pIdxKey){
   int rc = execWrite(p, eStmt, iObj, aKey, nKey, aVal, pIdxKey);
-  if( (rc & 0xFF) == SQLITE_CONSTRAINT
+  if( rc == SQLITE_CONSTRAINT_PRIMARYKEY
    && (eStmt == WC_STMT_INSERT || eStmt == WC_STMT_REPLACE) ){
-    p->history.nRefused++;
+    wcHistoryKeyTaken(p->pHistory, 0);
     rc = duplicateKey(p, aKey, nKey);
   }else if( rc != SQLITE_OK ){
     rc = writeError(p, rc);
@@ -393,12 +406,10 @@ static int readOld(WcVtab *p, const unsigned char *aKey, int64_t nKey,
   wcStoreRelease(p, WC_STMT_READ, 0, 0, pStmt);
   if( rc == SQLITE_OK && *pbFound ){
     rc = indexKeys(p, p->aOldVal, aKey, nKey, p->aOldIdxKey);
-    if( rc != SQLITE_OK ){
-      sqlite3_free(p->base.zErrMsg);
-      p->base.zErrMsg = sqlite3_mprintf("widecol %s: a stored row's index "
+    if( rc != SQLITE_OK && rc != SQLITE_NOMEM ){
+      rc = wcVtabError(p, SQLITE_CORRUPT, "widecol %s: a stored row's index "
           "key cannot be made again; run SELECT * FROM widecol_check(%Q)",
           p->zName, p->zName);
-      rc = SQLITE_CORRUPT;
     }
   }
   return rc;
@@ -465,7 +476,7 @@ static int insertRow(WcVtab *p, int eInsert, int *pbReplaced){
     /* Without indexes there is nothing to read first: a plain INSERT
     ** succeeds unless the key is taken, and only then is it replaced. */
     rc = execWrite(p, WC_STMT_INSERT, 0, p->key.a, p->key.n, p->aVal, 0);
-    if( (rc & 0xFF) == SQLITE_CONSTRAINT ){
+    if( rc == SQLITE_CONSTRAINT_PRIMARYKEY ){
       bFound = 1;
       rc = runWrite(p, WC_STMT_REPLACE, 0, p->key.a, p->key.n, p->aVal, 0);
     }else if( rc != SQLITE_OK ){
@@ -474,7 +485,7 @@ static int insertRow(WcVtab *p, int eInsert, int *pbReplaced){
   }else{
     rc = runWrite(p, eInsert, 0, p->key.a, p->key.n, p->aVal, 0);
   }
-  if( rc == SQLITE_OK && bFound ) p->history.nOverwrite++;
+  if( rc == SQLITE_OK && bFound ) wcHistoryKeyTaken(p->pHistory, 1);
   *pbReplaced = rc == SQLITE_OK && bFound;
   if( rc == SQLITE_OK ) rc = writeFamilies(p, p->key.a, p->key.n);
   for(i = 0; i < pS->nIndex && rc == SQLITE_OK; i++){
@@ -532,7 +543,7 @@ int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
     if( keySetHas(p->pDisplaced, aOld, nOld) ){
       char *zKey = describeKey(aOld, nOld);
       rowRelease(p);
-      rc = setError(p, SQLITE_ERROR, sqlite3_mprintf(
+      rc = wcVtabError(p, SQLITE_ERROR,
           "widecol %s: UPDATE OR REPLACE moved a row onto key %s, replacing "
           "a row the statement still had to update; SQLite computed that "
           "row's new values before it was replaced, so they no longer "
@@ -541,7 +552,7 @@ int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
           "does not move one onto a row still to come (for a key that "
           "grows, from the largest down, in steps), or in two statements "
           "through a table of the new values (docs/widecol.md, Differences "
-          "from an ordinary table)", p->zName, zKey ? zKey : "?"));
+          "from an ordinary table)", p->zName, zKey ? zKey : "?");
       sqlite3_free(zKey);
       return rc;
     }

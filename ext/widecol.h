@@ -17,7 +17,4 @@ SQLITE_EXTENSION_INIT3
 int sqlite3_widecol_init(sqlite3 *db, char **pzErrMsg,
                          const sqlite3_api_routines *pApi);
 
-/* Registers the rk_* scalar functions and widecol_version() on db. */
-int widecolRegisterFunctions(sqlite3 *db);
-
 #endif /* WIDECOL_H */

@@ -26,4 +26,30 @@ else
   echo "load check FAILED: python3 load_extension printed: $got"
   status=1
 fi
+# Loaded twice on one connection (an application that loads it on every
+# open of a pooled connection): the tools still find a table connected
+# under the first load, and the table still works.  rk_salt('a', 2) is
+# the first two hex digits of md5('a') = 0cc175b9... before 'a'.
+got=$(/usr/bin/python3 - 2>&1 <<'PY'
+import sqlite3
+conn = sqlite3.connect(":memory:")
+conn.enable_load_extension(True)
+conn.load_extension("./widecol")
+conn.execute("CREATE VIRTUAL TABLE t USING widecol(a INTEGER, b TEXT, ROWKEY(a PAD 3), INDEX by_b(b))")
+conn.execute("INSERT INTO t VALUES (1, 'x')")
+conn.load_extension("./widecol")
+conn.execute("INSERT INTO t VALUES (2, 'y')")
+print(conn.execute("SELECT * FROM widecol_check('t')").fetchone()[0],
+      conn.execute("SELECT count(*) FROM widecol_lint('t')").fetchone()[0],
+      conn.execute("SELECT widecol_stats('t') IS NOT NULL").fetchone()[0],
+      conn.execute("SELECT group_concat(b) FROM t WHERE b >= 'x'").fetchone()[0],
+      conn.execute("SELECT rk_salt('a', 2)").fetchone()[0])
+PY
+)
+if [ "$got" = "ok 0 1 x,y 0ca" ]; then
+  echo "load check: loaded twice on one connection: ok"
+else
+  echo "load check FAILED: loaded twice, the functions printed: $got"
+  status=1
+fi
 exit $status

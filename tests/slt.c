@@ -17,7 +17,8 @@
 ** each followed by a newline), so a file from that project runs unchanged.
 ** Additions, none of which changes the meaning of an original file:
 **   - `statement error` may end with a `----` line followed by text the
-**     error message must contain (as DuckDB does);
+**     error message must contain (as DuckDB does), or be followed on its
+**     own line by that text;
 **   - query results may be written one row per line, values separated by
 **     one space, instead of one value per line;
 **   - I columns show the full 64-bit integer (the original truncates to
@@ -329,6 +330,11 @@ static void runStatement(Runner *p, Record *pRec, const char *zMode){
   zSql = joinLines(pRec, 1, iSep);
   if( bExpectError && iSep < pRec->nLine ){
     zWant = joinLines(pRec, iSep + 1, pRec->nLine);
+  }else if( bExpectError ){
+    /* "statement error <text>": the text, if any, must be in the message. */
+    const char *z = strstr(pRec->aLine[0].z, "error") + 5;
+    while( isspace((unsigned char)*z) ) z++;
+    if( *z ) zWant = checkedAlloc(strdup(z));
   }
   rc = sqlite3_exec(p->db, zSql, 0, 0, &zErr);
   if( !bExpectError && rc != SQLITE_OK ){
