@@ -24,7 +24,20 @@ struct Check {
   int nProblem;
   int nAlloc;
   int rc;
+  char *zErr;           /* Why the check itself failed, if not SQLite */
 };
+
+/* True if an encoder's rc is the check's own failure (out of memory, no
+** MD5), not a problem of the data; records it, taking *pzErr. */
+static int encodeFailed(Check *p, int rc, char **pzErr){
+  if( rc != WC_NOMEM && rc != WC_ERROR ) return 0;
+  p->rc = rc == WC_NOMEM ? SQLITE_NOMEM : SQLITE_ERROR;
+  if( p->zErr == 0 ){
+    p->zErr = *pzErr;
+    *pzErr = 0;
+  }
+  return 1;
+}
 
 /* Adds a problem; the check stops adding after WC_CHECK_MAX. */
 static void problem(Check *p, const char *zFormat, ...){
@@ -120,8 +133,8 @@ static void checkRow(Check *p, sqlite3_stmt *pRow, sqlite3_stmt **apEntry,
   int i, j, rc;
   valuesOf(pRow, 1, pS->nCol, aVal);
   rc = wcEncodeKey(pS, wcTableHasher(pTab), aVal, pBuf, &zErr);
-  if( rc == WC_NOMEM ){
-    p->rc = SQLITE_NOMEM;
+  if( encodeFailed(p, rc, &zErr) ){
+    /* the check stops */
   }else if( rc != WC_OK ){
     problem(p, "row %s: its fields make no row key: %s", zKey, zErr);
   }else if( pBuf->n != nKey || (nKey && memcmp(pBuf->a, aKey, (size_t)nKey)) ){
@@ -136,9 +149,10 @@ static void checkRow(Check *p, sqlite3_stmt *pRow, sqlite3_stmt **apEntry,
     zErr = 0;
     rc = wcIndexKey(pTab, i, aVal, aKey, nKey, pBuf, &zErr);
     if( rc != WC_OK ){
-      if( rc == WC_NOMEM ) p->rc = SQLITE_NOMEM;
-      problem(p, "row %s: it has no INDEX %s key: %s", zKey, pIdx->zName,
-              zErr);
+      if( !encodeFailed(p, rc, &zErr) ){
+        problem(p, "row %s: it has no INDEX %s key: %s", zKey, pIdx->zName,
+                zErr);
+      }
       sqlite3_free(zErr);
       continue;
     }
@@ -193,12 +207,18 @@ static void checkEntries(Check *p, int iIndex, sqlite3_stmt *pOne,
       problem(p, "INDEX %s: entry %s is for row %s, which does not exist",
               pIdx->zName, zIKey, zKey);
     }else{
+      char *zErr = 0;
+      int rc;
       valuesOf(pOne, 1, wcTableSchema(pTab)->nCol, aVal);
-      if( wcIndexKey(pTab, iIndex, aVal, aKey, nKey, pBuf, 0) != WC_OK
-       || pBuf->n != nIKey || (nIKey && memcmp(pBuf->a, aIKey, (size_t)nIKey)) ){
+      rc = wcIndexKey(pTab, iIndex, aVal, aKey, nKey, pBuf, &zErr);
+      if( encodeFailed(p, rc, &zErr) ){
+        /* the check stops */
+      }else if( rc != WC_OK || pBuf->n != nIKey
+             || (nIKey && memcmp(pBuf->a, aIKey, (size_t)nIKey)) ){
         problem(p, "INDEX %s: entry %s is not the index key of row %s",
                 pIdx->zName, zIKey, zKey);
       }
+      sqlite3_free(zErr);
     }
     sqlite3_free(zIKey);
     sqlite3_free(zKey);
@@ -292,8 +312,9 @@ static int checkFill(sqlite3 *db, sqlite3_value **apArg, WcTvfRows *pRows,
   if( rc != SQLITE_OK ) return rc;
   checkTable(&check);
   if( check.rc != SQLITE_OK ){
-    *pzErr = sqlite3_mprintf("widecol_check(%Q): %s", zName,
-                             sqlite3_errmsg(db));
+    *pzErr = check.rc == SQLITE_NOMEM ? 0
+           : sqlite3_mprintf("widecol_check(%Q): %s", zName,
+                             check.zErr ? check.zErr : sqlite3_errmsg(db));
     rc = check.rc;
   }else if( check.nProblem == 0 ){
     rc = wcTvfAddRow(pRows, "t", "ok");
@@ -303,6 +324,7 @@ static int checkFill(sqlite3 *db, sqlite3_value **apArg, WcTvfRows *pRows,
     sqlite3_free(check.azProblem[i]);
   }
   sqlite3_free(check.azProblem);
+  sqlite3_free(check.zErr);
   return rc;
 }
 

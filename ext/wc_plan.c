@@ -251,8 +251,10 @@ static void planElements(Planner *p){
       if( pCons->iEq < 0 ){
         if( pElem->eKind == WC_ELEM_COLUMN && pElem->eOrder != WC_ORDER_NONE
          && (pCons->nLo || pCons->nHi || pCons->iLike >= 0) ){
-          int bExact = pElem->eOrder == WC_ORDER_ASC
-                    || pElem->eOrder == WC_ORDER_DESC;
+          /* Byte ranges are exact in every order but NONE: a PREFIX
+          ** element's are computed around its out-of-place prefixes
+          ** (wc_range.c). */
+          int bExact = 1;
           int i;
           p->plan.iRangeElem = iElem;
           for(i = 0; i < pCons->nLo + pCons->nHi; i++){
@@ -786,15 +788,7 @@ static void explainFilters(Planner *p){
     if( !bHas || pS->aCol[iCol].iElem < 0 ) continue;
     pElem = &pS->aElem[pS->aCol[iCol].iElem];
     if( pCons->iEq >= 0 && bUsed ) continue;
-    if( bUsed && pElem->eOrder == WC_ORDER_PREFIX ){
-      char *z = pElem->nXform
-        ? sqlite3_mprintf("PAD fill %Q sorts above some characters",
-                          pElem->aXform[0].zFill)
-        : sqlite3_mprintf("delimiter %Q sorts above some characters",
-                          pS->zDelim);
-      addNote(p, iCol, z ? z : "widened range");
-      sqlite3_free(z);
-    }else if( bUsed && pCons->iLike >= 0 ){
+    if( bUsed && pCons->iLike >= 0 ){
       addNote(p, iCol, "LIKE/GLOB pattern");
     }else if( !bUsed && pElem->eOrder == WC_ORDER_NONE && pCons->iEq < 0 ){
       addNote(p, iCol, pElem->zUnordered);
@@ -810,6 +804,40 @@ static void explainFilters(Planner *p){
       sqlite3_free(z);
     }
   }
+}
+
+/* A PREFIX element's range is read as several exact key ranges (the
+** main one, and one per prefix of a bound that sorts out of place): with
+** literal values, how many is known now. */
+static void explainRanges(Planner *p, sqlite3_str *pStr){
+  const WcPlan *pPlan = &p->plan;
+  sqlite3_value *apArg[WC_MAX_TERM];
+  WcRangeList rel;
+  WcRange win;
+  int i, bWidened = 0;
+  if( pPlan->iRangeElem < 0
+   || p->pS->aElem[pPlan->iRangeElem].eOrder != WC_ORDER_PREFIX ){
+    return;
+  }
+  for(i = 0; i < pPlan->nTerm; i++){
+    apArg[i] = 0;
+    if( pPlan->aTerm[i].eOp == WC_TERM_IN
+     || sqlite3_vtab_rhs_value(p->pInfo, p->aiArg[i], &apArg[i]) != SQLITE_OK
+     || apArg[i] == 0 ){
+      sqlite3_str_appendall(pStr, "; exact key ranges");
+      return;
+    }
+  }
+  memset(&rel, 0, sizeof(rel));
+  memset(&win, 0, sizeof(win));
+  if( wcRangesBuild(p->pTab, pPlan, apArg, &rel, &win, &bWidened)
+      == SQLITE_OK ){
+    sqlite3_str_appendf(pStr, "; %d key range%s%s", rel.n,
+                        rel.n == 1 ? "" : "s",
+                        pPlan->nSkip ? " per prefix" : "");
+  }
+  wcRangeListFree(&rel);
+  wcRangeFree(&win);
 }
 
 static char *planText(Planner *p){
@@ -860,6 +888,7 @@ static char *planText(Planner *p){
                           : pS->aCol[pTerm->iCol].zName, termText(pTerm->eOp));
     }
   }
+  explainRanges(p, pStr);
   /* A SALT or BUCKET computed from '=' values narrows to its prefix. */
   for(i = p->plan.nSkip; i < p->plan.nSkip + p->plan.nEqElem; i++){
     int eKind = pS->aElem[i].eKind;

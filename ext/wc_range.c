@@ -52,6 +52,19 @@ struct Builder {
   int rc;
 };
 
+/* An encoder's failure that is the builder's, not the value's: out of
+** memory, or no MD5 for a SALT or BUCKET.  True if rc is one. */
+static int encodeFailed(Builder *b, int rc){
+  if( rc == WC_NOMEM ){
+    b->rc = SQLITE_NOMEM;
+  }else if( rc == WC_ERROR ){
+    b->rc = wcVtabError(b->pTab, SQLITE_ERROR, "widecol %s: OpenSSL could "
+                        "not compute the MD5 of a SALT or BUCKET",
+                        b->pTab->zName);
+  }
+  return rc == WC_NOMEM || rc == WC_ERROR;
+}
+
 /*
 ** Bytes.
 */
@@ -392,7 +405,7 @@ static void buildPrefixes(Builder *b, int iEnd){
     for(iElem = b->pPlan->nSkip; iElem < iEnd && bUse; iElem++){
       int rc = wcEncodeElement(pS, b->pTab->pHasher, iElem, b->aVal, 0,
                                &key, 0);
-      if( rc == WC_NOMEM ) b->rc = SQLITE_NOMEM;
+      encodeFailed(b, rc);
       bUse = rc == WC_OK;
       wcAppendSeparator(pS, iElem, &key);
     }
@@ -443,39 +456,8 @@ static void lowerHi(WcRange *pRange, const WcBuf *pHi){
   }
 }
 
-/* The widened upper bound for a PREFIX-ordered element: keys are
-** P + x + T... with x a value <= v; when x is a proper prefix of v, the
-** byte T that follows x (delimiter or fill) may sort above v's next byte,
-** so the bound is the largest of prefixEnd(P + v) and
-** prefixEnd(P + v[0..i) + T) for every i.  Returns 0 for no bound. */
-static int widenedUpper(const WcBuf *pP, const unsigned char *v, int64_t nV,
-                        const char *const *azTerm, int nTerm, WcBuf *pOut){
-  WcBuf cand, end;
-  int64_t i;
-  int t, bBounded = 1;
-  memset(&cand, 0, sizeof(cand));
-  memset(&end, 0, sizeof(end));
-  bufCopy(&cand, pP);
-  wcBufAppend(&cand, v, nV);
-  if( !prefixEnd(&cand, pOut) ) bBounded = 0;
-  for(i = 0; i <= nV && bBounded; i++){
-    for(t = 0; t < nTerm && bBounded; t++){
-      bufCopy(&cand, pP);
-      wcBufAppend(&cand, v, i);
-      wcBufAppend(&cand, azTerm[t], (int64_t)strlen(azTerm[t]));
-      if( !prefixEnd(&cand, &end) ){
-        bBounded = 0;
-      }else if( cmpBuf(&end, pOut) > 0 ){
-        bufCopy(pOut, &end);
-      }
-    }
-  }
-  wcBufFree(&cand);
-  wcBufFree(&end);
-  return bBounded;
-}
-
-/* Applies one bound on the range element to a range within prefix P. */
+/* Applies one bound on the range element, whose bytes order exactly as
+** its values (or in reverse), to a range within prefix P. */
 static void applyBound(Builder *b, WcRange *pRange, const WcBuf *pP,
                        int iElem, const WcValue *pVal, int bLower, int bIncl){
   const WcSchema *pS = b->pS;
@@ -485,26 +467,11 @@ static void applyBound(Builder *b, WcRange *pRange, const WcBuf *pP,
   memset(&key, 0, sizeof(key));
   memset(&after, 0, sizeof(after));
   bufCopy(&key, pP);
-  if( pElem->eOrder == WC_ORDER_PREFIX ){
-    if( bLower ){
-      wcBufAppend(&key, pVal->a, pVal->n);
-      raiseLo(pRange, &key);
-    }else{
-      const char *azTerm[2];
-      int nTerm = 0;
-      if( pElem->nXform ) azTerm[nTerm++] = pElem->aXform[0].zFill;
-      if( !wcElementIsLast(pS, iElem) && pS->nDelim ){
-        azTerm[nTerm++] = pS->zDelim;
-      }
-      if( widenedUpper(pP, pVal->a, pVal->n, azTerm, nTerm, &after) ){
-        lowerHi(pRange, &after);
-      }
-    }
-  }else{
+  {
     int bByteLower = bLower == (pElem->eOrder == WC_ORDER_ASC);
     b->aVal[pElem->iCol] = *pVal;
     rc = wcEncodeElement(pS, b->pTab->pHasher, iElem, b->aVal, 1, &key, 0);
-    if( rc == WC_NOMEM ) b->rc = SQLITE_NOMEM;
+    encodeFailed(b, rc);
     if( rc == WC_OK ){
       /* An inclusive value bound keeps keys equal to it: the byte lower
       ** bound is the key itself, the byte upper bound the key after it.
@@ -548,11 +515,233 @@ static void patternRange(sqlite3_value *pPattern, int bLike, WcBuf *pLo,
   wcBufFree(&hiText);
 }
 
+/*
+** Exact ranges of an element whose bytes sort as its values except around
+** prefixes (WC_ORDER_PREFIX): text followed by a delimiter, or padded.
+**
+** A key holds P + E(x) + ..., E(x) being the value x followed by what
+** ends it (fill, delimiter).  For a value x that is neither a bound nor a
+** prefix of one, the raw bytes decide as the values do: x < v exactly when
+** P + E(x)... < P + v.  Only the bounds and their prefixes can land on the
+** wrong side: 'host1' + '_' sorts after 'host10' when '_' > '0'.  So the
+** ranges are [P + lo, P + hi) less the keys of every such value the
+** bounds exclude, plus the keys of every such value they include: at most
+** one narrow range per prefix of a bound, and no row read that is not
+** returned.
+*/
+typedef struct ValueBounds ValueBounds;
+struct ValueBounds {
+  int bEmpty;           /* No value satisfies them */
+  int bLo, bLoIncl;     /* A lower bound: its bytes, inclusive or not */
+  WcBuf lo;
+  int bHi, bHiIncl;     /* An upper bound */
+  WcBuf hi;
+};
+
+static int cmpBytes(const unsigned char *a, int64_t nA,
+                    const unsigned char *b, int64_t nB){
+  int64_t n = nA < nB ? nA : nB;
+  int c = n > 0 ? memcmp(a, b, (size_t)n) : 0;
+  return c ? c : (nA < nB ? -1 : nA > nB);
+}
+
+/* Narrows the bounds by value v (bytes, as the field compares them). */
+static void boundsNarrow(ValueBounds *p, const unsigned char *a, int64_t n,
+                         int bLower, int bIncl){
+  int *pbHas = bLower ? &p->bLo : &p->bHi;
+  int *pbIncl = bLower ? &p->bLoIncl : &p->bHiIncl;
+  WcBuf *pBuf = bLower ? &p->lo : &p->hi;
+  int c = *pbHas ? cmpBytes(a, n, pBuf->a, pBuf->n) : 0;
+  if( !*pbHas || (bLower ? c > 0 : c < 0) || (c == 0 && !bIncl) ){
+    pBuf->n = 0;
+    wcBufAppend(pBuf, a, n);
+    *pbHas = 1;
+    *pbIncl = bIncl;
+  }
+}
+
+/* The bounds the plan's range terms put on element iElem. */
+static void boundsGather(Builder *b, int iElem, ValueBounds *p){
+  const WcPlan *pPlan = b->pPlan;
+  int iCol = b->pS->aElem[iElem].iCol, i;
+  for(i = 0; i < pPlan->nTerm && b->rc == SQLITE_OK && !p->bEmpty; i++){
+    const WcTerm *pTerm = &pPlan->aTerm[i];
+    if( pTerm->iCol != iCol ) continue;
+    if( pTerm->eOp == WC_TERM_LIKE || pTerm->eOp == WC_TERM_GLOB ){
+      WcBuf lo, hi;
+      int bHi = 0;
+      memset(&lo, 0, sizeof(lo));
+      memset(&hi, 0, sizeof(hi));
+      patternRange(b->argv[i], pTerm->eOp == WC_TERM_LIKE, &lo, &hi, &bHi);
+      if( lo.n > 0 ) boundsNarrow(p, lo.a, lo.n, 1, 1);
+      if( bHi ) boundsNarrow(p, hi.a, hi.n, 0, 0);
+      if( lo.bOom || hi.bOom ) b->rc = SQLITE_NOMEM;
+      wcBufFree(&lo);
+      wcBufFree(&hi);
+    }else if( pTerm->eOp >= WC_TERM_GT && pTerm->eOp <= WC_TERM_LE ){
+      int bLower = pTerm->eOp == WC_TERM_GT || pTerm->eOp == WC_TERM_GE;
+      int bIncl = pTerm->eOp == WC_TERM_GE || pTerm->eOp == WC_TERM_LE;
+      sqlite3_value *pCopy = 0;
+      WcValue v;
+      int eBound = fieldBound(b, iCol, iElem, b->argv[i], bLower, bIncl, &v,
+                              &bIncl, &pCopy);
+      if( eBound == BOUND_EMPTY ) p->bEmpty = 1;
+      if( eBound == BOUND_VALUE ) boundsNarrow(p, v.a, v.n, bLower, bIncl);
+      sqlite3_value_free(pCopy);
+    }
+  }
+  if( p->lo.bOom || p->hi.bOom ) b->rc = SQLITE_NOMEM;
+  if( p->bLo && p->bHi ){
+    int c = cmpBytes(p->lo.a, p->lo.n, p->hi.a, p->hi.n);
+    if( c > 0 || (c == 0 && !(p->bLoIncl && p->bHiIncl)) ) p->bEmpty = 1;
+  }
+}
+
+static int boundsAllow(const ValueBounds *p, const unsigned char *a,
+                       int64_t n){
+  int c;
+  if( p->bLo ){
+    c = cmpBytes(a, n, p->lo.a, p->lo.n);
+    if( c < 0 || (c == 0 && !p->bLoIncl) ) return 0;
+  }
+  if( p->bHi ){
+    c = cmpBytes(a, n, p->hi.a, p->hi.n);
+    if( c > 0 || (c == 0 && !p->bHiIncl) ) return 0;
+  }
+  return 1;
+}
+
+/* The keys under prefix P whose element iElem is exactly a[0..n), in
+** *pOut.  0 if no stored value can be it (the field refuses it: too
+** long, the delimiter inside, the fill at its end) or on an error. */
+static int valueKeys(Builder *b, const WcBuf *pP, int iElem,
+                     const unsigned char *a, int64_t n, WcRange *pOut){
+  const WcSchema *pS = b->pS;
+  int iCol = pS->aElem[iElem].iCol, rc;
+  WcValue *pV = &b->aVal[iCol];
+  memset(pV, 0, sizeof(*pV));
+  pV->eType = pS->aCol[iCol].cAff == WC_AFF_BLOB ? SQLITE_BLOB : SQLITE_TEXT;
+  pV->a = n ? a : (const unsigned char*)"";
+  pV->n = n;
+  bufCopy(&pOut->lo, pP);
+  rc = wcEncodeElement(pS, b->pTab->pHasher, iElem, b->aVal, 0, &pOut->lo, 0);
+  if( encodeFailed(b, rc) || rc != WC_OK ) return 0;
+  wcAppendSeparator(pS, iElem, &pOut->lo);
+  pOut->bHi = keyAfter(pS, iElem, &pOut->lo, &pOut->hi);
+  if( pOut->lo.bOom || pOut->hi.bOom ){
+    b->rc = SQLITE_NOMEM;
+    return 0;
+  }
+  return 1;
+}
+
+static int rangeInside(const WcRange *pIn, const WcRange *pOut){
+  return cmpBuf(&pIn->lo, &pOut->lo) >= 0
+      && (!pOut->bHi || (pIn->bHi && cmpBuf(&pIn->hi, &pOut->hi) <= 0));
+}
+
+static int rangesMeet(const WcRange *pA, const WcRange *pB){
+  return (!pA->bHi || cmpBuf(&pB->lo, &pA->hi) < 0)
+      && (!pB->bHi || cmpBuf(&pA->lo, &pB->hi) < 0);
+}
+
+/* Appends [pLo, pHi) (pHi NULL: unbounded) to the builder's ranges. */
+static void addRange(Builder *b, const WcBuf *pLo, const WcBuf *pHi){
+  WcRange *pNew = newRange(b);
+  if( pNew == 0 ) return;
+  bufCopy(&pNew->lo, pLo);
+  pNew->bHi = pHi != 0;
+  if( pHi ) bufCopy(&pNew->hi, pHi);
+}
+
+static int compareRanges(const void *pA, const void *pB);
+
+static void exactRanges(Builder *b, const WcBuf *pP, int iElem,
+                        const ValueBounds *pB){
+  WcRange main, cand, *aHole = 0;
+  WcBuf cur;
+  int nHole = 0, iSrc, i;
+  int64_t nCommon = 0, n;
+  memset(&main, 0, sizeof(main));
+  memset(&cand, 0, sizeof(cand));
+  memset(&cur, 0, sizeof(cur));
+  bufCopy(&main.lo, pP);
+  if( pB->bLo ) wcBufAppend(&main.lo, pB->lo.a, pB->lo.n);
+  if( pB->bHi ){
+    bufCopy(&main.hi, pP);
+    wcBufAppend(&main.hi, pB->hi.a, pB->hi.n);
+    main.bHi = 1;
+  }else{
+    main.bHi = prefixEnd(pP, &main.hi);
+  }
+  if( pB->bLo && pB->bHi ){
+    while( nCommon < pB->lo.n && nCommon < pB->hi.n
+        && pB->lo.a[nCommon] == pB->hi.a[nCommon] ){
+      nCommon++;
+    }
+  }
+  /* The values that may land on the wrong side: each bound and its
+  ** prefixes; a prefix of hi that lo shares was taken with lo's. */
+  for(iSrc = 0; iSrc < 2 && b->rc == SQLITE_OK; iSrc++){
+    const WcBuf *pSrc = iSrc ? &pB->hi : &pB->lo;
+    if( !(iSrc ? pB->bHi : pB->bLo) ) continue;
+    for(n = 0; n <= pSrc->n && b->rc == SQLITE_OK; n++){
+      int bWant;
+      if( iSrc && pB->bLo && n <= nCommon ) continue;
+      if( !valueKeys(b, pP, iElem, pSrc->a, n, &cand) ) continue;
+      bWant = boundsAllow(pB, pSrc->a, n);
+      if( bWant && !rangeInside(&cand, &main) ){
+        addRange(b, &cand.lo, cand.bHi ? &cand.hi : 0);
+      }else if( !bWant && rangesMeet(&cand, &main) ){
+        WcRange *aNew = sqlite3_realloc64(aHole, sizeof(WcRange)
+                                          * (sqlite3_uint64)(nHole + 1));
+        if( aNew == 0 ){
+          b->rc = SQLITE_NOMEM;
+          break;
+        }
+        aHole = aNew;
+        aHole[nHole++] = cand;
+        memset(&cand, 0, sizeof(cand));
+      }
+    }
+  }
+  /* main less the holes, which are disjoint (one value each). */
+  if( nHole > 1 ) qsort(aHole, (size_t)nHole, sizeof(WcRange), compareRanges);
+  bufCopy(&cur, &main.lo);
+  for(i = 0; i < nHole && b->rc == SQLITE_OK; i++){
+    if( cmpBuf(&aHole[i].lo, &cur) > 0 ){
+      int bCut = main.bHi && cmpBuf(&aHole[i].lo, &main.hi) > 0;
+      addRange(b, &cur, bCut ? &main.hi : &aHole[i].lo);
+    }
+    if( !aHole[i].bHi ) break;
+    if( cmpBuf(&aHole[i].hi, &cur) > 0 ) bufCopy(&cur, &aHole[i].hi);
+  }
+  if( b->rc == SQLITE_OK && (i == nHole || aHole[i].bHi) ){
+    addRange(b, &cur, main.bHi ? &main.hi : 0);
+  }
+  if( cur.bOom || main.lo.bOom || main.hi.bOom ) b->rc = SQLITE_NOMEM;
+  for(i = 0; i < nHole; i++) wcRangeFree(&aHole[i]);
+  sqlite3_free(aHole);
+  wcRangeFree(&cand);
+  wcRangeFree(&main);
+  wcBufFree(&cur);
+}
+
 /* The range of one prefix, narrowed by the range terms on iElem. */
 static void rangeOfPrefix(Builder *b, const WcBuf *pP, int iElem){
   const WcPlan *pPlan = b->pPlan;
-  WcRange *pRange = newRange(b);
+  WcRange *pRange;
   int i;
+  if( iElem >= 0 && b->pS->aElem[iElem].eOrder == WC_ORDER_PREFIX ){
+    ValueBounds vb;
+    memset(&vb, 0, sizeof(vb));
+    boundsGather(b, iElem, &vb);
+    if( !vb.bEmpty && b->rc == SQLITE_OK ) exactRanges(b, pP, iElem, &vb);
+    wcBufFree(&vb.lo);
+    wcBufFree(&vb.hi);
+    return;
+  }
+  pRange = newRange(b);
   if( pRange == 0 ) return;
   bufCopy(&pRange->lo, pP);
   pRange->bHi = prefixEnd(pP, &pRange->hi);
@@ -608,9 +797,10 @@ static int rowkeyWindow(Builder *b, WcRange *pWin){
   int i;
   for(i = 0; i < pPlan->nTerm; i++){
     const WcTerm *pTerm = &pPlan->aTerm[i];
-    int eType = sqlite3_value_type(b->argv[i]);
+    int eType;
     WcBuf key;
     if( pTerm->iCol != b->pS->nCol || pTerm->eOp > WC_TERM_LE ) continue;
+    eType = sqlite3_value_type(b->argv[i]);
     if( eType == SQLITE_NULL ) return 0;
     if( eType != SQLITE_TEXT && eType != SQLITE_BLOB ){
       if( pTerm->eOp == WC_TERM_GT || pTerm->eOp == WC_TERM_GE ) continue;
@@ -883,6 +1073,9 @@ int wcRangesEnumCompose(WcVtab *p, const WcPlan *pPlan, int64_t iValue,
   if( rc == WC_NOMEM || base.bOom || point.bOom || win.lo.bOom
    || win.hi.bOom ){
     rc = SQLITE_NOMEM;
+  }else if( rc == WC_ERROR ){
+    rc = wcVtabError(p, SQLITE_ERROR, "widecol %s: OpenSSL could not compute "
+                     "the MD5 of a SALT or BUCKET", p->zName);
   }else if( rc == WC_OK ){
     rc = wcRangesCompose(pRel, &win, base.a, base.n, pOut);
   }else{
