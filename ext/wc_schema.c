@@ -665,6 +665,14 @@ static void parseOption(Parse *p, const char *zArg, int *pbDelim,
 #define KIND_DESCBYTES  7   /* rk_desc bytes: self-delimiting, descending */
 #define KIND_REVERSED   8   /* reversed characters or bytes */
 
+/* Either order of DESC and REVERSE on text or bytes is refused, with the
+** same words. */
+static const char zTextDescReverse[] =
+  "DESC and REVERSE do not combine on TEXT or BLOB values, in either "
+  "order: DESC writes bytes that end in a marker REVERSE would move, and "
+  "reversed text has no order for DESC to invert; use DESC alone for "
+  "newest-first order, or REVERSE alone to spread writes";
+
 static void checkTextElement(Parse *p, int iElem){
   WcSchema *pS = p->pSchema;
   WcElement *pElem = &pS->aElem[iElem];
@@ -711,14 +719,18 @@ static void checkTextElement(Parse *p, int iElem){
           zBad = eKind == KIND_FILLED
             ? "DESC after PAD on text cannot keep an exact order; text DESC "
               "needs no PAD, it marks its own end"
+            : pCol->cAff != WC_AFF_INTEGER ? zTextDescReverse
             : "DESC must come before REVERSE";
         }
         bFixed = 1;
         break;
       default:
         if( eKind == KIND_DESCBYTES ){
-          zBad = "REVERSE after DESC on text would scramble the bytes that "
-                 "mark where the field ends";
+          zBad = pCol->cAff == WC_AFF_INTEGER
+            ? "REVERSE after PAD and DESC would move the bytes that mark "
+              "where the field ends; for reversed descending digits write "
+              "DESC <max> REVERSE"
+            : zTextDescReverse;
         }
         eKind = KIND_REVERSED;
         break;
@@ -1070,6 +1082,94 @@ static void parseFamily(Parse *p, const char *zArg){
   sqlite3_free(zWhere);
 }
 
+/*
+** Words that look like options.  A column is declared by a bare word only
+** if that word is neither close to one of widecol's option words (a typo
+** would otherwise become a column: ENCODNG BINARY is a column ENCODNG of
+** type BINARY) nor a setting of an HBase column family, which a user
+** coming from HBase may expect here.  Quoted, any name is a column.
+*/
+static const char *const azOptionWord[] = {
+  "ROWKEY", "INDEX", "FAMILY", "DELIMITER", "ENCODING",
+};
+static const char *const azHBaseSetting[] = {
+  "COMPRESSION", "BLOCKCACHE", "BLOCKSIZE", "BLOOMFILTER", "IN_MEMORY",
+  "VERSIONS", "MIN_VERSIONS", "TTL", "KEEP_DELETED_CELLS",
+  "DATA_BLOCK_ENCODING", "REPLICATION_SCOPE", "SPLITS", "SPLIT_POLICY",
+};
+
+/* Edit distance (insertions, deletions, substitutions, swaps of adjacent
+** letters), case-insensitive, of a[0..nA) and z; a is short. */
+static int wordDistance(const char *a, int nA, const char *z){
+  int nZ = (int)strlen(z), i, j;
+  int aRow[3][40];
+  if( nA >= 39 || nZ >= 39 ) return 99;
+  for(j = 0; j <= nZ; j++) aRow[0][j] = j;
+  for(i = 1; i <= nA; i++){
+    int *pCur = aRow[i % 3], *pPrev = aRow[(i - 1) % 3];
+    int *pPrev2 = aRow[(i + 1) % 3];
+    pCur[0] = i;
+    for(j = 1; j <= nZ; j++){
+      int cA = a[i - 1] & 0xDF, cZ = z[j - 1] & 0xDF;
+      int d = pPrev[j - 1] + (cA != cZ);
+      if( pPrev[j] + 1 < d ) d = pPrev[j] + 1;
+      if( pCur[j - 1] + 1 < d ) d = pCur[j - 1] + 1;
+      if( i > 1 && j > 1 && cA == (z[j - 2] & 0xDF)
+       && (a[i - 2] & 0xDF) == cZ && pPrev2[j - 2] + 1 < d ){
+        d = pPrev2[j - 2] + 1;
+      }
+      pCur[j] = d;
+    }
+  }
+  return aRow[nA % 3][nZ];
+}
+
+/* The option word a bare token is a typo of, or NULL. */
+static const char *nearOption(const Token *pTk){
+  size_t k;
+  if( pTk->eType != TK_ID || !isIdStart((unsigned char)pTk->z[0]) ) return 0;
+  for(k = 0; k < sizeof(azOptionWord) / sizeof(azOptionWord[0]); k++){
+    int d = wordDistance(pTk->z, pTk->n, azOptionWord[k]);
+    if( d > 0 && d <= (strlen(azOptionWord[k]) > 5 ? 2 : 1) ){
+      return azOptionWord[k];
+    }
+  }
+  return 0;
+}
+
+/* The HBase column-family setting a bare token names, or NULL. */
+static const char *hbaseSetting(const Token *pTk){
+  size_t k;
+  if( pTk->eType != TK_ID || !isIdStart((unsigned char)pTk->z[0]) ) return 0;
+  for(k = 0; k < sizeof(azHBaseSetting) / sizeof(azHBaseSetting[0]); k++){
+    if( tokenIs(pTk, azHBaseSetting[k]) ) return azHBaseSetting[k];
+  }
+  return 0;
+}
+
+/* Refuses an argument that would declare a column by a word that looks
+** like an option; returns 1 if it did. */
+static int optionLookalike(Parse *p, const char *zArg){
+  Lexer lex;
+  const char *zNear, *zHBase;
+  lexInit(&lex, zArg);
+  zNear = nearOption(&lex.tk);
+  zHBase = zNear ? 0 : hbaseSetting(&lex.tk);
+  if( zNear ){
+    parseError(p, "widecol %s: \"%.*s\" is not an option of widecol; did "
+               "you mean %s? (to declare a column of that name, quote it: "
+               "\"%.*s\")", p->pSchema->zTable, lex.tk.n, lex.tk.z, zNear,
+               lex.tk.n, lex.tk.z);
+  }else if( zHBase ){
+    parseError(p, "widecol %s: %s is an HBase column-family setting, which "
+               "widecol does not model (its rows live in SQLite tables); the "
+               "options are DELIMITER '<text>' and ENCODING TEXT|BINARY (to "
+               "declare a column of that name, quote it: \"%.*s\")",
+               p->pSchema->zTable, zHBase, lex.tk.n, lex.tk.z);
+  }
+  return zNear || zHBase;
+}
+
 /* What an argument is.  DELIMITER and ENCODING always start an option; a
 ** column with one of those names must be quoted ("encoding" TEXT).  A word
 ** followed by a string, a number or "=" is an option this module does not
@@ -1135,7 +1235,7 @@ WcSchema *wcSchemaParse(const char *zTable, int argc, const char *const *argv,
   for(i = 0; i < argc && !sParse.zErr; i++){
     switch( argKind(argv[i]) ){
       case ARG_COLUMN:
-        parseColumn(&sParse, argv[i]);
+        if( !optionLookalike(&sParse, argv[i]) ) parseColumn(&sParse, argv[i]);
         break;
       case ARG_DELIMITER:
       case ARG_ENCODING:
@@ -1144,9 +1244,11 @@ WcSchema *wcSchemaParse(const char *zTable, int argc, const char *const *argv,
       case ARG_UNKNOWN: {
         Lexer lex;
         lexInit(&lex, argv[i]);
-        parseError(&sParse, "widecol %s: unknown option \"%.*s\"; the options "
-                   "are DELIMITER '<text>' and ENCODING TEXT|BINARY",
-                   zTable, lex.tk.n, lex.tk.z);
+        if( !optionLookalike(&sParse, argv[i]) ){
+          parseError(&sParse, "widecol %s: unknown option \"%.*s\"; the "
+                     "options are DELIMITER '<text>' and ENCODING "
+                     "TEXT|BINARY", zTable, lex.tk.n, lex.tk.z);
+        }
         break;
       }
       case ARG_BAD: {
