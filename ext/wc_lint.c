@@ -509,7 +509,7 @@ static void ruleHotspot(Lint *p, const LintKey *pK){
   const char *zCol, *zEnd;
   char *zFix;
   sqlite3_int64 a[4], n, nDistinct, iMin, iMax;
-  int bRanged;
+  int bRanged, bSalt;
   if( pE->eKind != WC_ELEM_COLUMN || hasTransform(pE, WC_XFORM_REVERSE) ){
     return;
   }
@@ -542,7 +542,10 @@ static void ruleHotspot(Lint *p, const LintKey *pK){
     return;
   }
   bRanged = rangeQueried(p, pE->iCol);
-  if( bRanged ){
+  /* Reversed padded digits need TEXT encoding and no negative values; a
+  ** salt spreads any integer. */
+  bSalt = bRanged || iMin < 0 || pK->pKey->eEncoding == WC_ENCODING_BINARY;
+  if( bSalt ){
     zFix = fixInsert(p, pK, 0, sqlite3_mprintf("SALT(1, %z)",
                                                colSql(p, pE->iCol)));
   }else{
@@ -560,6 +563,10 @@ static void ruleHotspot(Lint *p, const LintKey *pK){
       bRanged
         ? "it is range-queried, so a one-digit salt spreads the writes and "
           "a range reads 16 ranges"
+        : bSalt
+        ? "a one-digit salt spreads the writes over 16 key ranges (padded "
+          "and reversed digits would, but they need TEXT encoding and "
+          "values from 0 up)"
         : "reversing its padded digits puts the fastest-changing digit "
           "first and spreads writes over 10 key ranges (the HBase blog's "
           "Reverse(Pad(OrderID)))");

@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""Every fix widecol_lint() gives is valid DDL that holds the same rows.
+
+For designs built to set off each rule, with column and index names that
+SQL or widecol's own arguments would misread unquoted ("order id",
+"select", a name with a quote, "PAD", "desc"), the lint runs; every fix is
+put in place of what it rewrites (the ROWKEY, an INDEX, or, for a fix that
+changes the encoding, every key and the options), a table is created from
+the result and the original rows are copied into it.  Both must succeed.
+
+Usage: lint_fixes.py [--extension ./widecol]
+"""
+import argparse
+import sqlite3
+import sys
+
+
+def q(name):
+    return '"' + name.replace('"', '""') + '"'
+
+
+# Each design: columns, key arguments, other arguments, rows (a SELECT over
+# i(x) = 0..n-1), the number of rows, and statements run before the lint
+# (the queries some rules judge by).
+DESIGNS = [
+    dict(name="seq",
+         cols=[("order id", "INTEGER"), ("select", "TEXT")],
+         keys=['ROWKEY("order id")'],
+         rows='SELECT x + 1, \'v\' || x FROM i', n=50,
+         before=['SELECT count(*) FROM {t} WHERE "order id" > 10']),
+    dict(name="times",
+         cols=[("ts x", "TEXT"), ('a"b', "INTEGER")],
+         keys=['ROWKEY("ts x", "a""b" PAD 5)'],
+         rows="SELECT datetime(1700000000 + 60 * x, 'unixepoch'), x FROM i",
+         n=40),
+    dict(name="neg",
+         cols=[("PAD", "INTEGER"), ("desc", "INTEGER"), ("v", "TEXT")],
+         keys=['ROWKEY("PAD", "desc" PAD 4)', 'INDEX "by v"(v, "desc" PAD 4)'],
+         rows="SELECT x - 20, x, 'v' || (x % 7) FROM i", n=40),
+    dict(name="prefix",
+         cols=[("host name", "TEXT"), ("ts", "INTEGER")],
+         keys=['ROWKEY("host name", ts PAD 6)'],
+         rows="SELECT 'host' || (x % 13), x FROM i", n=60),
+    dict(name="blobs",
+         cols=[("b key", "BLOB"), ("n", "INTEGER")],
+         keys=['ROWKEY("b key", n PAD 3)'],
+         rows="SELECT CASE x % 2 WHEN 0 THEN x'41' ELSE x'4130' END, x FROM i",
+         n=20),
+    dict(name="reversed",
+         cols=[("k", "INTEGER"), ("ts", "INTEGER")],
+         keys=["ROWKEY(k PAD 3, ts PAD 6 REVERSE)"],
+         rows="SELECT x % 5, x * 7 FROM i", n=30,
+         before=["SELECT count(*) FROM {t} WHERE k = 1 AND ts > 20"]),
+    dict(name="salted",
+         cols=[("user", "TEXT"), ("ts", "INTEGER")],
+         keys=["ROWKEY(SALT(3, user), user, ts PAD 6)"],
+         rows="SELECT 'u' || (x % 9), x FROM i", n=30,
+         before=["SELECT count(*) FROM {t} WHERE user = 'u1' AND ts > 5",
+                 "SELECT count(*) FROM {t} WHERE ts > 5"]),
+    dict(name="long",
+         cols=[("doc", "TEXT"), ("n", "INTEGER")],
+         keys=["ROWKEY(doc, n PAD 3)"],
+         rows="SELECT printf('%.*c', 2500, 'a') || x, x FROM i", n=5),
+    dict(name="fields",
+         cols=[("a", "INTEGER"), ("b", "INTEGER"), ("c", "INTEGER"),
+               ("d", "INTEGER")],
+         keys=["ROWKEY(a PAD 3, b PAD 3, c PAD 3, d PAD 3)"],
+         rows="SELECT x, x % 3, x % 5, x % 7 FROM i", n=30),
+    dict(name="unique",  # an SQL keyword as a table name
+         cols=[("user id", "TEXT"), ("order no", "INTEGER")],
+         keys=['ROWKEY(SALT(2, "user id"), "order no" PAD 4)'],
+         rows="SELECT 'u' || x, x % 4 FROM i", n=30,
+         before=["INSERT OR REPLACE INTO {t} VALUES ('u0', 0)"]),
+    dict(name="unserved",
+         cols=[("id", "INTEGER"), ("amount total", "INTEGER")],
+         keys=["ROWKEY(id PAD 4)"],
+         rows="SELECT x, x * 3 FROM i", n=30,
+         before=['SELECT count(*) FROM {t} WHERE "amount total" > 10']),
+]
+
+
+def split_args(text):
+    """Top-level comma-separated arguments of a fix."""
+    out, depth, quote, cur = [], 0, None, ""
+    for ch in text:
+        if quote:
+            cur += ch
+            if ch == quote:
+                quote = None
+            continue
+        if ch in "\"'":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+            continue
+        cur += ch
+    out.append(cur.strip())
+    return out
+
+
+def apply_fix(keys, key, fix):
+    """The key arguments with the fix put in place."""
+    parts = split_args(fix)
+    if any(p.startswith("ENCODING") for p in parts):
+        return parts
+    if key == "ROWKEY" and parts[0].startswith("INDEX"):
+        return keys + parts
+    return [parts[0] if k.startswith(key + "(") or k.startswith(key + " (") else k
+            for k in keys]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--extension", default="./widecol")
+    args = ap.parse_args()
+    db = sqlite3.connect(":memory:", isolation_level=None)
+    db.enable_load_extension(True)
+    db.load_extension(args.extension)
+    n_fix = failed = 0
+    rules = set()
+    for d in DESIGNS:
+        cols = ", ".join("%s %s" % (q(c), t) for c, t in d["cols"])
+        t = q(d["name"])
+        db.execute("CREATE VIRTUAL TABLE %s USING widecol(%s, %s)" % (t, cols, ", ".join(d["keys"])))
+        db.execute("INSERT INTO %s WITH RECURSIVE i(x) AS (SELECT 0 UNION ALL "
+                   "SELECT x + 1 FROM i WHERE x < %d) %s" % (t, d["n"] - 1, d["rows"]))
+        for sql in d.get("before", []):
+            db.execute(sql.replace("{t}", t)).fetchall()
+        findings = db.execute("SELECT rule, key, fix FROM widecol_lint(?)", (d["name"],)).fetchall()
+        if not findings:
+            print("lint_fixes: design %s set off no rule" % t)
+            failed += 1
+        for i, (rule, key, fix) in enumerate(findings):
+            rules.add(rule)
+            if fix is None:
+                continue
+            n_fix += 1
+            fixed = q("%s_fix%d" % (d["name"], i))
+            ddl = "CREATE VIRTUAL TABLE %s USING widecol(%s, %s)" % (
+                fixed, cols, ", ".join(apply_fix(d["keys"], key, fix)))
+            try:
+                db.execute(ddl)
+                db.execute("INSERT INTO %s SELECT * FROM %s" % (fixed, t))
+            except sqlite3.Error as e:
+                print("lint_fixes: the %s fix of %s is not usable: %s\n  %s" % (rule, t, e, ddl))
+                failed += 1
+    print("lint_fixes: %d fixes of %d rules (%s) each created a table that took "
+          "the rows; %d failed" % (n_fix, len(rules), ", ".join(sorted(rules)), failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
