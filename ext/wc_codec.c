@@ -467,18 +467,30 @@ static int applyDesc(const WcSchema *pS, int iCol, const WcTransform *pX,
   return WC_OK;
 }
 
-static void applyReverse(const WcSchema *pS, int iCol, Field *pF){
-  WcBuf *pW = fieldWork(pF);
+/* Text is reversed by characters, which only valid UTF-8 has: bytes
+** that belong to no character would go where they fit, and two values
+** could reverse to the same key ('\xb2\xb2 0' and '\xb2 0\xb2'). */
+static int applyReverse(const WcSchema *pS, int iCol, const WcValue *pVal,
+                        int bBound, Field *pF, char **pzErr){
+  WcBuf *pW;
+  int bText = pS->aCol[iCol].cAff != WC_AFF_BLOB;
+  if( bText && !pF->bInt && !bBound && !rkIsUtf8(pF->a, pF->n) ){
+    return noFit(pzErr, pS, iCol, pVal, "it is not valid UTF-8, and "
+                 "REVERSE reverses characters, which only valid UTF-8 has; "
+                 "declare the column BLOB to reverse bytes");
+  }
+  pW = fieldWork(pF);
   fieldToText(pF);
-  if( wcBufReserve(pW, pF->n) ) return;
+  if( wcBufReserve(pW, pF->n) ) return WC_NOMEM;
   pW->n = pF->n;
-  if( pS->aCol[iCol].cAff == WC_AFF_BLOB ){
-    rkReverseBytes(pF->a, pF->n, pW->a);
-  }else{
+  if( bText ){
     rkReverseChars(pF->a, pF->n, pW->a);
+  }else{
+    rkReverseBytes(pF->a, pF->n, pW->a);
   }
   pF->a = pW->a;
   pF->n = pW->n;
+  return WC_OK;
 }
 
 static int encodeTextColumn(const WcSchema *pS, const WcElement *pElem,
@@ -500,7 +512,7 @@ static int encodeTextColumn(const WcSchema *pS, const WcElement *pElem,
     }else if( pX->eOp == WC_XFORM_DESC ){
       rc = applyDesc(pS, iCol, pX, pVal, &f, pzErr);
     }else{
-      applyReverse(pS, iCol, &f);
+      rc = applyReverse(pS, iCol, pVal, bBound, &f, pzErr);
     }
     if( rc == WC_OK && (f.aWork[0].bOom || f.aWork[1].bOom) ) rc = WC_NOMEM;
   }

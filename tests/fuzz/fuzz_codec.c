@@ -5,9 +5,12 @@
 **     span, to its last byte: every key can be taken apart again;
 **   - when the first element claims an exact order (ASC or DESC), the
 **     memcmp order of the two keys is the SQL order of the two first
-**     fields (reversed for DESC) whenever those differ, and equal fields
-**     give equal keys in a one-element design.
-** SQL order is SQLite's own comparison of the two values.
+**     fields (reversed for DESC) whenever those differ;
+**   - when every column the key depends on is one of its fields, two rows
+**     SQLite calls equal on those columns get equal keys, and two rows it
+**     holds apart get different keys: a key stands for exactly one row,
+**     as a primary key does ('ab ' and 'ab' under PAD once shared one).
+** SQL order and equality are SQLite's own comparison of the two values.
 */
 #include "fuzz_common.h"
 #include "wc_codec.h"
@@ -36,6 +39,11 @@ static const char *const azDesign[][5] = {
   { "a INTEGER", "b TEXT", "ROWKEY(a, b DESC)", "ENCODING BINARY" },
   { "a REAL", "b NUMERIC", "ROWKEY(a DESC, b)", "ENCODING BINARY" },
   { "a INTEGER", "b INTEGER", "ROWKEY(a PAD 3, b PAD 3)", "DELIMITER ''" },
+  { "a INTEGER", "b TEXT", "ROWKEY(a PAD 4, b PAD 3)" },
+  { "a TEXT", "b TEXT", "ROWKEY(a PAD 3 '.', b)", "DELIMITER ''" },
+  { "a TEXT", "b INTEGER", "ROWKEY(a, b PAD 2)" },
+  { "a TEXT", "ROWKEY(a PAD 3 REVERSE)" },
+  { "a BLOB", "b TEXT", "ROWKEY(a, b)", "DELIMITER '|'" },
 };
 
 #define N_DESIGN (sizeof(azDesign) / sizeof(azDesign[0]))
@@ -130,6 +138,30 @@ static int sign(int c){
   return (c > 0) - (c < 0);
 }
 
+/* True if the key has a field for every column it depends on. */
+static int keyHoldsColumns(const WcSchema *pS){
+  int i;
+  for(i = 0; i < pS->nCol; i++){
+    if( pS->aCol[i].bKey && pS->aCol[i].iElem < 0 ) return 0;
+  }
+  return 1;
+}
+
+/* Equal keys for rows SQLite calls equal on the key's columns, different
+** keys for rows it holds apart. */
+static void checkOneKeyOneRow(const WcSchema *pS, WcValue aRow[2][4],
+                              const WcBuf *aKey){
+  int bSameRow = 1, bSameKey, i;
+  for(i = 0; i < pS->nCol; i++){
+    if( pS->aCol[i].bKey && sqlOrder(&aRow[0][i], &aRow[1][i]) != 0 ){
+      bSameRow = 0;
+    }
+  }
+  bSameKey = aKey[0].n == aKey[1].n
+          && (aKey[0].n == 0 || memcmp(aKey[0].a, aKey[1].a, (size_t)aKey[0].n) == 0);
+  if( bSameRow != bSameKey ) abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *a, size_t n){
   FuzzInput in;
   WcSchema *pS;
@@ -158,8 +190,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *a, size_t n){
       if( k == 0 ) k = (aKey[0].n > aKey[1].n) - (aKey[0].n < aKey[1].n);
       if( pFirst->eOrder == WC_ORDER_DESC ) c = -c;
       if( c != 0 && sign(k) != c ) abort();
-      if( c == 0 && pS->nElem == 1 && k != 0 ) abort();
     }
+    if( keyHoldsColumns(pS) ) checkOneKeyOneRow(pS, aRow, aKey);
   }
   wcBufFree(&aKey[0]);
   wcBufFree(&aKey[1]);
