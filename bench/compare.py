@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Three row-key designs for the same orders, side by side (`make compare`).
 
-The seeds' trade-off in numbers: a key that starts with the time serves
+The guides' trade-off in numbers: a key that starts with the time serves
 'the last hour' with one short scan but sends every write to the last region
 (a hotspot); reversing or salting the key spreads the writes, and costs the
 scans ("hashing makes subrange scans inefficient", the MapR guide).

@@ -3,7 +3,7 @@
 unsalted design of the same rows, in the same run.
 
 N log rows, one per second from 1364248490, on 8 hosts, are stored three
-ways (the seeds' designs):
+ways (the guides' designs):
 
   unsalted  ROWKEY(ts PAD 10, hostname, event)             the baseline
   bucketed  ROWKEY(BUCKET(16, ts), ts PAD 10, hostname, event)

@@ -1,4 +1,4 @@
--- The seeds' checklists as queries: widecol_lint() on designs the guides
+-- The design guides' checklists as queries: widecol_lint() on designs the guides
 -- warn about, each with the key it suggests, and widecol_regions() on the
 -- HBase blog's sequential and reversed order ids.  Run after `make`:
 --   sqlite3 :memory: < sql/design_tools.sql

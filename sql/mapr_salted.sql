@@ -15,7 +15,7 @@ WITH RECURSIVE i(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM i WHERE x < 86399)
 INSERT INTO events SELECT 1364248490 + x, 'event ' || x FROM i;
 
 .print
-.print "The seed's key, and rk_unsalt gives the timestamp back:"
+.print "MapR-DB's key, and rk_unsalt gives the timestamp back:"
 SELECT ts, CAST(rowkey AS TEXT) AS row_key, rk_unsalt(CAST(rowkey AS TEXT), -4) AS unsalted
   FROM events WHERE ts = 1364248490;
 
