@@ -462,29 +462,27 @@ static void applyBound(Builder *b, WcRange *pRange, const WcBuf *pP,
                        int iElem, const WcValue *pVal, int bLower, int bIncl){
   const WcSchema *pS = b->pS;
   const WcElement *pElem = &pS->aElem[iElem];
+  int bByteLower = bLower == (pElem->eOrder == WC_ORDER_ASC);
   WcBuf key, after;
   int rc;
   memset(&key, 0, sizeof(key));
   memset(&after, 0, sizeof(after));
   bufCopy(&key, pP);
-  {
-    int bByteLower = bLower == (pElem->eOrder == WC_ORDER_ASC);
-    b->aVal[pElem->iCol] = *pVal;
-    rc = wcEncodeElement(pS, b->pTab->pHasher, iElem, b->aVal, 1, &key, 0);
-    encodeFailed(b, rc);
-    if( rc == WC_OK ){
-      /* An inclusive value bound keeps keys equal to it: the byte lower
-      ** bound is the key itself, the byte upper bound the key after it.
-      ** An exclusive one is the reverse. */
-      int bAfter = bByteLower ? !bIncl : bIncl;
-      if( !bAfter ){
-        if( bByteLower ) raiseLo(pRange, &key); else lowerHi(pRange, &key);
-      }else if( keyAfter(pS, iElem, &key, &after) ){
-        if( bByteLower ) raiseLo(pRange, &after); else lowerHi(pRange, &after);
-      }else if( bByteLower ){
-        pRange->bHi = 1;     /* nothing is after an all-0xFF key: empty */
-        pRange->hi.n = 0;
-      }
+  b->aVal[pElem->iCol] = *pVal;
+  rc = wcEncodeElement(pS, b->pTab->pHasher, iElem, b->aVal, 1, &key, 0);
+  encodeFailed(b, rc);
+  if( rc == WC_OK ){
+    /* An inclusive value bound keeps keys equal to it: the byte lower
+    ** bound is the key itself, the byte upper bound the key after it.
+    ** An exclusive one is the reverse. */
+    int bAfter = bByteLower ? !bIncl : bIncl;
+    if( !bAfter ){
+      if( bByteLower ) raiseLo(pRange, &key); else lowerHi(pRange, &key);
+    }else if( keyAfter(pS, iElem, &key, &after) ){
+      if( bByteLower ) raiseLo(pRange, &after); else lowerHi(pRange, &after);
+    }else if( bByteLower ){
+      pRange->bHi = 1;     /* nothing is after an all-0xFF key: empty */
+      pRange->hi.n = 0;
     }
   }
   if( key.bOom || after.bOom ) b->rc = SQLITE_NOMEM;
@@ -560,36 +558,70 @@ static void boundsNarrow(ValueBounds *p, const unsigned char *a, int64_t n,
   }
 }
 
-/* The bounds the plan's range terms put on element iElem. */
-static void boundsGather(Builder *b, int iElem, ValueBounds *p){
+/* Calls xBound(b, pCtx, pVal, bLower, bIncl) for each bound the plan's
+** range terms put on element iElem: one per comparison, two for a LIKE or
+** GLOB prefix; pVal NULL when no value of the field satisfies the term. */
+typedef void (*BoundFn)(Builder *b, void *pCtx, const WcValue *pVal,
+                        int bLower, int bIncl);
+
+static void forEachBound(Builder *b, int iElem, BoundFn xBound, void *pCtx){
   const WcPlan *pPlan = b->pPlan;
   int iCol = b->pS->aElem[iElem].iCol, i;
-  for(i = 0; i < pPlan->nTerm && b->rc == SQLITE_OK && !p->bEmpty; i++){
+  for(i = 0; i < pPlan->nTerm && b->rc == SQLITE_OK; i++){
     const WcTerm *pTerm = &pPlan->aTerm[i];
+    WcValue v;
     if( pTerm->iCol != iCol ) continue;
     if( pTerm->eOp == WC_TERM_LIKE || pTerm->eOp == WC_TERM_GLOB ){
       WcBuf lo, hi;
       int bHi = 0;
       memset(&lo, 0, sizeof(lo));
       memset(&hi, 0, sizeof(hi));
+      memset(&v, 0, sizeof(v));
+      v.eType = SQLITE_TEXT;
       patternRange(b->argv[i], pTerm->eOp == WC_TERM_LIKE, &lo, &hi, &bHi);
-      if( lo.n > 0 ) boundsNarrow(p, lo.a, lo.n, 1, 1);
-      if( bHi ) boundsNarrow(p, hi.a, hi.n, 0, 0);
-      if( lo.bOom || hi.bOom ) b->rc = SQLITE_NOMEM;
+      if( lo.bOom || hi.bOom ){
+        b->rc = SQLITE_NOMEM;
+      }else{
+        if( lo.n > 0 ){
+          v.a = lo.a;
+          v.n = lo.n;
+          xBound(b, pCtx, &v, 1, 1);
+        }
+        if( bHi ){
+          v.a = hi.a;
+          v.n = hi.n;
+          xBound(b, pCtx, &v, 0, 0);
+        }
+      }
       wcBufFree(&lo);
       wcBufFree(&hi);
     }else if( pTerm->eOp >= WC_TERM_GT && pTerm->eOp <= WC_TERM_LE ){
       int bLower = pTerm->eOp == WC_TERM_GT || pTerm->eOp == WC_TERM_GE;
       int bIncl = pTerm->eOp == WC_TERM_GE || pTerm->eOp == WC_TERM_LE;
       sqlite3_value *pCopy = 0;
-      WcValue v;
       int eBound = fieldBound(b, iCol, iElem, b->argv[i], bLower, bIncl, &v,
                               &bIncl, &pCopy);
-      if( eBound == BOUND_EMPTY ) p->bEmpty = 1;
-      if( eBound == BOUND_VALUE ) boundsNarrow(p, v.a, v.n, bLower, bIncl);
+      if( eBound == BOUND_EMPTY ) xBound(b, pCtx, 0, bLower, bIncl);
+      if( eBound == BOUND_VALUE ) xBound(b, pCtx, &v, bLower, bIncl);
       sqlite3_value_free(pCopy);
     }
   }
+}
+
+static void boundsNarrowBy(Builder *b, void *pCtx, const WcValue *pVal,
+                           int bLower, int bIncl){
+  ValueBounds *p = (ValueBounds*)pCtx;
+  (void)b;
+  if( pVal == 0 ){
+    p->bEmpty = 1;
+  }else{
+    boundsNarrow(p, pVal->a, pVal->n, bLower, bIncl);
+  }
+}
+
+/* The bounds the plan's range terms put on element iElem. */
+static void boundsGather(Builder *b, int iElem, ValueBounds *p){
+  forEachBound(b, iElem, boundsNarrowBy, p);
   if( p->lo.bOom || p->hi.bOom ) b->rc = SQLITE_NOMEM;
   if( p->bLo && p->bHi ){
     int c = cmpBytes(p->lo.a, p->lo.n, p->hi.a, p->hi.n);
@@ -727,11 +759,28 @@ static void exactRanges(Builder *b, const WcBuf *pP, int iElem,
   wcBufFree(&cur);
 }
 
+/* One range of prefix P, narrowed bound by bound (forEachBound). */
+typedef struct RangeCtx RangeCtx;
+struct RangeCtx {
+  WcRange *pRange;
+  const WcBuf *pP;
+  int iElem;
+};
+
+static void rangeNarrowBy(Builder *b, void *pCtx, const WcValue *pVal,
+                          int bLower, int bIncl){
+  RangeCtx *p = (RangeCtx*)pCtx;
+  if( pVal == 0 ){
+    p->pRange->bHi = 1;       /* empty */
+    p->pRange->hi.n = 0;
+  }else{
+    applyBound(b, p->pRange, p->pP, p->iElem, pVal, bLower, bIncl);
+  }
+}
+
 /* The range of one prefix, narrowed by the range terms on iElem. */
 static void rangeOfPrefix(Builder *b, const WcBuf *pP, int iElem){
-  const WcPlan *pPlan = b->pPlan;
-  WcRange *pRange;
-  int i;
+  RangeCtx ctx;
   if( iElem >= 0 && b->pS->aElem[iElem].eOrder == WC_ORDER_PREFIX ){
     ValueBounds vb;
     memset(&vb, 0, sizeof(vb));
@@ -741,52 +790,15 @@ static void rangeOfPrefix(Builder *b, const WcBuf *pP, int iElem){
     wcBufFree(&vb.hi);
     return;
   }
-  pRange = newRange(b);
-  if( pRange == 0 ) return;
-  bufCopy(&pRange->lo, pP);
-  pRange->bHi = prefixEnd(pP, &pRange->hi);
+  memset(&ctx, 0, sizeof(ctx));
+  ctx.pRange = newRange(b);
+  if( ctx.pRange == 0 ) return;
+  bufCopy(&ctx.pRange->lo, pP);
+  ctx.pRange->bHi = prefixEnd(pP, &ctx.pRange->hi);
   if( iElem < 0 ) return;
-  for(i = 0; i < pPlan->nTerm && b->rc == SQLITE_OK; i++){
-    const WcTerm *pTerm = &pPlan->aTerm[i];
-    int iCol = b->pS->aElem[iElem].iCol;
-    if( pTerm->iCol != iCol ) continue;
-    if( pTerm->eOp == WC_TERM_LIKE || pTerm->eOp == WC_TERM_GLOB ){
-      WcBuf lo, hi;
-      WcValue v;
-      int bHi = 0;
-      memset(&lo, 0, sizeof(lo));
-      memset(&hi, 0, sizeof(hi));
-      patternRange(b->argv[i], pTerm->eOp == WC_TERM_LIKE, &lo, &hi, &bHi);
-      memset(&v, 0, sizeof(v));
-      v.eType = SQLITE_TEXT;
-      if( lo.n > 0 ){
-        v.a = lo.a;
-        v.n = lo.n;
-        applyBound(b, pRange, pP, iElem, &v, 1, 1);
-      }
-      if( bHi ){
-        v.a = hi.a;
-        v.n = hi.n;
-        applyBound(b, pRange, pP, iElem, &v, 0, 0);
-      }
-      wcBufFree(&lo);
-      wcBufFree(&hi);
-    }else if( pTerm->eOp >= WC_TERM_GT && pTerm->eOp <= WC_TERM_LE ){
-      int bLower = pTerm->eOp == WC_TERM_GT || pTerm->eOp == WC_TERM_GE;
-      int bIncl = pTerm->eOp == WC_TERM_GE || pTerm->eOp == WC_TERM_LE;
-      sqlite3_value *pCopy = 0;
-      WcValue v;
-      int eBound = fieldBound(b, iCol, iElem, b->argv[i], bLower, bIncl, &v,
-                              &bIncl, &pCopy);
-      if( eBound == BOUND_EMPTY ){
-        pRange->bHi = 1;
-        pRange->hi.n = 0;
-      }else if( eBound == BOUND_VALUE ){
-        applyBound(b, pRange, pP, iElem, &v, bLower, bIncl);
-      }
-      sqlite3_value_free(pCopy);
-    }
-  }
+  ctx.pP = pP;
+  ctx.iElem = iElem;
+  forEachBound(b, iElem, rangeNarrowBy, &ctx);
 }
 
 /* rowkey compared as bytes with TEXT or BLOB values; a number sorts

@@ -1,36 +1,39 @@
 #!/bin/sh
 # widecol loads the two ways users load it, typed as they would type them:
 # `.load ./widecol` in the sqlite3 shell and conn.load_extension("./widecol")
-# in Debian's python3.  Run from the repository root after `make`.
+# in Debian's python3, and twice on one connection.  Run from the
+# repository root after `make`.
 status=0
 
-got=$(sqlite3 :memory: '.load ./widecol' 'SELECT rk_pad(123, 6);' 2>&1)
-if [ "$got" = "000123" ]; then
-  echo "load check: sqlite3 shell .load ./widecol: ok"
-else
-  echo "load check FAILED: sqlite3 shell .load ./widecol printed: $got"
-  status=1
-fi
+# expect WHAT WANT GOT: reports whether GOT is WANT.
+expect() {
+  if [ "$3" = "$2" ]; then
+    echo "load check: $1: ok"
+  else
+    echo "load check FAILED: $1 printed: $3"
+    status=1
+  fi
+}
 
-got=$(/usr/bin/python3 - 2>&1 <<'PY'
+expect "sqlite3 shell .load ./widecol" "000123" \
+  "$(sqlite3 :memory: '.load ./widecol' 'SELECT rk_pad(123, 6);' 2>&1)"
+
+expect "python3 conn.load_extension(\"./widecol\")" "999876" \
+  "$(/usr/bin/python3 - 2>&1 <<'PY'
 import sqlite3
 conn = sqlite3.connect(":memory:")
 conn.enable_load_extension(True)
 conn.load_extension("./widecol")
 print(conn.execute("SELECT rk_desc(123, 999999)").fetchone()[0])
 PY
-)
-if [ "$got" = "999876" ]; then
-  echo "load check: python3 conn.load_extension(\"./widecol\"): ok"
-else
-  echo "load check FAILED: python3 load_extension printed: $got"
-  status=1
-fi
+)"
+
 # Loaded twice on one connection (an application that loads it on every
 # open of a pooled connection): the tools still find a table connected
 # under the first load, and the table still works.  rk_salt('a', 2) is
 # the first two hex digits of md5('a') = 0cc175b9... before 'a'.
-got=$(/usr/bin/python3 - 2>&1 <<'PY'
+expect "loaded twice on one connection" "ok 0 1 x,y 0ca" \
+  "$(/usr/bin/python3 - 2>&1 <<'PY'
 import sqlite3
 conn = sqlite3.connect(":memory:")
 conn.enable_load_extension(True)
@@ -45,11 +48,5 @@ print(conn.execute("SELECT * FROM widecol_check('t')").fetchone()[0],
       conn.execute("SELECT group_concat(b) FROM t WHERE b >= 'x'").fetchone()[0],
       conn.execute("SELECT rk_salt('a', 2)").fetchone()[0])
 PY
-)
-if [ "$got" = "ok 0 1 x,y 0ca" ]; then
-  echo "load check: loaded twice on one connection: ok"
-else
-  echo "load check FAILED: loaded twice, the functions printed: $got"
-  status=1
-fi
+)"
 exit $status
