@@ -177,6 +177,14 @@ int wcValueStore(char cAff, sqlite3_value *pVal, WcValue *pOut,
   return WC_OK;
 }
 
+/* x'..' for the first bytes of a[0..n), "..." after it if cut short. */
+static char *hexLiteral(const unsigned char *a, int64_t n){
+  int nShow = n < 16 ? (int)n : 16;
+  char zHex[32];
+  rkHexEncode(a, nShow, zHex);
+  return sqlite3_mprintf("x'%.*s'%s", 2 * nShow, zHex, nShow < n ? "..." : "");
+}
+
 char *wcValueDescribe(const WcValue *pVal, int bType){
   char *zShow, *zRet;
   const char *zType;
@@ -191,21 +199,23 @@ char *wcValueDescribe(const WcValue *pVal, int bType){
       break;
     case SQLITE_TEXT: {
       int64_t nShow = rkCharBytes(pVal->a, pVal->n, 40);
-      char *zPart = sqlite3_mprintf("%.*s", (int)nShow, pVal->a);
       zType = "TEXT ";
-      zShow = sqlite3_mprintf("%Q%s", zPart, nShow < pVal->n ? "..." : "");
-      sqlite3_free(zPart);
+      if( !rkIsUtf8(pVal->a, pVal->n) ){
+        /* Shown as SQL that makes it: a message must be valid UTF-8, or
+        ** a client cannot read it. */
+        zShow = sqlite3_mprintf("CAST(%z AS TEXT)", hexLiteral(pVal->a,
+                                                               pVal->n));
+      }else{
+        char *zPart = sqlite3_mprintf("%.*s", (int)nShow, pVal->a);
+        zShow = sqlite3_mprintf("%Q%s", zPart, nShow < pVal->n ? "..." : "");
+        sqlite3_free(zPart);
+      }
       break;
     }
-    case SQLITE_BLOB: {
-      int nShow = pVal->n < 16 ? (int)pVal->n : 16;
-      char zHex[32];
-      rkHexEncode(pVal->a, nShow, zHex);
+    case SQLITE_BLOB:
       zType = "BLOB ";
-      zShow = sqlite3_mprintf("x'%.*s'%s", 2 * nShow, zHex,
-                              nShow < pVal->n ? "..." : "");
+      zShow = hexLiteral(pVal->a, pVal->n);
       break;
-    }
     default:
       return sqlite3_mprintf("NULL");
   }

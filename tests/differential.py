@@ -474,6 +474,14 @@ def pad_text_fields(spec):
     return out
 
 
+def reversed_text_fields(spec):
+    """TEXT columns a key REVERSEs (characters, which only valid UTF-8
+    has)."""
+    types = {n: t for n, t, _ in spec["cols"]}
+    found = re.findall(r"(\w+)(?: PAD \d+(?: '.')?)? REVERSE", spec["rowkey"] + spec.get("extra", ""))
+    return sorted({c for c in found if types.get(c, "").startswith("TEXT")})
+
+
 def shift_field(spec):
     """(column, largest value) if the design's first key element is an
     INTEGER field in ascending byte order, the first column of the
@@ -504,22 +512,27 @@ class Design:
         self.gens = {c[0]: c[2] for c in spec["cols"]}
         self.key = spec["key"]
         self.padtext = pad_text_fields(spec)
+        self.reversed = reversed_text_fields(spec)
         self.shift = shift_field(spec)
+        self.schema = "main"
 
     def col_defs(self, notnull=()):
         return ", ".join(("%s %s%s" % (n, t, " NOT NULL" if n in notnull else "")).strip()
                          for n, t, _ in self.spec["cols"])
 
     def create_sql(self):
-        """The widecol table, then the ordinary table and its indexes.  The
-        primary key and indexes take each column's own collation."""
-        w = "CREATE VIRTUAL TABLE w USING widecol(%s, ROWKEY(%s)%s%s)" % (
-            self.col_defs(), self.spec["rowkey"], self.spec.get("options", ""),
+        """The widecol table, then the ordinary table and its indexes, in
+        self.schema (statements name them unqualified, which finds them
+        there).  The primary key and indexes take each column's own
+        collation."""
+        sch = self.schema + "."
+        w = "CREATE VIRTUAL TABLE %sw USING widecol(%s, ROWKEY(%s)%s%s)" % (
+            sch, self.col_defs(), self.spec["rowkey"], self.spec.get("options", ""),
             self.spec.get("extra", ""))
-        o = ["CREATE TABLE o(%s, PRIMARY KEY(%s)) WITHOUT ROWID" % (
-            self.col_defs(self.spec.get("notnull", ())), ", ".join(self.key))]
+        o = ["CREATE TABLE %so(%s, PRIMARY KEY(%s)) WITHOUT ROWID" % (
+            sch, self.col_defs(self.spec.get("notnull", ())), ", ".join(self.key))]
         for i, cols in enumerate(self.spec.get("indexes", [])):
-            o.append("CREATE INDEX o_%d ON o(%s)" % (i, cols))
+            o.append("CREATE INDEX %so_%d ON o(%s)" % (sch, i, cols))
         return w, o
 
     def row(self):
@@ -910,9 +923,24 @@ class Runner:
             seen.append(tuple(row))
         log_both(log, sql, row)
 
+    def utf8_write(self, d, db, log, seen):
+        """A REVERSEd TEXT field given two values that are not valid UTF-8
+        and whose characters, reversed, would be the same bytes: widecol
+        must refuse both (characters are what REVERSE reverses)."""
+        col = d.rng.choice(d.reversed)
+        for i, raw in enumerate((b"\xb2" * 7 + b"0\xb2", b"\xb2" * 8 + b"0")):
+            row = list(d.row())
+            row[d.cols.index(col)] = raw
+            vals = ", ".join("CAST(? AS TEXT)" if c == col else "?" for c in d.cols)
+            sql = "%s INTO {t}(%s) VALUES (%s)" % (
+                "INSERT OR REPLACE" if i else "INSERT", ", ".join(d.cols), vals)
+            self.check_or_refused(d, db, log, sql, row, "not valid UTF-8")
+
     def write(self, d, db, log, seen):
         r = d.rng.random()
-        if r < 0.12 and seen:
+        if r < 0.03 and d.reversed:
+            self.utf8_write(d, db, log, seen)
+        elif r < 0.12 and seen:
             self.point_write(d, db, log, seen)
         elif r < 0.2 and seen:
             self.self_write(d, db, log, seen)
@@ -971,21 +999,25 @@ class Runner:
 
     def after_write(self, d, db, log):
         """After every write the tables must hold the same rows, and the
-        tables behind w must agree with each other."""
+        tables behind w must agree with each other (found by schema and
+        name when w is in an attached database)."""
         self.check(d, db, log, "SELECT %s FROM {t}" % ", ".join(d.cols), (), ordered=False)
-        if "extra" in d.spec:
+        if "extra" in d.spec or d.schema != "main":
             self.n_cases += 1
-
-            got = db.execute("SELECT * FROM widecol_check('w')").fetchall()
+            sql = "SELECT * FROM widecol_check('%s.w')" % d.schema
+            try:
+                got = db.execute(sql).fetchall()
+            except sqlite3.Error as e:
+                got = [("error", str(e))]
 
             def broken(db2):
                 try:
-                    return db2.execute("SELECT * FROM widecol_check('w')").fetchall() == got
-                except sqlite3.Error:
-                    return False
+                    return db2.execute(sql).fetchall() == got
+                except sqlite3.Error as e:
+                    return [("error", str(e))] == got
             if got != [(b"ok",)]:
                 self.report("CHECK FAILED in design %s (seed %d)" % (d.spec["name"], self.seed),
-                            log, broken, ["SELECT * FROM widecol_check('w');"])
+                            log, broken, [sql + ";", "-- gave %r" % (got,)])
 
     def create(self, spec, rng):
         """The design's tables on a new connection.  A COLLATE on a key field
@@ -993,6 +1025,13 @@ class Runner:
         its key fields in BINARY."""
         db = self.connect()
         d = Design(spec, rng)
+        # A fifth of the designs live in an attached database: the tools
+        # must find them as 'aux.w'.
+        attach = []
+        if rng.random() < 0.2:
+            d.schema = "aux"
+            attach = ["ATTACH ':memory:' AS aux"]
+            db.execute(attach[0])
         w, o = d.create_sql()
         try:
             db.execute(w)
@@ -1005,7 +1044,7 @@ class Runner:
             return self.create(strip_key_collations(spec), rng)
         for sql in o + ["CREATE TABLE j(x)"]:
             db.execute(sql)
-        return d, db, [[w] + o + ["CREATE TABLE j(x)"]]
+        return d, db, [attach + [w] + o + ["CREATE TABLE j(x)"]]
 
     def run_design(self, spec, seed):
         rng = random.Random(seed)
