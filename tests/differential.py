@@ -260,6 +260,14 @@ DESIGNS = [
                  for i in range(67)],
          rowkey="g PAD 3, ts PAD 10",
          key=["g", "ts"], rows=600),
+    # Text reversed by characters (Lindorm's reversed host names): multibyte
+    # values, and values that are not valid UTF-8, which it must refuse.
+    dict(name="revtext",
+         cols=[("host", "TEXT", lambda r: text(r, "ab\u00e9\u65e50.", 1, 5).rstrip(" ")),
+               ("n", "INTEGER", lambda r: r.randint(0, 99)),
+               ("v", "INTEGER", lambda r: r.randint(0, 9))],
+         rowkey="host PAD 6 REVERSE, n PAD 2",
+         key=["host", "n"]),
     dict(name="longdesc",
          cols=[("ts", "INTEGER", lambda r: r.choice([0, 1, INT64_MAX, r.randint(0, 2**62)])),
                ("host", "TEXT", lambda r: r.choice(["x", "y"]))],
@@ -928,8 +936,8 @@ class Runner:
         and whose characters, reversed, would be the same bytes: widecol
         must refuse both (characters are what REVERSE reverses)."""
         col = d.rng.choice(d.reversed)
+        row = list(d.row())
         for i, raw in enumerate((b"\xb2" * 7 + b"0\xb2", b"\xb2" * 8 + b"0")):
-            row = list(d.row())
             row[d.cols.index(col)] = raw
             vals = ", ".join("CAST(? AS TEXT)" if c == col else "?" for c in d.cols)
             sql = "%s INTO {t}(%s) VALUES (%s)" % (
@@ -938,7 +946,7 @@ class Runner:
 
     def write(self, d, db, log, seen):
         r = d.rng.random()
-        if r < 0.03 and d.reversed:
+        if r < 0.04 and d.reversed:
             self.utf8_write(d, db, log, seen)
         elif r < 0.12 and seen:
             self.point_write(d, db, log, seen)
