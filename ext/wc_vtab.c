@@ -234,20 +234,24 @@ static void splitName(sqlite3 *db, const char *zArg, char **pzSchema,
   *pzName = sqlite3_mprintf("%s", zArg);
 }
 
-/* ", the widecol tables of <schema> are: a, b" or "; <schema> has no
-** widecol table", for a message. */
-static char *tablesOf(sqlite3 *db, const char *zSchema){
+/* "the widecol tables of <schema> are 'a', 'b'" or "<schema> has no
+** widecol table", for a message; *pbListed tells whether zName is one of
+** them. */
+static char *tablesOf(sqlite3 *db, const char *zSchema, const char *zName,
+                      int *pbListed){
   sqlite3_str *pStr = sqlite3_str_new(0);
   sqlite3_stmt *pStmt = 0;
   char *zSql = sqlite3_mprintf("SELECT name FROM \"%w\".sqlite_schema WHERE "
       "type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%%USING widecol%%' "
       "ORDER BY name", zSchema);
   int n = 0;
+  *pbListed = 0;
   if( zSql && sqlite3_prepare_v2(db, zSql, -1, &pStmt, 0) == SQLITE_OK ){
     while( sqlite3_step(pStmt) == SQLITE_ROW ){
+      const char *zTable = (const char*)sqlite3_column_text(pStmt, 0);
+      if( zTable && sqlite3_stricmp(zTable, zName) == 0 ) *pbListed = 1;
       if( n++ < 8 ){
-        sqlite3_str_appendf(pStr, "%s%Q", n > 1 ? ", " : "",
-                            sqlite3_column_text(pStmt, 0));
+        sqlite3_str_appendf(pStr, "%s%Q", n > 1 ? ", " : "", zTable);
       }
     }
   }
@@ -288,12 +292,23 @@ int wcTableLookup(sqlite3 *db, const char *zArg, const char *zFunc,
   if( *ppTab ){
     rc = SQLITE_OK;
   }else if( rc != SQLITE_NOMEM ){
-    char *zList = tablesOf(db, zSchema ? zSchema : "main");
-    *pzErr = sqlite3_mprintf("%s: %Q is not a widecol table (%s); name one "
-                             "as 'table' or 'schema.table'", zFunc, zArg,
-                             zList ? zList : "out of memory");
+    /* A widecol table that cannot be opened is not "not a widecol
+    ** table": say what SQLite said when it tried. */
+    char *zWhy = sqlite3_mprintf("%s", sqlite3_errmsg(db));
+    int bListed;
+    char *zList = tablesOf(db, zSchema ? zSchema : "main", zName, &bListed);
+    if( bListed ){
+      *pzErr = sqlite3_mprintf("%s: the widecol table %Q could not be "
+                               "opened: %s", zFunc, zArg,
+                               zWhy ? zWhy : "out of memory");
+    }else{
+      *pzErr = sqlite3_mprintf("%s: %Q is not a widecol table (%s); name "
+                               "one as 'table' or 'schema.table'", zFunc,
+                               zArg, zList ? zList : "out of memory");
+      rc = SQLITE_ERROR;
+    }
+    sqlite3_free(zWhy);
     sqlite3_free(zList);
-    rc = SQLITE_ERROR;
   }
   sqlite3_free(zSql);
   sqlite3_free(zSchema);
