@@ -317,8 +317,7 @@ void rkDescFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
 }
 
 /* rk_undesc(x): the bytes rk_desc(text_or_blob) encoded, as a BLOB. */
-void rkUndescFunc(sqlite3_context *ctx, int argc,
-                         sqlite3_value **argv){
+void rkUndescFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   static const char zFunc[] = "rk_undesc(x)";
   RkBytes in;
   RkOut out;
@@ -412,8 +411,7 @@ void rkSaltFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   outResult(ctx, &out, nSalt + key.n, key.bBlob);
 }
 
-void rkUnsaltFunc(sqlite3_context *ctx, int argc,
-                         sqlite3_value **argv){
+void rkUnsaltFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   static const char zFunc[] = "rk_unsalt(key, n)";
   RkHasher *pHasher;
   RkBytes key;
@@ -451,8 +449,7 @@ void rkUnsaltFunc(sqlite3_context *ctx, int argc,
 ** design guides' timestamp % numBuckets), and for text or a blob the first
 ** 8 bytes of its md5 as a big-endian unsigned integer, modulo buckets.
 */
-void rkBucketFunc(sqlite3_context *ctx, int argc,
-                         sqlite3_value **argv){
+void rkBucketFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   static const char zFunc[] = "rk_bucket(key, buckets)";
   int eType = sqlite3_value_type(argv[0]);
   RkHasher *pHasher;
@@ -511,8 +508,7 @@ void rkMd5Func(sqlite3_context *ctx, int argc, sqlite3_value **argv){
 
 /* rk_reverse(x): text reversed by character, a blob by byte, an integer's
 ** decimal text by digit (the Reverse(Pad(OrderID,'0')) of the guides). */
-void rkReverseFunc(sqlite3_context *ctx, int argc,
-                          sqlite3_value **argv){
+void rkReverseFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   static const char zFunc[] = "rk_reverse(x)";
   RkBytes in;
   RkOut out;
@@ -627,8 +623,7 @@ void rkPartFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
 /* rk_prefix_end(prefix): the HBase stop row of a prefix scan, the smallest
 ** key greater than every key that starts with prefix; NULL if none exists
 ** (empty prefix or all 0xFF bytes: scan to the end of the table). */
-void rkPrefixEndFunc(sqlite3_context *ctx, int argc,
-                            sqlite3_value **argv){
+void rkPrefixEndFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   static const char zFunc[] = "rk_prefix_end(prefix)";
   RkBytes prefix;
   RkOut out;

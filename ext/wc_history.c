@@ -20,8 +20,7 @@ struct ColumnUse {
 };
 
 struct WcHistory {
-  int nCol;
-  ColumnUse *aCol;
+  ColumnUse *aCol;      /* One per column of the table */
   int64_t nReplaced;    /* INSERT OR REPLACE (or UPDATE) that replaced a
                         ** row with the same key */
   int64_t nRefused;     /* Writes refused or ignored for a taken key */
@@ -32,7 +31,6 @@ WcHistory *wcHistoryNew(int nCol){
                                   + sizeof(ColumnUse) * (sqlite3_uint64)nCol);
   if( p == 0 ) return 0;
   memset(p, 0, sizeof(WcHistory) + sizeof(ColumnUse) * (size_t)nCol);
-  p->nCol = nCol;
   p->aCol = (ColumnUse*)&p[1];
   return p;
 }

@@ -251,17 +251,16 @@ static void planElements(Planner *p){
       if( pCons->iEq < 0 ){
         if( pElem->eKind == WC_ELEM_COLUMN && pElem->eOrder != WC_ORDER_NONE
          && (pCons->nLo || pCons->nHi || pCons->iLike >= 0) ){
-          /* Byte ranges are exact in every order but NONE: a PREFIX
-          ** element's are computed around its out-of-place prefixes
-          ** (wc_range.c). */
-          int bExact = 1;
           int i;
           p->plan.iRangeElem = iElem;
           for(i = 0; i < pCons->nLo + pCons->nHi; i++){
             int iCons = i < pCons->nLo ? pCons->aiLo[i]
                                        : pCons->aiHi[i - pCons->nLo];
+            /* Byte ranges are exact in every order but NONE (a PREFIX
+            ** element's are computed around its out-of-place prefixes,
+            ** wc_range.c) for a value of the field's own type. */
             if( addTerm(p, iCons, rangeOp(p->pInfo->aConstraint[iCons].op),
-                        bExact && exactFor(p, pElem->iCol, iCons)) ){
+                        exactFor(p, pElem->iCol, iCons)) ){
               return;
             }
           }
@@ -1110,8 +1109,9 @@ int wcPlanDecode(WcVtab *pTab, const char *idxStr, WcPlan *pPlan){
   int i, flags, bNeg;
   memset(pPlan, 0, sizeof(*pPlan));
   r.z = idxStr ? idxStr + strlen(idxStr) + 1 : "";
-  r.bBad = idxStr == 0 || strncmp(r.z, WC_PLAN_VERSION, 3) != 0;
-  r.z += r.bBad ? 0 : 3;
+  r.bBad = idxStr == 0
+        || strncmp(r.z, WC_PLAN_VERSION, sizeof(WC_PLAN_VERSION) - 1) != 0;
+  r.z += r.bBad ? 0 : sizeof(WC_PLAN_VERSION) - 1;
   pPlan->iPath = (int)codeInt(&r, 0, pTab->nPath - 1);
   pS = pTab->aPath[pPlan->iPath].pKey;
   flags = (int)codeInt(&r, 0, 31);

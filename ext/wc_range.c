@@ -52,15 +52,19 @@ struct Builder {
   int rc;
 };
 
+/* An encoder's WC_ERROR: OpenSSL computed no MD5 for a SALT or BUCKET. */
+static int hashFailed(WcVtab *pTab){
+  return wcVtabError(pTab, SQLITE_ERROR, "widecol %s: OpenSSL could not "
+                     "compute the MD5 of a SALT or BUCKET", pTab->zName);
+}
+
 /* An encoder's failure that is the builder's, not the value's: out of
-** memory, or no MD5 for a SALT or BUCKET.  True if rc is one. */
+** memory, or no MD5.  True if rc is one. */
 static int encodeFailed(Builder *b, int rc){
   if( rc == WC_NOMEM ){
     b->rc = SQLITE_NOMEM;
   }else if( rc == WC_ERROR ){
-    b->rc = wcVtabError(b->pTab, SQLITE_ERROR, "widecol %s: OpenSSL could "
-                        "not compute the MD5 of a SALT or BUCKET",
-                        b->pTab->zName);
+    b->rc = hashFailed(b->pTab);
   }
   return rc == WC_NOMEM || rc == WC_ERROR;
 }
@@ -748,7 +752,7 @@ static void exactRanges(Builder *b, const WcBuf *pP, int iElem,
     if( !aHole[i].bHi ) break;
     if( cmpBuf(&aHole[i].hi, &cur) > 0 ) bufCopy(&cur, &aHole[i].hi);
   }
-  if( b->rc == SQLITE_OK && (i == nHole || aHole[i].bHi) ){
+  if( b->rc == SQLITE_OK && i == nHole ){
     addRange(b, &cur, main.bHi ? &main.hi : 0);
   }
   if( cur.bOom || main.lo.bOom || main.hi.bOom ) b->rc = SQLITE_NOMEM;
@@ -1086,8 +1090,7 @@ int wcRangesEnumCompose(WcVtab *p, const WcPlan *pPlan, int64_t iValue,
    || win.hi.bOom ){
     rc = SQLITE_NOMEM;
   }else if( rc == WC_ERROR ){
-    rc = wcVtabError(p, SQLITE_ERROR, "widecol %s: OpenSSL could not compute "
-                     "the MD5 of a SALT or BUCKET", p->zName);
+    rc = hashFailed(p);
   }else if( rc == WC_OK ){
     rc = wcRangesCompose(pRel, &win, base.a, base.n, pOut);
   }else{

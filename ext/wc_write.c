@@ -15,7 +15,6 @@
 
 #include <string.h>
 
-
 /*
 ** Keys an UPDATE OR REPLACE took from rows it still had to update.
 **
