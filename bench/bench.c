@@ -568,7 +568,7 @@ static sqlite3_stmt *prepareCount(sqlite3 *db, const char *zExpr){
   return pStmt;
 }
 
-/* "%8.1f" of ns, or "below noise" when within the baseline's spread. */
+/* "%8.1f" of ns, or "<noise" when within the baseline's spread. */
 static void printNs(double rNs, double rNoise){
   if( rNs <= rNoise ) printf(" %8s", "<noise");
   else printf(" %8.1f", rNs);
