@@ -10,6 +10,11 @@
 ** otherwise SQLite checks it again on each row, so a result never differs
 ** from an ordinary table's.  The plan reaches xFilter in idxStr, after the
 ** words EXPLAIN QUERY PLAN shows (see wcBestIndex below).
+**
+** On a versioned table, versions = n and asof = t are parameters of the
+** read, passed to xFilter whatever else the plan takes; an index is read
+** for them only if its key is made of row-key fields, which every version
+** of a row shares (the index holds the latest version only).
 */
 #include "wc_vtab.h"
 
@@ -711,6 +716,11 @@ static void planCost(Planner *p){
         nOut /= 3.0;
         bNarrow = 1;
         break;
+      case WC_TERM_VERSIONS:
+        /* Several rows per key. */
+        nOut *= (double)p->pTab->pSchema->nVersions;
+        bUnique = 0;
+        break;
     }
   }
   /* The prefix the '=' terms fix holds, on average, the rows over the
@@ -907,6 +917,13 @@ static char *planText(Planner *p){
                           ? "; COVERING" : "; ROW LOOKUP BY rowkey");
   }
   for(i = 0; i < p->nArg; i++){
+    if( p->plan.aTerm[i].eOp == WC_TERM_VERSIONS ){
+      sqlite3_str_appendall(pStr, "; VERSIONS ?");
+    }else if( p->plan.aTerm[i].eOp == WC_TERM_ASOF ){
+      sqlite3_str_appendall(pStr, "; AS OF ?");
+    }
+  }
+  for(i = 0; i < p->nArg; i++){
     if( p->plan.aTerm[i].eOp == WC_TERM_LIMIT ){
       sqlite3_str_appendall(pStr, "; LIMIT ?");
     }else if( p->plan.aTerm[i].eOp == WC_TERM_OFFSET ){
@@ -937,9 +954,28 @@ struct Candidate {
 
 /* Plans a scan of path iPath into pCand; pCand->zText stays NULL if the
 ** path cannot help (an index that neither narrows nor orders). */
+/* versions = n and asof = t: their constraints, or -1. */
+typedef struct VersionTerms VersionTerms;
+struct VersionTerms {
+  int iVersions;
+  int iAsof;
+};
+
+/* True if index iIndex's key is made of row-key fields only: every
+** version of a row has its entry's key. */
+static int indexKeyOnly(const WcVtab *pTab, int iIndex){
+  const WcSchema *pS = pTab->pSchema;
+  int i;
+  for(i = 0; i < pS->nCol; i++){
+    if( pS->aIndex[iIndex].pKey->aCol[i].bKey && !pS->aCol[i].bKey ) return 0;
+  }
+  return 1;
+}
+
 static int planPath(WcVtab *pTab, sqlite3_index_info *pInfo, int iPath,
-                    Candidate *pCand){
+                    const VersionTerms *pVt, Candidate *pCand){
   Planner p;
+  int bVersionRead = pVt->iVersions >= 0 || pVt->iAsof >= 0;
   const WcSchema *pS = pTab->aPath[iPath].pKey;
   int iLimit = -1, iOffset = -1, i, bUseful = 1;
   memset(&p, 0, sizeof(p));
@@ -961,6 +997,15 @@ static int planPath(WcVtab *pTab, sqlite3_index_info *pInfo, int iPath,
   memset(p.aCons, 0, sizeof(ColCons) * (size_t)(pS->nCol + 1));
   collectConstraints(&p, &iLimit, &iOffset);
   p.iLimit = iLimit;
+  /* First, so they always fit; xFilter alone enforces them. */
+  if( pVt->iVersions >= 0 ){
+    addTerm(&p, pVt->iVersions, WC_TERM_VERSIONS, 1);
+    pInfo->aConstraintUsage[pVt->iVersions].omit = 1;
+  }
+  if( pVt->iAsof >= 0 ){
+    addTerm(&p, pVt->iAsof, WC_TERM_ASOF, 1);
+    pInfo->aConstraintUsage[pVt->iAsof].omit = 1;
+  }
   if( !p.plan.bEmpty ){
     planSkip(&p);
     planElements(&p);
@@ -977,11 +1022,17 @@ static int planPath(WcVtab *pTab, sqlite3_index_info *pInfo, int iPath,
     int iCol = p.plan.aSort[i].iCol;
     p.plan.colUsed |= (uint64_t)1 << (iCol < 63 ? iCol : 63);
   }
+  /* The TTL hides rows by their rowtime; older versions are found by it. */
+  if( pTab->pSchema->bVersioned && (pTab->pSchema->nTtl > 0 || bVersionRead) ){
+    int iCol = WC_COL_ROWTIME(pTab->pSchema);
+    p.plan.colUsed |= (uint64_t)1 << (iCol < 63 ? iCol : 63);
+  }
   planCost(&p);
   if( iPath > 0 ){
     int nRange = 0;
     for(i = 0; i < p.nArg; i++) nRange += p.plan.aTerm[i].eOp < WC_TERM_LIMIT;
-    bUseful = !p.plan.bEmpty && (nRange > 0 || pInfo->orderByConsumed);
+    bUseful = !p.plan.bEmpty && (nRange > 0 || pInfo->orderByConsumed)
+           && (!bVersionRead || indexKeyOnly(pTab, iPath - 1));
     if( !wcStoreCovers(pTab, iPath, p.plan.colUsed) ){
       pInfo->estimatedCost += p.rOut * WC_LOOKUP_COST;
     }
@@ -1128,8 +1179,8 @@ int wcPlanDecode(WcVtab *pTab, const char *idxStr, WcPlan *pPlan){
   if( bNeg ) r.bBad = 1;
   pPlan->nTerm = (int)codeInt(&r, 0, WC_MAX_TERM);
   for(i = 0; i < pPlan->nTerm; i++){
-    pPlan->aTerm[i].iCol = (int)codeInt(&r, 0, pS->nCol);
-    pPlan->aTerm[i].eOp = (int)codeInt(&r, WC_TERM_EQ, WC_TERM_OFFSET);
+    pPlan->aTerm[i].iCol = (int)codeInt(&r, 0, WC_COL_ASOF(pS));
+    pPlan->aTerm[i].eOp = (int)codeInt(&r, WC_TERM_EQ, WC_TERM_ASOF);
   }
   pPlan->nSort = (int)codeInt(&r, 0, WC_MAX_SORT);
   for(i = 0; i < pPlan->nSort; i++){
@@ -1187,12 +1238,68 @@ static int planFind(sqlite3_index_info *pInfo, int iCons){
   return pInfo->idxStr ? SQLITE_OK : SQLITE_NOMEM;
 }
 
+static const char *opText(const struct sqlite3_index_constraint *pC){
+  switch( pC->op ){
+    case SQLITE_INDEX_CONSTRAINT_EQ: return "IN (...)";
+    case SQLITE_INDEX_CONSTRAINT_GT: return ">";
+    case SQLITE_INDEX_CONSTRAINT_GE: return ">=";
+    case SQLITE_INDEX_CONSTRAINT_LT: return "<";
+    case SQLITE_INDEX_CONSTRAINT_LE: return "<=";
+    case SQLITE_INDEX_CONSTRAINT_NE: return "!=";
+    case SQLITE_INDEX_CONSTRAINT_IS: return "IS";
+    case SQLITE_INDEX_CONSTRAINT_ISNOT: return "IS NOT";
+    case SQLITE_INDEX_CONSTRAINT_ISNULL: return "IS NULL";
+    case SQLITE_INDEX_CONSTRAINT_ISNOTNULL: return "IS NOT NULL";
+    case SQLITE_INDEX_CONSTRAINT_LIKE: return "LIKE";
+    case SQLITE_INDEX_CONSTRAINT_GLOB: return "GLOB";
+    case SQLITE_INDEX_CONSTRAINT_REGEXP: return "REGEXP";
+    case SQLITE_INDEX_CONSTRAINT_MATCH: return "MATCH";
+    default: return "a function";
+  }
+}
+
+/* Finds versions = n and asof = t.  Any other use of them is an error
+** saying how to use them; an '=' whose value SQLite cannot give yet (it
+** comes from a table joined later) makes this plan impossible
+** (SQLITE_CONSTRAINT), so SQLite picks an order where it can. */
+static int findVersionTerms(WcVtab *pTab, sqlite3_index_info *pInfo,
+                            VersionTerms *pVt){
+  const WcSchema *pS = pTab->pSchema;
+  int i, bWaiting = 0;
+  pVt->iVersions = pVt->iAsof = -1;
+  if( !pS->bVersioned ) return SQLITE_OK;
+  for(i = 0; i < pInfo->nConstraint; i++){
+    const struct sqlite3_index_constraint *pC = &pInfo->aConstraint[i];
+    int bVersions = pC->iColumn == WC_COL_VERSIONS(pS);
+    int *piSlot = bVersions ? &pVt->iVersions : &pVt->iAsof;
+    if( !bVersions && pC->iColumn != WC_COL_ASOF(pS) ) continue;
+    if( pC->op != SQLITE_INDEX_CONSTRAINT_EQ || sqlite3_vtab_in(pInfo, i, -1) ){
+      return wcVtabError(pTab, SQLITE_ERROR, "widecol %s: %s is a parameter "
+          "of the read, usable only as %s in the WHERE clause, ANDed with "
+          "the rest (%s); not with %s", pTab->zName,
+          bVersions ? "versions" : "asof",
+          bVersions ? "versions = n" : "asof = t",
+          bVersions ? "the n newest versions of each row, newest first"
+                    : "each row as it was at time t, microseconds since the "
+                      "epoch",
+          opText(pC));
+    }
+    if( !pC->usable ){
+      bWaiting = 1;
+    }else if( *piSlot < 0 ){
+      *piSlot = i;
+    }
+  }
+  return bWaiting ? SQLITE_CONSTRAINT : SQLITE_OK;
+}
+
 /* Plans a scan of the row table and of each index table; the cheapest
 ** wins (the row table on a tie). */
 int wcBestIndex(WcVtab *pTab, sqlite3_index_info *pInfo){
   size_t nUsage = sizeof(pInfo->aConstraintUsage[0])
                 * (size_t)(pInfo->nConstraint + 1);
   Candidate best, cand;
+  VersionTerms vt;
   int aiUnserved[WC_HISTORY_MAX_COLS];
   int iPath, i, nUnserved, rc = SQLITE_OK;
   for(i = 0; i < pInfo->nConstraint; i++){
@@ -1201,6 +1308,8 @@ int wcBestIndex(WcVtab *pTab, sqlite3_index_info *pInfo){
       return planFind(pInfo, i);
     }
   }
+  rc = findVersionTerms(pTab, pInfo, &vt);
+  if( rc != SQLITE_OK ) return rc;
   if( pTab->nRowEst < 0 ) pTab->nRowEst = wcStoreRowCount(pTab);
   nUnserved = wcHistoryQuery(pTab->pHistory, pTab->pSchema, pInfo,
                              aiUnserved);
@@ -1212,7 +1321,7 @@ int wcBestIndex(WcVtab *pTab, sqlite3_index_info *pInfo){
   for(iPath = 0; rc == SQLITE_OK && iPath < pTab->nPath; iPath++){
     struct sqlite3_index_constraint_usage *aSwap;
     cand.zText = 0;
-    rc = planPath(pTab, pInfo, iPath, &cand);
+    rc = planPath(pTab, pInfo, iPath, &vt, &cand);
     if( rc != SQLITE_OK || cand.zText == 0 ) continue;
     if( best.zText && cand.rCompare >= best.rCompare ){
       sqlite3_free(cand.zText);

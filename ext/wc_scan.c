@@ -21,6 +21,11 @@
 **           fetched with one seek, so memory stays one row per prefix.
 ** Every range start, probe and fetch counts as a seek in widecol_stats().
 **
+** On a versioned table rows whose latest version the TTL has expired are
+** skipped as they are read, and a read with versions = n or asof = t
+** walks each row's older versions after it (<name>_versions, newest first)
+** to return the versions it asks for.
+**
 ** A plan that consumed the ORDER BY assuming a TEXT field's '=' narrows
 ** (WcPlan.nSort) and is handed a number for it reads its wider range
 ** whole, keeps the rows and sorts them (sorted mode): rare, and the only
@@ -83,6 +88,16 @@ struct WcCursor {
   int64_t *aiSorted;    /* Their order */
   int64_t nSorted;
   int64_t iSorted;      /* The current row, in aiSorted */
+  /* Versioned tables */
+  int64_t iCutoff;      /* Rows stamped before this have expired (TTL) */
+  int bVersionRead;     /* versions = n or asof = t: rows are versions */
+  int64_t nVersions;    /* versions = n (1 without) */
+  int64_t iAsof;        /* asof = t (INT64_MAX without) */
+  int bHasVersions;     /* versions = n was given, */
+  int bHasAsof;         /* and asof = t */
+  sqlite3_stmt *pVer;   /* The current row's older versions ... */
+  int bVerRow;          /* ... the current row is one of them */
+  int64_t nVerLeft;     /* Versions of this row still to return */
 };
 
 static WcVtab *cursorTab(WcCursor *pCur){
@@ -92,6 +107,18 @@ static WcVtab *cursorTab(WcCursor *pCur){
 /* The key the plan scans: the row key or an index's. */
 static const WcSchema *cursorKey(WcCursor *pCur){
   return cursorTab(pCur)->aPath[pCur->plan.iPath].pKey;
+}
+
+/* True if the row a statement is on has expired: its rowtime (place
+** iStmtCol) is before the cutoff. */
+static int rowExpired(const WcCursor *pCur, sqlite3_value *pTime){
+  return pCur->iCutoff > INT64_MIN
+      && sqlite3_value_int64(pTime) < pCur->iCutoff;
+}
+
+/* The place of rowtime in a scan's row, or -1. */
+static int timeCol(const WcCursor *pCur){
+  return pCur->aiStmtCol[cursorTab((WcCursor*)pCur)->pSchema->nCol + 2];
 }
 
 static int cursorError(WcCursor *pCur, int rc){
@@ -164,6 +191,10 @@ static int subStep(WcCursor *pCur, Sub *pSub){
     if( rc == SQLITE_ROW ){
       pTab->stats.nRowRead++;
       pCur->nRead++;
+      if( timeCol(pCur) >= 0 && rowExpired(pCur,
+              sqlite3_column_value(pSub->pStmt, timeCol(pCur))) ){
+        continue;
+      }
       return SQLITE_OK;
     }
     if( rc != SQLITE_DONE ) return cursorError(pCur, rc);
@@ -227,6 +258,10 @@ static int subFetch(WcCursor *pCur, Sub *pSub){
       pSub->bHasKey = 1;
       wcStoreRelease(pTab, eStmt, pCur->plan.iPath, pCur->colUsed,
                      pStmt);
+      if( rc == SQLITE_ROW && timeCol(pCur) >= 0
+       && rowExpired(pCur, pSub->apVal[timeCol(pCur)]) ){
+        continue;
+      }
       wcBufFree(&bound);
       return rc == SQLITE_ROW ? SQLITE_OK : rc;
     }
@@ -671,9 +706,136 @@ static int sortedNext(WcCursor *pCur){
   return SQLITE_OK;
 }
 
-static int rawNext(WcCursor *pCur){
+static int baseNext(WcCursor *pCur){
   if( pCur->bSorted ) return sortedNext(pCur);
   return pCur->bMerge ? mergeNext(pCur) : seqNext(pCur);
+}
+
+/* The value at place iStmtCol of the row the ranges, skips, merge or sort
+** are on. */
+static sqlite3_value *baseValue(WcCursor *pCur, int iStmtCol){
+  Sub *pSub = pCur->bMerge ? pCur->pRow : &pCur->seq;
+  if( pCur->bSorted ){
+    return sortedValue(pCur, pCur->aiSorted[pCur->iSorted], iStmtCol);
+  }
+  if( pCur->bHeld ) return pSub->apVal[iStmtCol];
+  return sqlite3_column_value(pSub->pStmt, iStmtCol);
+}
+
+/*
+** Versions: after each row (its latest version), the older ones.
+*/
+static void versionsRelease(WcCursor *pCur){
+  if( pCur->pVer ){
+    wcStoreRelease(cursorTab(pCur), WC_STMT_VERSION_READ, 0, 0, pCur->pVer);
+    pCur->pVer = 0;
+  }
+  pCur->bVerRow = 0;
+  pCur->nVerLeft = 0;
+}
+
+/* Starts the walk of the current row's older versions stamped at most
+** iUpTo. */
+static int versionsStart(WcCursor *pCur, int64_t iUpTo){
+  WcVtab *pTab = cursorTab(pCur);
+  sqlite3_value *pKey = baseValue(pCur, pCur->aiStmtCol[pTab->pSchema->nCol
+                                                        + 1]);
+  int rc = SQLITE_OK;
+  if( pTab->pSchema->nVersions <= 1 ){
+    pCur->nVerLeft = 0;
+    return SQLITE_OK;
+  }
+  if( pCur->pVer == 0 ){
+    rc = wcStoreAcquire(pTab, WC_STMT_VERSION_READ, 0, 0, &pCur->pVer);
+    if( rc != SQLITE_OK ) return rc;
+  }else{
+    sqlite3_reset(pCur->pVer);
+  }
+  sqlite3_bind_blob(pCur->pVer, 1, sqlite3_value_bytes(pKey)
+                    ? sqlite3_value_blob(pKey) : (const void*)"",
+                    sqlite3_value_bytes(pKey), SQLITE_TRANSIENT);
+  sqlite3_bind_int64(pCur->pVer, 2, iUpTo);
+  sqlite3_bind_int64(pCur->pVer, 3, pCur->iCutoff);
+  pTab->stats.nSeek++;
+  return SQLITE_OK;
+}
+
+/* The next version to return: the current row's next older one, or the
+** next row's latest (or, as of a time before it, its version then). */
+static int versionNext(WcCursor *pCur){
+  WcVtab *pTab = cursorTab(pCur);
+  for(;;){
+    int rc;
+    int64_t iTime;
+    if( pCur->nVerLeft > 0 && pCur->pVer ){
+      rc = sqlite3_step(pCur->pVer);
+      if( rc == SQLITE_ROW ){
+        pTab->stats.nRowRead++;
+        pCur->nRead++;
+        pCur->bVerRow = 1;
+        pCur->nVerLeft--;
+        return SQLITE_OK;
+      }
+      if( rc != SQLITE_DONE ) return cursorError(pCur, rc);
+    }
+    pCur->bVerRow = 0;
+    pCur->nVerLeft = 0;
+    rc = baseNext(pCur);
+    if( rc != SQLITE_OK || pCur->bEof ) return rc;
+    iTime = sqlite3_value_int64(baseValue(pCur, timeCol(pCur)));
+    pCur->nVerLeft = pCur->nVersions;
+    if( iTime <= pCur->iAsof ){
+      /* The latest is the first version to return. */
+      if( --pCur->nVerLeft > 0 ) rc = versionsStart(pCur, iTime - 1);
+      return rc;
+    }
+    rc = versionsStart(pCur, pCur->iAsof);
+    if( rc != SQLITE_OK ) return rc;
+  }
+}
+
+/* Reads versions = n and asof = t from xFilter's arguments. */
+static int versionsFilter(WcCursor *pCur, sqlite3_value **argv){
+  WcVtab *pTab = cursorTab(pCur);
+  const WcPlan *pPlan = &pCur->plan;
+  int i;
+  pCur->nVersions = 1;
+  pCur->iAsof = INT64_MAX;
+  pCur->bHasVersions = pCur->bHasAsof = 0;
+  for(i = 0; i < pPlan->nTerm; i++){
+    int eOp = pPlan->aTerm[i].eOp;
+    int bInt;
+    int64_t v;
+    /* numeric_type() converts the value: only these two may be. */
+    if( eOp != WC_TERM_VERSIONS && eOp != WC_TERM_ASOF ) continue;
+    bInt = sqlite3_value_numeric_type(argv[i]) == SQLITE_INTEGER;
+    v = sqlite3_value_int64(argv[i]);
+    if( eOp == WC_TERM_VERSIONS ){
+      if( !bInt || v < 1 ){
+        return wcVtabError(pTab, SQLITE_ERROR, "widecol %s: versions = n "
+            "reads the n newest versions of each row: n must be an integer "
+            "of at least 1 (the table keeps %d), not %Q", pTab->zName,
+            pTab->pSchema->nVersions, sqlite3_value_text(argv[i]));
+      }
+      pCur->nVersions = v;
+      pCur->bHasVersions = 1;
+    }else if( eOp == WC_TERM_ASOF ){
+      if( !bInt ){
+        return wcVtabError(pTab, SQLITE_ERROR, "widecol %s: asof = t reads "
+            "each row as it was at time t: t must be an integer, "
+            "microseconds since 1970-01-01 00:00:00 UTC, not %Q",
+            pTab->zName, sqlite3_value_text(argv[i]));
+      }
+      pCur->iAsof = v;
+      pCur->bHasAsof = 1;
+    }
+  }
+  pCur->bVersionRead = pCur->bHasVersions || pCur->bHasAsof;
+  return SQLITE_OK;
+}
+
+static int rawNext(WcCursor *pCur){
+  return pCur->bVersionRead ? versionNext(pCur) : baseNext(pCur);
 }
 
 /* The next row to return: skips OFFSET rows, stops after LIMIT rows. */
@@ -720,6 +882,8 @@ static void cursorReset(WcCursor *pCur){
   pCur->bProbed = pCur->bProbeEnd = 0;
   pCur->bEnum = pCur->bMerge = pCur->bHeld = 0;
   pCur->iVisit = pCur->nVisit = 0;
+  versionsRelease(pCur);
+  pCur->bVersionRead = 0;
   pCur->bEof = 1;
 }
 
@@ -728,7 +892,7 @@ int wcScanOpen(sqlite3_vtab *pVtab, sqlite3_vtab_cursor **ppCur){
   int nCol = ((WcVtab*)pVtab)->pSchema->nCol;
   if( pCur == 0 ) return SQLITE_NOMEM;
   memset(pCur, 0, sizeof(*pCur));
-  pCur->aiStmtCol = sqlite3_malloc64(sizeof(int) * (sqlite3_uint64)(nCol + 2));
+  pCur->aiStmtCol = sqlite3_malloc64(sizeof(int) * (sqlite3_uint64)(nCol + 3));
   if( pCur->aiStmtCol == 0 ){
     sqlite3_free(pCur);
     return SQLITE_NOMEM;
@@ -776,6 +940,9 @@ int wcScanFilter(sqlite3_vtab_cursor *pBase, int idxNum, const char *idxStr,
       if( pCur->nOffset < 0 ) pCur->nOffset = 0;
     }
   }
+  rc = versionsFilter(pCur, argv);
+  if( rc != SQLITE_OK ) return rc;
+  pCur->iCutoff = wcClockCutoff(pTab->pClock, pTab->pSchema->nTtl);
   pCur->colUsed = pPlan->colUsed;
   pCur->nStmtCol = wcStoreScanColumns(pTab, pPlan->iPath, pCur->colUsed,
                                       pCur->aiStmtCol);
@@ -849,11 +1016,54 @@ static void resultValue(sqlite3_context *ctx, sqlite3_value *pVal){
   }
 }
 
+/* A versioned table's hidden columns rowtime, versions and asof. */
+static int versionColumn(WcCursor *pCur, sqlite3_context *ctx, int i){
+  WcVtab *pTab = cursorTab(pCur);
+  const WcSchema *pS = pTab->pSchema;
+  /* An UPDATE that does not set rowtime stamps the write's own time. */
+  if( sqlite3_vtab_nochange(ctx) ) return SQLITE_OK;
+  if( i == WC_COL_ROWTIME(pS) ){
+    if( pCur->bVerRow ){
+      sqlite3_result_int64(ctx, sqlite3_column_int64(pCur->pVer, 0));
+    }else if( timeCol(pCur) >= 0 ){
+      sqlite3_result_int64(ctx, sqlite3_value_int64(
+          baseValue(pCur, timeCol(pCur))));
+    }else{
+      sqlite3_result_error(ctx, "widecol: rowtime was read but the query "
+                           "plan did not select it; please report this", -1);
+      return SQLITE_ERROR;
+    }
+  }else if( i == WC_COL_VERSIONS(pS) && pCur->bHasVersions ){
+    sqlite3_result_int64(ctx, pCur->nVersions);
+  }else if( i == WC_COL_ASOF(pS) && pCur->bHasAsof ){
+    sqlite3_result_int64(ctx, pCur->iAsof);
+  }else{
+    int bVersions = i == WC_COL_VERSIONS(pS);
+    char *zErr = sqlite3_mprintf("widecol %s: %s is a parameter of the "
+        "read, usable only as %s in the WHERE clause, ANDed with the rest "
+        "(%s); it has no value of its own to select or compare",
+        pTab->zName, bVersions ? "versions" : "asof",
+        bVersions ? "versions = n" : "asof = t",
+        bVersions ? "the n newest versions of each row, newest first"
+                  : "each row as it was at time t, microseconds since the "
+                    "epoch");
+    sqlite3_result_error(ctx, zErr ? zErr : "out of memory", -1);
+    sqlite3_free(zErr);
+    return SQLITE_ERROR;
+  }
+  return SQLITE_OK;
+}
+
 int wcScanColumn(sqlite3_vtab_cursor *pBase, sqlite3_context *ctx, int i){
   WcCursor *pCur = (WcCursor*)pBase;
-  Sub *pSub = pCur->bMerge ? pCur->pRow : &pCur->seq;
   int nCol = cursorTab(pCur)->pSchema->nCol;
-  int iStmtCol = pCur->aiStmtCol[i == nCol ? nCol + 1 : i];
+  int iStmtCol;
+  if( i > nCol ) return versionColumn(pCur, ctx, i);
+  if( pCur->bVerRow && i < nCol ){
+    resultValue(ctx, sqlite3_column_value(pCur->pVer, i + 1));
+    return SQLITE_OK;
+  }
+  iStmtCol = pCur->aiStmtCol[i == nCol ? nCol + 1 : i];
   /* The scan selects only the columns SQLite said the query reads (and
   ** rowkey); answering NULL for another would be wrong, so say so. */
   if( iStmtCol < 0 ){
@@ -861,14 +1071,7 @@ int wcScanColumn(sqlite3_vtab_cursor *pBase, sqlite3_context *ctx, int i){
                          "select was read; please report this", -1);
     return SQLITE_ERROR;
   }
-  if( pCur->bSorted ){
-    resultValue(ctx, sortedValue(pCur, pCur->aiSorted[pCur->iSorted],
-                                 iStmtCol));
-  }else if( pCur->bHeld ){
-    resultValue(ctx, pSub->apVal[iStmtCol]);
-  }else{
-    resultValue(ctx, sqlite3_column_value(pSub->pStmt, iStmtCol));
-  }
+  resultValue(ctx, baseValue(pCur, iStmtCol));
   return SQLITE_OK;
 }
 

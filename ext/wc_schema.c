@@ -2,8 +2,8 @@
 ** wc_schema.c: parsing and checking the arguments of CREATE VIRTUAL TABLE
 ** ... USING widecol(...) into a WcSchema (see wc_schema.h).
 **
-** The arguments are column definitions, one ROWKEY(...) and the options
-** DELIMITER '<text>' and ENCODING TEXT|BINARY.  Every mistake is reported
+** The arguments are column definitions, one ROWKEY(...), INDEX and FAMILY
+** definitions and the options (WC_OPTIONS below).  Every mistake is reported
 ** with what was found and what is allowed, because a row key cannot be
 ** changed once data is written under it.
 */
@@ -14,6 +14,10 @@
 
 #include <stdarg.h>
 #include <string.h>
+
+/* The options, as messages list them. */
+#define WC_OPTIONS "DELIMITER '<text>', ENCODING TEXT|BINARY, VERSIONS n " \
+                   "and TTL seconds"
 
 /*
 ** A lexer for one argument.
@@ -596,19 +600,62 @@ static void parseRowkey(Parse *p, const char *zArg){
 }
 
 /*
-** Options: DELIMITER '<text>' and ENCODING TEXT|BINARY.
+** Options: DELIMITER '<text>', ENCODING TEXT|BINARY, VERSIONS n (1 to
+** 1,000: HBase's VERSIONS, Bigtable's max-versions GC rule) and TTL seconds
+** (HBase's TTL, Bigtable's max-age rule).
 */
-static void parseOption(Parse *p, const char *zArg, int *pbDelim,
-                        int *pbEncoding){
+typedef struct Given Given;
+struct Given {
+  int bDelim, bEncoding, bVersions, bTtl;
+};
+
+static void parseVersionOption(Parse *p, Lexer *pLex, int bVersions,
+                               Given *pGiven){
+  WcSchema *pS = p->pSchema;
+  int64_t v;
+  if( bVersions ? pGiven->bVersions : pGiven->bTtl ){
+    parseError(p, "widecol %s: %s is given twice", pS->zTable,
+               bVersions ? "VERSIONS" : "TTL");
+    return;
+  }
+  if( bVersions ){
+    pGiven->bVersions = 1;
+    if( boundedInt(p, pLex, "VERSIONS (versions kept per row key)", 1,
+                   WC_MAX_VERSIONS, &v) ){
+      return;
+    }
+    pS->nVersions = (int)v;
+  }else{
+    pGiven->bTtl = 1;
+    if( boundedInt(p, pLex, "TTL (seconds a version stays visible)", 1,
+                   WC_MAX_TTL, &v) ){
+      return;
+    }
+    pS->nTtl = v;
+  }
+  pS->bVersioned = 1;
+  if( pLex->tk.eType != TK_END ){
+    unexpected(p, &pLex->tk, "an option", "nothing more");
+  }
+}
+
+static void parseOption(Parse *p, const char *zArg, Given *pGiven){
   WcSchema *pS = p->pSchema;
   Lexer lex;
   int bDelimiter;
   lexInit(&lex, zArg);
   bDelimiter = tokenIs(&lex.tk, "DELIMITER");
+  if( tokenIs(&lex.tk, "VERSIONS") || tokenIs(&lex.tk, "TTL") ){
+    int bVersions = tokenIs(&lex.tk, "VERSIONS");
+    lexNext(&lex);
+    if( lex.tk.eType == TK_OTHER && lex.tk.z[0] == '=' ) lexNext(&lex);
+    parseVersionOption(p, &lex, bVersions, pGiven);
+    return;
+  }
   lexNext(&lex);
   if( lex.tk.eType == TK_OTHER && lex.tk.z[0] == '=' ) lexNext(&lex);
   if( bDelimiter ){
-    if( *pbDelim ){
+    if( pGiven->bDelim ){
       parseError(p, "widecol %s: DELIMITER is given twice", pS->zTable);
       return;
     }
@@ -617,7 +664,7 @@ static void parseOption(Parse *p, const char *zArg, int *pbDelim,
                  "or ''");
       return;
     }
-    *pbDelim = 1;
+    pGiven->bDelim = 1;
     sqlite3_free(pS->zDelim);
     pS->zDelim = tokenText(&lex.tk);
     if( pS->zDelim == 0 ){
@@ -631,11 +678,11 @@ static void parseOption(Parse *p, const char *zArg, int *pbDelim,
       return;
     }
   }else{
-    if( *pbEncoding ){
+    if( pGiven->bEncoding ){
       parseError(p, "widecol %s: ENCODING is given twice", pS->zTable);
       return;
     }
-    *pbEncoding = 1;
+    pGiven->bEncoding = 1;
     if( tokenIs(&lex.tk, "TEXT") ){
       pS->eEncoding = WC_ENCODING_TEXT;
     }else if( tokenIs(&lex.tk, "BINARY") ){
@@ -1090,11 +1137,11 @@ static void parseFamily(Parse *p, const char *zArg){
 ** coming from HBase may expect here.  Quoted, any name is a column.
 */
 static const char *const azOptionWord[] = {
-  "ROWKEY", "INDEX", "FAMILY", "DELIMITER", "ENCODING",
+  "ROWKEY", "INDEX", "FAMILY", "DELIMITER", "ENCODING", "VERSIONS",
 };
 static const char *const azHBaseSetting[] = {
   "COMPRESSION", "BLOCKCACHE", "BLOCKSIZE", "BLOOMFILTER", "IN_MEMORY",
-  "VERSIONS", "MIN_VERSIONS", "TTL", "KEEP_DELETED_CELLS",
+  "MIN_VERSIONS", "KEEP_DELETED_CELLS",
   "DATA_BLOCK_ENCODING", "REPLICATION_SCOPE", "SPLITS", "SPLIT_POLICY",
 };
 
@@ -1163,15 +1210,16 @@ static int optionLookalike(Parse *p, const char *zArg){
   }else if( zHBase ){
     parseError(p, "widecol %s: %s is an HBase column-family setting, which "
                "widecol does not model (its rows live in SQLite tables); the "
-               "options are DELIMITER '<text>' and ENCODING TEXT|BINARY (to "
-               "declare a column of that name, quote it: \"%.*s\")",
+               "options are " WC_OPTIONS " (to declare a column of that name, "
+               "quote it: \"%.*s\")",
                p->pSchema->zTable, zHBase, lex.tk.n, lex.tk.z);
   }
   return zNear || zHBase;
 }
 
-/* What an argument is.  DELIMITER and ENCODING always start an option; a
-** column with one of those names must be quoted ("encoding" TEXT).  A word
+/* What an argument is.  DELIMITER, ENCODING, VERSIONS and TTL always
+** start an option; a column with one of those names must be quoted
+** ("encoding" TEXT).  A word
 ** followed by a string, a number or "=" is an option this module does not
 ** have: no column definition looks like that. */
 #define ARG_COLUMN    0
@@ -1182,6 +1230,7 @@ static int optionLookalike(Parse *p, const char *zArg){
 #define ARG_BAD       5
 #define ARG_INDEX     6
 #define ARG_FAMILY    7
+#define ARG_VERSIONS  8   /* VERSIONS or TTL */
 
 /* INDEX and FAMILY start an argument when a name and "(" follow. */
 static int argKind(const char *zArg){
@@ -1191,6 +1240,9 @@ static int argKind(const char *zArg){
   if( lex.tk.eType != TK_ID ) return ARG_BAD;
   if( tokenIs(&lex.tk, "DELIMITER") ) return ARG_DELIMITER;
   if( tokenIs(&lex.tk, "ENCODING") ) return ARG_ENCODING;
+  if( tokenIs(&lex.tk, "VERSIONS") || tokenIs(&lex.tk, "TTL") ){
+    return ARG_VERSIONS;
+  }
   bRowkey = tokenIs(&lex.tk, "ROWKEY");
   bIndex = tokenIs(&lex.tk, "INDEX");
   bFamily = tokenIs(&lex.tk, "FAMILY");
@@ -1206,11 +1258,30 @@ static int argKind(const char *zArg){
   return ARG_COLUMN;
 }
 
+/* A versioned table's hidden columns take three names. */
+static void checkVersionNames(Parse *p){
+  static const char *const azHidden[] = { "rowtime", "versions", "asof" };
+  size_t k;
+  for(k = 0; k < sizeof(azHidden) / sizeof(azHidden[0]); k++){
+    int iCol = wcSchemaColumn(p->pSchema, azHidden[k]);
+    if( iCol >= 0 ){
+      parseError(p, "widecol %s: a table with VERSIONS or TTL cannot have a "
+                 "column named \"%s\": rowtime, versions and asof are its "
+                 "hidden columns (a version's timestamp, and the parameters "
+                 "of reads of older versions); rename the column",
+                 p->pSchema->zTable, p->pSchema->aCol[iCol].zName);
+      return;
+    }
+  }
+}
+
 WcSchema *wcSchemaParse(const char *zTable, int argc, const char *const *argv,
                         int bCreate, char **pzErr){
   Parse sParse;
   WcSchema *pS = sqlite3_malloc(sizeof(WcSchema));
-  int i, bDelim = 0, bEncoding = 0;
+  Given given;
+  int i;
+  memset(&given, 0, sizeof(given));
   memset(&sParse, 0, sizeof(sParse));
   sParse.bCreate = bCreate;
   if( pS == 0 ){
@@ -1223,6 +1294,7 @@ WcSchema *wcSchemaParse(const char *zTable, int argc, const char *const *argv,
   pS->zTable = sqlite3_mprintf("%s", zTable);
   pS->zDelim = sqlite3_mprintf("_");
   pS->nDelim = 1;
+  pS->nVersions = 1;
   pS->zKeyName = sqlite3_mprintf("row key");
   pS->aCol = sqlite3_malloc64(sizeof(WcColumn) * (sqlite3_uint64)(argc + 1));
   pS->aIndex = sqlite3_malloc64(sizeof(WcIndex) * (sqlite3_uint64)(argc + 1));
@@ -1239,15 +1311,15 @@ WcSchema *wcSchemaParse(const char *zTable, int argc, const char *const *argv,
         break;
       case ARG_DELIMITER:
       case ARG_ENCODING:
-        parseOption(&sParse, argv[i], &bDelim, &bEncoding);
+      case ARG_VERSIONS:
+        parseOption(&sParse, argv[i], &given);
         break;
       case ARG_UNKNOWN: {
         Lexer lex;
         lexInit(&lex, argv[i]);
         if( !optionLookalike(&sParse, argv[i]) ){
           parseError(&sParse, "widecol %s: unknown option \"%.*s\"; the "
-                     "options are DELIMITER '<text>' and ENCODING "
-                     "TEXT|BINARY", zTable, lex.tk.n, lex.tk.z);
+                     "options are " WC_OPTIONS, zTable, lex.tk.n, lex.tk.z);
         }
         break;
       }
@@ -1255,12 +1327,13 @@ WcSchema *wcSchemaParse(const char *zTable, int argc, const char *const *argv,
         Lexer lex;
         lexInit(&lex, argv[i]);
         unexpected(&sParse, &lex.tk, "the arguments", "a column definition, "
-                   "ROWKEY(...), INDEX name(...), FAMILY name(...), "
-                   "DELIMITER '<text>' or ENCODING TEXT|BINARY");
+                   "ROWKEY(...), INDEX name(...), FAMILY name(...) or "
+                   "an option: " WC_OPTIONS);
         break;
       }
     }
   }
+  if( !sParse.zErr && pS->bVersioned ) checkVersionNames(&sParse);
   if( !sParse.zErr && pS->nCol == 0 ){
     parseError(&sParse, "widecol %s: no columns are declared; give column "
                "definitions and a ROWKEY(...)", zTable);
@@ -1330,8 +1403,12 @@ char *wcSchemaDeclaration(const WcSchema *p){
     if( pCol->zColl ) sqlite3_str_appendf(pStr, " COLLATE \"%w\"", pCol->zColl);
     sqlite3_str_appendall(pStr, ", ");
   }
-  sqlite3_str_appendall(pStr, "rowkey BLOB HIDDEN, PRIMARY KEY(rowkey)) "
-                              "WITHOUT ROWID");
+  sqlite3_str_appendall(pStr, "rowkey BLOB HIDDEN, ");
+  if( p->bVersioned ){
+    sqlite3_str_appendall(pStr, "rowtime INTEGER HIDDEN, versions INTEGER "
+                                "HIDDEN, asof INTEGER HIDDEN, ");
+  }
+  sqlite3_str_appendall(pStr, "PRIMARY KEY(rowkey)) WITHOUT ROWID");
   return sqlite3_str_finish(pStr);
 }
 

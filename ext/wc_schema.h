@@ -119,7 +119,22 @@ struct WcSchema {
   WcIndex *aIndex;
   int nFamily;
   WcFamily *aFamily;
+  /* Versions (VERSIONS n, TTL seconds).  A table with either is versioned:
+  ** it has the hidden columns rowtime, versions and asof, its rows carry
+  ** a timestamp, and older versions live in <name>_versions. */
+  int bVersioned;
+  int nVersions;        /* Versions kept per row key: 1 to 1,000 */
+  int64_t nTtl;         /* Seconds a version stays visible; 0: forever */
 };
+
+/* The hidden columns after the declared ones (wcSchemaDeclaration):
+** rowkey always, and on a versioned table rowtime, versions and asof. */
+#define WC_COL_ROWKEY(pS)   ((pS)->nCol)
+#define WC_COL_ROWTIME(pS)  ((pS)->nCol + 1)
+#define WC_COL_VERSIONS(pS) ((pS)->nCol + 2)
+#define WC_COL_ASOF(pS)     ((pS)->nCol + 3)
+#define WC_MAX_VERSIONS 1000
+#define WC_MAX_TTL      2147483647   /* HBase's FOREVER, in seconds */
 
 /* INDEX name(elements...) [INCLUDE (columns...)]: a table
 ** <table>_idx_<name> keyed by the index's key followed by the row key. */

@@ -8,7 +8,14 @@
 **                     one of them is not NULL (HBase stores no empty
 **                     family);
 **   <name>_idx_<i>    INDEX i: ikey BLOB PRIMARY KEY (the index key, then
-**                     the row key), rowkey, and the columns it holds.
+**                     the row key), rowkey, and the columns it holds;
+**   <name>_versions   VERSIONS n > 1: the older versions of each row,
+**                     PRIMARY KEY(rowkey, rowtime), every column.
+**
+** On a versioned table (VERSIONS or TTL) <name>_rows also has rowtime: the
+** latest version's timestamp.  The latest version is the row as today's
+** tables hold it, so a read of the latest costs what it always did; the
+** families and indexes hold the latest version only.
 **
 ** This file creates, checks, renames and drops them, and keeps their
 ** prepared statements: each kind is prepared once and reused, with a pool
@@ -29,7 +36,9 @@ static int columnUsed(uint64_t colUsed, int iCol){
 void wcStoreAppendTable(sqlite3_str *pStr, const WcVtab *p, int iFamily,
                         int iIndex){
   const WcSchema *pS = p->pSchema;
-  if( iFamily >= 0 ){
+  if( iFamily == WC_TABLE_VERSIONS ){
+    sqlite3_str_appendf(pStr, "\"%w\".\"%w_versions\"", p->zDb, p->zName);
+  }else if( iFamily >= 0 ){
     sqlite3_str_appendf(pStr, "\"%w\".\"%w_cf_%w\"", p->zDb, p->zName,
                         pS->aFamily[iFamily].zName);
   }else if( iIndex >= 0 ){
@@ -73,7 +82,14 @@ void wcStoreAppendRowsSelect(sqlite3_str *pStr, const WcVtab *p,
 ** or of index iIndex's table. */
 static int storedIn(const WcSchema *pS, int iCol, int iFamily, int iIndex){
   if( iIndex >= 0 ) return pS->aIndex[iIndex].abStored[iCol];
-  return pS->aCol[iCol].iFamily == iFamily;
+  return iFamily == WC_TABLE_VERSIONS || pS->aCol[iCol].iFamily == iFamily;
+}
+
+/* True if the table has a rowtime column: the row table and the versions
+** table of a versioned table. */
+static int hasRowtime(const WcSchema *pS, int iFamily, int iIndex){
+  return pS->bVersioned && iIndex < 0
+      && (iFamily == -1 || iFamily == WC_TABLE_VERSIONS);
 }
 
 /* Runs each CREATE TABLE in turn. */
@@ -86,6 +102,8 @@ static int createOne(WcVtab *p, int iFamily, int iIndex){
   wcStoreAppendTable(pStr, p, iFamily, iIndex);
   sqlite3_str_appendall(pStr, iIndex >= 0
       ? "(ikey BLOB PRIMARY KEY, rowkey BLOB NOT NULL"
+      : iFamily == WC_TABLE_VERSIONS
+      ? "(rowkey BLOB NOT NULL, rowtime INTEGER NOT NULL"
       : "(rowkey BLOB PRIMARY KEY");
   for(i = 0; i < pS->nCol; i++){
     const WcColumn *pCol = &pS->aCol[i];
@@ -93,6 +111,11 @@ static int createOne(WcVtab *p, int iFamily, int iIndex){
     sqlite3_str_appendf(pStr, ", \"%w\"", pCol->zName);
     if( pCol->zType[0] ) sqlite3_str_appendf(pStr, " %s", pCol->zType);
     if( pCol->zColl ) sqlite3_str_appendf(pStr, " COLLATE \"%w\"", pCol->zColl);
+  }
+  if( iFamily == WC_TABLE_VERSIONS ){
+    sqlite3_str_appendall(pStr, ", PRIMARY KEY(rowkey, rowtime)");
+  }else if( hasRowtime(pS, iFamily, iIndex) ){
+    sqlite3_str_appendall(pStr, ", rowtime INTEGER NOT NULL");
   }
   sqlite3_str_appendall(pStr, ") WITHOUT ROWID");
   zSql = sqlite3_str_finish(pStr);
@@ -102,10 +125,13 @@ static int createOne(WcVtab *p, int iFamily, int iIndex){
   return rc;
 }
 
-/* Calls xOne for the row table, each family's and each index's table,
-** until one fails. */
+/* Calls xOne for the row table, the versions table, each family's and
+** each index's table, until one fails. */
 static int forEachTable(WcVtab *p, int (*xOne)(WcVtab*, int, int)){
   int i, rc = xOne(p, -1, -1);
+  if( rc == SQLITE_OK && p->pSchema->nVersions > 1 ){
+    rc = xOne(p, WC_TABLE_VERSIONS, -1);
+  }
   for(i = 0; rc == SQLITE_OK && i < p->pSchema->nFamily; i++){
     rc = xOne(p, i, -1);
   }
@@ -134,6 +160,9 @@ static int checkOne(WcVtab *p, int iFamily, int iIndex){
       sqlite3_str_appendf(pStr, ", \"%w\"", pS->aCol[i].zName);
     }
   }
+  if( hasRowtime(pS, iFamily, iIndex) ){
+    sqlite3_str_appendall(pStr, ", rowtime");
+  }
   sqlite3_str_appendall(pStr, " FROM ");
   wcStoreAppendTable(pStr, p, iFamily, iIndex);
   zSql = sqlite3_str_finish(pStr);
@@ -144,7 +173,8 @@ static int checkOne(WcVtab *p, int iFamily, int iIndex){
   if( rc != SQLITE_OK && rc != SQLITE_NOMEM ){
     rc = wcVtabError(p, rc, "widecol %s: its table %s_%s%s is missing or "
         "lacks a column (%s)", p->zName, p->zName,
-        iFamily >= 0 ? "cf_" : iIndex >= 0 ? "idx_" : "rows",
+        iFamily >= 0 ? "cf_" : iIndex >= 0 ? "idx_"
+        : iFamily == WC_TABLE_VERSIONS ? "versions" : "rows",
         iFamily >= 0 ? pS->aFamily[iFamily].zName
         : iIndex >= 0 ? pS->aIndex[iIndex].zName : "", sqlite3_errmsg(p->db));
   }
@@ -189,6 +219,12 @@ int wcStoreRename(WcVtab *p, const char *zNew){
   zTo = sqlite3_mprintf(" RENAME TO \"%w_rows\"", zNew);
   rc = zTo ? execOn(p, "ALTER TABLE ", -1, -1, zTo) : SQLITE_NOMEM;
   sqlite3_free(zTo);
+  if( rc == SQLITE_OK && pS->nVersions > 1 ){
+    zTo = sqlite3_mprintf(" RENAME TO \"%w_versions\"", zNew);
+    rc = zTo ? execOn(p, "ALTER TABLE ", WC_TABLE_VERSIONS, -1, zTo)
+             : SQLITE_NOMEM;
+    sqlite3_free(zTo);
+  }
   for(i = 0; rc == SQLITE_OK && i < pS->nFamily; i++){
     zTo = sqlite3_mprintf(" RENAME TO \"%w_cf_%w\"", zNew,
                           pS->aFamily[i].zName);
@@ -220,6 +256,8 @@ int wcStoreCovers(const WcVtab *p, int iPath, uint64_t colUsed){
   const WcSchema *pS = p->pSchema;
   int i;
   if( iPath == 0 ) return 1;
+  /* Only the row table knows a row's rowtime. */
+  if( pS->bVersioned && columnUsed(colUsed, WC_COL_ROWTIME(pS)) ) return 0;
   for(i = 0; i < pS->nCol; i++){
     if( columnUsed(colUsed, i) && !pS->aIndex[iPath - 1].abStored[i] ){
       return 0;
@@ -230,12 +268,15 @@ int wcStoreCovers(const WcVtab *p, int iPath, uint64_t colUsed){
 
 int wcStoreScanColumns(const WcVtab *p, int iPath, uint64_t colUsed,
                        int *aiStmtCol){
-  int nCol = p->pSchema->nCol, i, n = iPath > 0 ? 2 : 1;
+  const WcSchema *pS = p->pSchema;
+  int nCol = pS->nCol, i, n = iPath > 0 ? 2 : 1;
   aiStmtCol[nCol] = 0;
   aiStmtCol[nCol + 1] = iPath > 0 ? 1 : 0;
   for(i = 0; i < nCol; i++){
     aiStmtCol[i] = columnUsed(colUsed, i) ? n++ : -1;
   }
+  aiStmtCol[nCol + 2] = pS->bVersioned
+      && columnUsed(colUsed, WC_COL_ROWTIME(pS)) ? n++ : -1;
   return n;
 }
 
@@ -295,6 +336,9 @@ static void appendScan(sqlite3_str *pStr, const WcVtab *p, int eStmt,
     sqlite3_str_appendall(pStr, ", ");
     appendColumnExpr(pStr, pS, iPath, bCovered, i);
   }
+  if( pS->bVersioned && columnUsed(colUsed, WC_COL_ROWTIME(pS)) ){
+    sqlite3_str_appendall(pStr, ", r.rowtime");
+  }
   sqlite3_str_appendall(pStr, " FROM ");
   if( iPath > 0 ){
     wcStoreAppendTable(pStr, p, -1, iPath - 1);
@@ -324,11 +368,17 @@ static void appendInsertColumns(sqlite3_str *pStr, const WcSchema *pS,
       sqlite3_str_appendf(pStr, ", \"%w\"", pS->aCol[i].zName);
     }
   }
+  if( hasRowtime(pS, iFamily, iIndex) ){
+    sqlite3_str_appendall(pStr, ", rowtime");
+  }
   sqlite3_str_appendf(pStr, ") VALUES(%s", zFirstValue);
   for(i = 0; i < pS->nCol; i++){
     if( storedIn(pS, i, iFamily, iIndex) ){
       sqlite3_str_appendf(pStr, ", ?%d", i + 2);
     }
+  }
+  if( hasRowtime(pS, iFamily, iIndex) ){
+    sqlite3_str_appendf(pStr, ", ?%d", WC_PARAM_ROWTIME(pS));
   }
   sqlite3_str_appendall(pStr, ")");
 }
@@ -361,6 +411,10 @@ static char *statementSql(WcVtab *p, int eStmt, int iObj, uint64_t colUsed){
         sqlite3_str_appendf(pStr, "%s \"%w\" = ?%d", nSet++ ? "," : " SET",
                             pS->aCol[i].zName, i + 2);
       }
+      if( pS->bVersioned ){
+        sqlite3_str_appendf(pStr, "%s rowtime = ?%d", nSet++ ? "," : " SET",
+                            WC_PARAM_ROWTIME(pS));
+      }
       sqlite3_str_appendall(pStr, " WHERE rowkey = ?1");
       break;
     case WC_STMT_READ:
@@ -369,6 +423,7 @@ static char *statementSql(WcVtab *p, int eStmt, int iObj, uint64_t colUsed){
         sqlite3_str_appendall(pStr, i ? ", " : "");
         appendColumnExpr(pStr, pS, 0, 0, i);
       }
+      if( pS->bVersioned ) sqlite3_str_appendall(pStr, ", r.rowtime");
       sqlite3_str_appendall(pStr, " FROM ");
       appendRowSource(pStr, p, 0, ~(uint64_t)0);
       sqlite3_str_appendall(pStr, " WHERE r.rowkey = ?1");
@@ -392,6 +447,36 @@ static char *statementSql(WcVtab *p, int eStmt, int iObj, uint64_t colUsed){
       sqlite3_str_appendall(pStr, "DELETE FROM ");
       wcStoreAppendTable(pStr, p, -1, iObj);
       sqlite3_str_appendf(pStr, " WHERE ikey = %s", zKeyParam);
+      break;
+    case WC_STMT_VERSION_PUT:
+      sqlite3_str_appendall(pStr, "INSERT OR REPLACE INTO ");
+      wcStoreAppendTable(pStr, p, WC_TABLE_VERSIONS, -1);
+      appendInsertColumns(pStr, pS, WC_TABLE_VERSIONS, -1, "rowkey", "?1");
+      break;
+    case WC_STMT_VERSION_DROP:
+      sqlite3_str_appendall(pStr, "DELETE FROM ");
+      wcStoreAppendTable(pStr, p, WC_TABLE_VERSIONS, -1);
+      sqlite3_str_appendall(pStr, " WHERE rowkey = ?1");
+      break;
+    case WC_STMT_VERSION_TRIM:
+      /* Older than the cutoff ?2, or past the ?3 newest. */
+      sqlite3_str_appendall(pStr, "DELETE FROM ");
+      wcStoreAppendTable(pStr, p, WC_TABLE_VERSIONS, -1);
+      sqlite3_str_appendall(pStr, " WHERE rowkey = ?1 AND (rowtime < ?2 OR "
+                                  "rowtime <= (SELECT rowtime FROM ");
+      wcStoreAppendTable(pStr, p, WC_TABLE_VERSIONS, -1);
+      sqlite3_str_appendall(pStr, " WHERE rowkey = ?1 ORDER BY rowtime DESC "
+                                  "LIMIT 1 OFFSET ?3))");
+      break;
+    case WC_STMT_VERSION_READ:
+      sqlite3_str_appendall(pStr, "SELECT rowtime");
+      for(i = 0; i < pS->nCol; i++){
+        sqlite3_str_appendf(pStr, ", \"%w\"", pS->aCol[i].zName);
+      }
+      sqlite3_str_appendall(pStr, " FROM ");
+      wcStoreAppendTable(pStr, p, WC_TABLE_VERSIONS, -1);
+      sqlite3_str_appendall(pStr, " WHERE rowkey = ?1 AND rowtime <= ?2 AND "
+                                  "rowtime >= ?3 ORDER BY rowtime DESC");
       break;
     default:
       appendScan(pStr, p, eStmt, iObj, colUsed);

@@ -42,8 +42,12 @@ const WcSchema *wcTableSchema(const WcVtab *p);
 RkHasher *wcTableHasher(const WcVtab *p);
 WcHistory *wcTableHistory(const WcVtab *p);
 
+/* wcStoreAppendTable()'s iFamily for <name>_versions. */
+#define WC_TABLE_VERSIONS (-2)
+
 /* Appends "db"."<name>_rows" (iFamily and iIndex -1), a family's or an
-** index's table name, quoted. */
+** index's table name, or <name>_versions (iFamily WC_TABLE_VERSIONS),
+** quoted. */
 void wcStoreAppendTable(sqlite3_str *pStr, const WcVtab *p, int iFamily,
                         int iIndex);
 /* Appends "SELECT r.rowkey AS rowkey, <every column AS its name> FROM
@@ -60,5 +64,14 @@ void wcStoreAppendRowsSelect(sqlite3_str *pStr, const WcVtab *p,
 int wcIndexKey(WcVtab *p, int iIndex, const WcValue *aVal,
                const unsigned char *aKey, int64_t nKey, WcBuf *pOut,
                char **pzErr);
+
+/* widecol_compact(): removes the versions of the table that its TTL has
+** expired (and any past its VERSIONS), as HBase's major compaction does.
+** *pnRow is set to the row keys removed whole, *pnVersion to the versions
+** removed in all (theirs included).  SQLITE_OK, or an error code with the
+** table's message set. */
+int wcTableCompact(WcVtab *p, int64_t *pnRow, int64_t *pnVersion);
+/* The table's error message, after a call that failed. */
+const char *wcTableErrmsg(const WcVtab *p);
 
 #endif /* WIDECOL_WC_TABLE_H */

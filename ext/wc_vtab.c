@@ -69,8 +69,9 @@ static int pathsInit(WcVtab *p){
   return SQLITE_OK;
 }
 
-static int vtabInit(sqlite3 *db, int argc, const char *const *argv,
-                    sqlite3_vtab **ppVtab, char **pzErr, int bCreate){
+static int vtabInit(sqlite3 *db, WcClock *pClock, int argc,
+                    const char *const *argv, sqlite3_vtab **ppVtab,
+                    char **pzErr, int bCreate){
   WcVtab *p;
   char *zDecl;
   int rc;
@@ -79,6 +80,7 @@ static int vtabInit(sqlite3 *db, int argc, const char *const *argv,
   if( p == 0 ) return SQLITE_NOMEM;
   memset(p, 0, sizeof(*p));
   p->db = db;
+  p->pClock = pClock;
   p->nRowEst = -1;
   p->zDb = sqlite3_mprintf("%s", argv[1]);
   p->zName = sqlite3_mprintf("%s", argv[2]);
@@ -123,15 +125,13 @@ static int vtabInit(sqlite3 *db, int argc, const char *const *argv,
 
 static int wcCreate(sqlite3 *db, void *pAux, int argc, const char *const *argv,
                     sqlite3_vtab **ppVtab, char **pzErr){
-  (void)pAux;
-  return vtabInit(db, argc, argv, ppVtab, pzErr, 1);
+  return vtabInit(db, (WcClock*)pAux, argc, argv, ppVtab, pzErr, 1);
 }
 
 static int wcConnect(sqlite3 *db, void *pAux, int argc,
                      const char *const *argv, sqlite3_vtab **ppVtab,
                      char **pzErr){
-  (void)pAux;
-  return vtabInit(db, argc, argv, ppVtab, pzErr, 0);
+  return vtabInit(db, (WcClock*)pAux, argc, argv, ppVtab, pzErr, 0);
 }
 
 static int wcDisconnect(sqlite3_vtab *pVtab){
@@ -149,10 +149,11 @@ static int wcRename(sqlite3_vtab *pVtab, const char *zNew){
   return wcStoreRename((WcVtab*)pVtab, zNew);
 }
 
-/* SQLite protects <name>_rows, _cf_* and _idx_* from direct changes in
-** defensive mode. */
+/* SQLite protects <name>_rows, _versions, _cf_* and _idx_* from direct
+** changes in defensive mode. */
 static int wcShadowName(const char *zName){
   return sqlite3_stricmp(zName, "rows") == 0
+      || sqlite3_stricmp(zName, "versions") == 0
       || sqlite3_strnicmp(zName, "cf_", 3) == 0
       || sqlite3_strnicmp(zName, "idx_", 4) == 0;
 }
@@ -342,6 +343,10 @@ RkHasher *wcTableHasher(const WcVtab *p){
 
 WcHistory *wcTableHistory(const WcVtab *p){
   return p->pHistory;
+}
+
+const char *wcTableErrmsg(const WcVtab *p){
+  return p->base.zErrMsg ? p->base.zErrMsg : "unknown error";
 }
 
 /* widecol_stats('<table>' [, reset]): what scans of the table have done

@@ -18,6 +18,7 @@
 #include "wc_codec.h"
 #include "wc_table.h"
 #include "wc_history.h"
+#include "wc_versions.h"
 
 /* How a constraint handed to xFilter is used. */
 #define WC_TERM_EQ     1    /* = or IS: one value */
@@ -30,6 +31,9 @@
 #define WC_TERM_GLOB   8    /* GLOB 'prefix*' */
 #define WC_TERM_LIMIT  9
 #define WC_TERM_OFFSET 10
+#define WC_TERM_VERSIONS 11 /* versions = n: the n newest versions of each
+                            ** row (versioned tables) */
+#define WC_TERM_ASOF   12   /* asof = t: each row as it was at time t */
 
 /* The constraint op widecol_table(rowkey, ?) becomes (xFindFunction). */
 #define WC_CONSTRAINT_FIND SQLITE_INDEX_CONSTRAINT_FUNCTION
@@ -126,6 +130,15 @@ struct WcRangeList {
 #define WC_STMT_FAMILY_DEL 10
 #define WC_STMT_INDEX_PUT  11   /* index iObj */
 #define WC_STMT_INDEX_DEL  12   /* index iObj, the entry ?(nCol + 2) */
+#define WC_STMT_VERSION_PUT  13 /* <name>_versions: row ?1 at ?(nCol + 3) */
+#define WC_STMT_VERSION_DROP 14 /* every older version of row ?1 */
+#define WC_STMT_VERSION_TRIM 15 /* row ?1's versions older than ?2 or past
+                                ** the ?3 newest */
+#define WC_STMT_VERSION_READ 16 /* row ?1's versions with ?3 <= rowtime
+                                ** <= ?2, newest first: rowtime, columns */
+
+/* The rowtime parameter of writes on a versioned table. */
+#define WC_PARAM_ROWTIME(pS) ((pS)->nCol + 3)
 
 /* Prepared statements of one kind (and, for scans, one set of columns)
 ** that are not in use. */
@@ -174,6 +187,7 @@ struct WcVtab {
   int nPath;
   WcStats stats;
   WcHistory *pHistory;
+  WcClock *pClock;      /* The connection's clock (widecol_clock) */
   WcBuf key;            /* xUpdate's scratch: the new row's key, */
   WcValue *aVal;        /* its stored values, */
   sqlite3_value **apCopy;  /* and the converted copies behind them; */
@@ -182,6 +196,8 @@ struct WcVtab {
   WcValue *aOldVal;     /* whose values are these, */
   sqlite3_value **apOld;   /* copied from the row table */
   WcKeySet *pDisplaced; /* Keys this UPDATE took from rows still to come */
+  int64_t iTime;        /* Versioned tables: the new version's rowtime, */
+  int64_t iOldTime;     /* and that of the row it replaces (readOld) */
 };
 
 /* Sets the table's error message (formatted, as sqlite3_mprintf) and
@@ -199,8 +215,9 @@ void wcStoreRelease(WcVtab *p, int eStmt, int iObj, uint64_t colUsed,
                     sqlite3_stmt *pStmt);
 /* Where each column is in a scan of path iPath selecting colUsed: its
 ** index or -1; aiStmtCol[nCol] is the key scanned (rowkey, or an index
-** key) and aiStmtCol[nCol + 1] the row key.  Returns the number
-** selected. */
+** key), aiStmtCol[nCol + 1] the row key and aiStmtCol[nCol + 2] rowtime
+** (-1 unless the table is versioned and colUsed has WC_COL_ROWTIME's
+** bit).  Returns the number selected. */
 int wcStoreScanColumns(const WcVtab *p, int iPath, uint64_t colUsed,
                        int *aiStmtCol);
 /* True if an index table holds every column in colUsed. */

@@ -9,6 +9,14 @@
 ** is written first, so a duplicate key (which SQLite may IGNORE) stops the
 ** write before any family or index is touched.  To remove a row's index
 ** entries its old values are read back: xUpdate is given only its key.
+**
+** On a versioned table (VERSIONS, TTL) a write to a row key in use is a
+** new version of that row (versionedPut): the latest goes to
+** <name>_versions and the new one takes its place, or, stamped older than
+** the latest, the new one goes to its place in history.  Versions past
+** VERSIONS and those the TTL has expired are dropped as the row is
+** written; a row whose latest version has expired is gone for every read,
+** so a write finds it absent and removes it whole first.
 */
 #include "wc_vtab.h"
 #include "rk_bytes.h"
@@ -303,7 +311,8 @@ static int duplicateKey(WcVtab *p, const unsigned char *aKey, int64_t nKey){
 }
 
 /* Runs a write statement: ?1 the row key aKey, ?(i + 2) the values aVal
-** (if given), ?(nCol + 2) the index key pIdxKey (if given).  Returns
+** (if given), ?(nCol + 2) the index key pIdxKey (if given), and on a
+** versioned table's row the rowtime p->iTime.  Returns
 ** SQLite's extended result code (whether or not the application turned
 ** extended codes on), with no message. */
 static int execWrite(WcVtab *p, int eStmt, int iObj, const unsigned char *aKey,
@@ -315,6 +324,10 @@ static int execWrite(WcVtab *p, int eStmt, int iObj, const unsigned char *aKey,
   bindKey(pStmt, 1, aKey, nKey);
   for(i = 0; aVal && i < nCol; i++) bindValue(pStmt, i + 2, &aVal[i]);
   if( pIdxKey ) bindKey(pStmt, nCol + 2, pIdxKey->a, pIdxKey->n);
+  if( p->pSchema->bVersioned && (eStmt == WC_STMT_INSERT
+   || eStmt == WC_STMT_REPLACE || eStmt == WC_STMT_UPDATE) ){
+    sqlite3_bind_int64(pStmt, WC_PARAM_ROWTIME(p->pSchema), p->iTime);
+  }
   rc = sqlite3_step(pStmt);
   if( rc == SQLITE_DONE ){
     rc = SQLITE_OK;
@@ -377,8 +390,9 @@ static int writeFamilies(WcVtab *p, const unsigned char *aKey, int64_t nKey){
   return rc;
 }
 
-/* Reads the row with key aKey into p->aOldVal (copies in p->apOld) and
-** its index keys into p->aOldIdxKey.  *pbFound is 0 if there is none. */
+/* Reads the row with key aKey into p->aOldVal (copies in p->apOld), its
+** index keys into p->aOldIdxKey and, versioned, its rowtime into
+** p->iOldTime.  *pbFound is 0 if there is none. */
 static int readOld(WcVtab *p, const unsigned char *aKey, int64_t nKey,
                    int *pbFound){
   const WcSchema *pS = p->pSchema;
@@ -398,6 +412,7 @@ static int readOld(WcVtab *p, const unsigned char *aKey, int64_t nKey,
         wcValueFrom(p->apOld[i], &p->aOldVal[i]);
       }
     }
+    if( pS->bVersioned ) p->iOldTime = sqlite3_column_int64(pStmt, pS->nCol);
     *pbFound = 1;
   }else if( rc == SQLITE_DONE ){
     rc = SQLITE_OK;
@@ -438,7 +453,8 @@ static int sameEntry(WcVtab *p, int iIndex){
   return 1;
 }
 
-/* Removes the row with key aKey from every table, if it exists. */
+/* Removes the row with key aKey from every table, if it exists, with its
+** older versions. */
 static int removeRow(WcVtab *p, const unsigned char *aKey, int64_t nKey,
                      int *pbFound){
   const WcSchema *pS = p->pSchema;
@@ -454,6 +470,9 @@ static int removeRow(WcVtab *p, const unsigned char *aKey, int64_t nKey,
   if( rc == SQLITE_OK && bFound ){
     rc = runWrite(p, WC_STMT_DELETE, 0, aKey, nKey, 0, 0);
     bFound = rc == SQLITE_OK && sqlite3_changes(p->db) > 0;
+  }
+  if( rc == SQLITE_OK && bFound && pS->nVersions > 1 ){
+    rc = runWrite(p, WC_STMT_VERSION_DROP, 0, aKey, nKey, 0, 0);
   }
   if( pbFound ) *pbFound = bFound;
   return rc;
@@ -494,11 +513,14 @@ static int insertRow(WcVtab *p, int eInsert, int *pbReplaced){
   return rc;
 }
 
-/* Rewrites the row with key p->key in place: its key does not change. */
-static int updateRow(WcVtab *p){
+/* Rewrites the row with key p->key in place: its key does not change.
+** bOldRead: readOld() has read the row already. */
+static int updateRow(WcVtab *p, int bOldRead){
   const WcSchema *pS = p->pSchema;
   int bFound = 1, rc = SQLITE_OK, i;
-  if( pS->nIndex > 0 ) rc = readOld(p, p->key.a, p->key.n, &bFound);
+  if( pS->nIndex > 0 && !bOldRead ){
+    rc = readOld(p, p->key.a, p->key.n, &bFound);
+  }
   for(i = 0; i < pS->nIndex && rc == SQLITE_OK && bFound; i++){
     if( sameEntry(p, i) ) continue;
     rc = runWrite(p, WC_STMT_INDEX_DEL, i, p->key.a, p->key.n, 0,
@@ -516,12 +538,225 @@ static int updateRow(WcVtab *p){
   return rc;
 }
 
+/*
+** Versions.
+*/
+
+/* Puts a version of row aKey into <name>_versions: values aVal, stamped
+** iTime (one already there with that stamp is replaced). */
+static int putVersion(WcVtab *p, const unsigned char *aKey, int64_t nKey,
+                      const WcValue *aVal, int64_t iTime){
+  sqlite3_stmt *pStmt = 0;
+  int i, rc = wcStoreAcquire(p, WC_STMT_VERSION_PUT, 0, 0, &pStmt);
+  if( rc != SQLITE_OK ) return rc;
+  bindKey(pStmt, 1, aKey, nKey);
+  for(i = 0; i < p->pSchema->nCol; i++) bindValue(pStmt, i + 2, &aVal[i]);
+  sqlite3_bind_int64(pStmt, WC_PARAM_ROWTIME(p->pSchema), iTime);
+  rc = sqlite3_step(pStmt);
+  rc = rc == SQLITE_DONE ? SQLITE_OK : writeError(p, sqlite3_reset(pStmt));
+  wcStoreRelease(p, WC_STMT_VERSION_PUT, 0, 0, pStmt);
+  return rc;
+}
+
+/* Drops row aKey's older versions that the TTL has expired (older than
+** iCutoff) or that are past VERSIONS (the latest counts as one);
+** *pnDropped, if given, is increased by how many went. */
+static int trimVersions(WcVtab *p, const unsigned char *aKey, int64_t nKey,
+                        int64_t iCutoff, int64_t *pnDropped){
+  sqlite3_stmt *pStmt = 0;
+  int rc;
+  if( p->pSchema->nVersions <= 1 ) return SQLITE_OK;
+  rc = wcStoreAcquire(p, WC_STMT_VERSION_TRIM, 0, 0, &pStmt);
+  if( rc != SQLITE_OK ) return rc;
+  bindKey(pStmt, 1, aKey, nKey);
+  sqlite3_bind_int64(pStmt, 2, iCutoff);
+  sqlite3_bind_int64(pStmt, 3, p->pSchema->nVersions - 1);
+  rc = sqlite3_step(pStmt);
+  rc = rc == SQLITE_DONE ? SQLITE_OK : writeError(p, sqlite3_reset(pStmt));
+  if( rc == SQLITE_OK && pnDropped ) *pnDropped += sqlite3_changes(p->db);
+  wcStoreRelease(p, WC_STMT_VERSION_TRIM, 0, 0, pStmt);
+  return rc;
+}
+
+/* The rowtime an INSERT or UPDATE gives, in *piTime; *pbGiven is 0 when
+** it gives none (NULL, or an UPDATE that does not set it). */
+static int givenTime(WcVtab *p, sqlite3_value *pTime, int64_t *piTime,
+                     int *pbGiven){
+  *pbGiven = 0;
+  if( sqlite3_value_nochange(pTime) || sqlite3_value_type(pTime) == SQLITE_NULL ){
+    return SQLITE_OK;
+  }
+  *piTime = sqlite3_value_int64(pTime);
+  if( sqlite3_value_numeric_type(pTime) != SQLITE_INTEGER
+   || *piTime < 0 || *piTime > WC_MAX_ROWTIME ){
+    return wcVtabError(p, SQLITE_CONSTRAINT_CHECK, "widecol %s: rowtime must "
+        "be an integer, microseconds since 1970-01-01 00:00:00 UTC, from 0 "
+        "to %lld (9999-12-31), or NULL for the time of the write; not %Q",
+        p->zName, (long long)WC_MAX_ROWTIME, sqlite3_value_text(pTime));
+  }
+  *pbGiven = 1;
+  return SQLITE_OK;
+}
+
+/* Writes the row in p->aVal, p->key as a version stamped iGiven (bGiven)
+** or now.  A key in use takes a new version when eInsert is
+** WC_STMT_REPLACE (an UPDATE's own row always), else it fails as a
+** duplicate; *pbReplaced tells whether it was in use. */
+static int versionedPut(WcVtab *p, int eInsert, int bGiven, int64_t iGiven,
+                        int *pbReplaced){
+  const WcSchema *pS = p->pSchema;
+  int64_t iNow = wcClockNow(p->pClock);
+  int64_t iCutoff = wcClockCutoff(p->pClock, pS->nTtl);
+  int bFound = 0, rc;
+  *pbReplaced = 0;
+  rc = readOld(p, p->key.a, p->key.n, &bFound);
+  if( rc == SQLITE_OK && bFound && p->iOldTime < iCutoff ){
+    /* Expired: no read sees it, so nothing is in the way. */
+    oldRelease(p);
+    bFound = 0;
+    rc = removeRow(p, p->key.a, p->key.n, 0);
+  }
+  if( rc != SQLITE_OK || !bFound ){
+    oldRelease(p);
+    if( rc != SQLITE_OK ) return rc;
+    p->iTime = bGiven ? iGiven : iNow;
+    return insertRow(p, WC_STMT_INSERT, pbReplaced);
+  }
+  if( eInsert != WC_STMT_REPLACE ){
+    oldRelease(p);
+    wcHistoryKeyTaken(p->pHistory, 0);
+    return duplicateKey(p, p->key.a, p->key.n);
+  }
+  wcHistoryKeyTaken(p->pHistory, 1);
+  *pbReplaced = 1;
+  if( !bGiven ){
+    if( p->iOldTime >= WC_MAX_ROWTIME ){
+      oldRelease(p);
+      return wcVtabError(p, SQLITE_CONSTRAINT_CHECK, "widecol %s: the row's "
+          "latest version is stamped %lld, the last rowtime there is, so a "
+          "later version cannot be written; give rowtime explicitly",
+          p->zName, (long long)p->iOldTime);
+    }
+    iGiven = iNow > p->iOldTime ? iNow : p->iOldTime + 1;
+  }
+  p->iTime = iGiven;
+  if( iGiven >= p->iOldTime ){
+    /* The new latest: the old one goes to history, unless it is the same
+    ** version written again. */
+    if( iGiven > p->iOldTime && pS->nVersions > 1 ){
+      rc = putVersion(p, p->key.a, p->key.n, p->aOldVal, p->iOldTime);
+    }
+    if( rc == SQLITE_OK ) rc = updateRow(p, 1);
+    else oldRelease(p);
+  }else{
+    oldRelease(p);
+    if( pS->nVersions > 1 ){
+      rc = putVersion(p, p->key.a, p->key.n, p->aVal, iGiven);
+    }
+  }
+  if( rc == SQLITE_OK ) rc = trimVersions(p, p->key.a, p->key.n, iCutoff, 0);
+  return rc;
+}
+
+int wcTableCompact(WcVtab *p, int64_t *pnRow, int64_t *pnVersion){
+  const WcSchema *pS = p->pSchema;
+  int64_t iCutoff = wcClockCutoff(p->pClock, pS->nTtl);
+  sqlite3_stmt *pNext = 0, *pCount = 0;
+  sqlite3_str *pSql;
+  char *zSql;
+  WcBuf key;
+  int rc;
+  *pnRow = *pnVersion = 0;
+  if( !pS->bVersioned || pS->nTtl == 0 ) return SQLITE_OK;
+  memset(&key, 0, sizeof(key));
+  /* The next row, past the last one removed, whose latest has expired;
+  ** nothing stays open while rows are removed. */
+  pSql = sqlite3_str_new(p->db);
+  sqlite3_str_appendall(pSql, "SELECT rowkey FROM ");
+  wcStoreAppendTable(pSql, p, -1, -1);
+  sqlite3_str_appendall(pSql, " WHERE rowkey >= ?1 AND rowtime < ?2 "
+                              "ORDER BY rowkey LIMIT 1");
+  zSql = sqlite3_str_finish(pSql);
+  rc = zSql ? sqlite3_prepare_v2(p->db, zSql, -1, &pNext, 0) : SQLITE_NOMEM;
+  sqlite3_free(zSql);
+  if( rc == SQLITE_OK && pS->nVersions > 1 ){
+    pSql = sqlite3_str_new(p->db);
+    sqlite3_str_appendall(pSql, "SELECT count(*) FROM ");
+    wcStoreAppendTable(pSql, p, WC_TABLE_VERSIONS, -1);
+    sqlite3_str_appendall(pSql, " WHERE rowkey = ?1");
+    zSql = sqlite3_str_finish(pSql);
+    rc = zSql ? sqlite3_prepare_v2(p->db, zSql, -1, &pCount, 0) : SQLITE_NOMEM;
+    sqlite3_free(zSql);
+  }
+  if( rc == SQLITE_OK ) sqlite3_bind_int64(pNext, 2, iCutoff);
+  while( rc == SQLITE_OK ){
+    bindKey(pNext, 1, key.a, key.n);
+    rc = sqlite3_step(pNext);
+    if( rc != SQLITE_ROW ){
+      rc = rc == SQLITE_DONE ? SQLITE_OK : writeError(p, sqlite3_reset(pNext));
+      break;
+    }
+    key.n = 0;
+    wcBufAppend(&key, sqlite3_column_blob(pNext, 0),
+                sqlite3_column_bytes(pNext, 0));
+    sqlite3_reset(pNext);
+    if( key.bOom ){
+      rc = SQLITE_NOMEM;
+      break;
+    }
+    (*pnVersion)++;
+    if( pCount ){
+      bindKey(pCount, 1, key.a, key.n);
+      if( sqlite3_step(pCount) == SQLITE_ROW ){
+        *pnVersion += sqlite3_column_int64(pCount, 0);
+      }
+      rc = sqlite3_reset(pCount);
+      if( rc != SQLITE_OK ) rc = writeError(p, rc);
+    }
+    if( rc == SQLITE_OK ) rc = removeRow(p, key.a, key.n, 0);
+    (*pnRow)++;
+  }
+  sqlite3_finalize(pNext);
+  sqlite3_finalize(pCount);
+  wcBufFree(&key);
+  if( rc == SQLITE_OK && pS->nVersions > 1 ){
+    pSql = sqlite3_str_new(p->db);
+    sqlite3_str_appendall(pSql, "DELETE FROM ");
+    wcStoreAppendTable(pSql, p, WC_TABLE_VERSIONS, -1);
+    sqlite3_str_appendf(pSql, " WHERE rowtime < %lld", (long long)iCutoff);
+    zSql = sqlite3_str_finish(pSql);
+    rc = zSql ? sqlite3_exec(p->db, zSql, 0, 0, 0) : SQLITE_NOMEM;
+    sqlite3_free(zSql);
+    if( rc == SQLITE_OK ) *pnVersion += sqlite3_changes(p->db);
+    else if( rc != SQLITE_NOMEM ) rc = writeError(p, rc);
+  }
+  return rc;
+}
+
+/* Writes the new row (p->aVal, p->key, p->aIdxKey), where no row was
+** (bMoved: an UPDATE moved it here) or over its own old version. */
+static int putRow(WcVtab *p, int eInsert, int bMoved,
+                  sqlite3_value *pTime, int *pbReplaced){
+  int64_t iGiven = 0;
+  int bGiven = 0, rc;
+  *pbReplaced = 0;
+  if( !p->pSchema->bVersioned ){
+    return bMoved ? insertRow(p, eInsert, pbReplaced) : updateRow(p, 0);
+  }
+  rc = givenTime(p, pTime, &iGiven, &bGiven);
+  if( rc != SQLITE_OK ) return rc;
+  return versionedPut(p, bMoved ? eInsert : WC_STMT_REPLACE, bGiven, iGiven,
+                      pbReplaced);
+}
+
 int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
                   sqlite3_int64 *pRowid){
   WcVtab *p = (WcVtab*)pVtab;
   int nCol = p->pSchema->nCol;
   int eInsert = sqlite3_vtab_on_conflict(p->db) == SQLITE_REPLACE
                 ? WC_STMT_REPLACE : WC_STMT_INSERT;
+  /* A versioned table's rowtime, after rowkey. */
+  sqlite3_value *pTime = p->pSchema->bVersioned ? argv[2 + nCol + 1] : 0;
   const unsigned char *aOld;
   int nOld, rc, bReplaced = 0;
   (void)pRowid;
@@ -531,10 +766,24 @@ int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
     if( rc == SQLITE_OK && p->nRowEst > 0 ) p->nRowEst--;
     return rc;
   }
+  if( pTime ){
+    int i;
+    for(i = 2; i <= 3; i++){
+      sqlite3_value *pParam = argv[2 + nCol + i];
+      if( !sqlite3_value_nochange(pParam)
+       && sqlite3_value_type(pParam) != SQLITE_NULL ){
+        return wcVtabError(p, SQLITE_CONSTRAINT_CHECK, "widecol %s: %s is a "
+            "parameter of reads (WHERE %s), not a column to write; set "
+            "rowtime to write a version stamped with a time", p->zName,
+            i == 2 ? "versions" : "asof",
+            i == 2 ? "versions = n" : "asof = t");
+      }
+    }
+  }
   rc = rowEncode(p, &argv[2]);
   if( rc == SQLITE_OK && sqlite3_value_type(argv[0]) == SQLITE_NULL ){
     rc = checkGivenKey(p, argv[2 + nCol]);
-    if( rc == SQLITE_OK ) rc = insertRow(p, eInsert, &bReplaced);
+    if( rc == SQLITE_OK ) rc = putRow(p, eInsert, 1, pTime, &bReplaced);
     if( rc == SQLITE_OK && p->nRowEst >= 0 ) p->nRowEst++;
   }else if( rc == SQLITE_OK ){
     aOld = sqlite3_value_blob(argv[0]);
@@ -563,11 +812,11 @@ int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
     if( rc == SQLITE_OK ){
       if( p->key.n == nOld && (nOld == 0 || memcmp(p->key.a, aOld,
                                                    (size_t)nOld) == 0) ){
-        rc = updateRow(p);
+        rc = putRow(p, eInsert, 0, pTime, &bReplaced);
       }else{
         /* A new key: insert under it first, so a conflict changes
-        ** nothing, then drop the old row. */
-        rc = insertRow(p, eInsert, &bReplaced);
+        ** nothing, then drop the old row (with its versions). */
+        rc = putRow(p, eInsert, 1, pTime, &bReplaced);
         if( rc == SQLITE_OK ) rc = removeRow(p, aOld, nOld, 0);
         if( rc == SQLITE_OK && bReplaced ){
           rc = keySetAdd(p, p->key.a, p->key.n);

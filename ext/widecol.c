@@ -7,10 +7,12 @@
 ** sqlite3_widecol_init(); `.load ./widecol` in the sqlite3 shell finds
 ** that entry point by the library's file name.
 **
-** Shared state: none between tables, connections or loads.  The only
-** objects a registration owns are the MD5 contexts of the rk_* functions
-** that hash (one per function, freed by SQLite when the function is
-** replaced or the connection closes).  The tools find a table by schema
+** Shared state: none between tables or connections.  The objects a
+** registration owns are the MD5 contexts of the rk_* functions that hash
+** (one per function, freed by SQLite when the function is replaced or the
+** connection closes) and the connection's clock (wc_versions.h), which
+** widecol_clock() and the widecol module share and a later load of the
+** extension on the connection takes over.  The tools find a table by schema
 ** and name through SQL (wc_table.h), so loading the extension again on a
 ** connection replaces the registrations and every function keeps working.
 */
@@ -19,6 +21,7 @@
 #include "rk_hash.h"
 #include "wc_table.h"
 #include "wc_tvf.h"
+#include "wc_versions.h"
 #include "wc_vtab.h"
 
 #include <stddef.h>
@@ -30,11 +33,16 @@ SQLITE_EXTENSION_INIT1
 /* Functions that find tables by name and run SQL on them. */
 #define WC_DIRECT (SQLITE_UTF8 | SQLITE_DIRECTONLY)
 
+/* What a registration is given as its user data (client data). */
+#define WC_DATA_NONE  0
+#define WC_DATA_HASH  1     /* An MD5 context of its own */
+#define WC_DATA_CLOCK 2     /* The connection's clock */
+
 static const struct {
   const char *zName;
   signed char nArg;
   int eFlags;
-  unsigned char bHash;      /* Needs an MD5 context as its user data */
+  unsigned char eData;      /* WC_DATA_* */
   void (*xFunc)(sqlite3_context*, int, sqlite3_value**);
 } aFunc[] = {
   { "rk_pad",          2, WC_PURE,   0, rkPadFunc       },
@@ -42,10 +50,10 @@ static const struct {
   { "rk_desc",         1, WC_PURE,   0, rkDescFunc      },
   { "rk_desc",         2, WC_PURE,   0, rkDescFunc      },
   { "rk_undesc",       1, WC_PURE,   0, rkUndescFunc    },
-  { "rk_salt",         2, WC_PURE,   1, rkSaltFunc      },
-  { "rk_unsalt",       2, WC_PURE,   1, rkUnsaltFunc    },
-  { "rk_bucket",       2, WC_PURE,   1, rkBucketFunc    },
-  { "rk_md5",          1, WC_PURE,   1, rkMd5Func       },
+  { "rk_salt",         2, WC_PURE,   WC_DATA_HASH, rkSaltFunc },
+  { "rk_unsalt",       2, WC_PURE,   WC_DATA_HASH, rkUnsaltFunc },
+  { "rk_bucket",       2, WC_PURE,   WC_DATA_HASH, rkBucketFunc },
+  { "rk_md5",          1, WC_PURE,   WC_DATA_HASH, rkMd5Func },
   { "rk_reverse",      1, WC_PURE,   0, rkReverseFunc   },
   { "rk_join",        -1, WC_PURE,   0, rkJoinFunc      },
   { "rk_part",         3, WC_PURE,   0, rkPartFunc      },
@@ -53,18 +61,22 @@ static const struct {
   { "widecol_version", 0, WC_PURE,   0, rkVersionFunc   },
   { "widecol_stats",   1, WC_DIRECT, 0, wcStatsFunc     },
   { "widecol_stats",   2, WC_DIRECT, 0, wcStatsFunc     },
+  { "widecol_compact", 1, WC_DIRECT, 0, wcCompactFunc   },
+  { "widecol_clock",   0, WC_DIRECT, WC_DATA_CLOCK, wcClockFunc },
+  { "widecol_clock",   1, WC_DIRECT, WC_DATA_CLOCK, wcClockFunc },
   { WC_TABLE_FUNC,     2, WC_DIRECT, 0, wcTableFunc     },
 };
 
 static const struct {
   const char *zName;
   const sqlite3_module *pModule;
-  const void *pAux;         /* The module's client data */
+  const void *pAux;         /* The module's client data, */
+  unsigned char eData;      /* or WC_DATA_CLOCK */
 } aMod[] = {
-  { "widecol",         &wcModule,    0             },
-  { "widecol_check",   &wcTvfModule, &wcCheckDef   },
-  { "widecol_lint",    &wcTvfModule, &wcLintDef    },
-  { "widecol_regions", &wcTvfModule, &wcRegionsDef },
+  { "widecol",         &wcModule,    0,             WC_DATA_CLOCK },
+  { "widecol_check",   &wcTvfModule, &wcCheckDef,   WC_DATA_NONE  },
+  { "widecol_lint",    &wcTvfModule, &wcLintDef,    WC_DATA_NONE  },
+  { "widecol_regions", &wcTvfModule, &wcRegionsDef, WC_DATA_NONE  },
 };
 
 #ifdef _WIN32
@@ -76,19 +88,40 @@ int sqlite3_widecol_init(sqlite3 *db, char **pzErrMsg,
                          const sqlite3_api_routines *pApi){
   size_t i;
   int rc = SQLITE_OK;
+  WcClock *pClock;
   SQLITE_EXTENSION_INIT2(pApi);
   (void)pzErrMsg;
+  pClock = wcClockAttach(db);
+  if( pClock == 0 ) return SQLITE_NOMEM;
+  /* Held until the registrations below hold it. */
+  wcClockRef(pClock);
   for(i = 0; rc == SQLITE_OK && i < sizeof(aFunc) / sizeof(aFunc[0]); i++){
-    /* Without MD5 (OpenSSL in FIPS mode) the function loads and says so
-    ** when called, so that the others stay usable. */
-    RkHasher *pHasher = aFunc[i].bHash ? rkHasherNew() : 0;
+    void *pData = 0;
+    void (*xDestroy)(void*) = 0;
+    if( aFunc[i].eData == WC_DATA_HASH ){
+      /* Without MD5 (OpenSSL in FIPS mode) the function loads and says so
+      ** when called, so that the others stay usable. */
+      pData = rkHasherNew();
+      xDestroy = pData ? rkHasherFree : 0;
+    }else if( aFunc[i].eData == WC_DATA_CLOCK ){
+      wcClockRef(pClock);
+      pData = pClock;
+      xDestroy = wcClockUnref;
+    }
     rc = sqlite3_create_function_v2(db, aFunc[i].zName, aFunc[i].nArg,
-                                    aFunc[i].eFlags, pHasher, aFunc[i].xFunc,
-                                    0, 0, pHasher ? rkHasherFree : 0);
+                                    aFunc[i].eFlags, pData, aFunc[i].xFunc,
+                                    0, 0, xDestroy);
   }
   for(i = 0; rc == SQLITE_OK && i < sizeof(aMod) / sizeof(aMod[0]); i++){
-    rc = sqlite3_create_module_v2(db, aMod[i].zName, aMod[i].pModule,
-                                  (void*)aMod[i].pAux, 0);
+    if( aMod[i].eData == WC_DATA_CLOCK ){
+      wcClockRef(pClock);
+      rc = sqlite3_create_module_v2(db, aMod[i].zName, aMod[i].pModule,
+                                    pClock, wcClockUnref);
+    }else{
+      rc = sqlite3_create_module_v2(db, aMod[i].zName, aMod[i].pModule,
+                                    (void*)aMod[i].pAux, 0);
+    }
   }
+  wcClockUnref(pClock);
   return rc;
 }
