@@ -634,6 +634,12 @@ static void parseVersionOption(Parse *p, Lexer *pLex, int bVersions,
     pS->nTtl = v;
   }
   pS->bVersioned = 1;
+  if( pLex->tk.eType == TK_OTHER && pLex->tk.z[0] == '.' ){
+    parseError(p, "widecol %s: %s must be a whole number, not %.*s",
+               pS->zTable, bVersions ? "VERSIONS" : "TTL",
+               (int)strcspn(pLex->tk.z - 1, " ,)") + 1, pLex->tk.z - 1);
+    return;
+  }
   if( pLex->tk.eType != TK_END ){
     unexpected(p, &pLex->tk, "an option", "nothing more");
   }
