@@ -59,6 +59,8 @@ struct Planner {
   int bInexact;         /* An '=' used so far might not narrow at run time
                         ** (a TEXT field compared with a number), so later
                         ** terms must not be omitted */
+  int bVersionRead;     /* versions = n or asof = t: rows are versions, a
+                        ** key's newest first */
 };
 
 /* True if the right-hand side of constraint i is a TEXT literal: only
@@ -557,6 +559,17 @@ static int prefixOrderFits(Planner *p, int iTerm, int *peDir){
 ** bytes that order exactly.  iStart is 0 when the whole key is read in
 ** order, nSkip when each skipped prefix is read in order and merged.
 ** Returns 0 for ascending key order, 1 for descending, -1 for neither. */
+/* True if the ORDER BY terms from i on leave rows that tie on the whole
+** key in the order they come: any order when a key has one row; a read
+** of versions gives a key's versions newest first, which is rowtime DESC
+** (and a key's versions never tie on rowtime). */
+static int tiesInOrder(Planner *p, int i){
+  sqlite3_index_info *pInfo = p->pInfo;
+  if( !p->bVersionRead || i >= pInfo->nOrderBy ) return 1;
+  return pInfo->aOrderBy[i].iColumn == WC_COL_ROWTIME(p->pTab->pSchema)
+      && pInfo->aOrderBy[i].desc;
+}
+
 static int orderByFrom(Planner *p, int iStart){
   sqlite3_index_info *pInfo = p->pInfo;
   const WcSchema *pS = p->pS;
@@ -568,25 +581,31 @@ static int orderByFrom(Planner *p, int iStart){
     if( iCol == pS->nCol ){
       /* Across merged prefixes rowkey order is not the merge order, nor
       ** is it an index's order. */
-      if( iStart > 0 || pS->bSuffix || (eDir >= 0 && eDir != bDesc) ){
+      if( iStart > 0 || pS->bSuffix || (eDir >= 0 && eDir != bDesc)
+       || !tiesInOrder(p, i + 1) ){
         return -1;
       }
       return bDesc;     /* rowkey is unique: later terms never decide */
     }
     if( iCol < 0 ) return -1;
-    /* Byte order is not a collation's order (a table created before
-    ** CREATE refused COLLATE on key fields). */
-    if( pS->aCol[iCol].zColl ) return -1;
-    if( columnFixed(p, iCol) ) continue;
+    if( iCol < pS->nCol ){
+      /* Byte order is not a collation's order (a table created before
+      ** CREATE refused COLLATE on key fields). */
+      if( pS->aCol[iCol].zColl ) return -1;
+      if( columnFixed(p, iCol) ) continue;
+    }
     while( iElem < pS->nElem && elementFixed(p, iElem) ) iElem++;
     if( iElem == pS->nElem ){
       /* The elements after iStart are all in order.  Rows that tie on
-      ** them are one row, unless they come from different prefixes, or
-      ** the key is an index's, which many rows can share. */
-      if( pS->bSuffix ) return -1;
+      ** them are one row (or a row's versions), unless they come from
+      ** different prefixes, or the key is an index's, which many rows
+      ** can share. */
+      if( pS->bSuffix || !tiesInOrder(p, i) ) return -1;
       if( iStart > 0 && !prefixOrderFits(p, i, &eDir) ) return -1;
       break;
     }
+    /* rowtime, versions, asof: no key element orders them. */
+    if( iCol > pS->nCol ) return -1;
     pElem = &pS->aElem[iElem];
     if( pElem->eKind != WC_ELEM_COLUMN || pElem->iCol != iCol
      || (pElem->eOrder != WC_ORDER_ASC && pElem->eOrder != WC_ORDER_DESC) ){
@@ -603,6 +622,7 @@ static int orderByFrom(Planner *p, int iStart){
     eDir = bDesc;
     iElem++;
   }
+  if( !tiesInOrder(p, pInfo->nOrderBy) ) return -1;
   return eDir == 1;
 }
 
@@ -647,6 +667,16 @@ static void planOrderBy(Planner *p){
   pInfo->orderByConsumed = 1;
   p->plan.bDesc = eDir;
   if( bAssumed ){
+    /* xFilter sorts rows, not versions: a widened range may hold several
+    ** keys that tie on the ORDER BY, whose versions it cannot order by
+    ** rowtime. */
+    for(i = 0; i < pInfo->nOrderBy; i++){
+      if( pInfo->aOrderBy[i].iColumn > p->pS->nCol ){
+        pInfo->orderByConsumed = 0;
+        p->plan.bDesc = p->plan.bMerge = 0;
+        return;
+      }
+    }
     p->plan.nSort = pInfo->nOrderBy;
     for(i = 0; i < pInfo->nOrderBy; i++){
       p->plan.aSort[i].iCol = pInfo->aOrderBy[i].iColumn;
@@ -984,6 +1014,7 @@ static int planPath(WcVtab *pTab, sqlite3_index_info *pInfo, int iPath,
   p.pS = pS;
   p.pInfo = pInfo;
   p.plan.iPath = iPath;
+  p.bVersionRead = bVersionRead;
   memset(pInfo->aConstraintUsage, 0,
          sizeof(pInfo->aConstraintUsage[0]) * (size_t)pInfo->nConstraint);
   pInfo->orderByConsumed = 0;

@@ -704,6 +704,7 @@ int wcTableCompact(WcVtab *p, int64_t *pnRow, int64_t *pnVersion){
       rc = SQLITE_NOMEM;
       break;
     }
+    rc = SQLITE_OK;
     (*pnVersion)++;
     if( pCount ){
       bindKey(pCount, 1, key.a, key.n);

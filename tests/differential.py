@@ -1080,19 +1080,420 @@ class Runner:
         db.close()
 
 
-def run_seed(runner, seed, n_random):
-    """Every fixed design and n_random random ones; returns the number of
-    designs that failed."""
+# Versioned designs (VERSIONS n, TTL seconds).  Each runs on w and on a
+# model kept in ordinary tables: mv holds every version written, keyed by
+# (key fields, rowtime), with the rules of versions applied in SQL that
+# reads the model's own state (so a shrunk script still models what it
+# keeps).  What a read may see is worked out from mv: the n newest
+# versions of each key (VERSIONS n) whose rowtime is not before the cutoff
+# now - TTL (clk), a key gone whole when its latest version has expired.
+VERSIONED = [
+    dict(name="vmetrics",
+         cols=[("host", "TEXT", lambda r: r.choice(["h1", "h2", "h10", "web"])),
+               ("metric", "TEXT", lambda r: r.choice(["cpu", "mem", "disk", ""])),
+               ("value", "REAL", lambda r: r.choice([None, round(r.uniform(0, 1), 3)])),
+               ("note", "TEXT", lambda r: r.choice([None, "a", "b", "05"]))],
+         rowkey="host, metric", versions=3, ttl=5, key=["host", "metric"]),
+    dict(name="vorders",
+         cols=[("id", "INTEGER", lambda r: r.randint(0, 40)),
+               ("status", "TEXT", lambda r: r.choice(["new", "paid", "shipped", "5"])),
+               ("total", "REAL", lambda r: r.choice([None, r.randint(0, 9) * 1.5]))],
+         rowkey="id PAD 4", extra=", INDEX by_status(status), FAMILY money(total)",
+         versions=4, ttl=0, key=["id"], indexes=["status"], notnull=["status"],
+         hot=["status"]),
+    dict(name="vsalted",
+         cols=[("userid", "TEXT", lambda r: r.choice(["u1", "u2", "u3", "u12"])),
+               ("orderid", "INTEGER", lambda r: r.randint(0, 30)),
+               ("v", "INTEGER", lambda r: r.choice([None, r.randint(0, 9)]))],
+         rowkey="SALT(1, userid), userid, orderid PAD 6",
+         extra=", INDEX by_order(orderid PAD 6, userid)",
+         versions=2, ttl=3, key=["userid", "orderid"], skip_cols=["userid", "orderid"],
+         indexes=["orderid, userid"], hot=["orderid"]),
+    dict(name="vttl",
+         cols=[("k", "INTEGER", lambda r: r.randint(0, 60)),
+               ("v", "TEXT", lambda r: r.choice([None, "x", "y", "10"]))],
+         rowkey="k PAD 3", versions=1, ttl=2, key=["k"]),
+]
+
+
+def versioned_random(r, n):
+    """A random design (without collations on its key fields) under random
+    VERSIONS and TTL."""
+    spec = strip_key_collations(random_design(r, n))
+    spec = dict(spec, name="vrandom%d" % n, versions=r.choice([1, 2, 3, 5]),
+                ttl=r.choice([0, 1, 4]))
+    if spec["versions"] == 1 and spec["ttl"] == 0:
+        spec["versions"] = 2
+    return spec
+
+
+class VersionRunner(Runner):
+    """Versioned designs: w against the model (see VERSIONED)."""
+
+    def setup(self, spec, rng):
+        d = Design(spec, rng)
+        db = self.connect()
+        opts = ", VERSIONS %d" % spec["versions"] + (", TTL %d" % spec["ttl"] if spec["ttl"] else "")
+        if spec["versions"] == 1 and not spec["ttl"]:
+            opts = ", VERSIONS 1"
+        w = "CREATE VIRTUAL TABLE w USING widecol(%s, ROWKEY(%s)%s%s%s)" % (
+            d.col_defs(), spec["rowkey"], spec.get("options", ""), spec.get("extra", ""), opts)
+        cols = ", ".join(d.cols)
+        key = ", ".join(d.key)
+        model = [
+            "CREATE TABLE mv(%s, rowtime INTEGER, PRIMARY KEY(%s, rowtime)) WITHOUT ROWID" % (d.col_defs(), key),
+            "CREATE TABLE stage(%s, rowtime INTEGER)" % d.col_defs(),
+            "CREATE TABLE stage_old(%s, rowtime INTEGER)" % d.col_defs(),
+            "CREATE TABLE flag(ok)",
+            "CREATE TABLE clk(now INTEGER, cutoff INTEGER)",
+            "INSERT INTO clk VALUES (0, %d)" % (-2**62),
+            "CREATE TABLE j(x)",
+            # The versions each key keeps: its n newest, not expired.
+            "CREATE VIEW kept AS SELECT * FROM (SELECT mv.*, row_number() OVER "
+            "(PARTITION BY %s ORDER BY rowtime DESC) AS rn FROM mv) WHERE rn <= %d "
+            "AND rowtime >= (SELECT cutoff FROM clk)" % (key, spec["versions"]),
+            "CREATE VIEW latest AS SELECT %s, rowtime FROM kept WHERE rn = 1" % cols,
+        ]
+        db.execute(w)
+        for sql in model:
+            db.execute(sql)
+        d.vkey = d.key
+        return d, db, [[w] + model]
+
+    def match(self, a, b, d):
+        return " AND ".join("%s.%s = %s.%s" % (a, k, b, k) for k in d.key)
+
+    def run_step(self, db, log, w_sql, w_params, model_sqls):
+        """Runs a write on w and its model statements; returns w's outcome."""
+        try:
+            db.execute(w_sql, w_params)
+            out = ("ok", None)
+        except sqlite3.Error as e:
+            out = ("error", str(e))
+        for m in model_sqls:
+            db.execute(m)
+        log.append([inline(w_sql, w_params)] + model_sqls)
+        return out
+
+    def put_sql(self, d, mode, t_expr):
+        """The model of writing each row of stage as a version of its key:
+        an expired key is gone first; a key in use takes the version when
+        mode is REPLACE (else nothing is written: UNIQUE, or IGNORE)."""
+        cols = ", ".join(d.cols)
+        scols = ", ".join("s." + c for c in d.cols)
+        implicit = ("max((SELECT now FROM clk), coalesce((SELECT max(m.rowtime) + 1 "
+                    "FROM mv m WHERE %s), 0))" % self.match("m", "s", d))
+        t = implicit if t_expr is None else t_expr
+        allowed = "1" if mode == "REPLACE" else (
+            "NOT EXISTS (SELECT 1 FROM latest l WHERE %s)" % self.match("l", "s", d))
+        return [
+            "DELETE FROM mv WHERE EXISTS (SELECT 1 FROM stage s WHERE %s) AND NOT EXISTS "
+            "(SELECT 1 FROM latest l, stage s WHERE %s AND %s)" % (
+                self.match("mv", "s", d), self.match("l", "s", d), self.match("l", "mv", d)),
+            "INSERT OR REPLACE INTO mv(%s, rowtime) SELECT %s, %s FROM stage s WHERE %s" % (
+                cols, scols, t, allowed),
+        ]
+
+    def key_live(self, db, d, table="stage"):
+        return db.execute("SELECT count(*) FROM latest l, %s s WHERE %s" % (
+            table, self.match("l", "s", d))).fetchone()[0] > 0
+
+    def time_value(self, d, db):
+        """An explicit rowtime: near now, before or after, or one in use."""
+        now = db.execute("SELECT now FROM clk").fetchone()[0]
+        r = d.rng.random()
+        if r < 0.3:
+            got = db.execute("SELECT rowtime FROM mv ORDER BY random() LIMIT 1").fetchone()
+            if got:
+                return got[0]
+        if r < 0.5:
+            return max(0, now - d.rng.randint(0, 8000000))
+        return now + d.rng.randint(0, 2000000)
+
+    def compare(self, d, db, log, sql_w, sql_m, params, ordered):
+        self.n_cases += 1
+        res = self.run_both(db, sql_w, sql_m, params, ordered)
+        if res[0] != res[1]:
+            qw, qm = inline(sql_w, params), inline(sql_m, params)
+
+            def differs(db2):
+                return self.run_both(db2, qw, qm, (), ordered) == res
+            self.report("VERSIONS MISMATCH in design %s (seed %d)" % (d.spec["name"], self.seed),
+                        log, differs, [qw + ";", qm + ";", "-- widecol: %r" % (res[0],),
+                                       "-- model: %r" % (res[1],)])
+
+    def vread(self, d, db, log, seen):
+        params = []
+        pred = self.where(d, seen, params)
+        pred = pred.replace(" WHERE ", "", 1)
+        hot, got = d.spec.get("hot"), None
+        if hot and d.rng.random() < 0.3:
+            # A value an older version had in an indexed column, as of
+            # then: what an index holding only the latest would miss.
+            col = d.rng.choice(hot)
+            got = db.execute("SELECT %s, rowtime FROM mv ORDER BY random() LIMIT 1" % col).fetchone()
+            if got:
+                pred, params = "%s = ?" % col, [got[0]]
+        cols = ", ".join(d.some_cols()) + ", rowtime"
+        r = d.rng.random()
+        order = d.rng.random() < 0.5
+        # Total orders: the key (either way), then rowtime, which no two
+        # versions of a key share.
+        kdir = d.rng.choice(["", " DESC"])
+        tail = d.rng.choice(["rowtime DESC", "rowtime DESC", "rowtime",
+                             "%s, rowtime DESC" % d.rng.choice(d.cols)])
+        ob = " ORDER BY %s, %s" % (", ".join(k + kdir for k in d.key), tail) if order else ""
+        if r < 0.35:
+            w = " WHERE " + pred if pred else ""
+            self.compare(d, db, log, "SELECT %s FROM w%s%s" % (cols, w, ob),
+                         "SELECT %s FROM latest%s%s" % (cols, w, ob), params, order)
+            return
+        n = d.rng.choice([1, 2, 3, 5]) if r < 0.8 else 1
+        asof = None
+        if r >= 0.6:
+            asof = self.time_value(d, db) + d.rng.choice([0, 0, -1, 1])
+        if hot and pred.endswith(" = ?") and len(params) == 1 and got and d.rng.random() < 0.7:
+            asof, r = got[1], max(r, 0.6)
+        parts = ["versions = %s" % (n if d.rng.random() < 0.5 else "?")] if r < 0.8 or d.rng.random() < 0.3 else []
+        wparams = list(params)
+        if parts and parts[0].endswith("?"):
+            wparams.append(n)
+        if asof is not None:
+            parts.append("asof = ?")
+            wparams.append(asof)
+        if not parts:
+            parts, n = ["versions = 1"], 1
+        w = " WHERE " + ("(%s) AND " % pred if pred else "") + " AND ".join(parts)
+        model = ("SELECT %s FROM (SELECT *, row_number() OVER (PARTITION BY %s ORDER BY "
+                 "rowtime DESC) AS rn2 FROM kept WHERE rowtime <= %d) WHERE rn2 <= %d%s%s" % (
+                     cols, ", ".join(d.key), asof if asof is not None else 2**62, n,
+                     " AND (%s)" % pred if pred else "", ob))
+        # The model's parameters are the predicate's, then nothing.
+        self.n_cases += 1
+        res_w = self.run_one(db, "SELECT %s FROM w%s%s" % (cols, w, ob), wparams, order)
+        res_m = self.run_one(db, model, params, order)
+        if res_w != res_m:
+            qw, qm = inline("SELECT %s FROM w%s%s" % (cols, w, ob), wparams), inline(model, params)
+
+            def differs(db2):
+                return [self.run_one(db2, qw, (), order), self.run_one(db2, qm, (), order)] == [res_w, res_m]
+            self.report("VERSIONS MISMATCH in design %s (seed %d)" % (d.spec["name"], self.seed),
+                        log, differs, [qw + ";", qm + ";", "-- widecol: %r" % (res_w,),
+                                       "-- model: %r" % (res_m,)])
+
+    def run_one(self, db, sql, params, ordered):
+        try:
+            rows = db.execute(sql, params).fetchall()
+            if not ordered:
+                rows.sort(key=repr)
+            return ("ok", rows)
+        except sqlite3.Error as e:
+            return ("error", type(e).__name__)
+
+    def expect(self, d, db, log, out, want_error, what):
+        """w's outcome of a write must be what the model says."""
+        self.n_cases += 1
+        if (out[0] == "error") != want_error:
+            def differs(db2):
+                return True
+            self.report("VERSIONS WRITE MISMATCH in design %s (seed %d)" % (d.spec["name"], self.seed),
+                        log, lambda db2: False,
+                        ["-- %s: widecol gave %r, the model expected %s" % (
+                            what, out, "an error" if want_error else "success")])
+
+    def vinsert(self, d, db, log, seen):
+        row = d.row() if d.rng.random() < 0.6 or not seen else d.rng.choice(seen)
+        mode = d.rng.choice(["INSERT", "REPLACE", "REPLACE", "IGNORE"])
+        t = self.time_value(d, db) if d.rng.random() < 0.5 else None
+        db.execute("DELETE FROM stage")
+        db.execute("INSERT INTO stage(%s, rowtime) VALUES (%s)" % (
+            ", ".join(d.cols), ", ".join("?" * (len(d.cols) + 1))), list(row) + [t])
+        live = self.key_live(db, d)
+        verb = {"INSERT": "INSERT", "REPLACE": "INSERT OR REPLACE", "IGNORE": "INSERT OR IGNORE"}[mode]
+        cols = d.cols + (["rowtime"] if t is not None or d.rng.random() < 0.2 else [])
+        vals = list(row) + ([t] if "rowtime" in cols else [])
+        w_sql = "%s INTO w(%s) VALUES (%s)" % (verb, ", ".join(cols), ", ".join("?" * len(vals)))
+        stage = ["DELETE FROM stage", "INSERT INTO stage(%s, rowtime) VALUES (%s)" % (
+            ", ".join(d.cols), ", ".join(lit(v) for v in list(row) + [t]))]
+        model = stage + self.put_sql(d, mode, "s.rowtime" if t is not None else None)
+        out = self.run_step(db, log, w_sql, vals, model)
+        self.expect(d, db, log, out, mode == "INSERT" and live, inline(w_sql, vals))
+        seen.append(row)
+
+    def vupdate(self, d, db, log, seen):
+        free = [c for c in d.cols if c not in d.key]
+        if not free:
+            return
+        col = d.rng.choice(free)
+        new = d.gens[col](d.rng)
+        params = []
+        pred = self.where(d, seen, params)
+        tform = d.rng.choice([None, None, "lit", "same", "older"])
+        t = self.time_value(d, db) if tform == "lit" else None
+        setr = {None: "", "lit": ", rowtime = %d" % (t or 0), "same": ", rowtime = rowtime",
+                "older": ", rowtime = max(rowtime - 1, 0)"}[tform]
+        texpr = {None: None, "lit": "s.rowtime", "same": "s.rowtime",
+                 "older": "max(s.rowtime - 1, 0)"}[tform]
+        w_sql = "UPDATE w SET %s = ?%s%s" % (col, setr, pred)
+        model = ["DELETE FROM stage",
+                 inline("INSERT INTO stage(%s, rowtime) SELECT %s, rowtime FROM latest%s" % (
+                     ", ".join(d.cols), ", ".join(d.cols), pred), params),
+                 "UPDATE stage SET %s = %s%s" % (col, lit(new), ", rowtime = %d" % t if tform == "lit" else "")]
+        model += self.put_sql(d, "REPLACE", texpr)[1:]
+        out = self.run_step(db, log, w_sql, [new] + params, model)
+        self.expect(d, db, log, out, False, inline(w_sql, [new] + params))
+
+    def vmove(self, d, db, log, seen):
+        """An UPDATE of a key field of one row named by its whole key."""
+        row = d.rng.choice(seen)
+        col = d.rng.choice(d.key)
+        new = d.gens[col](d.rng)
+        point = " WHERE " + " AND ".join("%s = %s" % (k, lit(row[d.cols.index(k)])) for k in d.key)
+        mode = d.rng.choice(["", " OR REPLACE"])
+        db.execute("DELETE FROM stage")
+        db.execute("INSERT INTO stage(%s) SELECT %s FROM latest%s" % (
+            ", ".join(d.cols), ", ".join(d.cols), point))
+        db.execute("UPDATE stage SET %s = ?" % col, (new,))
+        n_rows = db.execute("SELECT count(*) FROM stage").fetchone()[0]
+        same = db.execute("SELECT count(*) FROM stage s, latest l WHERE %s AND %s" % (
+            self.match("s", "l", d), " AND ".join("l.%s = %s" % (k, lit(row[d.cols.index(k)])) for k in d.key))).fetchone()[0]
+        live = self.key_live(db, d)
+        want_error = n_rows > 0 and live and not same and not mode
+        ok = "1" if mode else "NOT EXISTS (SELECT 1 FROM latest l, stage s WHERE %s) OR EXISTS " \
+            "(SELECT 1 FROM stage s, stage_old o WHERE %s)" % (self.match("l", "s", d), self.match("s", "o", d))
+        model = ["DELETE FROM stage", "DELETE FROM stage_old",
+                 "INSERT INTO stage_old(%s) SELECT %s FROM latest%s" % (
+                     ", ".join(d.cols), ", ".join(d.cols), point),
+                 "INSERT INTO stage(%s) SELECT %s FROM stage_old" % (", ".join(d.cols), ", ".join(d.cols)),
+                 "UPDATE stage SET %s = %s" % (col, lit(new)),
+                 "DELETE FROM flag", "INSERT INTO flag SELECT %s" % ok]
+        put = self.put_sql(d, "REPLACE", None)
+        model += [put[0] + " AND (SELECT ok FROM flag)", put[1] + " AND (SELECT ok FROM flag)",
+                  "DELETE FROM mv WHERE EXISTS (SELECT 1 FROM stage_old o WHERE %s) AND NOT EXISTS "
+                  "(SELECT 1 FROM stage s, stage_old o WHERE %s) AND (SELECT ok FROM flag)" % (
+                      self.match("mv", "o", d), self.match("s", "o", d))]
+        w_sql = "UPDATE%s w SET %s = ?%s" % (mode, col, point)
+        out = self.run_step(db, log, w_sql, [new], model)
+        self.expect(d, db, log, out, want_error, inline(w_sql, [new]))
+
+    def vdelete(self, d, db, log, seen):
+        params = []
+        pred = self.where(d, seen, params)
+        model = [inline("DELETE FROM mv WHERE (%s) IN (SELECT %s FROM latest%s)" % (
+            ", ".join(d.key), ", ".join(d.key), pred), params)]
+        out = self.run_step(db, log, "DELETE FROM w" + pred, params, model)
+        self.expect(d, db, log, out, False, inline("DELETE FROM w" + pred, params))
+
+    def vcopy(self, d, db, log, seen):
+        """INSERT OR REPLACE ... SELECT from w itself: each row it reads
+        takes a new version of itself."""
+        params = []
+        pred = self.where(d, seen, params)
+        cols = ", ".join(d.cols)
+        w_sql = "INSERT OR REPLACE INTO w(%s) SELECT %s FROM w%s" % (cols, cols, pred)
+        model = ["DELETE FROM stage",
+                 inline("INSERT INTO stage(%s) SELECT %s FROM latest%s" % (cols, cols, pred), params)]
+        model += self.put_sql(d, "REPLACE", None)[1:]
+        out = self.run_step(db, log, w_sql, params, model)
+        self.expect(d, db, log, out, False, inline(w_sql, params))
+
+    def tick(self, d, db, log):
+        """The clock moves on (or stands, or jumps past the TTL)."""
+        now = db.execute("SELECT now FROM clk").fetchone()[0]
+        now += d.rng.choice([0, 1, 1000, 700000, 1500000, 4000000])
+        ttl = d.spec["ttl"]
+        cutoff = now - ttl * 1000000 if ttl else -2**62
+        self.run_step(db, log, "SELECT widecol_clock(%d)" % now, (), [
+            "UPDATE clk SET now = %d, cutoff = %d" % (now, cutoff)])
+
+    def compact(self, d, db, log):
+        """widecol_compact removes exactly what no read sees: afterwards
+        the tables behind w hold the model's visible versions, and it says
+        how many it removed."""
+        vtab = "(SELECT count(*) FROM w_versions)" if d.spec["versions"] > 1 else "0"
+        before = db.execute("SELECT (SELECT count(*) FROM w_rows), %s" % vtab).fetchone()
+        got = db.execute("SELECT widecol_compact('w')").fetchone()[0]
+        log.append(["SELECT widecol_compact('w')"])
+        after = db.execute("SELECT (SELECT count(*) FROM w_rows), %s" % vtab).fetchone()
+        want = db.execute("SELECT (SELECT count(*) FROM latest), (SELECT count(*) FROM kept) - "
+                          "(SELECT count(*) FROM latest)").fetchone()
+        said = ('{"rows":%d,"versions":%d}' % (before[0] - after[0], sum(before) - sum(after))).encode()
+        self.n_cases += 1
+        if tuple(after) != tuple(want) or got != said:
+            self.report("COMPACT MISMATCH in design %s (seed %d)" % (d.spec["name"], self.seed),
+                        log, lambda db2: False,
+                        ["-- widecol_compact gave %r; stored before %r, after %r; visible %r" % (
+                            got, before, after, want)])
+
+    def run_design(self, spec, seed):
+        rng = random.Random(seed)
+        d, db, log = self.setup(spec, rng)
+        seen = []
+        start = 1700000000000000 + rng.randint(0, 10**9)
+        self.run_step(db, log, "SELECT widecol_clock(%d)" % start, (), [
+            "UPDATE clk SET now = %d, cutoff = %d" % (
+                start, start - spec["ttl"] * 1000000 if spec["ttl"] else -2**62)])
+        for _ in range(spec.get("rows", 40) // 2):
+            self.vinsert(d, db, log, seen)
+        for v in {r[d.cols.index(d.key[0])] for r in seen[:6]} | {2}:
+            db.execute("INSERT INTO j VALUES (?)", (v,))
+            log.append(["INSERT INTO j VALUES (%s)" % lit(v)])
+        for _ in range(self.cases):
+            r = rng.random()
+            if r < 0.45:
+                self.vread(d, db, log, seen)
+            elif r < 0.65:
+                self.vinsert(d, db, log, seen)
+            elif r < 0.75:
+                self.vupdate(d, db, log, seen)
+            elif r < 0.79 and seen:
+                self.vmove(d, db, log, seen)
+            elif r < 0.83:
+                self.vdelete(d, db, log, seen)
+            elif r < 0.87:
+                self.vcopy(d, db, log, seen)
+            elif r < 0.97:
+                self.tick(d, db, log)
+            else:
+                self.compact(d, db, log)
+            if r >= 0.45 and r < 0.87:
+                self.after_vwrite(d, db, log)
+        db.close()
+
+    def after_vwrite(self, d, db, log):
+        """After every write: the latest view equals the model's, and
+        widecol_check finds the tables behind w in step."""
+        cols = ", ".join(d.cols) + ", rowtime"
+        self.compare(d, db, log, "SELECT %s FROM w" % cols, "SELECT %s FROM latest" % cols, (), False)
+        self.n_cases += 1
+        got = db.execute("SELECT * FROM widecol_check('w')").fetchall()
+        if got != [(b"ok",)]:
+            self.report("CHECK FAILED in design %s (seed %d)" % (d.spec["name"], self.seed),
+                        log, lambda db2: db2.execute("SELECT * FROM widecol_check('w')").fetchall() == got,
+                        ["SELECT * FROM widecol_check('w');", "-- gave %r" % (got,)])
+
+
+def run_seed(runner, vrunner, seed, n_random):
+    """Every fixed design and n_random random ones, then the versioned
+    ones (fixed, and random ones under VERSIONS and TTL); returns the
+    number of designs that failed, and of designs."""
     failed = 0
     specs = DESIGNS + [random_design(random.Random(seed * 7919 + n), n)
                        for n in range(n_random)]
-    runner.seed = seed
+    vspecs = VERSIONED + [versioned_random(random.Random(seed * 104729 + n), n)
+                          for n in range(max(1, n_random // 3))]
+    runner.seed = vrunner.seed = seed
     for i, spec in enumerate(specs):
         try:
             runner.run_design(spec, seed * 1000 + i)
         except Mismatch:
             failed += 1
-    return failed, len(specs)
+    for i, spec in enumerate(vspecs):
+        try:
+            vrunner.run_design(spec, seed * 1000 + 500 + i)
+        except Mismatch:
+            failed += 1
+    return failed, len(specs) + len(vspecs)
 
 
 def main():
@@ -1108,11 +1509,12 @@ def main():
                          "seconds have passed")
     args = ap.parse_args()
     runner = Runner(args.extension, args.seed, args.cases)
+    vrunner = VersionRunner(args.extension, args.seed, args.cases)
     failed = designs = seeds = 0
     start = time.time()
     seed = args.seed
     while True:
-        f, n = run_seed(runner, seed, args.random)
+        f, n = run_seed(runner, vrunner, seed, args.random)
         failed += f
         designs += n
         seeds += 1
@@ -1120,8 +1522,10 @@ def main():
         if time.time() - start >= args.seconds:
             break
     print("differential: %d seeds, %d designs, %d statements compared "
-          "(%d refused as documented), %d designs with a mismatch"
-          % (seeds, designs, runner.n_cases, runner.n_refused, failed))
+          "(%d refused as documented; %d of them on versioned designs against "
+          "the model), %d designs with a mismatch"
+          % (seeds, designs, runner.n_cases + vrunner.n_cases, runner.n_refused,
+             vrunner.n_cases, failed))
     return 1 if failed else 0
 
 
