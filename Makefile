@@ -88,6 +88,7 @@ test: widecol.so tests/slt $(REPLAY)
 	@sh tests/selftest.sh tests/slt
 	@/usr/bin/python3 tests/differential.py --extension ./widecol --cases $(DIFF_CASES)
 	@/usr/bin/python3 tests/crash.py --extension ./widecol --iterations 4
+	@/usr/bin/python3 tests/check_versions.py --extension ./widecol
 	@/usr/bin/python3 tests/concurrency.py --extension ./widecol
 	@timeout 300 /usr/bin/python3 tests/plans.py --extension ./widecol
 	@/usr/bin/python3 tests/lint_fixes.py --extension ./widecol

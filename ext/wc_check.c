@@ -5,7 +5,9 @@
 ** It returns one row, 'ok', or one row per problem found (at most
 ** WC_CHECK_MAX): a row key that is not the key its fields make, an index
 ** entry missing, pointing nowhere, under the wrong key or holding other
-** values than the row, a family row without a row or with no value.
+** values than the row, a family row without a row or with no value, and
+** on a versioned table an older version without a row, not older than
+** the row's latest, past VERSIONS, or whose fields make another key.
 ** Writes through widecol keep all of this true; the check finds what
 ** writing to the tables directly, or a bug, broke.
 */
@@ -260,6 +262,70 @@ static void checkFamily(Check *p, int iFamily){
   sqlite3_finalize(pStmt);
 }
 
+/* Older versions (<name>_versions) belong to a row, are older than its
+** latest, number at most VERSIONS - 1 and make their row's key. */
+static void checkVersions(Check *p, WcValue *aVal, WcBuf *pBuf){
+  WcVtab *pTab = p->pTab;
+  const WcSchema *pS = wcTableSchema(pTab);
+  sqlite3_str *pStr = sqlite3_str_new(wcTableDb(pTab));
+  sqlite3_stmt *pStmt;
+  int i;
+  sqlite3_str_appendall(pStr, "SELECT v.rowkey, count(*), max(v.rowtime), "
+                              "r.rowkey IS NULL, r.rowtime FROM ");
+  wcStoreAppendTable(pStr, pTab, WC_TABLE_VERSIONS, -1);
+  sqlite3_str_appendall(pStr, " AS v LEFT JOIN ");
+  wcStoreAppendTable(pStr, pTab, -1, -1);
+  sqlite3_str_appendall(pStr, " AS r ON r.rowkey = v.rowkey GROUP BY v.rowkey");
+  pStmt = prepare(p, pStr);
+  while( p->rc == SQLITE_OK && sqlite3_step(pStmt) == SQLITE_ROW ){
+    char *zKey = keyText(sqlite3_column_blob(pStmt, 0),
+                         sqlite3_column_bytes(pStmt, 0));
+    int64_t nOld = sqlite3_column_int64(pStmt, 1);
+    if( sqlite3_column_int(pStmt, 3) ){
+      problem(p, "VERSIONS: %lld older version(s) of key %s, which is not in "
+              "%s_rows", nOld, zKey, wcTableName(pTab));
+    }else if( sqlite3_column_int64(pStmt, 2)
+              >= sqlite3_column_int64(pStmt, 4) ){
+      problem(p, "row %s: an older version is stamped %lld, not before its "
+              "latest (%lld)", zKey, sqlite3_column_int64(pStmt, 2),
+              sqlite3_column_int64(pStmt, 4));
+    }
+    if( nOld > pS->nVersions - 1 ){
+      problem(p, "row %s: %lld older versions, more than the %d that VERSIONS "
+              "%d keeps besides the latest", zKey, nOld, pS->nVersions - 1,
+              pS->nVersions);
+    }
+    sqlite3_free(zKey);
+  }
+  sqlite3_finalize(pStmt);
+  if( p->rc != SQLITE_OK ) return;
+  pStr = sqlite3_str_new(wcTableDb(pTab));
+  sqlite3_str_appendall(pStr, "SELECT rowkey, rowtime");
+  for(i = 0; i < pS->nCol; i++){
+    sqlite3_str_appendf(pStr, ", \"%w\"", pS->aCol[i].zName);
+  }
+  sqlite3_str_appendall(pStr, " FROM ");
+  wcStoreAppendTable(pStr, pTab, WC_TABLE_VERSIONS, -1);
+  pStmt = prepare(p, pStr);
+  while( p->rc == SQLITE_OK && sqlite3_step(pStmt) == SQLITE_ROW ){
+    const unsigned char *aKey = sqlite3_column_blob(pStmt, 0);
+    int64_t nKey = sqlite3_column_bytes(pStmt, 0);
+    char *zErr = 0;
+    int rc;
+    valuesOf(pStmt, 2, pS->nCol, aVal);
+    rc = wcEncodeKey(pS, wcTableHasher(pTab), aVal, pBuf, &zErr);
+    if( !encodeFailed(p, rc, &zErr) && (rc != WC_OK || pBuf->n != nKey
+         || (nKey && memcmp(pBuf->a, aKey, (size_t)nKey))) ){
+      char *zKey = keyText(aKey, nKey);
+      problem(p, "row %s: its version stamped %lld has fields that make "
+              "another row key", zKey, sqlite3_column_int64(pStmt, 1));
+      sqlite3_free(zKey);
+    }
+    sqlite3_free(zErr);
+  }
+  sqlite3_finalize(pStmt);
+}
+
 static void checkTable(Check *p){
   WcVtab *pTab = p->pTab;
   const WcSchema *pS = wcTableSchema(pTab);
@@ -287,6 +353,9 @@ static void checkTable(Check *p){
     }
     for(i = 0; i < pS->nFamily && p->rc == SQLITE_OK; i++){
       checkFamily(p, i);
+    }
+    if( p->rc == SQLITE_OK && pS->nVersions > 1 ){
+      checkVersions(p, aVal, &buf);
     }
     for(i = 0; i < pS->nIndex; i++) sqlite3_finalize(apEntry[i]);
   }

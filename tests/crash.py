@@ -3,7 +3,8 @@
 then reopen the database and check that nothing committed was lost and
 nothing uncommitted is visible.
 
-The table has an INDEX and a FAMILY, so a write touches four tables. A
+The table has an INDEX, a FAMILY and VERSIONS 3, so a write touches five
+tables (an update moves the row's latest version to <name>_versions). A
 child process writes transactions of --batch rows (row ids n, n+1, ...),
 each row also updating one earlier row, and prints the row count after
 each COMMIT. The parent kills it with SIGKILL after a random delay, at a
@@ -11,7 +12,8 @@ random point of some transaction, then checks, on reopening:
   - the row ids are exactly 0 .. count-1 and count is a whole number of
     batches: no transaction is partly there;
   - count is at least the last count the child reported: no commit lost;
-  - every updated row holds the value its transaction wrote;
+  - every updated row holds the value its transaction wrote, and its
+    versions = 3 are the last three values committed, newest first;
   - widecol_check says 'ok': index and family tables agree with the rows.
 It does so in WAL and in rollback-journal (DELETE) mode.
 
@@ -30,7 +32,7 @@ import time
 SCHEMA = """CREATE VIRTUAL TABLE t USING widecol(
   id INTEGER, grp INTEGER, note TEXT, touched INTEGER,
   ROWKEY(id PAD 10 REVERSE), INDEX by_grp(grp PAD 4, id PAD 10),
-  FAMILY n(note, touched))"""
+  FAMILY n(note, touched), VERSIONS 3)"""
 
 
 def connect(path, ext, mode):
@@ -76,6 +78,15 @@ def check(path, ext, mode, batch, reported):
     got = dict(db.execute("SELECT id, touched FROM t WHERE touched IS NOT NULL"))
     if got != want:
         problems.append("touched values differ from the committed updates")
+    # Each row's versions: inserted with touched NULL, then each update.
+    history = {i: [None] for i in range(count)}
+    for i in range(1, count):
+        history[(i * 7919) % i].append(i)
+    got_versions = {}
+    for i, touched in db.execute("SELECT id, touched FROM t WHERE versions = 3"):
+        got_versions.setdefault(i, []).append(touched)
+    if got_versions != {i: h[::-1][:3] for i, h in history.items()}:
+        problems.append("versions = 3 differs from the last three committed values")
     result = [r[0] for r in db.execute("SELECT * FROM widecol_check('t')")]
     if result != ["ok"]:
         problems.append("widecol_check: %s" % result[:3])

@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""widecol_check on a versioned table: what writing to <name>_versions
+directly can break, each found and named.  (The sqllogictest scripts run in
+defensive mode, where <name>_versions is protected; this runs without it.)
+
+Usage: check_versions.py [--extension ./widecol]
+"""
+import argparse
+import sqlite3
+import sys
+
+SETUP = [
+    "CREATE VIRTUAL TABLE s USING widecol(k TEXT, v INTEGER, ROWKEY(k), VERSIONS 2)",
+    "SELECT widecol_clock(1000)",
+    "INSERT INTO s VALUES ('a', 1), ('b', 1)",
+    "INSERT OR REPLACE INTO s VALUES ('a', 2)",   # a: 1001 latest, 1000 older
+]
+
+# Each corruption, and the problem widecol_check must report for it.
+CASES = [
+    ("INSERT INTO s_versions VALUES (X'7a', 5, 'z', 1)",
+     "VERSIONS: 1 older version(s) of key x'7a', which is not in s_rows"),
+    ("UPDATE s_versions SET rowtime = 5000 WHERE rowkey = X'61'",
+     "row x'61': an older version is stamped 5000, not before its latest (1001)"),
+    ("INSERT INTO s_versions VALUES (X'61', 7, 'a', 0)",
+     "row x'61': 2 older versions, more than the 1 that VERSIONS 2 keeps besides the latest"),
+    ("UPDATE s_versions SET k = 'c' WHERE rowkey = X'61'",
+     "row x'61': its version stamped 1000 has fields that make another row key"),
+]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--extension", default="./widecol")
+    args = ap.parse_args()
+    failed = 0
+    for corrupt, want in CASES:
+        db = sqlite3.connect(":memory:", isolation_level=None)
+        db.enable_load_extension(True)
+        db.load_extension(args.extension)
+        for sql in SETUP:
+            db.execute(sql)
+        before = [r[0] for r in db.execute("SELECT * FROM widecol_check('s')")]
+        db.execute(corrupt)
+        got = [r[0] for r in db.execute("SELECT * FROM widecol_check('s')")]
+        if before != ["ok"] or got != [want]:
+            print("check_versions: after %s: widecol_check gave %r (before: %r), "
+                  "expected [%r]" % (corrupt, got, before, want))
+            failed += 1
+    print("check_versions: %d corruptions of s_versions, %d found as expected"
+          % (len(CASES), len(CASES) - failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
