@@ -1001,6 +1001,113 @@ static void ruleUnserved(Lint *p, const LintKey *pK){
   }
 }
 
+/* versions-mask: under VERSIONS n > 1, versions of one row key that each
+** hold their own value of a column no other version anywhere shares (an
+** order id, not a reading): different rows that share a key, of which a
+** read sees only the latest (the Lindorm guide's first question: is the
+** row key unique?). */
+static void ruleVersionsMask(Lint *p, const LintKey *pK){
+  const WcSchema *pS = p->pS;
+  sqlite3_str *pOld;
+  char *zOld;
+  int i;
+  if( pS->nVersions <= 1 ) return;
+  /* Every version of the keys that have older ones. */
+  pOld = sqlite3_str_new(0);
+  sqlite3_str_appendall(pOld, "(SELECT * FROM (");
+  wcStoreAppendRowsSelect(pOld, p->pTab, 0);
+  sqlite3_str_appendall(pOld, ") WHERE rowkey IN (SELECT rowkey FROM ");
+  wcStoreAppendTable(pOld, p->pTab, WC_TABLE_VERSIONS, -1);
+  sqlite3_str_appendall(pOld, "))");
+  zOld = sqlite3_str_finish(pOld);
+  if( zOld == 0 ){
+    p->rc = SQLITE_NOMEM;
+    return;
+  }
+  for(i = 0; i < pS->nCol && p->rc == SQLITE_OK; i++){
+    const WcColumn *pCol = &pS->aCol[i];
+    sqlite3_str *pSql;
+    sqlite3_stmt *pStmt;
+    char *zSql;
+    if( pCol->bKey || (pCol->cAff != WC_AFF_INTEGER && pCol->cAff != WC_AFF_TEXT)
+     || holdsTimes(p, i) ){
+      continue;
+    }
+    pSql = sqlite3_str_new(0);
+    sqlite3_str_appendf(pSql, "SELECT count(*), count(DISTINCT c), count(c), "
+        "count(DISTINCT k) FROM (SELECT \"%w\" AS c, rowkey AS k FROM ",
+        pCol->zName);
+    wcStoreAppendTable(pSql, p->pTab, WC_TABLE_VERSIONS, -1);
+    sqlite3_str_appendf(pSql, " UNION ALL SELECT \"%w\", rowkey FROM %s)",
+                        pCol->zName, zOld);
+    zSql = sqlite3_str_finish(pSql);
+    pStmt = zSql ? lintPrepare(p, "%s", zSql) : 0;
+    sqlite3_free(zSql);
+    if( zSql == 0 ) p->rc = SQLITE_NOMEM;
+    if( lintRow(p, pStmt) ){
+      sqlite3_int64 nVer = sqlite3_column_int64(pStmt, 0);
+      sqlite3_int64 nKey = sqlite3_column_int64(pStmt, 3);
+      int bMask = nVer >= WC_LINT_MIN_ROWS
+               && sqlite3_column_int64(pStmt, 1) == nVer
+               && sqlite3_column_int64(pStmt, 2) == nVer;
+      sqlite3_finalize(pStmt);
+      if( bMask ){
+        finding(p, pK, -1, "warning", "versions-mask",
+            fixInsert(p, pK, pS->nElem, fieldText(p, i)),
+            "under VERSIONS %d, the %lld versions of %lld row keys that have "
+            "older versions each hold a value of %s that no other version "
+            "has: they look like different rows that share a key, and a "
+            "read sees only the latest of them per key (the Lindorm guide: "
+            "keys must be unique unless you mean versions); add %s to the "
+            "key, or make the table VERSIONS 1",
+            pS->nVersions, (long long)nVer, (long long)nKey,
+            colName(p, i), colName(p, i));
+        break;
+      }
+    }
+  }
+  sqlite3_free(zOld);
+}
+
+/* ttl-expired: the newest row is older than the TTL: every version stored
+** has expired, and no read sees the data. */
+static void ruleTtl(Lint *p, const LintKey *pK){
+  const WcSchema *pS = p->pS;
+  sqlite3_stmt *pStmt;
+  int64_t iNow = wcTableNow(p->pTab);
+  sqlite3_str *pSql;
+  char *zSql;
+  if( pS->nTtl <= 0 ) return;
+  pSql = sqlite3_str_new(0);
+  sqlite3_str_appendall(pSql, "SELECT count(*), max(rowtime), min(rowtime) "
+                              "FROM ");
+  wcStoreAppendTable(pSql, p->pTab, -1, -1);
+  zSql = sqlite3_str_finish(pSql);
+  pStmt = zSql ? lintPrepare(p, "%s", zSql) : 0;
+  if( zSql == 0 ) p->rc = SQLITE_NOMEM;
+  sqlite3_free(zSql);
+  if( lintRow(p, pStmt) ){
+    sqlite3_int64 nRow = sqlite3_column_int64(pStmt, 0);
+    int64_t iNewest = sqlite3_column_int64(pStmt, 1);
+    int64_t iOldest = sqlite3_column_int64(pStmt, 2);
+    sqlite3_finalize(pStmt);
+    if( nRow > 0 && iNow - iNewest > pS->nTtl * 1000000 ){
+      /* A TTL that keeps every row stored: the oldest's age, in days. */
+      int64_t nDay = ((iNow - iOldest) / 1000000 + 86399) / 86400 + 1;
+      char *zFix = nDay * 86400 <= WC_MAX_TTL
+                 ? sqlite3_mprintf("TTL %lld", (long long)(nDay * 86400)) : 0;
+      finding(p, pK, -1, "warning", "ttl-expired", zFix,
+          "TTL %lld s, but the newest of the %lld rows stored was written "
+          "%lld s ago (its rowtime %lld; now %lld): every version has "
+          "expired and no read sees the data (HBase and Bigtable drop such "
+          "cells at their next compaction, widecol_compact here)",
+          (long long)pS->nTtl, (long long)nRow,
+          (long long)((iNow - iNewest) / 1000000), (long long)iNewest,
+          (long long)iNow);
+    }
+  }
+}
+
 /* The rules for one key: the row key, or an index's. */
 static void lintKey(Lint *p, const LintKey *pK){
   int i;
@@ -1017,6 +1124,8 @@ static void lintKey(Lint *p, const LintKey *pK){
     ruleFields(p, pK);
     ruleUnique(p, pK);
     ruleUnserved(p, pK);
+    ruleVersionsMask(p, pK);
+    ruleTtl(p, pK);
   }
 }
 

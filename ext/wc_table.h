@@ -71,6 +71,8 @@ int wcIndexKey(WcVtab *p, int iIndex, const WcValue *aVal,
 ** removed in all (theirs included).  SQLITE_OK, or an error code with the
 ** table's message set. */
 int wcTableCompact(WcVtab *p, int64_t *pnRow, int64_t *pnVersion);
+/* Now, by the connection's clock (widecol_clock). */
+int64_t wcTableNow(const WcVtab *p);
 /* The table's error message, after a call that failed. */
 const char *wcTableErrmsg(const WcVtab *p);
 

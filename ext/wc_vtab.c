@@ -345,6 +345,10 @@ WcHistory *wcTableHistory(const WcVtab *p){
   return p->pHistory;
 }
 
+int64_t wcTableNow(const WcVtab *p){
+  return wcClockNow(p->pClock);
+}
+
 const char *wcTableErrmsg(const WcVtab *p){
   return p->base.zErrMsg ? p->base.zErrMsg : "unknown error";
 }

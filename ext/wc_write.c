@@ -627,7 +627,9 @@ static int versionedPut(WcVtab *p, int eInsert, int bGiven, int64_t iGiven,
     wcHistoryKeyTaken(p->pHistory, 0);
     return duplicateKey(p, p->key.a, p->key.n);
   }
-  wcHistoryKeyTaken(p->pHistory, 1);
+  /* A new version is what VERSIONS n > 1 is for, not an overwrite:
+  ** widecol_lint judges those keys on their versions (versions-mask). */
+  if( pS->nVersions == 1 ) wcHistoryKeyTaken(p->pHistory, 1);
   *pbReplaced = 1;
   if( !bGiven ){
     if( p->iOldTime >= WC_MAX_ROWTIME ){

@@ -71,6 +71,15 @@ DESIGNS = [
          keys=['ROWKEY(SALT(2, "user id"), "order no" PAD 4)'],
          rows="SELECT 'u' || x, x % 4 FROM i", n=30,
          before=["INSERT OR REPLACE INTO {t} VALUES ('u0', 0)"]),
+    dict(name="versions",  # orders of a user as versions of one row
+         cols=[("user id", "TEXT"), ("order", "INTEGER")],
+         keys=['ROWKEY("user id")', "VERSIONS 5"],
+         rows="SELECT 'u' || (x % 4), 1000 + x FROM i", n=30, replace=True),
+    dict(name="expired",
+         cols=[("host", "TEXT"), ("v", "REAL")],
+         keys=["ROWKEY(host)", "TTL 3600"],
+         rows="SELECT 'h' || x, x FROM i", n=10,
+         before=["SELECT widecol_clock(widecol_clock() + 7 * 86400000000)"]),
     dict(name="unserved",
          cols=[("id", "INTEGER"), ("amount total", "INTEGER")],
          keys=["ROWKEY(id PAD 4)"],
@@ -108,6 +117,9 @@ def apply_fix(keys, key, fix):
     parts = split_args(fix)
     if any(p.startswith("ENCODING") for p in parts):
         return parts
+    if parts[0].startswith(("TTL ", "VERSIONS ")):
+        word = parts[0].split()[0]
+        return [parts[0] if k.startswith(word + " ") else k for k in keys]
     if key == "ROWKEY" and parts[0].startswith("INDEX"):
         return keys + parts
     return [parts[0] if k.startswith(key + "(") or k.startswith(key + " (") else k
@@ -127,8 +139,9 @@ def main():
         cols = ", ".join("%s %s" % (q(c), t) for c, t in d["cols"])
         t = q(d["name"])
         db.execute("CREATE VIRTUAL TABLE %s USING widecol(%s, %s)" % (t, cols, ", ".join(d["keys"])))
-        db.execute("INSERT INTO %s WITH RECURSIVE i(x) AS (SELECT 0 UNION ALL "
-                   "SELECT x + 1 FROM i WHERE x < %d) %s" % (t, d["n"] - 1, d["rows"]))
+        db.execute("INSERT%s INTO %s WITH RECURSIVE i(x) AS (SELECT 0 UNION ALL "
+                   "SELECT x + 1 FROM i WHERE x < %d) %s" % (
+                       " OR REPLACE" if d.get("replace") else "", t, d["n"] - 1, d["rows"]))
         for sql in d.get("before", []):
             db.execute(sql.replace("{t}", t)).fetchall()
         findings = db.execute("SELECT rule, key, fix FROM widecol_lint(?)", (d["name"],)).fetchall()
@@ -149,6 +162,7 @@ def main():
             except sqlite3.Error as e:
                 print("lint_fixes: the %s fix of %s is not usable: %s\n  %s" % (rule, t, e, ddl))
                 failed += 1
+    db.execute("SELECT widecol_clock(NULL)")
     print("lint_fixes: %d fixes of %d rules (%s) each created a table that took "
           "the rows; %d failed" % (n_fix, len(rules), ", ".join(sorted(rules)), failed))
     return 1 if failed else 0
