@@ -758,8 +758,7 @@ int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
   int nCol = p->pSchema->nCol;
   int eInsert = sqlite3_vtab_on_conflict(p->db) == SQLITE_REPLACE
                 ? WC_STMT_REPLACE : WC_STMT_INSERT;
-  /* A versioned table's rowtime, after rowkey. */
-  sqlite3_value *pTime = p->pSchema->bVersioned ? argv[2 + nCol + 1] : 0;
+  sqlite3_value *pTime;
   const unsigned char *aOld;
   int nOld, rc, bReplaced = 0;
   (void)pRowid;
@@ -769,6 +768,8 @@ int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
     if( rc == SQLITE_OK && p->nRowEst > 0 ) p->nRowEst--;
     return rc;
   }
+  /* A versioned table's rowtime, after rowkey. */
+  pTime = p->pSchema->bVersioned ? argv[2 + nCol + 1] : 0;
   if( pTime ){
     int i;
     for(i = 2; i <= 3; i++){
