@@ -1289,6 +1289,12 @@ static const char *opText(const struct sqlite3_index_constraint *pC){
   }
 }
 
+/* True if colUsed has column iCol's own bit (not the one bit 63 that
+** stands for every column from 63 on). */
+static int usedBit(const sqlite3_index_info *pInfo, int iCol){
+  return iCol < 63 && (pInfo->colUsed & ((sqlite3_uint64)1 << iCol)) != 0;
+}
+
 /* Finds versions = n and asof = t.  Any other use of them is an error
 ** saying how to use them; an '=' whose value SQLite cannot give yet (it
 ** comes from a table joined later) makes this plan impossible
@@ -1321,7 +1327,21 @@ static int findVersionTerms(WcVtab *pTab, sqlite3_index_info *pInfo,
       *piSlot = i;
     }
   }
-  return bWaiting ? SQLITE_CONSTRAINT : SQLITE_OK;
+  if( bWaiting ) return SQLITE_CONSTRAINT;
+  /* The statement reads versions or asof (colUsed says so) but this call
+  ** has no '=' on it, yet has other constraints: one branch of an OR that
+  ** SQLite would read branch by branch, keeping the first row of each
+  ** primary key, which would drop versions that share a rowkey.  No
+  ** plan, so SQLite reads the OR whole.  (An UPDATE reads every column;
+  ** where the bits of the hidden columns are past colUsed's 63, there is
+  ** nothing to tell: docs/widecol.md.) */
+  if( pInfo->nConstraint > 0 && ~pInfo->colUsed != 0 ){
+    if( (pVt->iVersions < 0 && usedBit(pInfo, WC_COL_VERSIONS(pS)))
+     || (pVt->iAsof < 0 && usedBit(pInfo, WC_COL_ASOF(pS))) ){
+      return SQLITE_CONSTRAINT;
+    }
+  }
+  return SQLITE_OK;
 }
 
 /* Plans a scan of the row table and of each index table; the cheapest
