@@ -10,7 +10,8 @@
 #                   salted key: write skew and scan cost side by side, and
 #                   docs/regions.svg (bench/compare.py; COMPARE_ROWS=n)
 #   make bench-more salted and bucketed keys (bench/skip.py), queries by
-#                   INDEX and write cost per index (bench/index.py)
+#                   INDEX and write cost per index (bench/index.py), reads
+#                   and writes of versions (bench/versions.py)
 #   make valgrind   the sqllogictest scripts and corpus replays under valgrind
 #   make fuzz       each libFuzzer target (tests/fuzz/) for FUZZ_SECONDS (60),
 #                   growing its corpus in tests/fuzz/corpus/<target>
@@ -157,6 +158,7 @@ bench: widecol.so bench/bench
 bench-more: widecol.so
 	/usr/bin/python3 bench/skip.py --extension ./widecol
 	/usr/bin/python3 bench/index.py --extension ./widecol
+	/usr/bin/python3 bench/versions.py --extension ./widecol
 
 COMPARE_ROWS = 1000000
 compare: widecol.so
