@@ -95,9 +95,14 @@ struct WcCursor {
   int64_t iAsof;        /* asof = t (INT64_MAX without) */
   int bHasVersions;     /* versions = n was given, */
   int bHasAsof;         /* and asof = t */
-  sqlite3_stmt *pVer;   /* The current row's older versions ... */
-  int bVerRow;          /* ... the current row is one of them */
-  int64_t nVerLeft;     /* Versions of this row still to return */
+  sqlite3_stmt *pVer;   /* Older versions from verSeek on, in key order
+                        ** and newest first within a key ... */
+  int bVerOn;           /* ... on a row (not at its end) */
+  WcBuf verSeek;        /* Where pVer was last positioned */
+  int bVerRow;          /* The current row is pVer's */
+  WcBuf verKey;         /* The key whose versions are being returned, */
+  int64_t nVerLeft;     /* how many more may be, */
+  int64_t iVerUpTo;     /* and the latest rowtime they may have */
 };
 
 static WcVtab *cursorTab(WcCursor *pCur){
@@ -107,6 +112,13 @@ static WcVtab *cursorTab(WcCursor *pCur){
 /* The key the plan scans: the row key or an index's. */
 static const WcSchema *cursorKey(WcCursor *pCur){
   return cursorTab(pCur)->aPath[pCur->plan.iPath].pKey;
+}
+
+/* Compares two keys as bytes. */
+static int versionBufCompare(const WcBuf *a, const WcBuf *b){
+  int64_t nMin = a->n < b->n ? a->n : b->n;
+  int c = nMin > 0 ? memcmp(a->a, b->a, (size_t)nMin) : 0;
+  return c ? c : (a->n < b->n ? -1 : a->n > b->n);
 }
 
 /* True if the row a statement is on has expired: its rowtime (place
@@ -730,20 +742,42 @@ static void versionsRelease(WcCursor *pCur){
     wcStoreRelease(cursorTab(pCur), WC_STMT_VERSION_READ, 0, 0, pCur->pVer);
     pCur->pVer = 0;
   }
-  pCur->bVerRow = 0;
+  pCur->bVerOn = pCur->bVerRow = 0;
   pCur->nVerLeft = 0;
 }
 
-/* Starts the walk of the current row's older versions stamped at most
-** iUpTo. */
-static int versionsStart(WcCursor *pCur, int64_t iUpTo){
+/* Compares the key of pVer's row with a. */
+static int versionKeyCompare(WcCursor *pCur, const WcBuf *a){
+  int n = sqlite3_column_bytes(pCur->pVer, 0);
+  int64_t nMin = n < a->n ? n : a->n;
+  int c = nMin > 0 ? memcmp(sqlite3_column_blob(pCur->pVer, 0), a->a,
+                            (size_t)nMin) : 0;
+  return c ? c : (n < a->n ? -1 : n > a->n);
+}
+
+static int versionStep(WcCursor *pCur){
+  int rc = sqlite3_step(pCur->pVer);
+  pCur->bVerOn = rc == SQLITE_ROW;
+  if( rc == SQLITE_ROW || rc == SQLITE_DONE ) return SQLITE_OK;
+  pCur->bVerOn = 0;
+  return cursorError(pCur, rc);
+}
+
+/* Positions pVer on the first older version of verKey or of a key after
+** it.  Keys mostly come in key order, so pVer walks on from where it is:
+** a key after the last seek with pVer already past it has no older
+** version and costs nothing, a near one a few steps; else one seek. */
+static int versionsFind(WcCursor *pCur){
   WcVtab *pTab = cursorTab(pCur);
-  sqlite3_value *pKey = baseValue(pCur, pCur->aiStmtCol[pTab->pSchema->nCol
-                                                        + 1]);
-  int rc = SQLITE_OK;
-  if( pTab->pSchema->nVersions <= 1 ){
-    pCur->nVerLeft = 0;
-    return SQLITE_OK;
+  int rc, i;
+  if( pCur->pVer && versionBufCompare(&pCur->verSeek, &pCur->verKey) <= 0 ){
+    for(i = 0; i < 8 && pCur->bVerOn; i++){
+      if( versionKeyCompare(pCur, &pCur->verKey) >= 0 ) return SQLITE_OK;
+      rc = versionStep(pCur);
+      if( rc != SQLITE_OK ) return rc;
+    }
+    if( !pCur->bVerOn ) return SQLITE_OK;
+    if( versionKeyCompare(pCur, &pCur->verKey) >= 0 ) return SQLITE_OK;
   }
   if( pCur->pVer == 0 ){
     rc = wcStoreAcquire(pTab, WC_STMT_VERSION_READ, 0, 0, &pCur->pVer);
@@ -751,46 +785,68 @@ static int versionsStart(WcCursor *pCur, int64_t iUpTo){
   }else{
     sqlite3_reset(pCur->pVer);
   }
-  sqlite3_bind_blob(pCur->pVer, 1, sqlite3_value_bytes(pKey)
-                    ? sqlite3_value_blob(pKey) : (const void*)"",
-                    sqlite3_value_bytes(pKey), SQLITE_TRANSIENT);
-  sqlite3_bind_int64(pCur->pVer, 2, iUpTo);
-  sqlite3_bind_int64(pCur->pVer, 3, pCur->iCutoff);
+  pCur->verSeek.n = 0;
+  wcBufAppend(&pCur->verSeek, pCur->verKey.a, pCur->verKey.n);
+  if( pCur->verSeek.bOom ) return SQLITE_NOMEM;
+  sqlite3_bind_blob(pCur->pVer, 1, pCur->verSeek.n ? pCur->verSeek.a
+                    : (const unsigned char*)"", (int)pCur->verSeek.n,
+                    SQLITE_STATIC);
   pTab->stats.nSeek++;
-  return SQLITE_OK;
+  return versionStep(pCur);
 }
 
 /* The next version to return: the current row's next older one, or the
 ** next row's latest (or, as of a time before it, its version then). */
 static int versionNext(WcCursor *pCur){
   WcVtab *pTab = cursorTab(pCur);
+  int nCol = pTab->pSchema->nCol;
   for(;;){
-    int rc;
+    int rc = SQLITE_OK;
     int64_t iTime;
-    if( pCur->nVerLeft > 0 && pCur->pVer ){
-      rc = sqlite3_step(pCur->pVer);
-      if( rc == SQLITE_ROW ){
-        pTab->stats.nRowRead++;
-        pCur->nRead++;
+    sqlite3_value *pKey;
+    if( pCur->bVerRow ){
+      pCur->bVerRow = 0;
+      rc = versionStep(pCur);
+      if( rc != SQLITE_OK ) return rc;
+    }
+    if( pCur->nVerLeft > 0 && pCur->bVerOn
+     && versionKeyCompare(pCur, &pCur->verKey) == 0 ){
+      iTime = sqlite3_column_int64(pCur->pVer, 1);
+      pTab->stats.nRowRead++;
+      pCur->nRead++;
+      if( iTime > pCur->iVerUpTo ){
+        rc = versionStep(pCur);
+        if( rc != SQLITE_OK ) return rc;
+        continue;
+      }
+      if( iTime >= pCur->iCutoff ){
         pCur->bVerRow = 1;
         pCur->nVerLeft--;
         return SQLITE_OK;
       }
-      if( rc != SQLITE_DONE ) return cursorError(pCur, rc);
+      /* The rest are older still: expired. */
     }
-    pCur->bVerRow = 0;
     pCur->nVerLeft = 0;
     rc = baseNext(pCur);
     if( rc != SQLITE_OK || pCur->bEof ) return rc;
     iTime = sqlite3_value_int64(baseValue(pCur, timeCol(pCur)));
-    pCur->nVerLeft = pCur->nVersions;
+    pCur->nVerLeft = pTab->pSchema->nVersions > 1 ? pCur->nVersions : 1;
+    pCur->iVerUpTo = pCur->iAsof;
     if( iTime <= pCur->iAsof ){
       /* The latest is the first version to return. */
-      if( --pCur->nVerLeft > 0 ) rc = versionsStart(pCur, iTime - 1);
-      return rc;
+      pCur->iVerUpTo = iTime - 1;
+      if( --pCur->nVerLeft == 0 ) return SQLITE_OK;
+    }else if( pTab->pSchema->nVersions <= 1 ){
+      pCur->nVerLeft = 0;
+      continue;
     }
-    rc = versionsStart(pCur, pCur->iAsof);
-    if( rc != SQLITE_OK ) return rc;
+    pKey = baseValue(pCur, pCur->aiStmtCol[nCol + 1]);
+    pCur->verKey.n = 0;
+    wcBufAppend(&pCur->verKey, sqlite3_value_blob(pKey),
+                sqlite3_value_bytes(pKey));
+    if( pCur->verKey.bOom ) return SQLITE_NOMEM;
+    rc = versionsFind(pCur);
+    if( rc != SQLITE_OK || iTime <= pCur->iAsof ) return rc;
   }
 }
 
@@ -906,6 +962,8 @@ int wcScanClose(sqlite3_vtab_cursor *pBase){
   WcCursor *pCur = (WcCursor*)pBase;
   cursorReset(pCur);
   wcBufFree(&pCur->probe);
+  wcBufFree(&pCur->verSeek);
+  wcBufFree(&pCur->verKey);
   sqlite3_free(pCur->aiStmtCol);
   sqlite3_free(pCur);
   return SQLITE_OK;
@@ -1024,7 +1082,7 @@ static int versionColumn(WcCursor *pCur, sqlite3_context *ctx, int i){
   if( sqlite3_vtab_nochange(ctx) ) return SQLITE_OK;
   if( i == WC_COL_ROWTIME(pS) ){
     if( pCur->bVerRow ){
-      sqlite3_result_int64(ctx, sqlite3_column_int64(pCur->pVer, 0));
+      sqlite3_result_int64(ctx, sqlite3_column_int64(pCur->pVer, 1));
     }else if( timeCol(pCur) >= 0 ){
       sqlite3_result_int64(ctx, sqlite3_value_int64(
           baseValue(pCur, timeCol(pCur))));
@@ -1060,7 +1118,7 @@ int wcScanColumn(sqlite3_vtab_cursor *pBase, sqlite3_context *ctx, int i){
   int iStmtCol;
   if( i > nCol ) return versionColumn(pCur, ctx, i);
   if( pCur->bVerRow && i < nCol ){
-    resultValue(ctx, sqlite3_column_value(pCur->pVer, i + 1));
+    resultValue(ctx, sqlite3_column_value(pCur->pVer, i + 2));
     return SQLITE_OK;
   }
   iStmtCol = pCur->aiStmtCol[i == nCol ? nCol + 1 : i];

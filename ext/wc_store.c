@@ -113,7 +113,8 @@ static int createOne(WcVtab *p, int iFamily, int iIndex){
     if( pCol->zColl ) sqlite3_str_appendf(pStr, " COLLATE \"%w\"", pCol->zColl);
   }
   if( iFamily == WC_TABLE_VERSIONS ){
-    sqlite3_str_appendall(pStr, ", PRIMARY KEY(rowkey, rowtime)");
+    /* A key's versions newest first: the order reads want them in. */
+    sqlite3_str_appendall(pStr, ", PRIMARY KEY(rowkey, rowtime DESC)");
   }else if( hasRowtime(pS, iFamily, iIndex) ){
     sqlite3_str_appendall(pStr, ", rowtime INTEGER NOT NULL");
   }
@@ -469,14 +470,14 @@ static char *statementSql(WcVtab *p, int eStmt, int iObj, uint64_t colUsed){
                                   "LIMIT 1 OFFSET ?3))");
       break;
     case WC_STMT_VERSION_READ:
-      sqlite3_str_appendall(pStr, "SELECT rowtime");
+      sqlite3_str_appendall(pStr, "SELECT rowkey, rowtime");
       for(i = 0; i < pS->nCol; i++){
         sqlite3_str_appendf(pStr, ", \"%w\"", pS->aCol[i].zName);
       }
       sqlite3_str_appendall(pStr, " FROM ");
       wcStoreAppendTable(pStr, p, WC_TABLE_VERSIONS, -1);
-      sqlite3_str_appendall(pStr, " WHERE rowkey = ?1 AND rowtime <= ?2 AND "
-                                  "rowtime >= ?3 ORDER BY rowtime DESC");
+      sqlite3_str_appendall(pStr, " WHERE rowkey >= ?1 ORDER BY rowkey, "
+                                  "rowtime DESC");
       break;
     default:
       appendScan(pStr, p, eStmt, iObj, colUsed);

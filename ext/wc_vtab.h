@@ -134,8 +134,9 @@ struct WcRangeList {
 #define WC_STMT_VERSION_DROP 14 /* every older version of row ?1 */
 #define WC_STMT_VERSION_TRIM 15 /* row ?1's versions older than ?2 or past
                                 ** the ?3 newest */
-#define WC_STMT_VERSION_READ 16 /* row ?1's versions with ?3 <= rowtime
-                                ** <= ?2, newest first: rowtime, columns */
+#define WC_STMT_VERSION_READ 16 /* older versions of rows from ?1 on, in
+                                ** key order, a key's newest first:
+                                ** rowkey, rowtime, columns */
 
 /* The rowtime parameter of writes on a versioned table. */
 #define WC_PARAM_ROWTIME(pS) ((pS)->nCol + 3)
