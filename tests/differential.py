@@ -1268,12 +1268,22 @@ class VersionRunner(Runner):
                  "rowtime DESC) AS rn2 FROM kept WHERE rowtime <= %d) WHERE rn2 <= %d%s%s" % (
                      cols, ", ".join(d.key), asof if asof is not None else 2**62, n,
                      " AND (%s)" % pred if pred else "", ob))
+        sql_w = "SELECT %s FROM w%s%s" % (cols, w, ob)
+        if d.rng.random() < 0.15:
+            # Aggregates over the versions: per key, and over them all.
+            keys = ", ".join(d.key)
+            agg = d.rng.choice(["SELECT %s, count(*), max(rowtime) FROM ({q}) GROUP BY %s" % (keys, keys),
+                                "SELECT count(*), count(DISTINCT %s), sum(rowtime) FROM ({q})" % d.key[0]])
+            cols2 = ", ".join(d.key) + ", rowtime"
+            sql_w = agg.replace("{q}", "SELECT %s FROM w%s" % (cols2, w))
+            model = agg.replace("{q}", model.replace("SELECT %s FROM" % cols, "SELECT %s FROM" % cols2, 1).replace(ob, ""))
+            order = False
         # The model's parameters are the predicate's, then nothing.
         self.n_cases += 1
-        res_w = self.run_one(db, "SELECT %s FROM w%s%s" % (cols, w, ob), wparams, order)
+        res_w = self.run_one(db, sql_w, wparams, order)
         res_m = self.run_one(db, model, params, order)
         if res_w != res_m:
-            qw, qm = inline("SELECT %s FROM w%s%s" % (cols, w, ob), wparams), inline(model, params)
+            qw, qm = inline(sql_w, wparams), inline(model, params)
 
             def differs(db2):
                 return [self.run_one(db2, qw, (), order), self.run_one(db2, qm, (), order)] == [res_w, res_m]
