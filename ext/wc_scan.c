@@ -95,10 +95,10 @@ struct WcCursor {
   int64_t iAsof;        /* asof = t (INT64_MAX without) */
   int bHasVersions;     /* versions = n was given, */
   int bHasAsof;         /* and asof = t */
-  sqlite3_stmt *pVer;   /* Older versions from verSeek on, in key order
-                        ** and newest first within a key ... */
-  int bVerOn;           /* ... on a row (not at its end) */
-  WcBuf verSeek;        /* Where pVer was last positioned */
+  sqlite3_stmt *pVer;   /* Older versions in key order, newest first
+                        ** within a key, from the first of verLast's on */
+  int bVerOn;           /* pVer is on a row (not at its end) */
+  WcBuf verLast;        /* The key pVer was last positioned for */
   int bVerRow;          /* The current row is pVer's */
   WcBuf verKey;         /* The key whose versions are being returned, */
   int64_t nVerLeft;     /* how many more may be, */
@@ -764,33 +764,34 @@ static int versionStep(WcCursor *pCur){
 }
 
 /* Positions pVer on the first older version of verKey or of a key after
-** it.  Keys mostly come in key order, so pVer walks on from where it is:
-** a key after the last seek with pVer already past it has no older
-** version and costs nothing, a near one a few steps; else one seek. */
+** it.  Keys mostly come in key order, so pVer walks on from where the
+** last key left it, which is before every version of a later key: a key
+** whose versions pVer is already past has none and costs nothing, a near
+** one a few steps.  A key before the last (a descending scan, a merge of
+** prefixes) costs a seek. */
 static int versionsFind(WcCursor *pCur){
   WcVtab *pTab = cursorTab(pCur);
-  int rc, i;
-  if( pCur->pVer && versionBufCompare(&pCur->verSeek, &pCur->verKey) <= 0 ){
-    for(i = 0; i < 8 && pCur->bVerOn; i++){
-      if( versionKeyCompare(pCur, &pCur->verKey) >= 0 ) return SQLITE_OK;
+  int rc = SQLITE_OK, i, bSeek = 1;
+  if( pCur->pVer && versionBufCompare(&pCur->verLast, &pCur->verKey) <= 0 ){
+    for(i = 0; i < 8 && pCur->bVerOn && rc == SQLITE_OK; i++){
+      if( versionKeyCompare(pCur, &pCur->verKey) >= 0 ) break;
       rc = versionStep(pCur);
-      if( rc != SQLITE_OK ) return rc;
     }
-    if( !pCur->bVerOn ) return SQLITE_OK;
-    if( versionKeyCompare(pCur, &pCur->verKey) >= 0 ) return SQLITE_OK;
+    bSeek = pCur->bVerOn && versionKeyCompare(pCur, &pCur->verKey) < 0;
   }
+  pCur->verLast.n = 0;
+  wcBufAppend(&pCur->verLast, pCur->verKey.a, pCur->verKey.n);
+  if( pCur->verLast.bOom ) return SQLITE_NOMEM;
+  if( rc != SQLITE_OK || !bSeek ) return rc;
   if( pCur->pVer == 0 ){
     rc = wcStoreAcquire(pTab, WC_STMT_VERSION_READ, 0, 0, &pCur->pVer);
     if( rc != SQLITE_OK ) return rc;
   }else{
     sqlite3_reset(pCur->pVer);
   }
-  pCur->verSeek.n = 0;
-  wcBufAppend(&pCur->verSeek, pCur->verKey.a, pCur->verKey.n);
-  if( pCur->verSeek.bOom ) return SQLITE_NOMEM;
-  sqlite3_bind_blob(pCur->pVer, 1, pCur->verSeek.n ? pCur->verSeek.a
-                    : (const unsigned char*)"", (int)pCur->verSeek.n,
-                    SQLITE_STATIC);
+  sqlite3_bind_blob(pCur->pVer, 1, pCur->verLast.n ? pCur->verLast.a
+                    : (const unsigned char*)"", (int)pCur->verLast.n,
+                    SQLITE_TRANSIENT);
   pTab->stats.nSeek++;
   return versionStep(pCur);
 }
@@ -962,7 +963,7 @@ int wcScanClose(sqlite3_vtab_cursor *pBase){
   WcCursor *pCur = (WcCursor*)pBase;
   cursorReset(pCur);
   wcBufFree(&pCur->probe);
-  wcBufFree(&pCur->verSeek);
+  wcBufFree(&pCur->verLast);
   wcBufFree(&pCur->verKey);
   sqlite3_free(pCur->aiStmtCol);
   sqlite3_free(pCur);
