@@ -1311,15 +1311,14 @@ static int findVersionTerms(WcVtab *pTab, sqlite3_index_info *pInfo,
     int *piSlot = bVersions ? &pVt->iVersions : &pVt->iAsof;
     if( !bVersions && pC->iColumn != WC_COL_ASOF(pS) ) continue;
     if( pC->op != SQLITE_INDEX_CONSTRAINT_EQ || sqlite3_vtab_in(pInfo, i, -1) ){
-      return wcVtabError(pTab, SQLITE_ERROR, "widecol %s: %s is a parameter "
-          "of the read, usable only as %s in the WHERE clause, ANDed with "
-          "the rest (%s); not with %s", pTab->zName,
-          bVersions ? "versions" : "asof",
-          bVersions ? "versions = n" : "asof = t",
-          bVersions ? "the n newest versions of each row, newest first"
-                    : "each row as it was at time t, microseconds since the "
-                      "epoch",
-          opText(pC));
+      char *zHow = sqlite3_mprintf("not with %s", opText(pC));
+      char *zMsg = zHow ? wcVersionParamMisuse(pTab->zName, bVersions, zHow)
+                        : 0;
+      sqlite3_free(zHow);
+      if( zMsg == 0 ) return SQLITE_NOMEM;
+      sqlite3_free(pTab->base.zErrMsg);
+      pTab->base.zErrMsg = zMsg;
+      return SQLITE_ERROR;
     }
     if( !pC->usable ){
       bWaiting = 1;

@@ -748,11 +748,11 @@ static void versionsRelease(WcCursor *pCur){
 
 /* Compares the key of pVer's row with a. */
 static int versionKeyCompare(WcCursor *pCur, const WcBuf *a){
-  int n = sqlite3_column_bytes(pCur->pVer, 0);
-  int64_t nMin = n < a->n ? n : a->n;
-  int c = nMin > 0 ? memcmp(sqlite3_column_blob(pCur->pVer, 0), a->a,
-                            (size_t)nMin) : 0;
-  return c ? c : (n < a->n ? -1 : n > a->n);
+  WcBuf key;
+  memset(&key, 0, sizeof(key));
+  key.a = (unsigned char*)sqlite3_column_blob(pCur->pVer, 0);
+  key.n = sqlite3_column_bytes(pCur->pVer, 0);
+  return versionBufCompare(&key, a);
 }
 
 static int versionStep(WcCursor *pCur){
@@ -1098,14 +1098,8 @@ static int versionColumn(WcCursor *pCur, sqlite3_context *ctx, int i){
     sqlite3_result_int64(ctx, pCur->iAsof);
   }else{
     int bVersions = i == WC_COL_VERSIONS(pS);
-    char *zErr = sqlite3_mprintf("widecol %s: %s is a parameter of the "
-        "read, usable only as %s in the WHERE clause, ANDed with the rest "
-        "(%s); it has no value of its own to select or compare",
-        pTab->zName, bVersions ? "versions" : "asof",
-        bVersions ? "versions = n" : "asof = t",
-        bVersions ? "the n newest versions of each row, newest first"
-                  : "each row as it was at time t, microseconds since the "
-                    "epoch");
+    char *zErr = wcVersionParamMisuse(pTab->zName, bVersions, "it has no "
+                                      "value of its own to select or compare");
     sqlite3_result_error(ctx, zErr ? zErr : "out of memory", -1);
     sqlite3_free(zErr);
     return SQLITE_ERROR;

@@ -100,6 +100,16 @@ void wcClockFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   sqlite3_result_int64(ctx, iNow);
 }
 
+char *wcVersionParamMisuse(const char *zTable, int bVersions,
+                           const char *zHow){
+  return sqlite3_mprintf("widecol %s: %s is a parameter of the read, usable "
+      "only as %s in the WHERE clause, ANDed with the rest (%s); %s", zTable,
+      bVersions ? "versions" : "asof", bVersions ? "versions = n" : "asof = t",
+      bVersions ? "the n newest versions of each row, newest first"
+                : "each row as it was at time t, microseconds since the epoch",
+      zHow);
+}
+
 /* widecol_compact('<table>'): {"rows":R,"versions":V}, what it removed. */
 void wcCompactFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   const char *zName = (const char*)sqlite3_value_text(argv[0]);

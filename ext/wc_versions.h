@@ -36,6 +36,12 @@ int64_t wcClockNow(const WcClock *pClock);
 ** now. */
 int64_t wcClockCutoff(const WcClock *pClock, int64_t nTtl);
 
+/* "widecol <table>: versions is a parameter of the read, usable only as
+** versions = n ... (what it reads)" (or asof's), for the messages of a
+** misuse, which add how it was used; from sqlite3_mprintf(). */
+char *wcVersionParamMisuse(const char *zTable, int bVersions,
+                           const char *zHow);
+
 /* widecol_clock(micros | NULL) and widecol_clock(): freeze, release or
 ** read the connection's clock.  User data: the WcClock. */
 void wcClockFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv);
