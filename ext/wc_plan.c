@@ -1269,6 +1269,8 @@ static int planFind(sqlite3_index_info *pInfo, int iCons){
   return pInfo->idxStr ? SQLITE_OK : SQLITE_NOMEM;
 }
 
+/* A constraint's operator, for a message about versions or asof; an '='
+** is refused only when it is an IN. */
 static const char *opText(const struct sqlite3_index_constraint *pC){
   switch( pC->op ){
     case SQLITE_INDEX_CONSTRAINT_EQ: return "IN (...)";

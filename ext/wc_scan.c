@@ -121,8 +121,8 @@ static int versionBufCompare(const WcBuf *a, const WcBuf *b){
   return c ? c : (a->n < b->n ? -1 : a->n > b->n);
 }
 
-/* True if the row a statement is on has expired: its rowtime (place
-** iStmtCol) is before the cutoff. */
+/* True if a row whose rowtime is pTime has expired: it is before the
+** cutoff. */
 static int rowExpired(const WcCursor *pCur, sqlite3_value *pTime){
   return pCur->iCutoff > INT64_MIN
       && sqlite3_value_int64(pTime) < pCur->iCutoff;

@@ -559,10 +559,9 @@ static int putVersion(WcVtab *p, const unsigned char *aKey, int64_t nKey,
 }
 
 /* Drops row aKey's older versions that the TTL has expired (older than
-** iCutoff) or that are past VERSIONS (the latest counts as one);
-** *pnDropped, if given, is increased by how many went. */
+** iCutoff) or that are past VERSIONS (the latest counts as one). */
 static int trimVersions(WcVtab *p, const unsigned char *aKey, int64_t nKey,
-                        int64_t iCutoff, int64_t *pnDropped){
+                        int64_t iCutoff){
   sqlite3_stmt *pStmt = 0;
   int rc;
   if( p->pSchema->nVersions <= 1 ) return SQLITE_OK;
@@ -573,7 +572,6 @@ static int trimVersions(WcVtab *p, const unsigned char *aKey, int64_t nKey,
   sqlite3_bind_int64(pStmt, 3, p->pSchema->nVersions - 1);
   rc = sqlite3_step(pStmt);
   rc = rc == SQLITE_DONE ? SQLITE_OK : writeError(p, sqlite3_reset(pStmt));
-  if( rc == SQLITE_OK && pnDropped ) *pnDropped += sqlite3_changes(p->db);
   wcStoreRelease(p, WC_STMT_VERSION_TRIM, 0, 0, pStmt);
   return rc;
 }
@@ -656,7 +654,7 @@ static int versionedPut(WcVtab *p, int eInsert, int bGiven, int64_t iGiven,
       rc = putVersion(p, p->key.a, p->key.n, p->aVal, iGiven);
     }
   }
-  if( rc == SQLITE_OK ) rc = trimVersions(p, p->key.a, p->key.n, iCutoff, 0);
+  if( rc == SQLITE_OK ) rc = trimVersions(p, p->key.a, p->key.n, iCutoff);
   return rc;
 }
 
