@@ -49,4 +49,27 @@ print(conn.execute("SELECT * FROM widecol_check('t')").fetchone()[0],
       conn.execute("SELECT rk_salt('a', 2)").fetchone()[0])
 PY
 )"
+# The clock is the connection's: frozen by widecol_clock() after a second
+# load, it stamps the writes of a versioned table connected under the
+# first (1000, then 1001: one after the latest), and frozen before the
+# second load it stays frozen (2000).
+expect "the clock across two loads" "1000 1001 2000" \
+  "$(/usr/bin/python3 - 2>&1 <<'PY'
+import sqlite3
+conn = sqlite3.connect(":memory:")
+conn.enable_load_extension(True)
+conn.load_extension("./widecol")
+conn.execute("CREATE VIRTUAL TABLE v USING widecol(k TEXT, x INTEGER, ROWKEY(k), VERSIONS 3)")
+conn.execute("SELECT count(*) FROM v").fetchone()
+conn.load_extension("./widecol")
+conn.execute("SELECT widecol_clock(1000)")
+conn.execute("INSERT INTO v VALUES ('a', 1)")
+conn.execute("INSERT OR REPLACE INTO v VALUES ('a', 2)")
+got = [r[0] for r in conn.execute("SELECT rowtime FROM v WHERE versions = 3 ORDER BY rowtime")]
+conn.execute("SELECT widecol_clock(2000)")
+conn.load_extension("./widecol")
+got.append(conn.execute("SELECT widecol_clock()").fetchone()[0])
+print(*got)
+PY
+)"
 exit $status
