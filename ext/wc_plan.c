@@ -946,6 +946,10 @@ static char *planText(Planner *p){
                                               p->plan.colUsed)
                           ? "; COVERING" : "; ROW LOOKUP BY rowkey");
   }
+  /* Why an index that holds the columns still looks rows up. */
+  if( p->pTab->pSchema->nTtl > 0 ){
+    sqlite3_str_appendf(pStr, "; TTL %lld s", (long long)p->pTab->pSchema->nTtl);
+  }
   for(i = 0; i < p->nArg; i++){
     if( p->plan.aTerm[i].eOp == WC_TERM_VERSIONS ){
       sqlite3_str_appendall(pStr, "; VERSIONS ?");
