@@ -1074,8 +1074,14 @@ class Runner:
         for v in {r[d.cols.index(d.key[0])] for r in seen[:8]} | {None, 1, "1"}:
             db.execute("INSERT INTO j VALUES (?)", (v,))
             log.append(["INSERT INTO j VALUES (%s)" % lit(v)])
-        db.execute("ANALYZE")
-        log.append(["ANALYZE"])
+        # Statistics for w's planner (its row count, from w_rows).  Not
+        # for o: SQLite 3.40.1, with them, answers an IN on an index whose
+        # columns are followed by a range on the primary key wrongly
+        # (WHERE x1 = 'a' AND k0 <= -1 AND k2 IN (1e300, 2.0) returned a
+        # row with k0 = 0; docs/reliability.md).
+        analyze = 'ANALYZE "%s"."w_rows"' % d.schema
+        db.execute(analyze)
+        log.append([analyze])
         for _ in range(self.cases):
             if rng.random() < 0.8:
                 self.select(d, db, log, seen)
