@@ -90,6 +90,7 @@ struct WcCursor {
   int64_t iSorted;      /* The current row, in aiSorted */
   /* Versioned tables */
   int64_t iCutoff;      /* Rows stamped before this have expired (TTL) */
+  int iTimeCol;         /* Place of rowtime in a scan's row, or -1 */
   int bVersionRead;     /* versions = n or asof = t: rows are versions */
   int64_t nVersions;    /* versions = n (1 without) */
   int64_t iAsof;        /* asof = t (INT64_MAX without) */
@@ -121,16 +122,13 @@ static int versionBufCompare(const WcBuf *a, const WcBuf *b){
   return c ? c : (a->n < b->n ? -1 : a->n > b->n);
 }
 
-/* True if a row whose rowtime is pTime has expired: it is before the
-** cutoff. */
-static int rowExpired(const WcCursor *pCur, sqlite3_value *pTime){
-  return pCur->iCutoff > INT64_MIN
-      && sqlite3_value_int64(pTime) < pCur->iCutoff;
-}
-
-/* The place of rowtime in a scan's row, or -1. */
-static int timeCol(const WcCursor *pCur){
-  return pCur->aiStmtCol[cursorTab((WcCursor*)pCur)->pSchema->nCol + 2];
+/* True if a row whose rowtime is pTime has expired under a TTL: it is
+** before the cutoff.  Without a TTL nothing is read. */
+static int rowExpired(const WcCursor *pCur, sqlite3_value *const *apVal,
+                      sqlite3_stmt *pStmt){
+  if( pCur->iCutoff == INT64_MIN ) return 0;
+  return (apVal ? sqlite3_value_int64(apVal[pCur->iTimeCol])
+                : sqlite3_column_int64(pStmt, pCur->iTimeCol)) < pCur->iCutoff;
 }
 
 static int cursorError(WcCursor *pCur, int rc){
@@ -203,10 +201,7 @@ static int subStep(WcCursor *pCur, Sub *pSub){
     if( rc == SQLITE_ROW ){
       pTab->stats.nRowRead++;
       pCur->nRead++;
-      if( timeCol(pCur) >= 0 && rowExpired(pCur,
-              sqlite3_column_value(pSub->pStmt, timeCol(pCur))) ){
-        continue;
-      }
+      if( rowExpired(pCur, 0, pSub->pStmt) ) continue;
       return SQLITE_OK;
     }
     if( rc != SQLITE_DONE ) return cursorError(pCur, rc);
@@ -270,10 +265,7 @@ static int subFetch(WcCursor *pCur, Sub *pSub){
       pSub->bHasKey = 1;
       wcStoreRelease(pTab, eStmt, pCur->plan.iPath, pCur->colUsed,
                      pStmt);
-      if( rc == SQLITE_ROW && timeCol(pCur) >= 0
-       && rowExpired(pCur, pSub->apVal[timeCol(pCur)]) ){
-        continue;
-      }
+      if( rc == SQLITE_ROW && rowExpired(pCur, pSub->apVal, 0) ) continue;
       wcBufFree(&bound);
       return rc == SQLITE_ROW ? SQLITE_OK : rc;
     }
@@ -830,7 +822,7 @@ static int versionNext(WcCursor *pCur){
     pCur->nVerLeft = 0;
     rc = baseNext(pCur);
     if( rc != SQLITE_OK || pCur->bEof ) return rc;
-    iTime = sqlite3_value_int64(baseValue(pCur, timeCol(pCur)));
+    iTime = sqlite3_value_int64(baseValue(pCur, pCur->iTimeCol));
     pCur->nVerLeft = pTab->pSchema->nVersions > 1 ? pCur->nVersions : 1;
     pCur->iVerUpTo = pCur->iAsof;
     if( iTime <= pCur->iAsof ){
@@ -1005,6 +997,7 @@ int wcScanFilter(sqlite3_vtab_cursor *pBase, int idxNum, const char *idxStr,
   pCur->colUsed = pPlan->colUsed;
   pCur->nStmtCol = wcStoreScanColumns(pTab, pPlan->iPath, pCur->colUsed,
                                       pCur->aiStmtCol);
+  pCur->iTimeCol = pCur->aiStmtCol[pTab->pSchema->nCol + 2];
   pCur->bEof = 0;
   if( pPlan->bEmpty ){
     pCur->bEof = 1;
@@ -1084,9 +1077,9 @@ static int versionColumn(WcCursor *pCur, sqlite3_context *ctx, int i){
   if( i == WC_COL_ROWTIME(pS) ){
     if( pCur->bVerRow ){
       sqlite3_result_int64(ctx, sqlite3_column_int64(pCur->pVer, 1));
-    }else if( timeCol(pCur) >= 0 ){
+    }else if( pCur->iTimeCol >= 0 ){
       sqlite3_result_int64(ctx, sqlite3_value_int64(
-          baseValue(pCur, timeCol(pCur))));
+          baseValue(pCur, pCur->iTimeCol)));
     }else{
       sqlite3_result_error(ctx, "widecol: rowtime was read but the query "
                            "plan did not select it; please report this", -1);
