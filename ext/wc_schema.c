@@ -612,6 +612,7 @@ struct Given {
 static void parseVersionOption(Parse *p, Lexer *pLex, int bVersions,
                                Given *pGiven){
   WcSchema *pS = p->pSchema;
+  const char *zNum = pLex->tk.z;
   int64_t v;
   if( bVersions ? pGiven->bVersions : pGiven->bTtl ){
     parseError(p, "widecol %s: %s is given twice", pS->zTable,
@@ -637,7 +638,7 @@ static void parseVersionOption(Parse *p, Lexer *pLex, int bVersions,
   if( pLex->tk.eType == TK_OTHER && pLex->tk.z[0] == '.' ){
     parseError(p, "widecol %s: %s must be a whole number, not %.*s",
                pS->zTable, bVersions ? "VERSIONS" : "TTL",
-               (int)strcspn(pLex->tk.z - 1, " ,)") + 1, pLex->tk.z - 1);
+               (int)strcspn(zNum, " \t\n,)"), zNum);
     return;
   }
   if( pLex->tk.eType != TK_END ){
