@@ -10,7 +10,7 @@
 **   <name>_idx_<i>    INDEX i: ikey BLOB PRIMARY KEY (the index key, then
 **                     the row key), rowkey, and the columns it holds;
 **   <name>_versions   VERSIONS n > 1: the older versions of each row,
-**                     PRIMARY KEY(rowkey, rowtime), every column.
+**                     PRIMARY KEY(rowkey, rowtime DESC), every column.
 **
 ** On a versioned table (VERSIONS or TTL) <name>_rows also has rowtime: the
 ** latest version's timestamp.  The latest version is the row as today's
@@ -83,6 +83,11 @@ void wcStoreAppendRowsSelect(sqlite3_str *pStr, const WcVtab *p,
 static int storedIn(const WcSchema *pS, int iCol, int iFamily, int iIndex){
   if( iIndex >= 0 ) return pS->aIndex[iIndex].abStored[iCol];
   return iFamily == WC_TABLE_VERSIONS || pS->aCol[iCol].iFamily == iFamily;
+}
+
+/* True if a scan selecting colUsed reads rowtime. */
+static int readsRowtime(const WcSchema *pS, uint64_t colUsed){
+  return pS->bVersioned && columnUsed(colUsed, WC_COL_ROWTIME(pS));
 }
 
 /* True if the table has a rowtime column: the row table and the versions
@@ -258,7 +263,7 @@ int wcStoreCovers(const WcVtab *p, int iPath, uint64_t colUsed){
   int i;
   if( iPath == 0 ) return 1;
   /* Only the row table knows a row's rowtime. */
-  if( pS->bVersioned && columnUsed(colUsed, WC_COL_ROWTIME(pS)) ) return 0;
+  if( readsRowtime(pS, colUsed) ) return 0;
   for(i = 0; i < pS->nCol; i++){
     if( columnUsed(colUsed, i) && !pS->aIndex[iPath - 1].abStored[i] ){
       return 0;
@@ -276,8 +281,7 @@ int wcStoreScanColumns(const WcVtab *p, int iPath, uint64_t colUsed,
   for(i = 0; i < nCol; i++){
     aiStmtCol[i] = columnUsed(colUsed, i) ? n++ : -1;
   }
-  aiStmtCol[nCol + 2] = pS->bVersioned
-      && columnUsed(colUsed, WC_COL_ROWTIME(pS)) ? n++ : -1;
+  aiStmtCol[nCol + 2] = readsRowtime(pS, colUsed) ? n++ : -1;
   return n;
 }
 
@@ -337,9 +341,7 @@ static void appendScan(sqlite3_str *pStr, const WcVtab *p, int eStmt,
     sqlite3_str_appendall(pStr, ", ");
     appendColumnExpr(pStr, pS, iPath, bCovered, i);
   }
-  if( pS->bVersioned && columnUsed(colUsed, WC_COL_ROWTIME(pS)) ){
-    sqlite3_str_appendall(pStr, ", r.rowtime");
-  }
+  if( readsRowtime(pS, colUsed) ) sqlite3_str_appendall(pStr, ", r.rowtime");
   sqlite3_str_appendall(pStr, " FROM ");
   if( iPath > 0 ){
     wcStoreAppendTable(pStr, p, -1, iPath - 1);
