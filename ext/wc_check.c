@@ -98,7 +98,8 @@ static sqlite3_stmt *prepareRows(Check *p, int bOne){
   return prepare(p, pStr);
 }
 
-/* SELECT ikey, rowkey, the columns it holds FROM index iIndex's table. */
+/* SELECT ikey, rowkey, the columns it holds (and under a TTL rowtime)
+** FROM index iIndex's table. */
 static sqlite3_stmt *prepareIndex(Check *p, int iIndex, int bOne){
   const WcSchema *pS = wcTableSchema(p->pTab);
   sqlite3_str *pStr = sqlite3_str_new(wcTableDb(p->pTab));
@@ -109,6 +110,7 @@ static sqlite3_stmt *prepareIndex(Check *p, int iIndex, int bOne){
       sqlite3_str_appendf(pStr, ", \"%w\"", pS->aCol[i].zName);
     }
   }
+  if( pS->nTtl > 0 ) sqlite3_str_appendall(pStr, ", rowtime");
   sqlite3_str_appendall(pStr, " FROM ");
   wcStoreAppendTable(pStr, p->pTab, -1, iIndex);
   sqlite3_str_appendall(pStr, bOne ? " WHERE ikey = ?1" : "");
@@ -185,6 +187,14 @@ static void checkRow(Check *p, sqlite3_stmt *pRow, sqlite3_stmt **apEntry,
               pIdx->zName, pS->aCol[j].zName, zHas, zWant);
       sqlite3_free(zHas);
       sqlite3_free(zWant);
+    }
+    /* Under a TTL the entry is filtered by the row's rowtime (last in
+    ** both). */
+    if( pS->nTtl > 0 && sqlite3_column_int64(pEntry, rc)
+                        != sqlite3_column_int64(pRow, 1 + pS->nCol) ){
+      problem(p, "row %s: INDEX %s holds rowtime %lld, the row %lld", zKey,
+              pIdx->zName, sqlite3_column_int64(pEntry, rc),
+              sqlite3_column_int64(pRow, 1 + pS->nCol));
     }
   }
   sqlite3_free(zKey);

@@ -15,7 +15,8 @@
 ** On a versioned table (VERSIONS or TTL) <name>_rows also has rowtime: the
 ** latest version's timestamp.  The latest version is the row as today's
 ** tables hold it, so a read of the latest costs what it always did; the
-** families and indexes hold the latest version only.
+** families and indexes hold the latest version only (under a TTL the index
+** tables its rowtime too, which every scan filters by).
 **
 ** This file creates, checks, renames and drops them, and keeps their
 ** prepared statements: each kind is prepared once and reused, with a pool
@@ -63,6 +64,7 @@ void wcStoreAppendRowsSelect(sqlite3_str *pStr, const WcVtab *p,
                           pS->aCol[i].zName);
     }
   }
+  if( pS->bVersioned ) sqlite3_str_appendall(pStr, ", r.rowtime AS rowtime");
   sqlite3_str_appendall(pStr, " FROM ");
   if( zRuns ) sqlite3_str_appendf(pStr, "%s AS b CROSS JOIN ", zRuns);
   wcStoreAppendTable(pStr, p, -1, -1);
@@ -91,10 +93,11 @@ static int readsRowtime(const WcSchema *pS, uint64_t colUsed){
 }
 
 /* True if the table has a rowtime column: the row table and the versions
-** table of a versioned table. */
+** table of a versioned table, and under a TTL each index's table (every
+** scan filters by it, and an index that holds it needs no row lookup). */
 static int hasRowtime(const WcSchema *pS, int iFamily, int iIndex){
-  return pS->bVersioned && iIndex < 0
-      && (iFamily == -1 || iFamily == WC_TABLE_VERSIONS);
+  if( iIndex >= 0 ) return pS->nTtl > 0;
+  return pS->bVersioned && (iFamily == -1 || iFamily == WC_TABLE_VERSIONS);
 }
 
 /* Runs each CREATE TABLE in turn. */
@@ -262,8 +265,8 @@ int wcStoreCovers(const WcVtab *p, int iPath, uint64_t colUsed){
   const WcSchema *pS = p->pSchema;
   int i;
   if( iPath == 0 ) return 1;
-  /* Only the row table knows a row's rowtime. */
-  if( readsRowtime(pS, colUsed) ) return 0;
+  /* Without a TTL only the row table knows a row's rowtime. */
+  if( readsRowtime(pS, colUsed) && !hasRowtime(pS, -1, iPath - 1) ) return 0;
   for(i = 0; i < pS->nCol; i++){
     if( columnUsed(colUsed, i) && !pS->aIndex[iPath - 1].abStored[i] ){
       return 0;
@@ -341,7 +344,10 @@ static void appendScan(sqlite3_str *pStr, const WcVtab *p, int eStmt,
     sqlite3_str_appendall(pStr, ", ");
     appendColumnExpr(pStr, pS, iPath, bCovered, i);
   }
-  if( readsRowtime(pS, colUsed) ) sqlite3_str_appendall(pStr, ", r.rowtime");
+  if( readsRowtime(pS, colUsed) ){
+    sqlite3_str_appendall(pStr, iPath > 0 && hasRowtime(pS, -1, iPath - 1)
+                                ? ", x.rowtime" : ", r.rowtime");
+  }
   sqlite3_str_appendall(pStr, " FROM ");
   if( iPath > 0 ){
     wcStoreAppendTable(pStr, p, -1, iPath - 1);

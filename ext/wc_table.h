@@ -50,9 +50,10 @@ WcHistory *wcTableHistory(const WcVtab *p);
 ** quoted. */
 void wcStoreAppendTable(sqlite3_str *pStr, const WcVtab *p, int iFamily,
                         int iIndex);
-/* Appends "SELECT r.rowkey AS rowkey, <every column AS its name> FROM
-** <name>_rows AS r LEFT JOIN <each family>": the table's rows as the
-** virtual table shows them, read from the tables behind it.  With zRuns,
+/* Appends "SELECT r.rowkey AS rowkey, <every column AS its name>[,
+** r.rowtime AS rowtime] FROM <name>_rows AS r LEFT JOIN <each family>":
+** the table's rows as the virtual table shows them (rowtime last, on a
+** versioned table), read from the tables behind it.  With zRuns,
 ** a FROM item of two columns (first and last row key of a run, as in
 ** VALUES (?1, ?2), ...), only the rows of those runs of keys. */
 void wcStoreAppendRowsSelect(sqlite3_str *pStr, const WcVtab *p,

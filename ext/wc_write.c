@@ -312,7 +312,8 @@ static int duplicateKey(WcVtab *p, const unsigned char *aKey, int64_t nKey){
 
 /* Runs a write statement: ?1 the row key aKey, ?(i + 2) the values aVal
 ** (if given), ?(nCol + 2) the index key pIdxKey (if given), and on a
-** versioned table's row the rowtime p->iTime.  Returns
+** versioned table's row (and under a TTL its index entries) the rowtime
+** p->iTime.  Returns
 ** SQLite's extended result code (whether or not the application turned
 ** extended codes on), with no message. */
 static int execWrite(WcVtab *p, int eStmt, int iObj, const unsigned char *aKey,
@@ -324,8 +325,9 @@ static int execWrite(WcVtab *p, int eStmt, int iObj, const unsigned char *aKey,
   bindKey(pStmt, 1, aKey, nKey);
   for(i = 0; aVal && i < nCol; i++) bindValue(pStmt, i + 2, &aVal[i]);
   if( pIdxKey ) bindKey(pStmt, nCol + 2, pIdxKey->a, pIdxKey->n);
-  if( p->pSchema->bVersioned && (eStmt == WC_STMT_INSERT
-   || eStmt == WC_STMT_REPLACE || eStmt == WC_STMT_UPDATE) ){
+  if( (p->pSchema->bVersioned && (eStmt == WC_STMT_INSERT
+   || eStmt == WC_STMT_REPLACE || eStmt == WC_STMT_UPDATE))
+   || (p->pSchema->nTtl > 0 && eStmt == WC_STMT_INDEX_PUT) ){
     sqlite3_bind_int64(pStmt, WC_PARAM_ROWTIME(p->pSchema), p->iTime);
   }
   rc = sqlite3_step(pStmt);
@@ -437,7 +439,8 @@ static void oldRelease(WcVtab *p){
   }
 }
 
-/* True if index i's entry for the old row equals the new row's. */
+/* True if index i's entry for the old row equals the new row's (under
+** a TTL the entry holds the row's rowtime too). */
 static int sameEntry(WcVtab *p, int iIndex){
   const WcIndex *pIdx = &p->pSchema->aIndex[iIndex];
   const WcBuf *pOld = &p->aOldIdxKey[iIndex], *pNew = &p->aIdxKey[iIndex];
@@ -445,6 +448,7 @@ static int sameEntry(WcVtab *p, int iIndex){
   if( pOld->n != pNew->n || memcmp(pOld->a, pNew->a, (size_t)pNew->n) ){
     return 0;
   }
+  if( p->pSchema->nTtl > 0 && p->iOldTime != p->iTime ) return 0;
   for(i = 0; i < p->pSchema->nCol; i++){
     if( pIdx->abStored[i] && !wcValueSame(&p->aOldVal[i], &p->aVal[i]) ){
       return 0;
