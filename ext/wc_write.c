@@ -780,9 +780,9 @@ int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
        && sqlite3_value_type(pParam) != SQLITE_NULL ){
         return wcVtabError(p, SQLITE_CONSTRAINT_CHECK, "widecol %s: %s is a "
             "parameter of reads (WHERE %s), not a column to write; set "
-            "rowtime to write a version stamped with a time", p->zName,
-            i == 2 ? "versions" : "asof",
-            i == 2 ? "versions = n" : "asof = t");
+            "rowtime to write a version stamped with a time (it was given "
+            "%Q)", p->zName, i == 2 ? "versions" : "asof",
+            i == 2 ? "versions = n" : "asof = t", sqlite3_value_text(pParam));
       }
     }
   }
