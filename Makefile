@@ -29,8 +29,16 @@ EXT_SRC  = ext/widecol.c ext/rk_functions.c ext/rk_bytes.c ext/rk_hash.c \
            ext/wc_schema.c ext/wc_codec.c ext/wc_store.c ext/wc_plan.c \
            ext/wc_range.c ext/wc_scan.c ext/wc_vtab.c ext/wc_write.c \
            ext/wc_check.c ext/wc_tvf.c ext/wc_lint.c ext/wc_regions.c \
-           ext/wc_history.c ext/wc_versions.c
-EXT_HDR  = $(wildcard ext/*.h)
+           ext/wc_history.c ext/wc_versions.c ext/wc_buf.c
+EXT_HDR  = $(wildcard ext/wc_*.h ext/rk_*.h ext/widecol.h)
+
+# The Bigtable store (widecol_bigtable.so): gRPC's C core and protobuf-c,
+# with messages generated from our own ext/bt_wire.proto.
+BT_SRC    = ext/widecol_bigtable.c ext/bt_store.c ext/bt_rpc.c ext/bt_cell.c \
+            ext/wc_buf.c
+BT_HDR    = $(wildcard ext/bt_*.h) ext/wc_buf.h
+BT_CFLAGS = $(shell pkg-config --cflags grpc libprotobuf-c 2>/dev/null)
+BT_LIBS   = $(shell pkg-config --libs grpc libprotobuf-c 2>/dev/null)
 TESTS    = $(sort $(wildcard tests/*.test))
 
 # Sanitizer builds live in their own directory so they never mix with the
@@ -39,9 +47,24 @@ ASAN_DIR   = build/asan
 ASAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
              -fno-sanitize-recover=all
 
-.PHONY: all test asan valgrind demo bench bench-more compare soak fuzz clean
+.PHONY: all test asan valgrind demo bench bench-more compare soak fuzz clean \
+        bigtable bigtable-demo test-bigtable
 
-all: widecol.so
+all: widecol.so widecol_bigtable.so
+
+bigtable: widecol_bigtable.so
+
+build/bt/bt_wire.pb-c.c build/bt/bt_wire.pb-c.h: ext/bt_wire.proto
+	@mkdir -p build/bt
+	protoc-c --c_out=build/bt -Iext ext/bt_wire.proto
+
+# Generated code: compiled without our warning flags.
+build/bt/bt_wire.pb-c.o: build/bt/bt_wire.pb-c.c build/bt/bt_wire.pb-c.h
+	$(CC) $(CFLAGS) -fPIC $(BT_CFLAGS) -c -o $@ build/bt/bt_wire.pb-c.c
+
+widecol_bigtable.so: $(BT_SRC) $(BT_HDR) build/bt/bt_wire.pb-c.o
+	$(CC) $(CFLAGS) $(WARN) $(EXTFLAGS) -Iext -Ibuild/bt $(BT_CFLAGS) -shared \
+	  -o $@ $(BT_SRC) build/bt/bt_wire.pb-c.o $(BT_LIBS)
 
 widecol.so: $(EXT_SRC) $(EXT_HDR)
 	$(CC) $(CFLAGS) $(WARN) $(EXTFLAGS) -shared -o $@ $(EXT_SRC) $(LDLIBS)
@@ -83,7 +106,8 @@ fuzz: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/%)
 	    -print_final_stats=1 $(FUZZ_CORPUS)/$$t 2>&1 | grep -E 'stat::|ERROR|SUMMARY|Done' ; \
 	done
 
-test: widecol.so tests/slt $(REPLAY)
+test: widecol.so widecol_bigtable.so tests/slt $(REPLAY)
+	@sh tests/bigtable.sh
 	@sh tests/load_check.sh
 	@sh tests/examples.sh
 	@sh tests/selftest.sh tests/slt
@@ -166,4 +190,4 @@ compare: widecol.so
 	  --rows $(COMPARE_ROWS) --svg docs/regions.svg
 
 clean:
-	rm -rf widecol.so tests/slt bench/bench build
+	rm -rf widecol.so widecol_bigtable.so tests/slt bench/bench build

@@ -361,7 +361,7 @@ static void checkTable(Check *p){
     for(i = 0; i < pS->nIndex && p->rc == SQLITE_OK; i++){
       checkEntries(p, i, pOne, aVal, &buf);
     }
-    for(i = 0; i < pS->nFamily && p->rc == SQLITE_OK; i++){
+    for(i = 0; i < pS->nFamily && !pS->zBigtable && p->rc == SQLITE_OK; i++){
       checkFamily(p, i);
     }
     if( p->rc == SQLITE_OK && pS->nVersions > 1 ){

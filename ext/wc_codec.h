@@ -11,6 +11,7 @@
 
 #include "wc_schema.h"
 #include "rk_hash.h"
+#include "wc_buf.h"
 
 /* A value as the codec sees it.  a[0..n) belongs to someone else. */
 typedef struct WcValue WcValue;
@@ -22,19 +23,6 @@ struct WcValue {
   int64_t n;
 };
 
-/* A growable byte string.  After an allocation failure bOom is set and
-** further appends do nothing. */
-typedef struct WcBuf WcBuf;
-struct WcBuf {
-  unsigned char *a;
-  int64_t n;
-  int64_t nAlloc;
-  int bOom;
-};
-
-void wcBufAppend(WcBuf *p, const void *a, int64_t n);
-int wcBufReserve(WcBuf *p, int64_t n);     /* room for n more; 1 if OOM */
-void wcBufFree(WcBuf *p);
 
 /* Result codes of the encoders.  Each maps to one SQLite code, chosen by
 ** value: a value the user gave that a key cannot hold is a constraint

@@ -16,8 +16,9 @@
 #include <string.h>
 
 /* The options, as messages list them. */
-#define WC_OPTIONS "DELIMITER '<text>', ENCODING TEXT|BINARY, VERSIONS n " \
-                   "and TTL seconds"
+#define WC_OPTIONS "DELIMITER '<text>', ENCODING TEXT|BINARY, VERSIONS n, " \
+                   "TTL seconds, STORAGE BIGTABLE '<table>' and " \
+                   "SPLITS ('<key>', ...)"
 
 /*
 ** A lexer for one argument.
@@ -706,6 +707,230 @@ static void parseOption(Parse *p, const char *zArg, Given *pGiven){
 }
 
 /*
+** STORAGE BIGTABLE '<projects/p/instances/i/tables/t>' and SPLITS ('k',
+** x'..', ...).  The table name is checked here as Bigtable would check it,
+** so that a typo is an error before anything is made.
+*/
+
+/* True if z[0..n) is a Bigtable table id: [_a-zA-Z0-9][-_.a-zA-Z0-9]*. */
+static int isTableId(const char *z, int n){
+  int i;
+  if( n < 1 || z[0] == '-' || z[0] == '.' ) return 0;
+  for(i = 0; i < n; i++){
+    unsigned char c = (unsigned char)z[i];
+    if( !(isDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+          || c == '_' || c == '-' || c == '.') ){
+      return 0;
+    }
+  }
+  return 1;
+}
+
+static int isBigtableName(const char *z){
+  const char *zP = "projects/", *zI = "/instances/", *zT = "/tables/";
+  const char *zA, *zB, *zC;
+  if( strncmp(z, zP, strlen(zP)) != 0 ) return 0;
+  zA = z + strlen(zP);
+  zB = strstr(zA, zI);
+  if( zB == 0 || zB == zA || memchr(zA, '/', (size_t)(zB - zA)) ) return 0;
+  zB += strlen(zI);
+  zC = strstr(zB, zT);
+  if( zC == 0 || zC == zB || memchr(zB, '/', (size_t)(zC - zB)) ) return 0;
+  zC += strlen(zT);
+  return (int)strlen(zC) <= 50 && isTableId(zC, (int)strlen(zC));
+}
+
+static void parseStorage(Parse *p, const char *zArg){
+  WcSchema *pS = p->pSchema;
+  Lexer lex;
+  lexInit(&lex, zArg);
+  lexNext(&lex);
+  if( pS->zBigtable ){
+    parseError(p, "widecol %s: STORAGE is given twice", pS->zTable);
+    return;
+  }
+  if( !tokenIs(&lex.tk, "BIGTABLE") ){
+    unexpected(p, &lex.tk, "STORAGE", "BIGTABLE '<projects/<project>/"
+               "instances/<instance>/tables/<table>'");
+    return;
+  }
+  lexNext(&lex);
+  if( lex.tk.eType != TK_STRING ){
+    unexpected(p, &lex.tk, "STORAGE BIGTABLE", "the Bigtable table's name as "
+               "a string: 'projects/<project>/instances/<instance>/tables/"
+               "<table>'");
+    return;
+  }
+  pS->zBigtable = tokenText(&lex.tk);
+  if( pS->zBigtable == 0 ){
+    parseError(p, "out of memory");
+    return;
+  }
+  if( !isBigtableName(pS->zBigtable) ){
+    parseError(p, "widecol %s: STORAGE BIGTABLE '%s' is not a Bigtable table "
+               "name; write 'projects/<project>/instances/<instance>/tables/"
+               "<table>', the table id of letters, digits, _ - and . (not "
+               "first), at most 50 characters", pS->zTable, pS->zBigtable);
+    return;
+  }
+  lexNext(&lex);
+  if( lex.tk.eType != TK_END ){
+    unexpected(p, &lex.tk, "STORAGE BIGTABLE '<table>'", "nothing more");
+  }
+}
+
+/* On Bigtable each FAMILY is a column family, next to "_" (the other
+** columns), and each INDEX a table of its own, <table>_idx_<index>: their
+** names must be Bigtable's. */
+static void checkBigtable(Parse *p){
+  WcSchema *pS = p->pSchema;
+  const char *zId = strstr(pS->zBigtable, "/tables/") + 8;
+  int i;
+  if( pS->bVersioned ){
+    parseError(p, "widecol %s: VERSIONS and TTL are not yet supported with "
+               "STORAGE BIGTABLE (their cells' timestamps are still to be "
+               "mapped); drop the option, or keep the table in SQLite",
+               pS->zTable);
+    return;
+  }
+  for(i = 0; i < pS->nFamily; i++){
+    const char *z = pS->aFamily[i].zName;
+    if( strcmp(z, "_") == 0 || !isTableId(z, (int)strlen(z))
+     || strlen(z) > 64 ){
+      parseError(p, "widecol %s: FAMILY %s cannot be a Bigtable column family "
+                 "(letters, digits, _ - ., at most 64 characters, and not "
+                 "\"_\", the family of the columns in no FAMILY)",
+                 pS->zTable, z);
+      return;
+    }
+  }
+  for(i = 0; i < pS->nIndex; i++){
+    const char *z = pS->aIndex[i].zName;
+    if( !isTableId(z, (int)strlen(z))
+     || strlen(zId) + 5 + strlen(z) > 50 ){
+      parseError(p, "widecol %s: INDEX %s would be the Bigtable table "
+                 "%s_idx_%s, which is not a valid table id (letters, digits, "
+                 "_ - ., at most 50 characters); shorten or rename it",
+                 pS->zTable, z, zId, z);
+      return;
+    }
+  }
+}
+
+static int hexValue(unsigned char c){
+  if( isDigit(c) ) return c - '0';
+  c |= 0x20;
+  return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* A split key: 'text' or x'hex'. */
+static int splitKey(Parse *p, Lexer *pLex, WcSplit *pOut){
+  int bHex = pLex->tk.eType == TK_ID && pLex->tk.n == 1
+          && (pLex->tk.z[0] | 0x20) == 'x';
+  char *zText;
+  if( bHex ) lexNext(pLex);
+  if( pLex->tk.eType != TK_STRING ){
+    unexpected(p, &pLex->tk, "SPLITS", "split keys as strings, 'k1' or "
+               "x'6b31', in parentheses");
+    return 1;
+  }
+  zText = tokenText(&pLex->tk);
+  if( zText == 0 ){
+    parseError(p, "out of memory");
+    return 1;
+  }
+  pOut->a = (unsigned char*)zText;
+  pOut->n = (int)strlen(zText);
+  if( bHex ){
+    int i;
+    if( pOut->n % 2 ){
+      parseError(p, "widecol %s: SPLITS x'%s' has an odd number of hex "
+                 "digits", p->pSchema->zTable, zText);
+      return 1;
+    }
+    for(i = 0; i < pOut->n; i += 2){
+      int hi = hexValue((unsigned char)zText[i]);
+      int lo = hexValue((unsigned char)zText[i + 1]);
+      if( hi < 0 || lo < 0 ){
+        parseError(p, "widecol %s: SPLITS x'%s' holds a character that is "
+                   "not a hex digit", p->pSchema->zTable, zText);
+        return 1;
+      }
+      pOut->a[i / 2] = (unsigned char)(hi * 16 + lo);
+    }
+    pOut->n /= 2;
+  }
+  lexNext(pLex);
+  return 0;
+}
+
+static int compareSplits(const WcSplit *pA, const WcSplit *pB){
+  int n = pA->n < pB->n ? pA->n : pB->n;
+  int c = memcmp(pA->a, pB->a, (size_t)n);
+  return c ? c : pA->n - pB->n;
+}
+
+static void parseSplits(Parse *p, const char *zArg){
+  WcSchema *pS = p->pSchema;
+  Lexer lex;
+  int nAlloc = 0;
+  lexInit(&lex, zArg);
+  lexNext(&lex);
+  if( pS->aSplit ){
+    parseError(p, "widecol %s: SPLITS is given twice", pS->zTable);
+    return;
+  }
+  if( lex.tk.eType != TK_LP ){
+    unexpected(p, &lex.tk, "SPLITS", "a list of split keys, ('k1', 'k2')");
+    return;
+  }
+  lexNext(&lex);
+  for(;;){
+    WcSplit *pNew;
+    if( pS->nSplit == nAlloc ){
+      nAlloc = nAlloc ? nAlloc * 2 : 8;
+      pNew = sqlite3_realloc64(pS->aSplit, sizeof(WcSplit) * (size_t)nAlloc);
+      if( pNew == 0 ){
+        parseError(p, "out of memory");
+        return;
+      }
+      pS->aSplit = pNew;
+    }
+    memset(&pS->aSplit[pS->nSplit], 0, sizeof(WcSplit));
+    if( splitKey(p, &lex, &pS->aSplit[pS->nSplit]) ){
+      sqlite3_free(pS->aSplit[pS->nSplit].a);
+      return;
+    }
+    pS->nSplit++;
+    if( pS->aSplit[pS->nSplit - 1].n == 0 ){
+      parseError(p, "widecol %s: SPLITS holds an empty key; a split point "
+                 "must be a key where a region starts", pS->zTable);
+      return;
+    }
+    if( pS->nSplit > 1 && compareSplits(&pS->aSplit[pS->nSplit - 2],
+                                        &pS->aSplit[pS->nSplit - 1]) >= 0 ){
+      parseError(p, "widecol %s: SPLITS must be in increasing byte order, "
+                 "without repeats (split %d is not after split %d)",
+                 pS->zTable, pS->nSplit, pS->nSplit - 1);
+      return;
+    }
+    if( lex.tk.eType == TK_COMMA ){
+      lexNext(&lex);
+      continue;
+    }
+    if( lex.tk.eType != TK_RP ){
+      unexpected(p, &lex.tk, "SPLITS", "\",\" or \")\"");
+      return;
+    }
+    break;
+  }
+  lexNext(&lex);
+  if( lex.tk.eType != TK_END ){
+    unexpected(p, &lex.tk, "SPLITS (...)", "nothing more");
+  }
+}
+
+/*
 ** Checks of the finished schema, and what each element's bytes look like.
 */
 
@@ -1145,11 +1370,12 @@ static void parseFamily(Parse *p, const char *zArg){
 */
 static const char *const azOptionWord[] = {
   "ROWKEY", "INDEX", "FAMILY", "DELIMITER", "ENCODING", "VERSIONS",
+  "STORAGE", "SPLITS",
 };
 static const char *const azHBaseSetting[] = {
   "COMPRESSION", "BLOCKCACHE", "BLOCKSIZE", "BLOOMFILTER", "IN_MEMORY",
   "MIN_VERSIONS", "KEEP_DELETED_CELLS",
-  "DATA_BLOCK_ENCODING", "REPLICATION_SCOPE", "SPLITS", "SPLIT_POLICY",
+  "DATA_BLOCK_ENCODING", "REPLICATION_SCOPE", "SPLIT_POLICY",
 };
 
 /* Edit distance (insertions, deletions, substitutions, swaps of adjacent
@@ -1224,7 +1450,8 @@ static int optionLookalike(Parse *p, const char *zArg){
   return zNear || zHBase;
 }
 
-/* What an argument is.  DELIMITER, ENCODING, VERSIONS and TTL always
+/* What an argument is.  DELIMITER, ENCODING, VERSIONS, TTL, STORAGE and
+** SPLITS always
 ** start an option; a column with one of those names must be quoted
 ** ("encoding" TEXT).  A word
 ** followed by a string, a number or "=" is an option this module does not
@@ -1238,6 +1465,8 @@ static int optionLookalike(Parse *p, const char *zArg){
 #define ARG_INDEX     6
 #define ARG_FAMILY    7
 #define ARG_VERSIONS  8   /* VERSIONS or TTL */
+#define ARG_STORAGE   9
+#define ARG_SPLITS   10
 
 /* INDEX and FAMILY start an argument when a name and "(" follow. */
 static int argKind(const char *zArg){
@@ -1250,6 +1479,8 @@ static int argKind(const char *zArg){
   if( tokenIs(&lex.tk, "VERSIONS") || tokenIs(&lex.tk, "TTL") ){
     return ARG_VERSIONS;
   }
+  if( tokenIs(&lex.tk, "STORAGE") ) return ARG_STORAGE;
+  if( tokenIs(&lex.tk, "SPLITS") ) return ARG_SPLITS;
   bRowkey = tokenIs(&lex.tk, "ROWKEY");
   bIndex = tokenIs(&lex.tk, "INDEX");
   bFamily = tokenIs(&lex.tk, "FAMILY");
@@ -1321,6 +1552,12 @@ WcSchema *wcSchemaParse(const char *zTable, int argc, const char *const *argv,
       case ARG_VERSIONS:
         parseOption(&sParse, argv[i], &given);
         break;
+      case ARG_STORAGE:
+        parseStorage(&sParse, argv[i]);
+        break;
+      case ARG_SPLITS:
+        parseSplits(&sParse, argv[i]);
+        break;
       case ARG_UNKNOWN: {
         Lexer lex;
         lexInit(&lex, argv[i]);
@@ -1361,6 +1598,7 @@ WcSchema *wcSchemaParse(const char *zTable, int argc, const char *const *argv,
   for(i = 0; i < argc && !sParse.zErr; i++){
     if( argKind(argv[i]) == ARG_INDEX ) parseIndex(&sParse, argv[i]);
   }
+  if( !sParse.zErr && pS->zBigtable ) checkBigtable(&sParse);
   if( sParse.zErr ){
     *pzErr = sParse.zErr;
     wcSchemaFree(pS);
@@ -1382,6 +1620,9 @@ void wcSchemaFree(WcSchema *p){
     sqlite3_free(p->aFamily[i].aiCol);
   }
   for(i = 0; i < p->nElem; i++) sqlite3_free(p->aElem[i].aiSaltCol);
+  for(i = 0; i < p->nSplit; i++) sqlite3_free(p->aSplit[i].a);
+  sqlite3_free(p->aSplit);
+  sqlite3_free(p->zBigtable);
   if( !p->bBorrowed ){
     for(i = 0; i < p->nCol; i++){
       sqlite3_free(p->aCol[i].zName);

@@ -60,6 +60,13 @@ typedef struct WcElement WcElement;
 typedef struct WcSchema WcSchema;
 typedef struct WcIndex WcIndex;
 typedef struct WcFamily WcFamily;
+typedef struct WcSplit WcSplit;
+
+/* A split point: bytes a[0..n). */
+struct WcSplit {
+  unsigned char *a;
+  int n;
+};
 
 struct WcColumn {
   char *zName;          /* As declared, without quotes */
@@ -125,6 +132,13 @@ struct WcSchema {
   int bVersioned;
   int nVersions;        /* Versions kept per row key: 1 to 1,000 */
   int64_t nTtl;         /* Seconds a version stays visible; 0: forever */
+  /* Where the rows live.  STORAGE BIGTABLE '<table>': in that Bigtable
+  ** table (the widecol_bigtable module of widecol_bigtable.so); NULL: in
+  ** this database.  SPLITS ('k', ...): the initial split points, in byte
+  ** order, for Bigtable's CreateTable and widecol_ddl(). */
+  char *zBigtable;
+  int nSplit;
+  WcSplit *aSplit;
 };
 
 /* The hidden columns after the declared ones (wcSchemaDeclaration):

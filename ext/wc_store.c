@@ -34,6 +34,18 @@ static int columnUsed(uint64_t colUsed, int iCol){
   return ((colUsed >> (iCol < 63 ? iCol : 63)) & 1) != 0;
 }
 
+/* The family table holding column iCol, or -1 for the row table.  On
+** Bigtable a family is a column family of the row's own Bigtable row, so
+** every column is in the row table. */
+static int familyTable(const WcSchema *pS, int iCol){
+  return pS->zBigtable ? -1 : pS->aCol[iCol].iFamily;
+}
+
+/* The number of family tables. */
+static int familyTables(const WcSchema *pS){
+  return pS->zBigtable ? 0 : pS->nFamily;
+}
+
 void wcStoreAppendTable(sqlite3_str *pStr, const WcVtab *p, int iFamily,
                         int iIndex){
   const WcSchema *pS = p->pSchema;
@@ -56,7 +68,7 @@ void wcStoreAppendRowsSelect(sqlite3_str *pStr, const WcVtab *p,
   int i;
   sqlite3_str_appendall(pStr, "SELECT r.rowkey AS rowkey");
   for(i = 0; i < pS->nCol; i++){
-    if( pS->aCol[i].iFamily >= 0 ){
+    if( familyTable(pS, i) >= 0 ){
       sqlite3_str_appendf(pStr, ", f%d.\"%w\" AS \"%w\"", pS->aCol[i].iFamily,
                           pS->aCol[i].zName, pS->aCol[i].zName);
     }else{
@@ -73,7 +85,7 @@ void wcStoreAppendRowsSelect(sqlite3_str *pStr, const WcVtab *p,
     sqlite3_str_appendall(pStr, " ON r.rowkey BETWEEN b.column1 AND "
                                 "b.column2");
   }
-  for(i = 0; i < pS->nFamily; i++){
+  for(i = 0; i < familyTables(pS); i++){
     sqlite3_str_appendall(pStr, " LEFT JOIN ");
     wcStoreAppendTable(pStr, p, i, -1);
     sqlite3_str_appendf(pStr, " AS f%d ON f%d.rowkey = r.rowkey", i, i);
@@ -84,7 +96,7 @@ void wcStoreAppendRowsSelect(sqlite3_str *pStr, const WcVtab *p,
 ** or of index iIndex's table. */
 static int storedIn(const WcSchema *pS, int iCol, int iFamily, int iIndex){
   if( iIndex >= 0 ) return pS->aIndex[iIndex].abStored[iCol];
-  return iFamily == WC_TABLE_VERSIONS || pS->aCol[iCol].iFamily == iFamily;
+  return iFamily == WC_TABLE_VERSIONS || familyTable(pS, iCol) == iFamily;
 }
 
 /* True if a scan selecting colUsed reads rowtime. */
@@ -100,12 +112,96 @@ static int hasRowtime(const WcSchema *pS, int iFamily, int iIndex){
   return pS->bVersioned && (iFamily == -1 || iFamily == WC_TABLE_VERSIONS);
 }
 
-/* Runs each CREATE TABLE in turn. */
-static int createOne(WcVtab *p, int iFamily, int iIndex){
+/* SPLITS for Bigtable's CreateTable of the row table: the option's, else
+** the values of a leading SALT or BUCKET (at most WC_MAX_SPLITS of them,
+** evenly spaced, when it has more), else none. */
+#define WC_MAX_SPLITS 100
+static void appendSplits(sqlite3_str *pStr, const WcSchema *pS){
+  uint64_t nValue, i;
+  int k;
+  WcBuf key;
+  if( pS->nSplit > 0 ){
+    sqlite3_str_appendall(pStr, ", SPLITS");
+    for(k = 0; k < pS->nSplit; k++){
+      int j;
+      sqlite3_str_appendall(pStr, " x'");
+      for(j = 0; j < pS->aSplit[k].n; j++){
+        sqlite3_str_appendf(pStr, "%02x", pS->aSplit[k].a[j]);
+      }
+      sqlite3_str_appendall(pStr, "'");
+    }
+    return;
+  }
+  if( pS->aElem[0].eKind == WC_ELEM_COLUMN ) return;
+  nValue = wcDerivedCount(pS, 0);
+  if( nValue < 2 ) return;
+  memset(&key, 0, sizeof(key));
+  sqlite3_str_appendall(pStr, ", SPLITS");
+  for(i = 1; i < (nValue < WC_MAX_SPLITS ? nValue : WC_MAX_SPLITS); i++){
+    uint64_t iValue = nValue <= WC_MAX_SPLITS ? i
+        : (uint64_t)((double)i * (double)nValue / WC_MAX_SPLITS);
+    int64_t j;
+    key.n = 0;
+    if( wcEncodeDerived(pS, 0, iValue, &key) != WC_OK ) break;
+    sqlite3_str_appendall(pStr, " x'");
+    for(j = 0; j < key.n; j++) sqlite3_str_appendf(pStr, "%02x", key.a[j]);
+    sqlite3_str_appendall(pStr, "'");
+  }
+  wcBufFree(&key);
+}
+
+/* On Bigtable each table is a widecol_bigtable virtual table: the row
+** table the Bigtable table STORAGE names, with each FAMILY a column family
+** and the other columns in family "_"; an index's table the Bigtable
+** table <table>_idx_<index>. */
+static int createBigtable(WcVtab *p, int iIndex){
   sqlite3_str *pStr = sqlite3_str_new(p->db);
   const WcSchema *pS = p->pSchema;
   char *zSql;
   int i, rc;
+  sqlite3_str_appendall(pStr, "CREATE VIRTUAL TABLE ");
+  wcStoreAppendTable(pStr, p, -1, iIndex);
+  if( iIndex >= 0 ){
+    sqlite3_str_appendf(pStr, " USING widecol_bigtable('%q_idx_%q', ikey, "
+                        "rowkey _", pS->zBigtable, pS->aIndex[iIndex].zName);
+  }else{
+    sqlite3_str_appendf(pStr, " USING widecol_bigtable(%Q, rowkey",
+                        pS->zBigtable);
+  }
+  for(i = 0; i < pS->nCol; i++){
+    const WcColumn *pCol = &pS->aCol[i];
+    if( !storedIn(pS, i, -1, iIndex) ) continue;
+    sqlite3_str_appendf(pStr, ", \"%w\" %s", pCol->zName,
+                        iIndex < 0 && pCol->iFamily >= 0
+                        ? pS->aFamily[pCol->iFamily].zName : "_");
+  }
+  if( iIndex < 0 ) appendSplits(pStr, pS);
+  sqlite3_str_appendall(pStr, ")");
+  zSql = sqlite3_str_finish(pStr);
+  if( zSql == 0 ) return SQLITE_NOMEM;
+  rc = sqlite3_exec(p->db, zSql, 0, 0, 0);
+  sqlite3_free(zSql);
+  if( rc != SQLITE_OK && rc != SQLITE_NOMEM ){
+    const char *zMsg = sqlite3_errmsg(p->db);
+    if( strstr(zMsg, "no such module: widecol_bigtable") ){
+      rc = wcVtabError(p, rc, "widecol %s: STORAGE BIGTABLE needs the "
+          "Bigtable store: load widecol_bigtable too (.load "
+          "./widecol_bigtable, after make bigtable)", p->zName);
+    }else{
+      rc = wcVtabError(p, rc, "widecol %s: %s", p->zName, zMsg);
+    }
+  }
+  return rc;
+}
+
+/* Runs each CREATE TABLE in turn. */
+static int createOne(WcVtab *p, int iFamily, int iIndex){
+  sqlite3_str *pStr;
+  const WcSchema *pS = p->pSchema;
+  char *zSql;
+  int i, rc;
+  if( pS->zBigtable ) return createBigtable(p, iIndex);
+  pStr = sqlite3_str_new(p->db);
   sqlite3_str_appendall(pStr, "CREATE TABLE ");
   wcStoreAppendTable(pStr, p, iFamily, iIndex);
   sqlite3_str_appendall(pStr, iIndex >= 0
@@ -141,7 +237,7 @@ static int forEachTable(WcVtab *p, int (*xOne)(WcVtab*, int, int)){
   if( rc == SQLITE_OK && p->pSchema->nVersions > 1 ){
     rc = xOne(p, WC_TABLE_VERSIONS, -1);
   }
-  for(i = 0; rc == SQLITE_OK && i < p->pSchema->nFamily; i++){
+  for(i = 0; rc == SQLITE_OK && i < familyTables(p->pSchema); i++){
     rc = xOne(p, i, -1);
   }
   for(i = 0; rc == SQLITE_OK && i < p->pSchema->nIndex; i++){
@@ -179,7 +275,12 @@ static int checkOne(WcVtab *p, int iFamily, int iIndex){
   rc = sqlite3_prepare_v2(p->db, zSql, -1, &pStmt, 0);
   sqlite3_free(zSql);
   sqlite3_finalize(pStmt);
-  if( rc != SQLITE_OK && rc != SQLITE_NOMEM ){
+  if( rc != SQLITE_OK && pS->zBigtable
+   && strstr(sqlite3_errmsg(p->db), "no such module: widecol_bigtable") ){
+    rc = wcVtabError(p, rc, "widecol %s: its rows are in Bigtable (STORAGE "
+        "BIGTABLE %Q): load the Bigtable store too (.load ./widecol_bigtable)",
+        p->zName, pS->zBigtable);
+  }else if( rc != SQLITE_OK && rc != SQLITE_NOMEM ){
     rc = wcVtabError(p, rc, "widecol %s: its table %s_%s%s is missing or "
         "lacks a column (%s)", p->zName, p->zName,
         iFamily >= 0 ? "cf_" : iIndex >= 0 ? "idx_"
@@ -234,7 +335,7 @@ int wcStoreRename(WcVtab *p, const char *zNew){
              : SQLITE_NOMEM;
     sqlite3_free(zTo);
   }
-  for(i = 0; rc == SQLITE_OK && i < pS->nFamily; i++){
+  for(i = 0; rc == SQLITE_OK && i < familyTables(pS); i++){
     zTo = sqlite3_mprintf(" RENAME TO \"%w_cf_%w\"", zNew,
                           pS->aFamily[i].zName);
     rc = zTo ? execOn(p, "ALTER TABLE ", i, -1, zTo) : SQLITE_NOMEM;
@@ -295,7 +396,7 @@ static void appendColumnExpr(sqlite3_str *pStr, const WcSchema *pS,
   const WcColumn *pCol = &pS->aCol[iCol];
   if( iPath > 0 && (bCovered || pS->aIndex[iPath - 1].abStored[iCol]) ){
     sqlite3_str_appendf(pStr, "x.\"%w\"", pCol->zName);
-  }else if( pCol->iFamily >= 0 ){
+  }else if( familyTable(pS, iCol) >= 0 ){
     sqlite3_str_appendf(pStr, "f%d.\"%w\"", pCol->iFamily, pCol->zName);
   }else{
     sqlite3_str_appendf(pStr, "r.\"%w\"", pCol->zName);
@@ -311,7 +412,7 @@ static void appendRowSource(sqlite3_str *pStr, const WcVtab *p, int iPath,
   wcStoreAppendTable(pStr, p, -1, -1);
   sqlite3_str_appendall(pStr, " AS r");
   if( iPath > 0 ) sqlite3_str_appendall(pStr, " ON r.rowkey = x.rowkey");
-  for(iFam = 0; iFam < pS->nFamily; iFam++){
+  for(iFam = 0; iFam < familyTables(pS); iFam++){
     for(i = 0; i < pS->nCol; i++){
       if( pS->aCol[i].iFamily == iFam && columnUsed(colUsed, i)
        && (iPath == 0 || !pS->aIndex[iPath - 1].abStored[i]) ){
@@ -416,7 +517,7 @@ static char *statementSql(WcVtab *p, int eStmt, int iObj, uint64_t colUsed){
       sqlite3_str_appendall(pStr, "UPDATE ");
       wcStoreAppendTable(pStr, p, -1, -1);
       for(i = 0; i < pS->nCol; i++){
-        if( pS->aCol[i].iFamily >= 0 ) continue;
+        if( familyTable(pS, i) >= 0 ) continue;
         sqlite3_str_appendf(pStr, "%s \"%w\" = ?%d", nSet++ ? "," : " SET",
                             pS->aCol[i].zName, i + 2);
       }
@@ -602,7 +703,10 @@ void wcStoreClose(WcVtab *p){
   }
 }
 
-/* The row count from ANALYZE's sqlite_stat1 if it has one, else counted. */
+/* The row count from ANALYZE's sqlite_stat1 if it has one, else counted.
+** On Bigtable counting would read the whole table: a table there is taken
+** to be large (WC_BIGTABLE_ROWS) unless ANALYZE said otherwise. */
+#define WC_BIGTABLE_ROWS 1000000
 int64_t wcStoreRowCount(WcVtab *p){
   sqlite3_stmt *pStmt = 0;
   int64_t nRow = -1;
@@ -615,6 +719,7 @@ int64_t wcStoreRowCount(WcVtab *p){
   }
   sqlite3_finalize(pStmt);
   sqlite3_free(zSql);
+  if( nRow < 0 && p->pSchema->zBigtable ) nRow = WC_BIGTABLE_ROWS;
   if( nRow < 0 ){
     pStmt = 0;
     zSql = sqlite3_mprintf("SELECT count(*) FROM \"%w\".\"%w_rows\"", p->zDb,

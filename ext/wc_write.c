@@ -380,7 +380,8 @@ static int runWrite(WcVtab *p, int eStmt, int iObj, const unsigned char *aKey,
 static int writeFamilies(WcVtab *p, const unsigned char *aKey, int64_t nKey){
   const WcSchema *pS = p->pSchema;
   int i, j, rc = SQLITE_OK;
-  for(i = 0; i < pS->nFamily && rc == SQLITE_OK; i++){
+  /* On Bigtable the families are in the row's own Bigtable row. */
+  for(i = 0; i < pS->nFamily && !pS->zBigtable && rc == SQLITE_OK; i++){
     const WcFamily *pFam = &pS->aFamily[i];
     int bAny = 0;
     for(j = 0; j < pFam->nCol; j++){
@@ -468,7 +469,8 @@ static int removeRow(WcVtab *p, const unsigned char *aKey, int64_t nKey,
     rc = runWrite(p, WC_STMT_INDEX_DEL, i, aKey, nKey, 0, &p->aOldIdxKey[i]);
   }
   oldRelease(p);
-  for(i = 0; i < pS->nFamily && rc == SQLITE_OK && bFound; i++){
+  for(i = 0; i < pS->nFamily && !pS->zBigtable && rc == SQLITE_OK && bFound;
+      i++){
     rc = runWrite(p, WC_STMT_FAMILY_DEL, i, aKey, nKey, 0, 0);
   }
   if( rc == SQLITE_OK && bFound ){

@@ -3,9 +3,9 @@
 **
 ** It reads scripts in the format of SQLite's sqllogictest project and runs
 ** them on the system SQLite, in a fresh database file per script, with the
-** extension named by --extension loaded.  Usage:
+** extensions named by --extension loaded (in the order given).  Usage:
 **
-**   slt [--extension PATH] [--defensive] [--verbose] SCRIPT...
+**   slt [--extension PATH]... [--defensive] [--verbose] SCRIPT...
 **
 ** --defensive opens every database with SQLITE_DBCONFIG_DEFENSIVE, as
 ** applications that protect shadow tables do.
@@ -85,7 +85,8 @@ struct Label {
 typedef struct Runner Runner;
 struct Runner {
   const char *zFile;
-  const char *zExtension;
+  const char *azExtension[4];
+  int nExtension;
   const char *zDbPath;
   int bVerbose;
   int bDefensive;
@@ -585,6 +586,7 @@ static int runRecord(Runner *p, Record *pRec){
 static sqlite3 *openDatabase(Runner *p, const char *zPath){
   sqlite3 *db = 0;
   char *zErr = 0;
+  int i;
   if( sqlite3_open(zPath, &db) != SQLITE_OK ){
     fprintf(stderr, "slt: cannot open %s: %s\n", zPath, sqlite3_errmsg(db));
     exit(2);
@@ -595,10 +597,11 @@ static sqlite3 *openDatabase(Runner *p, const char *zPath){
   /* The extension before anything reads the schema: SQLite marks a
   ** virtual table's shadow tables read-only as it reads the schema, and
   ** only if the table's module is registered by then. */
-  if( p->zExtension ){
-    sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 1, (int*)0);
-    if( sqlite3_load_extension(db, p->zExtension, 0, &zErr) != SQLITE_OK ){
-      fprintf(stderr, "slt: cannot load %s: %s\n", p->zExtension, zErr);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 1, (int*)0);
+  for(i = 0; i < p->nExtension; i++){
+    if( sqlite3_load_extension(db, p->azExtension[i], 0, &zErr)
+        != SQLITE_OK ){
+      fprintf(stderr, "slt: cannot load %s: %s\n", p->azExtension[i], zErr);
       exit(2);
     }
   }
@@ -667,8 +670,9 @@ int main(int argc, char **argv){
   }
   snprintf(zDbPath, sizeof(zDbPath), "%s/test.db", zDir);
   for(i = 1; i < argc; i++){
-    if( strcmp(argv[i], "--extension") == 0 && i + 1 < argc ){
-      runner.zExtension = argv[++i];
+    if( strcmp(argv[i], "--extension") == 0 && i + 1 < argc
+     && runner.nExtension < 4 ){
+      runner.azExtension[runner.nExtension++] = argv[++i];
     }else if( strcmp(argv[i], "--defensive") == 0 ){
       runner.bDefensive = 1;
     }else if( strcmp(argv[i], "--verbose") == 0 ){

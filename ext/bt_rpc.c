@@ -1,0 +1,451 @@
+/*
+** bt_rpc.c: gRPC calls to Bigtable (see bt_rpc.h).
+**
+** gRPC's C core is used directly: each call has its own completion queue
+** that the caller plucks, so a call blocks the statement that made it and
+** nothing else, and no thread of ours is needed.  Messages are packed and
+** unpacked with protobuf-c.  Channels are made once per endpoint and
+** shared, since making one (a TCP connection, an HTTP/2 handshake) costs
+** far more than a call.
+*/
+#include "bt_rpc.h"
+#include "sqlite3ext.h"
+SQLITE_EXTENSION_INIT3
+
+#include <grpc/grpc.h>
+#include <grpc/grpc_security.h>
+#include <grpc/byte_buffer_reader.h>
+#include <grpc/support/alloc.h>
+#include <grpc/support/time.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Unary calls that take longer than this fail with DEADLINE_EXCEEDED. */
+#define BT_UNARY_SECONDS 120
+
+struct BtConn {
+  char *zKey;           /* Endpoint and token: what makes it shareable */
+  char *zEndpoint;      /* For messages */
+  int bEmulator;
+  grpc_channel *pData;  /* google.bigtable.v2 */
+  grpc_channel *pAdmin; /* google.bigtable.admin.v2 (== pData on the
+                        ** emulator) */
+  int nRef;
+  BtConn *pNext;
+};
+
+struct BtStream {
+  grpc_completion_queue *pCq;
+  grpc_call *pCall;
+  grpc_metadata_array initial;
+  grpc_metadata_array trailing;
+  grpc_status_code status;
+  grpc_slice details;
+  int bDone;            /* The status has been received */
+  BtCounters *pCount;
+};
+
+static pthread_mutex_t connMutex = PTHREAD_MUTEX_INITIALIZER;
+static BtConn *pConnList = 0;
+
+void btStatusClear(BtStatus *p){
+  sqlite3_free(p->zMsg);
+  p->zMsg = 0;
+  p->code = 0;
+}
+
+static void setStatus(BtStatus *p, int code, const char *zFormat, ...){
+  va_list ap;
+  if( p == 0 ) return;
+  sqlite3_free(p->zMsg);
+  va_start(ap, zFormat);
+  p->zMsg = sqlite3_vmprintf(zFormat, ap);
+  va_end(ap);
+  p->code = code;
+}
+
+static grpc_channel *makeChannel(const char *zTarget, const char *zToken){
+  grpc_arg aArg[2];
+  grpc_channel_args args;
+  grpc_channel_credentials *pCred;
+  grpc_channel *pChannel;
+  /* Rows and cells may be large: no limit but Bigtable's own. */
+  aArg[0].type = GRPC_ARG_INTEGER;
+  aArg[0].key = (char*)GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH;
+  aArg[0].value.integer = -1;
+  aArg[1].type = GRPC_ARG_INTEGER;
+  aArg[1].key = (char*)GRPC_ARG_MAX_SEND_MESSAGE_LENGTH;
+  aArg[1].value.integer = -1;
+  args.num_args = 2;
+  args.args = aArg;
+  if( zToken == 0 ){
+    pCred = grpc_insecure_credentials_create();
+  }else{
+    grpc_channel_credentials *pTls = grpc_ssl_credentials_create(0, 0, 0, 0);
+    grpc_call_credentials *pToken =
+        grpc_access_token_credentials_create(zToken, 0);
+    pCred = grpc_composite_channel_credentials_create(pTls, pToken, 0);
+    grpc_channel_credentials_release(pTls);
+    grpc_call_credentials_release(pToken);
+  }
+  pChannel = grpc_channel_create(zTarget, pCred, &args);
+  grpc_channel_credentials_release(pCred);
+  return pChannel;
+}
+
+int btConnOpen(BtConn **ppConn, char **pzErr){
+  const char *zHost = getenv("BIGTABLE_EMULATOR_HOST");
+  const char *zToken = 0;
+  char *zKey;
+  BtConn *p;
+  *ppConn = 0;
+  if( zHost && zHost[0] == 0 ) zHost = 0;
+  if( zHost == 0 ){
+    zToken = getenv(BT_TOKEN_ENV);
+    if( zToken == 0 || zToken[0] == 0 ){
+      *pzErr = sqlite3_mprintf("no Bigtable endpoint: set "
+          "BIGTABLE_EMULATOR_HOST=host:port for an emulator (cbtemulator "
+          "-host 127.0.0.1 -port 8086), or " BT_TOKEN_ENV " to an access "
+          "token (export " BT_TOKEN_ENV "=$(gcloud auth "
+          "print-access-token)) for Google's endpoint");
+      return BT_UNAUTHENTICATED;
+    }
+  }
+  zKey = zHost ? sqlite3_mprintf("emulator %s", zHost)
+               : sqlite3_mprintf("google %s", zToken);
+  if( zKey == 0 ){
+    *pzErr = sqlite3_mprintf("out of memory");
+    return BT_INTERNAL;
+  }
+  pthread_mutex_lock(&connMutex);
+  for(p = pConnList; p && strcmp(p->zKey, zKey) != 0; p = p->pNext){}
+  if( p ){
+    p->nRef++;
+    sqlite3_free(zKey);
+  }else{
+    p = sqlite3_malloc(sizeof(*p));
+    if( p ) memset(p, 0, sizeof(*p));
+    if( p ){
+      grpc_init();
+      p->zKey = zKey;
+      p->bEmulator = zHost != 0;
+      p->zEndpoint = zHost
+          ? sqlite3_mprintf("%s (the emulator named by "
+                            "BIGTABLE_EMULATOR_HOST)", zHost)
+          : sqlite3_mprintf("bigtable.googleapis.com:443 (TLS, token from "
+                            BT_TOKEN_ENV ")");
+      p->pData = makeChannel(zHost ? zHost : "bigtable.googleapis.com:443",
+                             zToken);
+      p->pAdmin = zHost ? p->pData
+                        : makeChannel("bigtableadmin.googleapis.com:443",
+                                      zToken);
+      p->nRef = 1;
+      p->pNext = pConnList;
+      pConnList = p;
+    }else{
+      sqlite3_free(zKey);
+    }
+  }
+  pthread_mutex_unlock(&connMutex);
+  if( p == 0 || p->zEndpoint == 0 || p->pData == 0 || p->pAdmin == 0 ){
+    if( p ) btConnClose(p);
+    *pzErr = sqlite3_mprintf("out of memory, or gRPC could not make a "
+                             "channel");
+    return BT_INTERNAL;
+  }
+  *ppConn = p;
+  return BT_OK;
+}
+
+void btConnClose(BtConn *pConn){
+  BtConn **pp;
+  if( pConn == 0 ) return;
+  pthread_mutex_lock(&connMutex);
+  if( --pConn->nRef > 0 ){
+    pthread_mutex_unlock(&connMutex);
+    return;
+  }
+  for(pp = &pConnList; *pp && *pp != pConn; pp = &(*pp)->pNext){}
+  if( *pp ) *pp = pConn->pNext;
+  pthread_mutex_unlock(&connMutex);
+  if( pConn->pAdmin && pConn->pAdmin != pConn->pData ){
+    grpc_channel_destroy(pConn->pAdmin);
+  }
+  if( pConn->pData ) grpc_channel_destroy(pConn->pData);
+  sqlite3_free(pConn->zKey);
+  sqlite3_free(pConn->zEndpoint);
+  sqlite3_free(pConn);
+  grpc_shutdown();
+}
+
+const char *btConnEndpoint(const BtConn *pConn){
+  return pConn->zEndpoint;
+}
+
+int btConnIsEmulator(const BtConn *pConn){
+  return pConn->bEmulator;
+}
+
+/* The routing header Bigtable's front end reads: the table's resource
+** name, percent-encoded. */
+static char *routingParams(const char *zTable){
+  static const char hex[] = "0123456789ABCDEF";
+  sqlite3_str *pStr = sqlite3_str_new(0);
+  const unsigned char *z;
+  sqlite3_str_appendall(pStr, strncmp(zTable, "projects/", 9) == 0
+      && strstr(zTable, "/tables/") ? "table_name=" : "name=");
+  for(z = (const unsigned char*)zTable; *z; z++){
+    if( (*z >= 'a' && *z <= 'z') || (*z >= 'A' && *z <= 'Z')
+     || (*z >= '0' && *z <= '9') || *z == '-' || *z == '_' || *z == '.'
+     || *z == '~' ){
+      sqlite3_str_appendchar(pStr, 1, (char)*z);
+    }else{
+      sqlite3_str_appendf(pStr, "%%%c%c", hex[*z >> 4], hex[*z & 15]);
+    }
+  }
+  return sqlite3_str_finish(pStr);
+}
+
+static grpc_byte_buffer *packMessage(const ProtobufCMessage *pMsg,
+                                     BtCounters *pCount){
+  size_t n = protobuf_c_message_get_packed_size(pMsg);
+  grpc_slice slice = grpc_slice_malloc(n);
+  grpc_byte_buffer *pBuf;
+  protobuf_c_message_pack(pMsg, GRPC_SLICE_START_PTR(slice));
+  pBuf = grpc_raw_byte_buffer_create(&slice, 1);
+  grpc_slice_unref(slice);
+  if( pCount ) pCount->nByteOut += (int64_t)n;
+  return pBuf;
+}
+
+static ProtobufCMessage *unpackMessage(grpc_byte_buffer *pBuf,
+                                       const ProtobufCMessageDescriptor *pDesc,
+                                       BtCounters *pCount){
+  grpc_byte_buffer_reader reader;
+  grpc_slice slice;
+  ProtobufCMessage *pMsg = 0;
+  if( !grpc_byte_buffer_reader_init(&reader, pBuf) ) return 0;
+  slice = grpc_byte_buffer_reader_readall(&reader);
+  grpc_byte_buffer_reader_destroy(&reader);
+  pMsg = protobuf_c_message_unpack(pDesc, 0, GRPC_SLICE_LENGTH(slice),
+                                   GRPC_SLICE_START_PTR(slice));
+  if( pCount ){
+    pCount->nMsgIn++;
+    pCount->nByteIn += (int64_t)GRPC_SLICE_LENGTH(slice);
+  }
+  grpc_slice_unref(slice);
+  return pMsg;
+}
+
+/* Waits for the batch tagged pTag to complete. */
+static int waitFor(grpc_completion_queue *pCq, void *pTag){
+  grpc_event ev = grpc_completion_queue_pluck(pCq, pTag,
+                      gpr_inf_future(GPR_CLOCK_REALTIME), 0);
+  return ev.type == GRPC_OP_COMPLETE && ev.success;
+}
+
+static void destroyQueue(grpc_completion_queue *pCq){
+  grpc_completion_queue_shutdown(pCq);
+  grpc_completion_queue_destroy(pCq);
+}
+
+/* A call on the channel its service is served from. */
+static grpc_call *startCall(BtConn *pConn, const char *zMethod,
+                            gpr_timespec deadline,
+                            grpc_completion_queue *pCq){
+  grpc_channel *pChannel = strncmp(zMethod, "/google.bigtable.admin.", 23)
+                           ? pConn->pData : pConn->pAdmin;
+  grpc_slice method = grpc_slice_from_copied_string(zMethod);
+  grpc_call *pCall = grpc_channel_create_call(pChannel, 0,
+                         GRPC_PROPAGATE_DEFAULTS, pCq, method, 0, deadline, 0);
+  grpc_slice_unref(method);
+  return pCall;
+}
+
+static void statusFrom(BtStatus *pStatus, grpc_status_code code,
+                       grpc_slice details, const char *zMethod){
+  char *zDetail = grpc_slice_to_c_string(details);
+  const char *zShort = strrchr(zMethod, '/');
+  setStatus(pStatus, (int)code, "%s failed: %s (gRPC status %d)",
+            zShort ? zShort + 1 : zMethod,
+            zDetail && zDetail[0] ? zDetail : "no details", (int)code);
+  gpr_free(zDetail);
+}
+
+int btCall(BtConn *pConn, const char *zMethod, const char *zTable,
+           const ProtobufCMessage *pReq,
+           const ProtobufCMessageDescriptor *pRespDesc,
+           ProtobufCMessage **ppResp, BtStatus *pStatus, BtCounters *pCount){
+  grpc_completion_queue *pCq = grpc_completion_queue_create_for_pluck(0);
+  gpr_timespec deadline = gpr_time_add(gpr_now(GPR_CLOCK_REALTIME),
+      gpr_time_from_seconds(BT_UNARY_SECONDS, GPR_TIMESPAN));
+  grpc_call *pCall = startCall(pConn, zMethod, deadline, pCq);
+  grpc_metadata_array initial, trailing;
+  grpc_byte_buffer *pSend = packMessage(pReq, pCount);
+  grpc_byte_buffer *pRecv = 0;
+  grpc_status_code code = GRPC_STATUS_UNKNOWN;
+  grpc_slice details = grpc_empty_slice();
+  grpc_metadata md;
+  grpc_op aOp[6];
+  char *zParams = routingParams(zTable);
+  int rc;
+  *ppResp = 0;
+  grpc_metadata_array_init(&initial);
+  grpc_metadata_array_init(&trailing);
+  memset(aOp, 0, sizeof(aOp));
+  memset(&md, 0, sizeof(md));
+  md.key = grpc_slice_from_static_string("x-goog-request-params");
+  md.value = grpc_slice_from_copied_string(zParams ? zParams : "");
+  aOp[0].op = GRPC_OP_SEND_INITIAL_METADATA;
+  aOp[0].data.send_initial_metadata.count = 1;
+  aOp[0].data.send_initial_metadata.metadata = &md;
+  aOp[1].op = GRPC_OP_SEND_MESSAGE;
+  aOp[1].data.send_message.send_message = pSend;
+  aOp[2].op = GRPC_OP_SEND_CLOSE_FROM_CLIENT;
+  aOp[3].op = GRPC_OP_RECV_INITIAL_METADATA;
+  aOp[3].data.recv_initial_metadata.recv_initial_metadata = &initial;
+  aOp[4].op = GRPC_OP_RECV_MESSAGE;
+  aOp[4].data.recv_message.recv_message = &pRecv;
+  aOp[5].op = GRPC_OP_RECV_STATUS_ON_CLIENT;
+  aOp[5].data.recv_status_on_client.trailing_metadata = &trailing;
+  aOp[5].data.recv_status_on_client.status = &code;
+  aOp[5].data.recv_status_on_client.status_details = &details;
+  if( pCount ) pCount->nRpc++;
+  if( grpc_call_start_batch(pCall, aOp, 6, (void*)1, 0) != GRPC_CALL_OK
+   || !waitFor(pCq, (void*)1) ){
+    setStatus(pStatus, BT_INTERNAL, "gRPC could not run the call %s",
+              zMethod);
+    rc = BT_INTERNAL;
+  }else if( code != GRPC_STATUS_OK ){
+    statusFrom(pStatus, code, details, zMethod);
+    rc = (int)code;
+  }else if( pRecv == 0
+         || (*ppResp = unpackMessage(pRecv, pRespDesc, pCount)) == 0 ){
+    setStatus(pStatus, BT_INTERNAL, "%s: the response could not be read",
+              zMethod);
+    rc = BT_INTERNAL;
+  }else{
+    rc = BT_OK;
+  }
+  grpc_slice_unref(md.value);
+  grpc_slice_unref(details);
+  grpc_metadata_array_destroy(&initial);
+  grpc_metadata_array_destroy(&trailing);
+  grpc_byte_buffer_destroy(pSend);
+  if( pRecv ) grpc_byte_buffer_destroy(pRecv);
+  grpc_call_unref(pCall);
+  destroyQueue(pCq);
+  sqlite3_free(zParams);
+  return rc;
+}
+
+int btStreamOpen(BtConn *pConn, const char *zMethod, const char *zTable,
+                 const ProtobufCMessage *pReq, BtStream **ppStream,
+                 BtStatus *pStatus, BtCounters *pCount){
+  BtStream *p = sqlite3_malloc(sizeof(*p));
+  grpc_byte_buffer *pSend;
+  grpc_metadata md;
+  grpc_op aOp[5];
+  char *zParams;
+  *ppStream = 0;
+  if( p == 0 ){
+    setStatus(pStatus, BT_INTERNAL, "out of memory");
+    return BT_INTERNAL;
+  }
+  memset(p, 0, sizeof(*p));
+  p->pCount = pCount;
+  p->pCq = grpc_completion_queue_create_for_pluck(0);
+  p->pCall = startCall(pConn, zMethod, gpr_inf_future(GPR_CLOCK_REALTIME),
+                       p->pCq);
+  p->details = grpc_empty_slice();
+  grpc_metadata_array_init(&p->initial);
+  grpc_metadata_array_init(&p->trailing);
+  zParams = routingParams(zTable);
+  pSend = packMessage(pReq, pCount);
+  memset(aOp, 0, sizeof(aOp));
+  memset(&md, 0, sizeof(md));
+  md.key = grpc_slice_from_static_string("x-goog-request-params");
+  md.value = grpc_slice_from_copied_string(zParams ? zParams : "");
+  aOp[0].op = GRPC_OP_SEND_INITIAL_METADATA;
+  aOp[0].data.send_initial_metadata.count = 1;
+  aOp[0].data.send_initial_metadata.metadata = &md;
+  aOp[1].op = GRPC_OP_SEND_MESSAGE;
+  aOp[1].data.send_message.send_message = pSend;
+  aOp[2].op = GRPC_OP_SEND_CLOSE_FROM_CLIENT;
+  aOp[3].op = GRPC_OP_RECV_INITIAL_METADATA;
+  aOp[3].data.recv_initial_metadata.recv_initial_metadata = &p->initial;
+  if( pCount ) pCount->nRpc++;
+  /* A start that fails (an endpoint that is down) ends the call, and
+  ** btStreamNext() reports the status it ended with. */
+  if( grpc_call_start_batch(p->pCall, aOp, 4, (void*)1, 0) == GRPC_CALL_OK ){
+    waitFor(p->pCq, (void*)1);
+  }
+  grpc_slice_unref(md.value);
+  grpc_byte_buffer_destroy(pSend);
+  sqlite3_free(zParams);
+  *ppStream = p;
+  return BT_OK;
+}
+
+/* Receives the final status; returns it. */
+static int streamStatus(BtStream *p, BtStatus *pStatus, const char *zWhat){
+  grpc_op op;
+  if( !p->bDone ){
+    memset(&op, 0, sizeof(op));
+    op.op = GRPC_OP_RECV_STATUS_ON_CLIENT;
+    op.data.recv_status_on_client.trailing_metadata = &p->trailing;
+    op.data.recv_status_on_client.status = &p->status;
+    op.data.recv_status_on_client.status_details = &p->details;
+    p->status = GRPC_STATUS_UNKNOWN;
+    if( grpc_call_start_batch(p->pCall, &op, 1, (void*)2, 0) == GRPC_CALL_OK ){
+      waitFor(p->pCq, (void*)2);
+    }
+    p->bDone = 1;
+  }
+  if( p->status != GRPC_STATUS_OK ){
+    statusFrom(pStatus, p->status, p->details, zWhat);
+  }
+  return (int)p->status;
+}
+
+int btStreamNext(BtStream *p, const ProtobufCMessageDescriptor *pDesc,
+                 ProtobufCMessage **ppMsg, BtStatus *pStatus){
+  grpc_byte_buffer *pRecv = 0;
+  grpc_op op;
+  *ppMsg = 0;
+  if( p->bDone ){
+    return streamStatus(p, pStatus, pDesc->name) == GRPC_STATUS_OK ? 0 : -1;
+  }
+  memset(&op, 0, sizeof(op));
+  op.op = GRPC_OP_RECV_MESSAGE;
+  op.data.recv_message.recv_message = &pRecv;
+  if( grpc_call_start_batch(p->pCall, &op, 1, (void*)3, 0) != GRPC_CALL_OK
+   || !waitFor(p->pCq, (void*)3) || pRecv == 0 ){
+    return streamStatus(p, pStatus, pDesc->name) == GRPC_STATUS_OK ? 0 : -1;
+  }
+  *ppMsg = unpackMessage(pRecv, pDesc, p->pCount);
+  grpc_byte_buffer_destroy(pRecv);
+  if( *ppMsg == 0 ){
+    setStatus(pStatus, BT_INTERNAL, "a %s from Bigtable could not be read",
+              pDesc->name);
+    return -1;
+  }
+  return 1;
+}
+
+void btStreamClose(BtStream *p){
+  if( p == 0 ) return;
+  if( !p->bDone ){
+    BtStatus ignored = {0, 0};
+    grpc_call_cancel(p->pCall, 0);
+    streamStatus(p, &ignored, "");
+    btStatusClear(&ignored);
+  }
+  grpc_slice_unref(p->details);
+  grpc_metadata_array_destroy(&p->initial);
+  grpc_metadata_array_destroy(&p->trailing);
+  grpc_call_unref(p->pCall);
+  destroyQueue(p->pCq);
+  sqlite3_free(p);
+}

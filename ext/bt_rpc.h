@@ -1,0 +1,85 @@
+/*
+** bt_rpc.h: calls to Bigtable over gRPC's C core, for widecol's Bigtable
+** store (widecol_bigtable.so).
+**
+** A BtConn is the way to one Bigtable endpoint: BIGTABLE_EMULATOR_HOST
+** when it is set (plain gRPC, no credentials, as every official client
+** does), else Google's endpoints over TLS with the access token in the
+** environment variable WIDECOL_BIGTABLE_TOKEN.  Connections are shared by
+** endpoint within a process and counted.  Messages are protobuf-c messages
+** of bt_wire.proto; each call returns a gRPC status code (0: OK) and, when
+** it is not OK, fills a BtStatus whose text says what Bigtable said.
+*/
+#ifndef WIDECOL_BT_RPC_H
+#define WIDECOL_BT_RPC_H
+
+#include <stdint.h>
+#include <protobuf-c/protobuf-c.h>
+
+typedef struct BtConn BtConn;
+typedef struct BtStream BtStream;
+
+/* gRPC status codes widecol treats apart. */
+#define BT_OK                 0
+#define BT_CANCELLED          1
+#define BT_INVALID_ARGUMENT   3
+#define BT_DEADLINE_EXCEEDED  4
+#define BT_NOT_FOUND          5
+#define BT_ALREADY_EXISTS     6
+#define BT_PERMISSION_DENIED  7
+#define BT_FAILED_PRECONDITION 9
+#define BT_UNIMPLEMENTED     12
+#define BT_INTERNAL          13
+#define BT_UNAVAILABLE       14
+#define BT_UNAUTHENTICATED   16
+
+/* The environment variable holding the access token for Google's
+** endpoints (e.g. export WIDECOL_BIGTABLE_TOKEN=$(gcloud auth
+** print-access-token)). */
+#define BT_TOKEN_ENV "WIDECOL_BIGTABLE_TOKEN"
+
+typedef struct BtStatus BtStatus;
+struct BtStatus {
+  int code;             /* gRPC status code */
+  char *zMsg;           /* From sqlite3_mprintf(), or NULL */
+};
+void btStatusClear(BtStatus *p);
+
+/* What an RPC cost, for widecol_stats(). */
+typedef struct BtCounters BtCounters;
+struct BtCounters {
+  int64_t nRpc;         /* Calls started */
+  int64_t nMsgIn;       /* Messages received */
+  int64_t nByteIn;      /* Their bytes */
+  int64_t nByteOut;     /* Bytes sent */
+};
+
+/* Opens (or shares) the connection for this process's environment.
+** Returns 0, or a gRPC code with *pzErr set (sqlite3_mprintf()). */
+int btConnOpen(BtConn **ppConn, char **pzErr);
+void btConnClose(BtConn *pConn);
+/* "127.0.0.1:8086 (the emulator, BIGTABLE_EMULATOR_HOST)", for messages. */
+const char *btConnEndpoint(const BtConn *pConn);
+int btConnIsEmulator(const BtConn *pConn);
+
+/* A unary call: zMethod is the full method path
+** ("/google.bigtable.v2.Bigtable/CheckAndMutateRow"), zTable the
+** resource the call is about (routing header).  On success *ppResp is the
+** response, to free with protobuf_c_message_free_unpacked(). */
+int btCall(BtConn *pConn, const char *zMethod, const char *zTable,
+           const ProtobufCMessage *pReq,
+           const ProtobufCMessageDescriptor *pRespDesc,
+           ProtobufCMessage **ppResp, BtStatus *pStatus, BtCounters *pCount);
+
+/* A call that streams responses (ReadRows, MutateRows, SampleRowKeys).
+** btStreamNext() gives the next response in *ppMsg and returns 1, or
+** returns 0 at the end of a stream that ended well, or -1 with *pStatus
+** set.  btStreamClose() cancels a stream not read to its end. */
+int btStreamOpen(BtConn *pConn, const char *zMethod, const char *zTable,
+                 const ProtobufCMessage *pReq, BtStream **ppStream,
+                 BtStatus *pStatus, BtCounters *pCount);
+int btStreamNext(BtStream *pStream, const ProtobufCMessageDescriptor *pDesc,
+                 ProtobufCMessage **ppMsg, BtStatus *pStatus);
+void btStreamClose(BtStream *pStream);
+
+#endif /* WIDECOL_BT_RPC_H */

@@ -1,0 +1,34 @@
+/*
+** bt_store.h: the widecol_bigtable module, one Bigtable table seen as an
+** SQLite table (bt_store.c).
+**
+** widecol keeps its rows in tables it reads and writes with SQL (the
+** statements of wc_store.c: range scans on rowkey, reads of one key,
+** inserts, replaces, updates and deletes of one row).  With STORAGE
+** BIGTABLE those tables are virtual tables of this module instead of
+** ordinary SQLite tables, so the statements are the storage interface and
+** this module is its second implementation:
+**
+**   CREATE VIRTUAL TABLE x USING widecol_bigtable(
+**     '<projects/p/instances/i/tables/t>', <key column>,
+**     <column> <family>, ...  [, SPLITS x'..' x'..' ...] [, VERSIONS n]
+**     [, TTL seconds])
+**
+** declares x(<key column> BLOB PRIMARY KEY, <column>, ...) WITHOUT ROWID.
+** A row is a Bigtable row with that key; each column a cell in its family,
+** qualifier the column's name, value as bt_cell.h writes it; every row has
+** an empty cell "_:" (family "_", empty qualifier) so that a row whose
+** columns are all NULL exists.  xCreate makes the Bigtable table (or takes
+** the one already there when it has the families), xDestroy deletes it.
+*/
+#ifndef WIDECOL_BT_STORE_H
+#define WIDECOL_BT_STORE_H
+
+#include <sqlite3ext.h>
+
+/* The family of the marker cell and of columns in no FAMILY. */
+#define BT_DEFAULT_FAMILY "_"
+
+extern const sqlite3_module btModule;
+
+#endif /* WIDECOL_BT_STORE_H */
