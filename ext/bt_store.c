@@ -107,6 +107,40 @@ struct BtColumn {
   char *zFamily;
 };
 
+/*
+** What a connection's transaction has sent, shared by every table of the
+** module on the connection (the module's client data, counted): whether a
+** ROLLBACK, or a statement that fails, can still drop its writes depends
+** on whether any table sent any since it began, not only this one.
+*/
+#define BT_MAX_SAVEPOINT 64
+struct BtTxn {
+  int nRef;
+  int bOpen;            /* A transaction is open */
+  int64_t nSent;        /* Rows sent, ever */
+  int64_t iBegin;       /* nSent when the transaction began */
+  int nSavepoint;
+  int64_t aiSavepoint[BT_MAX_SAVEPOINT];   /* nSent at each savepoint */
+};
+
+BtTxn *btTxnNew(void){
+  BtTxn *p = sqlite3_malloc(sizeof(*p));
+  if( p ){
+    memset(p, 0, sizeof(*p));
+    p->nRef = 1;
+  }
+  return p;
+}
+
+static void btTxnRef(BtTxn *p){
+  p->nRef++;
+}
+
+void btTxnUnref(void *pArg){
+  BtTxn *p = (BtTxn*)pArg;
+  if( p && --p->nRef == 0 ) sqlite3_free(p);
+}
+
 typedef struct BtTable BtTable;
 struct BtTable {
   sqlite3_vtab base;
@@ -130,8 +164,8 @@ struct BtTable {
   Wcbt__MutateRowsRequest__Entry **apEntry;
   int nEntry, nEntryAlloc;
   size_t nBatchByte;
-  int64_t nSent;        /* Rows sent since the transaction began */
-  int *aiSavepoint;     /* nEntry at each savepoint, -1 if sent since */
+  BtTxn *pTxn;          /* The connection's transaction (shared) */
+  int *aiSavepoint;     /* nEntry at each open savepoint */
   int nSavepoint;
 };
 
@@ -319,6 +353,7 @@ static void tableFree(BtTable *p){
   sqlite3_free(p->aiSorted);
   sqlite3_free(p->azFamily);
   sqlite3_free(p->aiSavepoint);
+  if( p->pTxn ) btTxnUnref(p->pTxn);
   sqlite3_free(p->zName);
   sqlite3_free(p->zResource);
   btConnClose(p->pConn);
@@ -573,8 +608,9 @@ static int deleteRemote(BtTable *p){
 /*
 ** Connecting.
 */
-static int btInit(sqlite3 *db, int argc, const char *const *argv,
-                  sqlite3_vtab **ppVtab, char **pzErr, int bCreate){
+static int btInit(sqlite3 *db, BtTxn *pTxn, int argc,
+                  const char *const *argv, sqlite3_vtab **ppVtab,
+                  char **pzErr, int bCreate){
   BtTable *p = sqlite3_malloc(sizeof(*p));
   sqlite3_str *pDecl;
   char *zKey = 0, *zDecl, *zErr;
@@ -583,6 +619,8 @@ static int btInit(sqlite3 *db, int argc, const char *const *argv,
   if( p == 0 ) return SQLITE_NOMEM;
   memset(p, 0, sizeof(*p));
   p->db = db;
+  p->pTxn = pTxn;
+  btTxnRef(pTxn);
   p->zName = sqlite3_mprintf("%s", argv[2]);
   zErr = p->zName ? parseArgs(p, argc, argv, &zKey) : sqlite3_mprintf("oom");
   if( zErr ){
@@ -620,15 +658,13 @@ static int btInit(sqlite3 *db, int argc, const char *const *argv,
 static int btCreate(sqlite3 *db, void *pAux, int argc,
                     const char *const *argv, sqlite3_vtab **ppVtab,
                     char **pzErr){
-  (void)pAux;
-  return btInit(db, argc, argv, ppVtab, pzErr, 1);
+  return btInit(db, (BtTxn*)pAux, argc, argv, ppVtab, pzErr, 1);
 }
 
 static int btConnect(sqlite3 *db, void *pAux, int argc,
                      const char *const *argv, sqlite3_vtab **ppVtab,
                      char **pzErr){
-  (void)pAux;
-  return btInit(db, argc, argv, ppVtab, pzErr, 0);
+  return btInit(db, (BtTxn*)pAux, argc, argv, ppVtab, pzErr, 0);
 }
 
 static int btDisconnect(sqlite3_vtab *pVtab){
@@ -900,11 +936,11 @@ static int flush(BtTable *p){
                  "written; those before them in the batch were)",
                  p->base.zErrMsg, nTodo, p->nEntry);
   }
-  p->nSent += p->nEntry - nTodo;
+  p->pTxn->nSent += p->nEntry - nTodo;
   p->nEntry = 0;
   p->nBatchByte = 0;
   arenaFree(&p->arena);
-  for(i = 0; i < p->nSavepoint; i++) p->aiSavepoint[i] = -1;
+  for(i = 0; i < p->nSavepoint; i++) p->aiSavepoint[i] = 0;
   btStatusClear(&st);
   sqlite3_free(abFailed);
   return rc;
@@ -965,7 +1001,7 @@ static int insertNew(BtTable *p, const unsigned char *aKey, size_t nKey,
     rc = btError(p, SQLITE_CONSTRAINT_PRIMARYKEY, "UNIQUE constraint "
                  "failed: %s.rowkey", p->zName);
   }else{
-    p->nSent++;
+    p->pTxn->nSent++;
   }
   if( pResp ) protobuf_c_message_free_unpacked(&pResp->base, 0);
   btStatusClear(&st);
@@ -1038,11 +1074,22 @@ static int btUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
 }
 
 /*
-** Transactions.
+** Transactions.  Bigtable applies each row's mutations atomically and no
+** more.  So a ROLLBACK, or a statement that fails, drops the writes still
+** in the batches if no table of the connection has sent any since the
+** transaction (or the statement) began: then nothing happened.  Once one
+** was sent, dropping the rest could leave a row without its index entries
+** (or entries of a row that moved): every table sends what it holds
+** instead, so each row written is written whole, and the ROLLBACK undoes
+** nothing (docs/bigtable.md, Transactions).
 */
 static int btBegin(sqlite3_vtab *pVtab){
-  BtTable *p = (BtTable*)pVtab;
-  p->nSent = 0;
+  BtTxn *pTxn = ((BtTable*)pVtab)->pTxn;
+  if( !pTxn->bOpen ){
+    pTxn->bOpen = 1;
+    pTxn->iBegin = pTxn->nSent;
+    pTxn->nSavepoint = 0;
+  }
   return SQLITE_OK;
 }
 
@@ -1051,7 +1098,7 @@ static int btSync(sqlite3_vtab *pVtab){
 }
 
 static int btCommit(sqlite3_vtab *pVtab){
-  (void)pVtab;
+  ((BtTable*)pVtab)->pTxn->bOpen = 0;
   return SQLITE_OK;
 }
 
@@ -1065,39 +1112,56 @@ static void dropFrom(BtTable *p, int iFrom){
 }
 
 static int btRollback(sqlite3_vtab *pVtab){
-  dropFrom((BtTable*)pVtab, 0);
-  return SQLITE_OK;
+  BtTable *p = (BtTable*)pVtab;
+  int rc = SQLITE_OK;
+  if( p->pTxn->nSent == p->pTxn->iBegin ){
+    dropFrom(p, 0);
+  }else{
+    rc = flush(p);
+  }
+  p->pTxn->bOpen = 0;
+  p->nSavepoint = 0;
+  return rc;
 }
 
 static int btSavepoint(sqlite3_vtab *pVtab, int iSavepoint){
   BtTable *p = (BtTable*)pVtab;
+  BtTxn *pTxn = p->pTxn;
+  if( iSavepoint >= BT_MAX_SAVEPOINT ){
+    return btError(p, SQLITE_ERROR, "%s: more than %d nested savepoints",
+                   p->zName, BT_MAX_SAVEPOINT);
+  }
   if( iSavepoint >= p->nSavepoint ){
     int *aNew = sqlite3_realloc64(p->aiSavepoint,
                                   sizeof(int) * (size_t)(iSavepoint + 1));
     if( aNew == 0 ) return SQLITE_NOMEM;
-    while( p->nSavepoint <= iSavepoint ) aNew[p->nSavepoint++] = -1;
     p->aiSavepoint = aNew;
   }
+  while( p->nSavepoint <= iSavepoint ) p->aiSavepoint[p->nSavepoint++] = 0;
   p->aiSavepoint[iSavepoint] = p->nEntry;
   p->nSavepoint = iSavepoint + 1;
+  /* The first table to open a savepoint says where it began. */
+  while( pTxn->nSavepoint <= iSavepoint ){
+    pTxn->aiSavepoint[pTxn->nSavepoint++] = pTxn->nSent;
+  }
   return SQLITE_OK;
 }
 
 static int btRelease(sqlite3_vtab *pVtab, int iSavepoint){
   BtTable *p = (BtTable*)pVtab;
   if( iSavepoint < p->nSavepoint ) p->nSavepoint = iSavepoint;
+  if( iSavepoint < p->pTxn->nSavepoint ) p->pTxn->nSavepoint = iSavepoint;
   return SQLITE_OK;
 }
 
-/* Rows sent since the savepoint stay written: Bigtable cannot take them
-** back.  Those still in the batch are dropped. */
 static int btRollbackTo(sqlite3_vtab *pVtab, int iSavepoint){
   BtTable *p = (BtTable*)pVtab;
-  if( iSavepoint < p->nSavepoint && p->aiSavepoint[iSavepoint] >= 0 ){
-    dropFrom(p, p->aiSavepoint[iSavepoint]);
-  }else if( iSavepoint < p->nSavepoint ){
-    dropFrom(p, 0);
+  BtTxn *pTxn = p->pTxn;
+  if( iSavepoint >= pTxn->nSavepoint
+   || pTxn->nSent != pTxn->aiSavepoint[iSavepoint] ){
+    return flush(p);
   }
+  if( iSavepoint < p->nSavepoint ) dropFrom(p, p->aiSavepoint[iSavepoint]);
   return SQLITE_OK;
 }
 

@@ -31,4 +31,11 @@
 
 extern const sqlite3_module btModule;
 
+/* The module's client data: what the connection's transaction has sent
+** (bt_store.c).  btTxnNew() gives one reference; btTxnUnref() is the
+** module's destructor. */
+typedef struct BtTxn BtTxn;
+BtTxn *btTxnNew(void);
+void btTxnUnref(void *pTxn);
+
 #endif /* WIDECOL_BT_STORE_H */

@@ -140,6 +140,12 @@ int wcValueStore(char cAff, sqlite3_value *pVal, WcValue *pOut,
   if( cAff == WC_AFF_REAL && pOut->eType == SQLITE_INTEGER ){
     pOut->eType = SQLITE_FLOAT;
     pOut->r = (double)pOut->i;
+  }else if( cAff == WC_AFF_REAL && pOut->eType == SQLITE_FLOAT
+         && pOut->r == 0.0 ){
+    /* A REAL column keeps a whole number as an integer, so -0.0 reads
+    ** back as 0.0: the Bigtable store, which keeps the double's bits,
+    ** must be given what the column would hold. */
+    pOut->r = 0.0;
   }else if( cAff == WC_AFF_INTEGER || cAff == WC_AFF_NUMERIC ){
     realToIntegerIfExact(pOut);
   }

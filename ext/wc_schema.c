@@ -1442,9 +1442,8 @@ static int optionLookalike(Parse *p, const char *zArg){
                lex.tk.n, lex.tk.z);
   }else if( zHBase ){
     parseError(p, "widecol %s: %s is an HBase column-family setting, which "
-               "widecol does not model (its rows live in SQLite tables); the "
-               "options are " WC_OPTIONS " (to declare a column of that name, "
-               "quote it: \"%.*s\")",
+               "widecol does not model; the options are " WC_OPTIONS " (to "
+               "declare a column of that name, quote it: \"%.*s\")",
                p->pSchema->zTable, zHBase, lex.tk.n, lex.tk.z);
   }
   return zNear || zHBase;

@@ -704,9 +704,11 @@ void wcStoreClose(WcVtab *p){
 }
 
 /* The row count from ANALYZE's sqlite_stat1 if it has one, else counted.
-** On Bigtable counting would read the whole table: a table there is taken
-** to be large (WC_BIGTABLE_ROWS) unless ANALYZE said otherwise. */
-#define WC_BIGTABLE_ROWS 1000000
+** On Bigtable counting would read the whole table: the keys of up to
+** WC_BIGTABLE_COUNT rows are counted, and a table with more is taken to
+** be large (WC_BIGTABLE_ROWS). */
+#define WC_BIGTABLE_COUNT 10000
+#define WC_BIGTABLE_ROWS  1000000
 int64_t wcStoreRowCount(WcVtab *p){
   sqlite3_stmt *pStmt = 0;
   int64_t nRow = -1;
@@ -719,17 +721,21 @@ int64_t wcStoreRowCount(WcVtab *p){
   }
   sqlite3_finalize(pStmt);
   sqlite3_free(zSql);
-  if( nRow < 0 && p->pSchema->zBigtable ) nRow = WC_BIGTABLE_ROWS;
   if( nRow < 0 ){
     pStmt = 0;
-    zSql = sqlite3_mprintf("SELECT count(*) FROM \"%w\".\"%w_rows\"", p->zDb,
-                           p->zName);
+    zSql = sqlite3_mprintf(p->pSchema->zBigtable
+        ? "SELECT count(*) FROM (SELECT 1 FROM \"%w\".\"%w_rows\" LIMIT %d)"
+        : "SELECT count(*) FROM \"%w\".\"%w_rows\"", p->zDb, p->zName,
+        WC_BIGTABLE_COUNT + 1);
     if( zSql && sqlite3_prepare_v2(p->db, zSql, -1, &pStmt, 0) == SQLITE_OK
      && sqlite3_step(pStmt) == SQLITE_ROW ){
       nRow = sqlite3_column_int64(pStmt, 0);
     }
     sqlite3_finalize(pStmt);
     sqlite3_free(zSql);
+    if( p->pSchema->zBigtable && nRow > WC_BIGTABLE_COUNT ){
+      nRow = WC_BIGTABLE_ROWS;
+    }
   }
   return nRow < 0 ? 0 : nRow;
 }

@@ -227,6 +227,33 @@ static void rowRelease(WcVtab *p){
   }
 }
 
+/* Bigtable keeps no empty row key and none over 4 KiB: a row whose key
+** (or an index key) is one cannot be stored there. */
+#define WC_BIGTABLE_MAX_KEY 4096
+static int bigtableKey(WcVtab *p, const WcBuf *pKey, const char *zWhat){
+  if( pKey->n == 0 ){
+    return wcVtabError(p, SQLITE_CONSTRAINT_CHECK, "widecol %s: the %s is "
+        "empty (every field in it is empty text), and Bigtable keeps no row "
+        "under an empty key (STORAGE BIGTABLE); give a field a value", p->zName,
+        zWhat);
+  }
+  if( pKey->n > WC_BIGTABLE_MAX_KEY ){
+    return wcVtabError(p, SQLITE_CONSTRAINT_CHECK, "widecol %s: the %s is "
+        "%lld bytes, and Bigtable keeps no row key over %d bytes (STORAGE "
+        "BIGTABLE); shorten the fields", p->zName, zWhat,
+        (long long)pKey->n, WC_BIGTABLE_MAX_KEY);
+  }
+  return SQLITE_OK;
+}
+
+static int bigtableKeys(WcVtab *p){
+  int i, rc = bigtableKey(p, &p->key, "row key");
+  for(i = 0; i < p->pSchema->nIndex && rc == SQLITE_OK; i++){
+    rc = bigtableKey(p, &p->aIdxKey[i], "index key");
+  }
+  return rc;
+}
+
 static int rowEncode(WcVtab *p, sqlite3_value **apArg){
   const WcSchema *pS = p->pSchema;
   char *zErr = 0;
@@ -242,6 +269,7 @@ static int rowEncode(WcVtab *p, sqlite3_value **apArg){
   if( rc == SQLITE_OK ){
     rc = indexKeys(p, p->aVal, p->key.a, p->key.n, p->aIdxKey);
   }
+  if( rc == SQLITE_OK && pS->zBigtable ) rc = bigtableKeys(p);
   return rc;
 }
 
@@ -804,11 +832,14 @@ int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
           "a row the statement still had to update; SQLite computed that "
           "row's new values before it was replaced, so they no longer "
           "describe the row under that key, and the statement stops "
-          "(nothing it wrote is kept).  Update such rows in an order that "
+          "(%s).  Update such rows in an order that "
           "does not move one onto a row still to come (for a key that "
           "grows, from the largest down, in steps), or in two statements "
           "through a table of the new values (docs/widecol.md, Differences "
-          "from an ordinary table)", p->zName, zKey ? zKey : "?");
+          "from an ordinary table)", p->zName, zKey ? zKey : "?",
+          p->pSchema->zBigtable ? "rows it already sent to Bigtable stay "
+          "written: docs/bigtable.md, Transactions" : "nothing it wrote is "
+          "kept");
       sqlite3_free(zKey);
       return rc;
     }

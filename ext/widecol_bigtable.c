@@ -22,7 +22,13 @@ __attribute__((visibility("default")))
 #endif
 int sqlite3_widecolbigtable_init(sqlite3 *db, char **pzErrMsg,
                                  const sqlite3_api_routines *pApi){
+  BtTxn *pTxn;
   SQLITE_EXTENSION_INIT2(pApi);
   (void)pzErrMsg;
-  return sqlite3_create_module_v2(db, "widecol_bigtable", &btModule, 0, 0);
+  /* Tables already connected keep the state they share; a second load
+  ** gives the tables connected after it a new one. */
+  pTxn = btTxnNew();
+  if( pTxn == 0 ) return SQLITE_NOMEM;
+  return sqlite3_create_module_v2(db, "widecol_bigtable", &btModule, pTxn,
+                                  btTxnUnref);
 }
