@@ -133,8 +133,9 @@ int btConnOpen(BtConn **ppConn, char **pzErr){
       p->zEndpoint = zHost
           ? sqlite3_mprintf("%s (the emulator named by "
                             "BIGTABLE_EMULATOR_HOST)", zHost)
-          : sqlite3_mprintf("bigtable.googleapis.com:443 (TLS, token from "
-                            BT_TOKEN_ENV ")");
+          : sqlite3_mprintf("Google's endpoints (bigtable.googleapis.com and "
+                            "bigtableadmin.googleapis.com:443, TLS, token "
+                            "from " BT_TOKEN_ENV ")");
       p->pData = makeChannel(zHost ? zHost : "bigtable.googleapis.com:443",
                              zToken);
       p->pAdmin = zHost ? p->pData

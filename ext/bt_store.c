@@ -185,7 +185,23 @@ struct BtCursor {
   int bMore;            /* The current cell's value continues */
   int bSkipCell;        /* The current cell is an older one: ignore */
   char *zFamily;        /* Family of the current cell */
+  /* The read, in pages: a scan asks for BT_FIRST_PAGE rows, then for
+  ** BT_PAGE_GROWTH times more after the last key of a full page (up to
+  ** BT_MAX_PAGE), so that a probe or a LIMIT reads about what it uses and
+  ** a long scan takes few calls. */
+  BtArena reqArena;     /* The request's filter and bounds */
+  Wcbt__ReadRowsRequest req;
+  Wcbt__KeySet set;
+  Wcbt__KeyRange range;
+  Wcbt__KeyRange *apRange[1];
+  ProtobufCBinaryData aKey[1];
+  WcBuf lastKey;        /* Key of the last row of the page */
+  int64_t nPageRows;    /* Rows of the page so far */
 };
+
+#define BT_FIRST_PAGE  2
+#define BT_PAGE_GROWTH 8
+#define BT_MAX_PAGE    65536
 
 /* Sets the table's message (formatted) and returns rc. */
 static int btError(BtTable *p, int rc, const char *zFormat, ...){
@@ -1317,6 +1333,8 @@ static int btClose(sqlite3_vtab_cursor *pCursor){
   BtTable *p = (BtTable*)pCursor->pVtab;
   int i;
   cursorReset(pCur);
+  arenaFree(&pCur->reqArena);
+  wcBufFree(&pCur->lastKey);
   for(i = 0; i <= p->nCol; i++) wcBufFree(&pCur->aVal[i]);
   wcBufFree(&pCur->key);
   sqlite3_free(pCur->aVal);
@@ -1333,6 +1351,26 @@ static void rowStart(BtCursor *pCur, int nCol){
   pCur->iCol = -1;
   pCur->bMore = 0;
   pCur->bSkipCell = 0;
+}
+
+/* Starts the ReadRows of the cursor's next page: the first (bNext 0), or
+** the one after the last key read, BT_PAGE_GROWTH times larger. */
+static void readPage(BtTable *p, BtCursor *pCur, int bNext){
+  BtStatus st = {0, 0};
+  if( bNext ){
+    Wcbt__KeyRange *pRange = &pCur->range;
+    pRange->start_case = WCBT__KEY_RANGE__START_START_OPEN;
+    pRange->start_open.data = pCur->lastKey.a;
+    pRange->start_open.len = (size_t)pCur->lastKey.n;
+    pCur->req.rows_limit *= BT_PAGE_GROWTH;
+    if( pCur->req.rows_limit > BT_MAX_PAGE ){
+      pCur->req.rows_limit = BT_MAX_PAGE;
+    }
+  }
+  pCur->nPageRows = 0;
+  btStreamOpen(p->pConn, M_READROWS, p->zResource, &pCur->req.base,
+               &pCur->pStream, &st, &p->count);
+  btStatusClear(&st);
 }
 
 /* Reads chunks until a row is complete (or the stream ends). */
@@ -1355,6 +1393,14 @@ static int btNext(sqlite3_vtab_cursor *pCursor){
       }
       r = btStreamNext(pCur->pStream, &wcbt__read_rows_response__descriptor,
                        &pMsg, &st);
+      if( r == 0 && pCur->req.rows_limit > 0
+       && pCur->nPageRows == pCur->req.rows_limit && pCur->lastKey.n > 0 ){
+        /* A full page: the next one starts after its last key. */
+        cursorReset(pCur);
+        readPage(p, pCur, 1);
+        if( pCur->pStream == 0 ) return SQLITE_NOMEM;
+        continue;
+      }
       if( r <= 0 ){
         int rc = SQLITE_OK;
         if( r < 0 ) rc = rpcError(p, "could not read", &st);
@@ -1403,6 +1449,11 @@ static int btNext(sqlite3_vtab_cursor *pCursor){
     }else if( pC->status_case == WCBT__CHUNK__STATUS_COMMIT_ROW ){
       pCur->bInRow = 0;
       pCur->iCol = -1;
+      pCur->nPageRows++;
+      if( pCur->req.rows_limit > 0 ){
+        pCur->lastKey.n = 0;
+        wcBufAppend(&pCur->lastKey, pCur->key.a, pCur->key.n);
+      }
       pCur->bMore = 0;
       return pCur->key.bOom ? SQLITE_NOMEM : SQLITE_OK;
     }
@@ -1418,103 +1469,93 @@ static int btFilter(sqlite3_vtab_cursor *pCursor, int idxNum,
                     const char *idxStr, int argc, sqlite3_value **argv){
   BtCursor *pCur = (BtCursor*)pCursor;
   BtTable *p = (BtTable*)pCursor->pVtab;
-  Wcbt__ReadRowsRequest req = WCBT__READ_ROWS_REQUEST__INIT;
-  Wcbt__KeySet set = WCBT__KEY_SET__INIT;
-  Wcbt__KeyRange range, *apRange[1];
-  ProtobufCBinaryData aKey[1];
-  BtArena arena;
-  BtStatus st = {0, 0};
+  BtArena *pA = &pCur->reqArena;
+  Wcbt__KeyRange *pRange = &pCur->range;
   uint64_t colUsed = idxStr ? strtoull(idxStr, 0, 16) : ~(uint64_t)0;
   int i, iArg = 0, rc, bEmpty = 0;
   (void)argc;
-  wcbt__key_range__init(&range);
-  memset(&arena, 0, sizeof(arena));
   cursorReset(pCur);
+  arenaFree(pA);
   pCur->bEof = 0;
+  wcbt__read_rows_request__init(&pCur->req);
+  wcbt__key_set__init(&pCur->set);
+  wcbt__key_range__init(pRange);
   rc = flush(p);
   if( rc != SQLITE_OK ) return rc;
   if( connect(p) ) return SQLITE_ERROR;
   for(i = 0; i < 5; i++){
     sqlite3_value *pVal;
-    int eType, bLower;
+    int eType, bLower, eOp = 1 << i;
     const void *a;
     size_t n;
-    if( (idxNum & (1 << i)) == 0 ) continue;
+    if( (idxNum & eOp) == 0 ) continue;
     pVal = argv[iArg++];
     eType = sqlite3_value_type(pVal);
-    bLower = (1 << i) == BT_GE || (1 << i) == BT_GT;
+    bLower = eOp == BT_GE || eOp == BT_GT;
     if( eType != SQLITE_BLOB ){
-      /* NULL: nothing; a number or text is below every key, so it only
-      ** ever excludes every row as an upper bound or an '='. */
+      /* NULL matches nothing; a number or a text sorts before every key
+      ** (a BLOB), so it only bounds as an upper bound or an '=', where it
+      ** excludes every row. */
       if( eType == SQLITE_NULL || !bLower ) bEmpty = 1;
       continue;
     }
     a = sqlite3_value_blob(pVal);
     n = (size_t)sqlite3_value_bytes(pVal);
-    if( (1 << i) == BT_EQ ){
+    if( eOp == BT_EQ ){
       if( n == 0 ){
         bEmpty = 1;
         continue;
       }
-      aKey[0].data = arenaCopy(&arena, a, n);
-      aKey[0].len = n;
-      set.n_keys = 1;
-      set.keys = aKey;
+      pCur->aKey[0].data = arenaCopy(pA, a, n);
+      pCur->aKey[0].len = n;
+      pCur->set.n_keys = 1;
+      pCur->set.keys = pCur->aKey;
     }else if( bLower ){
-      if( n == 0 && (1 << i) == BT_GE ) continue;
-      range.start_case = (1 << i) == BT_GE ? WCBT__KEY_RANGE__START_START_CLOSED
-                                            : WCBT__KEY_RANGE__START_START_OPEN;
-      range.start_closed.data = arenaCopy(&arena, a, n);
-      range.start_closed.len = n;
-      range.start_open = range.start_closed;
+      if( n == 0 && eOp == BT_GE ) continue;
+      pRange->start_case = eOp == BT_GE ? WCBT__KEY_RANGE__START_START_CLOSED
+                                        : WCBT__KEY_RANGE__START_START_OPEN;
+      pRange->start_closed.data = arenaCopy(pA, a, n);
+      pRange->start_closed.len = n;
     }else{
       if( n == 0 ){
         bEmpty = 1;
         continue;
       }
-      range.end_case = (1 << i) == BT_LT ? WCBT__KEY_RANGE__END_END_OPEN
-                                          : WCBT__KEY_RANGE__END_END_CLOSED;
-      range.end_open.data = arenaCopy(&arena, a, n);
-      range.end_open.len = n;
-      range.end_closed = range.end_open;
+      pRange->end_case = eOp == BT_LT ? WCBT__KEY_RANGE__END_END_OPEN
+                                      : WCBT__KEY_RANGE__END_END_CLOSED;
+      pRange->end_open.data = arenaCopy(pA, a, n);
+      pRange->end_open.len = n;
     }
   }
-  if( !bEmpty && range.start_case != WCBT__KEY_RANGE__START__NOT_SET
-   && range.end_case != WCBT__KEY_RANGE__END__NOT_SET ){
+  if( !bEmpty && pRange->start_case != WCBT__KEY_RANGE__START__NOT_SET
+   && pRange->end_case != WCBT__KEY_RANGE__END__NOT_SET ){
     /* An empty range is an error to Bigtable. */
-    const ProtobufCBinaryData *pLo = &range.start_closed;
-    const ProtobufCBinaryData *pHi = &range.end_open;
+    const ProtobufCBinaryData *pLo = &pRange->start_closed;
+    const ProtobufCBinaryData *pHi = &pRange->end_open;
     size_t n = pLo->len < pHi->len ? pLo->len : pHi->len;
     int c = memcmp(pLo->data, pHi->data, n);
     if( c == 0 ) c = pLo->len < pHi->len ? -1 : pLo->len > pHi->len;
-    if( c > 0 || (c == 0 && (range.start_case
+    if( c > 0 || (c == 0 && (pRange->start_case
           == WCBT__KEY_RANGE__START_START_OPEN
-        || range.end_case == WCBT__KEY_RANGE__END_END_OPEN)) ){
+        || pRange->end_case == WCBT__KEY_RANGE__END_END_OPEN)) ){
       bEmpty = 1;
     }
   }
-  if( bEmpty || arena.bOom ){
-    arenaFree(&arena);
+  if( bEmpty || pA->bOom ){
     pCur->bEof = 1;
-    return arena.bOom ? SQLITE_NOMEM : SQLITE_OK;
+    return pA->bOom ? SQLITE_NOMEM : SQLITE_OK;
   }
-  if( set.n_keys == 0 && (range.start_case != WCBT__KEY_RANGE__START__NOT_SET
-                       || range.end_case != WCBT__KEY_RANGE__END__NOT_SET) ){
-    apRange[0] = &range;
-    set.n_ranges = 1;
-    set.ranges = apRange;
+  pCur->req.table_name = p->zResource;
+  pCur->req.filter = readFilter(p, colUsed, pA);
+  if( pCur->req.filter == 0 ) return SQLITE_NOMEM;
+  if( pCur->set.n_keys == 0 ){
+    pCur->apRange[0] = pRange;
+    pCur->set.n_ranges = 1;
+    pCur->set.ranges = pCur->apRange;
+    pCur->req.rows_limit = BT_FIRST_PAGE;
   }
-  req.table_name = p->zResource;
-  if( set.n_keys || set.n_ranges ) req.rows = &set;
-  req.filter = readFilter(p, colUsed, &arena);
-  if( req.filter == 0 ){
-    arenaFree(&arena);
-    return SQLITE_NOMEM;
-  }
-  btStreamOpen(p->pConn, M_READROWS, p->zResource, &req.base, &pCur->pStream,
-               &st, &p->count);
-  btStatusClear(&st);
-  arenaFree(&arena);
+  pCur->req.rows = &pCur->set;
+  readPage(p, pCur, 0);
   if( pCur->pStream == 0 ) return SQLITE_NOMEM;
   return btNext(pCursor);
 }

@@ -549,7 +549,12 @@ static char *statementSql(WcVtab *p, int eStmt, int iObj, uint64_t colUsed){
       sqlite3_str_appendall(pStr, " WHERE rowkey = ?1");
       break;
     case WC_STMT_INDEX_PUT:
-      sqlite3_str_appendall(pStr, "INSERT INTO ");
+      /* An index key ends with the row key, so widecol's writes keep it
+      ** unique; a plain INSERT makes a broken table (changed directly)
+      ** an error.  On Bigtable that check would cost a CheckAndMutateRow
+      ** per entry, sent at once, where a put waits in the batch. */
+      sqlite3_str_appendall(pStr, pS->zBigtable ? "INSERT OR REPLACE INTO "
+                                                : "INSERT INTO ");
       wcStoreAppendTable(pStr, p, -1, iObj);
       appendInsertColumns(pStr, pS, -1, iObj, "ikey, rowkey", zIdxFirst);
       break;

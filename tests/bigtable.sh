@@ -1,0 +1,45 @@
+#!/bin/sh
+# The Bigtable store's tests (make test): starts Google's Bigtable emulator
+# on a free loopback port, runs the sqllogictest scripts of tests/bigtable/
+# with both libraries loaded, the cbt and error checks of
+# tests/bigtable_check.py and the differential test on the Bigtable store,
+# then stops the emulator.  Without the emulator (package
+# google-cloud-cli-bigtable-emulator) or cbt (google-cloud-cli-cbt) the
+# tests report themselves skipped, with the reason.  Run from the
+# repository root after `make`.
+emulator=$(command -v cbtemulator 2>/dev/null || \
+  dpkg -L google-cloud-cli-bigtable-emulator 2>/dev/null | grep '/cbtemulator$' | head -n 1)
+if [ -z "$emulator" ] || [ ! -x "$emulator" ]; then
+  echo "bigtable tests: SKIPPED: no cbtemulator (apt-get install google-cloud-cli-bigtable-emulator)"
+  exit 0
+fi
+if ! command -v cbt >/dev/null 2>&1; then
+  echo "bigtable tests: SKIPPED: no cbt (apt-get install google-cloud-cli-cbt)"
+  exit 0
+fi
+
+port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+log=$(mktemp)
+"$emulator" -host 127.0.0.1 -port "$port" >"$log" 2>&1 &
+pid=$!
+trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -f "$log"' EXIT
+/usr/bin/python3 - "$port" <<'PY' || { echo "bigtable tests: the emulator did not start:"; cat "$log"; exit 1; }
+import socket, sys, time
+for _ in range(200):
+    try:
+        socket.create_connection(("127.0.0.1", int(sys.argv[1])), 0.1).close()
+        sys.exit(0)
+    except OSError:
+        time.sleep(0.05)
+sys.exit(1)
+PY
+export BIGTABLE_EMULATOR_HOST=127.0.0.1:$port
+echo "bigtable tests: the emulator $emulator on $BIGTABLE_EMULATOR_HOST"
+
+status=0
+tests/slt --extension ./widecol.so --extension ./widecol_bigtable.so \
+  tests/bigtable/*.test || status=1
+/usr/bin/python3 tests/bigtable_check.py --emulator "$emulator" || status=1
+/usr/bin/python3 tests/differential.py --extension ./widecol \
+  --bigtable ./widecol_bigtable --cases "${BT_DIFF_CASES:-40}" || status=1
+exit $status

@@ -1,0 +1,287 @@
+#!/usr/bin/env python3
+"""The Bigtable store seen from outside, and its errors.
+
+Run by tests/bigtable.sh with BIGTABLE_EMULATOR_HOST set to a running
+emulator.  What widecol wrote is read back with Google's own client, cbt:
+the row keys (byte for byte the keys the local store writes), the column
+families and their GC rules, every cell's family, qualifier and value, each
+value checked against docs/bigtable.md's byte format as Python's struct
+module packs it.  Then the failures a user meets: the Bigtable table deleted
+behind widecol's back, a value over Bigtable's cell limit, the emulator
+stopped in the middle of a read and of a write, no endpoint at all, and
+Google's endpoint from a machine that cannot reach it.
+
+Usage: bigtable_check.py --emulator PATH [--extension ./widecol]
+                         [--bigtable ./widecol_bigtable]
+"""
+import argparse
+import os
+import socket
+import sqlite3
+import struct
+import subprocess
+import sys
+import time
+
+FAILED = []
+
+
+def expect(what, ok, detail=""):
+    print("bigtable check: %s: %s%s" % (what, "ok" if ok else "FAILED",
+                                        "" if ok else " (%s)" % detail))
+    if not ok:
+        FAILED.append(what)
+
+
+def connect(args):
+    db = sqlite3.connect(":memory:", isolation_level=None)
+    db.enable_load_extension(True)
+    db.load_extension(args.extension)
+    db.load_extension(args.bigtable)
+    return db
+
+
+def cbt(project, instance, *words):
+    out = subprocess.run(["cbt", "-project", project, "-instance", instance] + list(words),
+                         capture_output=True, check=True)
+    return out.stdout
+
+
+def go_unquote(s):
+    """The bytes of a Go %q string as cbt prints a cell value."""
+    assert s[0] == '"' and s[-1] == '"', s
+    s, out, i = s[1:-1], bytearray(), 0
+    simple = {"a": 7, "b": 8, "f": 12, "n": 10, "r": 13, "t": 9, "v": 11, "\\": 92, '"': 34}
+    while i < len(s):
+        c = s[i]
+        if c != "\\":
+            out += c.encode("utf-8")
+            i += 1
+        elif s[i + 1] == "x":
+            out.append(int(s[i + 2:i + 4], 16))
+            i += 4
+        elif s[i + 1] in "uU":
+            n = 4 if s[i + 1] == "u" else 8
+            out += chr(int(s[i + 2:i + 2 + n], 16)).encode("utf-8")
+            i += 2 + n
+        else:
+            out.append(simple[s[i + 1]])
+            i += 2
+    return bytes(out)
+
+
+def cbt_rows(project, instance, table):
+    """{row key: {"family:qualifier": value}} of the latest cells."""
+    text = cbt(project, instance, "read", table, "cells-per-column=1").decode("utf-8", "surrogateescape")
+    rows, key, cell = {}, None, None
+    for line in text.split("\n"):
+        if line.startswith("-----"):
+            key = None
+        elif key is None and line.strip():
+            key = line.encode("utf-8", "surrogateescape")
+            rows[key] = {}
+        elif line.startswith("    "):
+            rows[key][cell] = go_unquote(line.strip())
+        elif line.startswith("  "):
+            cell = line.strip().split(" ")[0]
+    return rows
+
+
+def integer(v):
+    return b"\xf9" + struct.pack(">q", v)
+
+
+def real(v):
+    return b"\xfa" + struct.pack(">d", v)
+
+
+def check_layout(args):
+    """Keys, families, GC rules and cells, as cbt reads them."""
+    db = connect(args)
+    db.execute("""CREATE VIRTUAL TABLE pay USING widecol(
+        customer_id INTEGER, paid_at TEXT, payment_id INTEGER, amount REAL, mode TEXT,
+        ROWKEY(customer_id PAD 6, paid_at, payment_id PAD 9),
+        FAMILY p(amount, mode),
+        INDEX by_id(payment_id PAD 9),
+        STORAGE BIGTABLE 'projects/chk/instances/wc/tables/pay')""")
+    db.execute("""INSERT INTO pay VALUES
+        (123, '01-01-2017 09:00:00', 12345678, 10.5, 'card'),
+        (23, '01-01-2017 09:07:00', 12345683, -2.0, NULL),
+        (7, 'é\u65e5', 1, NULL, x'00ff')""")
+    rows = cbt_rows("chk", "wc", "pay")
+    k1 = b"000123_01-01-2017 09:00:00_012345678"
+    k2 = b"000023_01-01-2017 09:07:00_012345683"
+    k3 = "000007_é\u65e5_000000001".encode("utf-8")
+    expect("cbt read: the row keys, byte for byte", sorted(rows) == sorted([k1, k2, k3]),
+           sorted(rows))
+    local = {bytes(r[0]) for r in db.execute("SELECT rowkey FROM pay")}
+    expect("cbt read: the keys widecol reads back", local == set(rows), local)
+    want = {
+        k1: {"_:": b"", "_:customer_id": integer(123), "_:paid_at": b"01-01-2017 09:00:00",
+             "_:payment_id": integer(12345678), "p:amount": real(10.5), "p:mode": b"card"},
+        k2: {"_:": b"", "_:customer_id": integer(23), "_:paid_at": b"01-01-2017 09:07:00",
+             "_:payment_id": integer(12345683), "p:amount": real(-2.0)},
+        k3: {"_:": b"", "_:customer_id": integer(7), "_:paid_at": "é\u65e5".encode("utf-8"),
+             "_:payment_id": integer(1), "p:mode": b"\xfb\x00\xff"},
+    }
+    for k in want:
+        expect("cbt read: the cells of %r" % k, rows.get(k) == want[k], rows.get(k))
+    expect("cbt count", cbt("chk", "wc", "count", "pay").strip() == b"3")
+    fams = cbt("chk", "wc", "ls", "pay").decode()
+    expect("cbt ls: families _ and p, one version kept",
+           "_\t\tversions() > 1" in fams and "p\t\tversions() > 1" in fams, fams)
+    tables = cbt("chk", "wc", "ls").decode().split()
+    expect("cbt ls: the index is a table of its own", "pay_idx_by_id" in tables, tables)
+    # An index key: the index's fields, the delimiter, then the row key
+    # (docs/encoding.md); the cell "_:rowkey" holds the row key as a BLOB.
+    idx = cbt_rows("chk", "wc", "pay_idx_by_id")
+    want_idx = {b"012345678_" + k1: k1, b"012345683_" + k2: k2, b"000000001_" + k3: k3}
+    expect("cbt read: the index entries", sorted(idx) == sorted(want_idx), sorted(idx))
+    expect("cbt read: each entry's row key",
+           all(idx[k].get("_:rowkey") == b"\xfb" + want_idx[k] for k in want_idx), idx)
+    # A value that starts with a byte UTF-8 never starts with is escaped.
+    db.execute("INSERT INTO pay VALUES (1, 'x', 1, 0, CAST(x'f9616263' AS TEXT))")
+    got = db.execute("SELECT hex(mode), typeof(mode) FROM pay WHERE customer_id = 1").fetchone()
+    cell = cbt_rows("chk", "wc", "pay")[b"000001_x_000000001"]["p:mode"]
+    expect("a text starting with 0xF9 round-trips, escaped", got == ("F9616263", "text")
+           and cell == b"\xff\xf9abc", (got, cell))
+    # Deleted behind widecol's back: a clear error, naming what to do.
+    cbt("chk", "wc", "deletetable", "pay")
+    try:
+        db.execute("SELECT * FROM pay").fetchall()
+        expect("table deleted behind widecol's back", False, "no error")
+    except sqlite3.Error as e:
+        expect("table deleted behind widecol's back",
+               "projects/chk/instances/wc/tables/pay" in str(e) and "gone" in str(e)
+               and os.environ["BIGTABLE_EMULATOR_HOST"] in str(e), e)
+    db.execute("DROP TABLE pay")
+    tables = cbt("chk", "wc", "ls").decode().split()
+    expect("DROP TABLE deletes the index's table too", "pay_idx_by_id" not in tables, tables)
+    db.close()
+
+
+def check_cell_limit(args):
+    db = connect(args)
+    db.execute("CREATE VIRTUAL TABLE big USING widecol(k INTEGER, v BLOB, ROWKEY(k PAD 3), "
+               "STORAGE BIGTABLE 'projects/chk/instances/wc/tables/big')")
+    db.execute("INSERT INTO big VALUES (1, x'01')")
+    try:
+        db.execute("INSERT OR REPLACE INTO big VALUES (2, zeroblob(100 * 1024 * 1024))")
+        expect("a value over the cell limit", False, "no error")
+    except sqlite3.Error as e:
+        expect("a value over the cell limit", "more than a Bigtable cell may hold" in str(e)
+               and "column v" in str(e), e)
+    expect("nothing of it written", cbt("chk", "wc", "count", "big").strip() == b"1")
+    db.execute("DROP TABLE big")
+    db.close()
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def start_emulator(path):
+    port = free_port()
+    proc = subprocess.Popen([path, "-host", "127.0.0.1", "-port", str(port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(200):
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.1).close()
+            return proc, port
+        except OSError:
+            time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError("the emulator did not start")
+
+
+def check_stopped(args):
+    """The emulator stops in the middle of a read, and of a write."""
+    saved = os.environ["BIGTABLE_EMULATOR_HOST"]
+    proc, port = start_emulator(args.emulator)
+    os.environ["BIGTABLE_EMULATOR_HOST"] = "127.0.0.1:%d" % port
+    try:
+        db = connect(args)
+        db.execute("CREATE VIRTUAL TABLE s USING widecol(k INTEGER, v TEXT, ROWKEY(k PAD 6), "
+                   "STORAGE BIGTABLE 'projects/chk/instances/wc/tables/s')")
+        db.execute("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000) "
+                   "INSERT OR REPLACE INTO s SELECT i, 'v' || i FROM n")
+        cur = db.execute("SELECT k FROM s")
+        first = cur.fetchmany(5)
+        proc.kill()
+        proc.wait()
+        try:
+            rest = cur.fetchall()
+            expect("emulator stopped mid-read", False, "read %d rows" % (len(first) + len(rest)))
+        except sqlite3.Error as e:
+            expect("emulator stopped mid-read", "is the emulator running?" in str(e)
+                   and str(port) in str(e), e)
+        try:
+            db.execute("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10) "
+                       "INSERT OR REPLACE INTO s SELECT i, 'w' FROM n")
+            expect("emulator stopped: a write fails loudly", False, "no error")
+        except sqlite3.Error as e:
+            expect("emulator stopped: a write fails loudly",
+                   "could not write" in str(e) and "is the emulator running?" in str(e), e)
+        # Nothing of the table lives in the SQLite database itself.
+        names = [r[0] for r in db.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")]
+        expect("no rows kept locally", all("VIRTUAL" in (db.execute(
+            "SELECT sql FROM sqlite_schema WHERE name = ?", (n,)).fetchone()[0] or "")
+            for n in names), names)
+        db.close()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.environ["BIGTABLE_EMULATOR_HOST"] = saved
+
+
+def check_endpoints(args):
+    saved = os.environ.pop("BIGTABLE_EMULATOR_HOST")
+    create = ("CREATE VIRTUAL TABLE e USING widecol(a INTEGER, ROWKEY(a), "
+              "STORAGE BIGTABLE 'projects/chk/instances/wc/tables/e')")
+    try:
+        db = connect(args)
+        os.environ.pop("WIDECOL_BIGTABLE_TOKEN", None)
+        try:
+            db.execute(create)
+            expect("no endpoint", False, "no error")
+        except sqlite3.Error as e:
+            expect("no endpoint", "set BIGTABLE_EMULATOR_HOST" in str(e)
+                   and "WIDECOL_BIGTABLE_TOKEN" in str(e), e)
+        # Google's endpoint over TLS with a token: built, and tried as far
+        # as a machine without the network allows (the name does not
+        # resolve); the token itself never appears anywhere.
+        os.environ["WIDECOL_BIGTABLE_TOKEN"] = "not-a-real-token"
+        try:
+            db.execute(create)
+            expect("Google's endpoint, unreachable", False, "no error")
+        except sqlite3.Error as e:
+            expect("Google's endpoint, unreachable", "googleapis.com" in str(e)
+                   and "not-a-real-token" not in str(e), e)
+        schema = " ".join(r[0] or "" for r in db.execute("SELECT sql FROM sqlite_schema"))
+        expect("no secret in the schema", "not-a-real-token" not in schema, schema)
+        db.close()
+    finally:
+        os.environ.pop("WIDECOL_BIGTABLE_TOKEN", None)
+        os.environ["BIGTABLE_EMULATOR_HOST"] = saved
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--emulator", required=True)
+    ap.add_argument("--extension", default="./widecol")
+    ap.add_argument("--bigtable", default="./widecol_bigtable")
+    args = ap.parse_args()
+    check_layout(args)
+    check_cell_limit(args)
+    check_stopped(args)
+    check_endpoints(args)
+    print("bigtable check: %d failed" % len(FAILED))
+    return 1 if FAILED else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
