@@ -4,6 +4,10 @@
 #   make test       run every tests/*.test script (sqllogictest format)
 #   make asan       the same tests with AddressSanitizer + UBSan
 #   make demo       run sql/demo.sql in the sqlite3 shell
+#   make bigtable   build widecol_bigtable.so, the Bigtable store (gRPC,
+#                   protobuf-c); `make` builds it too
+#   make bigtable-demo  the payments design on Google's Bigtable emulator
+#                   (sql/bigtable/demo.sh starts and stops it)
 #   make bench      widecol against SQLite's own B-tree (bench/bench.c) at
 #                   100,000 and 1,000,000 rows; BENCH_10M=1 adds 10,000,000
 #   make compare    1,000,000 orders under a sequential, a reversed and a
@@ -127,6 +131,11 @@ $(ASAN_DIR)/widecol.so: $(EXT_SRC) $(EXT_HDR)
 	@mkdir -p $(ASAN_DIR)
 	$(CC) $(ASAN_FLAGS) $(WARN) $(EXTFLAGS) -shared -o $@ $(EXT_SRC) $(LDLIBS)
 
+$(ASAN_DIR)/widecol_bigtable.so: $(BT_SRC) $(BT_HDR) build/bt/bt_wire.pb-c.o
+	@mkdir -p $(ASAN_DIR)
+	$(CC) $(ASAN_FLAGS) $(WARN) $(EXTFLAGS) -Iext -Ibuild/bt $(BT_CFLAGS) -shared \
+	  -o $@ $(BT_SRC) build/bt/bt_wire.pb-c.o $(BT_LIBS)
+
 $(ASAN_DIR)/slt: tests/slt.c
 	@mkdir -p $(ASAN_DIR)
 	$(CC) $(ASAN_FLAGS) $(WARN) -o $@ tests/slt.c -lsqlite3 -lcrypto
@@ -136,8 +145,11 @@ $(ASAN_DIR)/slt: tests/slt.c
 SAN_PRELOAD = $(shell $(CC) -print-file-name=libasan.so) \
               $(shell $(CC) -print-file-name=libubsan.so)
 
-asan: $(ASAN_DIR)/widecol.so $(ASAN_DIR)/slt $(ASAN_REPLAY)
+asan: $(ASAN_DIR)/widecol.so $(ASAN_DIR)/widecol_bigtable.so $(ASAN_DIR)/slt \
+      $(ASAN_REPLAY)
 	@sh tests/selftest.sh $(ASAN_DIR)/slt
+	@ASAN_OPTIONS=detect_leaks=1 BT_SLT=$(ASAN_DIR)/slt BT_LIB=$(ASAN_DIR) \
+	  BT_SCRIPTS_ONLY=1 sh tests/bigtable.sh
 	@for t in $(FUZZ_TARGETS); do \
 	  ASAN_OPTIONS=detect_leaks=1 $(ASAN_DIR)/replay_$$t $(FUZZ_CORPUS)/$$t; done
 	@LD_PRELOAD="$(SAN_PRELOAD)" ASAN_OPTIONS=detect_leaks=0 \
@@ -169,6 +181,9 @@ valgrind: widecol.so tests/slt $(REPLAY)
 
 demo: widecol.so
 	sqlite3 :memory: < sql/demo.sql
+
+bigtable-demo: widecol.so widecol_bigtable.so
+	sh sql/bigtable/demo.sh
 
 bench/bench: bench/bench.c
 	$(CC) $(CFLAGS) $(WARN) -o $@ bench/bench.c -lsqlite3

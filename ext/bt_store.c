@@ -471,7 +471,8 @@ static int findColumn(const BtTable *p, const char *zFamily,
     int c = strcmp(pCol->zFamily, zFamily);
     if( c == 0 ){
       size_t nName = strlen(pCol->zName);
-      c = memcmp(pCol->zName, aQual, nName < nQual ? nName : nQual);
+      size_t nMin = nName < nQual ? nName : nQual;
+      c = nMin ? memcmp(pCol->zName, aQual, nMin) : 0;
       if( c == 0 ) c = nName < nQual ? -1 : nName > nQual ? 1 : 0;
     }
     if( c == 0 ) return p->aiSorted[mid];
@@ -1533,7 +1534,7 @@ static int btFilter(sqlite3_vtab_cursor *pCursor, int idxNum,
     const ProtobufCBinaryData *pLo = &pRange->start_closed;
     const ProtobufCBinaryData *pHi = &pRange->end_open;
     size_t n = pLo->len < pHi->len ? pLo->len : pHi->len;
-    int c = memcmp(pLo->data, pHi->data, n);
+    int c = n ? memcmp(pLo->data, pHi->data, n) : 0;
     if( c == 0 ) c = pLo->len < pHi->len ? -1 : pLo->len > pHi->len;
     if( c > 0 || (c == 0 && (pRange->start_case
           == WCBT__KEY_RANGE__START_START_OPEN

@@ -302,8 +302,10 @@ static void planElements(Planner *p){
 #define WC_SEEK_COST 10.0
 #define WC_ENUM_COST 17.0
 
-/* Fields are counted by probing up to this many distinct prefixes. */
+/* Fields are counted by probing up to this many distinct prefixes; on
+** Bigtable, where a probe is a call, up to the second figure. */
 #define WC_SKIP_PROBES 1000
+#define WC_SKIP_PROBES_BIGTABLE 64
 
 /* Every value of the skipped SALTs and BUCKETs is visited, computed, when
 ** there are at most this many and the table has this many rows per value:
@@ -341,7 +343,9 @@ static int elementHasRange(Planner *p, int iElem){
 static double prefixCount(Planner *p, int k){
   int64_t *aCount = p->pTab->aPath[p->iPath].aPrefixCount;
   if( aCount[k] < 0 ){
-    aCount[k] = wcStorePrefixCount(p->pTab, p->iPath, k, WC_SKIP_PROBES);
+    aCount[k] = wcStorePrefixCount(p->pTab, p->iPath, k,
+        p->pTab->pSchema->zBigtable ? WC_SKIP_PROBES_BIGTABLE
+                                    : WC_SKIP_PROBES);
   }
   return aCount[k] > 0 ? (double)aCount[k] : 1.0;
 }

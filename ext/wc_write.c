@@ -524,6 +524,10 @@ static int insertRow(WcVtab *p, int eInsert, int *pbReplaced){
     if( rc == SQLITE_OK ){
       rc = runWrite(p, eInsert, 0, p->key.a, p->key.n, p->aVal, 0);
     }
+  }else if( eInsert == WC_STMT_REPLACE && pS->zBigtable ){
+    /* On Bigtable a put is blind, as HBase's is: it waits in the batch,
+    ** where finding out whether it overwrote would cost a call per row. */
+    rc = runWrite(p, WC_STMT_REPLACE, 0, p->key.a, p->key.n, p->aVal, 0);
   }else if( eInsert == WC_STMT_REPLACE ){
     /* Without indexes there is nothing to read first: a plain INSERT
     ** succeeds unless the key is taken, and only then is it replaced. */

@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""The Bigtable store against Google's cbt on the same emulator, same rows.
+
+Starts the Bigtable emulator on a free loopback port, makes N payments
+(the HBase blog's design: ROWKEY(customer_id PAD 6, paid_at, payment_id
+PAD 9), FAMILY p(amount, mode)) in a local SQLite table, and measures in
+the same run:
+
+  load    widecol's INSERT OR REPLACE ... SELECT (puts batched in
+          MutateRows) against `cbt import` of the same rows as CSV (same
+          keys, same families); and plain INSERT (one CheckAndMutateRow
+          per row, so that a key in use fails) on a part of them
+  range   a 1% range of customers: widecol's SELECT against `cbt read
+          start=.. end=..`
+  lookup  one row by its whole key: widecol's SELECT against `cbt lookup`
+
+and prints rows/s or seconds with the ratio widecol / cbt, and the rows
+widecol read per query (widecol_stats) against the rows returned.  cbt is
+a command-line client: each call starts a process, which its figures
+include; the emulator runs on this machine, so neither side pays network
+latency.
+
+Usage: bigtable.py [--rows N] [--extension ./widecol]
+                   [--bigtable ./widecol_bigtable] [--dir /tmp]
+"""
+import argparse
+import csv
+import json
+import os
+import random
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def emulator_path():
+    out = subprocess.run("command -v cbtemulator || dpkg -L google-cloud-cli-bigtable-emulator"
+                         " | grep '/cbtemulator$'", shell=True, capture_output=True, text=True)
+    path = out.stdout.strip().split("\n")[0]
+    if not path:
+        sys.exit("bench/bigtable.py: no cbtemulator (google-cloud-cli-bigtable-emulator)")
+    return path
+
+
+def start_emulator():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    proc = subprocess.Popen([emulator_path(), "-host", "127.0.0.1", "-port", str(port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(200):
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.1).close()
+            break
+        except OSError:
+            time.sleep(0.05)
+    os.environ["BIGTABLE_EMULATOR_HOST"] = "127.0.0.1:%d" % port
+    return proc
+
+
+def cbt(*words, out=subprocess.DEVNULL):
+    subprocess.run(["cbt", "-project", "bench", "-instance", "wc"] + list(words),
+                   stdout=out, stderr=subprocess.DEVNULL, check=True)
+
+
+def timed(fn):
+    t = time.perf_counter()
+    fn()
+    return time.perf_counter() - t
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rows", type=int, default=1000000)
+    ap.add_argument("--insert-rows", type=int, default=20000,
+                    help="rows loaded by plain INSERT")
+    ap.add_argument("--extension", default="./widecol")
+    ap.add_argument("--bigtable", default="./widecol_bigtable")
+    ap.add_argument("--dir", default="/tmp")
+    args = ap.parse_args()
+    n = args.rows
+    proc = start_emulator()
+    try:
+        db = sqlite3.connect(":memory:", isolation_level=None)
+        db.enable_load_extension(True)
+        db.load_extension(args.extension)
+        db.load_extension(args.bigtable)
+        rng = random.Random(1)
+        n_cust = max(n // 100, 1)
+        db.execute("CREATE TABLE src(customer_id INTEGER, paid_at TEXT, payment_id INTEGER,"
+                   " amount REAL, mode TEXT)")
+        db.executemany("INSERT INTO src VALUES (?, ?, ?, ?, ?)", (
+            (rng.randrange(n_cust), "2017-01-%02d %02d:%02d:%02d" % (
+                rng.randint(1, 28), rng.randrange(24), rng.randrange(60), rng.randrange(60)),
+             i, round(rng.uniform(1, 500), 2), rng.choice(["card", "cash", "wire"]))
+            for i in range(n)))
+        key = "rk_join('_', rk_pad(customer_id, 6), paid_at, rk_pad(payment_id, 9))"
+        design = ("customer_id INTEGER, paid_at TEXT, payment_id INTEGER, amount REAL, mode TEXT,"
+                  " ROWKEY(customer_id PAD 6, paid_at, payment_id PAD 9), FAMILY p(amount, mode)")
+
+        # cbt import of the same rows: the same keys, families and
+        # qualifiers, values as text (cbt's CSV has no types), and without
+        # the empty-qualifier marker cell widecol adds to each row (cbt's
+        # CSV cannot name an empty qualifier): cbt writes 5 cells a row,
+        # widecol 6.
+        fd, path = tempfile.mkstemp(suffix=".csv", dir=args.dir)
+        with os.fdopen(fd, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["", "_", "", "", "p", ""])
+            w.writerow(["", "customer_id", "paid_at", "payment_id", "amount", "mode"])
+            for row in db.execute("SELECT %s, customer_id, paid_at, payment_id, amount, mode"
+                                  " FROM src" % key):
+                w.writerow(row)
+        cbt("createtable", "viacbt")
+        cbt("createfamily", "viacbt", "_")
+        cbt("createfamily", "viacbt", "p")
+        t_cbt = timed(lambda: cbt("import", "viacbt", path, "batch-size=500", "workers=1"))
+        os.unlink(path)
+
+        db.execute("CREATE VIRTUAL TABLE bt USING widecol(%s, STORAGE BIGTABLE "
+                   "'projects/bench/instances/wc/tables/viawidecol')" % design)
+        t_wc = timed(lambda: db.execute("INSERT OR REPLACE INTO bt SELECT * FROM src"))
+        m = min(args.insert_rows, n)
+        db.execute("CREATE VIRTUAL TABLE bt2 USING widecol(%s, STORAGE BIGTABLE "
+                   "'projects/bench/instances/wc/tables/plaininsert')" % design)
+        t_ins = timed(lambda: db.execute("INSERT INTO bt2 SELECT * FROM src LIMIT %d" % m))
+        got = db.execute("SELECT count(*) FROM bt").fetchone()[0]
+        if got != n:
+            sys.exit("bench/bigtable.py: widecol holds %d rows, not %d" % (got, n))
+
+        print("Bigtable store, %d rows (emulator on this machine; ratios are widecol / cbt,"
+              " same run)" % n)
+        print("  load  cbt import (batch 500, 1 worker)   %9.0f rows/s" % (n / t_cbt))
+        print("        widecol INSERT OR REPLACE..SELECT  %9.0f rows/s   %.2fx cbt"
+              % (n / t_wc, t_cbt / t_wc))
+        print("        widecol plain INSERT (%d rows)  %9.0f rows/s   %.2fx cbt"
+              % (m, m / t_ins, (m / t_ins) / (n / t_cbt)))
+
+        # A 1% range: a hundredth of the customers.
+        lo = n_cust // 2
+        hi = lo + max(n_cust // 100, 1)
+        start, end = "%06d" % lo, "%06d" % hi
+        db.execute("SELECT widecol_stats('bt', 1)")
+        t_r = timed(lambda: db.execute("SELECT * FROM bt WHERE customer_id >= ? AND customer_id < ?",
+                                       (lo, hi)).fetchall())
+        nr = db.execute("SELECT count(*) FROM src WHERE customer_id >= ? AND customer_id < ?",
+                        (lo, hi)).fetchone()[0]
+        st = json.loads(db.execute("SELECT widecol_stats('bt')").fetchone()[0])
+        t_rc = timed(lambda: cbt("read", "viacbt", "start=" + start, "end=" + end,
+                                 "cells-per-column=1"))
+        print("  range %d rows: cbt read %.3f s, widecol %.3f s   %.2fx cbt;"
+              " widecol read %d rows for %d returned, %d seeks"
+              % (nr, t_rc, t_r, t_rc / t_r, st["rows_read"], st["rows_returned"], st["seeks"]))
+
+        # A point lookup, by its whole key.
+        row = db.execute("SELECT customer_id, paid_at, payment_id, %s FROM src LIMIT 1 OFFSET ?"
+                         % key, (n // 3,)).fetchone()
+        q = "SELECT * FROM bt WHERE customer_id = ? AND paid_at = ? AND payment_id = ?"
+        k = 200
+        t_p = timed(lambda: [db.execute(q, row[:3]).fetchall() for _ in range(k)]) / k
+        t_pc = timed(lambda: cbt("lookup", "viacbt", row[3]))
+        print("  point lookup: cbt lookup %.4f s (one process), widecol %.5f s (mean of %d)"
+              "   %.0fx cbt" % (t_pc, t_p, k, t_pc / t_p))
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+if __name__ == "__main__":
+    main()
