@@ -825,15 +825,16 @@ static Wcbt__Mutation *mutDeleteRow(BtArena *pA){
 
 /* The mutations that write a row's columns argv[0..nCol) (an UPDATE's
 ** unchanged ones skipped), after a delete of the row if bReplace, with
-** the marker; in *papMut (arena memory), their number returned, -1 on
-** OOM or a value too large (message set). */
+** the marker; in *papMut (arena memory), their number returned.  On
+** failure a negated SQLite code: -SQLITE_NOMEM, or -SQLITE_TOOBIG for a
+** value too large (message set). */
 static int rowMutations(BtTable *p, BtArena *pA, sqlite3_value **argv,
                         int bReplace, int bUpdate, Wcbt__Mutation ***papMut){
   Wcbt__Mutation **ap = arenaAlloc(pA, sizeof(*ap) * (size_t)(p->nCol + 2));
   int64_t iMicros = nowMicros(p);
   WcBuf cell;
   int i, n = 0;
-  if( ap == 0 ) return -1;
+  if( ap == 0 ) return -SQLITE_NOMEM;
   memset(&cell, 0, sizeof(cell));
   if( bReplace ) ap[n++] = mutDeleteRow(pA);
   ap[n++] = mutSetCell(pA, BT_DEFAULT_FAMILY, "", 0, 0, iMicros);
@@ -847,19 +848,23 @@ static int rowMutations(BtTable *p, BtArena *pA, sqlite3_value **argv,
     }
     cell.n = 0;
     btCellEncode(pVal, &cell);
-    if( cell.n > BT_MAX_CELL ){
+    if( cell.bOom ){
       wcBufFree(&cell);
-      btError(p, SQLITE_TOOBIG, "%s: the value of column %s is %lld bytes, "
-              "more than a Bigtable cell may hold (100 MiB)", p->zName,
-              p->aCol[i].zName, (long long)cell.n);
-      return -1;
+      return -SQLITE_NOMEM;
+    }
+    if( cell.n > BT_MAX_CELL ){
+      int64_t nCell = cell.n;
+      wcBufFree(&cell);
+      return -btError(p, SQLITE_TOOBIG, "%s: the value of column %s is %lld "
+              "bytes, more than a Bigtable cell may hold (100 MiB)", p->zName,
+              p->aCol[i].zName, (long long)nCell);
     }
     ap[n++] = mutSetCell(pA, p->aCol[i].zFamily, p->aCol[i].zName, cell.a,
                          (size_t)cell.n, iMicros);
   }
   wcBufFree(&cell);
-  for(i = 0; i < n; i++) if( ap[i] == 0 ) return -1;
-  if( pA->bOom || cell.bOom ) return -1;
+  for(i = 0; i < n; i++) if( ap[i] == 0 ) return -SQLITE_NOMEM;
+  if( pA->bOom ) return -SQLITE_NOMEM;
   *papMut = ap;
   return n;
 }
@@ -948,10 +953,11 @@ static int flush(BtTable *p){
     if( !bRetry ) break;
   }
   if( nTodo > 0 ){
-    rc = rpcError(p, "could not write", &st);
-    rc = btError(p, rc, "%s (%d of the %d rows of the batch were not "
-                 "written; those before them in the batch were)",
-                 p->base.zErrMsg, nTodo, p->nEntry);
+    char *zDoing = sqlite3_mprintf("could not write %d of the %d rows of "
+                                   "a batch (the others were written) to",
+                                   nTodo, p->nEntry);
+    rc = zDoing ? rpcError(p, zDoing, &st) : SQLITE_NOMEM;
+    sqlite3_free(zDoing);
   }
   p->pTxn->nSent += p->nEntry - nTodo;
   p->nEntry = 0;
@@ -1000,7 +1006,7 @@ static int insertNew(BtTable *p, const unsigned char *aKey, size_t nKey,
   nMut = rowMutations(p, &arena, argv, 0, 0, &apMut);
   if( nMut < 0 ){
     arenaFree(&arena);
-    return p->base.zErrMsg ? SQLITE_TOOBIG : SQLITE_NOMEM;
+    return -nMut;
   }
   markerFilter(&pred, &list, aPart, apPart);
   req.table_name = p->zResource;
@@ -1068,9 +1074,7 @@ static int btUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
     }else{
       nMut = rowMutations(p, &p->arena, &argv[3], bInsert || bMoved,
                           !bInsert && !bMoved, &apMut);
-      if( nMut < 0 ){
-        return p->base.zErrMsg ? SQLITE_TOOBIG : SQLITE_NOMEM;
-      }
+      if( nMut < 0 ) return -nMut;
       rc = queueRow(p, sqlite3_value_blob(pKey),
                     (size_t)sqlite3_value_bytes(pKey), apMut, nMut);
     }

@@ -19,6 +19,7 @@
 #include "widecol.h"
 #include "rk_functions.h"
 #include "rk_hash.h"
+#include "wc_ddl.h"
 #include "wc_table.h"
 #include "wc_tvf.h"
 #include "wc_versions.h"
@@ -62,6 +63,8 @@ static const struct {
   { "widecol_stats",   1, WC_DIRECT, 0, wcStatsFunc     },
   { "widecol_stats",   2, WC_DIRECT, 0, wcStatsFunc     },
   { "widecol_compact", 1, WC_DIRECT, 0, wcCompactFunc   },
+  { "widecol_ddl",     2, WC_DIRECT, 0, wcDdlFunc       },
+  { "widecol_ddl",     3, WC_DIRECT, 0, wcDdlFunc       },
   { "widecol_clock",   0, WC_DIRECT, WC_DATA_CLOCK, wcClockFunc },
   { "widecol_clock",   1, WC_DIRECT, WC_DATA_CLOCK, wcClockFunc },
   { WC_TABLE_FUNC,     2, WC_DIRECT, 0, wcTableFunc     },

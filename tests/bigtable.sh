@@ -45,6 +45,15 @@ status=0
   tests/bigtable/*.test || status=1
 if [ -z "$BT_SCRIPTS_ONLY" ]; then
   /usr/bin/python3 tests/bigtable_check.py --emulator "$emulator" || status=1
+  # The README's script (its own emulator): the blog's two answers.
+  out=$(sh sql/bigtable/demo.sh 2>&1)
+  if printf '%s' "$out" | grep -q '| 000123_01-01-2017 16:06:30_012345682 | 99.0   | wire |' &&
+     printf '%s' "$out" | grep -q '| 01-01-2017 09:07:00_000023_012345683 | 23 ' &&
+     printf '%s' "$out" | grep -q '^000123_01-01-2017 09:00:00_012345678$'; then
+    echo "bigtable demo: ok"
+  else
+    echo "bigtable demo FAILED:"; printf '%s\n' "$out" | tail -20; status=1
+  fi
   /usr/bin/python3 tests/differential.py --extension ./widecol \
     --bigtable ./widecol_bigtable --cases "${BT_DIFF_CASES:-40}" || status=1
 fi

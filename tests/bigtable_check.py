@@ -269,6 +269,27 @@ def check_endpoints(args):
         os.environ["BIGTABLE_EMULATOR_HOST"] = saved
 
 
+def check_ddl(args):
+    """widecol_ddl(..., 'bigtable') run as it is, by sh, with Google's cbt:
+    the tables, families and GC rules it makes are the design's."""
+    db = connect(args)
+    db.execute("CREATE VIRTUAL TABLE dd USING widecol(host TEXT, ts INTEGER, v REAL, "
+               "ROWKEY(BUCKET(4, ts), host, ts PAD 10), FAMILY m(v), INDEX by_v(host, ts PAD 10), "
+               "VERSIONS 3, TTL 86400)")
+    script = db.execute("SELECT widecol_ddl('dd', 'bigtable')").fetchone()[0]
+    run = subprocess.run(["sh", "-c", 'cbt() { command cbt -project chk -instance wc "$@"; }\n'
+                          + script], capture_output=True, text=True)
+    expect("widecol_ddl's cbt commands run", run.returncode == 0, run.stderr[-300:])
+    tables = cbt("chk", "wc", "ls").decode().split()
+    expect("they make the table and its index's",
+           "dd" in tables and "dd_idx_by_v" in tables, tables)
+    fams = cbt("chk", "wc", "ls", "dd").decode()
+    rule = "(versions() > 3 || age() > 1d)"
+    expect("families _ and m, VERSIONS 3 or TTL 1 day",
+           "_\t\t%s" % rule in fams and "m\t\t%s" % rule in fams, fams)
+    db.close()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--emulator", required=True)
@@ -279,6 +300,7 @@ def main():
     check_cell_limit(args)
     check_stopped(args)
     check_endpoints(args)
+    check_ddl(args)
     print("bigtable check: %d failed" % len(FAILED))
     return 1 if FAILED else 0
 

@@ -1,0 +1,297 @@
+/*
+** wc_ddl.c: widecol_ddl('<table>', 'hbase' | 'bigtable' [, regions]), the
+** commands that make a widecol table's design on a cluster.
+**
+**   hbase     the HBase shell's create, one per table (the rows, then each
+**             INDEX's <table>_idx_<index>): a family per FAMILY and "_" for
+**             the other columns, VERSIONS and TTL from the options, SPLITS
+**             written as Bytes.toBytesBinary reads them (bytes 0x20-0x7E as
+**             they are but \ and ', others \xNN with uppercase digits)
+**   bigtable  cbt createtable, createfamily and setgcpolicy, as sh
+**             commands (arguments in single quotes)
+**
+** Split points: the SPLITS option's; else each value of a leading SALT or
+** BUCKET (at most WC_DDL_MAX_SPLITS, evenly spaced); with a region count,
+** the keys that cut the table's rows into that many equal regions (the
+** row table read in key order).  The table is found by schema and name
+** (wc_table.h), as every tool finds it.
+*/
+#include "widecol.h"
+#include "wc_table.h"
+#include "wc_ddl.h"
+
+#include <string.h>
+
+#define WC_DDL_MAX_SPLITS 100
+#define WC_DDL_MAX_REGIONS 10000
+
+typedef struct Splits Splits;
+struct Splits {
+  WcBuf *a;
+  int n;
+};
+
+static void splitsFree(Splits *p){
+  int i;
+  for(i = 0; i < p->n; i++) wcBufFree(&p->a[i]);
+  sqlite3_free(p->a);
+  memset(p, 0, sizeof(*p));
+}
+
+static int splitsAdd(Splits *p, const unsigned char *a, int64_t n){
+  WcBuf *aNew = sqlite3_realloc64(p->a, sizeof(WcBuf) * (size_t)(p->n + 1));
+  if( aNew == 0 ) return SQLITE_NOMEM;
+  p->a = aNew;
+  memset(&p->a[p->n], 0, sizeof(WcBuf));
+  wcBufAppend(&p->a[p->n], a, n);
+  return p->a[p->n++].bOom ? SQLITE_NOMEM : SQLITE_OK;
+}
+
+/* The split points of the design, without reading its rows. */
+static int designSplits(const WcSchema *pS, Splits *pOut){
+  uint64_t nValue, i;
+  int k, rc = SQLITE_OK;
+  WcBuf key;
+  for(k = 0; k < pS->nSplit && rc == SQLITE_OK; k++){
+    rc = splitsAdd(pOut, pS->aSplit[k].a, pS->aSplit[k].n);
+  }
+  if( pS->nSplit > 0 || pS->aElem[0].eKind == WC_ELEM_COLUMN ) return rc;
+  nValue = wcDerivedCount(pS, 0);
+  memset(&key, 0, sizeof(key));
+  for(i = 1; rc == SQLITE_OK && nValue >= 2
+          && i < (nValue < WC_DDL_MAX_SPLITS ? nValue : WC_DDL_MAX_SPLITS); i++){
+    uint64_t iValue = nValue <= WC_DDL_MAX_SPLITS ? i
+        : (uint64_t)((double)i * (double)nValue / WC_DDL_MAX_SPLITS);
+    key.n = 0;
+    rc = wcEncodeDerived(pS, 0, iValue, &key) == WC_OK
+         ? splitsAdd(pOut, key.a, key.n) : SQLITE_NOMEM;
+  }
+  wcBufFree(&key);
+  return rc;
+}
+
+/* The keys that start regions 2..nRegion of the row table's rows in key
+** order, nRegion parts of (nearly) equal rows. */
+static int dataSplits(WcVtab *pTab, int nRegion, Splits *pOut){
+  sqlite3 *db = wcTableDb(pTab);
+  sqlite3_str *pStr = sqlite3_str_new(db);
+  sqlite3_stmt *pStmt = 0;
+  int64_t nRow = 0, iRow = 0;
+  int iNext = 1, rc;
+  char *zSql;
+  sqlite3_str_appendall(pStr, "SELECT rowkey, count(*) OVER () FROM ");
+  wcStoreAppendTable(pStr, pTab, -1, -1);
+  sqlite3_str_appendall(pStr, " ORDER BY rowkey");
+  zSql = sqlite3_str_finish(pStr);
+  if( zSql == 0 ) return SQLITE_NOMEM;
+  rc = sqlite3_prepare_v2(db, zSql, -1, &pStmt, 0);
+  sqlite3_free(zSql);
+  while( rc == SQLITE_OK && sqlite3_step(pStmt) == SQLITE_ROW ){
+    nRow = sqlite3_column_int64(pStmt, 1);
+    /* Region r starts at row floor(r * nRow / nRegion). */
+    if( iNext < nRegion && iRow == (int64_t)((double)iNext * nRow / nRegion)
+     && iRow > 0 ){
+      rc = splitsAdd(pOut, sqlite3_column_blob(pStmt, 0),
+                     sqlite3_column_bytes(pStmt, 0));
+      iNext++;
+    }
+    iRow++;
+  }
+  if( rc == SQLITE_OK ) rc = sqlite3_finalize(pStmt);
+  else sqlite3_finalize(pStmt);
+  return rc;
+}
+
+/* A name in a Ruby single-quoted string. */
+static void appendRuby(sqlite3_str *pStr, const char *z){
+  sqlite3_str_appendchar(pStr, 1, '\'');
+  for(; *z; z++){
+    if( *z == '\'' || *z == '\\' ) sqlite3_str_appendchar(pStr, 1, '\\');
+    sqlite3_str_appendchar(pStr, 1, *z);
+  }
+  sqlite3_str_appendchar(pStr, 1, '\'');
+}
+
+/* A word in sh single quotes. */
+static void appendSh(sqlite3_str *pStr, const char *z){
+  sqlite3_str_appendchar(pStr, 1, '\'');
+  for(; *z; z++){
+    if( *z == '\'' ) sqlite3_str_appendall(pStr, "'\\''");
+    else sqlite3_str_appendchar(pStr, 1, *z);
+  }
+  sqlite3_str_appendchar(pStr, 1, '\'');
+}
+
+/* A split key as Bytes.toBytesBinary reads it, in a Ruby single-quoted
+** string (which keeps backslashes). */
+static void appendHBaseKey(sqlite3_str *pStr, const WcBuf *pKey){
+  int64_t i;
+  sqlite3_str_appendchar(pStr, 1, '\'');
+  for(i = 0; i < pKey->n; i++){
+    unsigned char c = pKey->a[i];
+    if( c >= 0x20 && c <= 0x7E && c != '\\' && c != '\'' ){
+      sqlite3_str_appendchar(pStr, 1, (char)c);
+    }else{
+      sqlite3_str_appendf(pStr, "\\x%02X", c);
+    }
+  }
+  sqlite3_str_appendchar(pStr, 1, '\'');
+}
+
+/* HBase's create for one table: its families, then SPLITS. */
+static void hbaseCreate(sqlite3_str *pStr, const WcSchema *pS,
+                        const char *zName, int bRows, const Splits *pSplits){
+  int i;
+  sqlite3_str_appendall(pStr, "create ");
+  appendRuby(pStr, zName);
+  for(i = -1; i < (bRows ? pS->nFamily : 0); i++){
+    sqlite3_str_appendall(pStr, ", {NAME => ");
+    appendRuby(pStr, i < 0 ? "_" : pS->aFamily[i].zName);
+    sqlite3_str_appendf(pStr, ", VERSIONS => %d", pS->nVersions);
+    if( pS->nTtl > 0 ){
+      sqlite3_str_appendf(pStr, ", TTL => %lld", (long long)pS->nTtl);
+    }
+    sqlite3_str_appendall(pStr, "}");
+  }
+  if( bRows && pSplits->n > 0 ){
+    sqlite3_str_appendall(pStr, ", SPLITS => [");
+    for(i = 0; i < pSplits->n; i++){
+      if( i ) sqlite3_str_appendall(pStr, ", ");
+      appendHBaseKey(pStr, &pSplits->a[i]);
+    }
+    sqlite3_str_appendall(pStr, "]");
+  }
+  sqlite3_str_appendall(pStr, "\n");
+}
+
+/* True if cbt can take the key in its splits=k1,k2 list: text that holds
+** no comma and no control character. */
+static int cbtKeyOk(const WcBuf *pKey){
+  int64_t i;
+  for(i = 0; i < pKey->n; i++){
+    if( pKey->a[i] < 0x20 || pKey->a[i] == ',' || pKey->a[i] == '\''
+     || pKey->a[i] == 0x7F ){
+      return 0;
+    }
+  }
+  return pKey->n > 0;
+}
+
+/* cbt's commands for one table. */
+static void cbtCreate(sqlite3_str *pStr, const WcSchema *pS,
+                      const char *zName, int bRows, const Splits *pSplits){
+  int i, nBad = 0;
+  sqlite3_str_appendall(pStr, "cbt createtable ");
+  appendSh(pStr, zName);
+  if( bRows && pSplits->n > 0 ){
+    int nOk = 0;
+    for(i = 0; i < pSplits->n; i++){
+      if( !cbtKeyOk(&pSplits->a[i]) ){
+        nBad++;
+        continue;
+      }
+      sqlite3_str_appendall(pStr, nOk++ ? "," : " 'splits=");
+      sqlite3_str_append(pStr, (const char*)pSplits->a[i].a,
+                         (int)pSplits->a[i].n);
+    }
+    if( nOk ) sqlite3_str_appendall(pStr, "'");
+  }
+  sqlite3_str_appendall(pStr, "\n");
+  if( nBad ){
+    sqlite3_str_appendf(pStr, "# %d split key%s left out: cbt's splits= "
+        "list cannot hold a key with a comma, a quote or a control byte "
+        "(widecol_ddl(..., 'hbase') writes them all)\n", nBad,
+        nBad == 1 ? " is" : "s are");
+  }
+  for(i = -1; i < (bRows ? pS->nFamily : 0); i++){
+    const char *zFam = i < 0 ? "_" : pS->aFamily[i].zName;
+    sqlite3_str_appendall(pStr, "cbt createfamily ");
+    appendSh(pStr, zName);
+    sqlite3_str_appendall(pStr, " ");
+    appendSh(pStr, zFam);
+    sqlite3_str_appendall(pStr, "\ncbt setgcpolicy ");
+    appendSh(pStr, zName);
+    sqlite3_str_appendall(pStr, " ");
+    appendSh(pStr, zFam);
+    sqlite3_str_appendall(pStr, " ");
+    if( pS->nTtl > 0 ){
+      sqlite3_str_appendf(pStr, "'maxversions=%d or maxage=%llds'\n",
+                          pS->nVersions, (long long)pS->nTtl);
+    }else{
+      sqlite3_str_appendf(pStr, "maxversions=%d\n", pS->nVersions);
+    }
+  }
+}
+
+void wcDdlFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
+  const char *zName = (const char*)sqlite3_value_text(argv[0]);
+  const char *zFor = (const char*)sqlite3_value_text(argv[1]);
+  sqlite3_str *pStr;
+  Splits splits;
+  const WcSchema *pS;
+  const char *zTable;
+  char *zErr = 0, *zIdx;
+  WcVtab *pTab;
+  int bHBase, nRegion = 0, rc, i;
+  memset(&splits, 0, sizeof(splits));
+  if( zName == 0 || zFor == 0 ) return;
+  bHBase = sqlite3_stricmp(zFor, "hbase") == 0;
+  if( !bHBase && sqlite3_stricmp(zFor, "bigtable") != 0 ){
+    sqlite3_result_error(ctx, "widecol_ddl(table, store [, regions]): store "
+        "is 'hbase' (the HBase shell's create) or 'bigtable' (cbt's "
+        "commands)", -1);
+    return;
+  }
+  if( argc > 2 ){
+    sqlite3_int64 n = sqlite3_value_int64(argv[2]);
+    if( sqlite3_value_numeric_type(argv[2]) != SQLITE_INTEGER || n < 1
+     || n > WC_DDL_MAX_REGIONS ){
+      zErr = sqlite3_mprintf("widecol_ddl(table, store, regions): regions "
+          "is the number of regions to split the table's rows into, an "
+          "integer from 1 to %d, not %s", WC_DDL_MAX_REGIONS,
+          sqlite3_value_text(argv[2]) ? (const char*)sqlite3_value_text(argv[2])
+                                      : "NULL");
+      sqlite3_result_error(ctx, zErr, -1);
+      sqlite3_free(zErr);
+      return;
+    }
+    nRegion = (int)n;
+  }
+  rc = wcTableLookup(sqlite3_context_db_handle(ctx), zName,
+                     "widecol_ddl(table, store)", &pTab, &zErr);
+  if( rc != SQLITE_OK ){
+    if( zErr ) sqlite3_result_error(ctx, zErr, -1);
+    else sqlite3_result_error_code(ctx, rc);
+    sqlite3_free(zErr);
+    return;
+  }
+  pS = wcTableSchema(pTab);
+  /* On Bigtable the tables are named by STORAGE; an HBase table or a new
+  ** Bigtable one takes the widecol table's name. */
+  zTable = pS->zBigtable && !bHBase ? strstr(pS->zBigtable, "/tables/") + 8
+                                    : wcTableName(pTab);
+  rc = nRegion ? dataSplits(pTab, nRegion, &splits)
+               : designSplits(pS, &splits);
+  if( rc != SQLITE_OK ){
+    splitsFree(&splits);
+    if( rc == SQLITE_NOMEM ) sqlite3_result_error_nomem(ctx);
+    else sqlite3_result_error(ctx, sqlite3_errmsg(wcTableDb(pTab)), -1);
+    return;
+  }
+  pStr = sqlite3_str_new(0);
+  for(i = -1; i < pS->nIndex; i++){
+    zIdx = i < 0 ? 0 : sqlite3_mprintf("%s_idx_%s", zTable,
+                                       pS->aIndex[i].zName);
+    if( bHBase ) hbaseCreate(pStr, pS, zIdx ? zIdx : zTable, i < 0, &splits);
+    else cbtCreate(pStr, pS, zIdx ? zIdx : zTable, i < 0, &splits);
+    sqlite3_free(zIdx);
+  }
+  splitsFree(&splits);
+  rc = sqlite3_str_errcode(pStr);
+  if( rc != SQLITE_OK ){
+    sqlite3_free(sqlite3_str_finish(pStr));
+    sqlite3_result_error_code(ctx, rc);
+    return;
+  }
+  sqlite3_result_text(ctx, sqlite3_str_finish(pStr), -1, sqlite3_free);
+}
