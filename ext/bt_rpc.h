@@ -15,6 +15,7 @@
 
 #include <stdint.h>
 #include <protobuf-c/protobuf-c.h>
+#include "wc_rpc.h"
 
 typedef struct BtConn BtConn;
 typedef struct BtStream BtStream;
@@ -45,14 +46,8 @@ struct BtStatus {
 };
 void btStatusClear(BtStatus *p);
 
-/* What an RPC cost, for widecol_stats(). */
-typedef struct BtCounters BtCounters;
-struct BtCounters {
-  int64_t nRpc;         /* Calls started */
-  int64_t nMsgIn;       /* Messages received */
-  int64_t nByteIn;      /* Their bytes */
-  int64_t nByteOut;     /* Bytes sent */
-};
+/* What the calls cost, for widecol_stats() (wc_rpc.h). */
+typedef WcRpcStats BtCounters;
 
 /* Opens (or shares) the connection for this process's environment.
 ** Returns 0, or a gRPC code with *pzErr set (sqlite3_mprintf()). */

@@ -706,12 +706,29 @@ static int btDestroy(sqlite3_vtab *pVtab){
 #define BT_GT 4
 #define BT_LT 8
 #define BT_LE 16
+#define BT_COUNTERS 32    /* widecol_bigtable_counters(key, ?): argv[0] is
+                          ** a WcRpcStats* to add this table's figures to;
+                          ** no rows */
+
+/* The constraint op widecol_bigtable_counters() becomes. */
+#define BT_COUNTERS_OP SQLITE_INDEX_CONSTRAINT_FUNCTION
 
 static int btBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
   int aiCons[5] = {-1, -1, -1, -1, -1};
   int i, idxNum = 0, nArg = 0;
   double cost = 1e6;
   (void)pVtab;
+  for(i = 0; i < pInfo->nConstraint; i++){
+    const struct sqlite3_index_constraint *pC = &pInfo->aConstraint[i];
+    if( pC->usable && pC->op == BT_COUNTERS_OP ){
+      pInfo->aConstraintUsage[i].argvIndex = 1;
+      pInfo->aConstraintUsage[i].omit = 1;
+      pInfo->idxNum = BT_COUNTERS;
+      pInfo->estimatedCost = 1;
+      pInfo->estimatedRows = 1;
+      return SQLITE_OK;
+    }
+  }
   for(i = 0; i < pInfo->nConstraint; i++){
     const struct sqlite3_index_constraint *pC = &pInfo->aConstraint[i];
     int k;
@@ -1481,6 +1498,18 @@ static int btFilter(sqlite3_vtab_cursor *pCursor, int idxNum,
   (void)argc;
   cursorReset(pCur);
   arenaFree(pA);
+  if( idxNum == BT_COUNTERS ){
+    WcRpcStats *pOut = sqlite3_value_pointer(argv[0], WC_RPC_COUNTERS);
+    if( pOut ){
+      pOut->nRpc += p->count.nRpc;
+      pOut->nMsgIn += p->count.nMsgIn;
+      pOut->nByteIn += p->count.nByteIn;
+      pOut->nByteOut += p->count.nByteOut;
+      if( pOut->bReset ) memset(&p->count, 0, sizeof(p->count));
+    }
+    pCur->bEof = 1;
+    return SQLITE_OK;
+  }
   pCur->bEof = 0;
   wcbt__read_rows_request__init(&pCur->req);
   wcbt__key_set__init(&pCur->set);
@@ -1582,6 +1611,26 @@ static int btColumn(sqlite3_vtab_cursor *pCursor, sqlite3_context *ctx,
   return SQLITE_OK;
 }
 
+/* widecol_bigtable_counters(key, ?) anywhere but the lookup of wc_rpc.h. */
+void btCountersFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
+  (void)argc;
+  (void)argv;
+  sqlite3_result_error(ctx, WC_RPC_COUNTERS "() is widecol's own: it reads "
+      "a Bigtable-stored table's call counters for widecol_stats(); call "
+      "widecol_stats('<table>')", -1);
+}
+
+static int btFindFunction(sqlite3_vtab *pVtab, int nArg, const char *zName,
+                          void (**pxFunc)(sqlite3_context*, int,
+                                          sqlite3_value**),
+                          void **ppArg){
+  (void)pVtab;
+  if( nArg != 2 || sqlite3_stricmp(zName, WC_RPC_COUNTERS) != 0 ) return 0;
+  *pxFunc = btCountersFunc;
+  *ppArg = 0;
+  return BT_COUNTERS_OP;
+}
+
 static int btRowid(sqlite3_vtab_cursor *pCursor, sqlite3_int64 *pRowid){
   (void)pCursor;
   *pRowid = 0;
@@ -1607,7 +1656,7 @@ const sqlite3_module btModule = {
   btSync,
   btCommit,
   btRollback,
-  0,                    /* xFindFunction */
+  btFindFunction,
   btRename,
   btSavepoint,
   btRelease,

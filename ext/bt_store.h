@@ -31,6 +31,11 @@
 
 extern const sqlite3_module btModule;
 
+/* widecol_bigtable_counters(key, ?): registered so that statements naming
+** it prepare; the module overloads it (wc_rpc.h), and anywhere else it is
+** an error. */
+void btCountersFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+
 /* The module's client data: what the connection's transaction has sent
 ** (bt_store.c).  btTxnNew() gives one reference; btTxnUnref() is the
 ** module's destructor. */

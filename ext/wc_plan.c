@@ -303,7 +303,10 @@ static void planElements(Planner *p){
 #define WC_ENUM_COST 17.0
 
 /* Fields are counted by probing up to this many distinct prefixes; on
-** Bigtable, where a probe is a call, up to the second figure. */
+** Bigtable, where a probe is a call, up to the second figure, and only in
+** a table small enough to have been counted: a probe is a range with no
+** end, which the emulator answers in time proportional to the rest of the
+** table.  A larger table's fields are taken to have many values. */
 #define WC_SKIP_PROBES 1000
 #define WC_SKIP_PROBES_BIGTABLE 64
 
@@ -342,10 +345,13 @@ static int elementHasRange(Planner *p, int iElem){
 ** connection. */
 static double prefixCount(Planner *p, int k){
   int64_t *aCount = p->pTab->aPath[p->iPath].aPrefixCount;
-  if( aCount[k] < 0 ){
+  if( aCount[k] < 0 && !p->pTab->pSchema->zBigtable ){
+    aCount[k] = wcStorePrefixCount(p->pTab, p->iPath, k, WC_SKIP_PROBES);
+  }else if( aCount[k] < 0 && p->pTab->nRowEst > WC_BIGTABLE_COUNT ){
+    aCount[k] = WC_SKIP_PROBES_BIGTABLE + 1;
+  }else if( aCount[k] < 0 ){
     aCount[k] = wcStorePrefixCount(p->pTab, p->iPath, k,
-        p->pTab->pSchema->zBigtable ? WC_SKIP_PROBES_BIGTABLE
-                                    : WC_SKIP_PROBES);
+                                   WC_SKIP_PROBES_BIGTABLE);
   }
   return aCount[k] > 0 ? (double)aCount[k] : 1.0;
 }

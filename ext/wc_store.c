@@ -712,8 +712,6 @@ void wcStoreClose(WcVtab *p){
 ** On Bigtable counting would read the whole table: the keys of up to
 ** WC_BIGTABLE_COUNT rows are counted, and a table with more is taken to
 ** be large (WC_BIGTABLE_ROWS). */
-#define WC_BIGTABLE_COUNT 10000
-#define WC_BIGTABLE_ROWS  1000000
 int64_t wcStoreRowCount(WcVtab *p){
   sqlite3_stmt *pStmt = 0;
   int64_t nRow = -1;

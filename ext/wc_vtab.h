@@ -225,6 +225,10 @@ int wcStoreScanColumns(const WcVtab *p, int iPath, uint64_t colUsed,
 int wcStoreCovers(const WcVtab *p, int iPath, uint64_t colUsed);
 void wcStoreClose(WcVtab *p);
 int64_t wcStoreRowCount(WcVtab *p);
+/* On Bigtable a table of more than WC_BIGTABLE_COUNT rows is not counted:
+** wcStoreRowCount() says WC_BIGTABLE_ROWS. */
+#define WC_BIGTABLE_COUNT 10000
+#define WC_BIGTABLE_ROWS  1000000
 int64_t wcStorePrefixCount(WcVtab *p, int iPath, int nElem, int64_t nMax);
 
 /* wc_plan.c: xBestIndex, and the plan it hands xFilter in idxStr.

@@ -11,6 +11,7 @@
 #include <sqlite3ext.h>
 SQLITE_EXTENSION_INIT1
 #include "bt_store.h"
+#include "wc_rpc.h"
 
 int sqlite3_widecolbigtable_init(sqlite3 *db, char **pzErrMsg,
                                  const sqlite3_api_routines *pApi);
@@ -23,12 +24,20 @@ __attribute__((visibility("default")))
 int sqlite3_widecolbigtable_init(sqlite3 *db, char **pzErrMsg,
                                  const sqlite3_api_routines *pApi){
   BtTxn *pTxn;
+  int rc;
   SQLITE_EXTENSION_INIT2(pApi);
   (void)pzErrMsg;
   /* Tables already connected keep the state they share; a second load
   ** gives the tables connected after it a new one. */
   pTxn = btTxnNew();
   if( pTxn == 0 ) return SQLITE_NOMEM;
+  rc = sqlite3_create_function_v2(db, WC_RPC_COUNTERS, 2,
+                                  SQLITE_UTF8 | SQLITE_DIRECTONLY, 0,
+                                  btCountersFunc, 0, 0, 0);
+  if( rc != SQLITE_OK ){
+    btTxnUnref(pTxn);
+    return rc;
+  }
   return sqlite3_create_module_v2(db, "widecol_bigtable", &btModule, pTxn,
                                   btTxnUnref);
 }
