@@ -11,7 +11,7 @@
 **             commands (arguments in single quotes)
 **
 ** Split points: the SPLITS option's; else each value of a leading SALT or
-** BUCKET (at most WC_DDL_MAX_SPLITS, evenly spaced); with a region count,
+** BUCKET (at most WC_MAX_SPLITS, evenly spaced); with a region count,
 ** the keys that cut the table's rows into that many equal regions (the
 ** row table read in key order).  The table is found by schema and name
 ** (wc_table.h), as every tool finds it.
@@ -22,23 +22,16 @@
 
 #include <string.h>
 
-#define WC_DDL_MAX_SPLITS 100
 #define WC_DDL_MAX_REGIONS 10000
 
-typedef struct Splits Splits;
-struct Splits {
-  WcBuf *a;
-  int n;
-};
-
-static void splitsFree(Splits *p){
+void wcSplitsFree(WcSplits *p){
   int i;
   for(i = 0; i < p->n; i++) wcBufFree(&p->a[i]);
   sqlite3_free(p->a);
   memset(p, 0, sizeof(*p));
 }
 
-static int splitsAdd(Splits *p, const unsigned char *a, int64_t n){
+static int splitsAdd(WcSplits *p, const unsigned char *a, int64_t n){
   WcBuf *aNew = sqlite3_realloc64(p->a, sizeof(WcBuf) * (size_t)(p->n + 1));
   if( aNew == 0 ) return SQLITE_NOMEM;
   p->a = aNew;
@@ -47,8 +40,7 @@ static int splitsAdd(Splits *p, const unsigned char *a, int64_t n){
   return p->a[p->n++].bOom ? SQLITE_NOMEM : SQLITE_OK;
 }
 
-/* The split points of the design, without reading its rows. */
-static int designSplits(const WcSchema *pS, Splits *pOut){
+int wcDesignSplits(const WcSchema *pS, WcSplits *pOut){
   uint64_t nValue, i;
   int k, rc = SQLITE_OK;
   WcBuf key;
@@ -59,9 +51,9 @@ static int designSplits(const WcSchema *pS, Splits *pOut){
   nValue = wcDerivedCount(pS, 0);
   memset(&key, 0, sizeof(key));
   for(i = 1; rc == SQLITE_OK && nValue >= 2
-          && i < (nValue < WC_DDL_MAX_SPLITS ? nValue : WC_DDL_MAX_SPLITS); i++){
-    uint64_t iValue = nValue <= WC_DDL_MAX_SPLITS ? i
-        : (uint64_t)((double)i * (double)nValue / WC_DDL_MAX_SPLITS);
+          && i < (nValue < WC_MAX_SPLITS ? nValue : WC_MAX_SPLITS); i++){
+    uint64_t iValue = nValue <= WC_MAX_SPLITS ? i
+        : (uint64_t)((double)i * (double)nValue / WC_MAX_SPLITS);
     key.n = 0;
     rc = wcEncodeDerived(pS, 0, iValue, &key) == WC_OK
          ? splitsAdd(pOut, key.a, key.n) : SQLITE_NOMEM;
@@ -72,7 +64,7 @@ static int designSplits(const WcSchema *pS, Splits *pOut){
 
 /* The keys that start regions 2..nRegion of the row table's rows in key
 ** order, nRegion parts of (nearly) equal rows. */
-static int dataSplits(WcVtab *pTab, int nRegion, Splits *pOut){
+static int dataSplits(WcVtab *pTab, int nRegion, WcSplits *pOut){
   sqlite3 *db = wcTableDb(pTab);
   sqlite3_str *pStr = sqlite3_str_new(db);
   sqlite3_stmt *pStmt = 0;
@@ -140,7 +132,7 @@ static void appendHBaseKey(sqlite3_str *pStr, const WcBuf *pKey){
 
 /* HBase's create for one table: its families, then SPLITS. */
 static void hbaseCreate(sqlite3_str *pStr, const WcSchema *pS,
-                        const char *zName, int bRows, const Splits *pSplits){
+                        const char *zName, int bRows, const WcSplits *pSplits){
   int i;
   sqlite3_str_appendall(pStr, "create ");
   appendRuby(pStr, zName);
@@ -179,7 +171,7 @@ static int cbtKeyOk(const WcBuf *pKey){
 
 /* cbt's commands for one table. */
 static void cbtCreate(sqlite3_str *pStr, const WcSchema *pS,
-                      const char *zName, int bRows, const Splits *pSplits){
+                      const char *zName, int bRows, const WcSplits *pSplits){
   int i, nBad = 0;
   sqlite3_str_appendall(pStr, "cbt createtable ");
   appendSh(pStr, zName);
@@ -227,7 +219,7 @@ void wcDdlFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   const char *zName = (const char*)sqlite3_value_text(argv[0]);
   const char *zFor = (const char*)sqlite3_value_text(argv[1]);
   sqlite3_str *pStr;
-  Splits splits;
+  WcSplits splits;
   const WcSchema *pS;
   const char *zTable;
   char *zErr = 0, *zIdx;
@@ -271,9 +263,9 @@ void wcDdlFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   zTable = pS->zBigtable && !bHBase ? strstr(pS->zBigtable, "/tables/") + 8
                                     : wcTableName(pTab);
   rc = nRegion ? dataSplits(pTab, nRegion, &splits)
-               : designSplits(pS, &splits);
+               : wcDesignSplits(pS, &splits);
   if( rc != SQLITE_OK ){
-    splitsFree(&splits);
+    wcSplitsFree(&splits);
     if( rc == SQLITE_NOMEM ) sqlite3_result_error_nomem(ctx);
     else sqlite3_result_error(ctx, sqlite3_errmsg(wcTableDb(pTab)), -1);
     return;
@@ -286,7 +278,7 @@ void wcDdlFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
     else cbtCreate(pStr, pS, zIdx ? zIdx : zTable, i < 0, &splits);
     sqlite3_free(zIdx);
   }
-  splitsFree(&splits);
+  wcSplitsFree(&splits);
   rc = sqlite3_str_errcode(pStr);
   if( rc != SQLITE_OK ){
     sqlite3_free(sqlite3_str_finish(pStr));

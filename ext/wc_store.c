@@ -26,6 +26,7 @@
 ** hold every column the query reads.
 */
 #include "wc_vtab.h"
+#include "wc_ddl.h"
 #include "rk_bytes.h"
 
 #include <string.h>
@@ -112,42 +113,23 @@ static int hasRowtime(const WcSchema *pS, int iFamily, int iIndex){
   return pS->bVersioned && (iFamily == -1 || iFamily == WC_TABLE_VERSIONS);
 }
 
-/* SPLITS for Bigtable's CreateTable of the row table: the option's, else
-** the values of a leading SALT or BUCKET (at most WC_MAX_SPLITS of them,
-** evenly spaced, when it has more), else none. */
-#define WC_MAX_SPLITS 100
-static void appendSplits(sqlite3_str *pStr, const WcSchema *pS){
-  uint64_t nValue, i;
-  int k;
-  WcBuf key;
-  if( pS->nSplit > 0 ){
-    sqlite3_str_appendall(pStr, ", SPLITS");
-    for(k = 0; k < pS->nSplit; k++){
-      int j;
-      sqlite3_str_appendall(pStr, " x'");
-      for(j = 0; j < pS->aSplit[k].n; j++){
-        sqlite3_str_appendf(pStr, "%02x", pS->aSplit[k].a[j]);
-      }
-      sqlite3_str_appendall(pStr, "'");
-    }
-    return;
-  }
-  if( pS->aElem[0].eKind == WC_ELEM_COLUMN ) return;
-  nValue = wcDerivedCount(pS, 0);
-  if( nValue < 2 ) return;
-  memset(&key, 0, sizeof(key));
-  sqlite3_str_appendall(pStr, ", SPLITS");
-  for(i = 1; i < (nValue < WC_MAX_SPLITS ? nValue : WC_MAX_SPLITS); i++){
-    uint64_t iValue = nValue <= WC_MAX_SPLITS ? i
-        : (uint64_t)((double)i * (double)nValue / WC_MAX_SPLITS);
+/* SPLITS for Bigtable's CreateTable of the row table (wcDesignSplits()),
+** as blob literals. */
+static int appendSplits(sqlite3_str *pStr, const WcSchema *pS){
+  WcSplits splits;
+  int k, rc;
+  memset(&splits, 0, sizeof(splits));
+  rc = wcDesignSplits(pS, &splits);
+  for(k = 0; rc == SQLITE_OK && k < splits.n; k++){
     int64_t j;
-    key.n = 0;
-    if( wcEncodeDerived(pS, 0, iValue, &key) != WC_OK ) break;
-    sqlite3_str_appendall(pStr, " x'");
-    for(j = 0; j < key.n; j++) sqlite3_str_appendf(pStr, "%02x", key.a[j]);
+    sqlite3_str_appendall(pStr, k ? " x'" : ", SPLITS x'");
+    for(j = 0; j < splits.a[k].n; j++){
+      sqlite3_str_appendf(pStr, "%02x", splits.a[k].a[j]);
+    }
     sqlite3_str_appendall(pStr, "'");
   }
-  wcBufFree(&key);
+  wcSplitsFree(&splits);
+  return rc;
 }
 
 /* On Bigtable each table is a widecol_bigtable virtual table: the row
@@ -175,10 +157,13 @@ static int createBigtable(WcVtab *p, int iIndex){
                         iIndex < 0 && pCol->iFamily >= 0
                         ? pS->aFamily[pCol->iFamily].zName : "_");
   }
-  if( iIndex < 0 ) appendSplits(pStr, pS);
+  rc = iIndex < 0 ? appendSplits(pStr, pS) : SQLITE_OK;
   sqlite3_str_appendall(pStr, ")");
   zSql = sqlite3_str_finish(pStr);
-  if( zSql == 0 ) return SQLITE_NOMEM;
+  if( zSql == 0 || rc != SQLITE_OK ){
+    sqlite3_free(zSql);
+    return SQLITE_NOMEM;
+  }
   rc = sqlite3_exec(p->db, zSql, 0, 0, 0);
   sqlite3_free(zSql);
   if( rc != SQLITE_OK && rc != SQLITE_NOMEM ){

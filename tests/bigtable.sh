@@ -41,7 +41,7 @@ export BIGTABLE_EMULATOR_HOST=127.0.0.1:$port
 echo "bigtable tests: the emulator $emulator on $BIGTABLE_EMULATOR_HOST"
 
 status=0
-"$slt" --extension "$lib/widecol.so" --extension "$lib/widecol_bigtable.so" \
+"$slt" --defensive --extension "$lib/widecol.so" --extension "$lib/widecol_bigtable.so" \
   tests/bigtable/*.test || status=1
 if [ -z "$BT_SCRIPTS_ONLY" ]; then
   /usr/bin/python3 tests/bigtable_check.py --emulator "$emulator" || status=1
