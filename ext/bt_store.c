@@ -1,67 +1,23 @@
 /*
-** bt_store.c: the widecol_bigtable module (see bt_store.h).
+** bt_store.c: the widecol_bigtable module (see bt_store.h): its
+** arguments, connecting, planning and reading.
 **
 ** Reads: xBestIndex takes the constraints on the key column (=, >, >=, <,
-** <=) and ORDER BY key; xFilter makes one ReadRows over the key or range,
-** with a filter that returns only the latest cell of the columns the
-** statement uses (and the marker), and rows are put together from the
-** streamed chunks as xNext asks for them.
-**
-** Writes are batched: each row's mutations (atomic per row in Bigtable)
-** wait in a MutateRows request that is sent when it holds BT_BATCH_ROWS
-** rows, before any read of the table, and at COMMIT (xSync, so that a
-** failure fails the COMMIT).  An INSERT that must not replace (every
-** conflict mode but REPLACE) is one CheckAndMutateRow: the row is written
-** only if its marker cell is absent, atomically, else the insert fails
-** with SQLITE_CONSTRAINT_PRIMARYKEY.  Bigtable has no multi-row
-** transactions: ROLLBACK (and a statement that fails) drops the writes
-** still waiting in the batch, and cannot undo those already sent.
+** <=) and ORDER BY key; xFilter makes a ReadRows over the key or range,
+** in pages, with a filter that returns only the latest cell of the
+** columns the statement uses (and the marker), and rows are put together
+** from the streamed chunks as xNext asks for them.  Writes and
+** transactions are in bt_write.c, the Bigtable tables' making and
+** deleting in bt_admin.c.
 */
 #include <sqlite3ext.h>
 SQLITE_EXTENSION_INIT3
-#include "bt_store.h"
-#include "bt_rpc.h"
-#include "bt_cell.h"
-#include "bt_wire.pb-c.h"
+#include "bt_table.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
-/* Rows a batch holds before it is sent, and bytes. */
-#define BT_BATCH_ROWS  1000
-#define BT_BATCH_BYTES (8 << 20)
-/* Bigtable's limits: a row key, a cell value. */
-#define BT_MAX_KEY   4096
-#define BT_MAX_CELL  (100 << 20)
-/* Attempts of a batch whose rows fail with a status worth retrying. */
-#define BT_ATTEMPTS  4
-
-#define M_READROWS "/google.bigtable.v2.Bigtable/ReadRows"
-#define M_MUTATEROWS "/google.bigtable.v2.Bigtable/MutateRows"
-#define M_CHECKANDMUTATE "/google.bigtable.v2.Bigtable/CheckAndMutateRow"
-#define M_CREATETABLE "/google.bigtable.admin.v2.BigtableTableAdmin/CreateTable"
-#define M_GETTABLE "/google.bigtable.admin.v2.BigtableTableAdmin/GetTable"
-#define M_DELETETABLE "/google.bigtable.admin.v2.BigtableTableAdmin/DeleteTable"
-
-/*
-** An arena: the memory of one batch of mutations, freed at once when the
-** batch has been sent.
-*/
-typedef struct BtBlock BtBlock;
-struct BtBlock {
-  BtBlock *pNext;
-  size_t nUsed, nSize;
-  /* data follows */
-};
-typedef struct BtArena BtArena;
-struct BtArena {
-  BtBlock *pHead;
-  int bOom;
-};
-
-static void *arenaAlloc(BtArena *p, size_t n){
+void *btArenaAlloc(BtArena *p, size_t n){
   BtBlock *pB = p->pHead;
   void *pRet;
   n = (n + 15) & ~(size_t)15;
@@ -83,13 +39,13 @@ static void *arenaAlloc(BtArena *p, size_t n){
   return pRet;
 }
 
-static void *arenaCopy(BtArena *p, const void *a, size_t n){
-  void *pRet = arenaAlloc(p, n ? n : 1);
+void *btArenaCopy(BtArena *p, const void *a, size_t n){
+  void *pRet = btArenaAlloc(p, n ? n : 1);
   if( pRet && n ) memcpy(pRet, a, n);
   return pRet;
 }
 
-static void arenaFree(BtArena *p){
+void btArenaFree(BtArena *p){
   while( p->pHead ){
     BtBlock *pB = p->pHead;
     p->pHead = pB->pNext;
@@ -97,31 +53,6 @@ static void arenaFree(BtArena *p){
   }
   p->bOom = 0;
 }
-
-/*
-** The table.
-*/
-typedef struct BtColumn BtColumn;
-struct BtColumn {
-  char *zName;          /* Also its qualifier */
-  char *zFamily;
-};
-
-/*
-** What a connection's transaction has sent, shared by every table of the
-** module on the connection (the module's client data, counted): whether a
-** ROLLBACK, or a statement that fails, can still drop its writes depends
-** on whether any table sent any since it began, not only this one.
-*/
-#define BT_MAX_SAVEPOINT 64
-struct BtTxn {
-  int nRef;
-  int bOpen;            /* A transaction is open */
-  int64_t nSent;        /* Rows sent, ever */
-  int64_t iBegin;       /* nSent when the transaction began */
-  int nSavepoint;
-  int64_t aiSavepoint[BT_MAX_SAVEPOINT];   /* nSent at each savepoint */
-};
 
 BtTxn *btTxnNew(void){
   BtTxn *p = sqlite3_malloc(sizeof(*p));
@@ -132,7 +63,7 @@ BtTxn *btTxnNew(void){
   return p;
 }
 
-static void btTxnRef(BtTxn *p){
+void btTxnRef(BtTxn *p){
   p->nRef++;
 }
 
@@ -140,34 +71,6 @@ void btTxnUnref(void *pArg){
   BtTxn *p = (BtTxn*)pArg;
   if( p && --p->nRef == 0 ) sqlite3_free(p);
 }
-
-typedef struct BtTable BtTable;
-struct BtTable {
-  sqlite3_vtab base;
-  sqlite3 *db;
-  char *zName;          /* SQLite name, for messages */
-  char *zResource;      /* projects/p/instances/i/tables/t */
-  int nCol;             /* Columns after the key */
-  BtColumn *aCol;
-  int *aiSorted;        /* Columns by (family, qualifier), for lookups */
-  int nFamily;
-  char **azFamily;      /* Distinct families, BT_DEFAULT_FAMILY first */
-  int nSplit;
-  WcBuf *aSplit;        /* SPLITS, for CreateTable */
-  int nVersions;        /* GC rule: versions kept (1 unless VERSIONS) */
-  int64_t nTtl;         /* GC rule: max age in seconds, 0 for none */
-  BtConn *pConn;        /* Opened on first use */
-  BtCounters count;
-  int64_t iLastMicros;  /* Timestamps given are increasing */
-  /* The batch */
-  BtArena arena;
-  Wcbt__MutateRowsRequest__Entry **apEntry;
-  int nEntry, nEntryAlloc;
-  size_t nBatchByte;
-  BtTxn *pTxn;          /* The connection's transaction (shared) */
-  int *aiSavepoint;     /* nEntry at each open savepoint */
-  int nSavepoint;
-};
 
 typedef struct BtCursor BtCursor;
 struct BtCursor {
@@ -204,7 +107,7 @@ struct BtCursor {
 #define BT_MAX_PAGE    65536
 
 /* Sets the table's message (formatted) and returns rc. */
-static int btError(BtTable *p, int rc, const char *zFormat, ...){
+int btError(BtTable *p, int rc, const char *zFormat, ...){
   va_list ap;
   sqlite3_free(p->base.zErrMsg);
   va_start(ap, zFormat);
@@ -214,7 +117,7 @@ static int btError(BtTable *p, int rc, const char *zFormat, ...){
 }
 
 /* Bigtable said no: an error that says what to do. */
-static int rpcError(BtTable *p, const char *zDoing, const BtStatus *pStatus){
+int btRpcError(BtTable *p, const char *zDoing, const BtStatus *pStatus){
   const char *zHint = "";
   int rc = SQLITE_ERROR;
   switch( pStatus->code ){
@@ -244,7 +147,7 @@ static int rpcError(BtTable *p, const char *zDoing, const BtStatus *pStatus){
                  pStatus->zMsg ? pStatus->zMsg : "failed", zHint);
 }
 
-static int connect(BtTable *p){
+int btTableConnect(BtTable *p){
   char *zErr = 0;
   if( p->pConn ) return SQLITE_OK;
   if( btConnOpen(&p->pConn, &zErr) != BT_OK ){
@@ -346,18 +249,30 @@ static int validResource(const char *zRes){
   return n > 0 && n <= 50;
 }
 
-static BtTable *sortTable;   /* qsort has no context argument */
-static int compareColumns(const void *a, const void *b){
-  const BtColumn *pA = &sortTable->aCol[*(const int*)a];
-  const BtColumn *pB = &sortTable->aCol[*(const int*)b];
-  int c = strcmp(pA->zFamily, pB->zFamily);
-  return c ? c : strcmp(pA->zName, pB->zName);
+/* Orders column i before column j by (family, name). */
+static int columnBefore(const BtTable *p, int i, int j){
+  int c = strcmp(p->aCol[i].zFamily, p->aCol[j].zFamily);
+  return (c ? c : strcmp(p->aCol[i].zName, p->aCol[j].zName)) < 0;
+}
+
+/* p->aiSorted: the columns by (family, name), for findColumn().  An
+** insertion sort: qsort() has no argument to carry the table through,
+** and a static one would be shared by every thread. */
+static void sortColumns(BtTable *p){
+  int i, j;
+  for(i = 0; i < p->nCol; i++){
+    int iCol = i;
+    for(j = i; j > 0 && columnBefore(p, iCol, p->aiSorted[j - 1]); j--){
+      p->aiSorted[j] = p->aiSorted[j - 1];
+    }
+    p->aiSorted[j] = iCol;
+  }
 }
 
 static void tableFree(BtTable *p){
   int i;
   if( p == 0 ) return;
-  arenaFree(&p->arena);
+  btArenaFree(&p->arena);
   sqlite3_free(p->apEntry);
   for(i = 0; i < p->nCol; i++){
     sqlite3_free(p->aCol[i].zName);
@@ -454,9 +369,7 @@ static char *parseArgs(BtTable *p, int argc, const char *const *argv,
     }
   }
   wcBufFree(&blob);
-  for(i = 0; i < p->nCol; i++) p->aiSorted[i] = i;
-  sortTable = p;
-  qsort(p->aiSorted, (size_t)p->nCol, sizeof(int), compareColumns);
+  sortColumns(p);
   return 0;
 }
 
@@ -479,147 +392,6 @@ static int findColumn(const BtTable *p, const char *zFamily,
     if( c < 0 ) lo = mid + 1; else hi = mid - 1;
   }
   return -2;
-}
-
-/*
-** Admin: making, finding and deleting the Bigtable table.
-*/
-
-/* The GC rule of every family: at most nVersions cells per column, and
-** under a TTL none older; a cell goes when either rule says so, as in
-** HBase.  aPart[0..1] and the list are the rule's parts. */
-static Wcbt__GcRule *gcRule(BtTable *p, Wcbt__GcRule *aPart,
-                            Wcbt__GcRule **apPart, Wcbt__GcRule__List *pList,
-                            Wcbt__Duration *pAge){
-  int i;
-  for(i = 0; i < 3; i++) wcbt__gc_rule__init(&aPart[i]);
-  wcbt__duration__init(pAge);
-  wcbt__gc_rule__list__init(pList);
-  aPart[0].rule_case = WCBT__GC_RULE__RULE_MAX_VERSIONS;
-  aPart[0].max_versions = p->nVersions;
-  if( p->nTtl <= 0 ) return &aPart[0];
-  pAge->seconds = p->nTtl;
-  aPart[1].rule_case = WCBT__GC_RULE__RULE_MAX_AGE;
-  aPart[1].max_age = pAge;
-  apPart[0] = &aPart[0];
-  apPart[1] = &aPart[1];
-  pList->n_rules = 2;
-  pList->rules = apPart;
-  aPart[2].rule_case = WCBT__GC_RULE__RULE_UNION;
-  aPart[2].union_ = pList;
-  return &aPart[2];
-}
-
-static int createRemote(BtTable *p){
-  Wcbt__CreateTableRequest req = WCBT__CREATE_TABLE_REQUEST__INIT;
-  Wcbt__Table table = WCBT__TABLE__INIT;
-  Wcbt__Table__FamiliesEntry *aEntry, **apEntry;
-  Wcbt__ColumnFamily *aFam;
-  Wcbt__GcRule aRule[3], *apRule[2], *pRule;
-  Wcbt__GcRule__List list;
-  Wcbt__Duration age;
-  Wcbt__Split *aSplit, **apSplit;
-  ProtobufCMessage *pResp = 0;
-  BtStatus st = {0, 0};
-  char *zParent;
-  const char *zId;
-  int i, code, rc = SQLITE_OK;
-  if( connect(p) ) return SQLITE_ERROR;
-  zId = strstr(p->zResource, "/tables/") + 8;
-  zParent = sqlite3_mprintf("%.*s", (int)(zId - 8 - p->zResource),
-                            p->zResource);
-  aEntry = sqlite3_malloc64(sizeof(*aEntry) * (size_t)p->nFamily);
-  apEntry = sqlite3_malloc64(sizeof(*apEntry) * (size_t)p->nFamily);
-  aFam = sqlite3_malloc64(sizeof(*aFam) * (size_t)p->nFamily);
-  aSplit = sqlite3_malloc64(sizeof(*aSplit) * (size_t)(p->nSplit + 1));
-  apSplit = sqlite3_malloc64(sizeof(*apSplit) * (size_t)(p->nSplit + 1));
-  if( !zParent || !aEntry || !apEntry || !aFam || !aSplit || !apSplit ){
-    rc = SQLITE_NOMEM;
-    goto done;
-  }
-  pRule = gcRule(p, aRule, apRule, &list, &age);
-  for(i = 0; i < p->nFamily; i++){
-    wcbt__table__families_entry__init(&aEntry[i]);
-    wcbt__column_family__init(&aFam[i]);
-    aFam[i].gc_rule = pRule;
-    aEntry[i].key = p->azFamily[i];
-    aEntry[i].value = &aFam[i];
-    apEntry[i] = &aEntry[i];
-  }
-  for(i = 0; i < p->nSplit; i++){
-    wcbt__split__init(&aSplit[i]);
-    aSplit[i].key.data = p->aSplit[i].a;
-    aSplit[i].key.len = (size_t)p->aSplit[i].n;
-    apSplit[i] = &aSplit[i];
-  }
-  table.n_families = (size_t)p->nFamily;
-  table.families = apEntry;
-  req.parent = zParent;
-  req.table_id = (char*)zId;
-  req.table = &table;
-  req.n_splits = (size_t)p->nSplit;
-  req.splits = apSplit;
-  code = btCall(p->pConn, M_CREATETABLE, zParent, &req.base,
-                &wcbt__table__descriptor, &pResp, &st, &p->count);
-  if( pResp ) protobuf_c_message_free_unpacked(pResp, 0);
-  if( code == BT_ALREADY_EXISTS ){
-    /* Made before (by this design, in another database or session): take
-    ** it if it has every family. */
-    Wcbt__GetTableRequest get = WCBT__GET_TABLE_REQUEST__INIT;
-    Wcbt__Table *pTable = 0;
-    btStatusClear(&st);
-    get.name = p->zResource;
-    get.view = 2;
-    code = btCall(p->pConn, M_GETTABLE, p->zResource, &get.base,
-                  &wcbt__table__descriptor, (ProtobufCMessage**)&pTable, &st,
-                  &p->count);
-    if( code == BT_OK ){
-      for(i = 0; i < p->nFamily; i++){
-        size_t k;
-        for(k = 0; k < pTable->n_families; k++){
-          if( strcmp(pTable->families[k]->key, p->azFamily[i]) == 0 ) break;
-        }
-        if( k == pTable->n_families ){
-          rc = btError(p, SQLITE_ERROR, "%s: the Bigtable table %s exists "
-              "but has no column family \"%s\", so it was not made for this "
-              "design: delete it (cbt deletetable) or name another table",
-              p->zName, p->zResource, p->azFamily[i]);
-          break;
-        }
-      }
-    }
-    if( pTable ) protobuf_c_message_free_unpacked(&pTable->base, 0);
-  }
-  if( code != BT_OK && rc == SQLITE_OK ){
-    rc = rpcError(p, "could not create the Bigtable table", &st);
-  }
-done:
-  btStatusClear(&st);
-  sqlite3_free(zParent);
-  sqlite3_free(aEntry);
-  sqlite3_free(apEntry);
-  sqlite3_free(aFam);
-  sqlite3_free(aSplit);
-  sqlite3_free(apSplit);
-  return rc;
-}
-
-static int deleteRemote(BtTable *p){
-  Wcbt__DeleteTableRequest req = WCBT__DELETE_TABLE_REQUEST__INIT;
-  ProtobufCMessage *pResp = 0;
-  BtStatus st = {0, 0};
-  int code, rc = SQLITE_OK;
-  if( connect(p) ) return SQLITE_ERROR;
-  req.name = p->zResource;
-  code = btCall(p->pConn, M_DELETETABLE, p->zResource, &req.base,
-                &wcbt__empty__descriptor, &pResp, &st, &p->count);
-  if( pResp ) protobuf_c_message_free_unpacked(pResp, 0);
-  /* Gone already is what DROP wants. */
-  if( code != BT_OK && code != BT_NOT_FOUND ){
-    rc = rpcError(p, "could not delete the Bigtable table", &st);
-  }
-  btStatusClear(&st);
-  return rc;
 }
 
 /*
@@ -658,7 +430,7 @@ static int btInit(sqlite3 *db, BtTxn *pTxn, int argc,
   sqlite3_free(zDecl);
   if( rc == SQLITE_OK ){
     sqlite3_vtab_config(db, SQLITE_VTAB_CONSTRAINT_SUPPORT, 1);
-    if( bCreate ) rc = createRemote(p);
+    if( bCreate ) rc = btCreateRemote(p);
     if( rc != SQLITE_OK ){
       *pzErr = sqlite3_mprintf("%s", p->base.zErrMsg ? p->base.zErrMsg
                                                      : sqlite3_errmsg(db));
@@ -691,7 +463,7 @@ static int btDisconnect(sqlite3_vtab *pVtab){
 
 static int btDestroy(sqlite3_vtab *pVtab){
   BtTable *p = (BtTable*)pVtab;
-  int rc = deleteRemote(p);
+  int rc = btDeleteRemote(p);
   if( rc == SQLITE_OK ) tableFree(p);
   return rc;
 }
@@ -777,432 +549,6 @@ static int btBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
   return SQLITE_OK;
 }
 
-/*
-** Writes.
-*/
-
-static int64_t nowMicros(BtTable *p){
-  struct timespec ts;
-  int64_t t;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  /* Bigtable's default granularity is the millisecond. */
-  t = ((int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000) * 1000;
-  if( t <= p->iLastMicros ) t = p->iLastMicros + 1000;
-  p->iLastMicros = t;
-  return t;
-}
-
-static Wcbt__Mutation *newMutation(BtArena *pA){
-  Wcbt__Mutation *pM = arenaAlloc(pA, sizeof(*pM));
-  if( pM ) wcbt__mutation__init(pM);
-  return pM;
-}
-
-static Wcbt__Mutation *mutSetCell(BtArena *pA, const char *zFamily,
-                                  const char *zQual, const unsigned char *a,
-                                  size_t n, int64_t iMicros){
-  Wcbt__Mutation *pM = newMutation(pA);
-  Wcbt__Mutation__SetCell *pS = arenaAlloc(pA, sizeof(*pS));
-  if( pM == 0 || pS == 0 ) return 0;
-  wcbt__mutation__set_cell__init(pS);
-  pS->family = (char*)zFamily;
-  pS->qualifier.data = (uint8_t*)zQual;
-  pS->qualifier.len = strlen(zQual);
-  pS->micros = iMicros;
-  pS->value.data = arenaCopy(pA, a, n);
-  pS->value.len = n;
-  pM->kind_case = WCBT__MUTATION__KIND_SET_CELL;
-  pM->set_cell = pS;
-  return pS->value.data ? pM : 0;
-}
-
-static Wcbt__Mutation *mutDeleteColumn(BtArena *pA, const char *zFamily,
-                                       const char *zQual){
-  Wcbt__Mutation *pM = newMutation(pA);
-  Wcbt__Mutation__DeleteColumn *pD = arenaAlloc(pA, sizeof(*pD));
-  if( pM == 0 || pD == 0 ) return 0;
-  wcbt__mutation__delete_column__init(pD);
-  pD->family = (char*)zFamily;
-  pD->qualifier.data = (uint8_t*)zQual;
-  pD->qualifier.len = strlen(zQual);
-  pM->kind_case = WCBT__MUTATION__KIND_DELETE_COLUMN;
-  pM->delete_column = pD;
-  return pM;
-}
-
-static Wcbt__Mutation *mutDeleteRow(BtArena *pA){
-  Wcbt__Mutation *pM = newMutation(pA);
-  Wcbt__Mutation__DeleteRow *pD = arenaAlloc(pA, sizeof(*pD));
-  if( pM == 0 || pD == 0 ) return 0;
-  wcbt__mutation__delete_row__init(pD);
-  pM->kind_case = WCBT__MUTATION__KIND_DELETE_ROW;
-  pM->delete_row = pD;
-  return pM;
-}
-
-/* The mutations that write a row's columns argv[0..nCol) (an UPDATE's
-** unchanged ones skipped), after a delete of the row if bReplace, with
-** the marker; in *papMut (arena memory), their number returned.  On
-** failure a negated SQLite code: -SQLITE_NOMEM, or -SQLITE_TOOBIG for a
-** value too large (message set). */
-static int rowMutations(BtTable *p, BtArena *pA, sqlite3_value **argv,
-                        int bReplace, int bUpdate, Wcbt__Mutation ***papMut){
-  Wcbt__Mutation **ap = arenaAlloc(pA, sizeof(*ap) * (size_t)(p->nCol + 2));
-  int64_t iMicros = nowMicros(p);
-  WcBuf cell;
-  int i, n = 0;
-  if( ap == 0 ) return -SQLITE_NOMEM;
-  memset(&cell, 0, sizeof(cell));
-  if( bReplace ) ap[n++] = mutDeleteRow(pA);
-  ap[n++] = mutSetCell(pA, BT_DEFAULT_FAMILY, "", 0, 0, iMicros);
-  for(i = 0; i < p->nCol; i++){
-    sqlite3_value *pVal = argv[i];
-    if( bUpdate && sqlite3_value_nochange(pVal) ) continue;
-    if( sqlite3_value_type(pVal) == SQLITE_NULL ){
-      if( bReplace ) continue;
-      ap[n++] = mutDeleteColumn(pA, p->aCol[i].zFamily, p->aCol[i].zName);
-      continue;
-    }
-    cell.n = 0;
-    btCellEncode(pVal, &cell);
-    if( cell.bOom ){
-      wcBufFree(&cell);
-      return -SQLITE_NOMEM;
-    }
-    if( cell.n > BT_MAX_CELL ){
-      int64_t nCell = cell.n;
-      wcBufFree(&cell);
-      return -btError(p, SQLITE_TOOBIG, "%s: the value of column %s is %lld "
-              "bytes, more than a Bigtable cell may hold (100 MiB)", p->zName,
-              p->aCol[i].zName, (long long)nCell);
-    }
-    ap[n++] = mutSetCell(pA, p->aCol[i].zFamily, p->aCol[i].zName, cell.a,
-                         (size_t)cell.n, iMicros);
-  }
-  wcBufFree(&cell);
-  for(i = 0; i < n; i++) if( ap[i] == 0 ) return -SQLITE_NOMEM;
-  if( pA->bOom ) return -SQLITE_NOMEM;
-  *papMut = ap;
-  return n;
-}
-
-/* Adds a row's mutations to the batch. */
-static int queueRow(BtTable *p, const unsigned char *aKey, size_t nKey,
-                    Wcbt__Mutation **apMut, int nMut){
-  Wcbt__MutateRowsRequest__Entry *pE = arenaAlloc(&p->arena, sizeof(*pE));
-  if( pE == 0 ) return SQLITE_NOMEM;
-  wcbt__mutate_rows_request__entry__init(pE);
-  pE->row_key.data = arenaCopy(&p->arena, aKey, nKey);
-  pE->row_key.len = nKey;
-  pE->n_mutations = (size_t)nMut;
-  pE->mutations = apMut;
-  if( p->nEntry == p->nEntryAlloc ){
-    int nNew = p->nEntryAlloc ? p->nEntryAlloc * 2 : 64;
-    Wcbt__MutateRowsRequest__Entry **apNew = sqlite3_realloc64(p->apEntry,
-        sizeof(*apNew) * (size_t)nNew);
-    if( apNew == 0 ) return SQLITE_NOMEM;
-    p->apEntry = apNew;
-    p->nEntryAlloc = nNew;
-  }
-  p->apEntry[p->nEntry++] = pE;
-  p->nBatchByte += nKey + 64;
-  return p->arena.bOom ? SQLITE_NOMEM : SQLITE_OK;
-}
-
-static int retryable(int code){
-  return code == BT_UNAVAILABLE || code == BT_DEADLINE_EXCEEDED
-      || code == 10 /* ABORTED */;
-}
-
-/* Sends the batch.  Rows that fail with a status worth retrying are sent
-** again (a few times, with a pause); any that still fail make the whole
-** flush an error naming how many rows were not written and why. */
-static int flush(BtTable *p){
-  Wcbt__MutateRowsRequest req = WCBT__MUTATE_ROWS_REQUEST__INIT;
-  Wcbt__MutateRowsRequest__Entry **apTodo = p->apEntry;
-  int nTodo = p->nEntry, nAttempt, rc = SQLITE_OK, i;
-  unsigned char *abFailed = 0;
-  BtStatus st = {0, 0};
-  if( p->nEntry == 0 ) return SQLITE_OK;
-  if( connect(p) ) return SQLITE_ERROR;
-  abFailed = sqlite3_malloc64((size_t)nTodo);
-  if( abFailed == 0 ) return SQLITE_NOMEM;
-  for(nAttempt = 0; nTodo > 0 && nAttempt < BT_ATTEMPTS; nAttempt++){
-    BtStream *pStream = 0;
-    ProtobufCMessage *pMsg = 0;
-    int r, nFailed = 0, bRetry = 1;
-    if( nAttempt > 0 ) usleep(100000u << (2 * (nAttempt - 1)));
-    btStatusClear(&st);
-    memset(abFailed, 0, (size_t)nTodo);
-    req.table_name = p->zResource;
-    req.n_entries = (size_t)nTodo;
-    req.entries = apTodo;
-    btStreamOpen(p->pConn, M_MUTATEROWS, p->zResource, &req.base, &pStream,
-                 &st, &p->count);
-    /* Every row is failed until Bigtable says it was written. */
-    memset(abFailed, 1, (size_t)nTodo);
-    while( (r = btStreamNext(pStream, &wcbt__mutate_rows_response__descriptor,
-                             &pMsg, &st)) == 1 ){
-      Wcbt__MutateRowsResponse *pResp = (Wcbt__MutateRowsResponse*)pMsg;
-      size_t k;
-      for(k = 0; k < pResp->n_entries; k++){
-        Wcbt__MutateRowsResponse__Entry *pE = pResp->entries[k];
-        int code = pE->status ? pE->status->code : 0;
-        if( pE->index < 0 || pE->index >= nTodo ) continue;
-        abFailed[pE->index] = code != 0;
-        if( code != 0 && !retryable(code) ) bRetry = 0;
-        if( code != 0 && st.code == 0 ){
-          st.code = code;
-          st.zMsg = sqlite3_mprintf("MutateRows failed for a row: %s (gRPC "
-              "status %d)", pE->status->message ? pE->status->message : "",
-              code);
-        }
-      }
-      protobuf_c_message_free_unpacked(pMsg, 0);
-    }
-    btStreamClose(pStream);
-    if( r < 0 && !retryable(st.code) ) bRetry = 0;
-    /* Keep the failed rows, in order, for the next attempt. */
-    for(i = 0; i < nTodo; i++){
-      if( abFailed[i] ) apTodo[nFailed++] = apTodo[i];
-    }
-    nTodo = nFailed;
-    if( !bRetry ) break;
-  }
-  if( nTodo > 0 ){
-    char *zDoing = sqlite3_mprintf("could not write %d of the %d rows of "
-                                   "a batch (the others were written) to",
-                                   nTodo, p->nEntry);
-    rc = zDoing ? rpcError(p, zDoing, &st) : SQLITE_NOMEM;
-    sqlite3_free(zDoing);
-  }
-  p->pTxn->nSent += p->nEntry - nTodo;
-  p->nEntry = 0;
-  p->nBatchByte = 0;
-  arenaFree(&p->arena);
-  for(i = 0; i < p->nSavepoint; i++) p->aiSavepoint[i] = 0;
-  btStatusClear(&st);
-  sqlite3_free(abFailed);
-  return rc;
-}
-
-/* A filter passing only the marker cell. */
-static void markerFilter(Wcbt__Filter *pChain, Wcbt__Filter__List *pList,
-                         Wcbt__Filter *aPart, Wcbt__Filter **apPart){
-  wcbt__filter__init(&aPart[0]);
-  wcbt__filter__init(&aPart[1]);
-  aPart[0].kind_case = WCBT__FILTER__KIND_FAMILY_REGEX;
-  aPart[0].family_regex = (char*)BT_DEFAULT_FAMILY;
-  aPart[1].kind_case = WCBT__FILTER__KIND_QUALIFIER_REGEX;
-  aPart[1].qualifier_regex.data = (uint8_t*)"";
-  aPart[1].qualifier_regex.len = 0;
-  apPart[0] = &aPart[0];
-  apPart[1] = &aPart[1];
-  wcbt__filter__list__init(pList);
-  pList->n_filters = 2;
-  pList->filters = apPart;
-  wcbt__filter__init(pChain);
-  pChain->kind_case = WCBT__FILTER__KIND_CHAIN;
-  pChain->chain = pList;
-}
-
-/* INSERT that must not replace: written only if the row has no marker. */
-static int insertNew(BtTable *p, const unsigned char *aKey, size_t nKey,
-                     sqlite3_value **argv){
-  Wcbt__CheckAndMutateRowRequest req = WCBT__CHECK_AND_MUTATE_ROW_REQUEST__INIT;
-  Wcbt__CheckAndMutateRowResponse *pResp = 0;
-  Wcbt__Filter pred, aPart[2], *apPart[2];
-  Wcbt__Filter__List list;
-  Wcbt__Mutation **apMut;
-  BtArena arena;
-  BtStatus st = {0, 0};
-  int nMut, code, rc = SQLITE_OK;
-  memset(&arena, 0, sizeof(arena));
-  rc = flush(p);
-  if( rc != SQLITE_OK ) return rc;
-  nMut = rowMutations(p, &arena, argv, 0, 0, &apMut);
-  if( nMut < 0 ){
-    arenaFree(&arena);
-    return -nMut;
-  }
-  markerFilter(&pred, &list, aPart, apPart);
-  req.table_name = p->zResource;
-  req.row_key.data = (uint8_t*)aKey;
-  req.row_key.len = nKey;
-  req.predicate = &pred;
-  req.n_false_mutations = (size_t)nMut;
-  req.false_mutations = apMut;
-  code = btCall(p->pConn, M_CHECKANDMUTATE, p->zResource, &req.base,
-                &wcbt__check_and_mutate_row_response__descriptor,
-                (ProtobufCMessage**)&pResp, &st, &p->count);
-  if( code != BT_OK ){
-    rc = rpcError(p, "could not write to", &st);
-  }else if( pResp->predicate_matched ){
-    rc = btError(p, SQLITE_CONSTRAINT_PRIMARYKEY, "UNIQUE constraint "
-                 "failed: %s.rowkey", p->zName);
-  }else{
-    p->pTxn->nSent++;
-  }
-  if( pResp ) protobuf_c_message_free_unpacked(&pResp->base, 0);
-  btStatusClear(&st);
-  arenaFree(&arena);
-  return rc;
-}
-
-static int checkKey(BtTable *p, sqlite3_value *pKey){
-  int n = sqlite3_value_bytes(pKey);
-  if( sqlite3_value_type(pKey) == SQLITE_NULL || n == 0 ){
-    return btError(p, SQLITE_CONSTRAINT_NOTNULL, "%s: a Bigtable row key "
-                   "cannot be empty", p->zName);
-  }
-  if( n > BT_MAX_KEY ){
-    return btError(p, SQLITE_TOOBIG, "%s: the row key is %d bytes; Bigtable "
-                   "takes at most 4096", p->zName, n);
-  }
-  return SQLITE_OK;
-}
-
-static int btUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
-                    sqlite3_int64 *pRowid){
-  BtTable *p = (BtTable*)pVtab;
-  Wcbt__Mutation **apMut;
-  int nMut, rc;
-  (void)pRowid;
-  if( connect(p) ) return SQLITE_ERROR;
-  if( argc == 1 ){
-    Wcbt__Mutation *pDel = mutDeleteRow(&p->arena);
-    apMut = arenaAlloc(&p->arena, sizeof(*apMut));
-    if( pDel == 0 || apMut == 0 ) return SQLITE_NOMEM;
-    apMut[0] = pDel;
-    rc = queueRow(p, sqlite3_value_blob(argv[0]),
-                  (size_t)sqlite3_value_bytes(argv[0]), apMut, 1);
-  }else{
-    sqlite3_value *pKey = argv[2];
-    int bInsert = sqlite3_value_type(argv[0]) == SQLITE_NULL;
-    int bMoved = !bInsert && (sqlite3_value_bytes(argv[0])
-        != sqlite3_value_bytes(pKey) || memcmp(sqlite3_value_blob(argv[0]),
-        sqlite3_value_blob(pKey), (size_t)sqlite3_value_bytes(pKey)) != 0);
-    int bReplace = sqlite3_vtab_on_conflict(p->db) == SQLITE_REPLACE;
-    rc = checkKey(p, pKey);
-    if( rc != SQLITE_OK ) return rc;
-    if( (bInsert || bMoved) && !bReplace ){
-      rc = insertNew(p, sqlite3_value_blob(pKey),
-                     (size_t)sqlite3_value_bytes(pKey), &argv[3]);
-    }else{
-      nMut = rowMutations(p, &p->arena, &argv[3], bInsert || bMoved,
-                          !bInsert && !bMoved, &apMut);
-      if( nMut < 0 ) return -nMut;
-      rc = queueRow(p, sqlite3_value_blob(pKey),
-                    (size_t)sqlite3_value_bytes(pKey), apMut, nMut);
-    }
-    if( rc == SQLITE_OK && bMoved ){
-      Wcbt__Mutation *pDel = mutDeleteRow(&p->arena);
-      apMut = arenaAlloc(&p->arena, sizeof(*apMut));
-      if( pDel == 0 || apMut == 0 ) return SQLITE_NOMEM;
-      apMut[0] = pDel;
-      rc = queueRow(p, sqlite3_value_blob(argv[0]),
-                    (size_t)sqlite3_value_bytes(argv[0]), apMut, 1);
-    }
-  }
-  if( rc == SQLITE_OK && (p->nEntry >= BT_BATCH_ROWS
-                          || p->nBatchByte >= BT_BATCH_BYTES) ){
-    rc = flush(p);
-  }
-  return rc;
-}
-
-/*
-** Transactions.  Bigtable applies each row's mutations atomically and no
-** more.  So a ROLLBACK, or a statement that fails, drops the writes still
-** in the batches if no table of the connection has sent any since the
-** transaction (or the statement) began: then nothing happened.  Once one
-** was sent, dropping the rest could leave a row without its index entries
-** (or entries of a row that moved): every table sends what it holds
-** instead, so each row written is written whole, and the ROLLBACK undoes
-** nothing (docs/bigtable.md, Transactions).
-*/
-static int btBegin(sqlite3_vtab *pVtab){
-  BtTxn *pTxn = ((BtTable*)pVtab)->pTxn;
-  if( !pTxn->bOpen ){
-    pTxn->bOpen = 1;
-    pTxn->iBegin = pTxn->nSent;
-    pTxn->nSavepoint = 0;
-  }
-  return SQLITE_OK;
-}
-
-static int btSync(sqlite3_vtab *pVtab){
-  return flush((BtTable*)pVtab);
-}
-
-static int btCommit(sqlite3_vtab *pVtab){
-  ((BtTable*)pVtab)->pTxn->bOpen = 0;
-  return SQLITE_OK;
-}
-
-/* Drops the rows of the batch from entry iFrom on. */
-static void dropFrom(BtTable *p, int iFrom){
-  if( iFrom >= 0 && iFrom < p->nEntry ) p->nEntry = iFrom;
-  if( p->nEntry == 0 ){
-    arenaFree(&p->arena);
-    p->nBatchByte = 0;
-  }
-}
-
-static int btRollback(sqlite3_vtab *pVtab){
-  BtTable *p = (BtTable*)pVtab;
-  int rc = SQLITE_OK;
-  if( p->pTxn->nSent == p->pTxn->iBegin ){
-    dropFrom(p, 0);
-  }else{
-    rc = flush(p);
-  }
-  p->pTxn->bOpen = 0;
-  p->nSavepoint = 0;
-  return rc;
-}
-
-static int btSavepoint(sqlite3_vtab *pVtab, int iSavepoint){
-  BtTable *p = (BtTable*)pVtab;
-  BtTxn *pTxn = p->pTxn;
-  if( iSavepoint >= BT_MAX_SAVEPOINT ){
-    return btError(p, SQLITE_ERROR, "%s: more than %d nested savepoints",
-                   p->zName, BT_MAX_SAVEPOINT);
-  }
-  if( iSavepoint >= p->nSavepoint ){
-    int *aNew = sqlite3_realloc64(p->aiSavepoint,
-                                  sizeof(int) * (size_t)(iSavepoint + 1));
-    if( aNew == 0 ) return SQLITE_NOMEM;
-    p->aiSavepoint = aNew;
-  }
-  while( p->nSavepoint <= iSavepoint ) p->aiSavepoint[p->nSavepoint++] = 0;
-  p->aiSavepoint[iSavepoint] = p->nEntry;
-  p->nSavepoint = iSavepoint + 1;
-  /* The first table to open a savepoint says where it began. */
-  while( pTxn->nSavepoint <= iSavepoint ){
-    pTxn->aiSavepoint[pTxn->nSavepoint++] = pTxn->nSent;
-  }
-  return SQLITE_OK;
-}
-
-static int btRelease(sqlite3_vtab *pVtab, int iSavepoint){
-  BtTable *p = (BtTable*)pVtab;
-  if( iSavepoint < p->nSavepoint ) p->nSavepoint = iSavepoint;
-  if( iSavepoint < p->pTxn->nSavepoint ) p->pTxn->nSavepoint = iSavepoint;
-  return SQLITE_OK;
-}
-
-static int btRollbackTo(sqlite3_vtab *pVtab, int iSavepoint){
-  BtTable *p = (BtTable*)pVtab;
-  BtTxn *pTxn = p->pTxn;
-  if( iSavepoint >= pTxn->nSavepoint
-   || pTxn->nSent != pTxn->aiSavepoint[iSavepoint] ){
-    return flush(p);
-  }
-  if( iSavepoint < p->nSavepoint ) dropFrom(p, p->aiSavepoint[iSavepoint]);
-  return SQLITE_OK;
-}
-
 static int btRename(sqlite3_vtab *pVtab, const char *zNew){
   BtTable *p = (BtTable*)pVtab;
   char *zName = sqlite3_mprintf("%s", zNew);
@@ -1239,14 +585,14 @@ static int columnUsed(uint64_t colUsed, int iCol){
 /* The read filter: the latest cell of each column used, and the marker.
 ** Built in pA; the strings in it live in pA too. */
 static Wcbt__Filter *readFilter(BtTable *p, uint64_t colUsed, BtArena *pA){
-  Wcbt__Filter *pTop = arenaAlloc(pA, sizeof(*pTop));
-  Wcbt__Filter__List *pTopList = arenaAlloc(pA, sizeof(*pTopList));
-  Wcbt__Filter **apTop = arenaAlloc(pA, sizeof(Wcbt__Filter*) * 2);
-  Wcbt__Filter *pMix = arenaAlloc(pA, sizeof(*pMix));
-  Wcbt__Filter__List *pMixList = arenaAlloc(pA, sizeof(*pMixList));
-  Wcbt__Filter **apMix = arenaAlloc(pA, sizeof(Wcbt__Filter*)
+  Wcbt__Filter *pTop = btArenaAlloc(pA, sizeof(*pTop));
+  Wcbt__Filter__List *pTopList = btArenaAlloc(pA, sizeof(*pTopList));
+  Wcbt__Filter **apTop = btArenaAlloc(pA, sizeof(Wcbt__Filter*) * 2);
+  Wcbt__Filter *pMix = btArenaAlloc(pA, sizeof(*pMix));
+  Wcbt__Filter__List *pMixList = btArenaAlloc(pA, sizeof(*pMixList));
+  Wcbt__Filter **apMix = btArenaAlloc(pA, sizeof(Wcbt__Filter*)
                                         * (size_t)(p->nFamily + 1));
-  Wcbt__Filter *pLimit = arenaAlloc(pA, sizeof(*pLimit));
+  Wcbt__Filter *pLimit = btArenaAlloc(pA, sizeof(*pLimit));
   int iFam, i, nMix = 0, bAll = 1;
   if( pA->bOom ) return 0;
   for(i = 0; i < p->nCol; i++) bAll &= columnUsed(colUsed, i);
@@ -1256,12 +602,12 @@ static Wcbt__Filter *readFilter(BtTable *p, uint64_t colUsed, BtArena *pA){
   if( bAll ) return pLimit;
   /* The marker */
   {
-    Wcbt__Filter *pChain = arenaAlloc(pA, sizeof(*pChain));
-    Wcbt__Filter__List *pList = arenaAlloc(pA, sizeof(*pList));
-    Wcbt__Filter *aPart = arenaAlloc(pA, sizeof(Wcbt__Filter) * 2);
-    Wcbt__Filter **apPart = arenaAlloc(pA, sizeof(Wcbt__Filter*) * 2);
+    Wcbt__Filter *pChain = btArenaAlloc(pA, sizeof(*pChain));
+    Wcbt__Filter__List *pList = btArenaAlloc(pA, sizeof(*pList));
+    Wcbt__Filter *aPart = btArenaAlloc(pA, sizeof(Wcbt__Filter) * 2);
+    Wcbt__Filter **apPart = btArenaAlloc(pA, sizeof(Wcbt__Filter*) * 2);
     if( pA->bOom ) return 0;
-    markerFilter(pChain, pList, aPart, apPart);
+    btMarkerFilter(pChain, pList, aPart, apPart);
     apMix[nMix++] = pChain;
   }
   for(iFam = 0; iFam < p->nFamily; iFam++){
@@ -1286,19 +632,19 @@ static Wcbt__Filter *readFilter(BtTable *p, uint64_t colUsed, BtArena *pA){
     pRe = sqlite3_str_new(0);
     appendLiteral(pRe, p->azFamily[iFam], strlen(p->azFamily[iFam]));
     zFamRe = sqlite3_str_finish(pRe);
-    pChain = arenaAlloc(pA, sizeof(*pChain));
-    pList = arenaAlloc(pA, sizeof(*pList));
-    aPart = arenaAlloc(pA, sizeof(Wcbt__Filter) * 2);
-    apPart = arenaAlloc(pA, sizeof(Wcbt__Filter*) * 2);
+    pChain = btArenaAlloc(pA, sizeof(*pChain));
+    pList = btArenaAlloc(pA, sizeof(*pList));
+    aPart = btArenaAlloc(pA, sizeof(Wcbt__Filter) * 2);
+    apPart = btArenaAlloc(pA, sizeof(Wcbt__Filter*) * 2);
     if( zRe == 0 || zFamRe == 0 || pA->bOom ){
       sqlite3_free(zRe);
       sqlite3_free(zFamRe);
       return 0;
     }
-    markerFilter(pChain, pList, aPart, apPart);
-    aPart[0].family_regex = arenaCopy(pA, zFamRe, strlen(zFamRe) + 1);
+    btMarkerFilter(pChain, pList, aPart, apPart);
+    aPart[0].family_regex = btArenaCopy(pA, zFamRe, strlen(zFamRe) + 1);
     aPart[1].qualifier_regex.len = strlen(zRe);
-    aPart[1].qualifier_regex.data = arenaCopy(pA, zRe, strlen(zRe));
+    aPart[1].qualifier_regex.data = btArenaCopy(pA, zRe, strlen(zRe));
     sqlite3_free(zRe);
     sqlite3_free(zFamRe);
     apMix[nMix++] = pChain;
@@ -1355,7 +701,7 @@ static int btClose(sqlite3_vtab_cursor *pCursor){
   BtTable *p = (BtTable*)pCursor->pVtab;
   int i;
   cursorReset(pCur);
-  arenaFree(&pCur->reqArena);
+  btArenaFree(&pCur->reqArena);
   wcBufFree(&pCur->lastKey);
   for(i = 0; i <= p->nCol; i++) wcBufFree(&pCur->aVal[i]);
   wcBufFree(&pCur->key);
@@ -1425,7 +771,7 @@ static int btNext(sqlite3_vtab_cursor *pCursor){
       }
       if( r <= 0 ){
         int rc = SQLITE_OK;
-        if( r < 0 ) rc = rpcError(p, "could not read", &st);
+        if( r < 0 ) rc = btRpcError(p, "could not read", &st);
         btStatusClear(&st);
         cursorReset(pCur);
         pCur->bEof = 1;
@@ -1482,11 +828,6 @@ static int btNext(sqlite3_vtab_cursor *pCursor){
   }
 }
 
-/* SQLite's order of types: a key constraint with a value that is not a
-** BLOB compares the same way with every key. */
-#define KEY_BELOW_ALL -1    /* NULL never matches; INTEGER, REAL, TEXT sort
-                            ** before every BLOB */
-
 static int btFilter(sqlite3_vtab_cursor *pCursor, int idxNum,
                     const char *idxStr, int argc, sqlite3_value **argv){
   BtCursor *pCur = (BtCursor*)pCursor;
@@ -1497,7 +838,7 @@ static int btFilter(sqlite3_vtab_cursor *pCursor, int idxNum,
   int i, iArg = 0, rc, bEmpty = 0;
   (void)argc;
   cursorReset(pCur);
-  arenaFree(pA);
+  btArenaFree(pA);
   if( idxNum == BT_COUNTERS ){
     WcRpcStats *pOut = sqlite3_value_pointer(argv[0], WC_RPC_COUNTERS);
     if( pOut ){
@@ -1514,9 +855,9 @@ static int btFilter(sqlite3_vtab_cursor *pCursor, int idxNum,
   wcbt__read_rows_request__init(&pCur->req);
   wcbt__key_set__init(&pCur->set);
   wcbt__key_range__init(pRange);
-  rc = flush(p);
+  rc = btFlush(p);
   if( rc != SQLITE_OK ) return rc;
-  if( connect(p) ) return SQLITE_ERROR;
+  if( btTableConnect(p) ) return SQLITE_ERROR;
   for(i = 0; i < 5; i++){
     sqlite3_value *pVal;
     int eType, bLower, eOp = 1 << i;
@@ -1540,7 +881,7 @@ static int btFilter(sqlite3_vtab_cursor *pCursor, int idxNum,
         bEmpty = 1;
         continue;
       }
-      pCur->aKey[0].data = arenaCopy(pA, a, n);
+      pCur->aKey[0].data = btArenaCopy(pA, a, n);
       pCur->aKey[0].len = n;
       pCur->set.n_keys = 1;
       pCur->set.keys = pCur->aKey;
@@ -1548,7 +889,7 @@ static int btFilter(sqlite3_vtab_cursor *pCursor, int idxNum,
       if( n == 0 && eOp == BT_GE ) continue;
       pRange->start_case = eOp == BT_GE ? WCBT__KEY_RANGE__START_START_CLOSED
                                         : WCBT__KEY_RANGE__START_START_OPEN;
-      pRange->start_closed.data = arenaCopy(pA, a, n);
+      pRange->start_closed.data = btArenaCopy(pA, a, n);
       pRange->start_closed.len = n;
     }else{
       if( n == 0 ){
@@ -1557,7 +898,7 @@ static int btFilter(sqlite3_vtab_cursor *pCursor, int idxNum,
       }
       pRange->end_case = eOp == BT_LT ? WCBT__KEY_RANGE__END_END_OPEN
                                       : WCBT__KEY_RANGE__END_END_CLOSED;
-      pRange->end_open.data = arenaCopy(pA, a, n);
+      pRange->end_open.data = btArenaCopy(pA, a, n);
       pRange->end_open.len = n;
     }
   }

@@ -1,0 +1,445 @@
+/*
+** bt_write.c: writes and transactions of a widecol_bigtable table.
+**
+** Writes are batched: each row's mutations (atomic per row in Bigtable)
+** wait in a MutateRows request that is sent when it holds BT_BATCH_ROWS
+** rows, before any read of the table, and at COMMIT (xSync, so that a
+** failure fails the COMMIT).  An INSERT that must not replace (every
+** conflict mode but REPLACE) is one CheckAndMutateRow: the row is written
+** only if its marker cell is absent, atomically, else the insert fails
+** with SQLITE_CONSTRAINT_PRIMARYKEY.
+*/
+#include <sqlite3ext.h>
+SQLITE_EXTENSION_INIT3
+#include "bt_table.h"
+
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/*
+** Writes.
+*/
+
+static int64_t nowMicros(BtTable *p){
+  struct timespec ts;
+  int64_t t;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  /* Bigtable's default granularity is the millisecond. */
+  t = ((int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000) * 1000;
+  if( t <= p->iLastMicros ) t = p->iLastMicros + 1000;
+  p->iLastMicros = t;
+  return t;
+}
+
+static Wcbt__Mutation *newMutation(BtArena *pA){
+  Wcbt__Mutation *pM = btArenaAlloc(pA, sizeof(*pM));
+  if( pM ) wcbt__mutation__init(pM);
+  return pM;
+}
+
+static Wcbt__Mutation *mutSetCell(BtArena *pA, const char *zFamily,
+                                  const char *zQual, const unsigned char *a,
+                                  size_t n, int64_t iMicros){
+  Wcbt__Mutation *pM = newMutation(pA);
+  Wcbt__Mutation__SetCell *pS = btArenaAlloc(pA, sizeof(*pS));
+  if( pM == 0 || pS == 0 ) return 0;
+  wcbt__mutation__set_cell__init(pS);
+  pS->family = (char*)zFamily;
+  pS->qualifier.data = (uint8_t*)zQual;
+  pS->qualifier.len = strlen(zQual);
+  pS->micros = iMicros;
+  pS->value.data = btArenaCopy(pA, a, n);
+  pS->value.len = n;
+  pM->kind_case = WCBT__MUTATION__KIND_SET_CELL;
+  pM->set_cell = pS;
+  return pS->value.data ? pM : 0;
+}
+
+static Wcbt__Mutation *mutDeleteColumn(BtArena *pA, const char *zFamily,
+                                       const char *zQual){
+  Wcbt__Mutation *pM = newMutation(pA);
+  Wcbt__Mutation__DeleteColumn *pD = btArenaAlloc(pA, sizeof(*pD));
+  if( pM == 0 || pD == 0 ) return 0;
+  wcbt__mutation__delete_column__init(pD);
+  pD->family = (char*)zFamily;
+  pD->qualifier.data = (uint8_t*)zQual;
+  pD->qualifier.len = strlen(zQual);
+  pM->kind_case = WCBT__MUTATION__KIND_DELETE_COLUMN;
+  pM->delete_column = pD;
+  return pM;
+}
+
+static Wcbt__Mutation *mutDeleteRow(BtArena *pA){
+  Wcbt__Mutation *pM = newMutation(pA);
+  Wcbt__Mutation__DeleteRow *pD = btArenaAlloc(pA, sizeof(*pD));
+  if( pM == 0 || pD == 0 ) return 0;
+  wcbt__mutation__delete_row__init(pD);
+  pM->kind_case = WCBT__MUTATION__KIND_DELETE_ROW;
+  pM->delete_row = pD;
+  return pM;
+}
+
+/* The mutations that write a row's columns argv[0..nCol) (an UPDATE's
+** unchanged ones skipped), after a delete of the row if bReplace, with
+** the marker; in *papMut (arena memory), their number returned.  On
+** failure a negated SQLite code: -SQLITE_NOMEM, or -SQLITE_TOOBIG for a
+** value too large (message set). */
+static int rowMutations(BtTable *p, BtArena *pA, sqlite3_value **argv,
+                        int bReplace, int bUpdate, Wcbt__Mutation ***papMut){
+  Wcbt__Mutation **ap = btArenaAlloc(pA, sizeof(*ap) * (size_t)(p->nCol + 2));
+  int64_t iMicros = nowMicros(p);
+  WcBuf cell;
+  int i, n = 0;
+  if( ap == 0 ) return -SQLITE_NOMEM;
+  memset(&cell, 0, sizeof(cell));
+  if( bReplace ) ap[n++] = mutDeleteRow(pA);
+  ap[n++] = mutSetCell(pA, BT_DEFAULT_FAMILY, "", 0, 0, iMicros);
+  for(i = 0; i < p->nCol; i++){
+    sqlite3_value *pVal = argv[i];
+    if( bUpdate && sqlite3_value_nochange(pVal) ) continue;
+    if( sqlite3_value_type(pVal) == SQLITE_NULL ){
+      if( bReplace ) continue;
+      ap[n++] = mutDeleteColumn(pA, p->aCol[i].zFamily, p->aCol[i].zName);
+      continue;
+    }
+    cell.n = 0;
+    btCellEncode(pVal, &cell);
+    if( cell.bOom ){
+      wcBufFree(&cell);
+      return -SQLITE_NOMEM;
+    }
+    if( cell.n > BT_MAX_CELL ){
+      int64_t nCell = cell.n;
+      wcBufFree(&cell);
+      return -btError(p, SQLITE_TOOBIG, "%s: the value of column %s is %lld "
+              "bytes, more than a Bigtable cell may hold (100 MiB)", p->zName,
+              p->aCol[i].zName, (long long)nCell);
+    }
+    ap[n++] = mutSetCell(pA, p->aCol[i].zFamily, p->aCol[i].zName, cell.a,
+                         (size_t)cell.n, iMicros);
+  }
+  wcBufFree(&cell);
+  for(i = 0; i < n; i++) if( ap[i] == 0 ) return -SQLITE_NOMEM;
+  if( pA->bOom ) return -SQLITE_NOMEM;
+  *papMut = ap;
+  return n;
+}
+
+/* Adds a row's mutations to the batch. */
+static int queueRow(BtTable *p, const unsigned char *aKey, size_t nKey,
+                    Wcbt__Mutation **apMut, int nMut){
+  Wcbt__MutateRowsRequest__Entry *pE = btArenaAlloc(&p->arena, sizeof(*pE));
+  if( pE == 0 ) return SQLITE_NOMEM;
+  wcbt__mutate_rows_request__entry__init(pE);
+  pE->row_key.data = btArenaCopy(&p->arena, aKey, nKey);
+  pE->row_key.len = nKey;
+  pE->n_mutations = (size_t)nMut;
+  pE->mutations = apMut;
+  if( p->nEntry == p->nEntryAlloc ){
+    int nNew = p->nEntryAlloc ? p->nEntryAlloc * 2 : 64;
+    Wcbt__MutateRowsRequest__Entry **apNew = sqlite3_realloc64(p->apEntry,
+        sizeof(*apNew) * (size_t)nNew);
+    if( apNew == 0 ) return SQLITE_NOMEM;
+    p->apEntry = apNew;
+    p->nEntryAlloc = nNew;
+  }
+  p->apEntry[p->nEntry++] = pE;
+  p->nBatchByte += nKey + 64;
+  return p->arena.bOom ? SQLITE_NOMEM : SQLITE_OK;
+}
+
+static int retryable(int code){
+  return code == BT_UNAVAILABLE || code == BT_DEADLINE_EXCEEDED
+      || code == 10 /* ABORTED */;
+}
+
+/* Sends the batch.  Rows that fail with a status worth retrying are sent
+** again (a few times, with a pause); any that still fail make the whole
+** flush an error naming how many rows were not written and why. */
+int btFlush(BtTable *p){
+  Wcbt__MutateRowsRequest req = WCBT__MUTATE_ROWS_REQUEST__INIT;
+  Wcbt__MutateRowsRequest__Entry **apTodo = p->apEntry;
+  int nTodo = p->nEntry, nAttempt, rc = SQLITE_OK, i;
+  unsigned char *abFailed = 0;
+  BtStatus st = {0, 0};
+  if( p->nEntry == 0 ) return SQLITE_OK;
+  if( btTableConnect(p) ) return SQLITE_ERROR;
+  abFailed = sqlite3_malloc64((size_t)nTodo);
+  if( abFailed == 0 ) return SQLITE_NOMEM;
+  for(nAttempt = 0; nTodo > 0 && nAttempt < BT_ATTEMPTS; nAttempt++){
+    BtStream *pStream = 0;
+    ProtobufCMessage *pMsg = 0;
+    int r, nFailed = 0, bRetry = 1;
+    if( nAttempt > 0 ) usleep(100000u << (2 * (nAttempt - 1)));
+    btStatusClear(&st);
+    memset(abFailed, 0, (size_t)nTodo);
+    req.table_name = p->zResource;
+    req.n_entries = (size_t)nTodo;
+    req.entries = apTodo;
+    btStreamOpen(p->pConn, M_MUTATEROWS, p->zResource, &req.base, &pStream,
+                 &st, &p->count);
+    /* Every row is failed until Bigtable says it was written. */
+    memset(abFailed, 1, (size_t)nTodo);
+    while( (r = btStreamNext(pStream, &wcbt__mutate_rows_response__descriptor,
+                             &pMsg, &st)) == 1 ){
+      Wcbt__MutateRowsResponse *pResp = (Wcbt__MutateRowsResponse*)pMsg;
+      size_t k;
+      for(k = 0; k < pResp->n_entries; k++){
+        Wcbt__MutateRowsResponse__Entry *pE = pResp->entries[k];
+        int code = pE->status ? pE->status->code : 0;
+        if( pE->index < 0 || pE->index >= nTodo ) continue;
+        abFailed[pE->index] = code != 0;
+        if( code != 0 && !retryable(code) ) bRetry = 0;
+        if( code != 0 && st.code == 0 ){
+          st.code = code;
+          st.zMsg = sqlite3_mprintf("MutateRows failed for a row: %s (gRPC "
+              "status %d)", pE->status->message ? pE->status->message : "",
+              code);
+        }
+      }
+      protobuf_c_message_free_unpacked(pMsg, 0);
+    }
+    btStreamClose(pStream);
+    if( r < 0 && !retryable(st.code) ) bRetry = 0;
+    /* Keep the failed rows, in order, for the next attempt. */
+    for(i = 0; i < nTodo; i++){
+      if( abFailed[i] ) apTodo[nFailed++] = apTodo[i];
+    }
+    nTodo = nFailed;
+    if( !bRetry ) break;
+  }
+  if( nTodo > 0 ){
+    char *zDoing = sqlite3_mprintf("could not write %d of the %d rows of "
+                                   "a batch (the others were written) to",
+                                   nTodo, p->nEntry);
+    rc = zDoing ? btRpcError(p, zDoing, &st) : SQLITE_NOMEM;
+    sqlite3_free(zDoing);
+  }
+  p->pTxn->nSent += p->nEntry - nTodo;
+  p->nEntry = 0;
+  p->nBatchByte = 0;
+  btArenaFree(&p->arena);
+  for(i = 0; i < p->nSavepoint; i++) p->aiSavepoint[i] = 0;
+  btStatusClear(&st);
+  sqlite3_free(abFailed);
+  return rc;
+}
+
+/* A filter passing only the marker cell. */
+void btMarkerFilter(Wcbt__Filter *pChain, Wcbt__Filter__List *pList,
+                         Wcbt__Filter *aPart, Wcbt__Filter **apPart){
+  wcbt__filter__init(&aPart[0]);
+  wcbt__filter__init(&aPart[1]);
+  aPart[0].kind_case = WCBT__FILTER__KIND_FAMILY_REGEX;
+  aPart[0].family_regex = (char*)BT_DEFAULT_FAMILY;
+  aPart[1].kind_case = WCBT__FILTER__KIND_QUALIFIER_REGEX;
+  aPart[1].qualifier_regex.data = (uint8_t*)"";
+  aPart[1].qualifier_regex.len = 0;
+  apPart[0] = &aPart[0];
+  apPart[1] = &aPart[1];
+  wcbt__filter__list__init(pList);
+  pList->n_filters = 2;
+  pList->filters = apPart;
+  wcbt__filter__init(pChain);
+  pChain->kind_case = WCBT__FILTER__KIND_CHAIN;
+  pChain->chain = pList;
+}
+
+/* INSERT that must not replace: written only if the row has no marker. */
+static int insertNew(BtTable *p, const unsigned char *aKey, size_t nKey,
+                     sqlite3_value **argv){
+  Wcbt__CheckAndMutateRowRequest req = WCBT__CHECK_AND_MUTATE_ROW_REQUEST__INIT;
+  Wcbt__CheckAndMutateRowResponse *pResp = 0;
+  Wcbt__Filter pred, aPart[2], *apPart[2];
+  Wcbt__Filter__List list;
+  Wcbt__Mutation **apMut;
+  BtArena arena;
+  BtStatus st = {0, 0};
+  int nMut, code, rc = SQLITE_OK;
+  memset(&arena, 0, sizeof(arena));
+  rc = btFlush(p);
+  if( rc != SQLITE_OK ) return rc;
+  nMut = rowMutations(p, &arena, argv, 0, 0, &apMut);
+  if( nMut < 0 ){
+    btArenaFree(&arena);
+    return -nMut;
+  }
+  btMarkerFilter(&pred, &list, aPart, apPart);
+  req.table_name = p->zResource;
+  req.row_key.data = (uint8_t*)aKey;
+  req.row_key.len = nKey;
+  req.predicate = &pred;
+  req.n_false_mutations = (size_t)nMut;
+  req.false_mutations = apMut;
+  code = btCall(p->pConn, M_CHECKANDMUTATE, p->zResource, &req.base,
+                &wcbt__check_and_mutate_row_response__descriptor,
+                (ProtobufCMessage**)&pResp, &st, &p->count);
+  if( code != BT_OK ){
+    rc = btRpcError(p, "could not write to", &st);
+  }else if( pResp->predicate_matched ){
+    rc = btError(p, SQLITE_CONSTRAINT_PRIMARYKEY, "UNIQUE constraint "
+                 "failed: %s.rowkey", p->zName);
+  }else{
+    p->pTxn->nSent++;
+  }
+  if( pResp ) protobuf_c_message_free_unpacked(&pResp->base, 0);
+  btStatusClear(&st);
+  btArenaFree(&arena);
+  return rc;
+}
+
+static int checkKey(BtTable *p, sqlite3_value *pKey){
+  int n = sqlite3_value_bytes(pKey);
+  if( sqlite3_value_type(pKey) == SQLITE_NULL || n == 0 ){
+    return btError(p, SQLITE_CONSTRAINT_NOTNULL, "%s: a Bigtable row key "
+                   "cannot be empty", p->zName);
+  }
+  if( n > BT_MAX_KEY ){
+    return btError(p, SQLITE_TOOBIG, "%s: the row key is %d bytes; Bigtable "
+                   "takes at most 4096", p->zName, n);
+  }
+  return SQLITE_OK;
+}
+
+int btUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
+                    sqlite3_int64 *pRowid){
+  BtTable *p = (BtTable*)pVtab;
+  Wcbt__Mutation **apMut;
+  int nMut, rc;
+  (void)pRowid;
+  if( btTableConnect(p) ) return SQLITE_ERROR;
+  if( argc == 1 ){
+    Wcbt__Mutation *pDel = mutDeleteRow(&p->arena);
+    apMut = btArenaAlloc(&p->arena, sizeof(*apMut));
+    if( pDel == 0 || apMut == 0 ) return SQLITE_NOMEM;
+    apMut[0] = pDel;
+    rc = queueRow(p, sqlite3_value_blob(argv[0]),
+                  (size_t)sqlite3_value_bytes(argv[0]), apMut, 1);
+  }else{
+    sqlite3_value *pKey = argv[2];
+    int bInsert = sqlite3_value_type(argv[0]) == SQLITE_NULL;
+    int bMoved = !bInsert && (sqlite3_value_bytes(argv[0])
+        != sqlite3_value_bytes(pKey) || memcmp(sqlite3_value_blob(argv[0]),
+        sqlite3_value_blob(pKey), (size_t)sqlite3_value_bytes(pKey)) != 0);
+    int bReplace = sqlite3_vtab_on_conflict(p->db) == SQLITE_REPLACE;
+    rc = checkKey(p, pKey);
+    if( rc != SQLITE_OK ) return rc;
+    if( (bInsert || bMoved) && !bReplace ){
+      rc = insertNew(p, sqlite3_value_blob(pKey),
+                     (size_t)sqlite3_value_bytes(pKey), &argv[3]);
+    }else{
+      nMut = rowMutations(p, &p->arena, &argv[3], bInsert || bMoved,
+                          !bInsert && !bMoved, &apMut);
+      if( nMut < 0 ) return -nMut;
+      rc = queueRow(p, sqlite3_value_blob(pKey),
+                    (size_t)sqlite3_value_bytes(pKey), apMut, nMut);
+    }
+    if( rc == SQLITE_OK && bMoved ){
+      Wcbt__Mutation *pDel = mutDeleteRow(&p->arena);
+      apMut = btArenaAlloc(&p->arena, sizeof(*apMut));
+      if( pDel == 0 || apMut == 0 ) return SQLITE_NOMEM;
+      apMut[0] = pDel;
+      rc = queueRow(p, sqlite3_value_blob(argv[0]),
+                    (size_t)sqlite3_value_bytes(argv[0]), apMut, 1);
+    }
+  }
+  if( rc == SQLITE_OK && (p->nEntry >= BT_BATCH_ROWS
+                          || p->nBatchByte >= BT_BATCH_BYTES) ){
+    rc = btFlush(p);
+  }
+  return rc;
+}
+
+/*
+** Transactions.  Bigtable applies each row's mutations atomically and no
+** more.  So a ROLLBACK, or a statement that fails, drops the writes still
+** in the batches if no table of the connection has sent any since the
+** transaction (or the statement) began: then nothing happened.  Once one
+** was sent, dropping the rest could leave a row without its index entries
+** (or entries of a row that moved): every table sends what it holds
+** instead, so each row written is written whole, and the ROLLBACK undoes
+** nothing (docs/bigtable.md, Transactions).
+*/
+int btBegin(sqlite3_vtab *pVtab){
+  BtTxn *pTxn = ((BtTable*)pVtab)->pTxn;
+  if( !pTxn->bOpen ){
+    pTxn->bOpen = 1;
+    pTxn->iBegin = pTxn->nSent;
+    pTxn->nSavepoint = 0;
+  }
+  return SQLITE_OK;
+}
+
+int btSync(sqlite3_vtab *pVtab){
+  return btFlush((BtTable*)pVtab);
+}
+
+int btCommit(sqlite3_vtab *pVtab){
+  ((BtTable*)pVtab)->pTxn->bOpen = 0;
+  return SQLITE_OK;
+}
+
+/* Drops the rows of the batch from entry iFrom on. */
+static void dropFrom(BtTable *p, int iFrom){
+  if( iFrom >= 0 && iFrom < p->nEntry ) p->nEntry = iFrom;
+  if( p->nEntry == 0 ){
+    btArenaFree(&p->arena);
+    p->nBatchByte = 0;
+  }
+}
+
+int btRollback(sqlite3_vtab *pVtab){
+  BtTable *p = (BtTable*)pVtab;
+  int rc = SQLITE_OK;
+  if( p->pTxn->nSent == p->pTxn->iBegin ){
+    dropFrom(p, 0);
+  }else{
+    rc = btFlush(p);
+  }
+  p->pTxn->bOpen = 0;
+  p->nSavepoint = 0;
+  return rc;
+}
+
+int btSavepoint(sqlite3_vtab *pVtab, int iSavepoint){
+  BtTable *p = (BtTable*)pVtab;
+  BtTxn *pTxn = p->pTxn;
+  if( iSavepoint >= BT_MAX_SAVEPOINT ){
+    return btError(p, SQLITE_ERROR, "%s: more than %d nested savepoints",
+                   p->zName, BT_MAX_SAVEPOINT);
+  }
+  if( iSavepoint >= p->nSavepoint ){
+    int *aNew = sqlite3_realloc64(p->aiSavepoint,
+                                  sizeof(int) * (size_t)(iSavepoint + 1));
+    if( aNew == 0 ) return SQLITE_NOMEM;
+    p->aiSavepoint = aNew;
+  }
+  while( p->nSavepoint <= iSavepoint ) p->aiSavepoint[p->nSavepoint++] = 0;
+  p->aiSavepoint[iSavepoint] = p->nEntry;
+  p->nSavepoint = iSavepoint + 1;
+  /* The first table to open a savepoint says where it began. */
+  while( pTxn->nSavepoint <= iSavepoint ){
+    pTxn->aiSavepoint[pTxn->nSavepoint++] = pTxn->nSent;
+  }
+  return SQLITE_OK;
+}
+
+int btRelease(sqlite3_vtab *pVtab, int iSavepoint){
+  BtTable *p = (BtTable*)pVtab;
+  if( iSavepoint < p->nSavepoint ) p->nSavepoint = iSavepoint;
+  if( iSavepoint < p->pTxn->nSavepoint ) p->pTxn->nSavepoint = iSavepoint;
+  return SQLITE_OK;
+}
+
+int btRollbackTo(sqlite3_vtab *pVtab, int iSavepoint){
+  BtTable *p = (BtTable*)pVtab;
+  BtTxn *pTxn = p->pTxn;
+  if( iSavepoint >= pTxn->nSavepoint
+   || pTxn->nSent != pTxn->aiSavepoint[iSavepoint] ){
+    return btFlush(p);
+  }
+  if( iSavepoint < p->nSavepoint ) dropFrom(p, p->aiSavepoint[iSavepoint]);
+  return SQLITE_OK;
+}
+
