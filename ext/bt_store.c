@@ -102,6 +102,9 @@ struct BtCursor {
   int64_t nPageRows;    /* Rows of the page so far */
 };
 
+/* The largest read filter sent; Bigtable's limit is 4,096 bytes. */
+#define BT_MAX_FILTER  4000
+
 #define BT_FIRST_PAGE  2
 #define BT_PAGE_GROWTH 8
 #define BT_MAX_PAGE    65536
@@ -664,7 +667,13 @@ static Wcbt__Filter *readFilter(BtTable *p, uint64_t colUsed, BtArena *pA){
   wcbt__filter__init(pTop);
   pTop->kind_case = WCBT__FILTER__KIND_CHAIN;
   pTop->chain = pTopList;
-  return pA->bOom ? 0 : pTop;
+  if( pA->bOom ) return 0;
+  /* Bigtable refuses a filter over 4,096 bytes: then every column is read
+  ** (the latest cell of each), which SQLite trims. */
+  if( protobuf_c_message_get_packed_size(&pTop->base) > BT_MAX_FILTER ){
+    return pLimit;
+  }
+  return pTop;
 }
 
 static int btOpen(sqlite3_vtab *pVtab, sqlite3_vtab_cursor **ppCur){

@@ -269,6 +269,27 @@ def check_endpoints(args):
         os.environ["BIGTABLE_EMULATOR_HOST"] = saved
 
 
+def check_wide(args):
+    """A statement using 200 of 400 long-named columns: its filter would
+    pass Bigtable's 4 KiB limit, so every column is read and SQLite trims."""
+    db = connect(args)
+    cols = ", ".join("column_with_a_long_name_%03d INTEGER" % i for i in range(400))
+    db.execute("CREATE VIRTUAL TABLE w4 USING widecol(k INTEGER, %s, ROWKEY(k PAD 4), "
+               "STORAGE BIGTABLE 'projects/chk/instances/wc/tables/w4')" % cols)
+    db.execute("INSERT INTO w4(k, column_with_a_long_name_006, column_with_a_long_name_399)"
+               " VALUES (1, 6, 399)")
+    sel = ", ".join("column_with_a_long_name_%03d" % i for i in range(0, 400, 2))
+    try:
+        row = db.execute("SELECT %s, column_with_a_long_name_399 FROM w4 WHERE k = 1"
+                         % sel).fetchone()
+        expect("a read filter over 4 KiB", len(row) == 201 and row[3] == 6
+               and row[-1] == 399 and sum(v is not None for v in row) == 2, row)
+    except sqlite3.Error as e:
+        expect("a read filter over 4 KiB", False, e)
+    db.execute("DROP TABLE w4")
+    db.close()
+
+
 def check_ddl(args):
     """widecol_ddl(..., 'bigtable') run as it is, by sh, with Google's cbt:
     the tables, families and GC rules it makes are the design's."""
@@ -301,6 +322,7 @@ def main():
     check_stopped(args)
     check_endpoints(args)
     check_ddl(args)
+    check_wide(args)
     print("bigtable check: %d failed" % len(FAILED))
     return 1 if FAILED else 0
 
