@@ -15,6 +15,7 @@ Usage: bigtable_check.py --emulator PATH [--extension ./widecol]
                          [--bigtable ./widecol_bigtable]
 """
 import argparse
+import json
 import os
 import socket
 import sqlite3
@@ -279,13 +280,20 @@ def check_wide(args):
     db.execute("INSERT INTO w4(k, column_with_a_long_name_006, column_with_a_long_name_399)"
                " VALUES (1, 6, 399)")
     sel = ", ".join("column_with_a_long_name_%03d" % i for i in range(0, 400, 2))
+    db.execute("SELECT count(*) FROM w4 WHERE k = 1")  # planning's reads
+    db.execute("SELECT widecol_stats('w4', 1)")
     try:
         row = db.execute("SELECT %s, column_with_a_long_name_399 FROM w4 WHERE k = 1"
                          % sel).fetchone()
-        expect("a read filter over 4 KiB", len(row) == 201 and row[3] == 6
+        expect("a read filter over 4 KiB: the rows", len(row) == 201 and row[3] == 6
                and row[-1] == 399 and sum(v is not None for v in row) == 2, row)
     except sqlite3.Error as e:
-        expect("a read filter over 4 KiB", False, e)
+        expect("a read filter over 4 KiB: the rows", False, e)
+    # The emulator takes filters of any size, Bigtable not: the request
+    # sent (one ReadRows) must stay under the limit.
+    st = json.loads(db.execute("SELECT widecol_stats('w4')").fetchone()[0])
+    expect("a read filter over 4 KiB: the request is smaller",
+           st["rpcs"] == 1 and st["bytes_out"] < 4096, st)
     db.execute("DROP TABLE w4")
     db.close()
 
