@@ -274,6 +274,25 @@ static void statusFrom(BtStatus *pStatus, grpc_status_code code,
   gpr_free(zDetail);
 }
 
+/* The first four operations of every call: initial metadata (the
+** routing header zParams in *pMd), the request, the half-close, and the
+** response's initial metadata into *pInitial. */
+static void requestOps(grpc_op *aOp, grpc_metadata *pMd, const char *zParams,
+                       grpc_byte_buffer *pSend, grpc_metadata_array *pInitial){
+  memset(aOp, 0, sizeof(grpc_op) * 4);
+  memset(pMd, 0, sizeof(*pMd));
+  pMd->key = grpc_slice_from_static_string("x-goog-request-params");
+  pMd->value = grpc_slice_from_copied_string(zParams ? zParams : "");
+  aOp[0].op = GRPC_OP_SEND_INITIAL_METADATA;
+  aOp[0].data.send_initial_metadata.count = 1;
+  aOp[0].data.send_initial_metadata.metadata = pMd;
+  aOp[1].op = GRPC_OP_SEND_MESSAGE;
+  aOp[1].data.send_message.send_message = pSend;
+  aOp[2].op = GRPC_OP_SEND_CLOSE_FROM_CLIENT;
+  aOp[3].op = GRPC_OP_RECV_INITIAL_METADATA;
+  aOp[3].data.recv_initial_metadata.recv_initial_metadata = pInitial;
+}
+
 int btCall(BtConn *pConn, const char *zMethod, const char *zTable,
            const ProtobufCMessage *pReq,
            const ProtobufCMessageDescriptor *pRespDesc,
@@ -294,18 +313,8 @@ int btCall(BtConn *pConn, const char *zMethod, const char *zTable,
   *ppResp = 0;
   grpc_metadata_array_init(&initial);
   grpc_metadata_array_init(&trailing);
-  memset(aOp, 0, sizeof(aOp));
-  memset(&md, 0, sizeof(md));
-  md.key = grpc_slice_from_static_string("x-goog-request-params");
-  md.value = grpc_slice_from_copied_string(zParams ? zParams : "");
-  aOp[0].op = GRPC_OP_SEND_INITIAL_METADATA;
-  aOp[0].data.send_initial_metadata.count = 1;
-  aOp[0].data.send_initial_metadata.metadata = &md;
-  aOp[1].op = GRPC_OP_SEND_MESSAGE;
-  aOp[1].data.send_message.send_message = pSend;
-  aOp[2].op = GRPC_OP_SEND_CLOSE_FROM_CLIENT;
-  aOp[3].op = GRPC_OP_RECV_INITIAL_METADATA;
-  aOp[3].data.recv_initial_metadata.recv_initial_metadata = &initial;
+  requestOps(aOp, &md, zParams, pSend, &initial);
+  memset(&aOp[4], 0, sizeof(grpc_op) * 2);
   aOp[4].op = GRPC_OP_RECV_MESSAGE;
   aOp[4].data.recv_message.recv_message = &pRecv;
   aOp[5].op = GRPC_OP_RECV_STATUS_ON_CLIENT;
@@ -347,7 +356,7 @@ int btStreamOpen(BtConn *pConn, const char *zMethod, const char *zTable,
   BtStream *p = sqlite3_malloc(sizeof(*p));
   grpc_byte_buffer *pSend;
   grpc_metadata md;
-  grpc_op aOp[5];
+  grpc_op aOp[4];
   char *zParams;
   *ppStream = 0;
   if( p == 0 ){
@@ -364,18 +373,7 @@ int btStreamOpen(BtConn *pConn, const char *zMethod, const char *zTable,
   grpc_metadata_array_init(&p->trailing);
   zParams = routingParams(zTable);
   pSend = packMessage(pReq, pCount);
-  memset(aOp, 0, sizeof(aOp));
-  memset(&md, 0, sizeof(md));
-  md.key = grpc_slice_from_static_string("x-goog-request-params");
-  md.value = grpc_slice_from_copied_string(zParams ? zParams : "");
-  aOp[0].op = GRPC_OP_SEND_INITIAL_METADATA;
-  aOp[0].data.send_initial_metadata.count = 1;
-  aOp[0].data.send_initial_metadata.metadata = &md;
-  aOp[1].op = GRPC_OP_SEND_MESSAGE;
-  aOp[1].data.send_message.send_message = pSend;
-  aOp[2].op = GRPC_OP_SEND_CLOSE_FROM_CLIENT;
-  aOp[3].op = GRPC_OP_RECV_INITIAL_METADATA;
-  aOp[3].data.recv_initial_metadata.recv_initial_metadata = &p->initial;
+  requestOps(aOp, &md, zParams, pSend, &p->initial);
   if( pCount ) pCount->nRpc++;
   /* A start that fails (an endpoint that is down) ends the call, and
   ** btStreamNext() reports the status it ended with. */

@@ -652,21 +652,11 @@ static Wcbt__Filter *readFilter(BtTable *p, uint64_t colUsed, BtArena *pA){
     sqlite3_free(zFamRe);
     apMix[nMix++] = pChain;
   }
-  wcbt__filter__list__init(pMixList);
-  pMixList->n_filters = (size_t)nMix;
-  pMixList->filters = apMix;
-  wcbt__filter__init(pMix);
-  pMix->kind_case = WCBT__FILTER__KIND_INTERLEAVE;
-  pMix->interleave = pMixList;
+  btFilterOf(pMix, 0, pMixList, apMix, nMix);
   /* An interleave of one filter is an error to Bigtable. */
   apTop[0] = nMix == 1 ? apMix[0] : pMix;
   apTop[1] = pLimit;
-  wcbt__filter__list__init(pTopList);
-  pTopList->n_filters = 2;
-  pTopList->filters = apTop;
-  wcbt__filter__init(pTop);
-  pTop->kind_case = WCBT__FILTER__KIND_CHAIN;
-  pTop->chain = pTopList;
+  btFilterOf(pTop, 1, pTopList, apTop, 2);
   if( pA->bOom ) return 0;
   /* Bigtable refuses a filter over 4,096 bytes: then every column is read
   ** (the latest cell of each), which SQLite trims. */

@@ -117,8 +117,14 @@ int btDeleteRemote(BtTable *p);
 
 /* bt_write.c */
 int btFlush(BtTable *p);
+/* A filter passing only the marker cell, in *pChain (its parts in the
+** other arguments). */
 void btMarkerFilter(Wcbt__Filter *pChain, Wcbt__Filter__List *pList,
                     Wcbt__Filter *aPart, Wcbt__Filter **apPart);
+/* *pOut: a chain (bChain) or interleave of apPart[0..nPart), listed in
+** *pList. */
+void btFilterOf(Wcbt__Filter *pOut, int bChain, Wcbt__Filter__List *pList,
+                Wcbt__Filter **apPart, int nPart);
 int btUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
              sqlite3_int64 *pRowid);
 int btBegin(sqlite3_vtab *pVtab);

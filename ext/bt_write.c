@@ -238,12 +238,22 @@ void btMarkerFilter(Wcbt__Filter *pChain, Wcbt__Filter__List *pList,
   aPart[1].qualifier_regex.len = 0;
   apPart[0] = &aPart[0];
   apPart[1] = &aPart[1];
+  btFilterOf(pChain, 1, pList, apPart, 2);
+}
+
+void btFilterOf(Wcbt__Filter *pOut, int bChain, Wcbt__Filter__List *pList,
+                Wcbt__Filter **apPart, int nPart){
   wcbt__filter__list__init(pList);
-  pList->n_filters = 2;
+  pList->n_filters = (size_t)nPart;
   pList->filters = apPart;
-  wcbt__filter__init(pChain);
-  pChain->kind_case = WCBT__FILTER__KIND_CHAIN;
-  pChain->chain = pList;
+  wcbt__filter__init(pOut);
+  if( bChain ){
+    pOut->kind_case = WCBT__FILTER__KIND_CHAIN;
+    pOut->chain = pList;
+  }else{
+    pOut->kind_case = WCBT__FILTER__KIND_INTERLEAVE;
+    pOut->interleave = pList;
+  }
 }
 
 /* INSERT that must not replace: written only if the row has no marker. */
