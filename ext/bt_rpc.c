@@ -293,61 +293,101 @@ static void requestOps(grpc_op *aOp, grpc_metadata *pMd, const char *zParams,
   aOp[3].data.recv_initial_metadata.recv_initial_metadata = pInitial;
 }
 
-int btCall(BtConn *pConn, const char *zMethod, const char *zTable,
-           const ProtobufCMessage *pReq,
-           const ProtobufCMessageDescriptor *pRespDesc,
-           ProtobufCMessage **ppResp, BtStatus *pStatus, BtCounters *pCount){
-  grpc_completion_queue *pCq = grpc_completion_queue_create_for_pluck(0);
+/* A unary call in flight: everything the batch writes into must live
+** until it completes. */
+struct BtPending {
+  grpc_completion_queue *pCq;
+  grpc_call *pCall;
+  grpc_metadata_array initial;
+  grpc_metadata_array trailing;
+  grpc_byte_buffer *pSend;
+  grpc_byte_buffer *pRecv;
+  grpc_status_code code;
+  grpc_slice details;
+  grpc_metadata md;
+  char *zParams;
+  char *zMethod;
+  int bStarted;
+  BtCounters *pCount;
+};
+
+BtPending *btCallStart(BtConn *pConn, const char *zMethod, const char *zTable,
+                       const ProtobufCMessage *pReq, BtCounters *pCount){
+  BtPending *p = sqlite3_malloc(sizeof(*p));
   gpr_timespec deadline = gpr_time_add(gpr_now(GPR_CLOCK_REALTIME),
       gpr_time_from_seconds(BT_UNARY_SECONDS, GPR_TIMESPAN));
-  grpc_call *pCall = startCall(pConn, zMethod, deadline, pCq);
-  grpc_metadata_array initial, trailing;
-  grpc_byte_buffer *pSend = packMessage(pReq, pCount);
-  grpc_byte_buffer *pRecv = 0;
-  grpc_status_code code = GRPC_STATUS_UNKNOWN;
-  grpc_slice details = grpc_empty_slice();
-  grpc_metadata md;
   grpc_op aOp[6];
-  char *zParams = routingParams(zTable);
-  int rc;
-  *ppResp = 0;
-  grpc_metadata_array_init(&initial);
-  grpc_metadata_array_init(&trailing);
-  requestOps(aOp, &md, zParams, pSend, &initial);
+  if( p == 0 ) return 0;
+  memset(p, 0, sizeof(*p));
+  p->pCount = pCount;
+  p->pCq = grpc_completion_queue_create_for_pluck(0);
+  p->pCall = startCall(pConn, zMethod, deadline, p->pCq);
+  p->pSend = packMessage(pReq, pCount);
+  p->code = GRPC_STATUS_UNKNOWN;
+  p->details = grpc_empty_slice();
+  p->zParams = routingParams(zTable);
+  p->zMethod = sqlite3_mprintf("%s", zMethod);
+  grpc_metadata_array_init(&p->initial);
+  grpc_metadata_array_init(&p->trailing);
+  requestOps(aOp, &p->md, p->zParams, p->pSend, &p->initial);
   memset(&aOp[4], 0, sizeof(grpc_op) * 2);
   aOp[4].op = GRPC_OP_RECV_MESSAGE;
-  aOp[4].data.recv_message.recv_message = &pRecv;
+  aOp[4].data.recv_message.recv_message = &p->pRecv;
   aOp[5].op = GRPC_OP_RECV_STATUS_ON_CLIENT;
-  aOp[5].data.recv_status_on_client.trailing_metadata = &trailing;
-  aOp[5].data.recv_status_on_client.status = &code;
-  aOp[5].data.recv_status_on_client.status_details = &details;
+  aOp[5].data.recv_status_on_client.trailing_metadata = &p->trailing;
+  aOp[5].data.recv_status_on_client.status = &p->code;
+  aOp[5].data.recv_status_on_client.status_details = &p->details;
   if( pCount ) pCount->nRpc++;
-  if( grpc_call_start_batch(pCall, aOp, 6, (void*)1, 0) != GRPC_CALL_OK
-   || !waitFor(pCq, (void*)1) ){
+  p->bStarted = grpc_call_start_batch(p->pCall, aOp, 6, (void*)1, 0)
+                == GRPC_CALL_OK;
+  return p;
+}
+
+int btCallFinish(BtPending *p, const ProtobufCMessageDescriptor *pRespDesc,
+                 ProtobufCMessage **ppResp, BtStatus *pStatus){
+  const char *zMethod = p->zMethod ? p->zMethod : "?";
+  int rc;
+  *ppResp = 0;
+  if( !p->bStarted || !waitFor(p->pCq, (void*)1) ){
     setStatus(pStatus, BT_INTERNAL, "gRPC could not run the call %s",
               zMethod);
     rc = BT_INTERNAL;
-  }else if( code != GRPC_STATUS_OK ){
-    statusFrom(pStatus, code, details, zMethod);
-    rc = (int)code;
-  }else if( pRecv == 0
-         || (*ppResp = unpackMessage(pRecv, pRespDesc, pCount)) == 0 ){
+  }else if( p->code != GRPC_STATUS_OK ){
+    statusFrom(pStatus, p->code, p->details, zMethod);
+    rc = (int)p->code;
+  }else if( p->pRecv == 0 || (*ppResp = unpackMessage(p->pRecv, pRespDesc,
+                                                      p->pCount)) == 0 ){
     setStatus(pStatus, BT_INTERNAL, "%s: the response could not be read",
               zMethod);
     rc = BT_INTERNAL;
   }else{
     rc = BT_OK;
   }
-  grpc_slice_unref(md.value);
-  grpc_slice_unref(details);
-  grpc_metadata_array_destroy(&initial);
-  grpc_metadata_array_destroy(&trailing);
-  grpc_byte_buffer_destroy(pSend);
-  if( pRecv ) grpc_byte_buffer_destroy(pRecv);
-  grpc_call_unref(pCall);
-  destroyQueue(pCq);
-  sqlite3_free(zParams);
+  grpc_slice_unref(p->md.value);
+  grpc_slice_unref(p->details);
+  grpc_metadata_array_destroy(&p->initial);
+  grpc_metadata_array_destroy(&p->trailing);
+  grpc_byte_buffer_destroy(p->pSend);
+  if( p->pRecv ) grpc_byte_buffer_destroy(p->pRecv);
+  grpc_call_unref(p->pCall);
+  destroyQueue(p->pCq);
+  sqlite3_free(p->zParams);
+  sqlite3_free(p->zMethod);
+  sqlite3_free(p);
   return rc;
+}
+
+int btCall(BtConn *pConn, const char *zMethod, const char *zTable,
+           const ProtobufCMessage *pReq,
+           const ProtobufCMessageDescriptor *pRespDesc,
+           ProtobufCMessage **ppResp, BtStatus *pStatus, BtCounters *pCount){
+  BtPending *p = btCallStart(pConn, zMethod, zTable, pReq, pCount);
+  if( p == 0 ){
+    *ppResp = 0;
+    setStatus(pStatus, BT_INTERNAL, "out of memory");
+    return BT_INTERNAL;
+  }
+  return btCallFinish(p, pRespDesc, ppResp, pStatus);
 }
 
 int btStreamOpen(BtConn *pConn, const char *zMethod, const char *zTable,

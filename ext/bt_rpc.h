@@ -19,6 +19,7 @@
 
 typedef struct BtConn BtConn;
 typedef struct BtStream BtStream;
+typedef struct BtPending BtPending;
 
 /* gRPC status codes widecol treats apart. */
 #define BT_OK                 0
@@ -65,6 +66,14 @@ int btCall(BtConn *pConn, const char *zMethod, const char *zTable,
            const ProtobufCMessage *pReq,
            const ProtobufCMessageDescriptor *pRespDesc,
            ProtobufCMessage **ppResp, BtStatus *pStatus, BtCounters *pCount);
+
+/* The same call in two halves, so that several can be in flight:
+** btCallStart() sends the request (NULL on OOM); btCallFinish() waits for
+** its response, returns as btCall() does, and frees the BtPending. */
+BtPending *btCallStart(BtConn *pConn, const char *zMethod, const char *zTable,
+                       const ProtobufCMessage *pReq, BtCounters *pCount);
+int btCallFinish(BtPending *p, const ProtobufCMessageDescriptor *pRespDesc,
+                 ProtobufCMessage **ppResp, BtStatus *pStatus);
 
 /* A call that streams responses (ReadRows, MutateRows, SampleRowKeys).
 ** btStreamNext() gives the next response in *ppMsg and returns 1, or

@@ -275,6 +275,9 @@ static void sortColumns(BtTable *p){
 static void tableFree(BtTable *p){
   int i;
   if( p == 0 ) return;
+  /* Nothing waits here after a COMMIT or ROLLBACK; calls still in flight
+  ** are answered, so that their memory can go. */
+  if( p->nInflight ) btFlush(p);
   btArenaFree(&p->arena);
   sqlite3_free(p->apEntry);
   for(i = 0; i < p->nCol; i++){
@@ -332,6 +335,11 @@ static char *parseArgs(BtTable *p, int argc, const char *const *argv,
     z = argv[i];
     zTok = nextToken(&z, 0);
     if( zTok == 0 ) continue;
+    if( sqlite3_stricmp(zTok, "ASYNC_INSERTS") == 0 ){
+      p->bAsyncInsert = 1;
+      sqlite3_free(zTok);
+      continue;
+    }
     if( sqlite3_stricmp(zTok, "SPLITS") == 0 ){
       char *zKey;
       sqlite3_free(zTok);

@@ -12,7 +12,7 @@
 **   CREATE VIRTUAL TABLE x USING widecol_bigtable(
 **     '<projects/p/instances/i/tables/t>', <key column>,
 **     <column> <family>, ...  [, SPLITS x'..' x'..' ...] [, VERSIONS n]
-**     [, TTL seconds])
+**     [, TTL seconds] [, ASYNC_INSERTS])
 **
 ** declares x(<key column> BLOB PRIMARY KEY, <column>, ...) WITHOUT ROWID.
 ** A row is a Bigtable row with that key; each column a cell in its family,
@@ -20,6 +20,9 @@
 ** an empty cell "_:" (family "_", empty qualifier) so that a row whose
 ** columns are all NULL exists.  xCreate makes the Bigtable table (or takes
 ** the one already there when it has the families), xDestroy deletes it.
+** ASYNC_INSERTS lets conditional inserts (plain INSERTs) be answered later
+** (bt_write.c): widecol gives it to a row table that has no index, where
+** nothing else is written from a row that turns out to be a duplicate.
 */
 #ifndef WIDECOL_BT_STORE_H
 #define WIDECOL_BT_STORE_H

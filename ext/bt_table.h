@@ -74,6 +74,14 @@ struct BtTxn {
   int64_t aiSavepoint[BT_MAX_SAVEPOINT];   /* nSent at each savepoint */
 };
 
+/* A conditional insert in flight (bAsyncInsert). */
+#define BT_INFLIGHT 64
+typedef struct BtInflight BtInflight;
+struct BtInflight {
+  BtPending *pCall;
+  WcBuf key;            /* For the message if the key is in use */
+};
+
 typedef struct BtTable BtTable;
 struct BtTable {
   sqlite3_vtab base;
@@ -98,6 +106,9 @@ struct BtTable {
   int nEntry, nEntryAlloc;
   size_t nBatchByte;
   BtTxn *pTxn;          /* The connection's transaction (shared) */
+  int bAsyncInsert;     /* ASYNC_INSERTS: conditional inserts in flight */
+  int nInflight;
+  BtInflight aInflight[BT_INFLIGHT];
   int *aiSavepoint;     /* nEntry at each open savepoint */
   int nSavepoint;
 };
@@ -115,7 +126,8 @@ int btTableConnect(BtTable *p);
 int btCreateRemote(BtTable *p);
 int btDeleteRemote(BtTable *p);
 
-/* bt_write.c */
+/* bt_write.c.  btFlush(): waits for the conditional inserts in flight,
+** then sends the batch; SQLITE_OK, or the first error. */
 int btFlush(BtTable *p);
 /* A filter passing only the marker cell, in *pChain (its parts in the
 ** other arguments). */

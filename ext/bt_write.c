@@ -157,7 +157,7 @@ static int retryable(int code){
 /* Sends the batch.  Rows that fail with a status worth retrying are sent
 ** again (a few times, with a pause); any that still fail make the whole
 ** flush an error naming how many rows were not written and why. */
-int btFlush(BtTable *p){
+static int sendBatch(BtTable *p){
   Wcbt__MutateRowsRequest req = WCBT__MUTATE_ROWS_REQUEST__INIT;
   Wcbt__MutateRowsRequest__Entry **apTodo = p->apEntry;
   int nTodo = p->nEntry, nAttempt, rc = SQLITE_OK, i;
@@ -256,7 +256,74 @@ void btFilterOf(Wcbt__Filter *pOut, int bChain, Wcbt__Filter__List *pList,
   }
 }
 
-/* INSERT that must not replace: written only if the row has no marker. */
+/* A key for a message: 'text' when it is printable, else x'hex'. */
+static char *describeKey(const unsigned char *a, size_t n){
+  sqlite3_str *pStr = sqlite3_str_new(0);
+  size_t i;
+  int bText = 1;
+  for(i = 0; i < n; i++) bText &= a[i] >= 0x20 && a[i] < 0x7F;
+  if( bText ){
+    sqlite3_str_appendf(pStr, "%.*Q", (int)n, (const char*)a);
+  }else{
+    sqlite3_str_appendall(pStr, "x'");
+    for(i = 0; i < n && i < 64; i++) sqlite3_str_appendf(pStr, "%02x", a[i]);
+    sqlite3_str_appendall(pStr, i < n ? "...'" : "'");
+  }
+  return sqlite3_str_finish(pStr);
+}
+
+/* The result of a conditional insert of key aKey: SQLITE_OK if written,
+** else an error (a key in use: UNIQUE, with the code given). */
+static int insertResult(BtTable *p, int code, BtStatus *pSt,
+                        Wcbt__CheckAndMutateRowResponse *pResp,
+                        const unsigned char *aKey, size_t nKey, int rcUnique){
+  int rc = SQLITE_OK;
+  if( code != BT_OK ){
+    rc = btRpcError(p, "could not write to", pSt);
+  }else if( pResp->predicate_matched ){
+    char *zKey = describeKey(aKey, nKey);
+    rc = btError(p, rcUnique, "UNIQUE constraint failed: %s.rowkey (a row "
+                 "with key %s exists)", p->zName, zKey ? zKey : "?");
+    sqlite3_free(zKey);
+  }
+  if( pResp ) protobuf_c_message_free_unpacked(&pResp->base, 0);
+  return rc;
+}
+
+/* Waits for every conditional insert in flight; the first that failed
+** gives the result (a key found in use: SQLITE_CONSTRAINT_UNIQUE, since
+** the statement has gone on to later rows meanwhile). */
+static int drainInserts(BtTable *p){
+  int i, rc = SQLITE_OK;
+  for(i = 0; i < p->nInflight; i++){
+    BtInflight *pI = &p->aInflight[i];
+    Wcbt__CheckAndMutateRowResponse *pResp = 0;
+    BtStatus st = {0, 0};
+    int code = btCallFinish(pI->pCall,
+                            &wcbt__check_and_mutate_row_response__descriptor,
+                            (ProtobufCMessage**)&pResp, &st);
+    int rcOne = insertResult(p, code, &st, pResp, pI->key.a,
+                             (size_t)pI->key.n, SQLITE_CONSTRAINT_UNIQUE);
+    if( rc == SQLITE_OK ) rc = rcOne;
+    btStatusClear(&st);
+    wcBufFree(&pI->key);
+  }
+  p->nInflight = 0;
+  return rc;
+}
+
+int btFlush(BtTable *p){
+  int rc = drainInserts(p);
+  int rc2 = sendBatch(p);
+  return rc != SQLITE_OK ? rc : rc2;
+}
+
+/* INSERT that must not replace: written only if the row has no marker,
+** atomically (CheckAndMutateRow).  With bAsyncInsert the call is left in
+** flight (up to BT_INFLIGHT of them) and its answer read by the next
+** btFlush(): before a read, at COMMIT, or when the window is full; but
+** not for INSERT OR FAIL, which widecol uses when its own statement must
+** know at the row (OR IGNORE, OR FAIL). */
 static int insertNew(BtTable *p, const unsigned char *aKey, size_t nKey,
                      sqlite3_value **argv){
   Wcbt__CheckAndMutateRowRequest req = WCBT__CHECK_AND_MUTATE_ROW_REQUEST__INIT;
@@ -266,9 +333,11 @@ static int insertNew(BtTable *p, const unsigned char *aKey, size_t nKey,
   Wcbt__Mutation **apMut;
   BtArena arena;
   BtStatus st = {0, 0};
-  int nMut, code, rc = SQLITE_OK;
+  int nMut, code, rc;
   memset(&arena, 0, sizeof(arena));
-  rc = btFlush(p);
+  /* Puts waiting in the batch go first: a write of this key among them
+  ** must be seen by the check. */
+  rc = p->nInflight == BT_INFLIGHT ? btFlush(p) : sendBatch(p);
   if( rc != SQLITE_OK ) return rc;
   nMut = rowMutations(p, &arena, argv, 0, 0, &apMut);
   if( nMut < 0 ){
@@ -282,18 +351,26 @@ static int insertNew(BtTable *p, const unsigned char *aKey, size_t nKey,
   req.predicate = &pred;
   req.n_false_mutations = (size_t)nMut;
   req.false_mutations = apMut;
+  p->pTxn->nSent++;
+  if( p->bAsyncInsert && sqlite3_vtab_on_conflict(p->db) != SQLITE_FAIL ){
+    BtInflight *pI = &p->aInflight[p->nInflight];
+    memset(pI, 0, sizeof(*pI));
+    wcBufAppend(&pI->key, aKey, (int64_t)nKey);
+    pI->pCall = btCallStart(p->pConn, M_CHECKANDMUTATE, p->zResource,
+                            &req.base, &p->count);
+    btArenaFree(&arena);
+    if( pI->pCall == 0 || pI->key.bOom ){
+      wcBufFree(&pI->key);
+      return SQLITE_NOMEM;
+    }
+    p->nInflight++;
+    return SQLITE_OK;
+  }
   code = btCall(p->pConn, M_CHECKANDMUTATE, p->zResource, &req.base,
                 &wcbt__check_and_mutate_row_response__descriptor,
                 (ProtobufCMessage**)&pResp, &st, &p->count);
-  if( code != BT_OK ){
-    rc = btRpcError(p, "could not write to", &st);
-  }else if( pResp->predicate_matched ){
-    rc = btError(p, SQLITE_CONSTRAINT_PRIMARYKEY, "UNIQUE constraint "
-                 "failed: %s.rowkey", p->zName);
-  }else{
-    p->pTxn->nSent++;
-  }
-  if( pResp ) protobuf_c_message_free_unpacked(&pResp->base, 0);
+  rc = insertResult(p, code, &st, pResp, aKey, nKey,
+                    SQLITE_CONSTRAINT_PRIMARYKEY);
   btStatusClear(&st);
   btArenaFree(&arena);
   return rc;

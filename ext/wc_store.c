@@ -158,6 +158,11 @@ static int createBigtable(WcVtab *p, int iIndex){
                         ? pS->aFamily[pCol->iFamily].zName : "_");
   }
   rc = iIndex < 0 ? appendSplits(pStr, pS) : SQLITE_OK;
+  /* Without an index nothing else is written from a row a plain INSERT
+  ** finds in use, so its check may be answered later (bt_store.h). */
+  if( iIndex < 0 && pS->nIndex == 0 ){
+    sqlite3_str_appendall(pStr, ", ASYNC_INSERTS");
+  }
   sqlite3_str_appendall(pStr, ")");
   zSql = sqlite3_str_finish(pStr);
   if( zSql == 0 || rc != SQLITE_OK ){
@@ -487,9 +492,11 @@ static char *statementSql(WcVtab *p, int eStmt, int iObj, uint64_t colUsed){
   sqlite3_snprintf(sizeof(zIdxFirst), zIdxFirst, "?%d, ?1", pS->nCol + 2);
   switch( eStmt ){
     case WC_STMT_INSERT:
+    case WC_STMT_INSERT_NOW:
     case WC_STMT_REPLACE:
       sqlite3_str_appendf(pStr, "INSERT %sINTO ",
-                          eStmt == WC_STMT_REPLACE ? "OR REPLACE " : "");
+                          eStmt == WC_STMT_REPLACE ? "OR REPLACE "
+                          : eStmt == WC_STMT_INSERT_NOW ? "OR FAIL " : "");
       wcStoreAppendTable(pStr, p, -1, -1);
       appendInsertColumns(pStr, pS, -1, -1, "rowkey", "?1");
       break;

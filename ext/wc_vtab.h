@@ -137,6 +137,9 @@ struct WcRangeList {
 #define WC_STMT_VERSION_READ 16 /* older versions of rows from ?1 on, in
                                 ** key order, a key's newest first:
                                 ** rowkey, rowtime, columns */
+#define WC_STMT_INSERT_NOW   17 /* Bigtable: INSERT OR FAIL, whose check the
+                                ** store answers at once (an INSERT OR
+                                ** IGNORE or OR FAIL must know at its row) */
 
 /* The rowtime parameter of writes on a versioned table. */
 #define WC_PARAM_ROWTIME(pS) ((pS)->nCol + 3)

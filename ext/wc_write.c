@@ -371,8 +371,15 @@ static int execWrite(WcVtab *p, int eStmt, int iObj, const unsigned char *aKey,
 
 /* Reports what SQLite said about a write to a table behind p that failed
 ** with rc.  A constraint there is no constraint of the user's: the tables
-** behind p have only their keys, which p's writes keep unique. */
+** behind p have only their keys, which p's writes keep unique; on
+** Bigtable, the store's own checks are. */
 static int writeError(WcVtab *p, int rc){
+  if( (rc & 0xFF) == SQLITE_CONSTRAINT && p->pSchema->zBigtable ){
+    /* Bigtable's store checks keys itself: a plain INSERT's key found in
+    ** use after the statement went on (UNIQUE), a key it cannot hold. */
+    return wcVtabError(p, rc, "widecol %s: %s", p->zName,
+                       sqlite3_errmsg(p->db));
+  }
   if( (rc & 0xFF) == SQLITE_CONSTRAINT ){
     return wcVtabError(p, SQLITE_ERROR, "widecol %s: a table behind it "
                        "refused a write (%s); was it changed directly? run "
@@ -390,7 +397,8 @@ static int runWrite(WcVtab *p, int eStmt, int iObj, const unsigned char *aKey,
                     int64_t nKey, const WcValue *aVal, const WcBuf *pIdxKey){
   int rc = execWrite(p, eStmt, iObj, aKey, nKey, aVal, pIdxKey);
   if( rc == SQLITE_CONSTRAINT_PRIMARYKEY
-   && (eStmt == WC_STMT_INSERT || eStmt == WC_STMT_REPLACE) ){
+   && (eStmt == WC_STMT_INSERT || eStmt == WC_STMT_INSERT_NOW
+       || eStmt == WC_STMT_REPLACE) ){
     wcHistoryKeyTaken(p->pHistory, 0);
     rc = duplicateKey(p, aKey, nKey);
   }else if( rc != SQLITE_OK ){
@@ -515,8 +523,9 @@ static int removeRow(WcVtab *p, const unsigned char *aKey, int64_t nKey,
 /* Inserts the new row (p->aVal, p->key, p->aIdxKey) into every table.  A
 ** row it replaces (eInsert WC_STMT_REPLACE) is removed from them first,
 ** and counted: an overwrite, what an HBase put does to a key in use.
-** *pbReplaced tells whether there was one. */
-static int insertRow(WcVtab *p, int eInsert, int *pbReplaced){
+** *pbReplaced tells whether there was one (on Bigtable, where a put is
+** blind, only when bKnow asks for it). */
+static int insertRow(WcVtab *p, int eInsert, int bKnow, int *pbReplaced){
   const WcSchema *pS = p->pSchema;
   int rc = SQLITE_OK, bFound = 0, i;
   if( eInsert == WC_STMT_REPLACE && pS->nIndex > 0 ){
@@ -524,14 +533,16 @@ static int insertRow(WcVtab *p, int eInsert, int *pbReplaced){
     if( rc == SQLITE_OK ){
       rc = runWrite(p, eInsert, 0, p->key.a, p->key.n, p->aVal, 0);
     }
-  }else if( eInsert == WC_STMT_REPLACE && pS->zBigtable ){
+  }else if( eInsert == WC_STMT_REPLACE && pS->zBigtable && !bKnow ){
     /* On Bigtable a put is blind, as HBase's is: it waits in the batch,
-    ** where finding out whether it overwrote would cost a call per row. */
+    ** where finding out whether it overwrote would cost a call per row.
+    ** An UPDATE that moves a row must know (bKnow): see WcKeySet. */
     rc = runWrite(p, WC_STMT_REPLACE, 0, p->key.a, p->key.n, p->aVal, 0);
   }else if( eInsert == WC_STMT_REPLACE ){
     /* Without indexes there is nothing to read first: a plain INSERT
     ** succeeds unless the key is taken, and only then is it replaced. */
-    rc = execWrite(p, WC_STMT_INSERT, 0, p->key.a, p->key.n, p->aVal, 0);
+    rc = execWrite(p, pS->zBigtable ? WC_STMT_INSERT_NOW : WC_STMT_INSERT, 0,
+                   p->key.a, p->key.n, p->aVal, 0);
     if( rc == SQLITE_CONSTRAINT_PRIMARYKEY ){
       bFound = 1;
       rc = runWrite(p, WC_STMT_REPLACE, 0, p->key.a, p->key.n, p->aVal, 0);
@@ -656,7 +667,7 @@ static int versionedPut(WcVtab *p, int eInsert, int bGiven, int64_t iGiven,
     oldRelease(p);
     if( rc != SQLITE_OK ) return rc;
     p->iTime = bGiven ? iGiven : iNow;
-    return insertRow(p, WC_STMT_INSERT, pbReplaced);
+    return insertRow(p, WC_STMT_INSERT, 0, pbReplaced);
   }
   if( eInsert != WC_STMT_REPLACE ){
     oldRelease(p);
@@ -773,14 +784,16 @@ int wcTableCompact(WcVtab *p, int64_t *pnRow, int64_t *pnVersion){
 }
 
 /* Writes the new row (p->aVal, p->key, p->aIdxKey), where no row was
-** (bMoved: an UPDATE moved it here) or over its own old version. */
+** (bMoved 1: an INSERT; 2: an UPDATE moved it here, and *pbReplaced must
+** say whether it replaced a row) or over its own old version. */
 static int putRow(WcVtab *p, int eInsert, int bMoved,
                   sqlite3_value *pTime, int *pbReplaced){
   int64_t iGiven = 0;
   int bGiven = 0, rc;
   *pbReplaced = 0;
   if( !p->pSchema->bVersioned ){
-    return bMoved ? insertRow(p, eInsert, pbReplaced) : updateRow(p, 0);
+    return bMoved ? insertRow(p, eInsert, bMoved == 2, pbReplaced)
+                  : updateRow(p, 0);
   }
   rc = givenTime(p, pTime, &iGiven, &bGiven);
   if( rc != SQLITE_OK ) return rc;
@@ -792,8 +805,13 @@ int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
                   sqlite3_int64 *pRowid){
   WcVtab *p = (WcVtab*)pVtab;
   int nCol = p->pSchema->nCol;
-  int eInsert = sqlite3_vtab_on_conflict(p->db) == SQLITE_REPLACE
-                ? WC_STMT_REPLACE : WC_STMT_INSERT;
+  int eConflict = sqlite3_vtab_on_conflict(p->db);
+  /* On Bigtable a plain INSERT's check may be answered after the row
+  ** (bt_store.h); OR IGNORE and OR FAIL must know at the row. */
+  int eInsert = eConflict == SQLITE_REPLACE ? WC_STMT_REPLACE
+      : p->pSchema->zBigtable && (eConflict == SQLITE_IGNORE
+                                  || eConflict == SQLITE_FAIL)
+      ? WC_STMT_INSERT_NOW : WC_STMT_INSERT;
   sqlite3_value *pTime;
   const unsigned char *aOld;
   int nOld, rc, bReplaced = 0;
@@ -858,8 +876,11 @@ int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
         rc = putRow(p, eInsert, 0, pTime, &bReplaced);
       }else{
         /* A new key: insert under it first, so a conflict changes
-        ** nothing, then drop the old row (with its versions). */
-        rc = putRow(p, eInsert, 1, pTime, &bReplaced);
+        ** nothing, then drop the old row (with its versions).  On
+        ** Bigtable the insert's check is answered at once, before the
+        ** delete is queued. */
+        rc = putRow(p, eInsert == WC_STMT_INSERT && p->pSchema->zBigtable
+                       ? WC_STMT_INSERT_NOW : eInsert, 2, pTime, &bReplaced);
         if( rc == SQLITE_OK ) rc = removeRow(p, aOld, nOld, 0);
         if( rc == SQLITE_OK && bReplaced ){
           rc = keySetAdd(p, p->key.a, p->key.n);
