@@ -7,7 +7,9 @@
 ** failure fails the COMMIT).  An INSERT that must not replace (every
 ** conflict mode but REPLACE) is one CheckAndMutateRow: the row is written
 ** only if its marker cell is absent, atomically, else the insert fails
-** with SQLITE_CONSTRAINT_PRIMARYKEY.
+** with SQLITE_CONSTRAINT_PRIMARYKEY; on a table given ASYNC_INSERTS up to
+** BT_INFLIGHT of them are in flight, answered by the next btFlush().
+** Transactions: see the comment above btBegin().
 */
 #include <sqlite3ext.h>
 SQLITE_EXTENSION_INIT3
