@@ -7,27 +7,18 @@ SQLITE_EXTENSION_INIT3
 
 #include <string.h>
 
-int wcBufReserve(WcBuf *p, int64_t n){
-  if( p->bOom ) return 1;
-  if( p->n + n > p->nAlloc ){
-    int64_t nNew = p->nAlloc ? p->nAlloc * 2 : 64;
-    unsigned char *aNew;
-    while( nNew < p->n + n ) nNew *= 2;
-    aNew = sqlite3_realloc64(p->a, (sqlite3_uint64)nNew);
-    if( aNew == 0 ){
-      p->bOom = 1;
-      return 1;
-    }
-    p->a = aNew;
-    p->nAlloc = nNew;
+int wcBufGrow(WcBuf *p, int64_t n){
+  int64_t nNew = p->nAlloc ? p->nAlloc * 2 : 64;
+  unsigned char *aNew;
+  while( nNew < p->n + n ) nNew *= 2;
+  aNew = sqlite3_realloc64(p->a, (sqlite3_uint64)nNew);
+  if( aNew == 0 ){
+    p->bOom = 1;
+    return 1;
   }
+  p->a = aNew;
+  p->nAlloc = nNew;
   return 0;
-}
-
-void wcBufAppend(WcBuf *p, const void *a, int64_t n){
-  if( n <= 0 || wcBufReserve(p, n) ) return;
-  memcpy(&p->a[p->n], a, (size_t)n);
-  p->n += n;
 }
 
 void wcBufFree(WcBuf *p){

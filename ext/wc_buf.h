@@ -6,6 +6,7 @@
 #define WIDECOL_WC_BUF_H
 
 #include <stdint.h>
+#include <string.h>
 
 /* A growable byte string.  After an allocation failure bOom is set and
 ** further appends do nothing. */
@@ -17,8 +18,20 @@ struct WcBuf {
   int bOom;
 };
 
-void wcBufAppend(WcBuf *p, const void *a, int64_t n);
-int wcBufReserve(WcBuf *p, int64_t n);     /* room for n more; 1 if OOM */
+/* Grows p->a to hold n more bytes; 1 if OOM (bOom set). */
+int wcBufGrow(WcBuf *p, int64_t n);
 void wcBufFree(WcBuf *p);
+
+/* Inline: the key encoders append a few bytes at a time, per field. */
+static inline int wcBufReserve(WcBuf *p, int64_t n){  /* 1 if OOM */
+  if( p->bOom ) return 1;
+  return p->n + n > p->nAlloc ? wcBufGrow(p, n) : 0;
+}
+
+static inline void wcBufAppend(WcBuf *p, const void *a, int64_t n){
+  if( n <= 0 || wcBufReserve(p, n) ) return;
+  memcpy(&p->a[p->n], a, (size_t)n);
+  p->n += n;
+}
 
 #endif /* WIDECOL_WC_BUF_H */
