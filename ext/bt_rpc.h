@@ -23,14 +23,10 @@ typedef struct BtPending BtPending;
 
 /* gRPC status codes widecol treats apart. */
 #define BT_OK                 0
-#define BT_CANCELLED          1
-#define BT_INVALID_ARGUMENT   3
 #define BT_DEADLINE_EXCEEDED  4
 #define BT_NOT_FOUND          5
 #define BT_ALREADY_EXISTS     6
 #define BT_PERMISSION_DENIED  7
-#define BT_FAILED_PRECONDITION 9
-#define BT_UNIMPLEMENTED     12
 #define BT_INTERNAL          13
 #define BT_UNAVAILABLE       14
 #define BT_UNAUTHENTICATED   16

@@ -304,8 +304,6 @@ static char *parseArgs(BtTable *p, int argc, const char *const *argv,
   const char *z;
   char *zTok;
   int i;
-  WcBuf blob;
-  memset(&blob, 0, sizeof(blob));
   if( argc < 5 ){
     return sqlite3_mprintf("widecol_bigtable %s: arguments are the Bigtable "
                            "table and the key column, then the columns",
@@ -379,7 +377,6 @@ static char *parseArgs(BtTable *p, int argc, const char *const *argv,
       if( k == p->nFamily ) p->azFamily[p->nFamily++] = pCol->zFamily;
     }
   }
-  wcBufFree(&blob);
   sortColumns(p);
   return 0;
 }
@@ -797,7 +794,10 @@ static int btNext(sqlite3_vtab_cursor *pCursor){
       pCur->bInRow = 1;
       wcBufAppend(&pCur->key, pC->row_key.data, (int64_t)pC->row_key.len);
     }
-    if( pC->family ){
+    /* A server may name the family on every chunk: copy it only when
+    ** it changes. */
+    if( pC->family && (pCur->zFamily == 0
+                       || strcmp(pCur->zFamily, pC->family->value) != 0) ){
       sqlite3_free(pCur->zFamily);
       pCur->zFamily = sqlite3_mprintf("%s", pC->family->value);
       if( pCur->zFamily == 0 ) return SQLITE_NOMEM;
