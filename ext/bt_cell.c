@@ -58,6 +58,7 @@ void btCellEncode(sqlite3_value *pVal, WcBuf *pOut){
 }
 
 void btCellResult(sqlite3_context *ctx, const unsigned char *a, int64_t n){
+  if( n == 1 && a[0] == BT_CELL_NULL ) return;
   if( n == 9 && a[0] == BT_CELL_INTEGER ){
     sqlite3_result_int64(ctx, (sqlite3_int64)getBigEndian(&a[1]));
   }else if( n == 9 && a[0] == BT_CELL_REAL ){

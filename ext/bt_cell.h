@@ -13,7 +13,9 @@
 **   REAL     0xFA, then the IEEE 754 double's 8 bytes big-endian
 **            (Bytes.toDouble(v, 1))
 **   BLOB     0xFB, then its bytes
-**   NULL     no cell at all
+**   NULL     no cell at all; but in a table with versions (ROWTIME),
+**            where each version writes every column, the one byte 0xF8
+**            (a later version may be NULL where an earlier one was not)
 */
 #ifndef WIDECOL_BT_CELL_H
 #define WIDECOL_BT_CELL_H
@@ -21,6 +23,7 @@
 #include <sqlite3ext.h>
 #include "wc_buf.h"
 
+#define BT_CELL_NULL    0xF8
 #define BT_CELL_INTEGER 0xF9
 #define BT_CELL_REAL    0xFA
 #define BT_CELL_BLOB    0xFB
@@ -29,7 +32,8 @@
 /* Appends the cell bytes of a value that is not NULL to pOut. */
 void btCellEncode(sqlite3_value *pVal, WcBuf *pOut);
 
-/* Sets the result of ctx to the value of cell bytes a[0..n). */
+/* Sets the result of ctx to the value of cell bytes a[0..n) (a NULL
+** cell leaves it NULL). */
 void btCellResult(sqlite3_context *ctx, const unsigned char *a, int64_t n);
 
 #endif /* WIDECOL_BT_CELL_H */

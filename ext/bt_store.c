@@ -72,6 +72,16 @@ void btTxnUnref(void *pArg){
   if( p && --p->nRef == 0 ) sqlite3_free(p);
 }
 
+/* A cell of an OLDER table's row: column (BT_MARKER: the marker),
+** timestamp, value at cellVal.a[iOff..iOff+n). */
+typedef struct BtCell BtCell;
+struct BtCell {
+  int iCol;
+  int64_t iMicros;
+  int64_t iOff, n;
+};
+#define BT_MARKER (-3)
+
 typedef struct BtCursor BtCursor;
 struct BtCursor {
   sqlite3_vtab_cursor base;
@@ -100,6 +110,16 @@ struct BtCursor {
   ProtobufCBinaryData aKey[1];
   WcBuf lastKey;        /* Key of the last row of the page */
   int64_t nPageRows;    /* Rows of the page so far */
+  int64_t iRowtime;     /* ROWTIME: the version's timestamp */
+  int bHaveTime;        /* iRowtime was set from the row's marker */
+  /* OLDER: every cell of the row (values in cellVal), and the timestamps
+  ** of its versions, newest first; the cursor is on version iVer. */
+  BtCell *aCell;
+  int nCell, nCellAlloc;
+  WcBuf cellVal;
+  int bCollect;         /* The current cell is in aCell */
+  int64_t *aiVer;
+  int nVer, nVerAlloc, iVer;
 };
 
 /* The largest read filter sent; Bigtable's limit is 4,096 bytes. */
@@ -290,7 +310,12 @@ static void tableFree(BtTable *p){
   sqlite3_free(p->aiSorted);
   sqlite3_free(p->azFamily);
   sqlite3_free(p->aiSavepoint);
-  if( p->pTxn ) btTxnUnref(p->pTxn);
+  if( p->pTxn ){
+    BtTable **pp = &p->pTxn->pTables;
+    while( *pp && *pp != p ) pp = &(*pp)->pNextTable;
+    if( *pp ) *pp = p->pNextTable;
+    btTxnUnref(p->pTxn);
+  }
   sqlite3_free(p->zName);
   sqlite3_free(p->zResource);
   btConnClose(p->pConn);
@@ -333,8 +358,13 @@ static char *parseArgs(BtTable *p, int argc, const char *const *argv,
     z = argv[i];
     zTok = nextToken(&z, 0);
     if( zTok == 0 ) continue;
-    if( sqlite3_stricmp(zTok, "ASYNC_INSERTS") == 0 ){
-      p->bAsyncInsert = 1;
+    if( sqlite3_stricmp(zTok, "ASYNC_INSERTS") == 0
+     || sqlite3_stricmp(zTok, "ROWTIME") == 0
+     || sqlite3_stricmp(zTok, "OLDER") == 0 ){
+      int *pbFlag = zTok[0] == 'A' || zTok[0] == 'a' ? &p->bAsyncInsert
+                  : zTok[0] == 'R' || zTok[0] == 'r' ? &p->bRowtime
+                  : &p->bOlder;
+      *pbFlag = 1;
       sqlite3_free(zTok);
       continue;
     }
@@ -376,6 +406,10 @@ static char *parseArgs(BtTable *p, int argc, const char *const *argv,
           k++){}
       if( k == p->nFamily ) p->azFamily[p->nFamily++] = pCol->zFamily;
     }
+  }
+  if( p->bOlder && !p->bRowtime ){
+    return sqlite3_mprintf("%s: OLDER shows versions, which need ROWTIME",
+                           p->zName);
   }
   sortColumns(p);
   return 0;
@@ -426,11 +460,16 @@ static int btInit(sqlite3 *db, BtTxn *pTxn, int argc,
     tableFree(p);
     return SQLITE_ERROR;
   }
+  /* An OLDER table has a row per version: its key is the row key and
+  ** the version's timestamp, in the hidden column vkey (btVersionKey). */
   pDecl = sqlite3_str_new(db);
-  sqlite3_str_appendf(pDecl, "CREATE TABLE x(\"%w\" BLOB PRIMARY KEY", zKey);
+  sqlite3_str_appendf(pDecl, "CREATE TABLE x(\"%w\" BLOB%s", zKey,
+                      p->bOlder ? "" : " PRIMARY KEY");
   for(i = 0; i < p->nCol; i++){
     sqlite3_str_appendf(pDecl, ", \"%w\"", p->aCol[i].zName);
   }
+  if( p->bRowtime ) sqlite3_str_appendall(pDecl, ", rowtime INTEGER");
+  if( p->bOlder ) sqlite3_str_appendall(pDecl, ", vkey BLOB HIDDEN PRIMARY KEY");
   sqlite3_str_appendall(pDecl, ") WITHOUT ROWID");
   zDecl = sqlite3_str_finish(pDecl);
   sqlite3_free(zKey);
@@ -438,7 +477,8 @@ static int btInit(sqlite3 *db, BtTxn *pTxn, int argc,
   sqlite3_free(zDecl);
   if( rc == SQLITE_OK ){
     sqlite3_vtab_config(db, SQLITE_VTAB_CONSTRAINT_SUPPORT, 1);
-    if( bCreate ) rc = btCreateRemote(p);
+    /* An OLDER table shows the Bigtable table its row table made. */
+    if( bCreate && !p->bOlder ) rc = btCreateRemote(p);
     if( rc != SQLITE_OK ){
       *pzErr = sqlite3_mprintf("%s", p->base.zErrMsg ? p->base.zErrMsg
                                                      : sqlite3_errmsg(db));
@@ -448,6 +488,8 @@ static int btInit(sqlite3 *db, BtTxn *pTxn, int argc,
     tableFree(p);
     return rc;
   }
+  p->pNextTable = pTxn->pTables;
+  pTxn->pTables = p;
   *ppVtab = &p->base;
   return SQLITE_OK;
 }
@@ -471,7 +513,7 @@ static int btDisconnect(sqlite3_vtab *pVtab){
 
 static int btDestroy(sqlite3_vtab *pVtab){
   BtTable *p = (BtTable*)pVtab;
-  int rc = btDeleteRemote(p);
+  int rc = p->bOlder ? SQLITE_OK : btDeleteRemote(p);
   if( rc == SQLITE_OK ) tableFree(p);
   return rc;
 }
@@ -494,10 +536,10 @@ static int btDestroy(sqlite3_vtab *pVtab){
 #define BT_COUNTERS_OP SQLITE_INDEX_CONSTRAINT_FUNCTION
 
 static int btBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
+  BtTable *p = (BtTable*)pVtab;
   int aiCons[5] = {-1, -1, -1, -1, -1};
   int i, idxNum = 0, nArg = 0;
   double cost = 1e6;
-  (void)pVtab;
   for(i = 0; i < pInfo->nConstraint; i++){
     const struct sqlite3_index_constraint *pC = &pInfo->aConstraint[i];
     if( pC->usable && pC->op == BT_COUNTERS_OP ){
@@ -537,7 +579,8 @@ static int btBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
   if( idxNum & BT_EQ ){
     cost = 10;
     pInfo->estimatedRows = 1;
-    pInfo->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
+    /* An OLDER table has a row per version of the key. */
+    if( !p->bOlder ) pInfo->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
   }else if( idxNum ){
     cost = (idxNum & (BT_GE|BT_GT)) && (idxNum & (BT_LT|BT_LE)) ? 1e3 : 1e5;
     pInfo->estimatedRows = (sqlite3_int64)cost;
@@ -546,8 +589,13 @@ static int btBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
   }
   pInfo->estimatedCost = cost;
   pInfo->idxNum = idxNum;
-  if( pInfo->nOrderBy == 1 && pInfo->aOrderBy[0].iColumn == 0
-   && !pInfo->aOrderBy[0].desc ){
+  /* Rows come in key order; an OLDER table's versions of a key newest
+  ** first. */
+  if( pInfo->nOrderBy >= 1 && pInfo->aOrderBy[0].iColumn == 0
+   && !pInfo->aOrderBy[0].desc
+   && (pInfo->nOrderBy == 1 || (pInfo->nOrderBy == 2 && p->bOlder
+       && pInfo->aOrderBy[1].iColumn == p->nCol + 1
+       && pInfo->aOrderBy[1].desc)) ){
     pInfo->orderByConsumed = 1;
   }
   pInfo->idxStr = sqlite3_mprintf("%llx",
@@ -590,8 +638,9 @@ static int columnUsed(uint64_t colUsed, int iCol){
   return ((colUsed >> (iBit < 63 ? iBit : 63)) & 1) != 0;
 }
 
-/* The read filter: the latest cell of each column used, and the marker.
-** Built in pA; the strings in it live in pA too. */
+/* The read filter: the cells of each column used, and the marker; only
+** the latest of each but in an OLDER table.  Built in pA; the strings in
+** it live in pA too. */
 static Wcbt__Filter *readFilter(BtTable *p, uint64_t colUsed, BtArena *pA){
   Wcbt__Filter *pTop = btArenaAlloc(pA, sizeof(*pTop));
   Wcbt__Filter__List *pTopList = btArenaAlloc(pA, sizeof(*pTopList));
@@ -605,8 +654,13 @@ static Wcbt__Filter *readFilter(BtTable *p, uint64_t colUsed, BtArena *pA){
   if( pA->bOom ) return 0;
   for(i = 0; i < p->nCol; i++) bAll &= columnUsed(colUsed, i);
   wcbt__filter__init(pLimit);
-  pLimit->kind_case = WCBT__FILTER__KIND_CELLS_PER_COLUMN_LIMIT;
-  pLimit->cells_per_column_limit = 1;
+  if( p->bOlder ){
+    pLimit->kind_case = WCBT__FILTER__KIND_PASS_ALL;
+    pLimit->pass_all = 1;
+  }else{
+    pLimit->kind_case = WCBT__FILTER__KIND_CELLS_PER_COLUMN_LIMIT;
+    pLimit->cells_per_column_limit = 1;
+  }
   if( bAll ) return pLimit;
   /* The marker */
   {
@@ -660,8 +714,12 @@ static Wcbt__Filter *readFilter(BtTable *p, uint64_t colUsed, BtArena *pA){
   btFilterOf(pMix, 0, pMixList, apMix, nMix);
   /* An interleave of one filter is an error to Bigtable. */
   apTop[0] = nMix == 1 ? apMix[0] : pMix;
-  apTop[1] = pLimit;
-  btFilterOf(pTop, 1, pTopList, apTop, 2);
+  if( p->bOlder ){
+    pTop = apTop[0];
+  }else{
+    apTop[1] = pLimit;
+    btFilterOf(pTop, 1, pTopList, apTop, 2);
+  }
   if( pA->bOom ) return 0;
   /* Bigtable refuses a filter over 4,096 bytes: then every column is read
   ** (the latest cell of each), which SQLite trims. */
@@ -709,6 +767,9 @@ static int btClose(sqlite3_vtab_cursor *pCursor){
   wcBufFree(&pCur->lastKey);
   for(i = 0; i <= p->nCol; i++) wcBufFree(&pCur->aVal[i]);
   wcBufFree(&pCur->key);
+  wcBufFree(&pCur->cellVal);
+  sqlite3_free(pCur->aCell);
+  sqlite3_free(pCur->aiVer);
   sqlite3_free(pCur->aVal);
   sqlite3_free(pCur->abHave);
   sqlite3_free(pCur);
@@ -723,6 +784,69 @@ static void rowStart(BtCursor *pCur, int nCol){
   pCur->iCol = -1;
   pCur->bMore = 0;
   pCur->bSkipCell = 0;
+  pCur->bHaveTime = 0;
+  pCur->iRowtime = 0;
+  pCur->nCell = 0;
+  pCur->cellVal.n = 0;
+  pCur->bCollect = 0;
+}
+
+/* OLDER: starts a cell of column iCol in aCell. */
+static int cellStart(BtCursor *pCur, int iCol, int64_t iMicros){
+  BtCell *pCell;
+  if( pCur->nCell == pCur->nCellAlloc ){
+    int nNew = pCur->nCellAlloc ? pCur->nCellAlloc * 2 : 32;
+    BtCell *aNew = sqlite3_realloc64(pCur->aCell, sizeof(BtCell) * (size_t)nNew);
+    if( aNew == 0 ) return SQLITE_NOMEM;
+    pCur->aCell = aNew;
+    pCur->nCellAlloc = nNew;
+  }
+  pCell = &pCur->aCell[pCur->nCell++];
+  pCell->iCol = iCol;
+  pCell->iMicros = iMicros;
+  pCell->iOff = pCur->cellVal.n;
+  pCell->n = 0;
+  return SQLITE_OK;
+}
+
+/* OLDER: the timestamps of the row's versions (its marker's cells, which
+** come newest first) into aiVer. */
+static int versionsOfRow(BtCursor *pCur){
+  int i;
+  pCur->nVer = 0;
+  pCur->iVer = 0;
+  for(i = 0; i < pCur->nCell; i++){
+    if( pCur->aCell[i].iCol != BT_MARKER ) continue;
+    if( pCur->nVer == pCur->nVerAlloc ){
+      int nNew = pCur->nVerAlloc ? pCur->nVerAlloc * 2 : 16;
+      int64_t *aNew = sqlite3_realloc64(pCur->aiVer,
+                                        sizeof(int64_t) * (size_t)nNew);
+      if( aNew == 0 ) return SQLITE_NOMEM;
+      pCur->aiVer = aNew;
+      pCur->nVerAlloc = nNew;
+    }
+    pCur->aiVer[pCur->nVer++] = pCur->aCell[i].iMicros;
+  }
+  return SQLITE_OK;
+}
+
+/* OLDER: puts version iVer's cells in aVal. */
+static int versionLoad(BtCursor *pCur, int nCol){
+  int64_t iMicros = pCur->aiVer[pCur->iVer];
+  int i;
+  for(i = 0; i < nCol; i++) pCur->aVal[i].n = 0;
+  memset(pCur->abHave, 0, (size_t)nCol);
+  for(i = 0; i < pCur->nCell; i++){
+    const BtCell *pCell = &pCur->aCell[i];
+    if( pCell->iCol < 0 || pCell->iMicros != iMicros ) continue;
+    pCur->abHave[pCell->iCol] = 1;
+    if( pCell->n == 0 ) continue;
+    wcBufAppend(&pCur->aVal[pCell->iCol], pCur->cellVal.a + pCell->iOff,
+                pCell->n);
+    if( pCur->aVal[pCell->iCol].bOom ) return SQLITE_NOMEM;
+  }
+  pCur->iRowtime = iMicros;
+  return SQLITE_OK;
 }
 
 /* Starts the ReadRows of the cursor's next page: the first (bNext 0), or
@@ -746,9 +870,8 @@ static void readPage(BtTable *p, BtCursor *pCur, int bNext){
 }
 
 /* Reads chunks until a row is complete (or the stream ends). */
-static int btNext(sqlite3_vtab_cursor *pCursor){
-  BtCursor *pCur = (BtCursor*)pCursor;
-  BtTable *p = (BtTable*)pCursor->pVtab;
+static int readRow(BtCursor *pCur){
+  BtTable *p = (BtTable*)pCur->base.pVtab;
   BtStatus st = {0, 0};
   if( pCur->pStream == 0 ){
     pCur->bEof = 1;
@@ -806,13 +929,36 @@ static int btNext(sqlite3_vtab_cursor *pCursor){
       pCur->iCol = findColumn(p, pCur->zFamily ? pCur->zFamily : "",
                               pC->qualifier->value.data,
                               pC->qualifier->value.len);
+      if( pCur->iCol == -2 && pC->qualifier->value.len == 0 && pCur->zFamily
+       && strcmp(pCur->zFamily, BT_DEFAULT_FAMILY) == 0 ){
+        pCur->iCol = BT_MARKER;
+      }
       pCur->bSkipCell = pCur->iCol >= 0 && pCur->abHave[pCur->iCol];
+      if( pCur->iCol == BT_MARKER && !pCur->bHaveTime ){
+        pCur->bHaveTime = 1;
+        pCur->iRowtime = pC->micros;
+      }
+      pCur->bCollect = p->bOlder
+          && (pCur->iCol >= 0 || pCur->iCol == BT_MARKER);
+      if( pCur->bCollect && cellStart(pCur, pCur->iCol, pC->micros) ){
+        return SQLITE_NOMEM;
+      }
     }else if( !pCur->bMore && pC->status_case
                               != WCBT__CHUNK__STATUS_RESET_ROW ){
       /* Another (older) cell of the same column. */
       pCur->bSkipCell = 1;
+      pCur->bCollect = p->bOlder
+          && (pCur->iCol >= 0 || pCur->iCol == BT_MARKER);
+      if( pCur->bCollect && cellStart(pCur, pCur->iCol, pC->micros) ){
+        return SQLITE_NOMEM;
+      }
     }
-    if( pCur->iCol >= 0 && !pCur->bSkipCell ){
+    if( pCur->bCollect ){
+      if( pC->value.len > 0 ){
+        wcBufAppend(&pCur->cellVal, pC->value.data, (int64_t)pC->value.len);
+        pCur->aCell[pCur->nCell - 1].n += (int64_t)pC->value.len;
+      }
+    }else if( pCur->iCol >= 0 && !pCur->bSkipCell ){
       pCur->abHave[pCur->iCol] = 1;
       wcBufAppend(&pCur->aVal[pCur->iCol], pC->value.data,
                   (int64_t)pC->value.len);
@@ -830,8 +976,27 @@ static int btNext(sqlite3_vtab_cursor *pCursor){
         wcBufAppend(&pCur->lastKey, pCur->key.a, pCur->key.n);
       }
       pCur->bMore = 0;
-      return pCur->key.bOom ? SQLITE_NOMEM : SQLITE_OK;
+      return pCur->key.bOom || pCur->cellVal.bOom ? SQLITE_NOMEM : SQLITE_OK;
     }
+  }
+}
+
+/* The next row; in an OLDER table the next version before a row's
+** latest. */
+static int btNext(sqlite3_vtab_cursor *pCursor){
+  BtCursor *pCur = (BtCursor*)pCursor;
+  BtTable *p = (BtTable*)pCursor->pVtab;
+  int rc;
+  if( !p->bOlder ) return readRow(pCur);
+  for(;;){
+    if( pCur->iVer + 1 < pCur->nVer ){
+      pCur->iVer++;
+      return versionLoad(pCur, p->nCol);
+    }
+    rc = readRow(pCur);
+    if( rc != SQLITE_OK || pCur->bEof ) return rc;
+    rc = versionsOfRow(pCur);
+    if( rc != SQLITE_OK ) return rc;
   }
 }
 
@@ -862,7 +1027,7 @@ static int btFilter(sqlite3_vtab_cursor *pCursor, int idxNum,
   wcbt__read_rows_request__init(&pCur->req);
   wcbt__key_set__init(&pCur->set);
   wcbt__key_range__init(pRange);
-  rc = btFlush(p);
+  rc = btFlushTable(p);
   if( rc != SQLITE_OK ) return rc;
   if( btTableConnect(p) ) return SQLITE_ERROR;
   for(i = 0; i < 5; i++){
@@ -937,6 +1102,7 @@ static int btFilter(sqlite3_vtab_cursor *pCursor, int idxNum,
     pCur->req.rows_limit = BT_FIRST_PAGE;
   }
   pCur->req.rows = &pCur->set;
+  pCur->nVer = pCur->iVer = 0;
   readPage(p, pCur, 0);
   if( pCur->pStream == 0 ) return SQLITE_NOMEM;
   return btNext(pCursor);
@@ -949,10 +1115,19 @@ static int btEof(sqlite3_vtab_cursor *pCursor){
 static int btColumn(sqlite3_vtab_cursor *pCursor, sqlite3_context *ctx,
                     int iCol){
   BtCursor *pCur = (BtCursor*)pCursor;
+  BtTable *p = (BtTable*)pCursor->pVtab;
   if( iCol == 0 ){
     sqlite3_result_blob64(ctx, pCur->key.a ? pCur->key.a
                                            : (const unsigned char*)"",
                           (sqlite3_uint64)pCur->key.n, SQLITE_TRANSIENT);
+  }else if( iCol == p->nCol + 1 ){
+    sqlite3_result_int64(ctx, pCur->iRowtime);
+  }else if( iCol == p->nCol + 2 ){
+    WcBuf vkey;
+    memset(&vkey, 0, sizeof(vkey));
+    btVersionKey(&vkey, pCur->key.a, pCur->key.n, pCur->iRowtime);
+    if( vkey.bOom ) return SQLITE_NOMEM;
+    sqlite3_result_blob64(ctx, vkey.a, (sqlite3_uint64)vkey.n, sqlite3_free);
   }else if( pCur->abHave[iCol - 1] ){
     btCellResult(ctx, pCur->aVal[iCol - 1].a, pCur->aVal[iCol - 1].n);
   }

@@ -17,9 +17,12 @@
 /* Rows a batch holds before it is sent, and bytes. */
 #define BT_BATCH_ROWS  1000
 #define BT_BATCH_BYTES (8 << 20)
-/* Bigtable's limits: a row key, a cell value. */
+/* Bigtable's limits: a row key, a cell value.  Its timestamps are
+** microseconds in steps of a millisecond (the default granularity, the
+** only one the emulator takes). */
 #define BT_MAX_KEY   4096
 #define BT_MAX_CELL  (100 << 20)
+#define BT_TICK      1000
 /* Attempts of a batch whose rows fail with a status worth retrying. */
 #define BT_ATTEMPTS  4
 
@@ -65,8 +68,10 @@ struct BtColumn {
 ** on whether any table sent any since it began, not only this one.
 */
 #define BT_MAX_SAVEPOINT 64
+typedef struct BtTable BtTable;
 struct BtTxn {
   int nRef;
+  BtTable *pTables;     /* The module's tables on the connection */
   int bOpen;            /* A transaction is open */
   int64_t nSent;        /* Rows sent, ever */
   int64_t iBegin;       /* nSent when the transaction began */
@@ -82,7 +87,6 @@ struct BtInflight {
   WcBuf key;            /* For the message if the key is in use */
 };
 
-typedef struct BtTable BtTable;
 struct BtTable {
   sqlite3_vtab base;
   sqlite3 *db;
@@ -97,6 +101,8 @@ struct BtTable {
   WcBuf *aSplit;        /* SPLITS, for CreateTable */
   int nVersions;        /* GC rule: versions kept (1 unless VERSIONS) */
   int64_t nTtl;         /* GC rule: max age in seconds, 0 for none */
+  int bRowtime;         /* ROWTIME: column nCol + 1 is the cells' timestamp */
+  int bOlder;           /* OLDER: the versions before each row's latest */
   BtConn *pConn;        /* Opened on first use */
   BtCounters count;
   int64_t iLastMicros;  /* Timestamps given are increasing */
@@ -111,6 +117,7 @@ struct BtTable {
   BtInflight aInflight[BT_INFLIGHT];
   int *aiSavepoint;     /* nEntry at each open savepoint */
   int nSavepoint;
+  BtTable *pNextTable;  /* The next of pTxn->pTables */
 };
 
 void btTxnRef(BtTxn *p);
@@ -127,8 +134,16 @@ int btCreateRemote(BtTable *p);
 int btDeleteRemote(BtTable *p);
 
 /* bt_write.c.  btFlush(): waits for the conditional inserts in flight,
-** then sends the batch; SQLITE_OK, or the first error. */
+** then sends the batch; SQLITE_OK, or the first error.  btFlushTable():
+** btFlush() of every table of the connection on p's Bigtable table (a
+** versioned table's rows and versions are two), so that a read sees what
+** any of them wrote. */
 int btFlush(BtTable *p);
+int btFlushTable(BtTable *p);
+/* The key of a version in an OLDER table (its hidden column vkey): the
+** row key, then the timestamp's 8 bytes big-endian. */
+void btVersionKey(WcBuf *pOut, const unsigned char *aKey, int64_t nKey,
+                  int64_t iMicros);
 /* A filter passing only the marker cell, in *pChain (its parts in the
 ** other arguments). */
 void btMarkerFilter(Wcbt__Filter *pChain, Wcbt__Filter__List *pList,

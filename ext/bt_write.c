@@ -58,8 +58,11 @@ static Wcbt__Mutation *mutSetCell(BtArena *pA, const char *zFamily,
   return pS->value.data ? pM : 0;
 }
 
+/* Deletes the cells of a column, every one (iEnd 0) or those stamped from
+** iStart up to iEnd (excluded). */
 static Wcbt__Mutation *mutDeleteColumn(BtArena *pA, const char *zFamily,
-                                       const char *zQual){
+                                       const char *zQual, int64_t iStart,
+                                       int64_t iEnd){
   Wcbt__Mutation *pM = newMutation(pA);
   Wcbt__Mutation__DeleteColumn *pD = btArenaAlloc(pA, sizeof(*pD));
   if( pM == 0 || pD == 0 ) return 0;
@@ -67,6 +70,13 @@ static Wcbt__Mutation *mutDeleteColumn(BtArena *pA, const char *zFamily,
   pD->family = (char*)zFamily;
   pD->qualifier.data = (uint8_t*)zQual;
   pD->qualifier.len = strlen(zQual);
+  if( iEnd > 0 ){
+    pD->range = btArenaAlloc(pA, sizeof(*pD->range));
+    if( pD->range == 0 ) return 0;
+    wcbt__time_range__init(pD->range);
+    pD->range->start_micros = iStart;
+    pD->range->end_micros = iEnd;
+  }
   pM->kind_case = WCBT__MUTATION__KIND_DELETE_COLUMN;
   pM->delete_column = pD;
   return pM;
@@ -82,27 +92,62 @@ static Wcbt__Mutation *mutDeleteRow(BtArena *pA){
   return pM;
 }
 
+/* The timestamp of a row's cells: with ROWTIME the column's value, which
+** must be one Bigtable takes (widecol makes only such), else now. */
+static int rowMicros(BtTable *p, sqlite3_value *pTime, int64_t *piMicros){
+  if( !p->bRowtime ){
+    *piMicros = nowMicros(p);
+    return SQLITE_OK;
+  }
+  *piMicros = sqlite3_value_int64(pTime);
+  if( sqlite3_value_type(pTime) != SQLITE_INTEGER || *piMicros < 0
+   || *piMicros % BT_TICK != 0 ){
+    return btError(p, SQLITE_CONSTRAINT_CHECK, "%s: rowtime must be an "
+        "integer number of microseconds in whole milliseconds (Bigtable's "
+        "timestamp granularity), not %Q", p->zName,
+        sqlite3_value_text(pTime));
+  }
+  return SQLITE_OK;
+}
+
 /* The mutations that write a row's columns argv[0..nCol) (an UPDATE's
 ** unchanged ones skipped), after a delete of the row if bReplace, with
-** the marker; in *papMut (arena memory), their number returned.  On
-** failure a negated SQLite code: -SQLITE_NOMEM, or -SQLITE_TOOBIG for a
-** value too large (message set). */
+** the marker, all stamped iMicros; in *papMut (arena memory), their
+** number returned.  With ROWTIME a NULL is a cell too, and a row table
+** that keeps one version drops the cells before.  On failure a negated
+** SQLite code: -SQLITE_NOMEM, or -SQLITE_TOOBIG for a value too large
+** (message set). */
 static int rowMutations(BtTable *p, BtArena *pA, sqlite3_value **argv,
-                        int bReplace, int bUpdate, Wcbt__Mutation ***papMut){
-  Wcbt__Mutation **ap = btArenaAlloc(pA, sizeof(*ap) * (size_t)(p->nCol + 2));
-  int64_t iMicros = nowMicros(p);
+                        int bReplace, int bUpdate, int64_t iMicros,
+                        Wcbt__Mutation ***papMut){
+  Wcbt__Mutation **ap = btArenaAlloc(pA, sizeof(*ap)
+                                         * (size_t)(2 * p->nCol + 3));
+  int bDropOlder = p->bRowtime && !p->bOlder && p->nVersions == 1
+                && !bReplace && iMicros > 0;
+  static const unsigned char aNull[1] = { BT_CELL_NULL };
   WcBuf cell;
   int i, n = 0;
   if( ap == 0 ) return -SQLITE_NOMEM;
   memset(&cell, 0, sizeof(cell));
   if( bReplace ) ap[n++] = mutDeleteRow(pA);
   ap[n++] = mutSetCell(pA, BT_DEFAULT_FAMILY, "", 0, 0, iMicros);
+  if( bDropOlder ) ap[n++] = mutDeleteColumn(pA, BT_DEFAULT_FAMILY, "", 0,
+                                             iMicros);
   for(i = 0; i < p->nCol; i++){
     sqlite3_value *pVal = argv[i];
     if( bUpdate && sqlite3_value_nochange(pVal) ) continue;
+    if( bDropOlder ){
+      ap[n++] = mutDeleteColumn(pA, p->aCol[i].zFamily, p->aCol[i].zName, 0,
+                                iMicros);
+    }
     if( sqlite3_value_type(pVal) == SQLITE_NULL ){
-      if( bReplace ) continue;
-      ap[n++] = mutDeleteColumn(pA, p->aCol[i].zFamily, p->aCol[i].zName);
+      if( p->bRowtime ){
+        ap[n++] = mutSetCell(pA, p->aCol[i].zFamily, p->aCol[i].zName, aNull,
+                             1, iMicros);
+      }else if( !bReplace ){
+        ap[n++] = mutDeleteColumn(pA, p->aCol[i].zFamily, p->aCol[i].zName,
+                                  0, 0);
+      }
       continue;
     }
     cell.n = 0;
@@ -320,6 +365,43 @@ int btFlush(BtTable *p){
   return rc != SQLITE_OK ? rc : rc2;
 }
 
+/* True if p and pOther are on the same Bigtable table. */
+static int sameTable(const BtTable *p, const BtTable *pOther){
+  return p == pOther || strcmp(p->zResource, pOther->zResource) == 0;
+}
+
+int btFlushTable(BtTable *p){
+  BtTable *pT;
+  int rc = SQLITE_OK;
+  for(pT = p->pTxn->pTables; pT; pT = pT->pNextTable){
+    if( sameTable(p, pT) ){
+      int rc2 = btFlush(pT);
+      if( rc == SQLITE_OK ) rc = rc2;
+    }
+  }
+  return rc;
+}
+
+/* Sends the batches of every table of the connection on p's Bigtable
+** table (the conditional inserts in flight may wait). */
+static int sendTable(BtTable *p){
+  BtTable *pT;
+  int rc = SQLITE_OK;
+  for(pT = p->pTxn->pTables; pT && rc == SQLITE_OK; pT = pT->pNextTable){
+    if( sameTable(p, pT) ) rc = sendBatch(pT);
+  }
+  return rc;
+}
+
+void btVersionKey(WcBuf *pOut, const unsigned char *aKey, int64_t nKey,
+                  int64_t iMicros){
+  unsigned char a[8];
+  int i;
+  for(i = 0; i < 8; i++) a[i] = (unsigned char)((uint64_t)iMicros >> (56 - 8 * i));
+  wcBufAppend(pOut, aKey, nKey);
+  wcBufAppend(pOut, a, 8);
+}
+
 /* INSERT that must not replace: written only if the row has no marker,
 ** atomically (CheckAndMutateRow).  With bAsyncInsert the call is left in
 ** flight (up to BT_INFLIGHT of them) and its answer read by the next
@@ -335,13 +417,17 @@ static int insertNew(BtTable *p, const unsigned char *aKey, size_t nKey,
   Wcbt__Mutation **apMut;
   BtArena arena;
   BtStatus st = {0, 0};
+  int64_t iMicros;
   int nMut, code, rc;
   memset(&arena, 0, sizeof(arena));
-  /* Puts waiting in the batch go first: a write of this key among them
-  ** must be seen by the check. */
-  rc = p->nInflight == BT_INFLIGHT ? btFlush(p) : sendBatch(p);
+  rc = rowMicros(p, p->bRowtime ? argv[p->nCol] : 0, &iMicros);
   if( rc != SQLITE_OK ) return rc;
-  nMut = rowMutations(p, &arena, argv, 0, 0, &apMut);
+  /* Puts waiting in the batches go first: a write of this key among them
+  ** must be seen by the check. */
+  rc = p->nInflight == BT_INFLIGHT ? btFlush(p) : SQLITE_OK;
+  if( rc == SQLITE_OK ) rc = sendTable(p);
+  if( rc != SQLITE_OK ) return rc;
+  nMut = rowMutations(p, &arena, argv, 0, 0, iMicros, &apMut);
   if( nMut < 0 ){
     btArenaFree(&arena);
     return -nMut;
@@ -391,6 +477,33 @@ static int checkKey(BtTable *p, sqlite3_value *pKey){
   return SQLITE_OK;
 }
 
+/* Queues a delete of one row: all of it, or (OLDER, given a version key)
+** the version's cells. */
+static int queueDelete(BtTable *p, const unsigned char *aKey, int64_t nKey){
+  Wcbt__Mutation **apMut = btArenaAlloc(&p->arena,
+                                        sizeof(*apMut) * (size_t)(p->nCol + 1));
+  int64_t iMicros = 0;
+  int i, nMut = 0;
+  if( apMut == 0 ) return SQLITE_NOMEM;
+  if( !p->bOlder ){
+    apMut[nMut++] = mutDeleteRow(&p->arena);
+  }else{
+    if( nKey < 8 ) return SQLITE_OK;    /* no version has such a key */
+    for(i = 0; i < 8; i++) iMicros = (int64_t)(((uint64_t)iMicros << 8)
+                                               | aKey[nKey - 8 + i]);
+    nKey -= 8;
+    apMut[nMut++] = mutDeleteColumn(&p->arena, BT_DEFAULT_FAMILY, "", iMicros,
+                                    iMicros + BT_TICK);
+    for(i = 0; i < p->nCol; i++){
+      apMut[nMut++] = mutDeleteColumn(&p->arena, p->aCol[i].zFamily,
+                                      p->aCol[i].zName, iMicros,
+                                      iMicros + BT_TICK);
+    }
+  }
+  for(i = 0; i < nMut; i++) if( apMut[i] == 0 ) return SQLITE_NOMEM;
+  return queueRow(p, aKey, (size_t)nKey, apMut, nMut);
+}
+
 int btUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
                     sqlite3_int64 *pRowid){
   BtTable *p = (BtTable*)pVtab;
@@ -399,12 +512,12 @@ int btUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
   (void)pRowid;
   if( btTableConnect(p) ) return SQLITE_ERROR;
   if( argc == 1 ){
-    Wcbt__Mutation *pDel = mutDeleteRow(&p->arena);
-    apMut = btArenaAlloc(&p->arena, sizeof(*apMut));
-    if( pDel == 0 || apMut == 0 ) return SQLITE_NOMEM;
-    apMut[0] = pDel;
-    rc = queueRow(p, sqlite3_value_blob(argv[0]),
-                  (size_t)sqlite3_value_bytes(argv[0]), apMut, 1);
+    rc = queueDelete(p, sqlite3_value_blob(argv[0]),
+                     sqlite3_value_bytes(argv[0]));
+  }else if( p->bOlder && sqlite3_value_type(argv[0]) != SQLITE_NULL ){
+    /* widecol only adds and drops versions. */
+    return btError(p, SQLITE_MISUSE, "%s: a version is added (INSERT) or "
+                   "dropped (DELETE), never changed", p->zName);
   }else{
     sqlite3_value *pKey = argv[2];
     int bInsert = sqlite3_value_type(argv[0]) == SQLITE_NULL;
@@ -412,25 +525,27 @@ int btUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
         != sqlite3_value_bytes(pKey) || memcmp(sqlite3_value_blob(argv[0]),
         sqlite3_value_blob(pKey), (size_t)sqlite3_value_bytes(pKey)) != 0);
     int bReplace = sqlite3_vtab_on_conflict(p->db) == SQLITE_REPLACE;
+    int64_t iMicros;
     rc = checkKey(p, pKey);
+    if( rc == SQLITE_OK ){
+      rc = rowMicros(p, p->bRowtime ? argv[3 + p->nCol] : 0, &iMicros);
+    }
     if( rc != SQLITE_OK ) return rc;
-    if( (bInsert || bMoved) && !bReplace ){
+    /* A version is put blind: widecol puts only versions it means to. */
+    if( (bInsert || bMoved) && !bReplace && !p->bOlder ){
       rc = insertNew(p, sqlite3_value_blob(pKey),
                      (size_t)sqlite3_value_bytes(pKey), &argv[3]);
     }else{
-      nMut = rowMutations(p, &p->arena, &argv[3], bInsert || bMoved,
-                          !bInsert && !bMoved, &apMut);
+      nMut = rowMutations(p, &p->arena, &argv[3],
+                          (bInsert || bMoved) && !p->bOlder,
+                          !bInsert && !bMoved, iMicros, &apMut);
       if( nMut < 0 ) return -nMut;
       rc = queueRow(p, sqlite3_value_blob(pKey),
                     (size_t)sqlite3_value_bytes(pKey), apMut, nMut);
     }
     if( rc == SQLITE_OK && bMoved ){
-      Wcbt__Mutation *pDel = mutDeleteRow(&p->arena);
-      apMut = btArenaAlloc(&p->arena, sizeof(*apMut));
-      if( pDel == 0 || apMut == 0 ) return SQLITE_NOMEM;
-      apMut[0] = pDel;
-      rc = queueRow(p, sqlite3_value_blob(argv[0]),
-                    (size_t)sqlite3_value_bytes(argv[0]), apMut, 1);
+      rc = queueDelete(p, sqlite3_value_blob(argv[0]),
+                       sqlite3_value_bytes(argv[0]));
     }
   }
   if( rc == SQLITE_OK && (p->nEntry >= BT_BATCH_ROWS

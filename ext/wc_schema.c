@@ -786,13 +786,6 @@ static void checkBigtable(Parse *p){
   WcSchema *pS = p->pSchema;
   const char *zId = strstr(pS->zBigtable, "/tables/") + 8;
   int i;
-  if( pS->bVersioned ){
-    parseError(p, "widecol %s: VERSIONS and TTL are not yet supported with "
-               "STORAGE BIGTABLE (their cells' timestamps are still to be "
-               "mapped); drop the option, or keep the table in SQLite",
-               pS->zTable);
-    return;
-  }
   for(i = 0; i < pS->nFamily; i++){
     const char *z = pS->aFamily[i].zName;
     if( strcmp(z, "_") == 0 || !isTableId(z, (int)strlen(z))

@@ -135,14 +135,17 @@ static int appendSplits(sqlite3_str *pStr, const WcSchema *pS){
 /* On Bigtable each table is a widecol_bigtable virtual table: the row
 ** table the Bigtable table STORAGE names, with each FAMILY a column family
 ** and the other columns in family "_"; an index's table the Bigtable
-** table <table>_idx_<index>. */
-static int createBigtable(WcVtab *p, int iIndex){
+** table <table>_idx_<index>.  A versioned table's rowtime is its cells'
+** timestamp (ROWTIME), VERSIONS and TTL its GC rule, and <name>_versions
+** shows the same Bigtable table's older cells (OLDER); under a TTL each
+** index's cells carry their row's rowtime and age out with it. */
+static int createBigtable(WcVtab *p, int iFamily, int iIndex){
   sqlite3_str *pStr = sqlite3_str_new(p->db);
   const WcSchema *pS = p->pSchema;
   char *zSql;
   int i, rc;
   sqlite3_str_appendall(pStr, "CREATE VIRTUAL TABLE ");
-  wcStoreAppendTable(pStr, p, -1, iIndex);
+  wcStoreAppendTable(pStr, p, iFamily, iIndex);
   if( iIndex >= 0 ){
     sqlite3_str_appendf(pStr, " USING widecol_bigtable('%q_idx_%q', ikey, "
                         "rowkey _", pS->zBigtable, pS->aIndex[iIndex].zName);
@@ -152,15 +155,27 @@ static int createBigtable(WcVtab *p, int iIndex){
   }
   for(i = 0; i < pS->nCol; i++){
     const WcColumn *pCol = &pS->aCol[i];
-    if( !storedIn(pS, i, -1, iIndex) ) continue;
+    if( !storedIn(pS, i, iFamily, iIndex) ) continue;
     sqlite3_str_appendf(pStr, ", \"%w\" %s", pCol->zName,
                         iIndex < 0 && pCol->iFamily >= 0
                         ? pS->aFamily[pCol->iFamily].zName : "_");
   }
-  rc = iIndex < 0 ? appendSplits(pStr, pS) : SQLITE_OK;
+  if( hasRowtime(pS, iFamily, iIndex) ){
+    sqlite3_str_appendall(pStr, ", ROWTIME");
+    if( iFamily == WC_TABLE_VERSIONS ){
+      sqlite3_str_appendall(pStr, ", OLDER");
+    }else{
+      sqlite3_str_appendf(pStr, ", VERSIONS %d", iIndex < 0 ? pS->nVersions
+                                                            : 1);
+    }
+    if( pS->nTtl > 0 ){
+      sqlite3_str_appendf(pStr, ", TTL %lld", (long long)pS->nTtl);
+    }
+  }
+  rc = iIndex < 0 && iFamily == -1 ? appendSplits(pStr, pS) : SQLITE_OK;
   /* Without an index nothing else is written from a row a plain INSERT
   ** finds in use, so its check may be answered later (bt_store.h). */
-  if( iIndex < 0 && pS->nIndex == 0 ){
+  if( iIndex < 0 && iFamily == -1 && pS->nIndex == 0 ){
     sqlite3_str_appendall(pStr, ", ASYNC_INSERTS");
   }
   sqlite3_str_appendall(pStr, ")");
@@ -190,7 +205,7 @@ static int createOne(WcVtab *p, int iFamily, int iIndex){
   const WcSchema *pS = p->pSchema;
   char *zSql;
   int i, rc;
-  if( pS->zBigtable ) return createBigtable(p, iIndex);
+  if( pS->zBigtable ) return createBigtable(p, iFamily, iIndex);
   pStr = sqlite3_str_new(p->db);
   sqlite3_str_appendall(pStr, "CREATE TABLE ");
   wcStoreAppendTable(pStr, p, iFamily, iIndex);

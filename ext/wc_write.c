@@ -625,6 +625,13 @@ static int trimVersions(WcVtab *p, const unsigned char *aKey, int64_t nKey,
   return rc;
 }
 
+/* The step between rowtimes: Bigtable keeps cell timestamps in whole
+** milliseconds, so on it a rowtime is a multiple of 1,000 microseconds and
+** the clock is read to the millisecond. */
+static int64_t rowtimeStep(const WcVtab *p){
+  return p->pSchema->zBigtable ? 1000 : 1;
+}
+
 /* The rowtime an INSERT or UPDATE gives, in *piTime; *pbGiven is 0 when
 ** it gives none (NULL, or an UPDATE that does not set it). */
 static int givenTime(WcVtab *p, sqlite3_value *pTime, int64_t *piTime,
@@ -641,6 +648,12 @@ static int givenTime(WcVtab *p, sqlite3_value *pTime, int64_t *piTime,
         "to %lld (9999-12-31), or NULL for the time of the write; not %Q",
         p->zName, (long long)WC_MAX_ROWTIME, sqlite3_value_text(pTime));
   }
+  if( *piTime % rowtimeStep(p) != 0 ){
+    return wcVtabError(p, SQLITE_CONSTRAINT_CHECK, "widecol %s: rowtime must "
+        "be a whole number of milliseconds on Bigtable (its timestamp "
+        "granularity), a multiple of 1000 microseconds; not %lld", p->zName,
+        (long long)*piTime);
+  }
   *pbGiven = 1;
   return SQLITE_OK;
 }
@@ -652,7 +665,8 @@ static int givenTime(WcVtab *p, sqlite3_value *pTime, int64_t *piTime,
 static int versionedPut(WcVtab *p, int eInsert, int bGiven, int64_t iGiven,
                         int *pbReplaced){
   const WcSchema *pS = p->pSchema;
-  int64_t iNow = wcClockNow(p->pClock);
+  int64_t iStep = rowtimeStep(p);
+  int64_t iNow = wcClockNow(p->pClock) / iStep * iStep;
   int64_t iCutoff = wcClockCutoff(p->pClock, pS->nTtl);
   int bFound = 0, rc;
   *pbReplaced = 0;
@@ -679,14 +693,14 @@ static int versionedPut(WcVtab *p, int eInsert, int bGiven, int64_t iGiven,
   if( pS->nVersions == 1 ) wcHistoryKeyTaken(p->pHistory, 1);
   *pbReplaced = 1;
   if( !bGiven ){
-    if( p->iOldTime >= WC_MAX_ROWTIME ){
+    if( p->iOldTime > WC_MAX_ROWTIME - iStep ){
       oldRelease(p);
       return wcVtabError(p, SQLITE_CONSTRAINT_CHECK, "widecol %s: the row's "
           "latest version is stamped %lld, the last rowtime there is, so a "
           "later version cannot be written; give rowtime explicitly",
           p->zName, (long long)p->iOldTime);
     }
-    iGiven = iNow > p->iOldTime ? iNow : p->iOldTime + 1;
+    iGiven = iNow > p->iOldTime ? iNow : p->iOldTime + iStep;
   }
   p->iTime = iGiven;
   if( iGiven >= p->iOldTime ){

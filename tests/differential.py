@@ -23,7 +23,7 @@ With --bigtable ./widecol_bigtable every widecol table keeps its rows in
 Bigtable (STORAGE BIGTABLE, a new Bigtable table per design, dropped after
 it), on the endpoint BIGTABLE_EMULATOR_HOST names: the same statements,
 the same ordinary tables to agree with.  Versioned designs are left out
-there (VERSIONS and TTL are not yet mapped to Bigtable).
+there too, with rowtimes in whole milliseconds (Bigtable's granularity).
 
 Usage: differential.py [--extension ./widecol] [--seed N] [--cases N]
                        [--random N] [--seconds N]
@@ -1232,6 +1232,8 @@ class VersionRunner(Runner):
         opts = ", VERSIONS %d" % spec["versions"] + (", TTL %d" % spec["ttl"] if spec["ttl"] else "")
         if spec["versions"] == 1 and not spec["ttl"]:
             opts = ", VERSIONS 1"
+        if self.bigtable:
+            opts += ", STORAGE BIGTABLE '%s'" % self.new_bigtable()
         w = "CREATE VIRTUAL TABLE w USING widecol(%s, ROWKEY(%s)%s%s%s)" % (
             d.col_defs(), spec["rowkey"], spec.get("options", ""), spec.get("extra", ""), opts)
         cols = ", ".join(d.cols)
@@ -1277,8 +1279,9 @@ class VersionRunner(Runner):
         mode is REPLACE (else nothing is written: UNIQUE, or IGNORE)."""
         cols = ", ".join(d.cols)
         scols = ", ".join("s." + c for c in d.cols)
-        implicit = ("max((SELECT now FROM clk), coalesce((SELECT max(m.rowtime) + 1 "
-                    "FROM mv m WHERE %s), 0))" % self.match("m", "s", d))
+        step = self.step()
+        implicit = ("max((SELECT now FROM clk) / %d * %d, coalesce((SELECT max(m.rowtime) + %d "
+                    "FROM mv m WHERE %s), 0))" % (step, step, step, self.match("m", "s", d)))
         t = implicit if t_expr is None else t_expr
         allowed = "1" if mode == "REPLACE" else (
             "NOT EXISTS (SELECT 1 FROM latest l WHERE %s)" % self.match("l", "s", d))
@@ -1294,6 +1297,11 @@ class VersionRunner(Runner):
         return db.execute("SELECT count(*) FROM latest l, %s s WHERE %s" % (
             table, self.match("l", "s", d))).fetchone()[0] > 0
 
+    def step(self):
+        """The step between rowtimes: a microsecond, or on Bigtable (whose
+        cell timestamps are whole milliseconds) a millisecond."""
+        return 1000 if self.bigtable else 1
+
     def time_value(self, d, db):
         """An explicit rowtime: near now, before or after, or one in use."""
         now = db.execute("SELECT now FROM clk").fetchone()[0]
@@ -1303,8 +1311,10 @@ class VersionRunner(Runner):
             if got:
                 return got[0]
         if r < 0.5:
-            return max(0, now - d.rng.randint(0, 8000000))
-        return now + d.rng.randint(0, 2000000)
+            t = max(0, now - d.rng.randint(0, 8000000))
+        else:
+            t = now + d.rng.randint(0, 2000000)
+        return t // self.step() * self.step()
 
     def compare(self, d, db, log, sql_w, sql_m, params, ordered):
         self.n_cases += 1
@@ -1442,10 +1452,11 @@ class VersionRunner(Runner):
         pred = self.where(d, seen, params)
         tform = d.rng.choice([None, None, "lit", "same", "older"])
         t = self.time_value(d, db) if tform == "lit" else None
+        step = self.step()
         setr = {None: "", "lit": ", rowtime = %d" % (t or 0), "same": ", rowtime = rowtime",
-                "older": ", rowtime = max(rowtime - 1, 0)"}[tform]
+                "older": ", rowtime = max(rowtime - %d, 0)" % step}[tform]
         texpr = {None: None, "lit": "s.rowtime", "same": "s.rowtime",
-                 "older": "max(s.rowtime - 1, 0)"}[tform]
+                 "older": "max(s.rowtime - %d, 0)" % step}[tform]
         w_sql = "UPDATE w SET %s = ?%s%s" % (col, setr, pred)
         model = ["DELETE FROM stage",
                  inline("INSERT INTO stage(%s, rowtime) SELECT %s, rowtime FROM latest%s" % (
@@ -1541,7 +1552,9 @@ class VersionRunner(Runner):
         rng = random.Random(seed)
         d, db, log = self.setup(spec, rng)
         seen = []
-        start = 1700000000000000 + rng.randint(0, 10**9)
+        # On Bigtable the clock is in the future (2100): its GC removes
+        # cells a TTL has expired by its own clock, the real one.
+        start = (4102444800000000 if self.bigtable else 1700000000000000) + rng.randint(0, 10**9)
         self.run_step(db, log, "SELECT widecol_clock(%d)" % start, (), [
             "UPDATE clk SET now = %d, cutoff = %d" % (
                 start, start - spec["ttl"] * 1000000 if spec["ttl"] else -2**62)])
@@ -1570,6 +1583,7 @@ class VersionRunner(Runner):
                 self.compact(d, db, log)
             if r >= 0.45 and r < 0.87:
                 self.after_vwrite(d, db, log)
+        self.drop_w(db)
         db.close()
 
     def after_vwrite(self, d, db, log):
@@ -1599,8 +1613,6 @@ def run_seed(runner, vrunner, seed, n_random):
                        for n in range(n_random)]
     vspecs = VERSIONED + [versioned_random(random.Random(seed * 104729 + n), n)
                           for n in range(max(1, n_random // 3))]
-    if runner.bigtable:
-        vspecs = []
     runner.seed = vrunner.seed = seed
     for i, spec in enumerate(specs):
         try:
@@ -1631,7 +1643,7 @@ def main():
                          "keeps its rows in Bigtable (BIGTABLE_EMULATOR_HOST)")
     args = ap.parse_args()
     runner = Runner(args.extension, args.seed, args.cases, args.bigtable)
-    vrunner = VersionRunner(args.extension, args.seed, args.cases)
+    vrunner = VersionRunner(args.extension, args.seed, args.cases, args.bigtable)
     failed = designs = seeds = 0
     start = time.time()
     seed = args.seed
