@@ -12,7 +12,7 @@
 **   CREATE VIRTUAL TABLE x USING widecol_bigtable(
 **     '<projects/p/instances/i/tables/t>', <key column>,
 **     <column> <family>, ...  [, SPLITS x'..' x'..' ...] [, VERSIONS n]
-**     [, TTL seconds] [, ASYNC_INSERTS])
+**     [, TTL seconds] [, ROWTIME [, OLDER]] [, ASYNC_INSERTS])
 **
 ** declares x(<key column> BLOB PRIMARY KEY, <column>, ...) WITHOUT ROWID.
 ** A row is a Bigtable row with that key; each column a cell in its family,
@@ -20,6 +20,14 @@
 ** an empty cell "_:" (family "_", empty qualifier) so that a row whose
 ** columns are all NULL exists.  xCreate makes the Bigtable table (or takes
 ** the one already there when it has the families), xDestroy deletes it.
+** VERSIONS and TTL are the families' GC rule.  ROWTIME adds the column
+** rowtime: the timestamp a row's cells are written with (whole
+** milliseconds), read back from its latest marker cell; a NULL is then a
+** cell too (bt_cell.h), since each version writes every column.  OLDER
+** makes the table show, of the Bigtable table another (ROWTIME) table
+** made, the versions before each row's latest: a row per version, keyed
+** by the hidden column vkey (row key and timestamp), added by INSERT and
+** dropped by DELETE; widecol's <name>_versions.
 ** ASYNC_INSERTS lets conditional inserts (plain INSERTs) be answered later
 ** (bt_write.c): widecol gives it to a row table that has no index, where
 ** nothing else is written from a row that turns out to be a duplicate.

@@ -15,6 +15,7 @@ Usage: bigtable_check.py --emulator PATH [--extension ./widecol]
                          [--bigtable ./widecol_bigtable]
 """
 import argparse
+import datetime
 import json
 import os
 import socket
@@ -88,6 +89,29 @@ def cbt_rows(project, instance, table):
     return rows
 
 
+def cbt_versions(project, instance, table):
+    """{row key: {"family:qualifier": [(timestamp micros, value), ...]}}
+    of every cell, newest first, as cbt prints them."""
+    text = cbt(project, instance, "read", table).decode("utf-8", "surrogateescape")
+    rows, key, cell = {}, None, None
+    epoch = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+    for line in text.split("\n"):
+        if line.startswith("-----"):
+            key = None
+        elif key is None and line.strip():
+            key = line.encode("utf-8", "surrogateescape")
+            rows[key] = {}
+        elif line.startswith("    "):
+            rows[key][cell][-1] = (rows[key][cell][-1][0], go_unquote(line.strip()))
+        elif line.startswith("  "):
+            cell, stamp = line.strip().split(" ")[0], line.split("@")[1].strip()
+            when = datetime.datetime.strptime(stamp, "%Y/%m/%d-%H:%M:%S.%f").replace(
+                tzinfo=datetime.timezone.utc)
+            micros = (when - epoch) // datetime.timedelta(microseconds=1)
+            rows[key].setdefault(cell, []).append((micros, None))
+    return rows
+
+
 def integer(v):
     return b"\xf9" + struct.pack(">q", v)
 
@@ -158,6 +182,47 @@ def check_layout(args):
     db.execute("DROP TABLE pay")
     tables = cbt("chk", "wc", "ls").decode().split()
     expect("DROP TABLE deletes the index's table too", "pay_idx_by_id" not in tables, tables)
+    db.close()
+
+
+def check_versions(args):
+    """VERSIONS and TTL: each version's cells stamped with its rowtime,
+    every column written (a NULL as the cell 0xF8), the older ones kept as
+    VERSIONS says, the GC rule of every family, and an index's cells
+    stamped with their row's rowtime."""
+    db = connect(args)
+    db.execute("SELECT widecol_clock(4102444800000000)")
+    db.execute("""CREATE VIRTUAL TABLE h USING widecol(k TEXT, v INTEGER, n TEXT,
+        ROWKEY(k), FAMILY f(n), INDEX by_v(v), VERSIONS 2, TTL 3600,
+        STORAGE BIGTABLE 'projects/chk/instances/wc/tables/hist')""")
+    t1, t2, t3 = 4102444000000000, 4102444001000000, 4102444002000000
+    db.execute("INSERT INTO h(k, v, n, rowtime) VALUES ('r1', 1, 'x', ?)", (t1,))
+    db.execute("INSERT OR REPLACE INTO h(k, v, n, rowtime) VALUES ('r1', 2, NULL, ?)", (t2,))
+    db.execute("INSERT OR REPLACE INTO h(k, v, n, rowtime) VALUES ('r1', 3, 'z', ?)", (t3,))
+    rows = cbt_versions("chk", "wc", "hist")
+    # VERSIONS 2: the versions of t3 and t2; t1's cells were dropped.
+    want = {b"r1": {"_:": [(t3, b""), (t2, b"")],
+                    "_:k": [(t3, b"r1"), (t2, b"r1")],
+                    "_:v": [(t3, integer(3)), (t2, integer(2))],
+                    "f:n": [(t3, b"z"), (t2, b"\xf8")]}}
+    expect("cbt read: a version per rowtime, every column, NULL as 0xF8", rows == want, rows)
+    fams = cbt("chk", "wc", "ls", "hist").decode()
+    expect("cbt ls: VERSIONS 2 and TTL 3600 are each family's GC rule",
+           "_\t\t(versions() > 2 || age() > 1h)" in fams
+           and "f\t\t(versions() > 2 || age() > 1h)" in fams, fams)
+    idx = cbt_versions("chk", "wc", "hist_idx_by_v")
+    expect("cbt read: the index entry stamped with its row's rowtime",
+           sorted(idx) == [b"3_r1"] and all(c[0][0] == t3 and len(c) == 1
+                                            for c in idx[b"3_r1"].values()), idx)
+    fams = cbt("chk", "wc", "ls", "hist_idx_by_v").decode()
+    expect("cbt ls: the index ages out with its rows",
+           "_\t\t(versions() > 1 || age() > 1h)" in fams, fams)
+    got = db.execute("SELECT v, n, rowtime FROM h WHERE versions = 2").fetchall()
+    expect("widecol reads the versions cbt shows", got == [(3, "z", t3), (2, None, t2)], got)
+    db.execute("DROP TABLE h")
+    tables = cbt("chk", "wc", "ls").decode().split()
+    expect("DROP TABLE deletes a versioned table once",
+           "hist" not in tables and "hist_idx_by_v" not in tables, tables)
     db.close()
 
 
@@ -326,6 +391,7 @@ def main():
     ap.add_argument("--bigtable", default="./widecol_bigtable")
     args = ap.parse_args()
     check_layout(args)
+    check_versions(args)
     check_cell_limit(args)
     check_stopped(args)
     check_endpoints(args)
