@@ -106,7 +106,7 @@ struct BtCursor {
   Wcbt__ReadRowsRequest req;
   Wcbt__KeySet set;
   Wcbt__KeyRange range;
-  Wcbt__KeyRange *apRange[1];
+  Wcbt__KeyRange *apRange1[1];
   ProtobufCBinaryData aKey[1];
   WcBuf lastKey;        /* Key of the last row of the page */
   int64_t nPageRows;    /* Rows of the page so far */
@@ -531,6 +531,8 @@ static int btDestroy(sqlite3_vtab *pVtab){
 #define BT_COUNTERS 32    /* widecol_bigtable_counters(key, ?): argv[0] is
                           ** a WcRpcStats* to add this table's figures to;
                           ** no rows */
+#define BT_SET 64         /* key MATCH ?: argv[0] is a set of ranges
+                          ** (wc_rpc.h), read in one request; alone */
 
 /* The constraint op widecol_bigtable_counters() becomes. */
 #define BT_COUNTERS_OP SQLITE_INDEX_CONSTRAINT_FUNCTION
@@ -552,6 +554,16 @@ static int btBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
     }
   }
   for(i = 0; i < pInfo->nConstraint; i++){
+    const struct sqlite3_index_constraint *pC = &pInfo->aConstraint[i];
+    if( pC->usable && pC->iColumn == 0
+     && pC->op == SQLITE_INDEX_CONSTRAINT_MATCH ){
+      pInfo->aConstraintUsage[i].argvIndex = 1;
+      pInfo->aConstraintUsage[i].omit = 1;
+      idxNum = BT_SET;
+      break;
+    }
+  }
+  for(i = 0; i < pInfo->nConstraint && idxNum == 0; i++){
     const struct sqlite3_index_constraint *pC = &pInfo->aConstraint[i];
     int k;
     if( !pC->usable || pC->iColumn != 0 ) continue;
@@ -576,7 +588,9 @@ static int btBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
     pInfo->aConstraintUsage[aiCons[i]].argvIndex = ++nArg;
     pInfo->aConstraintUsage[aiCons[i]].omit = 1;
   }
-  if( idxNum & BT_EQ ){
+  if( idxNum == BT_SET ){
+    /* cost and rows set above */
+  }else if( idxNum & BT_EQ ){
     cost = 10;
     pInfo->estimatedRows = 1;
     /* An OLDER table has a row per version of the key. */
@@ -849,15 +863,53 @@ static int versionLoad(BtCursor *pCur, int nCol){
   return SQLITE_OK;
 }
 
+/* Compares byte strings as Bigtable orders keys. */
+static int keyCompare(const ProtobufCBinaryData *a, const unsigned char *b,
+                      size_t nB){
+  size_t n = a->len < nB ? a->len : nB;
+  int c = n ? memcmp(a->data, b, n) : 0;
+  return c ? c : a->len < nB ? -1 : a->len > nB;
+}
+
+/* True if a range holds no key: Bigtable refuses such a range. */
+static int emptyRange(const Wcbt__KeyRange *pRange){
+  int c;
+  if( pRange->start_case == WCBT__KEY_RANGE__START__NOT_SET
+   || pRange->end_case == WCBT__KEY_RANGE__END__NOT_SET ){
+    return 0;
+  }
+  c = keyCompare(&pRange->start_closed, pRange->end_open.data,
+                 pRange->end_open.len);
+  return c > 0 || (c == 0
+      && (pRange->start_case == WCBT__KEY_RANGE__START_START_OPEN
+          || pRange->end_case == WCBT__KEY_RANGE__END_END_OPEN));
+}
+
 /* Starts the ReadRows of the cursor's next page: the first (bNext 0), or
-** the one after the last key read, BT_PAGE_GROWTH times larger. */
+** the one after the last key read, BT_PAGE_GROWTH times larger: the
+** ranges before that key are dropped, and the one it is in starts after
+** it.  pStream stays 0 (the end) if no range is left. */
 static void readPage(BtTable *p, BtCursor *pCur, int bNext){
   BtStatus st = {0, 0};
   if( bNext ){
-    Wcbt__KeyRange *pRange = &pCur->range;
-    pRange->start_case = WCBT__KEY_RANGE__START_START_OPEN;
-    pRange->start_open.data = pCur->lastKey.a;
-    pRange->start_open.len = (size_t)pCur->lastKey.n;
+    Wcbt__KeySet *pSet = &pCur->set;
+    Wcbt__KeyRange *pRange;
+    while( pSet->n_ranges > 0
+        && pSet->ranges[0]->end_case != WCBT__KEY_RANGE__END__NOT_SET
+        && keyCompare(&pSet->ranges[0]->end_open, pCur->lastKey.a,
+                      (size_t)pCur->lastKey.n) <= 0 ){
+      pSet->ranges++;
+      pSet->n_ranges--;
+    }
+    if( pSet->n_ranges == 0 ) return;
+    pRange = pSet->ranges[0];
+    if( pRange->start_case == WCBT__KEY_RANGE__START__NOT_SET
+     || keyCompare(&pRange->start_closed, pCur->lastKey.a,
+                   (size_t)pCur->lastKey.n) <= 0 ){
+      pRange->start_case = WCBT__KEY_RANGE__START_START_OPEN;
+      pRange->start_open.data = pCur->lastKey.a;
+      pRange->start_open.len = (size_t)pCur->lastKey.n;
+    }
     pCur->req.rows_limit *= BT_PAGE_GROWTH;
     if( pCur->req.rows_limit > BT_MAX_PAGE ){
       pCur->req.rows_limit = BT_MAX_PAGE;
@@ -893,7 +945,11 @@ static int readRow(BtCursor *pCur){
         /* A full page: the next one starts after its last key. */
         cursorReset(pCur);
         readPage(p, pCur, 1);
-        if( pCur->pStream == 0 ) return SQLITE_NOMEM;
+        if( pCur->pStream == 0 && pCur->set.n_ranges > 0 ) return SQLITE_NOMEM;
+        if( pCur->pStream == 0 ){
+          pCur->bEof = 1;
+          return SQLITE_OK;
+        }
         continue;
       }
       if( r <= 0 ){
@@ -1000,6 +1056,51 @@ static int btNext(sqlite3_vtab_cursor *pCursor){
   }
 }
 
+/* Reads a set of ranges (wc_rpc.h) into the request's row set, in the
+** cursor's arena, without the empty ones. */
+static int decodeSet(BtCursor *pCur, sqlite3_value *pVal){
+  BtArena *pA = &pCur->reqArena;
+  const unsigned char *a = sqlite3_value_blob(pVal);
+  size_t n = (size_t)sqlite3_value_bytes(pVal), i = 0, nMax = n / 5 + 1;
+  Wcbt__KeyRange **ap = btArenaAlloc(pA, sizeof(*ap) * nMax);
+  Wcbt__KeySet *pSet = &pCur->set;
+  if( ap == 0 ) return SQLITE_NOMEM;
+  pSet->ranges = ap;
+  while( i + 5 <= n ){
+    Wcbt__KeyRange *pRange = btArenaAlloc(pA, sizeof(*pRange));
+    size_t nLo, nHi;
+    if( pRange == 0 ) return SQLITE_NOMEM;
+    wcbt__key_range__init(pRange);
+    nLo = ((size_t)a[i] << 24) | ((size_t)a[i+1] << 16)
+        | ((size_t)a[i+2] << 8) | a[i+3];
+    i += 4;
+    if( i + nLo + 1 > n ) break;
+    if( nLo > 0 ){
+      pRange->start_case = WCBT__KEY_RANGE__START_START_CLOSED;
+      pRange->start_closed.data = btArenaCopy(pA, &a[i], nLo);
+      pRange->start_closed.len = nLo;
+    }
+    i += nLo;
+    if( a[i++] ){
+      if( i + 4 > n ) break;
+      nHi = ((size_t)a[i] << 24) | ((size_t)a[i+1] << 16)
+          | ((size_t)a[i+2] << 8) | a[i+3];
+      i += 4;
+      if( i + nHi > n ) break;
+      pRange->end_case = WCBT__KEY_RANGE__END_END_OPEN;
+      pRange->end_open.data = btArenaCopy(pA, &a[i], nHi);
+      pRange->end_open.len = nHi;
+      i += nHi;
+      /* [lo, "") holds no key. */
+      if( nHi == 0 ) continue;
+    }
+    if( !emptyRange(pRange) && pSet->n_ranges < nMax ){
+      ap[pSet->n_ranges++] = pRange;
+    }
+  }
+  return pA->bOom ? SQLITE_NOMEM : SQLITE_OK;
+}
+
 static int btFilter(sqlite3_vtab_cursor *pCursor, int idxNum,
                     const char *idxStr, int argc, sqlite3_value **argv){
   BtCursor *pCur = (BtCursor*)pCursor;
@@ -1074,19 +1175,16 @@ static int btFilter(sqlite3_vtab_cursor *pCursor, int idxNum,
       pRange->end_open.len = n;
     }
   }
-  if( !bEmpty && pRange->start_case != WCBT__KEY_RANGE__START__NOT_SET
-   && pRange->end_case != WCBT__KEY_RANGE__END__NOT_SET ){
-    /* An empty range is an error to Bigtable. */
-    const ProtobufCBinaryData *pLo = &pRange->start_closed;
-    const ProtobufCBinaryData *pHi = &pRange->end_open;
-    size_t n = pLo->len < pHi->len ? pLo->len : pHi->len;
-    int c = n ? memcmp(pLo->data, pHi->data, n) : 0;
-    if( c == 0 ) c = pLo->len < pHi->len ? -1 : pLo->len > pHi->len;
-    if( c > 0 || (c == 0 && (pRange->start_case
-          == WCBT__KEY_RANGE__START_START_OPEN
-        || pRange->end_case == WCBT__KEY_RANGE__END_END_OPEN)) ){
-      bEmpty = 1;
-    }
+  if( idxNum == BT_SET ){
+    rc = decodeSet(pCur, argv[0]);
+    if( rc != SQLITE_OK ) return rc;
+    bEmpty = pCur->set.n_ranges == 0;
+  }else if( pCur->set.n_keys == 0 && !emptyRange(pRange) ){
+    pCur->apRange1[0] = pRange;
+    pCur->set.n_ranges = 1;
+    pCur->set.ranges = pCur->apRange1;
+  }else if( pCur->set.n_keys == 0 ){
+    bEmpty = 1;
   }
   if( bEmpty || pA->bOom ){
     pCur->bEof = 1;
@@ -1095,12 +1193,7 @@ static int btFilter(sqlite3_vtab_cursor *pCursor, int idxNum,
   pCur->req.table_name = p->zResource;
   pCur->req.filter = readFilter(p, colUsed, pA);
   if( pCur->req.filter == 0 ) return SQLITE_NOMEM;
-  if( pCur->set.n_keys == 0 ){
-    pCur->apRange[0] = pRange;
-    pCur->set.n_ranges = 1;
-    pCur->set.ranges = pCur->apRange;
-    pCur->req.rows_limit = BT_FIRST_PAGE;
-  }
+  if( pCur->set.n_keys == 0 ) pCur->req.rows_limit = BT_FIRST_PAGE;
   pCur->req.rows = &pCur->set;
   pCur->nVer = pCur->iVer = 0;
   readPage(p, pCur, 0);

@@ -1143,6 +1143,29 @@ int wcRangesCompose(const WcRangeList *pRel, const WcRange *pWindow,
   return SQLITE_OK;
 }
 
+int wcRangeListAppend(WcRangeList *pOut, const WcRangeList *pIn){
+  int i;
+  if( pOut->nAlloc < pOut->n + pIn->n ){
+    int nNew = pOut->n + pIn->n;
+    WcRange *aNew = sqlite3_realloc64(pOut->a, sizeof(WcRange)
+                                      * (sqlite3_uint64)nNew);
+    if( aNew == 0 ) return SQLITE_NOMEM;
+    memset(&aNew[pOut->nAlloc], 0, sizeof(WcRange)
+           * (size_t)(nNew - pOut->nAlloc));
+    pOut->a = aNew;
+    pOut->nAlloc = nNew;
+  }
+  for(i = 0; i < pIn->n; i++){
+    WcRange *pNew = &pOut->a[pOut->n++];
+    pNew->lo.n = pNew->hi.n = 0;
+    wcBufAppend(&pNew->lo, pIn->a[i].lo.a, pIn->a[i].lo.n);
+    wcBufAppend(&pNew->hi, pIn->a[i].hi.a, pIn->a[i].hi.n);
+    pNew->bHi = pIn->a[i].bHi;
+    if( pNew->lo.bOom || pNew->hi.bOom ) return SQLITE_NOMEM;
+  }
+  return SQLITE_OK;
+}
+
 void wcRangeFree(WcRange *pRange){
   wcBufFree(&pRange->lo);
   wcBufFree(&pRange->hi);

@@ -1,8 +1,21 @@
 /*
-** wc_rpc.h: what a remote store's calls cost, as widecol_stats() reports
-** them.  Shared by the core and the Bigtable store (widecol_bigtable.so),
-** which adds its tables' counters into a WcRpcStats the core hands it
-** through SQL:
+** wc_rpc.h: what the core and a remote store (the Bigtable store,
+** widecol_bigtable.so) share beyond SQL text.
+**
+** A set of key ranges read at once.  On a remote store the core reads the
+** ranges of an ascending scan with one statement, the store with one
+** request, instead of one each (WC_STMT_SCAN_SET: WHERE <key> MATCH ?1).
+** ?1 is a BLOB of ranges in increasing key order, disjoint, each: the
+** lower bound's length (4 bytes big-endian) and bytes, then 0x00 if no
+** upper bound, else 0x01, its length and bytes; a range is [lo, hi).  At
+** most WC_SET_MAX ranges go in one.
+*/
+#define WC_SET_MAX 500
+
+/*
+** What a remote store's calls cost, as widecol_stats() reports them.  The
+** Bigtable store adds its tables' counters into a WcRpcStats the core
+** hands it through SQL:
 **
 **   SELECT 1 FROM "<schema>"."<name>_rows"
 **    WHERE widecol_bigtable_counters(rowkey, ?1)

@@ -33,6 +33,7 @@
 */
 #include "wc_vtab.h"
 #include "rk_bytes.h"
+#include "wc_rpc.h"
 
 #include <string.h>
 
@@ -50,6 +51,8 @@ struct Sub {
   WcBuf key;            /* ... or the row it holds: its key */
   sqlite3_value **apVal;  /* and its selected columns */
   int bHasKey;          /* key is a row of range iRange */
+  WcBuf set;            /* The ranges pStmt reads at once, if nSet > 0, */
+  int nSet;             /* from range iRange on */
 };
 
 typedef struct WcCursor WcCursor;
@@ -169,11 +172,48 @@ static void subFree(WcCursor *pCur, Sub *pSub){
   subReleaseStmt(pCur, pSub);
   wcRangeListFree(&pSub->ranges);
   wcBufFree(&pSub->key);
+  wcBufFree(&pSub->set);
   if( pSub->apVal ){
     for(i = 0; i < pCur->nStmtCol; i++) sqlite3_value_free(pSub->apVal[i]);
     sqlite3_free(pSub->apVal);
   }
   memset(pSub, 0, sizeof(*pSub));
+}
+
+/* Appends n (4 bytes big-endian) and the bytes of b. */
+static void setAppendBound(WcBuf *pSet, const WcBuf *b){
+  unsigned char aLen[4];
+  aLen[0] = (unsigned char)(b->n >> 24);
+  aLen[1] = (unsigned char)(b->n >> 16);
+  aLen[2] = (unsigned char)(b->n >> 8);
+  aLen[3] = (unsigned char)b->n;
+  wcBufAppend(pSet, aLen, 4);
+  wcBufAppend(pSet, b->a, b->n);
+}
+
+/* On Bigtable the ranges left of an ascending scan are read at once (one
+** ReadRows of many row ranges, not one each): encodes up to WC_SET_MAX of
+** them in pSub->set (wc_rpc.h) and sets nSet, or leaves nSet 0 when fewer
+** than two are left.  Ranges come sorted and merged (wcRangesBuild), so
+** only an unbounded one stops a set: nothing can follow it. */
+static int subSetEncode(WcCursor *pCur, Sub *pSub){
+  static const unsigned char aNo[1] = { 0 }, aYes[1] = { 1 };
+  int i;
+  pSub->nSet = 0;
+  if( cursorTab(pCur)->pSchema->zBigtable == 0 || pCur->plan.bDesc
+   || pSub->ranges.n - pSub->iRange < 2 ){
+    return SQLITE_OK;
+  }
+  pSub->set.n = 0;
+  for(i = pSub->iRange; i < pSub->ranges.n && pSub->nSet < WC_SET_MAX; i++){
+    const WcRange *pR = &pSub->ranges.a[i];
+    setAppendBound(&pSub->set, &pR->lo);
+    wcBufAppend(&pSub->set, pR->bHi ? aYes : aNo, 1);
+    if( pR->bHi ) setAppendBound(&pSub->set, &pR->hi);
+    pSub->nSet++;
+    if( !pR->bHi ) break;
+  }
+  return pSub->set.bOom ? SQLITE_NOMEM : SQLITE_OK;
 }
 
 /* Moves a sub's statement to the next row of its ranges. */
@@ -183,7 +223,10 @@ static int subStep(WcCursor *pCur, Sub *pSub){
     int rc;
     if( !pSub->bOpen ){
       const WcRange *pR = &pSub->ranges.a[pSub->iRange];
-      int eStmt = scanKind(pCur, pR->bHi);
+      int eStmt;
+      rc = subSetEncode(pCur, pSub);
+      if( rc != SQLITE_OK ) return rc;
+      eStmt = pSub->nSet ? WC_STMT_SCAN_SET : scanKind(pCur, pR->bHi);
       if( pSub->pStmt && pSub->eStmt != eStmt ) subReleaseStmt(pCur, pSub);
       if( pSub->pStmt == 0 ){
         rc = wcStoreAcquire(pTab, eStmt, pCur->plan.iPath, pCur->colUsed,
@@ -193,9 +236,15 @@ static int subStep(WcCursor *pCur, Sub *pSub){
       }else{
         sqlite3_reset(pSub->pStmt);
       }
-      bindRange(pSub->pStmt, &pR->lo, pR->bHi ? &pR->hi : 0);
+      if( pSub->nSet ){
+        sqlite3_bind_blob(pSub->pStmt, 1, pSub->set.a, (int)pSub->set.n,
+                          SQLITE_STATIC);
+        pTab->stats.nSeek += pSub->nSet;
+      }else{
+        bindRange(pSub->pStmt, &pR->lo, pR->bHi ? &pR->hi : 0);
+        pTab->stats.nSeek++;
+      }
       pSub->bOpen = 1;
-      pTab->stats.nSeek++;
     }
     rc = sqlite3_step(pSub->pStmt);
     if( rc == SQLITE_ROW ){
@@ -205,7 +254,7 @@ static int subStep(WcCursor *pCur, Sub *pSub){
       return SQLITE_OK;
     }
     if( rc != SQLITE_DONE ) return cursorError(pCur, rc);
-    pSub->iRange++;
+    pSub->iRange += pSub->nSet ? pSub->nSet : 1;
     pSub->bOpen = 0;
   }
   pSub->bEof = 1;
@@ -471,6 +520,34 @@ static int enumStart(WcCursor *pCur, sqlite3_value **argv){
 ** The three ways.
 */
 
+/* seqNextPrefix(), and on Bigtable, for an ascending scan of prefixes
+** that are computed (not probed for, nor enumerated in a field's order),
+** the ranges of the prefixes after it too, up to WC_SET_MAX: subStep()
+** reads them in one request. */
+static int seqNextPrefixes(WcCursor *pCur, int *pbFound){
+  WcRangeList more;
+  int rc = seqNextPrefix(pCur, pbFound);
+  if( rc != SQLITE_OK || !*pbFound || !cursorTab(pCur)->pSchema->zBigtable
+   || pCur->plan.bDesc || !pCur->plan.bAllPrefixes || pCur->bEnum ){
+    return rc;
+  }
+  memset(&more, 0, sizeof(more));
+  while( rc == SQLITE_OK && pCur->seq.ranges.n < WC_SET_MAX
+      && pCur->iVisit < pCur->nVisit ){
+    WcBuf prefix;
+    int bFound;
+    memset(&prefix, 0, sizeof(prefix));
+    rc = visitNext(pCur, &prefix, &bFound);
+    if( rc == SQLITE_OK ){
+      rc = wcRangesCompose(&pCur->rel, &pCur->win, prefix.a, prefix.n, &more);
+    }
+    if( rc == SQLITE_OK ) rc = wcRangeListAppend(&pCur->seq.ranges, &more);
+    wcBufFree(&prefix);
+  }
+  wcRangeListFree(&more);
+  return rc;
+}
+
 /* ranges and skip: the next row of seq, probing for prefixes as the
 ** previous ones run out. */
 static int seqNext(WcCursor *pCur){
@@ -484,7 +561,7 @@ static int seqNext(WcCursor *pCur){
         return SQLITE_OK;
       }
     }
-    rc = seqNextPrefix(pCur, &bFound);
+    rc = seqNextPrefixes(pCur, &bFound);
     if( rc != SQLITE_OK ) return rc;
     if( !bFound ){
       pCur->bEof = 1;

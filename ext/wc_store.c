@@ -466,6 +466,11 @@ static void appendScan(sqlite3_str *pStr, const WcVtab *p, int eStmt,
   }else{
     appendRowSource(pStr, p, 0, colUsed);
   }
+  if( eStmt == WC_STMT_SCAN_SET ){
+    /* The store reads the set in one request (wc_rpc.h). */
+    sqlite3_str_appendf(pStr, " WHERE %s MATCH ?1 ORDER BY %s", zKey, zKey);
+    return;
+  }
   sqlite3_str_appendf(pStr, " WHERE %s >= ?1", zKey);
   if( bHi ) sqlite3_str_appendf(pStr, " AND %s < ?2", zKey);
   sqlite3_str_appendf(pStr, " ORDER BY %s%s", zKey, bDesc ? " DESC" : "");
@@ -608,7 +613,8 @@ static char *statementSql(WcVtab *p, int eStmt, int iObj, uint64_t colUsed){
 }
 
 static int isScan(int eStmt){
-  return eStmt >= WC_STMT_SCAN && eStmt < WC_STMT_SCAN + 4;
+  return (eStmt >= WC_STMT_SCAN && eStmt < WC_STMT_SCAN + 4)
+      || eStmt == WC_STMT_SCAN_SET;
 }
 
 /* Pools kept per table: writes use a few, and scans one per set of

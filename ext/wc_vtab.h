@@ -140,6 +140,8 @@ struct WcRangeList {
 #define WC_STMT_INSERT_NOW   17 /* Bigtable: INSERT OR FAIL, whose check the
                                 ** store answers at once (an INSERT OR
                                 ** IGNORE or OR FAIL must know at its row) */
+#define WC_STMT_SCAN_SET     18 /* Bigtable: path iObj, ascending, over the
+                                ** set of ranges ?1 (wc_rpc.h) */
 
 /* The rowtime parameter of writes on a versioned table. */
 #define WC_PARAM_ROWTIME(pS) ((pS)->nCol + 3)
@@ -262,6 +264,8 @@ int wcRangesEnumBounds(WcVtab *p, const WcPlan *pPlan, sqlite3_value **argv,
 int wcRangesEnumCompose(WcVtab *p, const WcPlan *pPlan, int64_t iValue,
                         const WcRangeList *pRel, const WcRange *pWindow,
                         WcRangeList *pOut);
+/* Appends copies of pIn's ranges to pOut. */
+int wcRangeListAppend(WcRangeList *pOut, const WcRangeList *pIn);
 void wcRangeListFree(WcRangeList *pList);
 void wcRangeFree(WcRange *pRange);
 

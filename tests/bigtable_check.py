@@ -226,6 +226,28 @@ def check_versions(args):
     db.close()
 
 
+def check_range_sets(args):
+    """The ranges of an ascending scan go in one ReadRows of several row
+    ranges, read in pages of 2, then 16 rows: six keys of an IN list, four
+    of them present, are two calls where one call per range made six.  The
+    statement runs twice, so the second is planned already (sqlite3's
+    statement cache) and counts only its reads."""
+    db = connect(args)
+    db.execute("""CREATE VIRTUAL TABLE ev USING widecol(host TEXT, ts INTEGER, v TEXT,
+        ROWKEY(host, ts PAD 6), STORAGE BIGTABLE 'projects/chk/instances/wc/tables/evset')""")
+    db.execute("INSERT INTO ev VALUES ('h1',1,'a'),('h1',2,'b'),('h2',3,'c'),('h3',1,'d'),('h3',3,'e')")
+    q = "SELECT host, ts FROM ev WHERE host IN ('h1', 'h2', 'h3') AND ts IN (1, 3)"
+    for _ in range(2):
+        db.execute("SELECT widecol_stats('ev', 1)").fetchone()
+        rows = db.execute(q).fetchall()
+        stats = json.loads(db.execute("SELECT widecol_stats('ev')").fetchone()[0])
+    expect("an IN list's ranges: the rows", rows == [("h1", 1), ("h2", 3), ("h3", 1), ("h3", 3)], rows)
+    expect("an IN list's ranges: six seeks in two ReadRows",
+           (stats["seeks"], stats["rows_read"], stats["rpcs"]) == (6, 4, 2), stats)
+    db.execute("DROP TABLE ev")
+    db.close()
+
+
 def check_cell_limit(args):
     db = connect(args)
     db.execute("CREATE VIRTUAL TABLE big USING widecol(k INTEGER, v BLOB, ROWKEY(k PAD 3), "
@@ -392,6 +414,7 @@ def main():
     args = ap.parse_args()
     check_layout(args)
     check_versions(args)
+    check_range_sets(args)
     check_cell_limit(args)
     check_stopped(args)
     check_endpoints(args)
