@@ -886,9 +886,11 @@ static int emptyRange(const Wcbt__KeyRange *pRange){
 }
 
 /* Starts the ReadRows of the cursor's next page: the first (bNext 0), or
-** the one after the last key read, BT_PAGE_GROWTH times larger: the
-** ranges before that key are dropped, and the one it is in starts after
-** it.  pStream stays 0 (the end) if no range is left. */
+** the one after the last key read, BT_PAGE_GROWTH times larger.  The
+** ranges are in key order and the last key is in one of them: those that
+** end before it are dropped, and the one it is in starts after it (its
+** start may point at lastKey already, rewritten since: it is not
+** compared).  pStream stays 0 (the end) if no range is left. */
 static void readPage(BtTable *p, BtCursor *pCur, int bNext){
   BtStatus st = {0, 0};
   if( bNext ){
@@ -903,13 +905,9 @@ static void readPage(BtTable *p, BtCursor *pCur, int bNext){
     }
     if( pSet->n_ranges == 0 ) return;
     pRange = pSet->ranges[0];
-    if( pRange->start_case == WCBT__KEY_RANGE__START__NOT_SET
-     || keyCompare(&pRange->start_closed, pCur->lastKey.a,
-                   (size_t)pCur->lastKey.n) <= 0 ){
-      pRange->start_case = WCBT__KEY_RANGE__START_START_OPEN;
-      pRange->start_open.data = pCur->lastKey.a;
-      pRange->start_open.len = (size_t)pCur->lastKey.n;
-    }
+    pRange->start_case = WCBT__KEY_RANGE__START_START_OPEN;
+    pRange->start_open.data = pCur->lastKey.a;
+    pRange->start_open.len = (size_t)pCur->lastKey.n;
     pCur->req.rows_limit *= BT_PAGE_GROWTH;
     if( pCur->req.rows_limit > BT_MAX_PAGE ){
       pCur->req.rows_limit = BT_MAX_PAGE;

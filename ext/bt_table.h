@@ -114,6 +114,7 @@ struct BtTable {
   BtTxn *pTxn;          /* The connection's transaction (shared) */
   int bAsyncInsert;     /* ASYNC_INSERTS: conditional inserts in flight */
   int nInflight;
+  int iInflight;        /* The oldest, in the ring aInflight */
   BtInflight aInflight[BT_INFLIGHT];
   int *aiSavepoint;     /* nEntry at each open savepoint */
   int nSavepoint;

@@ -337,25 +337,34 @@ static int insertResult(BtTable *p, int code, BtStatus *pSt,
   return rc;
 }
 
+/* Waits for the oldest conditional insert in flight: SQLITE_OK if it
+** wrote its row, else the error (a key found in use:
+** SQLITE_CONSTRAINT_UNIQUE, since the statement has gone on to later rows
+** meanwhile). */
+static int finishOldest(BtTable *p){
+  BtInflight *pI = &p->aInflight[p->iInflight];
+  Wcbt__CheckAndMutateRowResponse *pResp = 0;
+  BtStatus st = {0, 0};
+  int code = btCallFinish(pI->pCall,
+                          &wcbt__check_and_mutate_row_response__descriptor,
+                          (ProtobufCMessage**)&pResp, &st);
+  int rc = insertResult(p, code, &st, pResp, pI->key.a, (size_t)pI->key.n,
+                        SQLITE_CONSTRAINT_UNIQUE);
+  btStatusClear(&st);
+  wcBufFree(&pI->key);
+  p->iInflight = (p->iInflight + 1) % BT_INFLIGHT;
+  p->nInflight--;
+  return rc;
+}
+
 /* Waits for every conditional insert in flight; the first that failed
-** gives the result (a key found in use: SQLITE_CONSTRAINT_UNIQUE, since
-** the statement has gone on to later rows meanwhile). */
+** gives the result. */
 static int drainInserts(BtTable *p){
-  int i, rc = SQLITE_OK;
-  for(i = 0; i < p->nInflight; i++){
-    BtInflight *pI = &p->aInflight[i];
-    Wcbt__CheckAndMutateRowResponse *pResp = 0;
-    BtStatus st = {0, 0};
-    int code = btCallFinish(pI->pCall,
-                            &wcbt__check_and_mutate_row_response__descriptor,
-                            (ProtobufCMessage**)&pResp, &st);
-    int rcOne = insertResult(p, code, &st, pResp, pI->key.a,
-                             (size_t)pI->key.n, SQLITE_CONSTRAINT_UNIQUE);
+  int rc = SQLITE_OK;
+  while( p->nInflight > 0 ){
+    int rcOne = finishOldest(p);
     if( rc == SQLITE_OK ) rc = rcOne;
-    btStatusClear(&st);
-    wcBufFree(&pI->key);
   }
-  p->nInflight = 0;
   return rc;
 }
 
@@ -405,7 +414,8 @@ void btVersionKey(WcBuf *pOut, const unsigned char *aKey, int64_t nKey,
 /* INSERT that must not replace: written only if the row has no marker,
 ** atomically (CheckAndMutateRow).  With bAsyncInsert the call is left in
 ** flight (up to BT_INFLIGHT of them) and its answer read by the next
-** btFlush(): before a read, at COMMIT, or when the window is full; but
+** btFlush(), before a read or at COMMIT, or when it is the oldest of a
+** full window; but
 ** not for INSERT OR FAIL, which widecol uses when its own statement must
 ** know at the row (OR IGNORE, OR FAIL). */
 static int insertNew(BtTable *p, const unsigned char *aKey, size_t nKey,
@@ -422,9 +432,10 @@ static int insertNew(BtTable *p, const unsigned char *aKey, size_t nKey,
   memset(&arena, 0, sizeof(arena));
   rc = rowMicros(p, p->bRowtime ? argv[p->nCol] : 0, &iMicros);
   if( rc != SQLITE_OK ) return rc;
-  /* Puts waiting in the batches go first: a write of this key among them
-  ** must be seen by the check. */
-  rc = p->nInflight == BT_INFLIGHT ? btFlush(p) : SQLITE_OK;
+  /* A full window waits for its oldest call only, so that the others
+  ** stay in flight.  Puts waiting in the batches go first: a write of
+  ** this key among them must be seen by the check. */
+  rc = p->nInflight == BT_INFLIGHT ? finishOldest(p) : SQLITE_OK;
   if( rc == SQLITE_OK ) rc = sendTable(p);
   if( rc != SQLITE_OK ) return rc;
   nMut = rowMutations(p, &arena, argv, 0, 0, iMicros, &apMut);
@@ -441,7 +452,8 @@ static int insertNew(BtTable *p, const unsigned char *aKey, size_t nKey,
   req.false_mutations = apMut;
   p->pTxn->nSent++;
   if( p->bAsyncInsert && sqlite3_vtab_on_conflict(p->db) != SQLITE_FAIL ){
-    BtInflight *pI = &p->aInflight[p->nInflight];
+    BtInflight *pI = &p->aInflight[(p->iInflight + p->nInflight)
+                                   % BT_INFLIGHT];
     memset(pI, 0, sizeof(*pI));
     wcBufAppend(&pI->key, aKey, (int64_t)nKey);
     pI->pCall = btCallStart(p->pConn, M_CHECKANDMUTATE, p->zResource,
