@@ -469,7 +469,9 @@ static int btInit(sqlite3 *db, BtTxn *pTxn, int argc,
     sqlite3_str_appendf(pDecl, ", \"%w\"", p->aCol[i].zName);
   }
   if( p->bRowtime ) sqlite3_str_appendall(pDecl, ", rowtime INTEGER");
-  if( p->bOlder ) sqlite3_str_appendall(pDecl, ", vkey BLOB HIDDEN PRIMARY KEY");
+  if( p->bOlder ){
+    sqlite3_str_appendall(pDecl, ", vkey BLOB HIDDEN PRIMARY KEY");
+  }
   sqlite3_str_appendall(pDecl, ") WITHOUT ROWID");
   zDecl = sqlite3_str_finish(pDecl);
   sqlite3_free(zKey);
@@ -588,9 +590,7 @@ static int btBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
     pInfo->aConstraintUsage[aiCons[i]].argvIndex = ++nArg;
     pInfo->aConstraintUsage[aiCons[i]].omit = 1;
   }
-  if( idxNum == BT_SET ){
-    /* cost and rows set above */
-  }else if( idxNum & BT_EQ ){
+  if( idxNum & BT_EQ ){
     cost = 10;
     pInfo->estimatedRows = 1;
     /* An OLDER table has a row per version of the key. */
@@ -810,7 +810,8 @@ static int cellStart(BtCursor *pCur, int iCol, int64_t iMicros){
   BtCell *pCell;
   if( pCur->nCell == pCur->nCellAlloc ){
     int nNew = pCur->nCellAlloc ? pCur->nCellAlloc * 2 : 32;
-    BtCell *aNew = sqlite3_realloc64(pCur->aCell, sizeof(BtCell) * (size_t)nNew);
+    BtCell *aNew = sqlite3_realloc64(pCur->aCell,
+                                     sizeof(BtCell) * (size_t)nNew);
     if( aNew == 0 ) return SQLITE_NOMEM;
     pCur->aCell = aNew;
     pCur->nCellAlloc = nNew;
@@ -943,10 +944,10 @@ static int readRow(BtCursor *pCur){
         /* A full page: the next one starts after its last key. */
         cursorReset(pCur);
         readPage(p, pCur, 1);
-        if( pCur->pStream == 0 && pCur->set.n_ranges > 0 ) return SQLITE_NOMEM;
         if( pCur->pStream == 0 ){
+          /* No range left, or no memory for the call. */
           pCur->bEof = 1;
-          return SQLITE_OK;
+          return pCur->set.n_ranges > 0 ? SQLITE_NOMEM : SQLITE_OK;
         }
         continue;
       }

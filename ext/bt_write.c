@@ -406,7 +406,9 @@ void btVersionKey(WcBuf *pOut, const unsigned char *aKey, int64_t nKey,
                   int64_t iMicros){
   unsigned char a[8];
   int i;
-  for(i = 0; i < 8; i++) a[i] = (unsigned char)((uint64_t)iMicros >> (56 - 8 * i));
+  for(i = 0; i < 8; i++){
+    a[i] = (unsigned char)((uint64_t)iMicros >> (56 - 8 * i));
+  }
   wcBufAppend(pOut, aKey, nKey);
   wcBufAppend(pOut, a, 8);
 }
