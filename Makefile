@@ -29,7 +29,7 @@ WARN     = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 EXTFLAGS = -fPIC -fvisibility=hidden
 LDLIBS   = -lcrypto -lm
 
-EXT_SRC  = ext/widecol.c ext/rk_functions.c ext/rk_bytes.c ext/rk_hash.c \
+EXT_SRC  = ext/widecol.c ext/rk_functions.c ext/rk_bytes.c ext/rk_hash.c ext/rk_token.c \
            ext/wc_schema.c ext/wc_codec.c ext/wc_store.c ext/wc_plan.c \
            ext/wc_range.c ext/wc_scan.c ext/wc_vtab.c ext/wc_write.c \
            ext/wc_check.c ext/wc_tvf.c ext/wc_lint.c ext/wc_regions.c \
@@ -120,6 +120,7 @@ test: widecol.so widecol_bigtable.so tests/slt $(REPLAY)
 	@/usr/bin/python3 tests/differential.py --extension ./widecol --cases $(DIFF_CASES)
 	@/usr/bin/python3 tests/crash.py --extension ./widecol --iterations 4
 	@/usr/bin/python3 tests/check_versions.py --extension ./widecol
+	@/usr/bin/python3 tests/token_check.py --extension ./widecol
 	@/usr/bin/python3 tests/concurrency.py --extension ./widecol
 	@timeout 300 /usr/bin/python3 tests/plans.py --extension ./widecol
 	@/usr/bin/python3 tests/lint_fixes.py --extension ./widecol

@@ -15,6 +15,7 @@ void rkSaltFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void rkUnsaltFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void rkBucketFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void rkMd5Func(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+void rkTokenFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void rkReverseFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void rkJoinFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void rkPartFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv);

@@ -55,6 +55,7 @@ static const struct {
   { "rk_unsalt",       2, WC_PURE,   WC_DATA_HASH, rkUnsaltFunc },
   { "rk_bucket",       2, WC_PURE,   WC_DATA_HASH, rkBucketFunc },
   { "rk_md5",          1, WC_PURE,   WC_DATA_HASH, rkMd5Func },
+  { "rk_token",       -1, WC_PURE,   0, rkTokenFunc     },
   { "rk_reverse",      1, WC_PURE,   0, rkReverseFunc   },
   { "rk_join",        -1, WC_PURE,   0, rkJoinFunc      },
   { "rk_part",         3, WC_PURE,   0, rkPartFunc      },
