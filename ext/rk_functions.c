@@ -507,42 +507,12 @@ void rkMd5Func(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   sqlite3_result_text(ctx, zHex, RK_MD5_HEX, SQLITE_TRANSIENT);
 }
 
-/* Appends the bytes Cassandra serializes a partition key value to: TEXT
-** as UTF-8, INTEGER as a bigint (8 bytes big-endian), REAL as a double
-** (IEEE 754, 8 bytes big-endian), BLOB as it is.  Returns their number. */
-static int64_t appendTokenValue(WcBuf *pKey, sqlite3_value *pVal){
-  unsigned char a[8];
-  uint64_t u;
-  int i;
-  switch( sqlite3_value_type(pVal) ){
-    case SQLITE_INTEGER:
-      u = (uint64_t)sqlite3_value_int64(pVal);
-      break;
-    case SQLITE_FLOAT: {
-      double r = sqlite3_value_double(pVal);
-      memcpy(&u, &r, 8);
-      break;
-    }
-    default: {
-      const void *z = sqlite3_value_type(pVal) == SQLITE_BLOB
-                      ? sqlite3_value_blob(pVal)
-                      : (const void*)sqlite3_value_text(pVal);
-      int64_t n = sqlite3_value_bytes(pVal);
-      wcBufAppend(pKey, z, n);
-      return n;
-    }
-  }
-  for(i = 0; i < 8; i++) a[i] = (unsigned char)(u >> (56 - 8 * i));
-  wcBufAppend(pKey, a, 8);
-  return 8;
-}
-
 /* rk_token(v, ...): Cassandra's token() of a partition key of one or more
 ** values (rk_token.h): one value as its bytes, several in Cassandra's
 ** composite form (per value a 2-byte length, the bytes, a 0x00). */
 void rkTokenFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   WcBuf key;
-  int i;
+  int iLong;
   if( argc == 0 ){
     rkError(ctx, "rk_token(v, ...): give the partition key's values, one "
             "per column of the key");
@@ -550,25 +520,13 @@ void rkTokenFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   }
   if( anyNull(argc, argv) ) return;
   memset(&key, 0, sizeof(key));
-  for(i = 0; i < argc; i++){
-    int64_t iLen = key.n, n;
-    if( argc > 1 ) wcBufAppend(&key, "\0\0", 2);
-    n = appendTokenValue(&key, argv[i]);
-    if( n > RK_TOKEN_MAX_KEY ){
-      rkError(ctx, "rk_token(v, ...): value %d is %lld bytes; Cassandra "
-              "keeps at most %d in a partition key column", i + 1,
-              (long long)n, RK_TOKEN_MAX_KEY);
-      wcBufFree(&key);
-      return;
-    }
-    if( argc > 1 && !key.bOom ){
-      key.a[iLen] = (unsigned char)(n >> 8);
-      key.a[iLen + 1] = (unsigned char)n;
-      wcBufAppend(&key, "\0", 1);
-    }
-  }
+  iLong = rkTokenKey(argv, argc, &key);
   if( key.bOom ){
     sqlite3_result_error_nomem(ctx);
+  }else if( iLong ){
+    rkError(ctx, "rk_token(v, ...): value %d is %d bytes; Cassandra keeps "
+            "at most %d in a partition key column", iLong,
+            sqlite3_value_bytes(argv[iLong - 1]), RK_TOKEN_MAX_KEY);
   }else if( key.n == 0 ){
     rkError(ctx, "rk_token(v, ...): the partition key is empty, which "
             "Cassandra refuses (\"Key may not be empty\"); an empty value is "

@@ -6,6 +6,8 @@
 */
 #include "rk_token.h"
 
+#include <string.h>
+
 #define RK_C1 UINT64_C(0x87c37b91114253d5)
 #define RK_C2 UINT64_C(0x4cf5ad432745937f)
 
@@ -85,4 +87,48 @@ int64_t rkToken(const unsigned char *a, int64_t n){
   h1 += h2;
   /* Long.MIN_VALUE is no token: Cassandra takes it as Long.MAX_VALUE. */
   return h1 == (UINT64_C(1) << 63) ? INT64_MAX : (int64_t)h1;
+}
+
+/* Appends the bytes of one value; returns their number. */
+static int64_t appendValue(WcBuf *pKey, sqlite3_value *pVal){
+  unsigned char a[8];
+  uint64_t u;
+  int i;
+  switch( sqlite3_value_type(pVal) ){
+    case SQLITE_INTEGER:
+      u = (uint64_t)sqlite3_value_int64(pVal);
+      break;
+    case SQLITE_FLOAT: {
+      double r = sqlite3_value_double(pVal);
+      memcpy(&u, &r, 8);
+      break;
+    }
+    default: {
+      const void *z = sqlite3_value_type(pVal) == SQLITE_BLOB
+                      ? sqlite3_value_blob(pVal)
+                      : (const void*)sqlite3_value_text(pVal);
+      int64_t n = sqlite3_value_bytes(pVal);
+      wcBufAppend(pKey, z, n);
+      return n;
+    }
+  }
+  for(i = 0; i < 8; i++) a[i] = (unsigned char)(u >> (56 - 8 * i));
+  wcBufAppend(pKey, a, 8);
+  return 8;
+}
+
+int rkTokenKey(sqlite3_value **apVal, int nVal, WcBuf *pKey){
+  int i;
+  for(i = 0; i < nVal; i++){
+    int64_t iLen = pKey->n, n;
+    if( nVal > 1 ) wcBufAppend(pKey, "\0\0", 2);
+    n = appendValue(pKey, apVal[i]);
+    if( n > RK_TOKEN_MAX_KEY ) return i + 1;
+    if( nVal > 1 && !pKey->bOom ){
+      pKey->a[iLen] = (unsigned char)(n >> 8);
+      pKey->a[iLen + 1] = (unsigned char)n;
+      wcBufAppend(pKey, "\0", 1);
+    }
+  }
+  return 0;
 }

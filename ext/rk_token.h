@@ -17,6 +17,9 @@
 #ifndef WIDECOL_RK_TOKEN_H
 #define WIDECOL_RK_TOKEN_H
 
+#include "widecol.h"
+#include "wc_buf.h"
+
 #include <stdint.h>
 
 /* The most bytes a partition key (or a component of one) may have. */
@@ -24,5 +27,12 @@
 
 /* The token of the partition key bytes a[0..n). */
 int64_t rkToken(const unsigned char *a, int64_t n);
+
+/* The bytes of the partition key apVal[0..nVal) (none NULL), appended to
+** pKey: TEXT as UTF-8, INTEGER as a bigint (8 bytes big-endian), REAL as
+** a double (8 bytes big-endian), BLOB as it is; several values in the
+** composite form.  Returns 0, or 1 + the index of a value over
+** RK_TOKEN_MAX_KEY bytes.  Out of memory sets pKey->bOom. */
+int rkTokenKey(sqlite3_value **apVal, int nVal, WcBuf *pKey);
 
 #endif /* WIDECOL_RK_TOKEN_H */
