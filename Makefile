@@ -32,7 +32,7 @@ LDLIBS   = -lcrypto -lm
 EXT_SRC  = ext/widecol.c ext/rk_functions.c ext/rk_bytes.c ext/rk_hash.c ext/rk_token.c \
            ext/wc_schema.c ext/wc_codec.c ext/wc_store.c ext/wc_plan.c \
            ext/wc_range.c ext/wc_scan.c ext/wc_vtab.c ext/wc_write.c \
-           ext/wc_check.c ext/wc_tvf.c ext/wc_lint.c ext/wc_regions.c \
+           ext/wc_check.c ext/wc_tvf.c ext/wc_lint.c ext/wc_regions.c ext/wc_ring.c \
            ext/wc_history.c ext/wc_versions.c ext/wc_buf.c \
            ext/wc_ddl.c
 EXT_HDR  = $(wildcard ext/wc_*.h ext/rk_*.h ext/widecol.h)

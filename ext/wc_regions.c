@@ -97,32 +97,11 @@ static void simFree(Sim *p){
 /* Runs the query and keeps the keys it returns, in order. */
 static int readKeys(sqlite3 *db, const char *zSql, Sim *p, char **pzErr){
   sqlite3_stmt *pStmt = 0;
-  const char *zTail = 0;
-  int nAlloc = 0, bMore = 0, rc;
-  rc = sqlite3_prepare_v2(db, zSql, -1, &pStmt, &zTail);
-  if( rc != SQLITE_OK ){
-    *pzErr = sqlite3_mprintf("widecol_regions: the query of keys does not "
-                             "prepare: %s", sqlite3_errmsg(db));
-    return rc;
-  }
-  if( zTail && *zTail ){
-    /* Only spaces, comments and semicolons may follow the query: they
-    ** prepare to no statement. */
-    sqlite3_stmt *pNext = 0;
-    if( sqlite3_prepare_v2(db, zTail, -1, &pNext, 0) != SQLITE_OK || pNext ){
-      sqlite3_finalize(pNext);
-      bMore = 1;
-    }
-  }
-  if( pStmt == 0 || bMore || sqlite3_column_count(pStmt) < 1
-   || !sqlite3_stmt_readonly(pStmt) ){
-    *pzErr = sqlite3_mprintf("widecol_regions: the first argument must be "
-        "one query that only reads and returns the keys in write order, as "
-        "in widecol_regions('SELECT rowkey FROM orders ORDER BY order_id', "
-        "1000); got %Q", zSql);
-    sqlite3_finalize(pStmt);
-    return SQLITE_ERROR;
-  }
+  int nAlloc = 0;
+  int rc = wcTvfPrepareQuery(db, "widecol_regions", zSql, "the keys in "
+      "write order, as in widecol_regions('SELECT rowkey FROM orders ORDER "
+      "BY order_id', 1000)", &pStmt, pzErr);
+  if( rc != SQLITE_OK ) return rc;
   while( (rc = sqlite3_step(pStmt)) == SQLITE_ROW ){
     sqlite3_value *pKey = sqlite3_column_value(pStmt, 0);
     int eType = sqlite3_value_type(pKey);

@@ -74,6 +74,39 @@ static int cellBytes(WcTvfCell *pCell, int eType, const void *a,
   return SQLITE_OK;
 }
 
+int wcTvfPrepareQuery(sqlite3 *db, const char *zFunc, const char *zSql,
+                      const char *zWhat, sqlite3_stmt **ppStmt, char **pzErr){
+  sqlite3_stmt *pStmt = 0;
+  const char *zTail = 0;
+  int bMore = 0;
+  int rc = sqlite3_prepare_v2(db, zSql, -1, &pStmt, &zTail);
+  *ppStmt = 0;
+  if( rc != SQLITE_OK ){
+    *pzErr = sqlite3_mprintf("%s: the query does not prepare: %s", zFunc,
+                             sqlite3_errmsg(db));
+    return rc;
+  }
+  if( zTail && *zTail ){
+    /* Only spaces, comments and semicolons may follow the query: they
+    ** prepare to no statement. */
+    sqlite3_stmt *pNext = 0;
+    if( sqlite3_prepare_v2(db, zTail, -1, &pNext, 0) != SQLITE_OK || pNext ){
+      sqlite3_finalize(pNext);
+      bMore = 1;
+    }
+  }
+  if( pStmt == 0 || bMore || sqlite3_column_count(pStmt) < 1
+   || !sqlite3_stmt_readonly(pStmt) ){
+    *pzErr = sqlite3_mprintf("%s: the first argument must be one query that "
+                             "only reads and returns %s; got %Q", zFunc,
+                             zWhat, zSql);
+    sqlite3_finalize(pStmt);
+    return SQLITE_ERROR;
+  }
+  *ppStmt = pStmt;
+  return SQLITE_OK;
+}
+
 int wcTvfAddRow(WcTvfRows *pRows, const char *zFormat, ...){
   va_list ap;
   WcTvfCell *aRow;

@@ -1,8 +1,9 @@
 /*
 ** wc_tvf.h: table-valued functions that compute all their rows at once.
 **
-** widecol_check(), widecol_lint() and widecol_regions() each take a few
-** arguments, do their work in xFilter and return a short list of rows.
+** widecol_check(), widecol_lint(), widecol_regions() and widecol_ring()
+** each take a few arguments, do their work in xFilter and return a short
+** list of rows.
 ** wc_tvf.c is their one eponymous virtual-table module: it declares the
 ** result columns plus one HIDDEN column per argument, hands the
 ** arguments to a fill function and serves the rows that function added.
@@ -41,13 +42,22 @@ struct WcTvfDef {
 ** double, 'n' nothing (NULL).  Returns SQLITE_OK or SQLITE_NOMEM. */
 int wcTvfAddRow(WcTvfRows *pRows, const char *zFormat, ...);
 
+/* Prepares zSql, the query a function runs (its first argument): one
+** statement that only reads and returns at least a column, or an error
+** "<zFunc>: the query does not prepare: ..." or "<zFunc>: the first
+** argument must be one query that only reads and returns <zWhat>; got
+** ..." in *pzErr. */
+int wcTvfPrepareQuery(sqlite3 *db, const char *zFunc, const char *zSql,
+                      const char *zWhat, sqlite3_stmt **ppStmt, char **pzErr);
+
 /* The module: registered once per function, its WcTvfDef as client data
 ** (widecol.c). */
 extern const sqlite3_module wcTvfModule;
 
-/* The functions: wc_check.c, wc_lint.c, wc_regions.c. */
+/* The functions: wc_check.c, wc_lint.c, wc_regions.c, wc_ring.c. */
 extern const WcTvfDef wcCheckDef;
 extern const WcTvfDef wcLintDef;
 extern const WcTvfDef wcRegionsDef;
+extern const WcTvfDef wcRingDef;
 
 #endif /* WIDECOL_WC_TVF_H */
