@@ -544,6 +544,8 @@ static const FuncPair aFunc[] = {
   { "rk_salt(t, 16)",             "substr(hex(t), 1, 2) || t",  "t" },
   { "rk_bucket(i, 16)",           "i % 16",                     "i" },
   { "rk_md5(t)",                  "hex(t)",                     "t" },
+  { "rk_token(t)",                "rk_md5(t)",                  "t" },
+  { "rk_token(t, i)",             "rk_md5(t || i)",             "t + i" },
   { "rk_join('_', t, i, i)",      "t || '_' || i || '_' || i",  "t + i" },
   { "rk_part(k, '_', 2)",         "substr(k, 8, 6)",            "k" },
   { "rk_prefix_end(t)",           "t || x'ff'",                 "t" },
