@@ -90,45 +90,60 @@ int64_t rkToken(const unsigned char *a, int64_t n){
 }
 
 /* Appends the bytes of one value; returns their number. */
-static int64_t appendValue(WcBuf *pKey, sqlite3_value *pVal){
+static int64_t appendPart(WcBuf *pKey, const RkTokenPart *pPart){
   unsigned char a[8];
   uint64_t u;
   int i;
-  switch( sqlite3_value_type(pVal) ){
-    case SQLITE_INTEGER:
-      u = (uint64_t)sqlite3_value_int64(pVal);
-      break;
-    case SQLITE_FLOAT: {
-      double r = sqlite3_value_double(pVal);
-      memcpy(&u, &r, 8);
-      break;
-    }
-    default: {
-      const void *z = sqlite3_value_type(pVal) == SQLITE_BLOB
-                      ? sqlite3_value_blob(pVal)
-                      : (const void*)sqlite3_value_text(pVal);
-      int64_t n = sqlite3_value_bytes(pVal);
-      wcBufAppend(pKey, z, n);
-      return n;
-    }
+  if( pPart->eType == SQLITE_INTEGER ){
+    u = (uint64_t)pPart->i;
+  }else if( pPart->eType == SQLITE_FLOAT ){
+    memcpy(&u, &pPart->r, 8);
+  }else{
+    wcBufAppend(pKey, pPart->a, pPart->n);
+    return pPart->n;
   }
   for(i = 0; i < 8; i++) a[i] = (unsigned char)(u >> (56 - 8 * i));
   wcBufAppend(pKey, a, 8);
   return 8;
 }
 
-int rkTokenKey(sqlite3_value **apVal, int nVal, WcBuf *pKey){
+int rkTokenKeyOf(const RkTokenPart *aPart, int nPart, WcBuf *pKey){
   int i;
-  for(i = 0; i < nVal; i++){
+  for(i = 0; i < nPart; i++){
     int64_t iLen = pKey->n, n;
-    if( nVal > 1 ) wcBufAppend(pKey, "\0\0", 2);
-    n = appendValue(pKey, apVal[i]);
+    if( nPart > 1 ) wcBufAppend(pKey, "\0\0", 2);
+    n = appendPart(pKey, &aPart[i]);
     if( n > RK_TOKEN_MAX_KEY ) return i + 1;
-    if( nVal > 1 && !pKey->bOom ){
+    if( nPart > 1 && !pKey->bOom ){
       pKey->a[iLen] = (unsigned char)(n >> 8);
       pKey->a[iLen + 1] = (unsigned char)n;
       wcBufAppend(pKey, "\0", 1);
     }
   }
   return 0;
+}
+
+int rkTokenKey(sqlite3_value **apVal, int nVal, WcBuf *pKey){
+  RkTokenPart aPart[8], *a = aPart;
+  int i, rc;
+  memset(aPart, 0, sizeof(aPart));
+  if( nVal > 8 ){
+    a = sqlite3_malloc64(sizeof(RkTokenPart) * (size_t)nVal);
+    if( a == 0 ){
+      pKey->bOom = 1;
+      return 0;
+    }
+  }
+  for(i = 0; i < nVal; i++){
+    sqlite3_value *pVal = apVal[i];
+    a[i].eType = sqlite3_value_type(pVal);
+    a[i].i = sqlite3_value_int64(pVal);
+    a[i].r = sqlite3_value_double(pVal);
+    a[i].a = a[i].eType == SQLITE_BLOB ? sqlite3_value_blob(pVal)
+                                       : (const void*)sqlite3_value_text(pVal);
+    a[i].n = sqlite3_value_bytes(pVal);
+  }
+  rc = rkTokenKeyOf(a, nVal, pKey);
+  if( a != aPart ) sqlite3_free(a);
+  return rc;
 }

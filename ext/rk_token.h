@@ -28,11 +28,25 @@
 /* The token of the partition key bytes a[0..n). */
 int64_t rkToken(const unsigned char *a, int64_t n);
 
-/* The bytes of the partition key apVal[0..nVal) (none NULL), appended to
-** pKey: TEXT as UTF-8, INTEGER as a bigint (8 bytes big-endian), REAL as
-** a double (8 bytes big-endian), BLOB as it is; several values in the
-** composite form.  Returns 0, or 1 + the index of a value over
-** RK_TOKEN_MAX_KEY bytes.  Out of memory sets pKey->bOom. */
+/* One value of a partition key: its storage class (SQLITE_INTEGER,
+** _FLOAT, _TEXT or _BLOB) and content. */
+typedef struct RkTokenPart RkTokenPart;
+struct RkTokenPart {
+  int eType;
+  int64_t i;
+  double r;
+  const void *a;        /* TEXT and BLOB bytes */
+  int64_t n;
+};
+
+/* The bytes of the partition key aPart[0..nPart), appended to pKey: TEXT
+** as UTF-8, INTEGER as a bigint (8 bytes big-endian), REAL as a double
+** (8 bytes big-endian), BLOB as it is; several values in the composite
+** form.  Returns 0, or 1 + the index of a value over RK_TOKEN_MAX_KEY
+** bytes.  Out of memory sets pKey->bOom. */
+int rkTokenKeyOf(const RkTokenPart *aPart, int nPart, WcBuf *pKey);
+
+/* rkTokenKeyOf() of SQL values (none NULL). */
 int rkTokenKey(sqlite3_value **apVal, int nVal, WcBuf *pKey);
 
 #endif /* WIDECOL_RK_TOKEN_H */
