@@ -9,6 +9,7 @@
 #include "widecol.h"
 #include "wc_codec.h"
 #include "rk_bytes.h"
+#include "rk_token.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -547,12 +548,62 @@ static int saltSource(const WcSchema *pS, const WcElement *pElem,
   return pSrc->bOom ? WC_NOMEM : WC_OK;
 }
 
+/* TOKEN(columns): Cassandra's token of the columns' values, its sign bit
+** flipped so that byte order is token order: 8 bytes big-endian in
+** BINARY encoding, 16 lowercase hex digits in TEXT. */
+static int encodeToken(const WcSchema *pS, const WcElement *pElem,
+                       const WcValue *aVal, WcBuf *pOut, char **pzErr){
+  RkTokenPart aPart[WC_MAX_SALT_COL];
+  unsigned char aByte[8];
+  char zHex[16];
+  WcBuf key;
+  uint64_t u;
+  int i, iLong, rc = WC_OK;
+  for(i = 0; i < pElem->nSaltCol; i++){
+    int iCol = pElem->aiSaltCol[i];
+    const WcValue *pVal = &aVal[iCol];
+    rc = checkType(pS, iCol, pVal, pzErr);
+    if( rc ) return rc;
+    aPart[i].eType = pVal->eType;
+    aPart[i].i = pVal->i;
+    aPart[i].r = pVal->r;
+    aPart[i].a = pVal->a;
+    aPart[i].n = pVal->n;
+  }
+  memset(&key, 0, sizeof(key));
+  iLong = rkTokenKeyOf(aPart, pElem->nSaltCol, &key);
+  if( key.bOom ){
+    rc = WC_NOMEM;
+  }else if( iLong || key.n == 0 ){
+    int iCol = pElem->aiSaltCol[iLong ? iLong - 1 : 0];
+    rc = noFit(pzErr, pS, iCol, &aVal[iCol], iLong
+               ? "a Cassandra partition key column holds at most 65535 bytes"
+               : "Cassandra refuses an empty partition key");
+  }else{
+    u = (uint64_t)rkToken(key.a, key.n) ^ (UINT64_C(1) << 63);
+    if( pS->eEncoding == WC_ENCODING_BINARY ){
+      for(i = 0; i < 8; i++) aByte[i] = (unsigned char)(u >> (56 - 8 * i));
+      wcBufAppend(pOut, aByte, 8);
+    }else{
+      for(i = 15; i >= 0; i--){
+        zHex[i] = "0123456789abcdef"[u & 0x0F];
+        u >>= 4;
+      }
+      wcBufAppend(pOut, zHex, 16);
+    }
+    if( pOut->bOom ) rc = WC_NOMEM;
+  }
+  wcBufFree(&key);
+  return rc;
+}
+
 static int encodeSalt(const WcSchema *pS, RkHasher *pHasher,
                       const WcElement *pElem, const WcValue *aVal,
                       WcBuf *pOut, char **pzErr){
   WcBuf src;
   char zSalt[RK_MD5_HEX];
   int rc;
+  if( pElem->bToken ) return encodeToken(pS, pElem, aVal, pOut, pzErr);
   memset(&src, 0, sizeof(src));
   rc = saltSource(pS, pElem, aVal, &src, pzErr);
   if( rc == WC_OK ){
@@ -606,6 +657,21 @@ uint64_t wcDerivedCount(const WcSchema *pS, int iElem){
   int nDigit = pElem->nSaltDigit < 0 ? -pElem->nSaltDigit : pElem->nSaltDigit;
   if( pElem->eKind == WC_ELEM_BUCKET ) return (uint64_t)pElem->nBucket;
   return nDigit < 16 ? (uint64_t)1 << (4 * nDigit) : 0;
+}
+
+double wcDerivedDomain(const WcSchema *pS, int iElem){
+  const WcElement *pElem = &pS->aElem[iElem];
+  double r = 1.0;
+  int i;
+  if( pElem->eKind == WC_ELEM_BUCKET ) return (double)pElem->nBucket;
+  if( pElem->bToken ) return 18446744073709551616.0;
+  for(i = 0; i < pElem->nSpan; i++) r *= 16.0;
+  return r;
+}
+
+const char *wcDerivedName(const WcElement *pElem){
+  return pElem->bToken ? "TOKEN"
+       : pElem->eKind == WC_ELEM_SALT ? "SALT" : "BUCKET";
 }
 
 int wcEncodeDerived(const WcSchema *pS, int iElem, uint64_t iValue,

@@ -74,6 +74,10 @@ int wcEncodeKey(const WcSchema *pS, RkHasher *pHasher, const WcValue *aVal,
 ** iValue, or the salt whose hex digits spell iValue.  A skip scan over a
 ** dense table visits every one instead of probing for them. */
 uint64_t wcDerivedCount(const WcSchema *pS, int iElem);
+/* The same count as a double, however large (a TOKEN's is 2^64), and the
+** element's name: "TOKEN", "SALT" or "BUCKET". */
+double wcDerivedDomain(const WcSchema *pS, int iElem);
+const char *wcDerivedName(const WcElement *pElem);
 int wcEncodeDerived(const WcSchema *pS, int iElem, uint64_t iValue,
                     WcBuf *pOut);
 

@@ -270,9 +270,13 @@ static char *elementText(const WcSchema *pKey, const WcElement *pE,
   sqlite3_str *pStr = sqlite3_str_new(0);
   int i;
   if( pE->eKind == WC_ELEM_SALT ){
-    sqlite3_str_appendf(pStr, "SALT(%d", pE->nSaltDigit);
+    if( pE->bToken ){
+      sqlite3_str_appendall(pStr, "TOKEN(");
+    }else{
+      sqlite3_str_appendf(pStr, "SALT(%d, ", pE->nSaltDigit);
+    }
     for(i = 0; i < pE->nSaltCol; i++){
-      sqlite3_str_appendall(pStr, ", ");
+      sqlite3_str_appendall(pStr, i ? ", " : "");
       appendName(pStr, pKey->aCol[pE->aiSaltCol[i]].zName);
     }
     sqlite3_str_appendall(pStr, ")");
@@ -749,7 +753,9 @@ static void ruleSaltedRange(Lint *p, const LintKey *pK, int iElem){
   char *zNew, *zCount;
   uint64_t nPrefix;     /* 0: 16^16 or more */
   int j;
-  if( pE->eKind == WC_ELEM_COLUMN ) return;
+  /* A TOKEN is Cassandra's partition: a range is read within one, and
+  ** allow-filtering judges the rest. */
+  if( pE->eKind == WC_ELEM_COLUMN || pE->bToken ) return;
   nPrefix = wcDerivedCount(pKey, iElem);
   if( nPrefix != 0 && nPrefix <= WC_LINT_PREFIXES ) return;
   for(j = iElem + 1; j < pKey->nElem; j++){

@@ -366,10 +366,8 @@ static double skipPrefixes(Planner *p, int k){
   int i, bCounted = 0;
   for(i = 0; i < k; i++){
     const WcElement *pElem = &p->pS->aElem[i];
-    if( pElem->eKind == WC_ELEM_SALT ){
-      nPrefix *= pow(16.0, (double)pElem->nSpan);
-    }else if( pElem->eKind == WC_ELEM_BUCKET ){
-      nPrefix *= (double)pElem->nBucket;
+    if( pElem->eKind != WC_ELEM_COLUMN ){
+      nPrefix *= wcDerivedDomain(p->pS, i);
     }else{
       bCounted = 1;
     }
@@ -848,7 +846,7 @@ static void explainFilters(Planner *p){
         ? sqlite3_mprintf("after %s, which is not fixed",
                           pS->aCol[pPrev->iCol].zName)
         : sqlite3_mprintf("after %s, which is not fixed",
-                          pPrev->eKind == WC_ELEM_SALT ? "SALT" : "BUCKET");
+                          wcDerivedName(pPrev));
       addNote(p, iCol, z ? z : "not a leading field");
       sqlite3_free(z);
     }
@@ -913,7 +911,8 @@ static char *planText(Planner *p){
         const WcElement *pElem = &pS->aElem[i];
         sqlite3_str_appendall(pStr, i ? " x" : "");
         if( pElem->eKind == WC_ELEM_SALT ){
-          sqlite3_str_appendf(pStr, " %.0f salts", pow(16.0, pElem->nSpan));
+          sqlite3_str_appendf(pStr, " %.0f %s", wcDerivedDomain(pS, i),
+                              pElem->bToken ? "tokens" : "salts");
         }else if( pElem->eKind == WC_ELEM_BUCKET ){
           sqlite3_str_appendf(pStr, " %lld buckets", pElem->nBucket);
         }else{
@@ -940,9 +939,9 @@ static char *planText(Planner *p){
   explainRanges(p, pStr);
   /* A SALT or BUCKET computed from '=' values narrows to its prefix. */
   for(i = p->plan.nSkip; i < p->plan.nSkip + p->plan.nEqElem; i++){
-    int eKind = pS->aElem[i].eKind;
-    if( eKind == WC_ELEM_SALT ) sqlite3_str_appendall(pStr, "; SALT computed");
-    if( eKind == WC_ELEM_BUCKET ) sqlite3_str_appendall(pStr, "; BUCKET computed");
+    if( pS->aElem[i].eKind != WC_ELEM_COLUMN ){
+      sqlite3_str_appendf(pStr, "; %s computed", wcDerivedName(&pS->aElem[i]));
+    }
   }
   sqlite3_str_appendall(pStr, sqlite3_str_value(p->pNote)
                               ? sqlite3_str_value(p->pNote) : "");

@@ -163,6 +163,7 @@ typedef struct Parse Parse;
 struct Parse {
   WcSchema *pSchema;    /* The table, or the key of one of its indexes */
   const char *zKey;     /* "ROWKEY" or "INDEX <name>", for messages */
+  int bPrimaryKey;      /* The row key came as PRIMARY KEY (...) */
   int bCreate;          /* CREATE, not the connection of an existing table */
   char *zErr;
 };
@@ -403,6 +404,39 @@ static int boundedInt(Parse *p, Lexer *pLex, const char *zWhat,
   return 0;
 }
 
+/* The columns a SALT or TOKEN (zKind) is computed from, "a, b, ...)",
+** from the current token on. */
+static void parseSourceColumns(Parse *p, Lexer *pLex, WcElement *pElem,
+                               const char *zKind){
+  pElem->aiSaltCol = sqlite3_malloc64(sizeof(int)
+                                      * (sqlite3_uint64)p->pSchema->nCol);
+  if( pElem->aiSaltCol == 0 ){
+    parseError(p, "out of memory");
+    return;
+  }
+  for(;;){
+    int iCol, i;
+    iCol = keyColumn(p, pLex, zKind);
+    if( iCol < 0 ) return;
+    if( pElem->nSaltCol == WC_MAX_SALT_COL ){
+      parseError(p, "widecol %s: %s hashes at most %d columns",
+                 p->pSchema->zTable, zKind, WC_MAX_SALT_COL);
+      return;
+    }
+    for(i = 0; i < pElem->nSaltCol; i++){
+      if( pElem->aiSaltCol[i] == iCol ){
+        parseError(p, "widecol %s: %s names column \"%s\" twice",
+                   p->pSchema->zTable, zKind, p->pSchema->aCol[iCol].zName);
+        return;
+      }
+    }
+    pElem->aiSaltCol[pElem->nSaltCol++] = iCol;
+    if( pLex->tk.eType != TK_COMMA ) break;
+    lexNext(pLex);
+  }
+  expectToken(p, pLex, TK_RP, zKind, "\")\" or another column");
+}
+
 static void parseSalt(Parse *p, Lexer *pLex, WcElement *pElem){
   int64_t n;
   lexNext(pLex);
@@ -419,36 +453,23 @@ static void parseSalt(Parse *p, Lexer *pLex, WcElement *pElem){
   }
   pElem->eKind = WC_ELEM_SALT;
   pElem->nSaltDigit = (int)n;
-  pElem->aiSaltCol = sqlite3_malloc64(sizeof(int)
-                                      * (sqlite3_uint64)p->pSchema->nCol);
-  if( pElem->aiSaltCol == 0 ){
-    parseError(p, "out of memory");
-    return;
-  }
-  while( pLex->tk.eType == TK_COMMA ){
-    int iCol, i;
-    lexNext(pLex);
-    iCol = keyColumn(p, pLex, "SALT");
-    if( iCol < 0 ) return;
-    if( pElem->nSaltCol == WC_MAX_SALT_COL ){
-      parseError(p, "widecol %s: SALT hashes at most %d columns",
-                 p->pSchema->zTable, WC_MAX_SALT_COL);
-      return;
-    }
-    for(i = 0; i < pElem->nSaltCol; i++){
-      if( pElem->aiSaltCol[i] == iCol ){
-        parseError(p, "widecol %s: SALT names column \"%s\" twice",
-                   p->pSchema->zTable, p->pSchema->aCol[iCol].zName);
-        return;
-      }
-    }
-    pElem->aiSaltCol[pElem->nSaltCol++] = iCol;
-  }
-  if( pElem->nSaltCol == 0 ){
+  if( pLex->tk.eType != TK_COMMA ){
     unexpected(p, &pLex->tk, "SALT", "\", column\" after the digit count");
     return;
   }
-  expectToken(p, pLex, TK_RP, "SALT", "\")\" or another column");
+  lexNext(pLex);
+  parseSourceColumns(p, pLex, pElem, "SALT");
+}
+
+/* TOKEN(column, ...): Cassandra's token of a partition key, a SALT whose
+** hash is Murmur3Partitioner's (wc_schema.h). */
+static void parseToken(Parse *p, Lexer *pLex, WcElement *pElem){
+  lexNext(pLex);
+  if( expectToken(p, pLex, TK_LP, "TOKEN", "(column, ...)") ) return;
+  pElem->eKind = WC_ELEM_SALT;
+  pElem->bToken = 1;
+  pElem->nSaltDigit = 16;
+  parseSourceColumns(p, pLex, pElem, "TOKEN");
 }
 
 static void parseBucket(Parse *p, Lexer *pLex, WcElement *pElem){
@@ -537,6 +558,8 @@ static void parseElement(Parse *p, Lexer *pLex){
   pElem->iCol = -1;
   if( tokenIs(&pLex->tk, "SALT") && nextIsParen(pLex) ){
     parseSalt(p, pLex, pElem);
+  }else if( tokenIs(&pLex->tk, "TOKEN") && nextIsParen(pLex) ){
+    parseToken(p, pLex, pElem);
   }else if( tokenIs(&pLex->tk, "BUCKET") && nextIsParen(pLex) ){
     parseBucket(p, pLex, pElem);
   }else{
@@ -587,6 +610,11 @@ static int maxElements(const char *zArg){
 static void parseRowkey(Parse *p, const char *zArg){
   WcSchema *pS = p->pSchema;
   Lexer lex;
+  if( pS->aElem && p->bPrimaryKey ){
+    parseError(p, "widecol %s: give ROWKEY(...) or PRIMARY KEY (...), once "
+               "and not both: they both say what the row key is", pS->zTable);
+    return;
+  }
   if( pS->aElem ){
     parseError(p, "widecol %s: ROWKEY(...) is given twice; a table has one "
                "row key", pS->zTable);
@@ -597,6 +625,113 @@ static void parseRowkey(Parse *p, const char *zArg){
   parseElements(p, &lex, maxElements(zArg));
   if( !p->zErr && lex.tk.eType != TK_END ){
     unexpected(p, &lex.tk, "ROWKEY(...)", "nothing after the closing \")\"");
+  }
+}
+
+/* A column element of the key, for the PRIMARY KEY form. */
+static WcElement *addColumnElement(Parse *p, int iCol){
+  WcSchema *pS = p->pSchema;
+  WcElement *pElem = &pS->aElem[pS->nElem++];
+  memset(pElem, 0, sizeof(*pElem));
+  pElem->eKind = WC_ELEM_COLUMN;
+  pElem->iCol = iCol;
+  if( pS->aCol[iCol].iElem >= 0 ){
+    parseError(p, "widecol %s: column \"%s\" appears twice in PRIMARY KEY",
+               pS->zTable, pS->aCol[iCol].zName);
+  }else{
+    pS->aCol[iCol].iElem = pS->nElem - 1;
+  }
+  return pElem;
+}
+
+/* PRIMARY KEY ((p1, p2, ...), c1 [ASC|DESC], ...), CQL's form, or
+** PRIMARY KEY (p1, c1, ...) with one partition column: the row key
+** ROWKEY(TOKEN(p1, p2, ...), p1, p2, ..., c1 [DESC], ...), in ENCODING
+** BINARY (set by wcSchemaParse).  Rows sit by their partition's token,
+** as Cassandra places them, and in clustering order within it. */
+static void parsePrimaryKey(Parse *p, const char *zArg){
+  WcSchema *pS = p->pSchema;
+  WcElement *pToken;
+  Lexer lex;
+  int bParen;
+  if( pS->aElem ){
+    parseError(p, "widecol %s: give ROWKEY(...) or PRIMARY KEY (...), once "
+               "and not both: they both say what the row key is", pS->zTable);
+    return;
+  }
+  pS->aElem = sqlite3_malloc64(sizeof(WcElement)
+                               * (sqlite3_uint64)(maxElements(zArg) + 1));
+  if( pS->aElem == 0 ){
+    parseError(p, "out of memory");
+    return;
+  }
+  p->bPrimaryKey = 1;
+  lexInit(&lex, zArg);
+  lexNext(&lex);     /* PRIMARY */
+  lexNext(&lex);     /* KEY */
+  if( expectToken(p, &lex, TK_LP, "PRIMARY KEY", "\"((partition columns), "
+                  "clustering columns)\"") ){
+    return;
+  }
+  /* The token first; its columns are known once the partition is read. */
+  pToken = &pS->aElem[pS->nElem++];
+  memset(pToken, 0, sizeof(*pToken));
+  pToken->iCol = -1;
+  pToken->eKind = WC_ELEM_SALT;
+  pToken->bToken = 1;
+  pToken->nSaltDigit = 16;
+  pToken->aiSaltCol = sqlite3_malloc64(sizeof(int) * (size_t)pS->nCol);
+  if( pToken->aiSaltCol == 0 ){
+    parseError(p, "out of memory");
+    return;
+  }
+  bParen = lex.tk.eType == TK_LP;
+  if( bParen ) lexNext(&lex);
+  if( lex.tk.eType == TK_RP ){
+    parseError(p, "widecol %s: PRIMARY KEY has no partition key; name its "
+               "columns first, as in PRIMARY KEY ((user_id), liked_at)",
+               pS->zTable);
+    return;
+  }
+  for(;;){
+    int iCol = keyColumn(p, &lex, "PRIMARY KEY");
+    if( iCol < 0 ) return;
+    if( pToken->nSaltCol == WC_MAX_SALT_COL ){
+      parseError(p, "widecol %s: a partition key has at most %d columns "
+                 "here", pS->zTable, WC_MAX_SALT_COL);
+      return;
+    }
+    pToken->aiSaltCol[pToken->nSaltCol++] = iCol;
+    addColumnElement(p, iCol);
+    if( p->zErr || !bParen || lex.tk.eType != TK_COMMA ) break;
+    lexNext(&lex);
+  }
+  if( bParen && expectToken(p, &lex, TK_RP, "PRIMARY KEY's partition key",
+                            "\",\" or \")\"") ){
+    return;
+  }
+  while( lex.tk.eType == TK_COMMA ){
+    WcElement *pElem;
+    int iCol;
+    lexNext(&lex);
+    iCol = keyColumn(p, &lex, "PRIMARY KEY");
+    if( iCol < 0 ) return;
+    pElem = addColumnElement(p, iCol);
+    if( p->zErr ) return;
+    if( tokenIs(&lex.tk, "DESC") ){
+      pElem->aXform[pElem->nXform++].eOp = WC_XFORM_DESC;
+      lexNext(&lex);
+    }else if( tokenIs(&lex.tk, "ASC") ){
+      lexNext(&lex);
+    }
+  }
+  if( expectToken(p, &lex, TK_RP, "PRIMARY KEY", "\",\", ASC, DESC or "
+                  "\")\"") ){
+    return;
+  }
+  if( lex.tk.eType != TK_END ){
+    unexpected(p, &lex.tk, "PRIMARY KEY (...)", "nothing after the closing "
+               "\")\"");
   }
 }
 
@@ -1129,10 +1264,13 @@ static void checkElements(Parse *p){
         checkTextElement(p, i);
       }
     }else{
-      const char *zKind = pElem->eKind == WC_ELEM_SALT ? "SALT" : "BUCKET";
+      const char *zKind = pElem->bToken ? "TOKEN"
+                        : pElem->eKind == WC_ELEM_SALT ? "SALT" : "BUCKET";
       pElem->bFixed = 1;
       pElem->eSpan = WC_SPAN_BYTES;
-      pElem->nSpan = pElem->eKind == WC_ELEM_SALT
+      pElem->nSpan = pElem->bToken
+        ? (pS->eEncoding == WC_ENCODING_BINARY ? 8 : 16)
+        : pElem->eKind == WC_ELEM_SALT
         ? (pElem->nSaltDigit < 0 ? -pElem->nSaltDigit : pElem->nSaltDigit)
         : rkDigitCount((uint64_t)(pElem->nBucket - 1));
       pElem->eOrder = WC_ORDER_NONE;
@@ -1447,11 +1585,12 @@ static int optionLookalike(Parse *p, const char *zArg){
 #define ARG_VERSIONS  8   /* VERSIONS or TTL */
 #define ARG_STORAGE   9
 #define ARG_SPLITS   10
+#define ARG_PRIMARY  11   /* PRIMARY KEY (...), CQL's form of ROWKEY */
 
 /* INDEX and FAMILY start an argument when a name and "(" follow. */
 static int argKind(const char *zArg){
   Lexer lex;
-  int bRowkey, bIndex, bFamily;
+  int bRowkey, bIndex, bFamily, bPrimary;
   lexInit(&lex, zArg);
   if( lex.tk.eType != TK_ID ) return ARG_BAD;
   if( tokenIs(&lex.tk, "DELIMITER") ) return ARG_DELIMITER;
@@ -1464,8 +1603,12 @@ static int argKind(const char *zArg){
   bRowkey = tokenIs(&lex.tk, "ROWKEY");
   bIndex = tokenIs(&lex.tk, "INDEX");
   bFamily = tokenIs(&lex.tk, "FAMILY");
+  bPrimary = tokenIs(&lex.tk, "PRIMARY");
   lexNext(&lex);
   if( bRowkey && lex.tk.eType == TK_LP ) return ARG_ROWKEY;
+  if( bPrimary && tokenIs(&lex.tk, "KEY") && nextIsParen(&lex) ){
+    return ARG_PRIMARY;
+  }
   if( (bIndex || bFamily) && lex.tk.eType == TK_ID && nextIsParen(&lex) ){
     return bIndex ? ARG_INDEX : ARG_FAMILY;
   }
@@ -1498,7 +1641,7 @@ WcSchema *wcSchemaParse(const char *zTable, int argc, const char *const *argv,
   Parse sParse;
   WcSchema *pS = sqlite3_malloc(sizeof(WcSchema));
   Given given;
-  int i;
+  int i, bPrimary = 0;
   memset(&given, 0, sizeof(given));
   memset(&sParse, 0, sizeof(sParse));
   sParse.bCreate = bCreate;
@@ -1521,6 +1664,11 @@ WcSchema *wcSchemaParse(const char *zTable, int argc, const char *const *argv,
    || pS->zKeyName == 0 || pS->aIndex == 0 || pS->aFamily == 0 ){
     parseError(&sParse, "out of memory");
   }
+  /* CQL's PRIMARY KEY form keys rows by a token in 8 bytes: BINARY. */
+  for(i = 0; i < argc && !bPrimary; i++){
+    bPrimary = argKind(argv[i]) == ARG_PRIMARY;
+  }
+  if( bPrimary ) pS->eEncoding = WC_ENCODING_BINARY;
   /* Columns and options first, so that ROWKEY may come anywhere. */
   for(i = 0; i < argc && !sParse.zErr; i++){
     switch( argKind(argv[i]) ){
@@ -1557,6 +1705,11 @@ WcSchema *wcSchemaParse(const char *zTable, int argc, const char *const *argv,
       }
     }
   }
+  if( !sParse.zErr && bPrimary && pS->eEncoding != WC_ENCODING_BINARY ){
+    parseError(&sParse, "widecol %s: PRIMARY KEY (...) is Cassandra's form, "
+               "whose row key is ENCODING BINARY (the token in 8 bytes); drop "
+               "ENCODING TEXT, or write the key as ROWKEY(...)", zTable);
+  }
   if( !sParse.zErr && pS->bVersioned ) checkVersionNames(&sParse);
   if( !sParse.zErr && pS->nCol == 0 ){
     parseError(&sParse, "widecol %s: no columns are declared; give column "
@@ -1564,6 +1717,7 @@ WcSchema *wcSchemaParse(const char *zTable, int argc, const char *const *argv,
   }
   for(i = 0; i < argc && !sParse.zErr; i++){
     if( argKind(argv[i]) == ARG_ROWKEY ) parseRowkey(&sParse, argv[i]);
+    if( argKind(argv[i]) == ARG_PRIMARY ) parsePrimaryKey(&sParse, argv[i]);
   }
   if( !sParse.zErr && pS->nElem == 0 ){
     parseError(&sParse, "widecol %s: ROWKEY(...) is missing; name the columns "

@@ -93,6 +93,10 @@ struct WcElement {
   int nXform;
   WcTransform aXform[WC_MAX_TRANSFORM];
   int nSaltDigit;       /* SALT: n, negative for the last digits */
+  int bToken;           /* SALT written TOKEN(columns): Cassandra's token
+                        ** of the columns (rk_token.h), not an MD5: 8
+                        ** bytes in BINARY encoding, 16 hex digits in TEXT,
+                        ** so that byte order is token order */
   int nSaltCol;         /* SALT: source columns */
   int *aiSaltCol;
   int64_t nBucket;      /* BUCKET: number of buckets */

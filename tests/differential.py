@@ -122,6 +122,22 @@ DESIGNS = [
                ("v", "INTEGER", lambda r: r.randint(0, 9))],
          rowkey="host PAD 8, ts PAD 10", options=", DELIMITER ''",
          key=["host", "ts"]),
+    # Cassandra's designs: CQL's PRIMARY KEY form (the token of the
+    # partition key first, ENCODING BINARY), and TOKEN in a TEXT key.
+    dict(name="cql_likes",
+         cols=[("user_id", "TEXT", lambda r: r.choice(["u1", "u2", "u12", "a", "\u00e9"])),
+               ("liked_at", "INTEGER", lambda r: r.randint(-5, 40)),
+               ("item_id", "INTEGER", lambda r: r.randint(0, 9)),
+               ("note", "TEXT", lambda r: r.choice([None, "x", "yy"]))],
+         rowkey="", primary="(user_id), liked_at DESC, item_id",
+         key=["user_id", "liked_at", "item_id"]),
+    dict(name="cql_readings",
+         cols=[("sensor", "TEXT", lambda r: r.choice(["s1", "s2", "s10"])),
+               ("day", "INTEGER", lambda r: r.randint(20151223, 20151226)),
+               ("ts", "INTEGER", lambda r: r.randint(0, 999)),
+               ("v", "REAL", lambda r: r.random())],
+         rowkey="TOKEN(sensor, day), sensor, day, ts PAD 3",
+         key=["sensor", "day", "ts"]),
     dict(name="textlast",
          cols=[("id", "INTEGER", lambda r: r.randint(0, 20)),
                ("name", "TEXT", lambda r: text(r, "aAb_0 \u00e9", 0, 4)),
@@ -542,8 +558,10 @@ class Design:
         there).  The primary key and indexes take each column's own
         collation."""
         sch = self.schema + "."
-        w = "CREATE VIRTUAL TABLE %sw USING widecol(%s, ROWKEY(%s)%s%s%s)" % (
-            sch, self.col_defs(), self.spec["rowkey"], self.spec.get("options", ""),
+        key = ("PRIMARY KEY (%s)" % self.spec["primary"] if "primary" in self.spec
+               else "ROWKEY(%s)" % self.spec["rowkey"])
+        w = "CREATE VIRTUAL TABLE %sw USING widecol(%s, %s%s%s%s)" % (
+            sch, self.col_defs(), key, self.spec.get("options", ""),
             self.spec.get("extra", ""), self.storage)
         o = ["CREATE TABLE %so(%s, PRIMARY KEY(%s)) WITHOUT ROWID" % (
             sch, self.col_defs(self.spec.get("notnull", ())), ", ".join(self.key))]
