@@ -121,6 +121,7 @@ test: widecol.so widecol_bigtable.so tests/slt $(REPLAY)
 	@/usr/bin/python3 tests/crash.py --extension ./widecol --iterations 4
 	@/usr/bin/python3 tests/check_versions.py --extension ./widecol
 	@/usr/bin/python3 tests/token_check.py --extension ./widecol
+	@/usr/bin/python3 tests/cql_check.py --extension ./widecol
 	@/usr/bin/python3 tests/concurrency.py --extension ./widecol
 	@timeout 300 /usr/bin/python3 tests/plans.py --extension ./widecol
 	@/usr/bin/python3 tests/lint_fixes.py --extension ./widecol

@@ -9,6 +9,7 @@
 **             they are but \ and ', others \xNN with uppercase digits)
 **   bigtable  cbt createtable, createfamily and setgcpolicy, as sh
 **             commands (arguments in single quotes)
+**   cql       Cassandra's CREATE TABLE of the row table (cqlCreate())
 **
 ** Split points: the SPLITS option's; else each value of a leading SALT or
 ** BUCKET (at most WC_MAX_SPLITS, evenly spaced); with a region count,
@@ -215,6 +216,140 @@ static void cbtCreate(sqlite3_str *pStr, const WcSchema *pS,
   }
 }
 
+/* A CQL identifier, double-quoted. */
+static void appendCqlName(sqlite3_str *pStr, const char *z){
+  sqlite3_str_appendf(pStr, "\"%w\"", z);
+}
+
+/* The CQL type of a column of affinity cAff: the one rk_token() hashes
+** its values as. */
+static const char *cqlType(char cAff){
+  switch( cAff ){
+    case WC_AFF_INTEGER: return "bigint";
+    case WC_AFF_REAL:    return "double";
+    case WC_AFF_TEXT:    return "text";
+    case WC_AFF_NUMERIC: return "decimal";
+    default:             return "blob";
+  }
+}
+
+/* True if element iElem is a column of the leading TOKEN's partition key
+** (it then follows the TOKEN, as PRIMARY KEY writes it). */
+static int inPartition(const WcSchema *pS, int iElem){
+  const WcElement *pTok = &pS->aElem[0];
+  int i;
+  if( !pTok->bToken || pS->aElem[iElem].eKind != WC_ELEM_COLUMN ) return 0;
+  for(i = 0; i < pTok->nSaltCol; i++){
+    if( pTok->aiSaltCol[i] == pS->aElem[iElem].iCol ) return 1;
+  }
+  return 0;
+}
+
+/* CQL's CREATE TABLE for the row table: the partition key is the leading
+** TOKEN's columns (the PRIMARY KEY form), or else the first field, with
+** a comment on what Cassandra cannot do with it; the other fields are
+** clustering columns in key order, DESC as the key has them. */
+static void cqlCreate(sqlite3_str *pStr, const WcSchema *pS,
+                      const char *zName){
+  const WcElement *pFirst = &pS->aElem[0];
+  int i, iPart = -1, nClust = 0;
+  if( !pFirst->bToken ){
+    for(i = 0; i < pS->nElem && pS->aElem[i].eKind != WC_ELEM_COLUMN; i++){
+      sqlite3_str_appendf(pStr, "-- %s of the row key is left out: "
+          "Cassandra's token spreads the partitions over the ring already\n",
+          wcDerivedName(&pS->aElem[i]));
+    }
+    iPart = i < pS->nElem ? i : -1;
+    if( iPart >= 0 ){
+      const char *zCol = pS->aCol[pS->aElem[iPart].iCol].zName;
+      sqlite3_str_appendf(pStr, "-- widecol orders every row by the whole "
+          "key; Cassandra places each partition by the token of %s, so a "
+          "range over %s (%s > ?) needs ALLOW FILTERING and reads every "
+          "node; to range over it, make it a clustering column under a "
+          "coarser partition key (a bucket: PRIMARY KEY ((bucket), %s, "
+          "...))\n", zCol, zCol, zCol, zCol);
+    }
+  }
+  for(i = 0; i < pS->nElem; i++){
+    const WcElement *pE = &pS->aElem[i];
+    int k;
+    if( pE->eKind != WC_ELEM_COLUMN ) continue;
+    for(k = 0; k < pE->nXform; k++){
+      if( pE->aXform[k].eOp == WC_XFORM_REVERSE
+       || (pE->aXform[k].eOp == WC_XFORM_DESC && pE->aXform[k].bArg) ){
+        sqlite3_str_appendf(pStr, "-- %s on %s has no CQL form: the column "
+            "keeps its values, %s\n", pE->aXform[k].eOp == WC_XFORM_REVERSE
+            ? "REVERSE" : "DESC max", pS->aCol[pE->iCol].zName,
+            pE->aXform[k].eOp == WC_XFORM_REVERSE ? "unreversed"
+            : "in descending clustering order");
+      }
+    }
+  }
+  if( pS->nVersions > 1 ){
+    sqlite3_str_appendf(pStr, "-- VERSIONS %d has no CQL form: Cassandra "
+        "keeps one value per cell; keep history as a clustering column (a "
+        "timestamp)\n", pS->nVersions);
+  }
+  if( pS->nFamily > 0 ){
+    sqlite3_str_appendall(pStr, "-- FAMILY has no CQL form: its columns are "
+        "columns of the table\n");
+  }
+  for(i = 0; i < pS->nIndex; i++){
+    sqlite3_str_appendf(pStr, "-- INDEX %s is not written here: in "
+        "Cassandra it is a table of its own, keyed by its fields (eBay's "
+        "User_By_Item)\n", pS->aIndex[i].zName);
+  }
+  sqlite3_str_appendall(pStr, "CREATE TABLE ");
+  appendCqlName(pStr, zName);
+  sqlite3_str_appendall(pStr, " (\n");
+  for(i = 0; i < pS->nCol; i++){
+    sqlite3_str_appendall(pStr, "  ");
+    appendCqlName(pStr, pS->aCol[i].zName);
+    sqlite3_str_appendf(pStr, " %s,\n", cqlType(pS->aCol[i].cAff));
+  }
+  sqlite3_str_appendall(pStr, "  PRIMARY KEY ((");
+  if( pFirst->bToken ){
+    for(i = 0; i < pFirst->nSaltCol; i++){
+      if( i ) sqlite3_str_appendall(pStr, ", ");
+      appendCqlName(pStr, pS->aCol[pFirst->aiSaltCol[i]].zName);
+    }
+  }else if( iPart >= 0 ){
+    appendCqlName(pStr, pS->aCol[pS->aElem[iPart].iCol].zName);
+  }
+  sqlite3_str_appendall(pStr, ")");
+  for(i = 0; i < pS->nElem; i++){
+    if( pS->aElem[i].eKind != WC_ELEM_COLUMN || i == iPart
+     || inPartition(pS, i) ){
+      continue;
+    }
+    sqlite3_str_appendall(pStr, ", ");
+    appendCqlName(pStr, pS->aCol[pS->aElem[i].iCol].zName);
+    nClust++;
+  }
+  sqlite3_str_appendall(pStr, ")\n)");
+  nClust = 0;
+  for(i = 0; i < pS->nElem; i++){
+    const WcElement *pE = &pS->aElem[i];
+    int k, bDesc = 0;
+    if( pE->eKind != WC_ELEM_COLUMN || i == iPart || inPartition(pS, i) ){
+      continue;
+    }
+    for(k = 0; k < pE->nXform; k++){
+      bDesc |= pE->aXform[k].eOp == WC_XFORM_DESC;
+    }
+    sqlite3_str_appendall(pStr, nClust++ ? ", "
+                                         : " WITH CLUSTERING ORDER BY (");
+    appendCqlName(pStr, pS->aCol[pE->iCol].zName);
+    sqlite3_str_appendall(pStr, bDesc ? " DESC" : " ASC");
+  }
+  if( nClust > 0 ) sqlite3_str_appendall(pStr, ")");
+  if( pS->nTtl > 0 ){
+    sqlite3_str_appendf(pStr, " %s default_time_to_live = %lld",
+                        nClust > 0 ? "AND" : "WITH", (long long)pS->nTtl);
+  }
+  sqlite3_str_appendall(pStr, ";\n");
+}
+
 void wcDdlFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   const char *zName = (const char*)sqlite3_value_text(argv[0]);
   const char *zFor = (const char*)sqlite3_value_text(argv[1]);
@@ -224,14 +359,15 @@ void wcDdlFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   const char *zTable;
   char *zErr = 0, *zIdx;
   WcVtab *pTab;
-  int bHBase, nRegion = 0, rc, i;
+  int bHBase, bCql, nRegion = 0, rc, i;
   memset(&splits, 0, sizeof(splits));
   if( zName == 0 || zFor == 0 ) return;
   bHBase = sqlite3_stricmp(zFor, "hbase") == 0;
-  if( !bHBase && sqlite3_stricmp(zFor, "bigtable") != 0 ){
+  bCql = sqlite3_stricmp(zFor, "cql") == 0;
+  if( !bHBase && !bCql && sqlite3_stricmp(zFor, "bigtable") != 0 ){
     sqlite3_result_error(ctx, "widecol_ddl(table, store [, regions]): store "
-        "is 'hbase' (the HBase shell's create) or 'bigtable' (cbt's "
-        "commands)", -1);
+        "is 'hbase' (the HBase shell's create), 'bigtable' (cbt's "
+        "commands) or 'cql' (Cassandra's CREATE TABLE)", -1);
     return;
   }
   if( argc > 2 ){
@@ -258,6 +394,19 @@ void wcDdlFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
     return;
   }
   pS = wcTableSchema(pTab);
+  if( bCql ){
+    /* Cassandra splits nothing by key: a partition's token places it. */
+    pStr = sqlite3_str_new(0);
+    cqlCreate(pStr, pS, wcTableName(pTab));
+    rc = sqlite3_str_errcode(pStr);
+    if( rc != SQLITE_OK ){
+      sqlite3_free(sqlite3_str_finish(pStr));
+      sqlite3_result_error_code(ctx, rc);
+      return;
+    }
+    sqlite3_result_text(ctx, sqlite3_str_finish(pStr), -1, sqlite3_free);
+    return;
+  }
   /* On Bigtable the tables are named by STORAGE; an HBase table or a new
   ** Bigtable one takes the widecol table's name. */
   zTable = pS->zBigtable && !bHBase ? strstr(pS->zBigtable, "/tables/") + 8

@@ -644,6 +644,49 @@ static WcElement *addColumnElement(Parse *p, int iCol){
   return pElem;
 }
 
+/* WITH CLUSTERING ORDER BY (c1 ASC|DESC, ...), as CQL writes the order
+** of clustering columns (widecol_ddl()'s 'cql' does): each DESC or ASC
+** sets the column's order in the key. */
+static void parseClusteringOrder(Parse *p, Lexer *pLex){
+  WcSchema *pS = p->pSchema;
+  static const char *const azWord[] = { "WITH", "CLUSTERING", "ORDER", "BY" };
+  size_t k;
+  for(k = 0; k < sizeof(azWord) / sizeof(azWord[0]); k++){
+    if( !tokenIs(&pLex->tk, azWord[k]) ){
+      unexpected(p, &pLex->tk, "PRIMARY KEY (...) WITH", "CLUSTERING ORDER "
+                 "BY (column ASC|DESC, ...)");
+      return;
+    }
+    lexNext(pLex);
+  }
+  if( expectToken(p, pLex, TK_LP, "CLUSTERING ORDER BY", "\"(\"") ) return;
+  for(;;){
+    WcElement *pElem;
+    int iCol = keyColumn(p, pLex, "CLUSTERING ORDER BY"), iElem, bDesc;
+    if( iCol < 0 ) return;
+    iElem = pS->aCol[iCol].iElem;
+    pElem = iElem >= 0 ? &pS->aElem[iElem] : 0;
+    if( pElem == 0 || !pS->aElem[0].bToken
+     || iElem <= pS->aElem[0].nSaltCol ){
+      parseError(p, "widecol %s: CLUSTERING ORDER BY names \"%s\", which is "
+                 "not a clustering column of PRIMARY KEY", pS->zTable,
+                 pS->aCol[iCol].zName);
+      return;
+    }
+    bDesc = tokenIs(&pLex->tk, "DESC");
+    if( !bDesc && !tokenIs(&pLex->tk, "ASC") ){
+      unexpected(p, &pLex->tk, "CLUSTERING ORDER BY", "ASC or DESC");
+      return;
+    }
+    lexNext(pLex);
+    pElem->nXform = 0;
+    if( bDesc ) pElem->aXform[pElem->nXform++].eOp = WC_XFORM_DESC;
+    if( pLex->tk.eType != TK_COMMA ) break;
+    lexNext(pLex);
+  }
+  expectToken(p, pLex, TK_RP, "CLUSTERING ORDER BY", "\",\" or \")\"");
+}
+
 /* PRIMARY KEY ((p1, p2, ...), c1 [ASC|DESC], ...), CQL's form, or
 ** PRIMARY KEY (p1, c1, ...) with one partition column: the row key
 ** ROWKEY(TOKEN(p1, p2, ...), p1, p2, ..., c1 [DESC], ...), in ENCODING
@@ -729,9 +772,10 @@ static void parsePrimaryKey(Parse *p, const char *zArg){
                   "\")\"") ){
     return;
   }
-  if( lex.tk.eType != TK_END ){
+  if( tokenIs(&lex.tk, "WITH") ) parseClusteringOrder(p, &lex);
+  if( !p->zErr && lex.tk.eType != TK_END ){
     unexpected(p, &lex.tk, "PRIMARY KEY (...)", "nothing after the closing "
-               "\")\"");
+               "\")\" but WITH CLUSTERING ORDER BY (...)");
   }
 }
 
