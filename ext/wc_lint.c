@@ -39,6 +39,8 @@
 #define WC_LINT_MAX_FIELDS 3       /* GeminiDB: one to three key columns */
 #define WC_LINT_MIN_ROWS  10       /* Rows a sequence is judged on */
 #define WC_LINT_DIGEST    16       /* SALT digits that identify values */
+#define WC_LINT_PART_CELLS 100000  /* Cassandra: cells a partition should */
+#define WC_LINT_PART_BYTES (100 << 20)  /* and bytes, at most hold */
 
 typedef struct Lint Lint;
 struct Lint {
@@ -1114,6 +1116,72 @@ static void ruleTtl(Lint *p, const LintKey *pK){
   }
 }
 
+/* wide-partition: in Cassandra's form (a leading TOKEN), the largest
+** partition against the guidance of 100,000 cells and 100 MB a partition
+** (a partition's rows live on one node, and grow without bound when the
+** partition key has few values: a sensor, without the day). */
+static void ruleWidePartition(Lint *p, const LintKey *pK){
+  const WcSchema *pS = p->pS;
+  const WcElement *pTok = &pS->aElem[0];
+  sqlite3_str *pSql, *pKey;
+  sqlite3_stmt *pStmt;
+  sqlite3_int64 nRow, nByte, nCell;
+  int i, nRegular = 0;
+  char *zSql;
+  if( !pTok->bToken ) return;
+  for(i = 0; i < pS->nCol; i++) nRegular += pS->aCol[i].iElem < 0;
+  pSql = sqlite3_str_new(0);
+  sqlite3_str_appendall(pSql, "SELECT count(*), sum(length(rowkey)");
+  for(i = 0; i < pS->nCol; i++){
+    sqlite3_str_appendf(pSql, " + coalesce(length(CAST(\"%w\" AS BLOB)), 0)",
+                        pS->aCol[i].zName);
+  }
+  sqlite3_str_appendall(pSql, ") AS nbyte");
+  for(i = 0; i < pTok->nSaltCol; i++){
+    sqlite3_str_appendf(pSql, ", quote(\"%w\")",
+                        pS->aCol[pTok->aiSaltCol[i]].zName);
+  }
+  sqlite3_str_appendall(pSql, " FROM (");
+  wcStoreAppendRowsSelect(pSql, p->pTab, 0);
+  sqlite3_str_appendall(pSql, ") GROUP BY ");
+  for(i = 0; i < pTok->nSaltCol; i++){
+    sqlite3_str_appendf(pSql, "%s\"%w\"", i ? ", " : "",
+                        pS->aCol[pTok->aiSaltCol[i]].zName);
+  }
+  sqlite3_str_appendf(pSql, " ORDER BY max(count(*) * %d, 1) >= %d OR "
+                      "nbyte >= %d DESC, count(*) DESC LIMIT 1",
+                      nRegular > 0 ? nRegular : 1, WC_LINT_PART_CELLS,
+                      WC_LINT_PART_BYTES);
+  zSql = sqlite3_str_finish(pSql);
+  pStmt = zSql ? lintPrepare(p, "%s", zSql) : 0;
+  if( zSql == 0 ) p->rc = SQLITE_NOMEM;
+  sqlite3_free(zSql);
+  if( !lintRow(p, pStmt) ) return;
+  nRow = sqlite3_column_int64(pStmt, 0);
+  nByte = sqlite3_column_int64(pStmt, 1);
+  nCell = nRow * (nRegular > 0 ? nRegular : 1);
+  pKey = sqlite3_str_new(0);
+  for(i = 0; i < pTok->nSaltCol; i++){
+    sqlite3_str_appendf(pKey, "%s%s = %s", i ? ", " : "",
+                        pS->aCol[pTok->aiSaltCol[i]].zName,
+                        sqlite3_column_text(pStmt, 2 + i));
+  }
+  sqlite3_finalize(pStmt);
+  if( nCell >= WC_LINT_PART_CELLS || nByte >= WC_LINT_PART_BYTES ){
+    finding(p, pK, 0, "warning", "wide-partition", 0,
+        "the largest partition (%s) holds %lld rows, %lld cells (%d "
+        "column%s besides the key each) and %lld bytes, past Cassandra's "
+        "guidance of %d cells or %d MB a partition: a partition lives on "
+        "one node and is read and compacted whole, and one keyed by a "
+        "value with few values grows without bound; add a bucket to the "
+        "partition key, a column such as the day of a time field, as in "
+        "PRIMARY KEY ((sensor, day), ts)", sqlite3_str_value(pKey),
+        nRow, nCell, nRegular > 0 ? nRegular : 1, nRegular == 1 ? "" : "s",
+        nByte, WC_LINT_PART_CELLS, WC_LINT_PART_BYTES >> 20);
+  }
+  sqlite3_free(sqlite3_str_finish(pKey));
+}
+
 /* The rules for one key: the row key, or an index's. */
 static void lintKey(Lint *p, const LintKey *pK){
   int i;
@@ -1132,6 +1200,7 @@ static void lintKey(Lint *p, const LintKey *pK){
     ruleUnserved(p, pK);
     ruleVersionsMask(p, pK);
     ruleTtl(p, pK);
+    ruleWidePartition(p, pK);
   }
 }
 
