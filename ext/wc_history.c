@@ -19,11 +19,17 @@ struct ColumnUse {
   int64_t nOut;         /* Rows they returned */
 };
 
+/* Distinct ways statements broke Cassandra's query rules, kept. */
+#define WC_HISTORY_MAX_CQL 8
+
 struct WcHistory {
   ColumnUse *aCol;      /* One per column of the table */
   int64_t nReplaced;    /* INSERT OR REPLACE (or UPDATE) that replaced a
                         ** row with the same key */
   int64_t nRefused;     /* Writes refused or ignored for a taken key */
+  int nCql;             /* Cassandra's refusals: azCql[i], anCql[i] times */
+  char *azCql[WC_HISTORY_MAX_CQL];
+  int64_t anCql[WC_HISTORY_MAX_CQL];
 };
 
 WcHistory *wcHistoryNew(int nCol){
@@ -36,7 +42,137 @@ WcHistory *wcHistoryNew(int nCol){
 }
 
 void wcHistoryFree(WcHistory *p){
+  int i;
+  for(i = 0; p && i < p->nCql; i++) sqlite3_free(p->azCql[i]);
   sqlite3_free(p);
+}
+
+/*
+** Cassandra's query rules, for a table in its form (a leading TOKEN of
+** the partition key, then the partition columns, then the clustering
+** columns): what it refuses without ALLOW FILTERING, in its own words.
+*/
+#define CQL_EQ    1     /* = or IN (SQLite hands an IN over as =) */
+#define CQL_RANGE 2     /* <, <=, >, >= */
+#define CQL_OTHER 4     /* LIKE, GLOB, <>, IS NOT, ... */
+
+static int cqlOp(int op){
+  switch( op ){
+    case SQLITE_INDEX_CONSTRAINT_EQ:
+    case SQLITE_INDEX_CONSTRAINT_IS:
+      return CQL_EQ;
+    case SQLITE_INDEX_CONSTRAINT_GT:
+    case SQLITE_INDEX_CONSTRAINT_GE:
+    case SQLITE_INDEX_CONSTRAINT_LT:
+    case SQLITE_INDEX_CONSTRAINT_LE:
+      return CQL_RANGE;
+    case SQLITE_INDEX_CONSTRAINT_LIMIT:
+    case SQLITE_INDEX_CONSTRAINT_OFFSET:
+      return 0;
+  }
+  return CQL_OTHER;
+}
+
+/* The rule a statement with restrictions aUse[] (CQL_* per column)
+** breaks, or 0; from sqlite3_mprintf(). */
+static char *cqlRefusal(const WcSchema *pS, const unsigned char *aUse){
+  static const char zFilter[] = "Cannot execute this query as it might "
+      "involve data filtering and thus may have unpredictable performance. "
+      "If you want to execute this query despite the performance "
+      "unpredictability, use ALLOW FILTERING";
+  const WcElement *pTok = &pS->aElem[0];
+  const char *zGap = 0, *zSlice = 0;
+  int i, nFixed = 0, bAny = 0;
+  for(i = 0; i < pS->nCol; i++) bAny |= aUse[i] != 0;
+  if( !bAny ) return 0;     /* a whole-table read: allowed */
+  for(i = 0; i < pTok->nSaltCol; i++){
+    int iCol = pTok->aiSaltCol[i];
+    if( aUse[iCol] & CQL_EQ ){
+      nFixed++;
+    }else if( aUse[iCol] ){
+      return sqlite3_mprintf("ranges over the partition key column %s: "
+          "\"Only EQ and IN relation are supported on the partition key "
+          "(unless you use the token() function)\"", pS->aCol[iCol].zName);
+    }
+  }
+  if( nFixed == 0 ){
+    return sqlite3_mprintf("does not fix the partition key with = or IN: "
+                           "\"%s\"", zFilter);
+  }
+  if( nFixed < pTok->nSaltCol ){
+    /* Cassandra names every part left unrestricted. */
+    sqlite3_str *pParts = sqlite3_str_new(0);
+    for(i = 0; i < pTok->nSaltCol; i++){
+      int iCol = pTok->aiSaltCol[i];
+      if( aUse[iCol] & CQL_EQ ) continue;
+      sqlite3_str_appendf(pParts, "%s%s", sqlite3_str_length(pParts)
+                          ? ", " : "", pS->aCol[iCol].zName);
+    }
+    return sqlite3_mprintf("fixes part of the partition key: \"Partition "
+        "key parts: %z must be restricted as other parts are\"",
+        sqlite3_str_finish(pParts));
+  }
+  for(i = 1 + pTok->nSaltCol; i < pS->nElem; i++){
+    const WcElement *pE = &pS->aElem[i];
+    const char *zCol;
+    if( pE->eKind != WC_ELEM_COLUMN ) continue;
+    zCol = pS->aCol[pE->iCol].zName;
+    if( aUse[pE->iCol] && zGap ){
+      return sqlite3_mprintf("restricts %s but not %s before it: \"PRIMARY "
+          "KEY column \"%s\" cannot be restricted as preceding column "
+          "\"%s\" is not restricted\"", zCol, zGap, zCol, zGap);
+    }
+    if( aUse[pE->iCol] && zSlice ){
+      return sqlite3_mprintf("restricts %s after a range on %s: "
+          "\"Clustering column \"%s\" cannot be restricted (preceding "
+          "column \"%s\" is restricted by a non-EQ relation)\"", zCol,
+          zSlice, zCol, zSlice);
+    }
+    if( aUse[pE->iCol] & CQL_OTHER ){
+      return sqlite3_mprintf("restricts the clustering column %s other than "
+                             "by =, IN or a range: \"%s\"", zCol, zFilter);
+    }
+    if( !aUse[pE->iCol] ) zGap = zCol;
+    if( aUse[pE->iCol] & CQL_RANGE ) zSlice = zCol;
+  }
+  for(i = 0; i < pS->nCol; i++){
+    if( aUse[i] && pS->aCol[i].iElem < 0 ){
+      return sqlite3_mprintf("restricts %s, which is not in the primary "
+                             "key: \"%s\"", pS->aCol[i].zName, zFilter);
+    }
+  }
+  return 0;
+}
+
+/* Keeps the rule a statement on a table in Cassandra's form broke. */
+static void cqlRecord(WcHistory *p, const WcSchema *pS,
+                      const sqlite3_index_info *pInfo){
+  unsigned char *aUse;
+  char *zRule;
+  int i;
+  if( pS->nElem == 0 || !pS->aElem[0].bToken ) return;
+  aUse = sqlite3_malloc64((sqlite3_uint64)pS->nCol + 1);
+  if( aUse == 0 ) return;
+  memset(aUse, 0, (size_t)pS->nCol + 1);
+  for(i = 0; i < pInfo->nConstraint; i++){
+    const struct sqlite3_index_constraint *pC = &pInfo->aConstraint[i];
+    if( pC->iColumn >= 0 && pC->iColumn < pS->nCol ){
+      aUse[pC->iColumn] |= (unsigned char)cqlOp(pC->op);
+    }
+  }
+  zRule = cqlRefusal(pS, aUse);
+  sqlite3_free(aUse);
+  if( zRule == 0 ) return;
+  for(i = 0; i < p->nCql && strcmp(p->azCql[i], zRule) != 0; i++){}
+  if( i < p->nCql ){
+    p->anCql[i]++;
+    sqlite3_free(zRule);
+  }else if( p->nCql < WC_HISTORY_MAX_CQL ){
+    p->azCql[p->nCql] = zRule;
+    p->anCql[p->nCql++] = 1;
+  }else{
+    sqlite3_free(zRule);
+  }
 }
 
 /* True if key pKey can read a range on column iCol as key ranges in a
@@ -73,6 +209,7 @@ int wcHistoryQuery(WcHistory *p, const WcSchema *pS,
   unsigned char *abEq;
   int i, j, n = 0;
   if( p == 0 ) return 0;
+  cqlRecord(p, pS, pInfo);
   abEq = sqlite3_malloc64((sqlite3_uint64)pS->nCol + 1);
   if( abEq == 0 ) return 0;
   memset(abEq, 0, (size_t)pS->nCol + 1);
@@ -134,4 +271,13 @@ int64_t wcHistoryReplaced(const WcHistory *p){
 
 int64_t wcHistoryRefused(const WcHistory *p){
   return p->nRefused;
+}
+
+int wcHistoryCqlCount(const WcHistory *p){
+  return p->nCql;
+}
+
+const char *wcHistoryCql(const WcHistory *p, int i, int64_t *pnSeen){
+  *pnSeen = p->anCql[i];
+  return p->azCql[i];
 }

@@ -18,7 +18,8 @@ WcHistory *wcHistoryNew(int nCol);
 void wcHistoryFree(WcHistory *p);
 
 /* A statement constrained the table (xBestIndex's view of it): records the
-** columns it ranges over (<, <=, >, >=, BETWEEN, LIKE, GLOB), and writes
+** columns it ranges over (<, <=, >, >=, BETWEEN, LIKE, GLOB) and, on a
+** table in Cassandra's form, any rule of Cassandra's it breaks, and writes
 ** to aiOut those of them no key of pS (row key or INDEX) could read as key
 ** ranges given the statement's '=' terms.  Returns how many; aiOut has
 ** room for WC_HISTORY_MAX_COLS. */
@@ -43,5 +44,11 @@ int64_t wcHistoryUnserved(const WcHistory *p, int iCol, int64_t *pnRead,
                           int64_t *pnOut);
 int64_t wcHistoryReplaced(const WcHistory *p);
 int64_t wcHistoryRefused(const WcHistory *p);
+/* On a table in Cassandra's form (a leading TOKEN), the distinct rules of
+** Cassandra's that statements broke (what it refuses without ALLOW
+** FILTERING, quoting its message), each with how many times it was seen
+** (a statement is counted each time SQLite plans it). */
+int wcHistoryCqlCount(const WcHistory *p);
+const char *wcHistoryCql(const WcHistory *p, int i, int64_t *pnSeen);
 
 #endif /* WIDECOL_WC_HISTORY_H */

@@ -1182,6 +1182,22 @@ static void ruleWidePartition(Lint *p, const LintKey *pK){
   sqlite3_free(sqlite3_str_finish(pKey));
 }
 
+/* allow-filtering: statements on this connection that Cassandra would
+** refuse without ALLOW FILTERING (wc_history.h keeps them). */
+static void ruleAllowFiltering(Lint *p, const LintKey *pK){
+  int i;
+  for(i = 0; i < wcHistoryCqlCount(p->pH) && p->rc == SQLITE_OK; i++){
+    int64_t nSeen;
+    const char *zRule = wcHistoryCql(p->pH, i, &nSeen);
+    finding(p, pK, -1, "warning", "allow-filtering", 0,
+        "a statement on this connection (planned %lld time%s) %s; Cassandra "
+        "answers only queries that fix the partition key and restrict "
+        "clustering columns in order: key a table (or an INDEX here) by "
+        "what it asks for, as eBay keeps Item_By_User beside User_By_Item",
+        (long long)nSeen, nSeen == 1 ? "" : "s", zRule);
+  }
+}
+
 /* The rules for one key: the row key, or an index's. */
 static void lintKey(Lint *p, const LintKey *pK){
   int i;
@@ -1201,6 +1217,7 @@ static void lintKey(Lint *p, const LintKey *pK){
     ruleVersionsMask(p, pK);
     ruleTtl(p, pK);
     ruleWidePartition(p, pK);
+    ruleAllowFiltering(p, pK);
   }
 }
 
