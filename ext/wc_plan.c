@@ -887,11 +887,26 @@ static void explainRanges(Planner *p, sqlite3_str *pStr){
   wcRangeFree(&win);
 }
 
+/* True if column iCol is one of the partition key's, in Cassandra's form
+** (a leading TOKEN). */
+static int inPartition(const WcSchema *pS, int iCol){
+  const WcElement *pTok = &pS->aElem[0];
+  int i;
+  for(i = 0; pTok->bToken && i < pTok->nSaltCol; i++){
+    if( pTok->aiSaltCol[i] == iCol ) return 1;
+  }
+  return 0;
+}
+
 static char *planText(Planner *p){
   const WcSchema *pS = p->pS;
   sqlite3_index_info *pInfo = p->pInfo;
   sqlite3_str *pStr = sqlite3_str_new(0);
-  int i, nRange = 0;
+  /* A partition of Cassandra's form read by its token: said in CQL's
+  ** words, PARTITION and CLUSTERING. */
+  int bCql = p->iPath == 0 && pS->aElem[0].bToken && p->plan.nSkip == 0
+          && p->plan.nEqElem > 0;
+  int i, k, nRange = 0;
   for(i = 0; i < p->nArg; i++){
     nRange += p->plan.aTerm[i].eOp < WC_TERM_LIMIT;
   }
@@ -925,20 +940,31 @@ static char *planText(Planner *p){
                             p->plan.nEnumMax);
       }
       sqlite3_str_appendall(pStr, ":");
+    }else if( bCql ){
+      sqlite3_str_appendall(pStr, "PARTITION");
     }else{
       sqlite3_str_appendall(pStr, (pInfo->idxFlags & SQLITE_INDEX_SCAN_UNIQUE)
                                   ? "LOOKUP" : "RANGE");
     }
-    for(i = 0; i < p->nArg; i++){
-      const WcTerm *pTerm = &p->plan.aTerm[i];
-      if( pTerm->eOp >= WC_TERM_LIMIT ) continue;
-      sqlite3_str_appendf(pStr, " %s%s", pTerm->iCol == pS->nCol ? "rowkey"
-                          : pS->aCol[pTerm->iCol].zName, termText(pTerm->eOp));
+    /* In CQL's words: the partition's terms, then the clustering ones. */
+    for(k = 0; k < (bCql ? 2 : 1); k++){
+      int bFirst = 1;
+      for(i = 0; i < p->nArg; i++){
+        const WcTerm *pTerm = &p->plan.aTerm[i];
+        if( pTerm->eOp >= WC_TERM_LIMIT ) continue;
+        if( bCql && inPartition(pS, pTerm->iCol) != (k == 0) ) continue;
+        if( k == 1 && bFirst ) sqlite3_str_appendall(pStr, "; CLUSTERING");
+        bFirst = 0;
+        sqlite3_str_appendf(pStr, " %s%s", pTerm->iCol == pS->nCol ? "rowkey"
+                            : pS->aCol[pTerm->iCol].zName,
+                            termText(pTerm->eOp));
+      }
     }
   }
   explainRanges(p, pStr);
-  /* A SALT or BUCKET computed from '=' values narrows to its prefix. */
-  for(i = p->plan.nSkip; i < p->plan.nSkip + p->plan.nEqElem; i++){
+  /* A SALT or BUCKET computed from '=' values narrows to its prefix (a
+  ** TOKEN says so as PARTITION). */
+  for(i = p->plan.nSkip; i < p->plan.nSkip + p->plan.nEqElem && !bCql; i++){
     if( pS->aElem[i].eKind != WC_ELEM_COLUMN ){
       sqlite3_str_appendf(pStr, "; %s computed", wcDerivedName(&pS->aElem[i]));
     }
