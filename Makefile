@@ -203,6 +203,7 @@ bench-more: widecol.so
 	/usr/bin/python3 bench/index.py --extension ./widecol
 	/usr/bin/python3 bench/versions.py --extension ./widecol
 	/usr/bin/python3 bench/ring.py --extension ./widecol
+	/usr/bin/python3 bench/token.py --extension ./widecol
 
 COMPARE_ROWS = 1000000
 compare: widecol.so
