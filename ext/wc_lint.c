@@ -39,6 +39,8 @@
 #define WC_LINT_MAX_FIELDS 3       /* GeminiDB: one to three key columns */
 #define WC_LINT_MIN_ROWS  10       /* Rows a sequence is judged on */
 #define WC_LINT_DIGEST    16       /* SALT digits that identify values */
+#define WC_LINT_NAME_REPEAT 50      /* Rows per distinct name, at least, */
+#define WC_LINT_NAME_BYTES  5       /* and bytes more than its code */
 #define WC_LINT_PART_CELLS 100000  /* Cassandra: cells a partition should */
 #define WC_LINT_PART_BYTES (100 << 20)  /* and bytes, at most hold */
 
@@ -1116,6 +1118,118 @@ static void ruleTtl(Lint *p, const LintKey *pK){
   }
 }
 
+/* The bytes a TEXT field's value x takes in key pKey's element iElem now:
+** its own, and the delimiter after it (TEXT encoding) or the 2-byte end
+** (BINARY), as SQL over x. */
+static char *textFieldBytes(const WcSchema *pKey, int iElem){
+  int nAfter = pKey->eEncoding == WC_ENCODING_BINARY ? 2
+             : wcElementIsLast(pKey, iElem) ? 0 : pKey->nDelim;
+  return sqlite3_mprintf("(length(CAST(x AS BLOB)) + %d)", nAfter);
+}
+
+/* text-digits: a TEXT key field that holds numbers' digits (GeminiDB's
+** '2015122410' => Long(2015122410)): as an INTEGER in BINARY encoding it
+** takes a header byte and the number's bytes, and sorts as a number. */
+static void ruleTextDigits(Lint *p, const LintKey *pK, int iElem){
+  const WcSchema *pKey = pK->pKey;
+  const WcElement *pE = &pKey->aElem[iElem];
+  static const char zDigits[] = "((x GLOB '[1-9]*' AND x NOT GLOB "
+      "'*[^0-9]*' AND length(x) <= 18) OR x = '0')";
+  sqlite3_stmt *pStmt;
+  char *zNow;
+  const char *zCol;
+  if( pE->eKind != WC_ELEM_COLUMN || p->pS->aCol[pE->iCol].cAff != WC_AFF_TEXT
+   || hasTransform(pE, WC_XFORM_REVERSE)
+   || valueShare(p, pE->iCol, zDigits) < WC_LINT_SHARE ){
+    return;
+  }
+  zCol = colName(p, pE->iCol);
+  zNow = textFieldBytes(pKey, iElem);
+  /* BINARY writes an integer as a header byte and 0 to 8 bytes. */
+  pStmt = zNow ? lintPrepare(p, "SELECT count(*), sum(%s), sum(1 + (v > 0) "
+      "+ (v >= 256) + (v >= 65536) + (v >= 16777216) + (v >= 4294967296) "
+      "+ (v >= 1099511627776) + (v >= 281474976710656) "
+      "+ (v >= 72057594037927936)), min(length(x)) < max(length(x)), "
+      "min(x) FROM "
+      "(SELECT \"%w\" AS x, CAST(\"%w\" AS INTEGER) AS v FROM %s) WHERE %s",
+      zNow, zCol, zCol, p->zSample, zDigits) : 0;
+  if( zNow == 0 ) p->rc = SQLITE_NOMEM;
+  sqlite3_free(zNow);
+  if( lintRow(p, pStmt) ){
+    sqlite3_int64 n = sqlite3_column_int64(pStmt, 0);
+    sqlite3_int64 nText = sqlite3_column_int64(pStmt, 1);
+    sqlite3_int64 nInt = sqlite3_column_int64(pStmt, 2);
+    int bWidths = sqlite3_column_int(pStmt, 3);
+    char *zExample = sqlite3_mprintf("%s", sqlite3_column_text(pStmt, 4));
+    sqlite3_finalize(pStmt);
+    if( zExample == 0 ){
+      p->rc = SQLITE_NOMEM;
+      return;
+    }
+    if( n < WC_LINT_MIN_ROWS || (nInt >= nText && !bWidths) ){
+      sqlite3_free(zExample);
+      return;
+    }
+    finding(p, pK, iElem, "advice", "text-digits", 0,
+        "%s is TEXT but its values are numbers' digits ('%q', ...): "
+        "declared INTEGER, with ENCODING BINARY, each takes a header byte "
+        "and the number's bytes, %lld bytes for the %lld such values of the "
+        "sample where their text takes %lld (%lld %s)%s (GeminiDB: replace "
+        "the STRING type with LONG, '2015122410' => Long(2015122410))",
+        zCol, zExample, nInt, n, nText,
+        (long long)(nText > nInt ? nText - nInt : nInt - nText),
+        nText >= nInt ? "saved" : "more", bWidths
+        ? ", and they sort as numbers, where digits of several widths sort "
+          "as text ('10' before '9')" : "");
+    sqlite3_free(zExample);
+  }
+}
+
+/* long-names: a TEXT key field of long names repeated in many keys (the
+** guides' '淘宝' => 'tb', 'mobile phone' => 'sj'): a code table of short
+** codes saves their bytes in every key. */
+static void ruleLongNames(Lint *p, const LintKey *pK, int iElem){
+  const WcSchema *pKey = pK->pKey;
+  const WcElement *pE = &pKey->aElem[iElem];
+  sqlite3_stmt *pStmt;
+  const char *zCol;
+  if( pE->eKind != WC_ELEM_COLUMN || p->pS->aCol[pE->iCol].cAff != WC_AFF_TEXT
+   || hasTransform(pE, WC_XFORM_PAD) ){
+    return;
+  }
+  zCol = colName(p, pE->iCol);
+  pStmt = lintPrepare(p, "SELECT count(*), count(DISTINCT x), "
+      "sum(length(CAST(x AS BLOB))), (SELECT x FROM (SELECT \"%w\" AS x FROM "
+      "%s) GROUP BY x ORDER BY count(*) DESC, x LIMIT 1) FROM (SELECT \"%w\" "
+      "AS x FROM %s) WHERE x IS NOT NULL", zCol, p->zSample, zCol,
+      p->zSample);
+  if( lintRow(p, pStmt) ){
+    sqlite3_int64 n = sqlite3_column_int64(pStmt, 0);
+    sqlite3_int64 nDistinct = sqlite3_column_int64(pStmt, 1);
+    sqlite3_int64 nByte = sqlite3_column_int64(pStmt, 2);
+    char *zTop = sqlite3_mprintf("%s", sqlite3_column_text(pStmt, 3));
+    /* Codes of letters and digits: 36 a character. */
+    int nCode = nDistinct <= 36 ? 1 : nDistinct <= 1296 ? 2 : 3;
+    sqlite3_finalize(pStmt);
+    if( zTop == 0 ){
+      p->rc = SQLITE_NOMEM;
+      return;
+    }
+    if( n >= WC_LINT_MIN_ROWS && nDistinct * WC_LINT_NAME_REPEAT <= n
+     && nByte >= n * (nCode + WC_LINT_NAME_BYTES) ){
+      finding(p, pK, iElem, "advice", "long-names", 0,
+          "%s holds %lld distinct names over the sample's %lld rows, the "
+          "most common '%q', %.1f bytes on average, repeated in every key: "
+          "a code table (the guides' '淘宝' => 'tb', 'mobile phone' => 'sj') "
+          "of %d-character codes would take %lld bytes where they take "
+          "%lld, %lld saved in the sample's keys", zCol, nDistinct, n, zTop,
+          (double)nByte / (double)n, nCode, n * nCode, nByte,
+          nByte - n * nCode);
+    }
+    sqlite3_free(zTop);
+  }
+}
+
 /* wide-partition: in Cassandra's form (a leading TOKEN), the largest
 ** partition against the guidance of 100,000 cells and 100 MB a partition
 ** (a partition's rows live on one node, and grow without bound when the
@@ -1208,6 +1322,8 @@ static void lintKey(Lint *p, const LintKey *pK){
     ruleDateOrder(p, pK, i);
     ruleReversedRange(p, pK, i);
     ruleSaltedRange(p, pK, i);
+    ruleTextDigits(p, pK, i);
+    ruleLongNames(p, pK, i);
   }
   if( pK->bRowKey ){
     ruleKeyLength(p, pK);
