@@ -548,14 +548,31 @@ static int saltSource(const WcSchema *pS, const WcElement *pElem,
   return pSrc->bOom ? WC_NOMEM : WC_OK;
 }
 
+/* A TOKEN element's bytes for u, the token with its sign bit flipped: 8
+** bytes big-endian in BINARY encoding, 16 lowercase hex digits in TEXT. */
+static int appendTokenBytes(const WcSchema *pS, uint64_t u, WcBuf *pOut){
+  unsigned char aByte[8];
+  char zHex[16];
+  int i;
+  if( pS->eEncoding == WC_ENCODING_BINARY ){
+    for(i = 0; i < 8; i++) aByte[i] = (unsigned char)(u >> (56 - 8 * i));
+    wcBufAppend(pOut, aByte, 8);
+  }else{
+    for(i = 15; i >= 0; i--){
+      zHex[i] = "0123456789abcdef"[u & 0x0F];
+      u >>= 4;
+    }
+    wcBufAppend(pOut, zHex, 16);
+  }
+  return pOut->bOom ? WC_NOMEM : WC_OK;
+}
+
 /* TOKEN(columns): Cassandra's token of the columns' values, its sign bit
 ** flipped so that byte order is token order: 8 bytes big-endian in
 ** BINARY encoding, 16 lowercase hex digits in TEXT. */
 static int encodeToken(const WcSchema *pS, const WcElement *pElem,
                        const WcValue *aVal, WcBuf *pOut, char **pzErr){
   RkTokenPart aPart[WC_MAX_SALT_COL];
-  unsigned char aByte[8];
-  char zHex[16];
   WcBuf key;
   uint64_t u;
   int i, iLong, rc = WC_OK;
@@ -581,17 +598,7 @@ static int encodeToken(const WcSchema *pS, const WcElement *pElem,
                : "Cassandra refuses an empty partition key");
   }else{
     u = (uint64_t)rkToken(key.a, key.n) ^ (UINT64_C(1) << 63);
-    if( pS->eEncoding == WC_ENCODING_BINARY ){
-      for(i = 0; i < 8; i++) aByte[i] = (unsigned char)(u >> (56 - 8 * i));
-      wcBufAppend(pOut, aByte, 8);
-    }else{
-      for(i = 15; i >= 0; i--){
-        zHex[i] = "0123456789abcdef"[u & 0x0F];
-        u >>= 4;
-      }
-      wcBufAppend(pOut, zHex, 16);
-    }
-    if( pOut->bOom ) rc = WC_NOMEM;
+    rc = appendTokenBytes(pS, u, pOut);
   }
   wcBufFree(&key);
   return rc;
@@ -680,6 +687,10 @@ int wcEncodeDerived(const WcSchema *pS, int iElem, uint64_t iValue,
   const WcElement *pElem = &pS->aElem[iElem];
   char z[RK_MD5_HEX];
   int n, i;
+  if( pElem->bToken ){
+    /* iValue is the token with its sign bit flipped: the key's order. */
+    return appendTokenBytes(pS, iValue, pOut);
+  }
   if( pElem->eKind == WC_ELEM_BUCKET ){
     n = rkDigitCount((uint64_t)(pElem->nBucket - 1));
     rkPadDecimal(iValue, n, z);

@@ -71,8 +71,9 @@ int wcEncodeKey(const WcSchema *pS, RkHasher *pHasher, const WcValue *aVal,
 
 /* The values a SALT or BUCKET element iElem can take (0 if more than
 ** 2^60), and the bytes of the iValue-th of them in byte order: bucket
-** iValue, or the salt whose hex digits spell iValue.  A skip scan over a
-** dense table visits every one instead of probing for them. */
+** iValue, or the salt whose hex digits spell iValue (of a TOKEN, which
+** takes 2^64, the token whose sign-flipped bits are iValue).  A skip scan
+** over a dense table visits every one instead of probing for them. */
 uint64_t wcDerivedCount(const WcSchema *pS, int iElem);
 /* The same count as a double, however large (a TOKEN's is 2^64), and the
 ** element's name: "TOKEN", "SALT" or "BUCKET". */

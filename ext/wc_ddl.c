@@ -12,7 +12,8 @@
 **   cql       Cassandra's CREATE TABLE of the row table (cqlCreate())
 **
 ** Split points: the SPLITS option's; else each value of a leading SALT or
-** BUCKET (at most WC_MAX_SPLITS, evenly spaced); with a region count,
+** BUCKET (at most WC_MAX_SPLITS, evenly spaced), or WC_MAX_SPLITS even
+** parts of a leading TOKEN's token space; with a region count,
 ** the keys that cut the table's rows into that many equal regions (the
 ** row table read in key order).  The table is found by schema and name
 ** (wc_table.h), as every tool finds it.
@@ -51,6 +52,14 @@ int wcDesignSplits(const WcSchema *pS, WcSplits *pOut){
   if( pS->nSplit > 0 || pS->aElem[0].eKind == WC_ELEM_COLUMN ) return rc;
   nValue = wcDerivedCount(pS, 0);
   memset(&key, 0, sizeof(key));
+  /* A TOKEN: WC_MAX_SPLITS even parts of the token space, as a ring's
+  ** evenly spaced tokens. */
+  for(i = 1; pS->aElem[0].bToken && rc == SQLITE_OK && i < WC_MAX_SPLITS;
+      i++){
+    key.n = 0;
+    rc = wcEncodeDerived(pS, 0, i * (UINT64_MAX / WC_MAX_SPLITS), &key)
+         == WC_OK ? splitsAdd(pOut, key.a, key.n) : SQLITE_NOMEM;
+  }
   for(i = 1; rc == SQLITE_OK && nValue >= 2
           && i < (nValue < WC_MAX_SPLITS ? nValue : WC_MAX_SPLITS); i++){
     uint64_t iValue = nValue <= WC_MAX_SPLITS ? i
