@@ -144,7 +144,28 @@ static char *cqlRefusal(const WcSchema *pS, const unsigned char *aUse){
   return 0;
 }
 
-/* Keeps the rule a statement on a table in Cassandra's form broke. */
+/* True if INDEX key pKey serves a statement with restrictions aUse[] as
+** Cassandra would serve it from a table keyed so (or a secondary index):
+** its partition, a leading TOKEN's columns or else its first field, is
+** fixed with = or IN. */
+static int cqlIndexServes(const WcSchema *pKey, const unsigned char *aUse){
+  const WcElement *pE = &pKey->aElem[0];
+  int i;
+  if( pE->bToken ){
+    for(i = 0; i < pE->nSaltCol; i++){
+      if( !(aUse[pE->aiSaltCol[i]] & CQL_EQ) ) return 0;
+    }
+    return 1;
+  }
+  for(i = 0; i < pKey->nElem; i++){
+    pE = &pKey->aElem[i];
+    if( pE->eKind == WC_ELEM_COLUMN ) return (aUse[pE->iCol] & CQL_EQ) != 0;
+  }
+  return 0;
+}
+
+/* Keeps the rule a statement on a table in Cassandra's form broke, unless
+** one of its INDEXes serves the statement. */
 static void cqlRecord(WcHistory *p, const WcSchema *pS,
                       const sqlite3_index_info *pInfo){
   unsigned char *aUse;
@@ -161,6 +182,12 @@ static void cqlRecord(WcHistory *p, const WcSchema *pS,
     }
   }
   zRule = cqlRefusal(pS, aUse);
+  for(i = 0; zRule && i < pS->nIndex; i++){
+    if( cqlIndexServes(pS->aIndex[i].pKey, aUse) ){
+      sqlite3_free(zRule);
+      zRule = 0;
+    }
+  }
   sqlite3_free(aUse);
   if( zRule == 0 ) return;
   for(i = 0; i < p->nCql && strcmp(p->azCql[i], zRule) != 0; i++){}
