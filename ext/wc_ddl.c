@@ -359,6 +359,17 @@ static void cqlCreate(sqlite3_str *pStr, const WcSchema *pS,
   sqlite3_str_appendall(pStr, ";\n");
 }
 
+/* The function's result: the text built in pStr, or its error. */
+static void resultStr(sqlite3_context *ctx, sqlite3_str *pStr){
+  int rc = sqlite3_str_errcode(pStr);
+  if( rc != SQLITE_OK ){
+    sqlite3_free(sqlite3_str_finish(pStr));
+    sqlite3_result_error_code(ctx, rc);
+    return;
+  }
+  sqlite3_result_text(ctx, sqlite3_str_finish(pStr), -1, sqlite3_free);
+}
+
 void wcDdlFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   const char *zName = (const char*)sqlite3_value_text(argv[0]);
   const char *zFor = (const char*)sqlite3_value_text(argv[1]);
@@ -407,13 +418,7 @@ void wcDdlFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
     /* Cassandra splits nothing by key: a partition's token places it. */
     pStr = sqlite3_str_new(0);
     cqlCreate(pStr, pS, wcTableName(pTab));
-    rc = sqlite3_str_errcode(pStr);
-    if( rc != SQLITE_OK ){
-      sqlite3_free(sqlite3_str_finish(pStr));
-      sqlite3_result_error_code(ctx, rc);
-      return;
-    }
-    sqlite3_result_text(ctx, sqlite3_str_finish(pStr), -1, sqlite3_free);
+    resultStr(ctx, pStr);
     return;
   }
   /* On Bigtable the tables are named by STORAGE; an HBase table or a new
@@ -437,11 +442,5 @@ void wcDdlFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
     sqlite3_free(zIdx);
   }
   wcSplitsFree(&splits);
-  rc = sqlite3_str_errcode(pStr);
-  if( rc != SQLITE_OK ){
-    sqlite3_free(sqlite3_str_finish(pStr));
-    sqlite3_result_error_code(ctx, rc);
-    return;
-  }
-  sqlite3_result_text(ctx, sqlite3_str_finish(pStr), -1, sqlite3_free);
+  resultStr(ctx, pStr);
 }

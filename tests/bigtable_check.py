@@ -72,27 +72,10 @@ def go_unquote(s):
     return bytes(out)
 
 
-def cbt_rows(project, instance, table):
-    """{row key: {"family:qualifier": value}} of the latest cells."""
-    text = cbt(project, instance, "read", table, "cells-per-column=1").decode("utf-8", "surrogateescape")
-    rows, key, cell = {}, None, None
-    for line in text.split("\n"):
-        if line.startswith("-----"):
-            key = None
-        elif key is None and line.strip():
-            key = line.encode("utf-8", "surrogateescape")
-            rows[key] = {}
-        elif line.startswith("    "):
-            rows[key][cell] = go_unquote(line.strip())
-        elif line.startswith("  "):
-            cell = line.strip().split(" ")[0]
-    return rows
-
-
-def cbt_versions(project, instance, table):
+def cbt_versions(project, instance, table, *words):
     """{row key: {"family:qualifier": [(timestamp micros, value), ...]}}
-    of every cell, newest first, as cbt prints them."""
-    text = cbt(project, instance, "read", table).decode("utf-8", "surrogateescape")
+    of the cells cbt reads (more words: its options), newest first."""
+    text = cbt(project, instance, "read", table, *words).decode("utf-8", "surrogateescape")
     rows, key, cell = {}, None, None
     epoch = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
     for line in text.split("\n"):
@@ -110,6 +93,12 @@ def cbt_versions(project, instance, table):
             micros = (when - epoch) // datetime.timedelta(microseconds=1)
             rows[key].setdefault(cell, []).append((micros, None))
     return rows
+
+
+def cbt_rows(project, instance, table):
+    """{row key: {"family:qualifier": value}} of the latest cells."""
+    return {k: {c: cells[0][1] for c, cells in row.items()}
+            for k, row in cbt_versions(project, instance, table, "cells-per-column=1").items()}
 
 
 def integer(v):
