@@ -31,6 +31,8 @@ struct RingToken {
 /* The most nodes and vnodes a ring may have. */
 #define WC_RING_MAX_NODES  10000
 #define WC_RING_MAX_VNODES 4096
+/* Ring tokens in all (16 bytes each). */
+#define WC_RING_MAX_TOKENS 1048576
 /* Cassandra's num_tokens since 4.0. */
 #define WC_RING_VNODES     16
 
@@ -250,6 +252,13 @@ static int ringFill(sqlite3 *db, sqlite3_value **apArg, WcTvfRows *pRows,
   if( rc == SQLITE_OK && apArg[2] ){
     rc = intArg(apArg[2], "vnodes", 1, WC_RING_MAX_VNODES, "tokens per "
                 "node, Cassandra's num_tokens", &nVnode, pzErr);
+  }
+  if( rc == SQLITE_OK && nNode * nVnode > WC_RING_MAX_TOKENS ){
+    *pzErr = sqlite3_mprintf("widecol_ring: %lld nodes of %lld vnodes are "
+        "%lld ring tokens, more than the %d a ring here may have",
+        (long long)nNode, (long long)nVnode, (long long)(nNode * nVnode),
+        WC_RING_MAX_TOKENS);
+    rc = SQLITE_ERROR;
   }
   if( rc == SQLITE_OK && apArg[3] ){
     rc = intArg(apArg[3], "seed", INT64_MIN, INT64_MAX, "the ring's random "
