@@ -272,10 +272,10 @@ static int ringFill(sqlite3 *db, sqlite3_value **apArg, WcTvfRows *pRows,
     nRing = (int)(nNode * nVnode);
     aRing = sqlite3_malloc64(sizeof(RingToken) * (size_t)nRing);
     aNode = sqlite3_malloc64(sizeof(RingNode) * (size_t)nNode);
+    if( aNode ) memset(aNode, 0, sizeof(RingNode) * (size_t)nNode);
     if( aRing == 0 || aNode == 0 ) rc = SQLITE_NOMEM;
   }
   if( rc == SQLITE_OK ){
-    memset(aNode, 0, sizeof(RingNode) * (size_t)nNode);
     iState = (uint64_t)iSeed;
     for(i = 0; i < nRing; i++){
       aRing[i].iToken = (int64_t)splitmix64(&iState);
