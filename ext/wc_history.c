@@ -136,7 +136,11 @@ static char *cqlRefusal(const WcSchema *pS, const unsigned char *aUse){
     if( aUse[pE->iCol] & CQL_RANGE ) zSlice = zCol;
   }
   for(i = 0; i < pS->nCol; i++){
-    if( aUse[i] && pS->aCol[i].iElem < 0 ){
+    int k;
+    if( !aUse[i] || pS->aCol[i].iElem >= 0 ) continue;
+    /* A partition column only hashed into the TOKEN is in the key too. */
+    for(k = 0; k < pTok->nSaltCol && pTok->aiSaltCol[k] != i; k++){}
+    if( k == pTok->nSaltCol ){
       return sqlite3_mprintf("restricts %s, which is not in the primary "
                              "key: \"%s\"", pS->aCol[i].zName, zFilter);
     }
