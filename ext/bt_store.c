@@ -114,12 +114,12 @@ struct BtCursor {
   int bHaveTime;        /* iRowtime was set from the row's marker */
   /* OLDER: every cell of the row (values in cellVal), and the timestamps
   ** of its versions, newest first; the cursor is on version iVer. */
-  BtCell *aCell;
-  int nCell, nCellAlloc;
+  WcBuf cells;          /* BtCell[], as wc_buf.h grows it */
+  int nCell;
   WcBuf cellVal;
-  int bCollect;         /* The current cell is in aCell */
-  int64_t *aiVer;
-  int nVer, nVerAlloc, iVer;
+  int bCollect;         /* The current cell is in cells */
+  WcBuf vers;           /* int64_t[] */
+  int nVer, iVer;
 };
 
 /* The largest read filter sent; Bigtable's limit is 4,096 bytes. */
@@ -782,8 +782,8 @@ static int btClose(sqlite3_vtab_cursor *pCursor){
   for(i = 0; i <= p->nCol; i++) wcBufFree(&pCur->aVal[i]);
   wcBufFree(&pCur->key);
   wcBufFree(&pCur->cellVal);
-  sqlite3_free(pCur->aCell);
-  sqlite3_free(pCur->aiVer);
+  wcBufFree(&pCur->cells);
+  wcBufFree(&pCur->vers);
   sqlite3_free(pCur->aVal);
   sqlite3_free(pCur->abHave);
   sqlite3_free(pCur);
@@ -801,58 +801,57 @@ static void rowStart(BtCursor *pCur, int nCol){
   pCur->bHaveTime = 0;
   pCur->iRowtime = 0;
   pCur->nCell = 0;
+  pCur->cells.n = 0;
   pCur->cellVal.n = 0;
   pCur->bCollect = 0;
 }
 
-/* OLDER: starts a cell of column iCol in aCell. */
+/* The cursor's cells and versions, in the WcBufs that hold them. */
+static BtCell *cursorCells(const BtCursor *pCur){
+  return (BtCell*)pCur->cells.a;
+}
+static int64_t *cursorVers(const BtCursor *pCur){
+  return (int64_t*)pCur->vers.a;
+}
+
+/* OLDER: starts a cell of column iCol in cells. */
 static int cellStart(BtCursor *pCur, int iCol, int64_t iMicros){
-  BtCell *pCell;
-  if( pCur->nCell == pCur->nCellAlloc ){
-    int nNew = pCur->nCellAlloc ? pCur->nCellAlloc * 2 : 32;
-    BtCell *aNew = sqlite3_realloc64(pCur->aCell,
-                                     sizeof(BtCell) * (size_t)nNew);
-    if( aNew == 0 ) return SQLITE_NOMEM;
-    pCur->aCell = aNew;
-    pCur->nCellAlloc = nNew;
-  }
-  pCell = &pCur->aCell[pCur->nCell++];
-  pCell->iCol = iCol;
-  pCell->iMicros = iMicros;
-  pCell->iOff = pCur->cellVal.n;
-  pCell->n = 0;
+  BtCell cell;
+  cell.iCol = iCol;
+  cell.iMicros = iMicros;
+  cell.iOff = pCur->cellVal.n;
+  cell.n = 0;
+  wcBufAppend(&pCur->cells, &cell, (int64_t)sizeof(cell));
+  if( pCur->cells.bOom ) return SQLITE_NOMEM;
+  pCur->nCell++;
   return SQLITE_OK;
 }
 
 /* OLDER: the timestamps of the row's versions (its marker's cells, which
-** come newest first) into aiVer. */
+** come newest first) into vers. */
 static int versionsOfRow(BtCursor *pCur){
   int i;
   pCur->nVer = 0;
   pCur->iVer = 0;
+  pCur->vers.n = 0;
   for(i = 0; i < pCur->nCell; i++){
-    if( pCur->aCell[i].iCol != BT_MARKER ) continue;
-    if( pCur->nVer == pCur->nVerAlloc ){
-      int nNew = pCur->nVerAlloc ? pCur->nVerAlloc * 2 : 16;
-      int64_t *aNew = sqlite3_realloc64(pCur->aiVer,
-                                        sizeof(int64_t) * (size_t)nNew);
-      if( aNew == 0 ) return SQLITE_NOMEM;
-      pCur->aiVer = aNew;
-      pCur->nVerAlloc = nNew;
-    }
-    pCur->aiVer[pCur->nVer++] = pCur->aCell[i].iMicros;
+    const BtCell *pCell = &cursorCells(pCur)[i];
+    if( pCell->iCol != BT_MARKER ) continue;
+    wcBufAppend(&pCur->vers, &pCell->iMicros, (int64_t)sizeof(int64_t));
+    if( pCur->vers.bOom ) return SQLITE_NOMEM;
+    pCur->nVer++;
   }
   return SQLITE_OK;
 }
 
 /* OLDER: puts version iVer's cells in aVal. */
 static int versionLoad(BtCursor *pCur, int nCol){
-  int64_t iMicros = pCur->aiVer[pCur->iVer];
+  int64_t iMicros = cursorVers(pCur)[pCur->iVer];
   int i;
   for(i = 0; i < nCol; i++) pCur->aVal[i].n = 0;
   memset(pCur->abHave, 0, (size_t)nCol);
   for(i = 0; i < pCur->nCell; i++){
-    const BtCell *pCell = &pCur->aCell[i];
+    const BtCell *pCell = &cursorCells(pCur)[i];
     if( pCell->iCol < 0 || pCell->iMicros != iMicros ) continue;
     pCur->abHave[pCell->iCol] = 1;
     if( pCell->n == 0 ) continue;
@@ -1011,7 +1010,7 @@ static int readRow(BtCursor *pCur){
     if( pCur->bCollect ){
       if( pC->value.len > 0 ){
         wcBufAppend(&pCur->cellVal, pC->value.data, (int64_t)pC->value.len);
-        pCur->aCell[pCur->nCell - 1].n += (int64_t)pC->value.len;
+        cursorCells(pCur)[pCur->nCell - 1].n += (int64_t)pC->value.len;
       }
     }else if( pCur->iCol >= 0 && !pCur->bSkipCell ){
       pCur->abHave[pCur->iCol] = 1;
