@@ -681,6 +681,15 @@ const char *wcDerivedName(const WcElement *pElem){
        : pElem->eKind == WC_ELEM_SALT ? "SALT" : "BUCKET";
 }
 
+int wcPartitionColumn(const WcSchema *pS, int iCol){
+  const WcElement *pTok = &pS->aElem[0];
+  int i;
+  for(i = 0; pS->nElem > 0 && pTok->bToken && i < pTok->nSaltCol; i++){
+    if( pTok->aiSaltCol[i] == iCol ) return 1;
+  }
+  return 0;
+}
+
 int wcEncodeDerived(const WcSchema *pS, int iElem, uint64_t iValue,
                     WcBuf *pOut){
   static const char aHexDigit[] = "0123456789abcdef";

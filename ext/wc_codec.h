@@ -79,6 +79,9 @@ uint64_t wcDerivedCount(const WcSchema *pS, int iElem);
 ** element's name: "TOKEN", "SALT" or "BUCKET". */
 double wcDerivedDomain(const WcSchema *pS, int iElem);
 const char *wcDerivedName(const WcElement *pElem);
+/* True if column iCol is one of the partition key's in Cassandra's form:
+** the key's leading TOKEN is computed from it. */
+int wcPartitionColumn(const WcSchema *pS, int iCol);
 int wcEncodeDerived(const WcSchema *pS, int iElem, uint64_t iValue,
                     WcBuf *pOut);
 

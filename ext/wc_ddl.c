@@ -245,13 +245,8 @@ static const char *cqlType(char cAff){
 /* True if element iElem is a column of the leading TOKEN's partition key
 ** (it then follows the TOKEN, as PRIMARY KEY writes it). */
 static int inPartition(const WcSchema *pS, int iElem){
-  const WcElement *pTok = &pS->aElem[0];
-  int i;
-  if( !pTok->bToken || pS->aElem[iElem].eKind != WC_ELEM_COLUMN ) return 0;
-  for(i = 0; i < pTok->nSaltCol; i++){
-    if( pTok->aiSaltCol[i] == pS->aElem[iElem].iCol ) return 1;
-  }
-  return 0;
+  return pS->aElem[iElem].eKind == WC_ELEM_COLUMN
+      && wcPartitionColumn(pS, pS->aElem[iElem].iCol);
 }
 
 /* CQL's CREATE TABLE for the row table: the partition key is the leading

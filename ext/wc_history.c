@@ -8,6 +8,7 @@
 ** the writes that found their key taken.
 */
 #include "wc_history.h"
+#include "wc_codec.h"
 
 #include <string.h>
 
@@ -136,11 +137,8 @@ static char *cqlRefusal(const WcSchema *pS, const unsigned char *aUse){
     if( aUse[pE->iCol] & CQL_RANGE ) zSlice = zCol;
   }
   for(i = 0; i < pS->nCol; i++){
-    int k;
-    if( !aUse[i] || pS->aCol[i].iElem >= 0 ) continue;
     /* A partition column only hashed into the TOKEN is in the key too. */
-    for(k = 0; k < pTok->nSaltCol && pTok->aiSaltCol[k] != i; k++){}
-    if( k == pTok->nSaltCol ){
+    if( aUse[i] && pS->aCol[i].iElem < 0 && !wcPartitionColumn(pS, i) ){
       return sqlite3_mprintf("restricts %s, which is not in the primary "
                              "key: \"%s\"", pS->aCol[i].zName, zFilter);
     }

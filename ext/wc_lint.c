@@ -1241,7 +1241,6 @@ static void ruleWidePartition(Lint *p, const LintKey *pK){
   sqlite3_stmt *pStmt;
   sqlite3_int64 nRow, nByte, nCell;
   int i, nRegular = 0;
-  char *zSql;
   if( !pTok->bToken ) return;
   for(i = 0; i < pS->nCol; i++) nRegular += pS->aCol[i].iElem < 0;
   pSql = sqlite3_str_new(0);
@@ -1266,10 +1265,7 @@ static void ruleWidePartition(Lint *p, const LintKey *pK){
                       "nbyte >= %d DESC, count(*) DESC LIMIT 1",
                       nRegular > 0 ? nRegular : 1, WC_LINT_PART_CELLS,
                       WC_LINT_PART_BYTES);
-  zSql = sqlite3_str_finish(pSql);
-  pStmt = zSql ? lintPrepare(p, "%s", zSql) : 0;
-  if( zSql == 0 ) p->rc = SQLITE_NOMEM;
-  sqlite3_free(zSql);
+  pStmt = lintPrepare(p, "%z", sqlite3_str_finish(pSql));
   if( !lintRow(p, pStmt) ) return;
   nRow = sqlite3_column_int64(pStmt, 0);
   nByte = sqlite3_column_int64(pStmt, 1);

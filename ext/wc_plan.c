@@ -887,17 +887,6 @@ static void explainRanges(Planner *p, sqlite3_str *pStr){
   wcRangeFree(&win);
 }
 
-/* True if column iCol is one of the partition key's, in Cassandra's form
-** (a leading TOKEN). */
-static int inPartition(const WcSchema *pS, int iCol){
-  const WcElement *pTok = &pS->aElem[0];
-  int i;
-  for(i = 0; pTok->bToken && i < pTok->nSaltCol; i++){
-    if( pTok->aiSaltCol[i] == iCol ) return 1;
-  }
-  return 0;
-}
-
 static char *planText(Planner *p){
   const WcSchema *pS = p->pS;
   sqlite3_index_info *pInfo = p->pInfo;
@@ -952,7 +941,7 @@ static char *planText(Planner *p){
       for(i = 0; i < p->nArg; i++){
         const WcTerm *pTerm = &p->plan.aTerm[i];
         if( pTerm->eOp >= WC_TERM_LIMIT ) continue;
-        if( bCql && inPartition(pS, pTerm->iCol) != (k == 0) ) continue;
+        if( bCql && wcPartitionColumn(pS, pTerm->iCol) != (k == 0) ) continue;
         if( k == 1 && bFirst ) sqlite3_str_appendall(pStr, "; CLUSTERING");
         bFirst = 0;
         sqlite3_str_appendf(pStr, " %s%s", pTerm->iCol == pS->nCol ? "rowkey"
