@@ -3,7 +3,8 @@
 ** integrity_check for the tables behind a widecol table.
 **
 ** It returns one row, 'ok', or one row per problem found (at most
-** WC_CHECK_MAX): a row key that is not the key its fields make, an index
+** WC_CHECK_MAX): a row key that is not the key its fields make (and
+** RANDOM's number, on a design that has one), an index
 ** entry missing, pointing nowhere, under the wrong key or holding other
 ** values than the row, a family row without a row or with no value, and
 ** on a versioned table an older version without a row, not older than
@@ -141,9 +142,10 @@ static void checkRow(Check *p, sqlite3_stmt *pRow, sqlite3_stmt **apEntry,
     /* the check stops */
   }else if( rc != WC_OK ){
     problem(p, "row %s: its fields make no row key: %s", zKey, zErr);
-  }else if( pBuf->n != nKey || (nKey && memcmp(pBuf->a, aKey, (size_t)nKey)) ){
+  }else if( !wcKeyIsMade(pS, pBuf, aKey, nKey) ){
     char *zWant = keyText(pBuf->a, pBuf->n);
-    problem(p, "row %s: its fields make the row key %s", zKey, zWant);
+    problem(p, "row %s: its fields make the row key %s%s", zKey, zWant,
+            pS->nRandom ? " followed by RANDOM's number" : "");
     sqlite3_free(zWant);
   }
   sqlite3_free(zErr);
@@ -324,8 +326,8 @@ static void checkVersions(Check *p, WcValue *aVal, WcBuf *pBuf){
     int rc;
     valuesOf(pStmt, 2, pS->nCol, aVal);
     rc = wcEncodeKey(pS, wcTableHasher(pTab), aVal, pBuf, &zErr);
-    if( !encodeFailed(p, rc, &zErr) && (rc != WC_OK || pBuf->n != nKey
-         || (nKey && memcmp(pBuf->a, aKey, (size_t)nKey))) ){
+    if( !encodeFailed(p, rc, &zErr)
+     && (rc != WC_OK || !wcKeyIsMade(pS, pBuf, aKey, nKey)) ){
       char *zKey = keyText(aKey, nKey);
       problem(p, "row %s: its version stamped %lld has fields that make "
               "another row key", zKey, sqlite3_column_int64(pStmt, 1));

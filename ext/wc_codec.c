@@ -750,16 +750,44 @@ int wcEncodeKey(const WcSchema *pS, RkHasher *pHasher, const WcValue *aVal,
     wcAppendSeparator(pS, i, pKey);
   }
   if( rc == WC_OK && pKey->bOom ) rc = WC_NOMEM;
-  if( rc == WC_OK && pKey->n > WC_MAX_KEY_BYTES ){
+  if( rc == WC_OK && pKey->n + pS->nRandomDigit > WC_MAX_KEY_BYTES ){
     if( pzErr ){
       *pzErr = sqlite3_mprintf("widecol %s: the %s would be %lld bytes, "
                                "more than the %d allowed (HBase's row key "
-                               "limit)", pS->zTable, pS->zKeyName, pKey->n,
-                               WC_MAX_KEY_BYTES);
+                               "limit)", pS->zTable, pS->zKeyName,
+                               pKey->n + pS->nRandomDigit, WC_MAX_KEY_BYTES);
     }
     rc = WC_NOFIT;
   }
   return rc;
+}
+
+void wcRandomSet(const WcSchema *pS, int64_t nMade, int64_t iValue,
+                 WcBuf *pKey){
+  pKey->n = nMade;
+  if( wcBufReserve(pKey, pS->nRandomDigit) ) return;
+  rkPadDecimal((uint64_t)iValue, pS->nRandomDigit, (char*)&pKey->a[nMade]);
+  pKey->n = nMade + pS->nRandomDigit;
+}
+
+int64_t wcRandomOf(const WcSchema *pS, const unsigned char *aKey,
+                   int64_t nKey){
+  int64_t iValue = 0, i;
+  if( nKey < pS->nRandomDigit ) return -1;
+  for(i = nKey - pS->nRandomDigit; i < nKey; i++){
+    if( aKey[i] < '0' || aKey[i] > '9' ) return -1;
+    iValue = iValue * 10 + (aKey[i] - '0');
+  }
+  return iValue < pS->nRandom ? iValue : -1;
+}
+
+int wcKeyIsMade(const WcSchema *pS, const WcBuf *pMade,
+                const unsigned char *aKey, int64_t nKey){
+  if( nKey != pMade->n + pS->nRandomDigit
+   || (pMade->n && memcmp(pMade->a, aKey, (size_t)pMade->n)) ){
+    return 0;
+  }
+  return pS->nRandom == 0 || wcRandomOf(pS, aKey, nKey) >= 0;
 }
 
 /*

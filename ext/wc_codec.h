@@ -69,6 +69,20 @@ int wcEncodeElement(const WcSchema *pS, RkHasher *pHasher, int iElem,
 int wcEncodeKey(const WcSchema *pS, RkHasher *pHasher, const WcValue *aVal,
                 WcBuf *pKey, char **pzErr);
 
+/* RANDOM(n) (WcSchema.nRandom), after the key wcEncodeKey() made.
+** wcRandomSet: pKey becomes its first nMade bytes followed by the digits
+** of iValue (pKey->bOom on failure).  wcRandomOf: the number a stored
+** key ends in, or -1 if it does not end in RANDOM's digits below n.
+** wcKeyIsMade: true if the stored key aKey[0..nKey) is the key pMade
+** (wcEncodeKey's) and, on a RANDOM design, a number after it: the fields
+** the row holds made it. */
+void wcRandomSet(const WcSchema *pS, int64_t nMade, int64_t iValue,
+                 WcBuf *pKey);
+int64_t wcRandomOf(const WcSchema *pS, const unsigned char *aKey,
+                   int64_t nKey);
+int wcKeyIsMade(const WcSchema *pS, const WcBuf *pMade,
+                const unsigned char *aKey, int64_t nKey);
+
 /* The values a SALT or BUCKET element iElem can take (0 if more than
 ** 2^60), and the bytes of the iValue-th of them in byte order: bucket
 ** iValue, or the salt whose hex digits spell iValue (of a TOKEN, which

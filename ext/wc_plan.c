@@ -114,7 +114,7 @@ static void collectConstraints(Planner *p, int *piLimit, int *piOffset){
     if( iCol < 0 || iCol > pS->nCol ) continue;
     if( iCol < pS->nCol && !pS->aCol[iCol].bKey ) continue;
     /* An index key holds the row key only as its tail. */
-    if( iCol == pS->nCol && pS->bSuffix ) continue;
+    if( iCol == pS->nCol && pS->bBorrowed ) continue;
     pCons = &p->aCons[iCol];
     /* A collation other than BINARY orders text otherwise than bytes.
     ** It also marks the range SQLite derives from a LIKE on any column
@@ -589,7 +589,7 @@ static int orderByFrom(Planner *p, int iStart){
     if( iCol == pS->nCol ){
       /* Across merged prefixes rowkey order is not the merge order, nor
       ** is it an index's order. */
-      if( iStart > 0 || pS->bSuffix || (eDir >= 0 && eDir != bDesc)
+      if( iStart > 0 || pS->bBorrowed || (eDir >= 0 && eDir != bDesc)
        || !tiesInOrder(p, i + 1) ){
         return -1;
       }
@@ -607,7 +607,7 @@ static int orderByFrom(Planner *p, int iStart){
       /* The elements after iStart are all in order.  Rows that tie on
       ** them are one row (or a row's versions), unless they come from
       ** different prefixes, or the key is an index's, which many rows
-      ** can share. */
+      ** can share, or it ends in RANDOM's number. */
       if( pS->bSuffix || !tiesInOrder(p, i) ) return -1;
       if( iStart > 0 && !prefixOrderFits(p, i, &eDir) ) return -1;
       break;

@@ -551,6 +551,33 @@ static int nextIsParen(const Lexer *pLex){
   return peek.tk.eType == TK_LP;
 }
 
+/* RANDOM(n), the last element of a row key (WcSchema.nRandom). */
+static void parseRandom(Parse *p, Lexer *pLex){
+  WcSchema *pS = p->pSchema;
+  if( pS->bBorrowed ){
+    parseError(p, "widecol %s: %s has RANDOM(n), which only a ROWKEY may "
+               "end in; an INDEX key is told apart from the others by the "
+               "row key that follows it", pS->zTable, p->zKey);
+    return;
+  }
+  if( pS->nElem == 0 ){
+    parseError(p, "widecol %s: ROWKEY needs a column before RANDOM(n): the "
+               "random number tells apart rows that share the fields "
+               "before it, as in [userId][orderid][random(100)]",
+               pS->zTable);
+    return;
+  }
+  lexNext(pLex);
+  if( expectToken(p, pLex, TK_LP, "RANDOM", "(n)")
+   || boundedInt(p, pLex, "RANDOM's count n", 2, WC_MAX_RANDOM,
+                 &pS->nRandom)
+   || expectToken(p, pLex, TK_RP, "RANDOM", "\")\"") ){
+    return;
+  }
+  pS->nRandomDigit = rkDigitCount((uint64_t)(pS->nRandom - 1));
+  pS->bSuffix = 1;
+}
+
 static void parseElement(Parse *p, Lexer *pLex){
   WcSchema *pS = p->pSchema;
   WcElement *pElem = &pS->aElem[pS->nElem++];
@@ -592,6 +619,19 @@ static void parseElements(Parse *p, Lexer *pLex, int nMax){
     return;
   }
   for(;;){
+    if( tokenIs(&pLex->tk, "RANDOM") && nextIsParen(pLex) ){
+      parseRandom(p, pLex);
+      if( p->zErr ) return;
+      if( pLex->tk.eType != TK_RP ){
+        parseError(p, "widecol %s: RANDOM(%lld) must be the last element of "
+                   "ROWKEY, as in the guides' [userId][orderid][random(100)]: "
+                   "reads range over the fields before it; to spread writes "
+                   "by a leading part, use SALT or BUCKET, which a reader "
+                   "can compute", pS->zTable, (long long)pS->nRandom);
+        return;
+      }
+      break;
+    }
     parseElement(p, pLex);
     if( p->zErr ) return;
     if( pLex->tk.eType == TK_RP ) break;
@@ -1335,7 +1375,8 @@ static void checkElements(Parse *p){
         parseError(p, "widecol %s: DELIMITER '' needs every %s element "
                    "%sto have a fixed width (PAD n, DESC, SALT, BUCKET), so "
                    "that the fields can be told apart; \"%s\" does not",
-                   pS->zTable, p->zKey, pS->bSuffix ? "(the row key follows "
+                   pS->zTable, p->zKey, pS->bBorrowed ? "(the row key "
+                   "follows them) " : pS->bSuffix ? "(RANDOM's number follows "
                    "them) " : "but the last ", pS->aCol[pElem->iCol].zName);
         break;
       }

@@ -52,6 +52,7 @@
 
 #define WC_MAX_TRANSFORM 3
 #define WC_MAX_SALT_COL  8       /* columns one SALT may hash */
+#define WC_MAX_RANDOM    10000   /* RANDOM(n): n, each free one probed */
 #define WC_MAX_KEY_BYTES 32767   /* HBase's row-key limit */
 
 typedef struct WcColumn WcColumn;
@@ -123,9 +124,16 @@ struct WcSchema {
   int nDelim;
   char *zKeyName;       /* "row key" or "INDEX <name> key", for errors */
   int bSuffix;          /* The key continues after the last element (an
-                        ** index key, followed by the main row key) */
+                        ** index key, followed by the main row key; a
+                        ** row key, by its RANDOM number) */
   int bBorrowed;        /* An index's key: the strings of zTable, zDelim
                         ** and the columns belong to the table's schema */
+  /* RANDOM(n), last in ROWKEY: every row key ends in a number from 0 to
+  ** n - 1, nRandomDigit decimal digits zero-padded, chosen when the row is
+  ** inserted and kept by UPDATE (wc_write.c), so that up to n rows may
+  ** share the fields before it.  bSuffix is set.  0 when there is none. */
+  int64_t nRandom;
+  int nRandomDigit;
   int nIndex;
   WcIndex *aIndex;
   int nFamily;

@@ -254,6 +254,8 @@ static int bigtableKeys(WcVtab *p){
   return rc;
 }
 
+/* The values of the row in argv (p->aVal) and the key its fields make
+** (p->key; on a RANDOM design without the number, see randomKey()). */
 static int rowEncode(WcVtab *p, sqlite3_value **apArg){
   const WcSchema *pS = p->pSchema;
   char *zErr = 0;
@@ -265,25 +267,41 @@ static int rowEncode(WcVtab *p, sqlite3_value **apArg){
     }
   }
   rc = wcEncodeKey(pS, p->pHasher, p->aVal, &p->key, &zErr);
-  rc = encodeResult(p, rc, zErr);
-  if( rc == SQLITE_OK ){
-    rc = indexKeys(p, p->aVal, p->key.a, p->key.n, p->aIdxKey);
-  }
-  if( rc == SQLITE_OK && pS->zBigtable ) rc = bigtableKeys(p);
+  return encodeResult(p, rc, zErr);
+}
+
+/* The row's index keys, once its key is whole, and Bigtable's limits. */
+static int rowKeys(WcVtab *p){
+  int rc = indexKeys(p, p->aVal, p->key.a, p->key.n, p->aIdxKey);
+  if( rc == SQLITE_OK && p->pSchema->zBigtable ) rc = bigtableKeys(p);
   return rc;
+}
+
+/* The bytes of a rowkey value, as they are stored (text as UTF-8). */
+static const void *givenBytes(sqlite3_value *pGiven, int *pn){
+  const void *a = sqlite3_value_type(pGiven) == SQLITE_BLOB
+                ? sqlite3_value_blob(pGiven)
+                : (const void*)sqlite3_value_text(pGiven);
+  *pn = sqlite3_value_bytes(pGiven);
+  return a;
 }
 
 /* A rowkey the user gave must be the key the fields make. */
 static int checkGivenKey(WcVtab *p, sqlite3_value *pGiven){
-  int eType = sqlite3_value_type(pGiven);
   const void *a;
   int n;
-  if( eType == SQLITE_NULL ) return SQLITE_OK;
-  a = eType == SQLITE_BLOB ? sqlite3_value_blob(pGiven)
-                           : (const void*)sqlite3_value_text(pGiven);
-  n = sqlite3_value_bytes(pGiven);
+  if( sqlite3_value_type(pGiven) == SQLITE_NULL ) return SQLITE_OK;
+  a = givenBytes(pGiven, &n);
   if( n == p->key.n && (n == 0 || memcmp(a, p->key.a, (size_t)n) == 0) ){
     return SQLITE_OK;
+  }
+  if( p->pSchema->nRandom ){
+    return wcVtabError(p, SQLITE_CONSTRAINT_CHECK, "widecol %s: rowkey is "
+        "made from the ROWKEY fields followed by RANDOM(%lld)'s %d digits; "
+        "leave it out of INSERT and UPDATE and set the fields, or give a "
+        "rowkey read from a table of the same design (the fields' key and a "
+        "number below %lld)", p->zName, (long long)p->pSchema->nRandom,
+        p->pSchema->nRandomDigit, (long long)p->pSchema->nRandom);
   }
   return wcVtabError(p, SQLITE_CONSTRAINT_CHECK, "widecol %s: rowkey is made "
                      "from the ROWKEY fields; leave it out of INSERT and "
@@ -328,6 +346,10 @@ static int duplicateKey(WcVtab *p, const unsigned char *aKey, int64_t nKey){
       sqlite3_str_appendf(pFields, "%s%s", sqlite3_str_length(pFields)
                           ? ", " : "", p->pSchema->aCol[j].zName);
     }
+  }
+  if( p->pSchema->nRandom ){
+    sqlite3_str_appendf(pFields, " and RANDOM(%lld)'s number",
+                        (long long)p->pSchema->nRandom);
   }
   rc = wcVtabError(p, SQLITE_CONSTRAINT_PRIMARYKEY, "UNIQUE constraint "
       "failed: %s.rowkey (a row with key %s exists; the key is made from "
@@ -405,6 +427,101 @@ static int runWrite(WcVtab *p, int eStmt, int iObj, const unsigned char *aKey,
     rc = writeError(p, rc);
   }
   return rc;
+}
+
+/*
+** RANDOM(n).  The key the fields make is followed by a number: the one
+** the statement gives in rowkey; on an UPDATE the row's own, unless
+** another row holds the key it makes with the new fields; else a free one,
+** tried from a random start upward.  A row never lands on another's key:
+** an ordinary table holding the same rows has no key for it to collide
+** on, so neither does the design, up to n rows per prefix.
+*/
+
+/* *pbUsed: a row holds key p->key (on a versioned table, one whose latest
+** version the TTL has not expired: a write removes that one). */
+static int keyInUse(WcVtab *p, int *pbUsed){
+  const WcSchema *pS = p->pSchema;
+  sqlite3_stmt *pStmt = 0;
+  int rc = wcStoreAcquire(p, WC_STMT_READ, 0, 0, &pStmt);
+  *pbUsed = 0;
+  if( rc != SQLITE_OK ) return rc;
+  bindKey(pStmt, 1, p->key.a, p->key.n);
+  rc = sqlite3_step(pStmt);
+  if( rc == SQLITE_ROW ){
+    *pbUsed = pS->nTtl == 0 || sqlite3_column_int64(pStmt, pS->nCol)
+                               >= wcClockCutoff(p->pClock, pS->nTtl);
+    rc = SQLITE_OK;
+  }else if( rc == SQLITE_DONE ){
+    rc = SQLITE_OK;
+  }else{
+    rc = writeError(p, sqlite3_reset(pStmt));
+  }
+  wcStoreRelease(p, WC_STMT_READ, 0, 0, pStmt);
+  return rc;
+}
+
+/* Ends p->key (its first nMade bytes made by the fields) in the first
+** free number from iFirst on, wrapping around. */
+static int randomFree(WcVtab *p, int64_t nMade, int64_t iFirst){
+  const WcSchema *pS = p->pSchema;
+  char *zKey;
+  int64_t k;
+  int rc;
+  for(k = 0; k < pS->nRandom; k++){
+    int bUsed;
+    wcRandomSet(pS, nMade, (iFirst + k) % pS->nRandom, &p->key);
+    if( p->key.bOom ) return SQLITE_NOMEM;
+    rc = keyInUse(p, &bUsed);
+    if( rc != SQLITE_OK || !bUsed ) return rc;
+  }
+  zKey = describeKey(p->key.a, nMade);
+  rc = wcVtabError(p, SQLITE_CONSTRAINT_CHECK, "widecol %s: all %lld numbers "
+      "of RANDOM(%lld) are taken after the key %s: the design holds at most "
+      "%lld rows with the same fields before RANDOM; give RANDOM a larger "
+      "n, or add a field that tells these rows apart", p->zName,
+      (long long)pS->nRandom, (long long)pS->nRandom, zKey ? zKey : "?",
+      (long long)pS->nRandom);
+  sqlite3_free(zKey);
+  return rc;
+}
+
+/* Completes p->key for the row of xUpdate's argv. */
+static int randomKey(WcVtab *p, sqlite3_value **argv){
+  const WcSchema *pS = p->pSchema;
+  int64_t nMade = p->key.n, iOwn;
+  int bInsert = sqlite3_value_type(argv[0]) == SQLITE_NULL;
+  sqlite3_value *pGiven = bInsert ? argv[2 + pS->nCol] : argv[1];
+  const unsigned char *aOld = bInsert ? 0 : sqlite3_value_blob(argv[0]);
+  int nOld = bInsert ? 0 : sqlite3_value_bytes(argv[0]);
+  uint32_t iRandom;
+  int bUsed, rc;
+  if( !bInsert && (sqlite3_value_bytes(argv[1]) != nOld || (nOld
+      && memcmp(sqlite3_value_blob(argv[1]), aOld, (size_t)nOld))) ){
+    bInsert = 1;        /* the UPDATE sets rowkey: as an INSERT's */
+  }
+  if( bInsert && sqlite3_value_type(pGiven) != SQLITE_NULL ){
+    int n;
+    const void *a = givenBytes(pGiven, &n);
+    /* checkGivenKey() reports a key the fields do not make. */
+    if( wcKeyIsMade(pS, &p->key, a, n) ){
+      p->key.n = 0;
+      wcBufAppend(&p->key, a, n);
+    }
+    return p->key.bOom ? SQLITE_NOMEM : SQLITE_OK;
+  }
+  sqlite3_randomness(sizeof(iRandom), &iRandom);
+  if( bInsert ) return randomFree(p, nMade, iRandom % (uint64_t)pS->nRandom);
+  iOwn = wcRandomOf(pS, aOld, nOld);
+  if( iOwn < 0 ) return randomFree(p, nMade, iRandom % (uint64_t)pS->nRandom);
+  wcRandomSet(pS, nMade, iOwn, &p->key);
+  if( p->key.bOom ) return SQLITE_NOMEM;
+  if( p->key.n == nOld && memcmp(p->key.a, aOld, (size_t)nOld) == 0 ){
+    return SQLITE_OK;
+  }
+  rc = keyInUse(p, &bUsed);
+  if( rc != SQLITE_OK || !bUsed ) return rc;
+  return randomFree(p, nMade, iRandom % (uint64_t)pS->nRandom);
 }
 
 /*
@@ -853,6 +970,8 @@ int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
     }
   }
   rc = rowEncode(p, &argv[2]);
+  if( rc == SQLITE_OK && p->pSchema->nRandom ) rc = randomKey(p, argv);
+  if( rc == SQLITE_OK ) rc = rowKeys(p);
   if( rc == SQLITE_OK && sqlite3_value_type(argv[0]) == SQLITE_NULL ){
     rc = checkGivenKey(p, argv[2 + nCol]);
     if( rc == SQLITE_OK ) rc = putRow(p, eInsert, 1, pTime, &bReplaced);
