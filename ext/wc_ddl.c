@@ -249,10 +249,28 @@ static int inPartition(const WcSchema *pS, int iElem){
       && wcPartitionColumn(pS, pS->aElem[iElem].iCol);
 }
 
+/* Appends the column that holds RANDOM's number in CQL: "random", with
+** as many underscores after it as make a name no column has. */
+static void appendRandomColumn(sqlite3_str *pStr, const WcSchema *pS){
+  int k = 0, i;
+  for(i = 0; i < pS->nCol; i++){
+    const char *z = pS->aCol[i].zName;
+    if( sqlite3_strnicmp(z, "random", 6) == 0
+     && strspn(&z[6], "_") == (size_t)k && z[6 + k] == 0 ){
+      k++;
+      i = -1;       /* taken: check the longer name against them all */
+    }
+  }
+  sqlite3_str_appendall(pStr, "\"random");
+  sqlite3_str_appendchar(pStr, k, '_');
+  sqlite3_str_appendall(pStr, "\"");
+}
+
 /* CQL's CREATE TABLE for the row table: the partition key is the leading
 ** TOKEN's columns (the PRIMARY KEY form), or else the first field, with
 ** a comment on what Cassandra cannot do with it; the other fields are
-** clustering columns in key order, DESC as the key has them. */
+** clustering columns in key order, DESC as the key has them, and RANDOM's
+** number a last one, which the application fills. */
 static void cqlCreate(sqlite3_str *pStr, const WcSchema *pS,
                       const char *zName){
   const WcElement *pFirst = &pS->aElem[0];
@@ -289,6 +307,13 @@ static void cqlCreate(sqlite3_str *pStr, const WcSchema *pS,
       }
     }
   }
+  if( pS->nRandom ){
+    sqlite3_str_appendf(pStr, "-- RANDOM(%lld) ends the row key: here it is "
+        "the last clustering column, ", (long long)pS->nRandom);
+    appendRandomColumn(pStr, pS);
+    sqlite3_str_appendf(pStr, ", which the application fills with a random "
+        "number from 0 to %lld at each insert\n", (long long)pS->nRandom - 1);
+  }
   if( pS->nVersions > 1 ){
     sqlite3_str_appendf(pStr, "-- VERSIONS %d has no CQL form: Cassandra "
         "keeps one value per cell; keep history as a clustering column (a "
@@ -311,6 +336,11 @@ static void cqlCreate(sqlite3_str *pStr, const WcSchema *pS,
     appendCqlName(pStr, pS->aCol[i].zName);
     sqlite3_str_appendf(pStr, " %s,\n", cqlType(pS->aCol[i].cAff));
   }
+  if( pS->nRandom ){
+    sqlite3_str_appendall(pStr, "  ");
+    appendRandomColumn(pStr, pS);
+    sqlite3_str_appendf(pStr, " %s,\n", cqlType(WC_AFF_INTEGER));
+  }
   sqlite3_str_appendall(pStr, "  PRIMARY KEY ((");
   if( pFirst->bToken ){
     for(i = 0; i < pFirst->nSaltCol; i++){
@@ -330,6 +360,10 @@ static void cqlCreate(sqlite3_str *pStr, const WcSchema *pS,
     appendCqlName(pStr, pS->aCol[pS->aElem[i].iCol].zName);
     nClust++;
   }
+  if( pS->nRandom ){
+    sqlite3_str_appendall(pStr, ", ");
+    appendRandomColumn(pStr, pS);
+  }
   sqlite3_str_appendall(pStr, ")\n)");
   nClust = 0;
   for(i = 0; i < pS->nElem; i++){
@@ -345,6 +379,11 @@ static void cqlCreate(sqlite3_str *pStr, const WcSchema *pS,
                                          : " WITH CLUSTERING ORDER BY (");
     appendCqlName(pStr, pS->aCol[pE->iCol].zName);
     sqlite3_str_appendall(pStr, bDesc ? " DESC" : " ASC");
+  }
+  if( pS->nRandom ){
+    sqlite3_str_appendall(pStr, nClust++ ? ", " : " WITH CLUSTERING ORDER BY (");
+    appendRandomColumn(pStr, pS);
+    sqlite3_str_appendall(pStr, " ASC");
   }
   if( nClust > 0 ) sqlite3_str_appendall(pStr, ")");
   if( pS->nTtl > 0 ){

@@ -77,6 +77,7 @@ typedef struct KeyText KeyText;
 struct KeyText {
   int n;
   char **az;
+  int64_t nRandom;      /* RANDOM(n) after the elements, 0 for none */
 };
 
 /*
@@ -231,7 +232,8 @@ static int padWidth(Lint *p, int iCol){
 static int isPlainName(const char *z){
   static const char *const azWord[] = {
     "ROWKEY", "INDEX", "FAMILY", "INCLUDE", "DELIMITER", "ENCODING", "PAD",
-    "DESC", "REVERSE", "SALT", "BUCKET", "TEXT", "BINARY",
+    "DESC", "REVERSE", "SALT", "BUCKET", "TEXT", "BINARY", "TOKEN",
+    "RANDOM",
   };
   size_t k;
   int i;
@@ -323,6 +325,7 @@ static KeyText *keyTextNew(Lint *p, const WcSchema *pKey){
   }
   pKt->az = (char**)&pKt[1];
   pKt->n = pKey->nElem;
+  pKt->nRandom = pKey->nRandom;
   for(i = 0; i < pKey->nElem; i++){
     pKt->az[i] = elementText(pKey, &pKey->aElem[i], 0);
     if( pKt->az[i] == 0 ) p->rc = SQLITE_NOMEM;
@@ -370,6 +373,9 @@ static char *keyTextFinish(Lint *p, const LintKey *pK, KeyText *pKt){
     sqlite3_str_appendf(pStr, "%s%s", i ? ", " : "",
                         pKt->az[i] ? pKt->az[i] : "?");
     sqlite3_free(pKt->az[i]);
+  }
+  if( pKt->nRandom ){
+    sqlite3_str_appendf(pStr, ", RANDOM(%lld)", (long long)pKt->nRandom);
   }
   sqlite3_free(pKt);
   sqlite3_str_appendall(pStr, ")");
@@ -428,6 +434,9 @@ static void appendBinaryKey(Lint *p, sqlite3_str *pStr, int iIndex){
     if( z == 0 ) p->rc = SQLITE_NOMEM;
     sqlite3_str_appendf(pStr, "%s%s", i ? ", " : "", z ? z : "?");
     sqlite3_free(z);
+  }
+  if( pKey->nRandom ){
+    sqlite3_str_appendf(pStr, ", RANDOM(%lld)", (long long)pKey->nRandom);
   }
   sqlite3_str_appendall(pStr, ")");
   for(i = 0; iIndex >= 0 && i < p->pS->nCol; i++){
@@ -1292,6 +1301,117 @@ static void ruleWidePartition(Lint *p, const LintKey *pK){
   sqlite3_free(sqlite3_str_finish(pKey));
 }
 
+/* The key fields before RANDOM, "a, b", for a finding (from
+** sqlite3_mprintf()). */
+static char *randomFields(Lint *p){
+  sqlite3_str *pStr = sqlite3_str_new(0);
+  int i;
+  for(i = 0; i < p->pS->nElem; i++){
+    const WcElement *pE = &p->pS->aElem[i];
+    char *z = pE->eKind == WC_ELEM_COLUMN ? 0 : elementText(p->pS, pE, 0);
+    sqlite3_str_appendf(pStr, "%s%s", i ? ", " : "",
+        pE->eKind == WC_ELEM_COLUMN ? colName(p, pE->iCol) : z ? z : "?");
+    sqlite3_free(z);
+  }
+  return sqlite3_str_finish(pStr);
+}
+
+/* A column, not in the key, that tells apart the sample's rows that share
+** the fields before RANDOM: it could take RANDOM's place.  -1 if none. */
+static int randomReplacement(Lint *p, const char *zGroup){
+  const WcSchema *pS = p->pS;
+  int i;
+  for(i = 0; i < pS->nCol; i++){
+    if( pS->aCol[i].iElem >= 0 ) continue;
+    if( lintInt(p, "SELECT count(*) FROM (SELECT DISTINCT %s, \"%w\" FROM "
+                "%s WHERE \"%w\" IS NOT NULL)", zGroup, colName(p, i),
+                p->zSample, colName(p, i)) == p->nSample ){
+      return i;
+    }
+  }
+  return -1;
+}
+
+/* random-unneeded, random-full, random-suffix: RANDOM(n) on the data.  It
+** tells apart rows that share the fields before it, and spreads nothing:
+** they land where those fields send them (the guides' random suffix lets
+** a hot prefix's rows differ, and a region split inside it). */
+static void ruleRandom(Lint *p, const LintKey *pK){
+  const WcSchema *pS = p->pS;
+  sqlite3_int64 nGroup, nShared, nLargest;
+  sqlite3_stmt *pStmt;
+  char *zGroup, *zFields, *zFix = 0;
+  KeyText *pKt;
+  int iCol;
+  if( pS->nRandom == 0 || p->nSample == 0 ) return;
+  zGroup = sqlite3_mprintf("substr(rowkey, 1, length(rowkey) - %d)",
+                           pS->nRandomDigit);
+  pStmt = lintPrepare(p, "SELECT count(*), sum(n) FILTER (WHERE n > 1), "
+                      "max(n) FROM (SELECT count(*) AS n FROM %s GROUP BY %s)",
+                      p->zSample, zGroup);
+  if( !lintRow(p, pStmt) ){
+    sqlite3_free(zGroup);
+    return;
+  }
+  nGroup = sqlite3_column_int64(pStmt, 0);
+  nShared = sqlite3_column_int64(pStmt, 1);
+  nLargest = sqlite3_column_int64(pStmt, 2);
+  sqlite3_finalize(pStmt);
+  zFields = randomFields(p);
+  if( zFields == 0 ) p->rc = SQLITE_NOMEM;
+  if( nLargest <= 1 ){
+    pKt = keyTextNew(p, pS);
+    if( pKt ) pKt->nRandom = 0;
+    finding(p, pK, -1, "advice", "random-unneeded", keyTextFinish(p, pK, pKt),
+        "no two of the %lld rows sampled share %s, so RANDOM(%lld) tells no "
+        "rows apart: it adds %d byte%s to every key (%lld bytes here) and "
+        "makes a read of one row a scan of the keys after its fields instead "
+        "of a Get; drop it", (long long)p->nSample, zFields ? zFields : "",
+        (long long)pS->nRandom, pS->nRandomDigit,
+        pS->nRandomDigit == 1 ? "" : "s",
+        (long long)(p->nSample * pS->nRandomDigit));
+  }else if( 2 * nLargest > pS->nRandom ){
+    sqlite3_int64 nNew = 10;
+    while( nNew < 4 * nLargest && nNew < WC_MAX_RANDOM ) nNew *= 10;
+    if( nNew > pS->nRandom ){
+      pKt = keyTextNew(p, pS);
+      if( pKt ) pKt->nRandom = nNew;
+      zFix = keyTextFinish(p, pK, pKt);
+    }
+    finding(p, pK, -1, "warning", "random-full", zFix,
+        "%lld rows share one %s, %lld of the %lld numbers RANDOM(%lld) "
+        "has: once they are all taken, an INSERT with the same fields fails, "
+        "and each insert probes more taken keys before it finds a free one; "
+        "%s", (long long)nLargest, zFields ? zFields : "",
+        (long long)nLargest, (long long)pS->nRandom, (long long)pS->nRandom,
+        nNew > pS->nRandom ? "give RANDOM a larger n"
+                           : "add a field that tells these rows apart");
+  }else{
+    iCol = randomReplacement(p, zGroup);
+    if( iCol >= 0 ){
+      pKt = keyTextNew(p, pS);
+      if( pKt ) pKt->nRandom = 0;
+      keyTextInsert(p, pKt, pS->nElem, fieldText(p, iCol));
+      zFix = keyTextFinish(p, pK, pKt);
+    }
+    finding(p, pK, -1, "advice", "random-suffix", zFix,
+        "RANDOM(%lld) lets up to %lld rows share %s (%lld of the %lld rows "
+        "sampled share theirs, in %lld groups of up to %lld): that is all it "
+        "does; their writes still land in the region of those fields (a "
+        "random suffix spreads nothing, a SALT or BUCKET in front does), a "
+        "read of one row must scan its fields' keys, and nothing orders rows "
+        "that share them%s%s%s", (long long)pS->nRandom,
+        (long long)pS->nRandom, zFields ? zFields : "", (long long)nShared,
+        (long long)p->nSample, (long long)nGroup, (long long)nLargest,
+        iCol >= 0 ? "; " : "", iCol >= 0 ? colName(p, iCol) : "",
+        iCol >= 0 ? " tells them apart in this data: as the last field it "
+                    "makes the keys unique and ordered, and a row can be "
+                    "read back by its key" : "");
+  }
+  sqlite3_free(zFields);
+  sqlite3_free(zGroup);
+}
+
 /* allow-filtering: statements on this connection that Cassandra would
 ** refuse without ALLOW FILTERING (wc_history.h keeps them). */
 static void ruleAllowFiltering(Lint *p, const LintKey *pK){
@@ -1330,6 +1450,7 @@ static void lintKey(Lint *p, const LintKey *pK){
     ruleTtl(p, pK);
     ruleWidePartition(p, pK);
     ruleAllowFiltering(p, pK);
+    ruleRandom(p, pK);
   }
 }
 

@@ -8,7 +8,8 @@ CLUSTERING ORDER BY, as a CREATE VIRTUAL TABLE ... USING widecol(...,
 PRIMARY KEY (...) WITH CLUSTERING ORDER BY (...)).  The new table must
 emit the same CREATE TABLE again, and for a design already in Cassandra's
 form (a leading TOKEN of the partition key, then its columns, then the
-clustering columns), hold the same rows under the same row keys.
+clustering columns), hold the same rows under the same row keys.  A RANDOM
+design's CQL has one column more, RANDOM's number, filled from the keys.
 
 Usage: cql_check.py [--extension ./widecol]
 """
@@ -34,6 +35,10 @@ DESIGNS = [
      "ROWKEY(customer_id PAD 6, paid_at, payment_id PAD 9)", False),
     ("userid TEXT, orderid INTEGER, b BLOB",
      "ROWKEY(SALT(4, userid), userid, orderid PAD 6 REVERSE)", False),
+    # RANDOM's number becomes a column of its own, "random": filled here
+    # from the row key's last two digits, as the application would fill it.
+    ("userid TEXT, orderid INTEGER", "ROWKEY(userid, orderid PAD 6, RANDOM(100))",
+     False),
 ]
 
 
@@ -75,7 +80,9 @@ def main():
         back = ", ".join('"%s" %s' % (name, BACK[t]) for name, t in parsed)
         key2 = pk + (" WITH " + order if order else "")
         db.execute("CREATE VIRTUAL TABLE u%d USING widecol(%s, %s)" % (n, back, key2))
-        db.execute("INSERT INTO u%d SELECT * FROM t%d" % (n, n))
+        extra = len(parsed) - len(types)
+        db.execute("INSERT INTO u%d SELECT *%s FROM t%d" % (
+            n, ", CAST(substr(rowkey, -2) AS INTEGER)" * extra, n))
         cql2 = db.execute("SELECT widecol_ddl('u%d', 'cql')" % n).fetchone()[0]
         body = lambda c: c[c.index("CREATE TABLE"):].replace('"t%d"' % n, "T").replace('"u%d"' % n, "T")
         same_ddl = body(cql) == body(cql2)
