@@ -694,11 +694,16 @@ static void planOrderBy(Planner *p){
 }
 
 /* LIMIT and OFFSET can be applied while scanning only if the scan returns
-** exactly the rows, in exactly the order, that SQLite would keep. */
+** exactly the rows, in exactly the order, that SQLite would keep: when it
+** gives the ORDER BY.  Without one, SQLite stops the scan at the LIMIT
+** itself; and an ORDER BY of 64 terms or more reaches xBestIndex as none
+** while its LIMIT still comes (SQLite 3.40.1 drops such an ORDER BY from
+** the planner, not from the LIMIT's checks), so nOrderBy == 0 cannot
+** tell the scan that no order is wanted. */
 static void planLimit(Planner *p, int iLimit, int iOffset){
   sqlite3_index_info *pInfo = p->pInfo;
   int i;
-  if( iLimit < 0 || (pInfo->nOrderBy > 0 && !pInfo->orderByConsumed) ) return;
+  if( iLimit < 0 || pInfo->nOrderBy == 0 || !pInfo->orderByConsumed ) return;
   for(i = 0; i < pInfo->nConstraint; i++){
     if( i == iLimit || i == iOffset ) continue;
     if( i >= 16 || !pInfo->aConstraint[i].usable

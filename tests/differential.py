@@ -14,7 +14,8 @@ script that reproduces it.
 
 Besides the fixed designs, every run adds random ones (--random N): column
 types, ROWKEY elements with every transform, both encodings, delimiters,
-SALT and BUCKET, indexes and families, with values that fit them.
+SALT and BUCKET, RANDOM(n) (o then has no key: rows may share every key
+field), indexes and families, with values that fit them.
 A mismatch is shrunk to the fewest statements that still show it before
 it is printed. --seconds N keeps running new seeds until N seconds have
 passed (`make soak`).
@@ -291,6 +292,24 @@ DESIGNS = [
                ("v", "INTEGER", lambda r: r.randint(0, 9))],
          rowkey="host PAD 6 REVERSE, n PAD 2",
          key=["host", "n"]),
+    # The guides' [userId][orderid][random(100)]: rows that share the
+    # fields, told apart by RANDOM's number.  o is a table without a key
+    # (duplicates allowed), and no statement names the number.
+    dict(name="random_orders",
+         cols=[("userid", "TEXT", lambda r: r.choice(["u1", "u2", "u12", "x"])),
+               ("orderid", "INTEGER", lambda r: r.randint(0, 30)),
+               ("amount", "INTEGER", lambda r: r.choice([15, 20, r.randint(0, 99)])),
+               ("note", "TEXT", lambda r: r.choice([None, "a", "b"]))],
+         rowkey="userid, orderid PAD 6", random=100, options=", DELIMITER '_'",
+         extra=", INDEX by_amount(amount PAD 2) INCLUDE (note), FAMILY f(note)",
+         indexes=["amount"], notnull=["amount"], hot=["amount"],
+         key=["userid", "orderid"]),
+    dict(name="random_binary",
+         cols=[("k", "TEXT", lambda r: r.choice(["a", "b", "", "\u00e9"])),
+               ("ts", "INTEGER", lambda r: r.randint(-3, 12)),
+               ("v", "INTEGER", lambda r: r.choice([None, r.randint(0, 3)]))],
+         rowkey="k, ts DESC", random=1000, options=", ENCODING BINARY",
+         key=["k", "ts"]),
     dict(name="longdesc",
          cols=[("ts", "INTEGER", lambda r: r.choice([0, 1, INT64_MAX, r.randint(0, 2**62)])),
                ("host", "TEXT", lambda r: r.choice(["x", "y"]))],
@@ -431,11 +450,16 @@ def random_design(r, n):
         take = fams[:r.randint(1, len(fams))]
         fams = fams[len(take):]
         extra += ", FAMILY f%d(%s)" % (j, ", ".join(take))
-    if not binary and r.random() < 0.3 and all(map(fixed_width, elems[:-1] + idx_elems)):
+    # RANDOM(n) ends a fifth of the row keys; the field before it then
+    # needs a fixed width too for DELIMITER ''.
+    rnd = r.random() < 0.2
+    if not binary and r.random() < 0.3 and all(map(fixed_width, elems[:(None if rnd else -1)] + idx_elems)):
         delim = ""
     spec = dict(name="random%d" % n, cols=cols, rowkey=", ".join(elems), key=key,
                 rows=r.choice([20, 60, 150]),
                 options=(", ENCODING BINARY" if binary else ", DELIMITER '%s'" % delim))
+    if rnd:
+        spec["random"] = r.choice([100, 1000, 10000])
     if extra:
         spec.update(extra=extra, indexes=indexes, notnull=notnull, hot=hot)
     if elems[0].startswith(("SALT", "BUCKET")):
@@ -558,13 +582,20 @@ class Design:
         there).  The primary key and indexes take each column's own
         collation."""
         sch = self.schema + "."
+        rnd = ", RANDOM(%d)" % self.spec["random"] if "random" in self.spec else ""
         key = ("PRIMARY KEY (%s)" % self.spec["primary"] if "primary" in self.spec
-               else "ROWKEY(%s)" % self.spec["rowkey"])
+               else "ROWKEY(%s%s)" % (self.spec["rowkey"], rnd))
         w = "CREATE VIRTUAL TABLE %sw USING widecol(%s, %s%s%s%s)" % (
             sch, self.col_defs(), key, self.spec.get("options", ""),
             self.spec.get("extra", ""), self.storage)
-        o = ["CREATE TABLE %so(%s, PRIMARY KEY(%s)) WITHOUT ROWID" % (
-            sch, self.col_defs(self.spec.get("notnull", ())), ", ".join(self.key))]
+        if rnd:
+            # Rows may share every key field: o has no key, its key fields
+            # are NOT NULL as w's are.
+            o = ["CREATE TABLE %so(%s)" % (sch, self.col_defs(
+                tuple(self.spec.get("notnull", ())) + tuple(self.key)))]
+        else:
+            o = ["CREATE TABLE %so(%s, PRIMARY KEY(%s)) WITHOUT ROWID" % (
+                sch, self.col_defs(self.spec.get("notnull", ())), ", ".join(self.key))]
         for i, cols in enumerate(self.spec.get("indexes", [])):
             o.append("CREATE INDEX %so_%d ON o(%s)" % (sch, i, cols))
         return w, o
@@ -579,6 +610,14 @@ class Design:
         if r < 0.6 and seen:
             return self.rng.choice(seen)[self.cols.index(col)]
         return self.gens[col](self.rng)
+
+    def total(self, terms):
+        """ORDER BY terms made total: on a RANDOM design rows may share
+        every key field, so the other columns follow."""
+        if "random" not in self.spec:
+            return terms
+        named = {t.split(" ")[0] for t in terms}
+        return terms + [c for c in self.cols if c not in named]
 
     def some_cols(self):
         """Every column, or a random few (colUsed differs per statement)."""
@@ -771,6 +810,12 @@ class Runner:
             d.rng.shuffle(keys)
         if d.rng.random() < 0.15:
             keys.insert(d.rng.randint(0, len(keys)), d.rng.choice(d.cols))
+        keys = d.total(keys)
+        if d.rng.random() < 0.05:
+            # Every column: on a wide design an ORDER BY of 64 terms or
+            # more, which SQLite's planner drops (while a LIMIT still
+            # reaches xBestIndex).
+            keys += [c for c in d.cols if c not in keys]
         dirs = [d.rng.choice(["", " DESC"]) for _ in keys]
         if d.rng.random() < 0.5:
             dirs = [dirs[0]] * len(keys)
@@ -803,7 +848,7 @@ class Runner:
             # then the skipped ones.
             after = d.spec.get("skip_cols", d.key[1:])
             desc = d.rng.choice(["", " DESC"])
-            order = ", ".join(k + desc for k in after + [k for k in d.key if k not in after])
+            order = ", ".join(k + desc for k in d.total(after + [k for k in d.key if k not in after]))
         self.check(d, db, log, "SELECT %s FROM {t}%s ORDER BY %s%s" % (
             ", ".join(d.cols), w, order, limit), params)
 
@@ -967,7 +1012,7 @@ class Runner:
             # the order either table is read in.
             sql = "%s INTO {t}(%s) SELECT %s FROM {t} WHERE %s = ? ORDER BY %s LIMIT 20" % (
                 d.rng.choice(["INSERT OR IGNORE", "INSERT OR REPLACE"]),
-                ", ".join(d.cols), sel, k0, ", ".join(d.key))
+                ", ".join(d.cols), sel, k0, ", ".join(d.total(list(d.key))))
             params = [dst, src]
         else:
             inner = self.where(d, seen, params)
@@ -1133,7 +1178,7 @@ class Runner:
                     db.execute(sql)
                 log.append(steps)
         self.check(d, db, log, "SELECT %s FROM {t}" % ", ".join(d.cols), (), ordered=False)
-        if "extra" in d.spec or d.schema != "main":
+        if "extra" in d.spec or "random" in d.spec or d.schema != "main":
             self.n_cases += 1
             sql = "SELECT * FROM widecol_check('%s.w')" % d.schema
             try:
