@@ -15,7 +15,8 @@
 #                   docs/regions.svg (bench/compare.py; COMPARE_ROWS=n)
 #   make bench-more salted and bucketed keys (bench/skip.py), queries by
 #                   INDEX and write cost per index (bench/index.py), reads
-#                   and writes of versions (bench/versions.py)
+#                   and writes of versions (bench/versions.py), TOKEN and
+#                   RANDOM designs (bench/token.py, bench/random.py)
 #   make valgrind   the sqllogictest scripts and corpus replays under valgrind
 #   make fuzz       each libFuzzer target (tests/fuzz/) for FUZZ_SECONDS (60),
 #                   growing its corpus in tests/fuzz/corpus/<target>
@@ -204,6 +205,7 @@ bench-more: widecol.so
 	/usr/bin/python3 bench/versions.py --extension ./widecol
 	/usr/bin/python3 bench/ring.py --extension ./widecol
 	/usr/bin/python3 bench/token.py --extension ./widecol
+	/usr/bin/python3 bench/random.py --extension ./widecol
 
 COMPARE_ROWS = 1000000
 compare: widecol.so
