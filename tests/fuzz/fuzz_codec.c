@@ -9,7 +9,11 @@
 **   - when every column the key depends on is one of its fields, two rows
 **     SQLite calls equal on those columns get equal keys, and two rows it
 **     holds apart get different keys: a key stands for exactly one row,
-**     as a primary key does ('ab ' and 'ab' under PAD once shared one).
+**     as a primary key does ('ab ' and 'ab' under PAD once shared one);
+**   - on a RANDOM(n) design, each key (the fields' key) followed by a
+**     number below n from the input gives that number back, is a key its
+**     fields make, and is one the other row's fields make exactly when
+**     the two fields' keys are equal.
 ** SQL order and equality are SQLite's own comparison of the two values.
 */
 #include "fuzz_common.h"
@@ -44,6 +48,9 @@ static const char *const azDesign[][5] = {
   { "a TEXT", "b INTEGER", "ROWKEY(a, b PAD 2)" },
   { "a TEXT", "ROWKEY(a PAD 3 REVERSE)" },
   { "a BLOB", "b TEXT", "ROWKEY(a, b)", "DELIMITER '|'" },
+  { "a TEXT", "b INTEGER", "ROWKEY(a, b PAD 3, RANDOM(100))" },
+  { "a INTEGER", "b TEXT", "ROWKEY(a DESC, b, RANDOM(7))", "ENCODING BINARY" },
+  { "a INTEGER", "ROWKEY(a PAD 4, RANDOM(10000))", "DELIMITER ''" },
 };
 
 #define N_DESIGN (sizeof(azDesign) / sizeof(azDesign[0]))
@@ -162,6 +169,28 @@ static void checkOneKeyOneRow(const WcSchema *pS, WcValue aRow[2][4],
   if( bSameRow != bSameKey ) abort();
 }
 
+/* RANDOM(n): the numbers from the input after both fields' keys. */
+static void checkRandom(const WcSchema *pS, FuzzInput *pIn, const WcBuf *aMade){
+  WcBuf aFull[2];
+  int i, bSameMade = aMade[0].n == aMade[1].n
+      && (aMade[0].n == 0 || memcmp(aMade[0].a, aMade[1].a, (size_t)aMade[0].n) == 0);
+  memset(aFull, 0, sizeof(aFull));
+  for(i = 0; i < 2; i++){
+    int64_t iValue = (int64_t)((uint64_t)fuzzInt(pIn) % (uint64_t)pS->nRandom);
+    wcBufAppend(&aFull[i], aMade[i].a, aMade[i].n);
+    wcRandomSet(pS, aMade[i].n, iValue, &aFull[i]);
+    if( aFull[i].bOom ) abort();
+    if( aFull[i].n != aMade[i].n + pS->nRandomDigit ) abort();
+    if( wcRandomOf(pS, aFull[i].a, aFull[i].n) != iValue ) abort();
+    if( !wcKeyIsMade(pS, &aMade[i], aFull[i].a, aFull[i].n) ) abort();
+    if( wcKeyIsMade(pS, &aMade[1 - i], aFull[i].a, aFull[i].n) != bSameMade ){
+      abort();
+    }
+  }
+  wcBufFree(&aFull[0]);
+  wcBufFree(&aFull[1]);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *a, size_t n){
   FuzzInput in;
   WcSchema *pS;
@@ -192,6 +221,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *a, size_t n){
       if( c != 0 && sign(k) != c ) abort();
     }
     if( keyHoldsColumns(pS) ) checkOneKeyOneRow(pS, aRow, aKey);
+    if( pS->nRandom ) checkRandom(pS, &in, aKey);
   }
   wcBufFree(&aKey[0]);
   wcBufFree(&aKey[1]);
