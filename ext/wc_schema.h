@@ -52,7 +52,8 @@
 
 #define WC_MAX_TRANSFORM 3
 #define WC_MAX_SALT_COL  8       /* columns one SALT may hash */
-#define WC_MAX_RANDOM    10000   /* RANDOM(n): n, each free one probed */
+#define WC_MAX_RANDOM    10000   /* RANDOM(n): the largest n (a full one
+                                 ** is probed n times before it fails) */
 #define WC_MAX_KEY_BYTES 32767   /* HBase's row-key limit */
 
 typedef struct WcColumn WcColumn;
