@@ -16,7 +16,8 @@
 #   make bench-more salted and bucketed keys (bench/skip.py), queries by
 #                   INDEX and write cost per index (bench/index.py), reads
 #                   and writes of versions (bench/versions.py), TOKEN and
-#                   RANDOM designs (bench/token.py, bench/random.py)
+#                   RANDOM designs (bench/token.py, bench/random.py),
+#                   widecol_advise over 1,000,000 rows (bench/advise.py)
 #   make valgrind   the sqllogictest scripts and corpus replays under valgrind
 #   make fuzz       each libFuzzer target (tests/fuzz/) for FUZZ_SECONDS (60),
 #                   growing its corpus in tests/fuzz/corpus/<target>
@@ -35,7 +36,7 @@ EXT_SRC  = ext/widecol.c ext/rk_functions.c ext/rk_bytes.c ext/rk_hash.c ext/rk_
            ext/wc_range.c ext/wc_scan.c ext/wc_vtab.c ext/wc_write.c \
            ext/wc_check.c ext/wc_tvf.c ext/wc_lint.c ext/wc_regions.c ext/wc_ring.c \
            ext/wc_history.c ext/wc_versions.c ext/wc_buf.c \
-           ext/wc_ddl.c
+           ext/wc_ddl.c ext/wc_workload.c ext/wc_advise.c
 EXT_HDR  = $(wildcard ext/wc_*.h ext/rk_*.h ext/widecol.h)
 
 # The Bigtable store (widecol_bigtable.so): gRPC's C core and protobuf-c,
@@ -206,6 +207,7 @@ bench-more: widecol.so
 	/usr/bin/python3 bench/ring.py --extension ./widecol
 	/usr/bin/python3 bench/token.py --extension ./widecol
 	/usr/bin/python3 bench/random.py --extension ./widecol
+	/usr/bin/python3 bench/advise.py --extension ./widecol
 
 COMPARE_ROWS = 1000000
 compare: widecol.so

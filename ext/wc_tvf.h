@@ -54,10 +54,12 @@ int wcTvfPrepareQuery(sqlite3 *db, const char *zFunc, const char *zSql,
 ** (widecol.c). */
 extern const sqlite3_module wcTvfModule;
 
-/* The functions: wc_check.c, wc_lint.c, wc_regions.c, wc_ring.c. */
+/* The functions: wc_check.c, wc_lint.c, wc_regions.c, wc_ring.c,
+** wc_advise.c. */
 extern const WcTvfDef wcCheckDef;
 extern const WcTvfDef wcLintDef;
 extern const WcTvfDef wcRegionsDef;
 extern const WcTvfDef wcRingDef;
+extern const WcTvfDef wcAdviseDef;
 
 #endif /* WIDECOL_WC_TVF_H */

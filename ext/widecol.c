@@ -82,6 +82,7 @@ static const struct {
   { "widecol_lint",    &wcTvfModule, &wcLintDef,    WC_DATA_NONE  },
   { "widecol_regions", &wcTvfModule, &wcRegionsDef, WC_DATA_NONE  },
   { "widecol_ring",    &wcTvfModule, &wcRingDef,    WC_DATA_NONE  },
+  { "widecol_advise",  &wcTvfModule, &wcAdviseDef,  WC_DATA_NONE  },
 };
 
 #ifdef _WIN32
