@@ -127,6 +127,7 @@ test: widecol.so widecol_bigtable.so tests/slt $(REPLAY)
 	@/usr/bin/python3 tests/concurrency.py --extension ./widecol
 	@timeout 300 /usr/bin/python3 tests/plans.py --extension ./widecol
 	@/usr/bin/python3 tests/lint_fixes.py --extension ./widecol
+	@/usr/bin/python3 tests/advise_check.py --extension ./widecol
 	@for t in $(FUZZ_TARGETS); do build/replay/$$t $(FUZZ_CORPUS)/$$t; done
 	@mkdir -p build && /usr/bin/python3 bench/compare.py --rows 20000 --repeat 1 \
 	  --svg build/regions.svg > build/compare.out || \

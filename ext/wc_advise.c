@@ -718,6 +718,7 @@ struct IndexPlan {
   unsigned char abDesc[16];
   int nInclude;
   int aiInclude[64];
+  int iStmt;            /* The statement it serves */
 };
 
 /* "keyed for statement 2 (weight 5: paid_at range)". */
@@ -895,10 +896,10 @@ static void addCandidate(Advisor *p, const KeyPlan *pK, const IndexPlan *aIdx,
         (long long)pK->nRandom);
   }
   for(i = 0; i < nIdx; i++){
-    sqlite3_str_appendf(pWhy, "; an INDEX serves what the key cannot (the "
-        "HBase blog's PaymentsByDate, eBay's User_By_Item)%s",
-        bCover && aIdx[i].nInclude ? ", covering: the columns the statement "
-        "reads are INCLUDEd, so it never reads the row" : "");
+    sqlite3_str_appendf(pWhy, "; an INDEX serves statement %d, which the key "
+        "cannot (the HBase blog's PaymentsByDate, eBay's User_By_Item)%s",
+        aIdx[i].iStmt + 1, bCover && aIdx[i].nInclude ? ", covering: the "
+        "columns it reads are INCLUDEd, so it never reads the row" : "");
   }
   if( iDelim < 0 && !pK->nPart ){
     sqlite3_str_appendall(pWhy, "; ENCODING BINARY: a field holds negative "
@@ -939,6 +940,7 @@ static int planIndexes(Advisor *p, const KeyPlan *pK, IndexPlan *aIdx){
       if( serves(aIdx[k].aiField, aIdx[k].nField, pW, p) ) break;
     }
     if( k < nIdx ) continue;
+    pI->iStmt = aiOrder[i];
     for(k = 0; k < p->nCol && pI->nInclude < 64; k++){
       if( pW->abRead[k] && !hasCol(pI->aiField, pI->nField, k)
        && !hasCol(pK->aiField, pK->nField, k) ){

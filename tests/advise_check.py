@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""widecol_advise: the issue's statements as written, every design it
+returns built and loaded, and its progress on standard error in the
+sqlite3 shell.
+
+1. The surface statements exactly as issue 18 gives them (the payments
+   workload and SELECT rank, ddl, score, reads, write_skew, key_bytes,
+   why), on a payments table.
+2. Every ddl returned, for three workloads, run as it is in a new
+   database, and the source's 10,000 rows inserted into it, after which
+   widecol_check says ok: the designs are ready to run and hold the data.
+3. The sqlite3 shell, given the same script on standard input, prints
+   progress lines ("widecol_advise: [0s] design 1 of ...") on standard
+   error and the rows on standard output.
+
+Usage: advise_check.py [--extension ./widecol]
+"""
+import argparse
+import os
+import sqlite3
+import subprocess
+import sys
+
+SETUP = """
+CREATE TABLE payments(customer_id INTEGER, paid_at TEXT, payment_id INTEGER PRIMARY KEY,
+                      amount REAL, mode TEXT);
+WITH RECURSIVE i(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM i WHERE x < 9999)
+INSERT INTO payments SELECT 100000 + (x * 7) % 300, datetime(1483228800 + x * 600, 'unixepoch'),
+  100000000 + x, (x % 1000) / 10.0, CASE x % 2 WHEN 0 THEN 'card' ELSE 'cash' END FROM i;
+"""
+
+# Issue 18's statements, verbatim.
+SURFACE = """
+CREATE TABLE workload(sql TEXT, weight REAL);
+INSERT INTO workload VALUES
+  ('SELECT * FROM payments WHERE customer_id = ?1 AND paid_at BETWEEN ?2 AND ?3', 100),
+  ('SELECT * FROM payments WHERE paid_at BETWEEN ?1 AND ?2', 5);
+SELECT rank, ddl, score, reads, write_skew, key_bytes, why
+  FROM widecol_advise('payments', 'SELECT sql, weight FROM workload');
+"""
+
+WORKLOADS = [
+    [("SELECT * FROM payments WHERE customer_id = ?1 AND paid_at BETWEEN ?2 AND ?3", 100),
+     ("SELECT * FROM payments WHERE paid_at BETWEEN ?1 AND ?2", 5)],
+    [("SELECT amount FROM payments WHERE payment_id = ?1", 10),
+     ("INSERT INTO payments VALUES (?1, ?2, ?3, ?4, ?5)", 100)],
+    [("SELECT mode, amount FROM payments WHERE customer_id = ?1 ORDER BY paid_at DESC LIMIT 5", 3),
+     ("SELECT customer_id FROM payments WHERE mode = ?1 AND amount > ?2", 1),
+     ("UPDATE payments SET amount = ?1 WHERE payment_id = ?2", 2)],
+]
+
+
+def connect(ext):
+    db = sqlite3.connect(":memory:", isolation_level=None)
+    db.enable_load_extension(True)
+    db.load_extension(ext)
+    db.executescript(SETUP)
+    return db
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--extension", default="./widecol")
+    args = ap.parse_args()
+    failed = 0
+
+    db = connect(args.extension)
+    db.executescript(SURFACE.rsplit("SELECT rank", 1)[0])
+    rows = db.execute("SELECT rank" + SURFACE.rsplit("SELECT rank", 1)[1]).fetchall()
+    ok = (len(rows) >= 1 and [r[0] for r in rows] == list(range(1, len(rows) + 1))
+          and all(isinstance(r[2], float) and r[1].startswith("CREATE VIRTUAL TABLE payments")
+                  for r in rows))
+    failed += not ok
+    print("advise check: the issue's statements: %d designs, %s" % (len(rows), "ok" if ok else "FAILED"))
+
+    n_ddl = 0
+    for w in WORKLOADS:
+        db = connect(args.extension)
+        db.execute("CREATE TABLE workload(sql TEXT, weight REAL)")
+        db.executemany("INSERT INTO workload VALUES (?, ?)", w)
+        rows = db.execute("SELECT rank, ddl FROM widecol_advise('payments', "
+                          "'SELECT sql, weight FROM workload', '{\"candidates\": 100}')").fetchall()
+        for rank, ddl in rows:
+            n_ddl += 1
+            t = sqlite3.connect(":memory:", isolation_level=None)
+            t.enable_load_extension(True)
+            t.load_extension(args.extension)
+            try:
+                t.execute(ddl)
+                for row in db.execute("SELECT * FROM payments"):
+                    t.execute("INSERT INTO main.payments VALUES (?, ?, ?, ?, ?)", row)
+                n = t.execute("SELECT count(*) FROM main.payments").fetchone()[0]
+                if n != 10000:
+                    raise sqlite3.Error("holds %d rows of 10000" % n)
+                check = t.execute("SELECT * FROM widecol_check('payments')").fetchall()
+                if check != [("ok",)]:
+                    raise sqlite3.Error("widecol_check: %r" % check)
+            except sqlite3.Error as e:
+                failed += 1
+                print("advise check: rank %d of workload %d: %s\n  %s" % (
+                    rank, WORKLOADS.index(w) + 1, e, ddl))
+            t.close()
+    print("advise check: %d designs of %d workloads created and loaded with the 10000 rows"
+          % (n_ddl, len(WORKLOADS)))
+
+    script = ".load %s\n%s%s" % (os.path.splitext(args.extension)[0], SETUP, SURFACE)
+    out = subprocess.run(["sqlite3", ":memory:"], input=script, capture_output=True, text=True)
+    lines = [l for l in out.stderr.splitlines() if l.startswith("widecol_advise: [")]
+    ok = (out.returncode == 0 and any(" design 1 of " in l for l in lines)
+          and any(" done: " in l for l in lines) and "CREATE VIRTUAL TABLE payments" in out.stdout)
+    failed += not ok
+    print("advise check: the sqlite3 shell printed %d progress lines on standard error: %s"
+          % (len(lines), "ok" if ok else "FAILED\n" + out.stderr[-2000:]))
+    print("advise check: %d failed" % failed)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
