@@ -90,6 +90,8 @@ struct Cand {
   char *zWhy;
   /* Measured */
   int nTransform;       /* BUCKET or REVERSE in front: a tie goes to fewer */
+  int nPart;            /* Cassandra's form: the partition key's columns */
+  int aiPart[16];
   int bFailed;
   char *zFailed;
   double rScore;
@@ -839,6 +841,8 @@ static void addCandidate(Advisor *p, const KeyPlan *pK, const IndexPlan *aIdx,
                  : sqlite3_mprintf(", ENCODING BINARY");
   pC->nIndex = nIdx;
   pC->nTransform = pK->eFront != 0;
+  pC->nPart = pK->nPart;
+  memcpy(pC->aiPart, pK->aiField, sizeof(pC->aiPart));
   if( pC->zKey == 0 || pC->zIndex == 0 || pC->zIndexSeq == 0
    || pC->zOptions == 0 ){
     fail(p, SQLITE_NOMEM, 0, 0);
@@ -1089,14 +1093,20 @@ static void readStats(Advisor *p, int bReset, int64_t *pnSeek,
 }
 
 /* The hottest region's share of the last tenth of writes to the key
-** zQuery reads in write order, and that share over an even one. */
-static void keySkew(Advisor *p, const char *zQuery, double *prShare,
-                    double *prHot){
+** zQuery reads in write order, and that share over an even one.  With
+** bRing, zQuery reads partition keys, and the regions are the nodes of a
+** Cassandra ring of `regions` nodes with 16 vnodes each (seed 1). */
+static void keySkew(Advisor *p, const char *zQuery, int bRing,
+                    double *prShare, double *prHot){
   sqlite3_stmt *pStmt = 0;
-  int64_t nMax = p->nSample / p->set.nRegion;
-  int rc = sqlite3_prepare_v2(p->pPriv, "SELECT max(recent_writes) * 1.0 / "
-      "total(recent_writes), max(recent_writes) * count(*) * 1.0 / "
-      "total(recent_writes) FROM widecol_regions(?1, ?2)", -1, &pStmt, 0);
+  int64_t nMax = bRing ? p->set.nRegion : p->nSample / p->set.nRegion;
+  int rc = sqlite3_prepare_v2(p->pPriv, bRing
+      ? "SELECT max(recent_writes) * 1.0 / total(recent_writes), "
+        "max(recent_writes) * count(*) * 1.0 / total(recent_writes) "
+        "FROM widecol_ring(?1, ?2, 16, 1)"
+      : "SELECT max(recent_writes) * 1.0 / total(recent_writes), "
+        "max(recent_writes) * count(*) * 1.0 / total(recent_writes) "
+        "FROM widecol_regions(?1, ?2)", -1, &pStmt, 0);
   *prShare = 0.0;
   *prHot = 1.0;
   if( rc == SQLITE_OK ){
@@ -1203,14 +1213,27 @@ static void measure(Advisor *p, Cand *pC){
   pC->zDetail = sqlite3_str_finish(pDetail);
   if( pC->zDetail == 0 ) fail(p, SQLITE_NOMEM, 0, 0);
   if( p->rc != SQLITE_OK ) return;
-  /* Skew over every key a write touches: the row key, each index's. */
-  zSql = sqlite3_mprintf("SELECT rowkey FROM \"%w\" ORDER BY " WC_ADVISE_SEQ,
-                         p->zSource);
+  /* Skew over every key a write touches: the row key (in Cassandra's
+  ** form, its partitions on the ring), each index's. */
+  if( pC->nPart ){
+    sqlite3_str *pStr = sqlite3_str_new(0);
+    sqlite3_str_appendall(pStr, "SELECT ");
+    for(i = 0; i < pC->nPart; i++){
+      sqlite3_str_appendf(pStr, "%s\"%w\"", i ? ", " : "",
+                          p->aCol[pC->aiPart[i]].zName);
+    }
+    sqlite3_str_appendf(pStr, " FROM \"%w\" ORDER BY " WC_ADVISE_SEQ,
+                        p->zSource);
+    zSql = sqlite3_str_finish(pStr);
+  }else{
+    zSql = sqlite3_mprintf("SELECT rowkey FROM \"%w\" ORDER BY "
+                           WC_ADVISE_SEQ, p->zSource);
+  }
   if( zSql == 0 ){
     fail(p, SQLITE_NOMEM, 0, 0);
     return;
   }
-  keySkew(p, zSql, &pC->rSkew, &rHot);
+  keySkew(p, zSql, pC->nPart > 0, &pC->rSkew, &rHot);
   sqlite3_free(zSql);
   {
     sqlite3_stmt *pStmt = 0;
@@ -1226,7 +1249,7 @@ static void measure(Advisor *p, Cand *pC){
         rc = SQLITE_NOMEM;
         break;
       }
-      keySkew(p, zQuery, &rShare, &rKeyHot);
+      keySkew(p, zQuery, 0, &rShare, &rKeyHot);
       sqlite3_free(zQuery);
       if( rShare > pC->rSkew ) pC->rSkew = rShare;
       if( rKeyHot > rHot ) rHot = rKeyHot;
