@@ -92,6 +92,7 @@ struct Cand {
   int nTransform;       /* BUCKET or REVERSE in front: a tie goes to fewer */
   int nPart;            /* Cassandra's form: the partition key's columns */
   int aiPart[16];
+  int bServesTop;       /* Its row key serves the heaviest read itself */
   int bFailed;
   char *zFailed;
   double rScore;
@@ -723,6 +724,17 @@ struct IndexPlan {
   int iStmt;            /* The statement it serves */
 };
 
+/* True if key pK serves the heaviest statement that reads. */
+static int servesTop(const Advisor *p, const KeyPlan *pK){
+  const WcWorkStmt *pTop = 0;
+  int i;
+  for(i = 0; i < p->work.nStmt; i++){
+    const WcWorkStmt *pW = &p->work.aStmt[i];
+    if( !pW->bWrite && (pTop == 0 || pW->rWeight > pTop->rWeight) ) pTop = pW;
+  }
+  return pTop && serves(pK->aiField, pK->nField, pTop, p);
+}
+
 /* "keyed for statement 2 (weight 5: paid_at range)". */
 static void appendPurpose(sqlite3_str *pStr, const Advisor *p, int iStmt){
   const WcWorkStmt *pW = &p->work.aStmt[iStmt];
@@ -843,6 +855,7 @@ static void addCandidate(Advisor *p, const KeyPlan *pK, const IndexPlan *aIdx,
   pC->nTransform = pK->eFront != 0;
   pC->nPart = pK->nPart;
   memcpy(pC->aiPart, pK->aiField, sizeof(pC->aiPart));
+  pC->bServesTop = servesTop(p, pK);
   if( pC->zKey == 0 || pC->zIndex == 0 || pC->zIndexSeq == 0
    || pC->zOptions == 0 ){
     fail(p, SQLITE_NOMEM, 0, 0);
@@ -898,6 +911,11 @@ static void addCandidate(Advisor *p, const KeyPlan *pK, const IndexPlan *aIdx,
     sqlite3_str_appendf(pWhy, "; RANDOM(%lld): no column tells apart the rows "
         "that share the fields (the guides' [userId][orderid][random(100)])",
         (long long)pK->nRandom);
+  }
+  if( pC->bServesTop && nIdx > 0 ){
+    sqlite3_str_appendall(pWhy, "; the row key serves the heaviest read "
+        "itself (the guides: key the table for the most frequent access, "
+        "and an index table for the others)");
   }
   for(i = 0; i < nIdx; i++){
     sqlite3_str_appendf(pWhy, "; an INDEX serves statement %d, which the key "
@@ -1188,7 +1206,7 @@ static void measure(Advisor *p, Cand *pC){
       readStats(p, 0, &nSeek, &nRow);
       /* An index entry that is not covering leads to a row: two reads. */
       rRows1 = (double)nRow / p->work.nDraw;
-      if( zPlan && strstr(zPlan, "INDEX ") && !strstr(zPlan, "COVERING") ){
+      if( zPlan && strstr(zPlan, ":INDEX ") && !strstr(zPlan, "COVERING") ){
         rRows1 *= 2.0;
       }
       rCost = rRows1 + (double)nSeek / p->work.nDraw;
@@ -1294,8 +1312,34 @@ static int candCompare(const void *pA, const void *pB){
   if( a->bFailed != b->bFailed ) return a->bFailed - b->bFailed;
   if( a->rScore < b->rScore ) return -1;
   if( a->rScore > b->rScore ) return 1;
+  return 0;
+}
+
+/* Within a tie: the guides' rule first (key the table for the most
+** frequent read, an INDEX for the rest), then fewer transforms, fewer
+** INDEXes, the lower score. */
+static int tieCompare(const void *pA, const void *pB){
+  const Cand *a = (const Cand*)pA, *b = (const Cand*)pB;
+  if( a->bServesTop != b->bServesTop ) return b->bServesTop - a->bServesTop;
   if( a->nTransform != b->nTransform ) return a->nTransform - b->nTransform;
-  return a->nIndex - b->nIndex;
+  if( a->nIndex != b->nIndex ) return a->nIndex - b->nIndex;
+  return candCompare(pA, pB);
+}
+
+/* Sorts the designs by score; scores within WC_ADVISE_TIE of the best of
+** their group are a tie (the sample's figures are not that exact), broken
+** by tieCompare(). */
+#define WC_ADVISE_TIE 0.01
+static void rank(Advisor *p){
+  int i = 0, j;
+  qsort(p->aCand, (size_t)p->nCand, sizeof(Cand), candCompare);
+  while( i < p->nCand && !p->aCand[i].bFailed ){
+    double rLimit = p->aCand[i].rScore * (1.0 + WC_ADVISE_TIE);
+    for(j = i + 1; j < p->nCand && !p->aCand[j].bFailed
+                   && p->aCand[j].rScore <= rLimit; j++){}
+    qsort(&p->aCand[i], (size_t)(j - i), sizeof(Cand), tieCompare);
+    i = j;
+  }
 }
 
 static void adviserFree(Advisor *p){
@@ -1368,7 +1412,7 @@ static int adviseFill(sqlite3 *db, sqlite3_value **apArg, WcTvfRows *pRows,
     measure(p, &p->aCand[i]);
   }
   if( p->rc == SQLITE_OK ){
-    qsort(p->aCand, (size_t)p->nCand, sizeof(Cand), candCompare);
+    rank(p);
     for(i = 0; i < p->nCand && nOut < p->set.nResult && p->rc == SQLITE_OK;
         i++){
       Cand *pC = &p->aCand[i];
