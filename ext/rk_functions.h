@@ -6,7 +6,7 @@
 #ifndef WIDECOL_RK_FUNCTIONS_H
 #define WIDECOL_RK_FUNCTIONS_H
 
-#include "widecol.h"
+#include "wc_api.h"
 
 void rkPadFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void rkDescFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv);

@@ -17,7 +17,7 @@
 #ifndef WIDECOL_RK_TOKEN_H
 #define WIDECOL_RK_TOKEN_H
 
-#include "widecol.h"
+#include "wc_api.h"
 #include "wc_buf.h"
 
 #include <stdint.h>

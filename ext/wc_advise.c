@@ -1382,7 +1382,9 @@ static int adviseFill(sqlite3 *db, sqlite3_value **apArg, WcTvfRows *pRows,
   }
   rc = sqlite3_open_v2(":memory:", &p->pPriv,
                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, 0);
-  if( rc == SQLITE_OK ) rc = sqlite3_widecol_init(p->pPriv, 0, sqlite3_api);
+  if( rc == SQLITE_OK ){
+    rc = sqlite3_widecol_init(p->pPriv, 0, WC_API_ROUTINES);
+  }
   if( rc != SQLITE_OK ){
     sqlite3_close(p->pPriv);
     return rc;

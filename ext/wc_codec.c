@@ -6,7 +6,7 @@
 ** order-preserving bytes that need no delimiter.  Both refuse, with a
 ** message naming table, column and value, a value the field cannot hold.
 */
-#include "widecol.h"
+#include "wc_api.h"
 #include "wc_codec.h"
 #include "rk_bytes.h"
 #include "rk_token.h"

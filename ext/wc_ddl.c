@@ -18,7 +18,7 @@
 ** row table read in key order).  The table is found by schema and name
 ** (wc_table.h), as every tool finds it.
 */
-#include "widecol.h"
+#include "wc_api.h"
 #include "wc_table.h"
 #include "wc_ddl.h"
 

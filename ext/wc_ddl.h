@@ -5,7 +5,7 @@
 #ifndef WIDECOL_WC_DDL_H
 #define WIDECOL_WC_DDL_H
 
-#include "widecol.h"
+#include "wc_api.h"
 #include "wc_schema.h"
 #include "wc_buf.h"
 

@@ -9,7 +9,7 @@
 #ifndef WIDECOL_WC_HISTORY_H
 #define WIDECOL_WC_HISTORY_H
 
-#include "widecol.h"
+#include "wc_api.h"
 #include "wc_schema.h"
 
 typedef struct WcHistory WcHistory;

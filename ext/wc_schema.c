@@ -7,7 +7,7 @@
 ** with what was found and what is allowed, because a row key cannot be
 ** changed once data is written under it.
 */
-#include "widecol.h"
+#include "wc_api.h"
 #include "wc_schema.h"
 #include "rk_bytes.h"
 #include "rk_hash.h"

@@ -11,7 +11,7 @@
 #ifndef WIDECOL_WC_TABLE_H
 #define WIDECOL_WC_TABLE_H
 
-#include "widecol.h"
+#include "wc_api.h"
 #include "wc_schema.h"
 #include "wc_codec.h"
 

@@ -12,7 +12,7 @@
 #ifndef WIDECOL_WC_TVF_H
 #define WIDECOL_WC_TVF_H
 
-#include "widecol.h"
+#include "wc_api.h"
 
 typedef struct WcTvfRows WcTvfRows;
 

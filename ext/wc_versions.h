@@ -13,7 +13,7 @@
 #ifndef WIDECOL_WC_VERSIONS_H
 #define WIDECOL_WC_VERSIONS_H
 
-#include "widecol.h"
+#include "wc_api.h"
 #include <stdint.h>
 
 /* The latest timestamp a version may have: 9999-12-31 23:59:59.999999

@@ -13,7 +13,7 @@
 #ifndef WIDECOL_WC_VTAB_H
 #define WIDECOL_WC_VTAB_H
 
-#include "widecol.h"
+#include "wc_api.h"
 #include "wc_schema.h"
 #include "wc_codec.h"
 #include "wc_table.h"

@@ -13,7 +13,7 @@
 #ifndef WIDECOL_WC_WORKLOAD_H
 #define WIDECOL_WC_WORKLOAD_H
 
-#include "widecol.h"
+#include "wc_api.h"
 
 #include <stdint.h>
 

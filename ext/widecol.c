@@ -16,7 +16,7 @@
 ** and name through SQL (wc_table.h), so loading the extension again on a
 ** connection replaces the registrations and every function keeps working.
 */
-#include "widecol.h"
+#include "wc_api.h"
 #include "rk_functions.h"
 #include "rk_hash.h"
 #include "wc_ddl.h"
@@ -38,6 +38,62 @@ SQLITE_EXTENSION_INIT1
 #define WC_DATA_NONE  0
 #define WC_DATA_HASH  1     /* An MD5 context of its own */
 #define WC_DATA_CLOCK 2     /* The connection's clock */
+
+/* widecol_help(): the whole surface on one screen, with where to read
+** more.  tests/docs_check.py checks that it names every function and
+** module registered below. */
+static const char zHelp[] =
+"widecol " WIDECOL_VERSION ": wide-column row-key designs (HBase, Bigtable,"
+" Cassandra) in SQLite\n"
+"\n"
+"CREATE VIRTUAL TABLE t USING widecol(columns..., ROWKEY(element, ...), "
+"option, ...)\n"
+"  element  col [PAD n ['fill']] [DESC [max]] [REVERSE] | SALT(n, col, ...)"
+" | BUCKET(n, col)\n"
+"           | TOKEN(col, ...) | RANDOM(n), last\n"
+"  or       PRIMARY KEY ((partition cols), clustering col [ASC|DESC], ...)"
+" (Cassandra's form)\n"
+"  option   INDEX name(element, ...) [INCLUDE (col, ...)] | FAMILY "
+"name(col, ...)\n"
+"           | DELIMITER 'x' | ENCODING TEXT|BINARY | VERSIONS n | TTL "
+"seconds\n"
+"           | STORAGE BIGTABLE 'projects/p/instances/i/tables/t' (load "
+"widecol_bigtable) | SPLITS ('k', ...)\n"
+"  hidden   rowkey; with VERSIONS or TTL: rowtime, versions, asof, and "
+"t_versions\n"
+"\n"
+"Row-key functions\n"
+"  rk_pad(x, width[, fill])  rk_desc(x[, max])  rk_undesc(x)  "
+"rk_salt(key, n)  rk_unsalt(key, n)\n"
+"  rk_bucket(key, buckets)  rk_md5(x)  rk_token(v, ...)  rk_reverse(x)  "
+"rk_join(delimiter, value, ...)\n"
+"  rk_part(key, delimiter, n)  rk_prefix_end(prefix)\n"
+"\n"
+"Design tools\n"
+"  widecol_advise(source, workload[, settings])  designs built and "
+"measured on your rows\n"
+"  widecol_lint(table)                           the guides' checklist, "
+"on the data\n"
+"  widecol_regions(sql, max_rows[, recent])      keys through HBase "
+"region splits\n"
+"  widecol_ring(sql, nodes[, vnodes[, seed]])    partitions on a "
+"Cassandra ring\n"
+"  widecol_ddl(table, 'hbase'|'bigtable'|'cql'[, regions])   the design "
+"on a cluster\n"
+"  widecol_check(table)  widecol_stats(table[, reset])  "
+"widecol_compact(table)\n"
+"  widecol_clock([micros])  widecol_version()  widecol_help()\n"
+"\n"
+"Docs: docs/tutorial.md (start here), docs/reference.md (every "
+"signature), docs/choosing-a-design.md,\n"
+"docs/widecol.md, docs/design-tools.md, docs/bigtable.md: in the source "
+"tree, or <prefix>/share/doc/widecol\n";
+
+static void helpFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
+  (void)argc;
+  (void)argv;
+  sqlite3_result_text(ctx, zHelp, -1, SQLITE_STATIC);
+}
 
 static const struct {
   const char *zName;
@@ -61,6 +117,7 @@ static const struct {
   { "rk_part",         3, WC_PURE,   0, rkPartFunc      },
   { "rk_prefix_end",   1, WC_PURE,   0, rkPrefixEndFunc },
   { "widecol_version", 0, WC_PURE,   0, rkVersionFunc   },
+  { "widecol_help",    0, WC_PURE,   0, helpFunc        },
   { "widecol_stats",   1, WC_DIRECT, 0, wcStatsFunc     },
   { "widecol_stats",   2, WC_DIRECT, 0, wcStatsFunc     },
   { "widecol_compact", 1, WC_DIRECT, 0, wcCompactFunc   },
