@@ -1,7 +1,13 @@
 # widecol: a SQLite loadable extension for wide-column row-key designs.
 #
-#   make            build widecol.so
+#   make            build widecol.so, widecol_bigtable.so, libwidecol.a (to
+#                   embed: SQLITE_CORE) and widecol.pc
 #   make test       run every tests/*.test script (sqllogictest format)
+#   make install    the libraries, widecol.h, widecol.pc, docs and sql/
+#                   examples under PREFIX (/usr/local), staged in DESTDIR;
+#                   make uninstall removes them
+#   make examples   examples/embed, widecol linked into a program
+#   make dist       widecol-<version>.tar.gz, the version from ext/widecol.h
 #   make asan       the same tests with AddressSanitizer + UBSan
 #   make demo       run sql/demo.sql in the sqlite3 shell
 #   make bigtable   build widecol_bigtable.so, the Bigtable store (gRPC,
@@ -56,9 +62,73 @@ ASAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
              -fno-sanitize-recover=all
 
 .PHONY: all test asan valgrind demo bench bench-more compare soak fuzz clean \
-        bigtable bigtable-demo test-bigtable
+        bigtable bigtable-demo test-bigtable examples install uninstall dist
 
-all: widecol.so widecol_bigtable.so
+all: widecol.so widecol_bigtable.so libwidecol.a
+
+# The version, read from its one place: the public header.
+VERSION := $(shell sed -n 's/^\#define WIDECOL_VERSION "\(.*\)"/\1/p' ext/widecol.h)
+
+# GNU installation directories; DESTDIR stages an install elsewhere.
+PREFIX      ?= /usr/local
+prefix      ?= $(PREFIX)
+libdir      ?= $(prefix)/lib
+includedir  ?= $(prefix)/include
+datadir     ?= $(prefix)/share
+docdir      ?= $(datadir)/doc/widecol
+pkgconfigdir ?= $(libdir)/pkgconfig
+INSTALL     ?= install
+
+# The static library for embedding: the same sources compiled with
+# SQLITE_CORE, as SQLite's own extensions are when built into an
+# application (widecol.h, examples/embed.c).
+LIB_OBJ = $(EXT_SRC:ext/%.c=build/lib/%.o)
+
+build/lib/%.o: ext/%.c $(EXT_HDR)
+	@mkdir -p build/lib
+	$(CC) $(CFLAGS) $(WARN) -DSQLITE_CORE -c -o $@ $<
+
+libwidecol.a: $(LIB_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $(LIB_OBJ)
+
+examples: examples/embed
+
+examples/embed: examples/embed.c libwidecol.a ext/widecol.h
+	$(CC) $(CFLAGS) $(WARN) -Iext -o $@ examples/embed.c libwidecol.a \
+	  -lsqlite3 $(LDLIBS)
+
+# make install [PREFIX=/usr/local] [DESTDIR=/tmp/stage].  The docs keep
+# the tree's layout, so their links hold; the sql/ examples load the
+# installed library; widecol.pc names the installed paths.
+install: all
+	$(INSTALL) -d $(DESTDIR)$(libdir) $(DESTDIR)$(includedir) \
+	  $(DESTDIR)$(pkgconfigdir) $(DESTDIR)$(docdir)/docs $(DESTDIR)$(docdir)/sql
+	$(INSTALL) -m 755 widecol.so widecol_bigtable.so $(DESTDIR)$(libdir)
+	$(INSTALL) -m 644 libwidecol.a $(DESTDIR)$(libdir)
+	$(INSTALL) -m 644 ext/widecol.h $(DESTDIR)$(includedir)
+	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@prefix@|$(prefix)|' \
+	    -e 's|@libdir@|$(libdir)|' -e 's|@includedir@|$(includedir)|' \
+	    widecol.pc.in > $(DESTDIR)$(pkgconfigdir)/widecol.pc
+	$(INSTALL) -m 644 README.md CHANGELOG.md LICENSE $(DESTDIR)$(docdir)
+	$(INSTALL) -m 644 docs/*.md docs/*.svg $(DESTDIR)$(docdir)/docs
+	for f in sql/*.sql; do \
+	  sed 's|^\.load \./widecol$$|.load $(libdir)/widecol|' $$f \
+	    > $(DESTDIR)$(docdir)/$$f || exit 1; \
+	done
+
+uninstall:
+	rm -f $(DESTDIR)$(libdir)/widecol.so $(DESTDIR)$(libdir)/widecol_bigtable.so \
+	  $(DESTDIR)$(libdir)/libwidecol.a $(DESTDIR)$(includedir)/widecol.h \
+	  $(DESTDIR)$(pkgconfigdir)/widecol.pc
+	rm -rf $(DESTDIR)$(docdir)
+
+# make dist: widecol-<version>.tar.gz of the files in git, which builds
+# and passes its tests unpacked (tests/dist_check.sh).
+dist:
+	git archive --format=tar.gz --prefix=widecol-$(VERSION)/ \
+	  -o widecol-$(VERSION).tar.gz HEAD
+	@echo "widecol-$(VERSION).tar.gz"
 
 bigtable: widecol_bigtable.so
 
@@ -216,4 +286,5 @@ compare: widecol.so
 	  --rows $(COMPARE_ROWS) --svg docs/regions.svg
 
 clean:
-	rm -rf widecol.so widecol_bigtable.so tests/slt bench/bench build
+	rm -rf widecol.so widecol_bigtable.so libwidecol.a \
+	  examples/embed tests/slt bench/bench build widecol-*.tar.gz

@@ -1,0 +1,48 @@
+"""Builds the widecol package from a checkout where `make` has been run.
+
+The package holds the compiled libraries (widecol.so, and
+widecol_bigtable.so when it was built) and the version, both taken from
+the checkout at build time: the version from its one place, the public
+header ext/widecol.h.  Install without network access:
+
+    make
+    /usr/bin/python3 -m pip install --no-build-isolation ./python
+"""
+import os
+import re
+import shutil
+
+from setuptools import setup
+from setuptools.command.build_py import build_py
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def version():
+    with open(os.path.join(ROOT, "ext", "widecol.h")) as f:
+        return re.search(r'#define WIDECOL_VERSION "([^"]+)"', f.read()).group(1)
+
+
+class BuildWithLibraries(build_py):
+    def run(self):
+        super().run()
+        target = os.path.join(self.build_lib, "widecol")
+        core = os.path.join(ROOT, "widecol.so")
+        if not os.path.exists(core):
+            raise SystemExit("widecol: %s is not built; run make in %s first" % (core, ROOT))
+        for name in ("widecol.so", "widecol_bigtable.so"):
+            src = os.path.join(ROOT, name)
+            if os.path.exists(src):
+                shutil.copy2(src, os.path.join(target, name))
+        with open(os.path.join(target, "_version.py"), "w") as f:
+            f.write('__version__ = "%s"\n' % version())
+
+
+setup(
+    version=version(),
+    packages=["widecol"],
+    package_data={"widecol": ["*.so"]},
+    cmdclass={"build_py": BuildWithLibraries},
+    zip_safe=False,
+)
