@@ -184,7 +184,12 @@ fuzz: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/%)
 	    -print_final_stats=1 $(FUZZ_CORPUS)/$$t 2>&1 | grep -E 'stat::|ERROR|SUMMARY|Done' ; \
 	done
 
-test: widecol.so widecol_bigtable.so tests/slt $(REPLAY)
+test: widecol.so widecol_bigtable.so libwidecol.a examples/embed tests/slt $(REPLAY)
+	@./examples/embed > build/embed.out && echo "examples/embed: ok" \
+	  || { cat build/embed.out; exit 1; }
+	@sh tests/install_check.sh
+	@sh tests/dist_check.sh
+	@/usr/bin/python3 tests/docs_check.py --extension ./widecol
 	@sh tests/bigtable.sh
 	@sh tests/load_check.sh
 	@sh tests/examples.sh

@@ -112,6 +112,8 @@ struct Advisor {
   int nCol;
   Col *aCol;
   const char **azCol;
+  int bKeyOrder;        /* The source is a widecol table: read in key
+                        ** order, which says nothing of write order */
   int nKeyCol;          /* The source's own key columns, if it has one */
   int aiKeyCol[16];
   int64_t nTotal;       /* Rows in the source */
@@ -325,6 +327,7 @@ static void sourceKey(Advisor *p){
   if( wcTableLookup(p->db, p->zSource, "widecol_advise", &pTab, &zErr)
       == SQLITE_OK ){
     const WcSchema *pS = wcTableSchema(pTab);
+    p->bKeyOrder = 1;
     for(i = 0; i < pS->nElem && p->nKeyCol < 16; i++){
       if( pS->aElem[i].eKind == WC_ELEM_COLUMN ){
         p->aiKeyCol[p->nKeyCol++] = pS->aElem[i].iCol;
@@ -461,6 +464,16 @@ static void readSource(Advisor *p){
   sqlite3_finalize(pRead);
   sqlite3_finalize(pIns);
   p->nSample = nKept;
+  if( p->rc == SQLITE_OK && p->bKeyOrder ){
+    /* Key order is no write order: the sample is shuffled (a fixed
+    ** permutation), so that no field seems to rise as rows are written
+    ** and writes are replayed in no particular order. */
+    rc = sqlite3_exec(p->pPriv, "CREATE TABLE widecol_advise_shuffled AS "
+        "SELECT * FROM " WC_ADVISE_SAMPLE_T " ORDER BY (rowid * 2654435761) "
+        "% 4294967291; DROP TABLE " WC_ADVISE_SAMPLE_T "; ALTER TABLE "
+        "widecol_advise_shuffled RENAME TO " WC_ADVISE_SAMPLE_T, 0, 0, 0);
+    if( rc != SQLITE_OK ) fail(p, rc, p->pPriv, 0);
+  }
 }
 
 /* What the sample shows of each column. */
