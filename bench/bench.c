@@ -851,6 +851,97 @@ static void benchFunctions(sqlite3 *db, int nRepeat){
 }
 
 /*
+** Planning: the time to prepare typical statements (sqlite3_prepare_v2
+** and finalize, which for a virtual table includes every xBestIndex call)
+** on widecol tables with 0, 2 and 8 INDEXes, against ordinary WITHOUT
+** ROWID tables with the same key and the same number of CREATE INDEXes.
+** The tables are empty: planning does not read rows (widecol's row
+** estimate comes from the table's statistics, which are absent here).
+*/
+#define PLAN_CALLS 300
+static const char *const azPlanSql[] = {
+  "SELECT v FROM %s WHERE a = ?1 AND b = ?2",
+  "SELECT v FROM %s WHERE a BETWEEN ?1 AND ?2",
+  "SELECT t.v FROM j JOIN %s t ON t.a = j.x WHERE j.y = ?1",
+  "SELECT v FROM %s WHERE a IN (" 
+  "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,"
+  "28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,"
+  "52,53,54,55,56,57,58,59,60,61,62,63,64,65,66,67,68,69,70,71,72,73,74,75,"
+  "76,77,78,79,80,81,82,83,84,85,86,87,88,89,90,91,92,93,94,95,96,97,98,99,"
+  "100) AND b = ?1",
+};
+static const char *const azPlanName[] = {
+  "point (a = ?, b = ?)", "range (a BETWEEN)", "join (j JOIN t ON a)",
+  "IN of 100 and b = ?",
+};
+
+static double timePrepare(sqlite3 *db, const char *zSql){
+  double t0 = now();
+  int i;
+  for(i = 0; i < PLAN_CALLS; i++){
+    sqlite3_stmt *pStmt = 0;
+    if( sqlite3_prepare_v2(db, zSql, -1, &pStmt, 0) != SQLITE_OK ){
+      fail("prepare %s: %s", zSql, sqlite3_errmsg(db));
+    }
+    sqlite3_finalize(pStmt);
+  }
+  return (now() - t0) / PLAN_CALLS;
+}
+
+static void benchPlanning(sqlite3 *db, int nRepeat){
+  static const int aIndexes[3] = { 0, 2, 8 };
+  int k, q, r, i;
+  execSql(db, "CREATE TABLE j(x INTEGER PRIMARY KEY, y INTEGER)");
+  for(k = 0; k < 3; k++){
+    sqlite3_str *pW = sqlite3_str_new(db), *pO = sqlite3_str_new(db);
+    char *zW, *zO;
+    sqlite3_str_appendf(pW, "CREATE VIRTUAL TABLE w%d USING widecol(a INTEGER,"
+        " b INTEGER, c INTEGER, v REAL, ROWKEY(a PAD 8, b PAD 8)", aIndexes[k]);
+    sqlite3_str_appendf(pO, "CREATE TABLE o%d(a INTEGER, b INTEGER, c INTEGER,"
+        " v REAL, PRIMARY KEY(a, b)) WITHOUT ROWID;", aIndexes[k]);
+    for(i = 0; i < aIndexes[k]; i++){
+      sqlite3_str_appendf(pW, ", INDEX i%d(%s PAD 8, %s PAD 8)", i,
+                          i % 2 ? "b" : "c", i % 2 ? "c" : "b");
+      sqlite3_str_appendf(pO, "CREATE INDEX o%d_%d ON o%d(%s, %s);",
+                          aIndexes[k], i, aIndexes[k], i % 2 ? "b" : "c",
+                          i % 2 ? "c" : "b");
+    }
+    sqlite3_str_appendall(pW, ")");
+    zW = sqlite3_str_finish(pW);
+    zO = sqlite3_str_finish(pO);
+    execSql(db, zW);
+    execSql(db, zO);
+    sqlite3_free(zW);
+    sqlite3_free(zO);
+  }
+  printf("\nplanning: prepare + finalize, us per statement, median of %d x"
+         " %d; widecol with 0, 2, 8 INDEXes against an ordinary WITHOUT ROWID"
+         " table with as many CREATE INDEXes:\n", nRepeat, PLAN_CALLS);
+  printf("%-24s %9s %9s %9s %9s %9s %9s %8s %8s %8s\n", "statement", "w 0",
+         "w 2", "w 8", "o 0", "o 2", "o 8", "0 w/o", "2 w/o", "8 w/o");
+  for(q = 0; q < (int)(sizeof(azPlanSql) / sizeof(azPlanSql[0])); q++){
+    double aaT[6][MAX_REPEAT], aT[6];
+    for(r = 0; r < nRepeat; r++){
+      for(k = 0; k < 6; k++){
+        char zTab[8];
+        char *zSql;
+        snprintf(zTab, sizeof(zTab), "%c%d", k < 3 ? 'w' : 'o', aIndexes[k % 3]);
+        zSql = sqlite3_mprintf(azPlanSql[q], zTab);
+        aaT[k][r] = timePrepare(db, zSql);
+        sqlite3_free(zSql);
+      }
+    }
+    printf("%-24s", azPlanName[q]);
+    for(k = 0; k < 6; k++){
+      aT[k] = median(aaT[k], nRepeat);
+      printf(" %9.2f", aT[k] * 1e6);
+    }
+    for(k = 0; k < 3; k++) printf(" %7.2fx", aT[k] / aT[k + 3]);
+    printf("\n");
+  }
+}
+
+/*
 ** One scale.
 */
 static void runScale(const char *zDir, const char *zExt, int64_t nRow,
@@ -976,6 +1067,7 @@ int main(int argc, char **argv){
       fail("cannot load %s: %s", zExt, zErr);
     }
     benchFunctions(db, nRepeat);
+    benchPlanning(db, nRepeat);
     sqlite3_close(db);
   }
   return 0;
