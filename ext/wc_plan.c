@@ -1378,6 +1378,28 @@ static int findVersionTerms(WcVtab *pTab, sqlite3_index_info *pInfo,
   return SQLITE_OK;
 }
 
+/* True if a usable constraint, or an ORDER BY term, names a column the
+** key of path iPath is made from: an index path is planned only then, as
+** only then can it narrow the rows or give their order (planPath()'s
+** bUseful); the others cost xBestIndex time for nothing. */
+static int pathMentioned(const WcVtab *pTab, const sqlite3_index_info *pInfo,
+                         int iPath){
+  const WcSchema *pKey = pTab->aPath[iPath].pKey;
+  int i;
+  for(i = 0; i < pInfo->nConstraint; i++){
+    int iCol = pInfo->aConstraint[i].iColumn;
+    if( pInfo->aConstraint[i].usable && iCol >= 0 && iCol < pKey->nCol
+     && pKey->aCol[iCol].bKey ){
+      return 1;
+    }
+  }
+  for(i = 0; i < pInfo->nOrderBy; i++){
+    int iCol = pInfo->aOrderBy[i].iColumn;
+    if( iCol >= 0 && iCol < pKey->nCol && pKey->aCol[iCol].bKey ) return 1;
+  }
+  return 0;
+}
+
 /* Plans a scan of the row table and of each index table; the cheapest
 ** wins (the row table on a tie). */
 int wcBestIndex(WcVtab *pTab, sqlite3_index_info *pInfo){
@@ -1406,6 +1428,7 @@ int wcBestIndex(WcVtab *pTab, sqlite3_index_info *pInfo){
   for(iPath = 0; rc == SQLITE_OK && iPath < pTab->nPath; iPath++){
     struct sqlite3_index_constraint_usage *aSwap;
     cand.zText = 0;
+    if( iPath > 0 && !pathMentioned(pTab, pInfo, iPath) ) continue;
     rc = planPath(pTab, pInfo, iPath, &vt, &cand);
     if( rc != SQLITE_OK || cand.zText == 0 ) continue;
     if( best.zText && cand.rCompare >= best.rCompare ){
