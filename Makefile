@@ -22,7 +22,7 @@
 #   make bench-more salted and bucketed keys (bench/skip.py), queries by
 #                   INDEX and write cost per index (bench/index.py), reads
 #                   and writes of versions (bench/versions.py), TOKEN and
-#                   RANDOM designs (bench/token.py, bench/random.py),
+#                   RANDOM designs (bench/token.py, bench/randomkey.py),
 #                   widecol_advise over 1,000,000 rows (bench/advise.py)
 #   make valgrind   the sqllogictest scripts and corpus replays under valgrind
 #   make fuzz       each libFuzzer target (tests/fuzz/) for FUZZ_SECONDS (60),
@@ -282,7 +282,7 @@ bench-more: widecol.so
 	/usr/bin/python3 bench/versions.py --extension ./widecol
 	/usr/bin/python3 bench/ring.py --extension ./widecol
 	/usr/bin/python3 bench/token.py --extension ./widecol
-	/usr/bin/python3 bench/random.py --extension ./widecol
+	/usr/bin/python3 bench/randomkey.py --extension ./widecol
 	/usr/bin/python3 bench/advise.py --extension ./widecol
 
 COMPARE_ROWS = 1000000
