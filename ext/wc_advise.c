@@ -349,15 +349,13 @@ static void sourceKey(Advisor *p){
   sqlite3_free(zErr);
 }
 
-static void appendName(sqlite3_str *pStr, const char *z);
-
 /* The column declarations, name TYPE, ... (zExtra appended). */
 static char *columnDecls(Advisor *p, const char *zExtra){
   sqlite3_str *pStr = sqlite3_str_new(0);
   int i;
   for(i = 0; i < p->nCol; i++){
     sqlite3_str_appendall(pStr, i ? ", " : "");
-    appendName(pStr, p->aCol[i].zName);
+    wcAppendName(pStr, p->aCol[i].zName);
     sqlite3_str_appendf(pStr, "%s%s", p->aCol[i].zType[0] ? " " : "",
                         p->aCol[i].zType);
   }
@@ -451,6 +449,11 @@ static void readSource(Advisor *p){
       }
       sqlite3_step(pIns);
       rc = sqlite3_reset(pIns);
+      if( rc != SQLITE_OK ){
+        fail(p, rc, 0, sqlite3_mprintf("widecol_advise: copying a row of %s "
+            "into the sample failed: %s", p->zSource,
+            sqlite3_errmsg(p->pPriv)));
+      }
       nKept++;
     }
     iRow++;
@@ -566,38 +569,12 @@ static int textFieldOk(const Advisor *p, int iCol){
   return (cAff == 'I' && pC->bNonNegInt) || (cAff == 'T' && pC->bText);
 }
 
-static int isPlain(const char *z){
-  static const char *const azWord[] = {
-    "ROWKEY", "INDEX", "FAMILY", "INCLUDE", "DELIMITER", "ENCODING", "PAD",
-    "DESC", "REVERSE", "SALT", "BUCKET", "TEXT", "BINARY", "TOKEN", "RANDOM",
-    "PRIMARY", "KEY", "VERSIONS", "TTL", "STORAGE", "SPLITS",
-  };
-  size_t k;
-  int i;
-  for(k = 0; k < sizeof(azWord) / sizeof(azWord[0]); k++){
-    if( sqlite3_stricmp(z, azWord[k]) == 0 ) return 0;
-  }
-  for(i = 0; z[i]; i++){
-    char c = z[i];
-    if( !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'
-          || (i > 0 && c >= '0' && c <= '9')) ){
-      return 0;
-    }
-  }
-  return i > 0 && sqlite3_keyword_check(z, i) == 0;
-}
-
-static void appendName(sqlite3_str *pStr, const char *z){
-  if( isPlain(z) ) sqlite3_str_appendall(pStr, z);
-  else sqlite3_str_appendf(pStr, "\"%w\"", z);
-}
-
 /* A field as an element: name, PAD for a TEXT-encoded integer, REVERSE,
 ** DESC. */
 static void appendField(sqlite3_str *pStr, const Advisor *p, int iCol,
                         int bDesc, int bBinary, int bReverse){
   const Col *pC = &p->aCol[iCol];
-  appendName(pStr, pC->zName);
+  wcAppendName(pStr, pC->zName);
   if( !bBinary && affinityOf(pC->zType) == 'I' ){
     sqlite3_str_appendf(pStr, " PAD %d", pC->nDigit);
   }
@@ -790,7 +767,7 @@ static void addCandidate(Advisor *p, const KeyPlan *pK, const IndexPlan *aIdx,
     for(i = 0; i < pK->nField; i++){
       if( i == pK->nPart ) sqlite3_str_appendall(pKey, ")");
       sqlite3_str_appendall(pKey, i ? ", " : "");
-      appendName(pKey, p->aCol[pK->aiField[i]].zName);
+      wcAppendName(pKey, p->aCol[pK->aiField[i]].zName);
       if( i >= pK->nPart && pK->abDesc[i] ){
         sqlite3_str_appendall(pKey, " DESC");
       }
@@ -801,7 +778,7 @@ static void addCandidate(Advisor *p, const KeyPlan *pK, const IndexPlan *aIdx,
     sqlite3_str_appendall(pKey, "ROWKEY(");
     if( pK->eFront == FRONT_BUCKET ){
       sqlite3_str_appendf(pKey, "BUCKET(%d, ", WC_ADVISE_BUCKETS);
-      appendName(pKey, p->aCol[pK->aiField[0]].zName);
+      wcAppendName(pKey, p->aCol[pK->aiField[0]].zName);
       sqlite3_str_appendall(pKey, "), ");
     }
     for(i = 0; i < pK->nField; i++){
@@ -845,7 +822,7 @@ static void addCandidate(Advisor *p, const KeyPlan *pK, const IndexPlan *aIdx,
         sqlite3_str_appendall(aStr[s], " INCLUDE (");
         for(j = 0; bCover && j < pI->nInclude; j++){
           sqlite3_str_appendall(aStr[s], j ? ", " : "");
-          appendName(aStr[s], p->aCol[pI->aiInclude[j]].zName);
+          wcAppendName(aStr[s], p->aCol[pI->aiInclude[j]].zName);
         }
         if( s == 1 ){
           sqlite3_str_appendall(aStr[s], bCover && pI->nInclude ? ", " : "");
@@ -1067,7 +1044,7 @@ static char *candidateDdl(Advisor *p, const Cand *pC, int bSeq){
   sqlite3_str *pStr = sqlite3_str_new(0);
   sqlite3_str_appendall(pStr, "CREATE VIRTUAL TABLE ");
   if( bSeq ) sqlite3_str_appendf(pStr, "\"%w\"", p->zSource);
-  else appendName(pStr, p->zSource);
+  else wcAppendName(pStr, p->zSource);
   sqlite3_str_appendf(pStr, " USING widecol(%s, %s%s%s)", zDecl ? zDecl : "",
                       pC->zKey, bSeq ? pC->zIndexSeq : pC->zIndex,
                       pC->zOptions);

@@ -227,45 +227,11 @@ static int padWidth(Lint *p, int iCol){
 ** Keys as text.
 */
 
-/* True if z can be written as it is in SQL and in widecol's arguments:
-** an identifier that is neither an SQL keyword nor one of widecol's. */
-static int isPlainName(const char *z){
-  static const char *const azWord[] = {
-    "ROWKEY", "INDEX", "FAMILY", "INCLUDE", "DELIMITER", "ENCODING", "PAD",
-    "DESC", "REVERSE", "SALT", "BUCKET", "TEXT", "BINARY", "TOKEN",
-    "RANDOM",
-  };
-  size_t k;
-  int i;
-  for(k = 0; k < sizeof(azWord) / sizeof(azWord[0]); k++){
-    if( sqlite3_stricmp(z, azWord[k]) == 0 ) return 0;
-  }
-  if( !((z[0] >= 'a' && z[0] <= 'z') || (z[0] >= 'A' && z[0] <= 'Z')
-        || z[0] == '_') ){
-    return 0;
-  }
-  for(i = 1; z[i]; i++){
-    if( !((z[i] >= 'a' && z[i] <= 'z') || (z[i] >= 'A' && z[i] <= 'Z')
-          || (z[i] >= '0' && z[i] <= '9') || z[i] == '_') ){
-      return 0;
-    }
-  }
-  return sqlite3_keyword_check(z, i) == 0;
-}
-
-static void appendName(sqlite3_str *pStr, const char *zName){
-  if( isPlainName(zName) ){
-    sqlite3_str_appendall(pStr, zName);
-  }else{
-    sqlite3_str_appendf(pStr, "\"%w\"", zName);
-  }
-}
-
 /* Column iCol's name as a fix writes it (quoted if need be), from
 ** sqlite3_mprintf(). */
 static char *colSql(Lint *p, int iCol){
   sqlite3_str *pStr = sqlite3_str_new(0);
-  appendName(pStr, p->pS->aCol[iCol].zName);
+  wcAppendName(pStr, p->pS->aCol[iCol].zName);
   return sqlite3_str_finish(pStr);
 }
 
@@ -283,15 +249,15 @@ static char *elementText(const WcSchema *pKey, const WcElement *pE,
     }
     for(i = 0; i < pE->nSaltCol; i++){
       sqlite3_str_appendall(pStr, i ? ", " : "");
-      appendName(pStr, pKey->aCol[pE->aiSaltCol[i]].zName);
+      wcAppendName(pStr, pKey->aCol[pE->aiSaltCol[i]].zName);
     }
     sqlite3_str_appendall(pStr, ")");
   }else if( pE->eKind == WC_ELEM_BUCKET ){
     sqlite3_str_appendf(pStr, "BUCKET(%lld, ", (long long)pE->nBucket);
-    appendName(pStr, pKey->aCol[pE->iCol].zName);
+    wcAppendName(pStr, pKey->aCol[pE->iCol].zName);
     sqlite3_str_appendall(pStr, ")");
   }else{
-    appendName(pStr, pKey->aCol[pE->iCol].zName);
+    wcAppendName(pStr, pKey->aCol[pE->iCol].zName);
     for(i = 0; i < pE->nXform; i++){
       const WcTransform *pX = &pE->aXform[i];
       if( pX->eOp == eSkip ) continue;
@@ -426,7 +392,7 @@ static void appendBinaryKey(Lint *p, sqlite3_str *pStr, int iIndex){
     sqlite3_str_appendall(pStr, "ROWKEY(");
   }else{
     sqlite3_str_appendall(pStr, ", INDEX ");
-    appendName(pStr, p->pS->aIndex[iIndex].zName);
+    wcAppendName(pStr, p->pS->aIndex[iIndex].zName);
     sqlite3_str_appendall(pStr, "(");
   }
   for(i = 0; i < pKey->nElem; i++){
@@ -446,7 +412,7 @@ static void appendBinaryKey(Lint *p, sqlite3_str *pStr, int iIndex){
       continue;
     }
     sqlite3_str_appendall(pStr, n++ ? ", " : " INCLUDE (");
-    appendName(pStr, p->pS->aCol[i].zName);
+    wcAppendName(pStr, p->pS->aCol[i].zName);
   }
   if( n ) sqlite3_str_appendall(pStr, ")");
 }
@@ -1003,7 +969,7 @@ static void ruleUnserved(Lint *p, const LintKey *pK){
     pFix = sqlite3_str_new(0);
     zIndex = sqlite3_mprintf("by_%s", colName(p, i));
     sqlite3_str_appendall(pFix, "INDEX ");
-    if( zIndex ) appendName(pFix, zIndex);
+    if( zIndex ) wcAppendName(pFix, zIndex);
     sqlite3_str_appendf(pFix, "(%z)", fieldText(p, i));
     sqlite3_free(zIndex);
     finding(p, pK, -1, "warning", "unserved-range", sqlite3_str_finish(pFix),
@@ -1548,7 +1514,7 @@ static void lintTable(Lint *p){
   for(i = 0; i < pS->nIndex && p->rc == SQLITE_OK; i++){
     sqlite3_str *pName = sqlite3_str_new(0);
     sqlite3_str_appendall(pName, "INDEX ");
-    appendName(pName, pS->aIndex[i].zName);
+    wcAppendName(pName, pS->aIndex[i].zName);
     key.pKey = pS->aIndex[i].pKey;
     key.zName = sqlite3_str_finish(pName);
     key.bRowKey = 0;

@@ -1890,3 +1890,37 @@ int wcSchemaColumn(const WcSchema *p, const char *zName){
 int wcElementIsLast(const WcSchema *p, int iElem){
   return iElem == p->nElem - 1 && !p->bSuffix;
 }
+
+/* True if z can be written as it is in SQL and in widecol's arguments:
+** an identifier that is neither an SQL keyword nor one of widecol's. */
+static int isPlainName(const char *z){
+  static const char *const azWord[] = {
+    "ROWKEY", "INDEX", "FAMILY", "INCLUDE", "DELIMITER", "ENCODING", "PAD",
+    "DESC", "REVERSE", "SALT", "BUCKET", "TEXT", "BINARY", "TOKEN", "RANDOM",
+    "PRIMARY", "KEY", "VERSIONS", "TTL", "STORAGE", "SPLITS",
+  };
+  size_t k;
+  int i;
+  for(k = 0; k < sizeof(azWord) / sizeof(azWord[0]); k++){
+    if( sqlite3_stricmp(z, azWord[k]) == 0 ) return 0;
+  }
+  if( !((z[0] >= 'a' && z[0] <= 'z') || (z[0] >= 'A' && z[0] <= 'Z')
+        || z[0] == '_') ){
+    return 0;
+  }
+  for(i = 1; z[i]; i++){
+    if( !((z[i] >= 'a' && z[i] <= 'z') || (z[i] >= 'A' && z[i] <= 'Z')
+          || (z[i] >= '0' && z[i] <= '9') || z[i] == '_') ){
+      return 0;
+    }
+  }
+  return sqlite3_keyword_check(z, i) == 0;
+}
+
+void wcAppendName(sqlite3_str *pStr, const char *zName){
+  if( isPlainName(zName) ){
+    sqlite3_str_appendall(pStr, zName);
+  }else{
+    sqlite3_str_appendf(pStr, "\"%w\"", zName);
+  }
+}

@@ -14,6 +14,8 @@
 
 #include <stdint.h>
 
+#include "wc_api.h"
+
 /* Column affinities, SQLite's rules applied to the declared type. */
 #define WC_AFF_BLOB    'A'
 #define WC_AFF_TEXT    'B'
@@ -195,6 +197,11 @@ char *wcSchemaDeclaration(const WcSchema *p);
 
 /* Column index by name (case-insensitive), or -1. */
 int wcSchemaColumn(const WcSchema *p, const char *zName);
+
+/* Appends a column or table name as DDL a user runs writes it: as it
+** is when that reads back as the same name in SQL and in widecol's
+** arguments, else double-quoted (lint fixes, widecol_advise's designs). */
+void wcAppendName(sqlite3_str *pStr, const char *zName);
 
 /* True if the element's value is the last thing in the key (never for
 ** an index key: the row key follows it). */
