@@ -25,3 +25,8 @@ void wcBufFree(WcBuf *p){
   sqlite3_free(p->a);
   memset(p, 0, sizeof(*p));
 }
+
+void wcBufClear(WcBuf *p){
+  if( p->bOom ) wcBufFree(p);
+  p->n = 0;
+}

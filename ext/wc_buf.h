@@ -21,6 +21,8 @@ struct WcBuf {
 /* Grows p->a to hold n more bytes; 1 if OOM (bOom set). */
 int wcBufGrow(WcBuf *p, int64_t n);
 void wcBufFree(WcBuf *p);
+/* Empties p, keeping its buffer for reuse unless an allocation failed. */
+void wcBufClear(WcBuf *p);
 
 /* Inline: the key encoders append a few bytes at a time, per field. */
 static inline int wcBufReserve(WcBuf *p, int64_t n){  /* 1 if OOM */

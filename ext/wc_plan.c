@@ -864,8 +864,7 @@ static void explainFilters(Planner *p){
 static void explainRanges(Planner *p, sqlite3_str *pStr){
   const WcPlan *pPlan = &p->plan;
   sqlite3_value *apArg[WC_MAX_TERM];
-  WcRangeList rel;
-  WcRange win;
+  WcRanges ranges;
   int i, bWidened = 0;
   if( pPlan->iRangeElem < 0
    || p->pS->aElem[pPlan->iRangeElem].eOrder != WC_ORDER_PREFIX ){
@@ -880,16 +879,14 @@ static void explainRanges(Planner *p, sqlite3_str *pStr){
       return;
     }
   }
-  memset(&rel, 0, sizeof(rel));
-  memset(&win, 0, sizeof(win));
-  if( wcRangesBuild(p->pTab, pPlan, apArg, &rel, &win, &bWidened)
+  memset(&ranges, 0, sizeof(ranges));
+  if( wcRangesBuild(p->pTab, pPlan, apArg, &ranges, &bWidened)
       == SQLITE_OK ){
-    sqlite3_str_appendf(pStr, "; %d key range%s%s", rel.n,
-                        rel.n == 1 ? "" : "s",
+    sqlite3_str_appendf(pStr, "; %d key range%s%s", ranges.rel.n,
+                        ranges.rel.n == 1 ? "" : "s",
                         pPlan->nSkip ? " per prefix" : "");
   }
-  wcRangeListFree(&rel);
-  wcRangeFree(&win);
+  wcRangesFree(&ranges);
 }
 
 static char *planText(Planner *p){

@@ -43,12 +43,7 @@ struct Builder {
   ColArgs *aCol;           /* nCol entries */
   WcValue *aVal;           /* Row values for encoding an element */
   sqlite3_value **apCopy;  /* Converted copies behind aVal, one per column */
-  WcBuf *aPrefix;          /* Key prefixes of the fixed elements */
-  int nPrefix;
-  int nPrefixAlloc;
-  WcRange *aRange;
-  int nRange;
-  int nRangeAlloc;
+  WcRanges *pOut;          /* The ranges made, and the scratch */
   int rc;
 };
 
@@ -285,12 +280,6 @@ static int eqValue(Builder *b, int iCol, sqlite3_value *pRhs, WcValue *pOut,
 /*
 ** Prefixes: the leading elements fixed by '=' and IN.
 */
-static void freeBufs(WcBuf *a, int n){
-  int i;
-  for(i = 0; i < n; i++) wcBufFree(&a[i]);
-  sqlite3_free(a);
-}
-
 /* Adds column iCol to aiCol[0..*pn) unless it is there. */
 static void addColumn(int *aiCol, int *pn, int iCol){
   int i;
@@ -341,24 +330,34 @@ static int narrowableEnd(Builder *b, int iLast){
   return iLast;
 }
 
-/* Appends a copy of pKey to the prefixes. */
-static void addPrefix(Builder *b, const WcBuf *pKey){
-  WcBuf *pNew;
-  if( b->nPrefix == b->nPrefixAlloc ){
-    int nNew = b->nPrefixAlloc ? b->nPrefixAlloc * 2 : 8;
-    WcBuf *aNew = sqlite3_realloc64(b->aPrefix, sizeof(WcBuf)
-                                    * (sqlite3_uint64)nNew);
+/* The next slot of pList, its buffers emptied (kept from earlier use). */
+static WcRange *nextSlot(Builder *b, WcRangeList *pList){
+  WcRange *pSlot;
+  if( pList->n == pList->nAlloc ){
+    int nNew = pList->nAlloc ? pList->nAlloc * 2 : 8;
+    WcRange *aNew = sqlite3_realloc64(pList->a, sizeof(WcRange)
+                                      * (sqlite3_uint64)nNew);
     if( aNew == 0 ){
       b->rc = SQLITE_NOMEM;
-      return;
+      return 0;
     }
-    b->aPrefix = aNew;
-    b->nPrefixAlloc = nNew;
+    memset(&aNew[pList->nAlloc], 0, sizeof(WcRange)
+           * (size_t)(nNew - pList->nAlloc));
+    pList->a = aNew;
+    pList->nAlloc = nNew;
   }
-  pNew = &b->aPrefix[b->nPrefix++];
-  memset(pNew, 0, sizeof(*pNew));
-  bufCopy(pNew, pKey);
-  if( pNew->bOom ) b->rc = SQLITE_NOMEM;
+  pSlot = &pList->a[pList->n++];
+  pSlot->lo.n = pSlot->hi.n = 0;
+  pSlot->bHi = 0;
+  return pSlot;
+}
+
+/* Appends a copy of pKey to the prefixes. */
+static void addPrefix(Builder *b, const WcBuf *pKey){
+  WcRange *pNew = nextSlot(b, &b->pOut->prefixes);
+  if( pNew == 0 ) return;
+  bufCopy(&pNew->lo, pKey);
+  if( pNew->lo.bOom ) b->rc = SQLITE_NOMEM;
 }
 
 /* The prefixes elements [nSkip, iEnd) take: one for each combination of
@@ -371,13 +370,11 @@ static void buildPrefixes(Builder *b, int iEnd){
   const WcSchema *pS = b->pS;
   int aiStack[2 * WC_STACK_COLS];
   int *aiCol, *aIdx, nCol = 0, i, iElem;
-  WcBuf key;
-  freeBufs(b->aPrefix, b->nPrefix);
-  b->aPrefix = 0;
-  b->nPrefix = b->nPrefixAlloc = 0;
-  memset(&key, 0, sizeof(key));
+  WcBuf *pKey = &b->pOut->key;
+  b->pOut->prefixes.n = 0;
+  pKey->n = 0;
   if( b->pPlan->nSkip == iEnd ){
-    addPrefix(b, &key);
+    addPrefix(b, pKey);
     return;
   }
   aiCol = pS->nCol <= WC_STACK_COLS ? aiStack
@@ -405,16 +402,16 @@ static void buildPrefixes(Builder *b, int iEnd){
                        &b->aVal[aiCol[i]], &apCopy[i]) == EQ_VALUE;
       }
     }
-    key.n = 0;
+    pKey->n = 0;
     for(iElem = b->pPlan->nSkip; iElem < iEnd && bUse; iElem++){
       int rc = wcEncodeElement(pS, b->pTab->pHasher, iElem, b->aVal, 0,
-                               &key, 0);
+                               pKey, 0);
       encodeFailed(b, rc);
       bUse = rc == WC_OK;
-      wcAppendSeparator(pS, iElem, &key);
+      wcAppendSeparator(pS, iElem, pKey);
     }
-    if( key.bOom ) b->rc = SQLITE_NOMEM;
-    if( bUse && b->rc == SQLITE_OK ) addPrefix(b, &key);
+    if( pKey->bOom ) b->rc = SQLITE_NOMEM;
+    if( bUse && b->rc == SQLITE_OK ) addPrefix(b, pKey);
     for(i = 0; i < nCol; i++) sqlite3_value_free(apCopy[i]);
     for(i = nCol - 1; i >= 0; i--){
       if( ++aIdx[i] < b->aCol[aiCol[i]].nEq ) break;
@@ -422,7 +419,6 @@ static void buildPrefixes(Builder *b, int iEnd){
     }
     if( i < 0 ) break;
   }
-  wcBufFree(&key);
   if( aiCol != aiStack ) sqlite3_free(aiCol);
 }
 
@@ -430,21 +426,7 @@ static void buildPrefixes(Builder *b, int iEnd){
 ** Ranges.
 */
 static WcRange *newRange(Builder *b){
-  WcRange *pRange;
-  if( b->nRange == b->nRangeAlloc ){
-    int nNew = b->nRangeAlloc ? b->nRangeAlloc * 2 : 8;
-    WcRange *aNew = sqlite3_realloc64(b->aRange, sizeof(WcRange)
-                                      * (sqlite3_uint64)nNew);
-    if( aNew == 0 ){
-      b->rc = SQLITE_NOMEM;
-      return 0;
-    }
-    b->aRange = aNew;
-    b->nRangeAlloc = nNew;
-  }
-  pRange = &b->aRange[b->nRange++];
-  memset(pRange, 0, sizeof(*pRange));
-  return pRange;
+  return nextSlot(b, &b->pOut->rel);
 }
 
 /* Raises the range's lower bound to pLo if that is higher. */
@@ -467,13 +449,11 @@ static void applyBound(Builder *b, WcRange *pRange, const WcBuf *pP,
   const WcSchema *pS = b->pS;
   const WcElement *pElem = &pS->aElem[iElem];
   int bByteLower = bLower == (pElem->eOrder == WC_ORDER_ASC);
-  WcBuf key, after;
+  WcBuf *pKey = &b->pOut->key, *pAfter = &b->pOut->after;
   int rc;
-  memset(&key, 0, sizeof(key));
-  memset(&after, 0, sizeof(after));
-  bufCopy(&key, pP);
+  bufCopy(pKey, pP);
   b->aVal[pElem->iCol] = *pVal;
-  rc = wcEncodeElement(pS, b->pTab->pHasher, iElem, b->aVal, 1, &key, 0);
+  rc = wcEncodeElement(pS, b->pTab->pHasher, iElem, b->aVal, 1, pKey, 0);
   encodeFailed(b, rc);
   if( rc == WC_OK ){
     /* An inclusive value bound keeps keys equal to it: the byte lower
@@ -481,17 +461,15 @@ static void applyBound(Builder *b, WcRange *pRange, const WcBuf *pP,
     ** An exclusive one is the reverse. */
     int bAfter = bByteLower ? !bIncl : bIncl;
     if( !bAfter ){
-      if( bByteLower ) raiseLo(pRange, &key); else lowerHi(pRange, &key);
-    }else if( keyAfter(pS, iElem, &key, &after) ){
-      if( bByteLower ) raiseLo(pRange, &after); else lowerHi(pRange, &after);
+      if( bByteLower ) raiseLo(pRange, pKey); else lowerHi(pRange, pKey);
+    }else if( keyAfter(pS, iElem, pKey, pAfter) ){
+      if( bByteLower ) raiseLo(pRange, pAfter); else lowerHi(pRange, pAfter);
     }else if( bByteLower ){
       pRange->bHi = 1;     /* nothing is after an all-0xFF key: empty */
       pRange->hi.n = 0;
     }
   }
-  if( key.bOom || after.bOom ) b->rc = SQLITE_NOMEM;
-  wcBufFree(&key);
-  wcBufFree(&after);
+  if( pKey->bOom || pAfter->bOom ) b->rc = SQLITE_NOMEM;
 }
 
 /* LIKE 'abc%' and GLOB 'abc*': the literal prefix of the pattern gives
@@ -845,23 +823,28 @@ static int compareRanges(const void *pA, const void *pB){
   return cmpBuf(&((const WcRange*)pA)->lo, &((const WcRange*)pB)->lo);
 }
 
+static void swapRanges(WcRange *pA, WcRange *pB){
+  WcRange t = *pA;
+  *pA = *pB;
+  *pB = t;
+}
+
 /* Drops empty ranges, sorts the rest and merges overlaps so that no row
-** is visited twice. */
+** is visited twice.  Ranges move by swapping, so that every slot keeps
+** buffers of its own for the next call. */
 static void finishRanges(Builder *b){
+  WcRangeList *pRel = &b->pOut->rel;
   int i, n = 0;
-  for(i = 0; i < b->nRange; i++){
-    WcRange *pR = &b->aRange[i];
-    if( pR->bHi && cmpBuf(&pR->lo, &pR->hi) >= 0 ){
-      wcBufFree(&pR->lo);
-      wcBufFree(&pR->hi);
-    }else{
-      b->aRange[n++] = *pR;
+  for(i = 0; i < pRel->n; i++){
+    WcRange *pR = &pRel->a[i];
+    if( !pR->bHi || cmpBuf(&pR->lo, &pR->hi) < 0 ){
+      swapRanges(&pRel->a[n++], pR);
     }
   }
-  b->nRange = n;
-  if( n > 1 ) qsort(b->aRange, (size_t)n, sizeof(WcRange), compareRanges);
-  for(i = 1, n = b->nRange ? 1 : 0; i < b->nRange; i++){
-    WcRange *pLast = &b->aRange[n - 1], *pR = &b->aRange[i];
+  pRel->n = n;
+  if( n > 1 ) qsort(pRel->a, (size_t)n, sizeof(WcRange), compareRanges);
+  for(i = 1, n = pRel->n ? 1 : 0; i < pRel->n; i++){
+    WcRange *pLast = &pRel->a[n - 1], *pR = &pRel->a[i];
     if( !pLast->bHi || cmpBuf(&pR->lo, &pLast->hi) <= 0 ){
       /* Overlapping or touching: pLast grows to cover pR. */
       if( !pR->bHi ){
@@ -869,19 +852,13 @@ static void finishRanges(Builder *b){
       }else if( pLast->bHi && cmpBuf(&pR->hi, &pLast->hi) > 0 ){
         bufCopy(&pLast->hi, &pR->hi);
       }
-      wcBufFree(&pR->lo);
-      wcBufFree(&pR->hi);
     }else{
-      b->aRange[n++] = *pR;
+      swapRanges(&pRel->a[n++], pR);
     }
   }
-  b->nRange = n;
+  pRel->n = n;
   if( b->pPlan->bDesc ){
-    for(i = 0; i < n / 2; i++){
-      WcRange t = b->aRange[i];
-      b->aRange[i] = b->aRange[n - 1 - i];
-      b->aRange[n - 1 - i] = t;
-    }
+    for(i = 0; i < n / 2; i++) swapRanges(&pRel->a[i], &pRel->a[n - 1 - i]);
   }
 }
 
@@ -936,50 +913,61 @@ static void gatherArgs(Builder *b){
   }
 }
 
+/* Points the builder's per-column arrays into pOut->cols. */
+static void builderColumns(Builder *b){
+  int64_t nCol = b->pS->nCol;
+  int64_t nByte = (int64_t)(sizeof(ColArgs) + sizeof(WcValue)
+                            + sizeof(sqlite3_value*)) * nCol;
+  WcBuf *pCols = &b->pOut->cols;
+  pCols->n = 0;
+  if( wcBufReserve(pCols, nByte) ){
+    b->rc = SQLITE_NOMEM;
+    return;
+  }
+  /* sqlite3_malloc() aligns for any type, and each array's size is a
+  ** multiple of its element's, which holds a pointer or an int64. */
+  b->aCol = (ColArgs*)pCols->a;
+  memset(b->aCol, 0, (sizeof(ColArgs) + sizeof(WcValue)) * (size_t)nCol);
+  b->aVal = (WcValue*)&b->aCol[nCol];
+  b->apCopy = (sqlite3_value**)&b->aVal[nCol];
+}
+
 int wcRangesBuild(WcVtab *p, const WcPlan *pPlan, sqlite3_value **argv,
-                  WcRangeList *pRel, WcRange *pWindow, int *pbWidened){
+                  WcRanges *pOut, int *pbWidened){
   Builder b;
   int i, iElem, iLast = pPlan->nSkip + pPlan->nEqElem;
+  WcRange *pWindow = &pOut->win;
   memset(&b, 0, sizeof(b));
   *pbWidened = 0;
   b.pTab = p;
   b.pS = p->aPath[pPlan->iPath].pKey;
   b.pPlan = pPlan;
   b.argv = argv;
-  /* One allocation for the per-column arrays: xFilter runs once per
-  ** lookup, and allocations are much of its cost. */
-  b.aCol = sqlite3_malloc64((sizeof(ColArgs) + sizeof(WcValue)
-                             + sizeof(sqlite3_value*))
-                            * (sqlite3_uint64)b.pS->nCol);
-  if( b.aCol == 0 ){
-    b.rc = SQLITE_NOMEM;
-  }else{
-    memset(b.aCol, 0, (sizeof(ColArgs) + sizeof(WcValue))
-                      * (size_t)b.pS->nCol);
-    b.aVal = (WcValue*)&b.aCol[b.pS->nCol];
-    b.apCopy = (sqlite3_value**)&b.aVal[b.pS->nCol];
-  }
-  wcRangeListFree(pRel);
-  wcRangeFree(pWindow);
+  b.pOut = pOut;
+  builderColumns(&b);
+  wcRangeListClear(&pOut->rel);
+  wcBufClear(&pWindow->lo);
+  wcBufClear(&pWindow->hi);
+  pWindow->bHi = 0;
   if( b.rc == SQLITE_OK && !pPlan->bEmpty && rowkeyWindow(&b, pWindow) ){
     gatherArgs(&b);
     /* A number compared with a TEXT field stops the narrowing. */
     iElem = narrowableEnd(&b, iLast);
     *pbWidened = iElem < iLast;
     buildPrefixes(&b, iElem);
-    for(i = 0; i < b.nPrefix && b.rc == SQLITE_OK; i++){
+    for(i = 0; i < pOut->prefixes.n && b.rc == SQLITE_OK; i++){
+      const WcBuf *pPrefix = &pOut->prefixes.a[i].lo;
       if( iElem == b.pS->nElem ){
         /* The whole key is fixed: the range holds that key alone (an
         ** index key and the row keys after it; when it is all 0xFF
         ** bytes, nothing bounds it above). */
         WcRange *pRange = newRange(&b);
         if( pRange ){
-          bufCopy(&pRange->lo, &b.aPrefix[i]);
-          pRange->bHi = keyAfter(b.pS, iElem - 1, &b.aPrefix[i], &pRange->hi);
+          bufCopy(&pRange->lo, pPrefix);
+          pRange->bHi = keyAfter(b.pS, iElem - 1, pPrefix, &pRange->hi);
         }
       }else{
-        rangeOfPrefix(&b, &b.aPrefix[i], iElem == iLast ? pPlan->iRangeElem
-                                                        : -1);
+        rangeOfPrefix(&b, pPrefix, iElem == iLast ? pPlan->iRangeElem : -1);
       }
     }
     if( b.rc == SQLITE_OK ) finishRanges(&b);
@@ -993,27 +981,14 @@ int wcRangesBuild(WcVtab *p, const WcPlan *pPlan, sqlite3_value **argv,
       if( b.aCol[i].apEq != &b.aCol[i].pOne ) sqlite3_free(b.aCol[i].apEq);
     }
   }
-  sqlite3_free(b.aCol);
-  freeBufs(b.aPrefix, b.nPrefix);
-  for(i = 0; i < b.nRange && b.rc == SQLITE_OK; i++){
-    if( b.aRange[i].lo.bOom || b.aRange[i].hi.bOom ) b.rc = SQLITE_NOMEM;
+  for(i = 0; i < pOut->rel.n && b.rc == SQLITE_OK; i++){
+    if( pOut->rel.a[i].lo.bOom || pOut->rel.a[i].hi.bOom ) b.rc = SQLITE_NOMEM;
   }
   if( pWindow->lo.bOom || pWindow->hi.bOom ) b.rc = SQLITE_NOMEM;
-  /* Slots past nRange are unused or stale copies of merged ranges: the
-  ** list owns the live ones only. */
-  pRel->a = b.aRange;
-  pRel->n = b.nRange;
-  pRel->nAlloc = b.nRange;
-  if( b.rc != SQLITE_OK ) wcRangeListFree(pRel);
+  if( b.rc != SQLITE_OK ) wcRangesFree(pOut);
   return b.rc;
 }
 
-/*
-** Enumeration.  When the skipped elements are SALTs and BUCKETs of the
-** INTEGER field that follows them and the range on that field is short,
-** each of its values gives the prefix outright: one seek per value, no
-** probing, and the values come out in the field's order.
-*/
 int wcRangesEnumBounds(WcVtab *p, const WcPlan *pPlan, sqlite3_value **argv,
                        int64_t *piLo, int64_t *piHi){
   Builder b;
@@ -1177,4 +1152,21 @@ void wcRangeListFree(WcRangeList *pList){
   for(i = 0; i < pList->nAlloc; i++) wcRangeFree(&pList->a[i]);
   sqlite3_free(pList->a);
   memset(pList, 0, sizeof(*pList));
+}
+
+void wcRangeListClear(WcRangeList *pList){
+  int i;
+  for(i = 0; i < pList->nAlloc; i++){
+    if( pList->a[i].lo.bOom || pList->a[i].hi.bOom ) wcRangeFree(&pList->a[i]);
+  }
+  pList->n = 0;
+}
+
+void wcRangesFree(WcRanges *pRanges){
+  wcRangeListFree(&pRanges->rel);
+  wcRangeFree(&pRanges->win);
+  wcRangeListFree(&pRanges->prefixes);
+  wcBufFree(&pRanges->key);
+  wcBufFree(&pRanges->after);
+  wcBufFree(&pRanges->cols);
 }

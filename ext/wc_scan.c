@@ -58,7 +58,9 @@ struct Sub {
 typedef struct WcCursor WcCursor;
 struct WcCursor {
   sqlite3_vtab_cursor base;
-  WcPlan plan;          /* Decoded from idxStr by xFilter */
+  WcPlan plan;          /* Decoded from idxStr by xFilter, */
+  WcBuf planCode;       /* from this code (idxStr after its text) */
+  int bHistoryDue;      /* The scan is to be told to the history */
   int64_t nRead;        /* Rows this scan read, */
   int64_t nOut;         /* and returned, for the history */
   uint64_t colUsed;     /* Columns the scans select */
@@ -67,8 +69,9 @@ struct WcCursor {
   int bEof;
   int64_t nLimit;       /* Rows still to return, or -1 */
   int64_t nOffset;      /* Rows still to skip */
-  WcRangeList rel;      /* The plan's ranges after the skipped prefix */
-  WcRange win;          /* What the rowkey constraints allow */
+  WcRanges ranges;      /* The plan's ranges after the skipped prefix
+                        ** (rel) and what the rowkey constraints allow
+                        ** (win) */
   Sub seq;              /* The scan of the ranges or skip modes */
   WcBuf probe;          /* Where the next prefix is sought */
   int bProbed;          /* probe has been set */
@@ -167,17 +170,30 @@ static void subReleaseStmt(WcCursor *pCur, Sub *pSub){
   pSub->bOpen = 0;
 }
 
-static void subFree(WcCursor *pCur, Sub *pSub){
+/* Ends a sub's scan, keeping its buffers for the next one. */
+static void subClear(WcCursor *pCur, Sub *pSub){
+  WcRangeList ranges = pSub->ranges;
+  WcBuf key = pSub->key, set = pSub->set;
   int i;
   subReleaseStmt(pCur, pSub);
-  wcRangeListFree(&pSub->ranges);
-  wcBufFree(&pSub->key);
-  wcBufFree(&pSub->set);
   if( pSub->apVal ){
     for(i = 0; i < pCur->nStmtCol; i++) sqlite3_value_free(pSub->apVal[i]);
     sqlite3_free(pSub->apVal);
   }
   memset(pSub, 0, sizeof(*pSub));
+  wcRangeListClear(&ranges);
+  wcBufClear(&key);
+  wcBufClear(&set);
+  pSub->ranges = ranges;
+  pSub->key = key;
+  pSub->set = set;
+}
+
+static void subFree(WcCursor *pCur, Sub *pSub){
+  subClear(pCur, pSub);
+  wcRangeListFree(&pSub->ranges);
+  wcBufFree(&pSub->key);
+  wcBufFree(&pSub->set);
 }
 
 /* Appends n (4 bytes big-endian) and the bytes of b. */
@@ -358,7 +374,7 @@ static int probeNext(WcCursor *pCur, WcBuf *pPrefix, int *pbFound){
   WcVtab *pTab = cursorTab(pCur);
   const WcSchema *pS = cursorKey(pCur);
   int bDesc = pCur->plan.bDesc;
-  const WcBuf *pLo = &pCur->win.lo, *pHi = pCur->win.bHi ? &pCur->win.hi : 0;
+  const WcBuf *pLo = &pCur->ranges.win.lo, *pHi = pCur->ranges.win.bHi ? &pCur->ranges.win.hi : 0;
   sqlite3_stmt *pStmt = 0;
   int eStmt, rc, i;
   *pbFound = 0;
@@ -462,7 +478,7 @@ static int prefixNext(WcCursor *pCur, WcBuf *pPrefix, int *pbFound){
 
 /* Gives pSub the plan's ranges under the prefix. */
 static int subStart(WcCursor *pCur, Sub *pSub, const WcBuf *pPrefix){
-  int rc = wcRangesCompose(&pCur->rel, &pCur->win, pPrefix->a, pPrefix->n,
+  int rc = wcRangesCompose(&pCur->ranges.rel, &pCur->ranges.win, pPrefix->a, pPrefix->n,
                            &pSub->ranges);
   subRewind(pSub, pPrefix->n);
   return rc;
@@ -477,8 +493,8 @@ static int seqNextPrefix(WcCursor *pCur, int *pbFound){
   if( pCur->bEnum ){
     *pbFound = pCur->nEnumLeft > 0;
     if( !*pbFound ) return SQLITE_OK;
-    rc = wcRangesEnumCompose(pTab, &pCur->plan, pCur->iEnumFirst, &pCur->rel,
-                             &pCur->win, &pCur->seq.ranges);
+    rc = wcRangesEnumCompose(pTab, &pCur->plan, pCur->iEnumFirst, &pCur->ranges.rel,
+                             &pCur->ranges.win, &pCur->seq.ranges);
     subRewind(&pCur->seq, 0);
     pTab->stats.nPrefix++;
     if( --pCur->nEnumLeft > 0 ) pCur->iEnumFirst += pCur->iEnumStep;
@@ -539,7 +555,7 @@ static int seqNextPrefixes(WcCursor *pCur, int *pbFound){
     memset(&prefix, 0, sizeof(prefix));
     rc = visitNext(pCur, &prefix, &bFound);
     if( rc == SQLITE_OK ){
-      rc = wcRangesCompose(&pCur->rel, &pCur->win, prefix.a, prefix.n, &more);
+      rc = wcRangesCompose(&pCur->ranges.rel, &pCur->ranges.win, prefix.a, prefix.n, &more);
     }
     if( rc == SQLITE_OK ) rc = wcRangeListAppend(&pCur->seq.ranges, &more);
     wcBufFree(&prefix);
@@ -987,11 +1003,11 @@ static int cursorAdvance(WcCursor *pCur){
 */
 static void cursorReset(WcCursor *pCur){
   int i;
-  if( pCur->plan.nUnserved > 0 ){
+  if( pCur->bHistoryDue && pCur->plan.nUnserved > 0 ){
     wcHistoryScan(cursorTab(pCur)->pHistory, pCur->plan.aiUnserved,
                   pCur->plan.nUnserved, pCur->nRead, pCur->nOut);
   }
-  pCur->plan.nUnserved = 0;
+  pCur->bHistoryDue = 0;
   pCur->nRead = pCur->nOut = 0;
   subFree(pCur, &pCur->seq);
   for(i = 0; i < pCur->nSub; i++) subFree(pCur, &pCur->aSub[i]);
@@ -1002,9 +1018,8 @@ static void cursorReset(WcCursor *pCur){
   pCur->nSub = pCur->nHeap = 0;
   pCur->pRow = 0;
   sortedFree(pCur);
-  wcRangeListFree(&pCur->rel);
-  wcRangeFree(&pCur->win);
-  pCur->probe.n = 0;
+  pCur->ranges.rel.n = 0;
+  wcBufClear(&pCur->probe);
   pCur->bProbed = pCur->bProbeEnd = 0;
   pCur->bEnum = pCur->bMerge = pCur->bHeld = 0;
   pCur->iVisit = pCur->nVisit = 0;
@@ -1013,30 +1028,78 @@ static void cursorReset(WcCursor *pCur){
   pCur->bEof = 1;
 }
 
+/* A closed cursor is kept by its table for the next xOpen, buffers and
+** all, unless it holds more ranges than a typical plan's. */
+#define WC_SPARE_RANGES 64
+
+static void cursorFree(WcCursor *pCur){
+  subFree(pCur, &pCur->seq);
+  wcRangesFree(&pCur->ranges);
+  wcBufFree(&pCur->probe);
+  wcBufFree(&pCur->planCode);
+  wcBufFree(&pCur->verLast);
+  wcBufFree(&pCur->verKey);
+  sqlite3_free(pCur->aiStmtCol);
+  sqlite3_free(pCur);
+}
+
 int wcScanOpen(sqlite3_vtab *pVtab, sqlite3_vtab_cursor **ppCur){
-  WcCursor *pCur = sqlite3_malloc(sizeof(*pCur));
-  int nCol = ((WcVtab*)pVtab)->pSchema->nCol;
-  if( pCur == 0 ) return SQLITE_NOMEM;
-  memset(pCur, 0, sizeof(*pCur));
-  pCur->aiStmtCol = sqlite3_malloc64(sizeof(int) * (sqlite3_uint64)(nCol + 3));
-  if( pCur->aiStmtCol == 0 ){
-    sqlite3_free(pCur);
-    return SQLITE_NOMEM;
+  WcVtab *pTab = (WcVtab*)pVtab;
+  WcCursor *pCur = pTab->pSpare;
+  if( pCur ){
+    pTab->pSpare = 0;
+  }else{
+    pCur = sqlite3_malloc(sizeof(*pCur));
+    if( pCur == 0 ) return SQLITE_NOMEM;
+    memset(pCur, 0, sizeof(*pCur));
+    pCur->aiStmtCol = sqlite3_malloc64(sizeof(int)
+                                       * (sqlite3_uint64)(pTab->pSchema->nCol + 3));
+    if( pCur->aiStmtCol == 0 ){
+      sqlite3_free(pCur);
+      return SQLITE_NOMEM;
+    }
+    pCur->bEof = 1;
   }
-  pCur->bEof = 1;
   *ppCur = &pCur->base;
   return SQLITE_OK;
 }
 
 int wcScanClose(sqlite3_vtab_cursor *pBase){
   WcCursor *pCur = (WcCursor*)pBase;
+  WcVtab *pTab = cursorTab(pCur);
   cursorReset(pCur);
-  wcBufFree(&pCur->probe);
-  wcBufFree(&pCur->verLast);
-  wcBufFree(&pCur->verKey);
-  sqlite3_free(pCur->aiStmtCol);
-  sqlite3_free(pCur);
+  if( pTab->pSpare == 0 && pCur->seq.ranges.nAlloc <= WC_SPARE_RANGES
+   && pCur->ranges.rel.nAlloc <= WC_SPARE_RANGES
+   && pCur->ranges.prefixes.nAlloc <= WC_SPARE_RANGES ){
+    pTab->pSpare = pCur;
+  }else{
+    cursorFree(pCur);
+  }
   return SQLITE_OK;
+}
+
+void wcScanFreeSpare(WcVtab *p){
+  if( p->pSpare ) cursorFree(p->pSpare);
+  p->pSpare = 0;
+}
+
+/* Decodes idxStr's plan unless it is the one the cursor decoded last: a
+** join's inner loop, and a statement run again, hand the same each time. */
+static int cursorPlan(WcCursor *pCur, const char *idxStr){
+  const char *zCode = idxStr ? idxStr + strlen(idxStr) + 1 : 0;
+  int rc;
+  if( zCode && pCur->planCode.n > 0
+   && strcmp((const char*)pCur->planCode.a, zCode) == 0 ){
+    return SQLITE_OK;
+  }
+  pCur->planCode.n = 0;
+  rc = wcPlanDecode(cursorTab(pCur), idxStr, &pCur->plan);
+  if( rc == SQLITE_OK && zCode ){
+    /* Without memory for the copy, the next call decodes again. */
+    wcBufAppend(&pCur->planCode, zCode, (int64_t)strlen(zCode) + 1);
+    if( pCur->planCode.bOom ) wcBufClear(&pCur->planCode);
+  }
+  return rc;
 }
 
 int wcScanFilter(sqlite3_vtab_cursor *pBase, int idxNum, const char *idxStr,
@@ -1049,8 +1112,9 @@ int wcScanFilter(sqlite3_vtab_cursor *pBase, int idxNum, const char *idxStr,
   (void)argc;
   cursorReset(pCur);
   wcWriteScanStarted(pTab);
-  rc = wcPlanDecode(pTab, idxStr, &pCur->plan);
+  rc = cursorPlan(pCur, idxStr);
   if( rc != SQLITE_OK ) return rc;
+  pCur->bHistoryDue = 1;
   if( pPlan->bFind ){
     /* wcTableLookup: hand this table over, return no rows. */
     WcVtab **ppOut = (WcVtab**)sqlite3_value_pointer(argv[0], WC_TABLE_FUNC);
@@ -1080,7 +1144,7 @@ int wcScanFilter(sqlite3_vtab_cursor *pBase, int idxNum, const char *idxStr,
     pCur->bEof = 1;
     return SQLITE_OK;
   }
-  rc = wcRangesBuild(pTab, pPlan, argv, &pCur->rel, &pCur->win, &bWidened);
+  rc = wcRangesBuild(pTab, pPlan, argv, &pCur->ranges, &bWidened);
   if( rc == SQLITE_OK && pPlan->nSkip == 0 ){
     static const WcBuf empty = { 0, 0, 0, 0 };
     rc = subStart(pCur, &pCur->seq, &empty);

@@ -25,6 +25,7 @@
 static void vtabFree(WcVtab *p){
   int i;
   if( p == 0 ) return;
+  wcScanFreeSpare(p);
   wcStoreClose(p);
   wcHistoryFree(p->pHistory);
   if( p->pSchema ) wcWriteFree(p);

@@ -108,12 +108,27 @@ struct WcRange {
   int bHi;
 };
 
-/* Ranges whose buffers are reused from one prefix to the next. */
+/* Ranges whose buffers are reused from one prefix to the next: every
+** slot up to nAlloc owns its buffers, those past n are spare. */
 typedef struct WcRangeList WcRangeList;
 struct WcRangeList {
   WcRange *a;
   int n;
   int nAlloc;
+};
+
+/* What wcRangesBuild() makes, and the scratch it makes it in.  A cursor
+** keeps one from one xFilter call to the next (a join's inner loop calls
+** xFilter per outer row; a closed cursor is kept for the next execution),
+** so that a warm lookup allocates nothing. */
+typedef struct WcRanges WcRanges;
+struct WcRanges {
+  WcRangeList rel;      /* The plan's ranges after the skipped prefix */
+  WcRange win;          /* What the rowkey constraints allow */
+  WcRangeList prefixes; /* Scratch: the fixed elements' prefixes, in lo */
+  WcBuf key;            /* Scratch: a key being encoded, */
+  WcBuf after;          /* and the key after it */
+  WcBuf cols;           /* Scratch: the builder's per-column arrays */
 };
 
 /* Statements.  Parameters: ?1 is the row key, ?(i + 2) column i, and
@@ -204,6 +219,7 @@ struct WcVtab {
   WcKeySet *pDisplaced; /* Keys this UPDATE took from rows still to come */
   int64_t iTime;        /* Versioned tables: the new version's rowtime, */
   int64_t iOldTime;     /* and that of the row it replaces (readOld) */
+  struct WcCursor *pSpare;  /* A closed cursor kept for the next xOpen */
 };
 
 /* Sets the table's error message (formatted, as sqlite3_mprintf) and
@@ -242,16 +258,16 @@ int64_t wcStorePrefixCount(WcVtab *p, int iPath, int nElem, int64_t nMax);
 int wcBestIndex(WcVtab *p, sqlite3_index_info *pInfo);
 int wcPlanDecode(WcVtab *p, const char *idxStr, WcPlan *pPlan);
 
-/* wc_range.c.  wcRangesBuild() makes the ranges of a plan for xFilter's
-** argv, sorted and merged in scan order, relative to the prefix of the
-** skipped elements (empty when nothing is skipped), and the window the
-** rowkey constraints allow; *pbWidened is set if an '=' value could not
+/* wc_range.c.  wcRangesBuild() makes in pOut->rel the ranges of a plan
+** for xFilter's argv, sorted and merged in scan order, relative to the
+** prefix of the skipped elements (empty when nothing is skipped), and in
+** pOut->win the window the rowkey constraints allow; *pbWidened is set if an '=' value could not
 ** narrow its field (a number against a TEXT field), so the ranges hold
 ** more than the plan assumed.  wcRangesCompose() puts a prefix in front of
 ** them and clips them to the window.  Both return SQLITE_OK or an error
 ** code. */
 int wcRangesBuild(WcVtab *p, const WcPlan *pPlan, sqlite3_value **argv,
-                  WcRangeList *pRel, WcRange *pWindow, int *pbWidened);
+                  WcRanges *pOut, int *pbWidened);
 int wcRangesCompose(const WcRangeList *pRel, const WcRange *pWindow,
                     const unsigned char *aBase, int64_t nBase,
                     WcRangeList *pOut);
@@ -267,7 +283,10 @@ int wcRangesEnumCompose(WcVtab *p, const WcPlan *pPlan, int64_t iValue,
 /* Appends copies of pIn's ranges to pOut. */
 int wcRangeListAppend(WcRangeList *pOut, const WcRangeList *pIn);
 void wcRangeListFree(WcRangeList *pList);
+/* Empties the list, keeping its slots' buffers. */
+void wcRangeListClear(WcRangeList *pList);
 void wcRangeFree(WcRange *pRange);
+void wcRangesFree(WcRanges *pRanges);
 
 /* wc_scan.c: the cursor methods */
 int wcScanOpen(sqlite3_vtab *pVtab, sqlite3_vtab_cursor **ppCur);
@@ -278,6 +297,8 @@ int wcScanNext(sqlite3_vtab_cursor *pCur);
 int wcScanEof(sqlite3_vtab_cursor *pCur);
 int wcScanColumn(sqlite3_vtab_cursor *pCur, sqlite3_context *ctx, int i);
 int wcScanRowid(sqlite3_vtab_cursor *pCur, sqlite3_int64 *pRowid);
+/* Frees the closed cursor the table keeps for its next xOpen. */
+void wcScanFreeSpare(WcVtab *p);
 
 /* wc_write.c */
 int wcWriteInit(WcVtab *p);
