@@ -13,6 +13,11 @@ the same run:
   range   a 1% range of customers: widecol's SELECT against `cbt read
           start=.. end=..`
   lookup  one row by its whole key: widecol's SELECT against `cbt lookup`
+  scan    the whole table read by widecol from Bigtable against the same
+          rows in a local widecol table (the same design): time per row,
+          the CPU each side spent (this process, all its threads, and the
+          emulator's), and with --profile, where this process's time went
+          by library (perf record, sampling)
 
 and prints rows/s or seconds with the ratio widecol / cbt, and the rows
 widecol read per query (widecol_stats) against the rows returned.  cbt is
@@ -21,7 +26,7 @@ include; the emulator runs on this machine, so neither side pays network
 latency.
 
 Usage: bigtable.py [--rows N] [--extension ./widecol]
-                   [--bigtable ./widecol_bigtable] [--dir /tmp]
+                   [--bigtable ./widecol_bigtable] [--dir /tmp] [--profile]
 """
 import argparse
 import csv
@@ -73,6 +78,42 @@ def timed(fn):
     return time.perf_counter() - t
 
 
+def cpu_seconds(pid):
+    """User + system CPU seconds of a process, all its threads."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+# Where this process's samples fall, by the library they are in.
+PROFILE_GROUPS = (
+    ("SQLite and widecol's scan", ("libsqlite3", "widecol.so")),
+    ("the store: requests, responses' cells", ("widecol_bigtable.so",)),
+    ("protobuf-c decoding", ("libprotobuf-c",)),
+    ("gRPC and its libraries", ("libgrpc", "libgpr", "libabsl", "libupb", "libre2",
+                                "libcares", "libaddress_sorting", "libssl", "libcrypto",
+                                "libz")),
+    ("kernel (loopback sockets, scheduling)", ("[kernel",)),
+    ("libc (malloc, memcpy, locks)", ("libc.so", "libc-", "ld-linux")),
+)
+
+
+def profile_split(data):
+    """Shares of perf samples by PROFILE_GROUPS, from `perf report`."""
+    out = subprocess.run(["perf", "report", "-i", data, "--sort", "dso", "--stdio",
+                          "--percent-limit", "0"], capture_output=True, text=True).stdout
+    shares = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) < 2 or not parts[0].endswith("%") or line.startswith("#"):
+            continue
+        pct, dso = float(parts[0][:-1]), " ".join(parts[1:])
+        group = next((g for g, keys in PROFILE_GROUPS if any(k in dso for k in keys)),
+                     "other (Python, ...)")
+        shares[group] = shares.get(group, 0.0) + pct
+    return shares
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", type=int, default=1000000)
@@ -81,6 +122,8 @@ def main():
     ap.add_argument("--extension", default="./widecol")
     ap.add_argument("--bigtable", default="./widecol_bigtable")
     ap.add_argument("--dir", default="/tmp")
+    ap.add_argument("--profile", action="store_true",
+                    help="sample this process with perf during the scan")
     args = ap.parse_args()
     n = args.rows
     proc = start_emulator()
@@ -172,6 +215,46 @@ def main():
         t_pc = timed(lambda: cbt("lookup", "viacbt", row[3]))
         print("  point lookup: cbt lookup %.4f s (one process), widecol %.5f s (mean of %d)"
               "   %.0fx cbt" % (t_pc, t_p, k, t_pc / t_p))
+
+        # The whole table, from Bigtable and from a local table of the
+        # same design holding the same rows.
+        db.execute("CREATE VIRTUAL TABLE loc USING widecol(%s)" % design)
+        db.execute("INSERT INTO loc SELECT * FROM src")
+        # Cents, so that the sum is exact in any order.
+        scan = ("SELECT count(*), sum(CAST(round(amount * 100) AS INTEGER)), max(mode),"
+                " max(paid_at) FROM %s")
+        want = db.execute(scan % "src").fetchone()
+        t_loc, t_bt, cpu_me, cpu_emu = [], [], [], []
+        for _ in range(3):
+            t_loc.append(timed(lambda: db.execute(scan % "loc").fetchone()))
+            c0, e0 = time.process_time(), cpu_seconds(proc.pid)
+            t = time.perf_counter()
+            got = db.execute(scan % "bt").fetchone()
+            t_bt.append(time.perf_counter() - t)
+            cpu_me.append(time.process_time() - c0)
+            cpu_emu.append(cpu_seconds(proc.pid) - e0)
+            if got != want or db.execute(scan % "loc").fetchone() != want:
+                sys.exit("bench/bigtable.py: the scans differ: %r %r" % (got, want))
+        i = sorted(range(3), key=lambda j: t_bt[j])[1]
+        loc = sorted(t_loc)[1]
+        print("  scan of all %d rows: local %.3f us/row, Bigtable %.3f us/row   %.1fx local;"
+              " this process's CPU %.3f us/row (%.0f%% of the wall time), the emulator's"
+              " %.3f us/row" % (n, loc / n * 1e6, t_bt[i] / n * 1e6, t_bt[i] / loc,
+                                cpu_me[i] / n * 1e6, 100 * cpu_me[i] / t_bt[i],
+                                cpu_emu[i] / n * 1e6))
+        if args.profile:
+            data = os.path.join(args.dir, "bigtable-scan.perf")
+            perf = subprocess.Popen(["perf", "record", "-q", "-F", "999", "-o", data,
+                                     "-p", str(os.getpid())],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            time.sleep(0.5)
+            db.execute(scan % "bt").fetchone()
+            perf.send_signal(2)
+            perf.wait()
+            print("  where this process's scan time went (perf samples):")
+            for group, pct in sorted(profile_split(data).items(), key=lambda x: -x[1]):
+                print("    %5.1f%%  %s" % (pct, group))
+            os.unlink(data)
     finally:
         proc.kill()
         proc.wait()

@@ -19,6 +19,13 @@ Queries on 1% of the customers (1% of the rows):
   covered:   count(*), sum(total)          -- the index holds both
   lookup:    count(*), sum(length(status)) -- each hit reads its row
 
+and the floor: the same rows read straight from the tables widecol keeps
+(w2_idx_by_customer, joined to w2_rows for the lookup) with the key
+bounds in SQL, no virtual table: what separates the floor from the
+ordinary table is the layout (an encoded key beside the values); what
+separates widecol from the floor is the virtual-table interface and
+widecol itself.
+
 Writes: N rows inserted in one transaction into each design with 0, 1
 and 2 indexes; rows/s, and widecol's rate over the ordinary table's.
 Each query runs R times; the median is reported.  Times are wall clock on
@@ -105,19 +112,39 @@ def main():
         print()
         print("1%% query on the index's leading field (customers %d..%d), median of %d runs:"
               % (lo, hi, args.repeat))
-        print("%-9s %-10s %10s %10s %8s  %s" % ("query", "", "widecol", "ordinary", "ratio", "widecol plan"))
-        for label, agg in (("covered", "count(*), sum(total)"),
-                           ("lookup", "count(*), sum(length(status))")):
+        # Keys of customers lo..hi start with rk_pad(lo, 8) .. rk_pad(hi, 8)
+        # (then '_'), so they lie in [rk_pad(lo, 8), rk_pad(hi + 1, 8)).
+        bounds = (" WHERE i.ikey >= CAST(rk_pad(%d, 8) AS BLOB)"
+                  " AND i.ikey < CAST(rk_pad(%d, 8) AS BLOB)" % (lo, hi + 1))
+        print("%-9s %-10s %10s %10s %10s %8s %8s %8s  %s" % (
+            "query", "", "widecol", "floor", "ordinary", "w/floor", "w/ord",
+            "goal", "widecol plan"))
+        for label, agg, floor_from, goal in (
+                ("covered", "count(*), sum(total)",
+                 "w2_idx_by_customer AS i", 1.3),
+                ("lookup", "count(*), sum(length(status))",
+                 "w2_idx_by_customer AS i JOIN w2_rows AS r ON r.rowkey = i.rowkey",
+                 1.5)):
             qw = "SELECT %s FROM w2%s" % (agg, where)
             qo = "SELECT %s FROM o2%s" % (agg, where)
+            qf = "SELECT %s FROM %s%s" % (agg, floor_from, bounds)
             plan = db.execute("EXPLAIN QUERY PLAN " + qw).fetchall()[0][3]
             plan = plan[plan.index(":") + 1:]
-            tw, rw = timed(db, qw, args.repeat)
-            to, ro = timed(db, qo, args.repeat)
-            if rw != ro:
-                raise SystemExit("results differ: widecol %r, ordinary %r" % (rw, ro))
-            print("%-9s %-10s %8.3f ms %8.3f ms %7.2fx  %s" % (
-                label, "%d rows" % rw[0][0], tw * 1e3, to * 1e3, tw / to, plan))
+            # Each repetition times the three in turn, so a slow moment of
+            # the shared machine hits them alike.
+            runs = {"w": [], "f": [], "o": []}
+            for _ in range(args.repeat):
+                for key, q in (("w", qw), ("f", qf), ("o", qo)):
+                    t, r = timed(db, q, 1)
+                    runs[key].append((t, r))
+            tw, tf, to = (statistics.median(t for t, _ in runs[k]) for k in "wfo")
+            rw, rf, ro = (runs[k][0][1] for k in "wfo")
+            if not rw == rf == ro:
+                raise SystemExit("results differ: widecol %r, floor %r, ordinary %r"
+                                 % (rw, rf, ro))
+            print("%-9s %-10s %8.3f ms %8.3f ms %8.3f ms %7.2fx %7.2fx %7.2fx  %s  %s" % (
+                label, "%d rows" % rw[0][0], tw * 1e3, tf * 1e3, to * 1e3, tw / tf,
+                tw / to, goal, "met" if tw / to <= goal else "NOT met", plan))
         oplan = db.execute("EXPLAIN QUERY PLAN SELECT count(*), sum(length(status)) FROM o2"
                            + where).fetchall()[0][3]
         print("ordinary plan (lookup): %s" % oplan)

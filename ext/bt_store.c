@@ -632,20 +632,6 @@ static int btRename(sqlite3_vtab *pVtab, const char *zNew){
 ** Reading.
 */
 
-/* Appends the RE2 pattern matching exactly the bytes z[0..n). */
-static void appendLiteral(sqlite3_str *pStr, const char *z, size_t n){
-  size_t i;
-  for(i = 0; i < n; i++){
-    unsigned char c = (unsigned char)z[i];
-    if( (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
-     || (c >= '0' && c <= '9') || c == '_' ){
-      sqlite3_str_appendchar(pStr, 1, (char)c);
-    }else{
-      sqlite3_str_appendf(pStr, "\\x%02x", c);
-    }
-  }
-}
-
 static int columnUsed(uint64_t colUsed, int iCol){
   /* Column 0 is the key; bit 63 stands for every column from 63 on. */
   int iBit = iCol + 1;
@@ -653,18 +639,22 @@ static int columnUsed(uint64_t colUsed, int iCol){
 }
 
 /* The read filter: the cells of each column used, and the marker; only
-** the latest of each but in an OLDER table.  Built in pA; the strings in
-** it live in pA too. */
+** the latest of each but in an OLDER table.  Built in pA. */
 static Wcbt__Filter *readFilter(BtTable *p, uint64_t colUsed, BtArena *pA){
   Wcbt__Filter *pTop = btArenaAlloc(pA, sizeof(*pTop));
   Wcbt__Filter__List *pTopList = btArenaAlloc(pA, sizeof(*pTopList));
   Wcbt__Filter **apTop = btArenaAlloc(pA, sizeof(Wcbt__Filter*) * 2);
   Wcbt__Filter *pMix = btArenaAlloc(pA, sizeof(*pMix));
   Wcbt__Filter__List *pMixList = btArenaAlloc(pA, sizeof(*pMixList));
+  /* One filter for each column used, and the marker's. */
+  Wcbt__Filter *aCol = btArenaAlloc(pA, sizeof(Wcbt__Filter)
+                                        * (size_t)(p->nCol + 1));
+  Wcbt__ColumnRange *aRange = btArenaAlloc(pA, sizeof(Wcbt__ColumnRange)
+                                               * (size_t)(p->nCol + 1));
   Wcbt__Filter **apMix = btArenaAlloc(pA, sizeof(Wcbt__Filter*)
-                                        * (size_t)(p->nFamily + 1));
+                                        * (size_t)(p->nCol + 1));
   Wcbt__Filter *pLimit = btArenaAlloc(pA, sizeof(*pLimit));
-  int iFam, i, nMix = 0, bAll = 1;
+  int i, nMix = 0, bAll = 1;
   if( pA->bOom ) return 0;
   for(i = 0; i < p->nCol; i++) bAll &= columnUsed(colUsed, i);
   wcbt__filter__init(pLimit);
@@ -676,54 +666,15 @@ static Wcbt__Filter *readFilter(BtTable *p, uint64_t colUsed, BtArena *pA){
     pLimit->cells_per_column_limit = 1;
   }
   if( bAll ) return pLimit;
-  /* The marker */
-  {
-    Wcbt__Filter *pChain = btArenaAlloc(pA, sizeof(*pChain));
-    Wcbt__Filter__List *pList = btArenaAlloc(pA, sizeof(*pList));
-    Wcbt__Filter *aPart = btArenaAlloc(pA, sizeof(Wcbt__Filter) * 2);
-    Wcbt__Filter **apPart = btArenaAlloc(pA, sizeof(Wcbt__Filter*) * 2);
-    if( pA->bOom ) return 0;
-    btMarkerFilter(pChain, pList, aPart, apPart);
-    apMix[nMix++] = pChain;
-  }
-  for(iFam = 0; iFam < p->nFamily; iFam++){
-    sqlite3_str *pRe = sqlite3_str_new(0);
-    Wcbt__Filter *pChain, *aPart, **apPart;
-    Wcbt__Filter__List *pList;
-    char *zRe, *zFamRe;
-    int n = 0;
-    for(i = 0; i < p->nCol; i++){
-      if( strcmp(p->aCol[i].zFamily, p->azFamily[iFam]) != 0
-       || !columnUsed(colUsed, i) ){
-        continue;
-      }
-      if( n++ ) sqlite3_str_appendchar(pRe, 1, '|');
-      appendLiteral(pRe, p->aCol[i].zName, strlen(p->aCol[i].zName));
-    }
-    zRe = sqlite3_str_finish(pRe);
-    if( n == 0 ){
-      sqlite3_free(zRe);
-      continue;
-    }
-    pRe = sqlite3_str_new(0);
-    appendLiteral(pRe, p->azFamily[iFam], strlen(p->azFamily[iFam]));
-    zFamRe = sqlite3_str_finish(pRe);
-    pChain = btArenaAlloc(pA, sizeof(*pChain));
-    pList = btArenaAlloc(pA, sizeof(*pList));
-    aPart = btArenaAlloc(pA, sizeof(Wcbt__Filter) * 2);
-    apPart = btArenaAlloc(pA, sizeof(Wcbt__Filter*) * 2);
-    if( zRe == 0 || zFamRe == 0 || pA->bOom ){
-      sqlite3_free(zRe);
-      sqlite3_free(zFamRe);
-      return 0;
-    }
-    btMarkerFilter(pChain, pList, aPart, apPart);
-    aPart[0].family_regex = btArenaCopy(pA, zFamRe, strlen(zFamRe) + 1);
-    aPart[1].qualifier_regex.len = strlen(zRe);
-    aPart[1].qualifier_regex.data = btArenaCopy(pA, zRe, strlen(zRe));
-    sqlite3_free(zRe);
-    sqlite3_free(zFamRe);
-    apMix[nMix++] = pChain;
+  btMarkerFilter(&aCol[nMix], &aRange[nMix]);
+  apMix[nMix] = &aCol[nMix];
+  nMix++;
+  for(i = 0; i < p->nCol; i++){
+    if( !columnUsed(colUsed, i) ) continue;
+    btColumnFilter(&aCol[nMix], &aRange[nMix], p->aCol[i].zFamily,
+                   p->aCol[i].zName, strlen(p->aCol[i].zName));
+    apMix[nMix] = &aCol[nMix];
+    nMix++;
   }
   btFilterOf(pMix, 0, pMixList, apMix, nMix);
   /* An interleave of one filter is an error to Bigtable. */
@@ -734,7 +685,6 @@ static Wcbt__Filter *readFilter(BtTable *p, uint64_t colUsed, BtArena *pA){
     apTop[1] = pLimit;
     btFilterOf(pTop, 1, pTopList, apTop, 2);
   }
-  if( pA->bOom ) return 0;
   /* Bigtable refuses a filter over 4,096 bytes: then every column is read
   ** (the latest cell of each), which SQLite trims. */
   if( protobuf_c_message_get_packed_size(&pTop->base) > BT_MAX_FILTER ){

@@ -145,10 +145,13 @@ int btFlushTable(BtTable *p);
 ** row key, then the timestamp's 8 bytes big-endian. */
 void btVersionKey(WcBuf *pOut, const unsigned char *aKey, int64_t nKey,
                   int64_t iMicros);
-/* A filter passing only the marker cell, in *pChain (its parts in the
-** other arguments). */
-void btMarkerFilter(Wcbt__Filter *pChain, Wcbt__Filter__List *pList,
-                    Wcbt__Filter *aPart, Wcbt__Filter **apPart);
+/* *pOut: a filter passing only the cells of column zQualifier[0..n) of
+** family zFamily (described in *pRange), or of the marker.  A column
+** range, not a regular expression: Bigtable's emulator compiles a
+** filter's expressions again for every cell it looks at. */
+void btColumnFilter(Wcbt__Filter *pOut, Wcbt__ColumnRange *pRange,
+                    const char *zFamily, const char *zQualifier, size_t n);
+void btMarkerFilter(Wcbt__Filter *pOut, Wcbt__ColumnRange *pRange);
 /* *pOut: a chain (bChain) or interleave of apPart[0..nPart), listed in
 ** *pList. */
 void btFilterOf(Wcbt__Filter *pOut, int bChain, Wcbt__Filter__List *pList,

@@ -273,19 +273,22 @@ static int sendBatch(BtTable *p){
   return rc;
 }
 
-/* A filter passing only the marker cell. */
-void btMarkerFilter(Wcbt__Filter *pChain, Wcbt__Filter__List *pList,
-                         Wcbt__Filter *aPart, Wcbt__Filter **apPart){
-  wcbt__filter__init(&aPart[0]);
-  wcbt__filter__init(&aPart[1]);
-  aPart[0].kind_case = WCBT__FILTER__KIND_FAMILY_REGEX;
-  aPart[0].family_regex = (char*)BT_DEFAULT_FAMILY;
-  aPart[1].kind_case = WCBT__FILTER__KIND_QUALIFIER_REGEX;
-  aPart[1].qualifier_regex.data = (uint8_t*)"";
-  aPart[1].qualifier_regex.len = 0;
-  apPart[0] = &aPart[0];
-  apPart[1] = &aPart[1];
-  btFilterOf(pChain, 1, pList, apPart, 2);
+void btColumnFilter(Wcbt__Filter *pOut, Wcbt__ColumnRange *pRange,
+                    const char *zFamily, const char *zQualifier, size_t n){
+  wcbt__column_range__init(pRange);
+  pRange->family = (char*)zFamily;
+  pRange->start_case = WCBT__COLUMN_RANGE__START_START_CLOSED;
+  pRange->start_closed.data = (uint8_t*)zQualifier;
+  pRange->start_closed.len = n;
+  pRange->end_case = WCBT__COLUMN_RANGE__END_END_CLOSED;
+  pRange->end_closed = pRange->start_closed;
+  wcbt__filter__init(pOut);
+  pOut->kind_case = WCBT__FILTER__KIND_COLUMN_RANGE;
+  pOut->column_range = pRange;
+}
+
+void btMarkerFilter(Wcbt__Filter *pOut, Wcbt__ColumnRange *pRange){
+  btColumnFilter(pOut, pRange, BT_DEFAULT_FAMILY, "", 0);
 }
 
 void btFilterOf(Wcbt__Filter *pOut, int bChain, Wcbt__Filter__List *pList,
@@ -424,8 +427,8 @@ static int insertNew(BtTable *p, const unsigned char *aKey, size_t nKey,
                      sqlite3_value **argv){
   Wcbt__CheckAndMutateRowRequest req = WCBT__CHECK_AND_MUTATE_ROW_REQUEST__INIT;
   Wcbt__CheckAndMutateRowResponse *pResp = 0;
-  Wcbt__Filter pred, aPart[2], *apPart[2];
-  Wcbt__Filter__List list;
+  Wcbt__Filter pred;
+  Wcbt__ColumnRange marker;
   Wcbt__Mutation **apMut;
   BtArena arena;
   BtStatus st = {0, 0};
@@ -445,7 +448,7 @@ static int insertNew(BtTable *p, const unsigned char *aKey, size_t nKey,
     btArenaFree(&arena);
     return -nMut;
   }
-  btMarkerFilter(&pred, &list, aPart, apPart);
+  btMarkerFilter(&pred, &marker);
   req.table_name = p->zResource;
   req.row_key.data = (uint8_t*)aKey;
   req.row_key.len = nKey;
