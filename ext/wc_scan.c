@@ -1009,7 +1009,7 @@ static void cursorReset(WcCursor *pCur){
   }
   pCur->bHistoryDue = 0;
   pCur->nRead = pCur->nOut = 0;
-  subFree(pCur, &pCur->seq);
+  subClear(pCur, &pCur->seq);
   for(i = 0; i < pCur->nSub; i++) subFree(pCur, &pCur->aSub[i]);
   sqlite3_free(pCur->aSub);
   sqlite3_free(pCur->aHeap);
