@@ -1147,31 +1147,67 @@ static int planPath(WcVtab *pTab, sqlite3_index_info *pInfo, int iPath,
 */
 #define WC_PLAN_VERSION "wc1"
 
+/* The longest code: every field 21 characters (":" and 20 digits). */
+#define WC_PLAN_CODE_MAX (sizeof(WC_PLAN_VERSION) + 21 * (8 + 2 * WC_MAX_TERM \
+                          + 2 * WC_MAX_SORT + 1 + WC_HISTORY_MAX_COLS))
+
+/* Writes ":<decimal>" of v at z; returns the characters written.  Done
+** here: sqlite3_str_appendf() would cost more than the rest of planning
+** a lookup. */
+static int codeWrite(char *z, uint64_t v, int bNeg){
+  char zBuf[24];
+  int i = (int)sizeof(zBuf);
+  do{
+    zBuf[--i] = (char)('0' + v % 10);
+    v /= 10;
+  }while( v > 0 );
+  if( bNeg ) zBuf[--i] = '-';
+  zBuf[--i] = ':';
+  memcpy(z, &zBuf[i], sizeof(zBuf) - (size_t)i);
+  return (int)sizeof(zBuf) - i;
+}
+
+static int codeInt64(char *z, int64_t v){
+  return codeWrite(z, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v, v < 0);
+}
+
 static char *planEncode(const char *zText, const WcPlan *pPlan){
-  sqlite3_str *pStr = sqlite3_str_new(0);
-  int i, flags = (pPlan->bAllPrefixes ? 1 : 0) | (pPlan->bMerge ? 2 : 0)
-               | (pPlan->bDesc ? 4 : 0) | (pPlan->bEmpty ? 8 : 0)
-               | (pPlan->bFind ? 16 : 0);
-  sqlite3_str_appendall(pStr, zText);
-  sqlite3_str_appendchar(pStr, 1, 0);
-  sqlite3_str_appendf(pStr, WC_PLAN_VERSION ":%d:%d:%d:%d:%d:%lld:%llu:%d",
-                      pPlan->iPath, flags, pPlan->nSkip, pPlan->nEqElem,
-                      pPlan->iRangeElem, (long long)pPlan->nEnumMax,
-                      (unsigned long long)pPlan->colUsed, pPlan->nTerm);
+  char zCode[WC_PLAN_CODE_MAX];
+  size_t nText = strlen(zText);
+  int i, n = (int)sizeof(WC_PLAN_VERSION) - 1;
+  int flags = (pPlan->bAllPrefixes ? 1 : 0) | (pPlan->bMerge ? 2 : 0)
+            | (pPlan->bDesc ? 4 : 0) | (pPlan->bEmpty ? 8 : 0)
+            | (pPlan->bFind ? 16 : 0);
+  char *zOut;
+  memcpy(zCode, WC_PLAN_VERSION, (size_t)n);
+  n += codeInt64(&zCode[n], pPlan->iPath);
+  n += codeInt64(&zCode[n], flags);
+  n += codeInt64(&zCode[n], pPlan->nSkip);
+  n += codeInt64(&zCode[n], pPlan->nEqElem);
+  n += codeInt64(&zCode[n], pPlan->iRangeElem);
+  n += codeInt64(&zCode[n], pPlan->nEnumMax);
+  n += codeWrite(&zCode[n], pPlan->colUsed, 0);
+  n += codeInt64(&zCode[n], pPlan->nTerm);
   for(i = 0; i < pPlan->nTerm; i++){
-    sqlite3_str_appendf(pStr, ":%d:%d", pPlan->aTerm[i].iCol,
-                        pPlan->aTerm[i].eOp);
+    n += codeInt64(&zCode[n], pPlan->aTerm[i].iCol);
+    n += codeInt64(&zCode[n], pPlan->aTerm[i].eOp);
   }
-  sqlite3_str_appendf(pStr, ":%d", pPlan->nSort);
+  n += codeInt64(&zCode[n], pPlan->nSort);
   for(i = 0; i < pPlan->nSort; i++){
-    sqlite3_str_appendf(pStr, ":%d:%d", pPlan->aSort[i].iCol,
-                        pPlan->aSort[i].bDesc);
+    n += codeInt64(&zCode[n], pPlan->aSort[i].iCol);
+    n += codeInt64(&zCode[n], pPlan->aSort[i].bDesc);
   }
-  sqlite3_str_appendf(pStr, ":%d", pPlan->nUnserved);
+  n += codeInt64(&zCode[n], pPlan->nUnserved);
   for(i = 0; i < pPlan->nUnserved; i++){
-    sqlite3_str_appendf(pStr, ":%d", pPlan->aiUnserved[i]);
+    n += codeInt64(&zCode[n], pPlan->aiUnserved[i]);
   }
-  return sqlite3_str_finish(pStr);
+  zOut = sqlite3_malloc64(nText + 1 + (size_t)n + 1);
+  if( zOut ){
+    memcpy(zOut, zText, nText + 1);
+    memcpy(&zOut[nText + 1], zCode, (size_t)n);
+    zOut[nText + 1 + n] = 0;
+  }
+  return zOut;
 }
 
 /* Reads the code one ":<decimal>" at a time, within [iMin, iMax]. */
@@ -1436,6 +1472,8 @@ int wcBestIndex(WcVtab *pTab, sqlite3_index_info *pInfo){
     aSwap = best.aUsage;
     best = cand;
     cand.aUsage = aSwap;
+    /* One row by its whole row key: no index can read less. */
+    if( iPath == 0 && (best.idxFlags & SQLITE_INDEX_SCAN_UNIQUE) ) break;
   }
   sqlite3_free(cand.aUsage);
   if( rc == SQLITE_OK ){
