@@ -33,6 +33,7 @@ import csv
 import json
 import os
 import random
+import shutil
 import socket
 import sqlite3
 import subprocess
@@ -125,6 +126,8 @@ def main():
     ap.add_argument("--profile", action="store_true",
                     help="sample this process with perf during the scan")
     args = ap.parse_args()
+    if args.profile and not shutil.which("perf"):
+        sys.exit("bench/bigtable.py: --profile needs perf (Debian's linux-perf)")
     n = args.rows
     proc = start_emulator()
     try:

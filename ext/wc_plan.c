@@ -1147,9 +1147,11 @@ static int planPath(WcVtab *pTab, sqlite3_index_info *pInfo, int iPath,
 */
 #define WC_PLAN_VERSION "wc1"
 
-/* The longest code: every field 21 characters (":" and 20 digits). */
+/* The longest code: 8 fields up to nTerm, a pair per term, nSort and a
+** pair per sort term, nUnserved and its columns, each at most 21
+** characters (":" and 20 digits, or "-" and 19). */
 #define WC_PLAN_CODE_MAX (sizeof(WC_PLAN_VERSION) + 21 * (8 + 2 * WC_MAX_TERM \
-                          + 2 * WC_MAX_SORT + 1 + WC_HISTORY_MAX_COLS))
+                          + 1 + 2 * WC_MAX_SORT + 1 + WC_HISTORY_MAX_COLS))
 
 /* Writes ":<decimal>" of v at z; returns the characters written.  Done
 ** here: sqlite3_str_appendf() would cost more than the rest of planning

@@ -374,7 +374,8 @@ static int probeNext(WcCursor *pCur, WcBuf *pPrefix, int *pbFound){
   WcVtab *pTab = cursorTab(pCur);
   const WcSchema *pS = cursorKey(pCur);
   int bDesc = pCur->plan.bDesc;
-  const WcBuf *pLo = &pCur->ranges.win.lo, *pHi = pCur->ranges.win.bHi ? &pCur->ranges.win.hi : 0;
+  const WcRange *pWin = &pCur->ranges.win;
+  const WcBuf *pLo = &pWin->lo, *pHi = pWin->bHi ? &pWin->hi : 0;
   sqlite3_stmt *pStmt = 0;
   int eStmt, rc, i;
   *pbFound = 0;
@@ -478,8 +479,8 @@ static int prefixNext(WcCursor *pCur, WcBuf *pPrefix, int *pbFound){
 
 /* Gives pSub the plan's ranges under the prefix. */
 static int subStart(WcCursor *pCur, Sub *pSub, const WcBuf *pPrefix){
-  int rc = wcRangesCompose(&pCur->ranges.rel, &pCur->ranges.win, pPrefix->a, pPrefix->n,
-                           &pSub->ranges);
+  int rc = wcRangesCompose(&pCur->ranges.rel, &pCur->ranges.win, pPrefix->a,
+                           pPrefix->n, &pSub->ranges);
   subRewind(pSub, pPrefix->n);
   return rc;
 }
@@ -493,8 +494,9 @@ static int seqNextPrefix(WcCursor *pCur, int *pbFound){
   if( pCur->bEnum ){
     *pbFound = pCur->nEnumLeft > 0;
     if( !*pbFound ) return SQLITE_OK;
-    rc = wcRangesEnumCompose(pTab, &pCur->plan, pCur->iEnumFirst, &pCur->ranges.rel,
-                             &pCur->ranges.win, &pCur->seq.ranges);
+    rc = wcRangesEnumCompose(pTab, &pCur->plan, pCur->iEnumFirst,
+                             &pCur->ranges.rel, &pCur->ranges.win,
+                             &pCur->seq.ranges);
     subRewind(&pCur->seq, 0);
     pTab->stats.nPrefix++;
     if( --pCur->nEnumLeft > 0 ) pCur->iEnumFirst += pCur->iEnumStep;
@@ -555,7 +557,8 @@ static int seqNextPrefixes(WcCursor *pCur, int *pbFound){
     memset(&prefix, 0, sizeof(prefix));
     rc = visitNext(pCur, &prefix, &bFound);
     if( rc == SQLITE_OK ){
-      rc = wcRangesCompose(&pCur->ranges.rel, &pCur->ranges.win, prefix.a, prefix.n, &more);
+      rc = wcRangesCompose(&pCur->ranges.rel, &pCur->ranges.win, prefix.a,
+                           prefix.n, &more);
     }
     if( rc == SQLITE_OK ) rc = wcRangeListAppend(&pCur->seq.ranges, &more);
     wcBufFree(&prefix);
@@ -1052,8 +1055,8 @@ int wcScanOpen(sqlite3_vtab *pVtab, sqlite3_vtab_cursor **ppCur){
     pCur = sqlite3_malloc(sizeof(*pCur));
     if( pCur == 0 ) return SQLITE_NOMEM;
     memset(pCur, 0, sizeof(*pCur));
-    pCur->aiStmtCol = sqlite3_malloc64(sizeof(int)
-                                       * (sqlite3_uint64)(pTab->pSchema->nCol + 3));
+    int nCol = pTab->pSchema->nCol;
+    pCur->aiStmtCol = sqlite3_malloc64(sizeof(int) * (sqlite3_uint64)(nCol + 3));
     if( pCur->aiStmtCol == 0 ){
       sqlite3_free(pCur);
       return SQLITE_NOMEM;
