@@ -647,7 +647,7 @@ static Wcbt__Filter *readFilter(BtTable *p, uint64_t colUsed, BtArena *pA){
   Wcbt__Filter *pMix = btArenaAlloc(pA, sizeof(*pMix));
   Wcbt__Filter__List *pMixList = btArenaAlloc(pA, sizeof(*pMixList));
   /* One filter for each column used, and the marker's. */
-  Wcbt__Filter *aCol = btArenaAlloc(pA, sizeof(Wcbt__Filter)
+  Wcbt__Filter *aPick = btArenaAlloc(pA, sizeof(Wcbt__Filter)
                                         * (size_t)(p->nCol + 1));
   Wcbt__ColumnRange *aRange = btArenaAlloc(pA, sizeof(Wcbt__ColumnRange)
                                                * (size_t)(p->nCol + 1));
@@ -666,14 +666,14 @@ static Wcbt__Filter *readFilter(BtTable *p, uint64_t colUsed, BtArena *pA){
     pLimit->cells_per_column_limit = 1;
   }
   if( bAll ) return pLimit;
-  btMarkerFilter(&aCol[nMix], &aRange[nMix]);
-  apMix[nMix] = &aCol[nMix];
+  btMarkerFilter(&aPick[nMix], &aRange[nMix]);
+  apMix[nMix] = &aPick[nMix];
   nMix++;
   for(i = 0; i < p->nCol; i++){
     if( !columnUsed(colUsed, i) ) continue;
-    btColumnFilter(&aCol[nMix], &aRange[nMix], p->aCol[i].zFamily,
+    btColumnFilter(&aPick[nMix], &aRange[nMix], p->aCol[i].zFamily,
                    p->aCol[i].zName, strlen(p->aCol[i].zName));
-    apMix[nMix] = &aCol[nMix];
+    apMix[nMix] = &aPick[nMix];
     nMix++;
   }
   btFilterOf(pMix, 0, pMixList, apMix, nMix);

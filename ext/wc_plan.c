@@ -17,6 +17,7 @@
 ** of a row shares (the index holds the latest version only).
 */
 #include "wc_vtab.h"
+#include "rk_bytes.h"
 
 #include <math.h>
 #include <string.h>
@@ -1157,16 +1158,11 @@ static int planPath(WcVtab *pTab, sqlite3_index_info *pInfo, int iPath,
 ** here: sqlite3_str_appendf() would cost more than the rest of planning
 ** a lookup. */
 static int codeWrite(char *z, uint64_t v, int bNeg){
-  char zBuf[24];
-  int i = (int)sizeof(zBuf);
-  do{
-    zBuf[--i] = (char)('0' + v % 10);
-    v /= 10;
-  }while( v > 0 );
-  if( bNeg ) zBuf[--i] = '-';
-  zBuf[--i] = ':';
-  memcpy(z, &zBuf[i], sizeof(zBuf) - (size_t)i);
-  return (int)sizeof(zBuf) - i;
+  int nDigit = rkDigitCount(v), n = 1 + bNeg;
+  z[0] = ':';
+  if( bNeg ) z[1] = '-';
+  rkPadDecimal(v, nDigit, &z[n]);
+  return n + nDigit;
 }
 
 static int codeInt64(char *z, int64_t v){
