@@ -1,7 +1,8 @@
 /*
 ** bt_admin.c: the Bigtable tables behind a widecol_bigtable table:
 ** CreateTable with its families, GC rule and splits, taking over a table
-** made before, DeleteTable (see bt_store.h).
+** made before, DeleteTable (see bt_store.h), and what GetTable says when
+** a read finds a column's cells gone.
 */
 #include <sqlite3ext.h>
 SQLITE_EXTENSION_INIT3
@@ -38,7 +39,7 @@ static Wcbt__GcRule *gcRule(BtTable *p, Wcbt__GcRule *aPart,
   return &aPart[2];
 }
 
-int btCreateRemote(BtTable *p){
+int btCreateRemote(BtTable *p, int *pbMade){
   Wcbt__CreateTableRequest req = WCBT__CREATE_TABLE_REQUEST__INIT;
   Wcbt__Table table = WCBT__TABLE__INIT;
   Wcbt__Table__FamiliesEntry *aEntry, **apEntry;
@@ -52,6 +53,7 @@ int btCreateRemote(BtTable *p){
   char *zParent;
   const char *zId;
   int i, code, rc = SQLITE_OK;
+  *pbMade = 0;
   if( btTableConnect(p) ) return SQLITE_ERROR;
   zId = strstr(p->zResource, "/tables/") + 8;
   zParent = sqlite3_mprintf("%.*s", (int)(zId - 8 - p->zResource),
@@ -88,8 +90,9 @@ int btCreateRemote(BtTable *p){
   req.n_splits = (size_t)p->nSplit;
   req.splits = apSplit;
   code = btCall(p->pConn, M_CREATETABLE, zParent, &req.base,
-                &wcbt__table__descriptor, &pResp, &st, &p->count);
+                &wcbt__table__descriptor, &pResp, &st, &p->wait);
   if( pResp ) protobuf_c_message_free_unpacked(pResp, 0);
+  if( code == BT_OK ) *pbMade = 1;
   if( code == BT_ALREADY_EXISTS ){
     /* Made before (by this design, in another database or session): take
     ** it if it has every family. */
@@ -100,7 +103,7 @@ int btCreateRemote(BtTable *p){
     get.view = 2;
     code = btCall(p->pConn, M_GETTABLE, p->zResource, &get.base,
                   &wcbt__table__descriptor, (ProtobufCMessage**)&pTable, &st,
-                  &p->count);
+                  &p->wait);
     if( code == BT_OK ){
       for(i = 0; i < p->nFamily; i++){
         size_t k;
@@ -108,10 +111,10 @@ int btCreateRemote(BtTable *p){
           if( strcmp(pTable->families[k]->key, p->azFamily[i]) == 0 ) break;
         }
         if( k == pTable->n_families ){
-          rc = btError(p, SQLITE_ERROR, "%s: the Bigtable table %s exists "
+          rc = btError(p, SQLITE_ERROR, "the Bigtable table %s exists "
               "but has no column family \"%s\", so it was not made for this "
               "design: delete it (cbt deletetable) or name another table",
-              p->zName, p->zResource, p->azFamily[i]);
+              p->zResource, p->azFamily[i]);
           break;
         }
       }
@@ -132,15 +135,15 @@ done:
   return rc;
 }
 
-int btDeleteRemote(BtTable *p){
+int btDeleteRemote(BtTable *p, const char *zResource){
   Wcbt__DeleteTableRequest req = WCBT__DELETE_TABLE_REQUEST__INIT;
   ProtobufCMessage *pResp = 0;
   BtStatus st = {0, 0};
   int code, rc = SQLITE_OK;
   if( btTableConnect(p) ) return SQLITE_ERROR;
-  req.name = p->zResource;
-  code = btCall(p->pConn, M_DELETETABLE, p->zResource, &req.base,
-                &wcbt__empty__descriptor, &pResp, &st, &p->count);
+  req.name = (char*)zResource;
+  code = btCall(p->pConn, M_DELETETABLE, zResource, &req.base,
+                &wcbt__empty__descriptor, &pResp, &st, &p->wait);
   if( pResp ) protobuf_c_message_free_unpacked(pResp, 0);
   /* Gone already is what DROP wants. */
   if( code != BT_OK && code != BT_NOT_FOUND ){
@@ -150,3 +153,43 @@ int btDeleteRemote(BtTable *p){
   return rc;
 }
 
+int btMissingColumn(BtTable *p, int iCol, const unsigned char *aKey,
+                    size_t nKey){
+  Wcbt__GetTableRequest get = WCBT__GET_TABLE_REQUEST__INIT;
+  Wcbt__Table *pTable = 0;
+  BtStatus st = {0, 0};
+  const char *zFamily = p->aCol[iCol].zFamily;
+  char *zKey = btDescribeKey(aKey, nKey);
+  int code, bGone = 0, rc;
+  get.name = p->zResource;
+  get.view = 2;
+  code = btCall(p->pConn, M_GETTABLE, p->zResource, &get.base,
+                &wcbt__table__descriptor, (ProtobufCMessage**)&pTable, &st,
+                &p->wait);
+  if( code == BT_OK ){
+    size_t k;
+    bGone = 1;
+    for(k = 0; k < pTable->n_families; k++){
+      if( strcmp(pTable->families[k]->key, zFamily) == 0 ) bGone = 0;
+    }
+  }
+  if( pTable ) protobuf_c_message_free_unpacked(&pTable->base, 0);
+  btStatusClear(&st);
+  if( bGone ){
+    rc = btError(p, SQLITE_ERROR, "widecol %s: the Bigtable table %s has no "
+        "column family \"%s\" any more (deleted outside widecol, by cbt "
+        "deletefamily?), so column %s of row %s, which was written with a "
+        "value, cannot be read: make the family again (cbt createfamily; its "
+        "cells are gone) and write the values again, or DROP the widecol "
+        "table", p->zTable, p->zResource, zFamily, p->aCol[iCol].zName,
+        zKey ? zKey : "?");
+  }else{
+    rc = btError(p, SQLITE_ERROR, "widecol %s: column %s of row %s was "
+        "written with a value, but Bigtable table %s has no cell for it "
+        "(family \"%s\"): it was deleted outside widecol (cbt deletecolumn, "
+        "a GC rule of the family?); write the row again", p->zTable,
+        p->aCol[iCol].zName, zKey ? zKey : "?", p->zResource, zFamily);
+  }
+  sqlite3_free(zKey);
+  return rc;
+}

@@ -1,5 +1,5 @@
 /*
-** bt_cell.c: cell values (see bt_cell.h).
+** bt_cell.c: cell values and the row marker (see bt_cell.h).
 */
 #include <sqlite3ext.h>
 SQLITE_EXTENSION_INIT3
@@ -77,4 +77,43 @@ void btCellResult(sqlite3_context *ctx, const unsigned char *a, int64_t n){
     sqlite3_result_text64(ctx, n ? (const char*)a : "", (sqlite3_uint64)n,
                           SQLITE_TRANSIENT, SQLITE_UTF8);
   }
+}
+
+void btMarkerEncode(WcBuf *pOut, const unsigned char *aStamps, int nStamp,
+                    const unsigned char *abHas, int nCol){
+  unsigned char c = BT_MARKER_V2;
+  int i;
+  wcBufAppend(pOut, &c, 1);
+  wcBufAppend(pOut, aStamps, BT_STAMPS_SIZE(nStamp));
+  for(i = 0; i < nCol; i += 8){
+    int k;
+    c = 0;
+    for(k = 0; k < 8 && i + k < nCol; k++){
+      if( abHas[i + k] ) c |= (unsigned char)(1 << k);
+    }
+    wcBufAppend(pOut, &c, 1);
+  }
+}
+
+int btMarkerParse(const unsigned char *a, size_t n, int nStamp, int nCol,
+                  const unsigned char **paStamps,
+                  const unsigned char **paBits){
+  size_t nWant = 1 + BT_STAMPS_SIZE(nStamp) + (size_t)(nCol + 7) / 8;
+  if( n != nWant || a[0] != BT_MARKER_V2 ) return 0;
+  *paStamps = a + 1;
+  *paBits = a + 1 + BT_STAMPS_SIZE(nStamp);
+  return 1;
+}
+
+int btMarkerHas(const unsigned char *aBits, int iCol){
+  return (aBits[iCol / 8] >> (iCol % 8)) & 1;
+}
+
+const unsigned char *btMarkerEntryStamp(const unsigned char *a, size_t n,
+                                        int iIndex){
+  static const unsigned char aZero[BT_STAMP] = {0};
+  size_t iOff = 1 + (size_t)BT_STAMP * (size_t)(1 + iIndex);
+  if( n == 0 ) return aZero;
+  if( a[0] != BT_MARKER_V2 || n < iOff + BT_STAMP ) return 0;
+  return a + iOff;
 }

@@ -7,6 +7,13 @@
 ** unpacked with protobuf-c.  Channels are made once per endpoint and
 ** shared, since making one (a TCP connection, an HTTP/2 handshake) costs
 ** far more than a call.
+**
+** Waiting is done in slices of BT_POLL_MS: between them a call checks its
+** deadline and whether its statement was interrupted, and cancels itself
+** if so.  Channels send keepalive pings (every 30 s, 10 s to answer: the
+** figures of Google's own C++ client), so that a connection that died
+** while idle is noticed, and btConnRetryNow() lets a retry connect at
+** once to a server that came back.
 */
 #include "bt_rpc.h"
 #include "sqlite3ext.h"
@@ -20,9 +27,15 @@ SQLITE_EXTENSION_INIT3
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-/* Unary calls that take longer than this fail with DEADLINE_EXCEEDED. */
-#define BT_UNARY_SECONDS 120
+/* Keepalive pings, as google-cloud-cpp's Bigtable client sends them
+** (google/cloud/bigtable/internal/defaults.cc). */
+#define BT_KEEPALIVE_MS         30000
+#define BT_KEEPALIVE_TIMEOUT_MS 10000
+/* Retries of idempotent calls wait 50 ms, then twice as long each time,
+** up to this. */
+#define BT_MAX_BACKOFF_MS 2000
 
 struct BtConn {
   char *zKey;           /* Endpoint and token: what makes it shareable */
@@ -31,6 +44,7 @@ struct BtConn {
   grpc_channel *pData;  /* google.bigtable.v2 */
   grpc_channel *pAdmin; /* google.bigtable.admin.v2 (== pData on the
                         ** emulator) */
+  int64_t nTimeoutMs;   /* BT_TIMEOUT_ENV, read when the connection opened */
   int nRef;
   BtConn *pNext;
 };
@@ -43,7 +57,7 @@ struct BtStream {
   grpc_status_code status;
   grpc_slice details;
   int bDone;            /* The status has been received */
-  BtCounters *pCount;
+  BtWait wait;
 };
 
 static pthread_mutex_t connMutex = PTHREAD_MUTEX_INITIALIZER;
@@ -65,19 +79,23 @@ static void setStatus(BtStatus *p, int code, const char *zFormat, ...){
   p->code = code;
 }
 
+static void intArg(grpc_arg *pArg, const char *zKey, int iValue){
+  pArg->type = GRPC_ARG_INTEGER;
+  pArg->key = (char*)zKey;
+  pArg->value.integer = iValue;
+}
+
 static grpc_channel *makeChannel(const char *zTarget, const char *zToken){
-  grpc_arg aArg[2];
+  grpc_arg aArg[4];
   grpc_channel_args args;
   grpc_channel_credentials *pCred;
   grpc_channel *pChannel;
   /* Rows and cells may be large: no limit but Bigtable's own. */
-  aArg[0].type = GRPC_ARG_INTEGER;
-  aArg[0].key = (char*)GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH;
-  aArg[0].value.integer = -1;
-  aArg[1].type = GRPC_ARG_INTEGER;
-  aArg[1].key = (char*)GRPC_ARG_MAX_SEND_MESSAGE_LENGTH;
-  aArg[1].value.integer = -1;
-  args.num_args = 2;
+  intArg(&aArg[0], GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH, -1);
+  intArg(&aArg[1], GRPC_ARG_MAX_SEND_MESSAGE_LENGTH, -1);
+  intArg(&aArg[2], GRPC_ARG_KEEPALIVE_TIME_MS, BT_KEEPALIVE_MS);
+  intArg(&aArg[3], GRPC_ARG_KEEPALIVE_TIMEOUT_MS, BT_KEEPALIVE_TIMEOUT_MS);
+  args.num_args = 4;
   args.args = aArg;
   if( zToken == 0 ){
     pCred = grpc_insecure_credentials_create();
@@ -94,12 +112,31 @@ static grpc_channel *makeChannel(const char *zTarget, const char *zToken){
   return pChannel;
 }
 
+/* The deadline BT_TIMEOUT_ENV sets, or -1 (and *pzErr) if it is not a
+** number of milliseconds. */
+static int64_t timeoutFromEnv(char **pzErr){
+  const char *z = getenv(BT_TIMEOUT_ENV);
+  char *zEnd = 0;
+  long long n;
+  if( z == 0 || z[0] == 0 ) return BT_DEFAULT_TIMEOUT_MS;
+  n = strtoll(z, &zEnd, 10);
+  if( zEnd == z || *zEnd != 0 || n < 1 || n > 86400000 ){
+    *pzErr = sqlite3_mprintf(BT_TIMEOUT_ENV " must be the deadline of a "
+        "Bigtable call in milliseconds, from 1 to 86400000 (a day); it is "
+        "%Q", z);
+    return -1;
+  }
+  return n;
+}
+
 int btConnOpen(BtConn **ppConn, char **pzErr){
   const char *zHost = getenv("BIGTABLE_EMULATOR_HOST");
   const char *zToken = 0;
+  int64_t nTimeoutMs = timeoutFromEnv(pzErr);
   char *zKey;
   BtConn *p;
   *ppConn = 0;
+  if( nTimeoutMs < 0 ) return BT_FAILED_PRECONDITION;
   if( zHost && zHost[0] == 0 ) zHost = 0;
   if( zHost == 0 ){
     zToken = getenv(BT_TOKEN_ENV);
@@ -112,8 +149,11 @@ int btConnOpen(BtConn **ppConn, char **pzErr){
       return BT_UNAUTHENTICATED;
     }
   }
-  zKey = zHost ? sqlite3_mprintf("emulator %s", zHost)
-               : sqlite3_mprintf("google %s", zToken);
+  /* Connections with another deadline are not shared. */
+  zKey = zHost ? sqlite3_mprintf("emulator %s %lld", zHost,
+                                 (long long)nTimeoutMs)
+               : sqlite3_mprintf("google %s %lld", zToken,
+                                 (long long)nTimeoutMs);
   if( zKey == 0 ){
     *pzErr = sqlite3_mprintf("out of memory");
     return BT_INTERNAL;
@@ -130,6 +170,7 @@ int btConnOpen(BtConn **ppConn, char **pzErr){
       grpc_init();
       p->zKey = zKey;
       p->bEmulator = zHost != 0;
+      p->nTimeoutMs = nTimeoutMs;
       p->zEndpoint = zHost
           ? sqlite3_mprintf("%s (the emulator named by "
                             "BIGTABLE_EMULATOR_HOST)", zHost)
@@ -188,6 +229,50 @@ int btConnIsEmulator(const BtConn *pConn){
   return pConn->bEmulator;
 }
 
+int64_t btConnTimeoutMs(const BtConn *pConn){
+  return pConn->nTimeoutMs;
+}
+
+void btConnRetryNow(BtConn *pConn){
+  grpc_channel_reset_connect_backoff(pConn->pData);
+  if( pConn->pAdmin != pConn->pData ){
+    grpc_channel_reset_connect_backoff(pConn->pAdmin);
+  }
+}
+
+int64_t btNowMs(void){
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int interrupted(const BtWait *pWait){
+  return pWait && pWait->xInterrupted && pWait->xInterrupted(pWait->pArg);
+}
+
+int btRetryable(int code){
+  return code == BT_UNAVAILABLE || code == BT_ABORTED;
+}
+
+int btBackoff(const BtWait *pWait, int nAttempt, int64_t iStartMs){
+  int64_t nDelay = 50, iUntil;
+  while( --nAttempt > 0 && nDelay < BT_MAX_BACKOFF_MS ) nDelay *= 2;
+  if( nDelay > BT_MAX_BACKOFF_MS ) nDelay = BT_MAX_BACKOFF_MS;
+  iUntil = btNowMs() + nDelay;
+  if( iUntil > iStartMs + pWait->nTimeoutMs ) return 0;
+  while( btNowMs() < iUntil ){
+    struct timespec ts;
+    int64_t n = iUntil - btNowMs();
+    if( n > BT_POLL_MS ) n = BT_POLL_MS;
+    if( n <= 0 ) break;
+    ts.tv_sec = 0;
+    ts.tv_nsec = (long)n * 1000000L;
+    nanosleep(&ts, 0);
+    if( interrupted(pWait) ) return 0;
+  }
+  return 1;
+}
+
 /* The routing header Bigtable's front end reads: the table's resource
 ** name, percent-encoded. */
 static char *routingParams(const char *zTable){
@@ -239,11 +324,45 @@ static ProtobufCMessage *unpackMessage(grpc_byte_buffer *pBuf,
   return pMsg;
 }
 
-/* Waits for the batch tagged pTag to complete. */
-static int waitFor(grpc_completion_queue *pCq, void *pTag){
-  grpc_event ev = grpc_completion_queue_pluck(pCq, pTag,
-                      gpr_inf_future(GPR_CLOCK_REALTIME), 0);
+/* Waits for the batch tagged pTag of pCall to complete, until iDeadline
+** (btNowMs(); 0: no deadline) and unless the statement is interrupted:
+** then the call is cancelled with the reason as its status.  True if the
+** batch completed well. */
+static int waitFor(grpc_completion_queue *pCq, void *pTag, grpc_call *pCall,
+                   const BtWait *pWait, int64_t iDeadline){
+  grpc_event ev;
+  for(;;){
+    int64_t nSlice = BT_POLL_MS;
+    if( iDeadline > 0 ){
+      int64_t nLeft = iDeadline - btNowMs();
+      if( nLeft < nSlice ) nSlice = nLeft > 0 ? nLeft : 0;
+    }
+    ev = grpc_completion_queue_pluck(pCq, pTag,
+        gpr_time_add(gpr_now(GPR_CLOCK_MONOTONIC),
+                     gpr_time_from_millis(nSlice, GPR_TIMESPAN)), 0);
+    if( ev.type != GRPC_QUEUE_TIMEOUT ) break;
+    if( iDeadline > 0 && btNowMs() >= iDeadline ){
+      grpc_call_cancel_with_status(pCall, GRPC_STATUS_DEADLINE_EXCEEDED,
+          "no answer within the deadline (" BT_TIMEOUT_ENV ")", 0);
+      ev = grpc_completion_queue_pluck(pCq, pTag,
+                                       gpr_inf_future(GPR_CLOCK_REALTIME), 0);
+      break;
+    }
+    if( interrupted(pWait) ){
+      grpc_call_cancel_with_status(pCall, GRPC_STATUS_CANCELLED,
+                                   "interrupted", 0);
+      ev = grpc_completion_queue_pluck(pCq, pTag,
+                                       gpr_inf_future(GPR_CLOCK_REALTIME), 0);
+      break;
+    }
+  }
   return ev.type == GRPC_OP_COMPLETE && ev.success;
+}
+
+/* The deadline of a wait starting now. */
+static int64_t deadlineOf(const BtWait *pWait){
+  return btNowMs() + (pWait && pWait->nTimeoutMs > 0 ? pWait->nTimeoutMs
+                                                     : BT_DEFAULT_TIMEOUT_MS);
 }
 
 static void destroyQueue(grpc_completion_queue *pCq){
@@ -308,21 +427,23 @@ struct BtPending {
   char *zParams;
   char *zMethod;
   int bStarted;
-  BtCounters *pCount;
+  int64_t iDeadline;
+  BtWait wait;
 };
 
 BtPending *btCallStart(BtConn *pConn, const char *zMethod, const char *zTable,
-                       const ProtobufCMessage *pReq, BtCounters *pCount){
+                       const ProtobufCMessage *pReq, const BtWait *pWait){
   BtPending *p = sqlite3_malloc(sizeof(*p));
-  gpr_timespec deadline = gpr_time_add(gpr_now(GPR_CLOCK_REALTIME),
-      gpr_time_from_seconds(BT_UNARY_SECONDS, GPR_TIMESPAN));
   grpc_op aOp[6];
   if( p == 0 ) return 0;
   memset(p, 0, sizeof(*p));
-  p->pCount = pCount;
+  if( pWait ) p->wait = *pWait;
+  p->iDeadline = deadlineOf(pWait);
   p->pCq = grpc_completion_queue_create_for_pluck(0);
-  p->pCall = startCall(pConn, zMethod, deadline, p->pCq);
-  p->pSend = packMessage(pReq, pCount);
+  /* gRPC enforces the deadline too, should the wait be cut short. */
+  p->pCall = startCall(pConn, zMethod, gpr_time_add(gpr_now(GPR_CLOCK_MONOTONIC),
+      gpr_time_from_millis(p->iDeadline - btNowMs(), GPR_TIMESPAN)), p->pCq);
+  p->pSend = packMessage(pReq, p->wait.pCount);
   p->code = GRPC_STATUS_UNKNOWN;
   p->details = grpc_empty_slice();
   p->zParams = routingParams(zTable);
@@ -337,7 +458,7 @@ BtPending *btCallStart(BtConn *pConn, const char *zMethod, const char *zTable,
   aOp[5].data.recv_status_on_client.trailing_metadata = &p->trailing;
   aOp[5].data.recv_status_on_client.status = &p->code;
   aOp[5].data.recv_status_on_client.status_details = &p->details;
-  if( pCount ) pCount->nRpc++;
+  if( p->wait.pCount ) p->wait.pCount->nRpc++;
   p->bStarted = grpc_call_start_batch(p->pCall, aOp, 6, (void*)1, 0)
                 == GRPC_CALL_OK;
   return p;
@@ -348,20 +469,25 @@ int btCallFinish(BtPending *p, const ProtobufCMessageDescriptor *pRespDesc,
   const char *zMethod = p->zMethod ? p->zMethod : "?";
   int rc;
   *ppResp = 0;
-  if( !p->bStarted || !waitFor(p->pCq, (void*)1) ){
+  if( !p->bStarted ){
     setStatus(pStatus, BT_INTERNAL, "gRPC could not run the call %s",
               zMethod);
     rc = BT_INTERNAL;
-  }else if( p->code != GRPC_STATUS_OK ){
-    statusFrom(pStatus, p->code, p->details, zMethod);
-    rc = (int)p->code;
-  }else if( p->pRecv == 0 || (*ppResp = unpackMessage(p->pRecv, pRespDesc,
-                                                      p->pCount)) == 0 ){
-    setStatus(pStatus, BT_INTERNAL, "%s: the response could not be read",
-              zMethod);
-    rc = BT_INTERNAL;
   }else{
-    rc = BT_OK;
+    /* A failed batch still has its status: the cancel's reason, or why
+    ** the server or the transport ended the call. */
+    waitFor(p->pCq, (void*)1, p->pCall, &p->wait, p->iDeadline);
+    if( p->code != GRPC_STATUS_OK ){
+      statusFrom(pStatus, p->code, p->details, zMethod);
+      rc = (int)p->code;
+    }else if( p->pRecv == 0 || (*ppResp = unpackMessage(p->pRecv, pRespDesc,
+                                                 p->wait.pCount)) == 0 ){
+      setStatus(pStatus, BT_INTERNAL, "%s: the response could not be read",
+                zMethod);
+      rc = BT_INTERNAL;
+    }else{
+      rc = BT_OK;
+    }
   }
   grpc_slice_unref(p->md.value);
   grpc_slice_unref(p->details);
@@ -380,8 +506,9 @@ int btCallFinish(BtPending *p, const ProtobufCMessageDescriptor *pRespDesc,
 int btCall(BtConn *pConn, const char *zMethod, const char *zTable,
            const ProtobufCMessage *pReq,
            const ProtobufCMessageDescriptor *pRespDesc,
-           ProtobufCMessage **ppResp, BtStatus *pStatus, BtCounters *pCount){
-  BtPending *p = btCallStart(pConn, zMethod, zTable, pReq, pCount);
+           ProtobufCMessage **ppResp, BtStatus *pStatus,
+           const BtWait *pWait){
+  BtPending *p = btCallStart(pConn, zMethod, zTable, pReq, pWait);
   if( p == 0 ){
     *ppResp = 0;
     setStatus(pStatus, BT_INTERNAL, "out of memory");
@@ -392,7 +519,7 @@ int btCall(BtConn *pConn, const char *zMethod, const char *zTable,
 
 int btStreamOpen(BtConn *pConn, const char *zMethod, const char *zTable,
                  const ProtobufCMessage *pReq, BtStream **ppStream,
-                 BtStatus *pStatus, BtCounters *pCount){
+                 BtStatus *pStatus, const BtWait *pWait){
   BtStream *p = sqlite3_malloc(sizeof(*p));
   grpc_byte_buffer *pSend;
   grpc_metadata md;
@@ -404,21 +531,24 @@ int btStreamOpen(BtConn *pConn, const char *zMethod, const char *zTable,
     return BT_INTERNAL;
   }
   memset(p, 0, sizeof(*p));
-  p->pCount = pCount;
+  if( pWait ) p->wait = *pWait;
   p->pCq = grpc_completion_queue_create_for_pluck(0);
+  /* No deadline on the whole stream (a long scan is no hang): each wait
+  ** for its next message has one instead. */
   p->pCall = startCall(pConn, zMethod, gpr_inf_future(GPR_CLOCK_REALTIME),
                        p->pCq);
   p->details = grpc_empty_slice();
   grpc_metadata_array_init(&p->initial);
   grpc_metadata_array_init(&p->trailing);
   zParams = routingParams(zTable);
-  pSend = packMessage(pReq, pCount);
+  pSend = packMessage(pReq, p->wait.pCount);
   requestOps(aOp, &md, zParams, pSend, &p->initial);
-  if( pCount ) pCount->nRpc++;
-  /* A start that fails (an endpoint that is down) ends the call, and
-  ** btStreamNext() reports the status it ended with. */
+  if( p->wait.pCount ) p->wait.pCount->nRpc++;
+  /* A start that fails (an endpoint that is down, a server that does not
+  ** answer) ends the call, and btStreamNext() reports the status it
+  ** ended with. */
   if( grpc_call_start_batch(p->pCall, aOp, 4, (void*)1, 0) == GRPC_CALL_OK ){
-    waitFor(p->pCq, (void*)1);
+    waitFor(p->pCq, (void*)1, p->pCall, &p->wait, deadlineOf(&p->wait));
   }
   grpc_slice_unref(md.value);
   grpc_byte_buffer_destroy(pSend);
@@ -438,7 +568,7 @@ static int streamStatus(BtStream *p, BtStatus *pStatus, const char *zWhat){
     op.data.recv_status_on_client.status_details = &p->details;
     p->status = GRPC_STATUS_UNKNOWN;
     if( grpc_call_start_batch(p->pCall, &op, 1, (void*)2, 0) == GRPC_CALL_OK ){
-      waitFor(p->pCq, (void*)2);
+      waitFor(p->pCq, (void*)2, p->pCall, &p->wait, deadlineOf(&p->wait));
     }
     p->bDone = 1;
   }
@@ -460,10 +590,12 @@ int btStreamNext(BtStream *p, const ProtobufCMessageDescriptor *pDesc,
   op.op = GRPC_OP_RECV_MESSAGE;
   op.data.recv_message.recv_message = &pRecv;
   if( grpc_call_start_batch(p->pCall, &op, 1, (void*)3, 0) != GRPC_CALL_OK
-   || !waitFor(p->pCq, (void*)3) || pRecv == 0 ){
+   || !waitFor(p->pCq, (void*)3, p->pCall, &p->wait, deadlineOf(&p->wait))
+   || pRecv == 0 ){
+    if( pRecv ) grpc_byte_buffer_destroy(pRecv);
     return streamStatus(p, pStatus, pDesc->name) == GRPC_STATUS_OK ? 0 : -1;
   }
-  *ppMsg = unpackMessage(pRecv, pDesc, p->pCount);
+  *ppMsg = unpackMessage(pRecv, pDesc, p->wait.pCount);
   grpc_byte_buffer_destroy(pRecv);
   if( *ppMsg == 0 ){
     setStatus(pStatus, BT_INTERNAL, "a %s from Bigtable could not be read",

@@ -1,6 +1,7 @@
 /*
 ** bt_rpc.h: calls to Bigtable over gRPC's C core, for widecol's Bigtable
-** store (widecol_bigtable.so).
+** store (widecol_bigtable.so).  The bottom of the store: it knows gRPC and
+** protobuf-c, nothing of SQLite's tables.
 **
 ** A BtConn is the way to one Bigtable endpoint: BIGTABLE_EMULATOR_HOST
 ** when it is set (plain gRPC, no credentials, as every official client
@@ -9,6 +10,12 @@
 ** endpoint within a process and counted.  Messages are protobuf-c messages
 ** of bt_wire.proto; each call returns a gRPC status code (0: OK) and, when
 ** it is not OK, fills a BtStatus whose text says what Bigtable said.
+**
+** Every call waits under a BtWait: a deadline (a unary call's whole
+** time, a stream's wait for its next message; BT_TIMEOUT_ENV, default
+** BT_DEFAULT_TIMEOUT_MS) and a callback that says whether the statement
+** was interrupted (sqlite3_interrupt()), asked every BT_POLL_MS while
+** the call waits.  Either ends the call: DEADLINE_EXCEEDED or CANCELLED.
 */
 #ifndef WIDECOL_BT_RPC_H
 #define WIDECOL_BT_RPC_H
@@ -23,10 +30,13 @@ typedef struct BtPending BtPending;
 
 /* gRPC status codes widecol treats apart. */
 #define BT_OK                 0
+#define BT_CANCELLED          1
 #define BT_DEADLINE_EXCEEDED  4
 #define BT_NOT_FOUND          5
 #define BT_ALREADY_EXISTS     6
 #define BT_PERMISSION_DENIED  7
+#define BT_FAILED_PRECONDITION 9
+#define BT_ABORTED           10
 #define BT_INTERNAL          13
 #define BT_UNAVAILABLE       14
 #define BT_UNAUTHENTICATED   16
@@ -35,6 +45,12 @@ typedef struct BtPending BtPending;
 ** endpoints (e.g. export WIDECOL_BIGTABLE_TOKEN=$(gcloud auth
 ** print-access-token)). */
 #define BT_TOKEN_ENV "WIDECOL_BIGTABLE_TOKEN"
+
+/* The environment variable setting the deadline, in milliseconds. */
+#define BT_TIMEOUT_ENV "WIDECOL_BIGTABLE_TIMEOUT_MS"
+#define BT_DEFAULT_TIMEOUT_MS 30000
+/* How often a waiting call asks whether it was interrupted. */
+#define BT_POLL_MS 50
 
 typedef struct BtStatus BtStatus;
 struct BtStatus {
@@ -46,6 +62,15 @@ void btStatusClear(BtStatus *p);
 /* What the calls cost, for widecol_stats() (wc_rpc.h). */
 typedef WcRpcStats BtCounters;
 
+/* How a call waits (see above).  xInterrupted may be NULL. */
+typedef struct BtWait BtWait;
+struct BtWait {
+  int64_t nTimeoutMs;
+  int (*xInterrupted)(void*);
+  void *pArg;
+  BtCounters *pCount;   /* Added to; may be NULL */
+};
+
 /* Opens (or shares) the connection for this process's environment.
 ** Returns 0, or a gRPC code with *pzErr set (sqlite3_mprintf()). */
 int btConnOpen(BtConn **ppConn, char **pzErr);
@@ -53,6 +78,19 @@ void btConnClose(BtConn *pConn);
 /* "127.0.0.1:8086 (the emulator, BIGTABLE_EMULATOR_HOST)", for messages. */
 const char *btConnEndpoint(const BtConn *pConn);
 int btConnIsEmulator(const BtConn *pConn);
+/* The deadline the environment sets (BT_TIMEOUT_ENV), in milliseconds. */
+int64_t btConnTimeoutMs(const BtConn *pConn);
+/* Ends the wait for a reconnection: after a server came back, the next
+** call connects at once instead of after gRPC's growing backoff. */
+void btConnRetryNow(BtConn *pConn);
+
+/* True for a status after which an idempotent call may be tried again. */
+int btRetryable(int code);
+/* Sleeps before attempt nAttempt (1, 2, ...) of a call begun at
+** iStartMs (btNowMs()), growing from 50 ms; returns 0 if the wait's
+** deadline leaves no room for it or the statement was interrupted. */
+int btBackoff(const BtWait *pWait, int nAttempt, int64_t iStartMs);
+int64_t btNowMs(void);
 
 /* A unary call: zMethod is the full method path
 ** ("/google.bigtable.v2.Bigtable/CheckAndMutateRow"), zTable the
@@ -61,23 +99,26 @@ int btConnIsEmulator(const BtConn *pConn);
 int btCall(BtConn *pConn, const char *zMethod, const char *zTable,
            const ProtobufCMessage *pReq,
            const ProtobufCMessageDescriptor *pRespDesc,
-           ProtobufCMessage **ppResp, BtStatus *pStatus, BtCounters *pCount);
+           ProtobufCMessage **ppResp, BtStatus *pStatus,
+           const BtWait *pWait);
 
 /* The same call in two halves, so that several can be in flight:
 ** btCallStart() sends the request (NULL on OOM); btCallFinish() waits for
-** its response, returns as btCall() does, and frees the BtPending. */
+** its response, returns as btCall() does, and frees the BtPending.  The
+** deadline runs from btCallStart(). */
 BtPending *btCallStart(BtConn *pConn, const char *zMethod, const char *zTable,
-                       const ProtobufCMessage *pReq, BtCounters *pCount);
+                       const ProtobufCMessage *pReq, const BtWait *pWait);
 int btCallFinish(BtPending *p, const ProtobufCMessageDescriptor *pRespDesc,
                  ProtobufCMessage **ppResp, BtStatus *pStatus);
 
 /* A call that streams responses (ReadRows, MutateRows, SampleRowKeys).
 ** btStreamNext() gives the next response in *ppMsg and returns 1, or
 ** returns 0 at the end of a stream that ended well, or -1 with *pStatus
-** set.  btStreamClose() cancels a stream not read to its end. */
+** set.  btStreamClose() cancels a stream not read to its end.  pWait
+** must outlive the stream. */
 int btStreamOpen(BtConn *pConn, const char *zMethod, const char *zTable,
                  const ProtobufCMessage *pReq, BtStream **ppStream,
-                 BtStatus *pStatus, BtCounters *pCount);
+                 BtStatus *pStatus, const BtWait *pWait);
 int btStreamNext(BtStream *pStream, const ProtobufCMessageDescriptor *pDesc,
                  ProtobufCMessage **ppMsg, BtStatus *pStatus);
 void btStreamClose(BtStream *pStream);

@@ -1,15 +1,27 @@
 /*
-** bt_write.c: writes and transactions of a widecol_bigtable table.
+** bt_write.c: xUpdate of a widecol_bigtable table (bt_table.h): each
+** row written becomes a write (BtOp) of Bigtable mutations, queued in its
+** batch (bt_batch.c) or, when its statement must know at once, sent now.
 **
-** Writes are batched: each row's mutations (atomic per row in Bigtable)
-** wait in a MutateRows request that is sent when it holds BT_BATCH_ROWS
-** rows, before any read of the table, and at COMMIT (xSync, so that a
-** failure fails the COMMIT).  An INSERT that must not replace (every
-** conflict mode but REPLACE) is one CheckAndMutateRow: the row is written
-** only if its marker cell is absent, atomically, else the insert fails
-** with SQLITE_CONSTRAINT_PRIMARYKEY; on a table given ASYNC_INSERTS up to
-** BT_INFLIGHT of them are in flight, answered by the next btFlush().
-** Transactions: see the comment above btBegin().
+**   row tables (BT_ROWS)
+**     INSERT             written only if the row has no cell at all
+**                        (CheckAndMutateRow), else a key in use
+**                        (SQLITE_CONSTRAINT_PRIMARYKEY).  Answered at once
+**                        under INSERT OR FAIL (widecol's own way to ask)
+**                        and inside a transaction; in autocommit it waits
+**                        for the end of the statement
+**     INSERT OR REPLACE  blind: the row deleted and written, one mutation
+**     UPDATE, DELETE     conditional on the row as the scan that found it
+**                        saw it (the marker, or the stamp the writer gave
+**                        with _stamp = ?); UPDATE OR FAIL answers at once
+**                        (SQLITE_BUSY_SNAPSHOT if the row changed)
+**   index tables (BT_ENTRIES): INSERT (OR REPLACE) adds a group of cells
+**     under the write's stamp (phase 1); DELETE removes one group
+**     (phase 3), after its row's write
+**   OLDER tables: INSERT puts a version's cells at its timestamp, DELETE
+**     removes them.
+** Every row written gets a new marker (bt_cell.h): the stamps the writer
+** gave in _stamp, or new ones, and which columns have cells.
 */
 #include <sqlite3ext.h>
 SQLITE_EXTENSION_INIT3
@@ -17,10 +29,9 @@ SQLITE_EXTENSION_INIT3
 
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 /*
-** Writes.
+** Mutations.
 */
 
 static int64_t nowMicros(BtTable *p){
@@ -29,7 +40,7 @@ static int64_t nowMicros(BtTable *p){
   clock_gettime(CLOCK_REALTIME, &ts);
   /* Bigtable's default granularity is the millisecond. */
   t = ((int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000) * 1000;
-  if( t <= p->iLastMicros ) t = p->iLastMicros + 1000;
+  if( t <= p->iLastMicros ) t = p->iLastMicros + BT_TICK;
   p->iLastMicros = t;
   return t;
 }
@@ -41,35 +52,37 @@ static Wcbt__Mutation *newMutation(BtArena *pA){
 }
 
 static Wcbt__Mutation *mutSetCell(BtArena *pA, const char *zFamily,
-                                  const char *zQual, const unsigned char *a,
-                                  size_t n, int64_t iMicros){
+                                  const unsigned char *aQual, size_t nQual,
+                                  const unsigned char *a, size_t n,
+                                  int64_t iMicros){
   Wcbt__Mutation *pM = newMutation(pA);
   Wcbt__Mutation__SetCell *pS = btArenaAlloc(pA, sizeof(*pS));
   if( pM == 0 || pS == 0 ) return 0;
   wcbt__mutation__set_cell__init(pS);
   pS->family = (char*)zFamily;
-  pS->qualifier.data = (uint8_t*)zQual;
-  pS->qualifier.len = strlen(zQual);
+  pS->qualifier.data = btArenaCopy(pA, aQual, nQual);
+  pS->qualifier.len = nQual;
   pS->micros = iMicros;
   pS->value.data = btArenaCopy(pA, a, n);
   pS->value.len = n;
   pM->kind_case = WCBT__MUTATION__KIND_SET_CELL;
   pM->set_cell = pS;
-  return pS->value.data ? pM : 0;
+  return pS->value.data && pS->qualifier.data ? pM : 0;
 }
 
 /* Deletes the cells of a column, every one (iEnd 0) or those stamped from
 ** iStart up to iEnd (excluded). */
 static Wcbt__Mutation *mutDeleteColumn(BtArena *pA, const char *zFamily,
-                                       const char *zQual, int64_t iStart,
+                                       const unsigned char *aQual,
+                                       size_t nQual, int64_t iStart,
                                        int64_t iEnd){
   Wcbt__Mutation *pM = newMutation(pA);
   Wcbt__Mutation__DeleteColumn *pD = btArenaAlloc(pA, sizeof(*pD));
   if( pM == 0 || pD == 0 ) return 0;
   wcbt__mutation__delete_column__init(pD);
   pD->family = (char*)zFamily;
-  pD->qualifier.data = (uint8_t*)zQual;
-  pD->qualifier.len = strlen(zQual);
+  pD->qualifier.data = btArenaCopy(pA, aQual, nQual);
+  pD->qualifier.len = nQual;
   if( iEnd > 0 ){
     pD->range = btArenaAlloc(pA, sizeof(*pD->range));
     if( pD->range == 0 ) return 0;
@@ -79,7 +92,7 @@ static Wcbt__Mutation *mutDeleteColumn(BtArena *pA, const char *zFamily,
   }
   pM->kind_case = WCBT__MUTATION__KIND_DELETE_COLUMN;
   pM->delete_column = pD;
-  return pM;
+  return pD->qualifier.data ? pM : 0;
 }
 
 static Wcbt__Mutation *mutDeleteRow(BtArena *pA){
@@ -92,575 +105,557 @@ static Wcbt__Mutation *mutDeleteRow(BtArena *pA){
   return pM;
 }
 
+static const unsigned char *columnQual(const BtColumn *pCol){
+  return (const unsigned char*)pCol->zName;
+}
+
+/* The qualifier of column zName (NULL: the marker) in group aStamp of an
+** index's entry: "\0", the stamp, the name; a group of widecol 1.0
+** (stamp 0s): the plain name.  In pA. */
+static unsigned char *groupQual(BtArena *pA, const unsigned char *aStamp,
+                                const char *zName, size_t *pn){
+  static const unsigned char aZero[BT_STAMP] = {0};
+  size_t nName = zName ? strlen(zName) : 0;
+  unsigned char *a;
+  if( memcmp(aStamp, aZero, BT_STAMP) == 0 ){
+    *pn = nName;
+    return btArenaCopy(pA, zName ? zName : "", nName);
+  }
+  *pn = 1 + BT_STAMP + nName;
+  a = btArenaAlloc(pA, *pn);
+  if( a == 0 ) return 0;
+  a[0] = 0;
+  memcpy(a + 1, aStamp, BT_STAMP);
+  if( nName ) memcpy(a + 1 + BT_STAMP, zName, nName);
+  return a;
+}
+
 /* The timestamp of a row's cells: with ROWTIME the column's value, which
-** must be one Bigtable takes (widecol makes only such), else now. */
-static int rowMicros(BtTable *p, sqlite3_value *pTime, int64_t *piMicros){
+** must be one Bigtable takes (widecol makes only such), else now (and not
+** before the cells of the row as it was read: the latest cell is the one
+** reads see). */
+static int rowMicros(BtTable *p, sqlite3_value *pTime, int64_t iAfter,
+                     int64_t *piMicros){
   if( !p->bRowtime ){
     *piMicros = nowMicros(p);
+    if( *piMicros < iAfter ) *piMicros = iAfter;
     return SQLITE_OK;
   }
   *piMicros = sqlite3_value_int64(pTime);
   if( sqlite3_value_type(pTime) != SQLITE_INTEGER || *piMicros < 0
    || *piMicros % BT_TICK != 0 ){
-    return btError(p, SQLITE_CONSTRAINT_CHECK, "%s: rowtime must be an "
-        "integer number of microseconds in whole milliseconds (Bigtable's "
-        "timestamp granularity), not %Q", p->zName,
+    return btError(p, SQLITE_CONSTRAINT_CHECK, "widecol %s: rowtime must be "
+        "an integer number of microseconds in whole milliseconds (Bigtable's "
+        "timestamp granularity), not %Q", p->zTable,
         sqlite3_value_text(pTime));
   }
   return SQLITE_OK;
 }
 
-/* The mutations that write a row's columns argv[0..nCol) (an UPDATE's
-** unchanged ones skipped), after a delete of the row if bReplace, with
-** the marker, all stamped iMicros; in *papMut (arena memory), their
-** number returned.  With ROWTIME a NULL is a cell too, and a row table
-** that keeps one version drops the cells before.  On failure a negated
-** SQLite code: -SQLITE_NOMEM, or -SQLITE_TOOBIG for a value too large
-** (message set). */
-static int rowMutations(BtTable *p, BtArena *pA, sqlite3_value **argv,
-                        int bReplace, int bUpdate, int64_t iMicros,
-                        Wcbt__Mutation ***papMut){
-  Wcbt__Mutation **ap = btArenaAlloc(pA, sizeof(*ap)
-                                         * (size_t)(2 * p->nCol + 3));
-  int bDropOlder = p->bRowtime && !p->bOlder && p->nVersions == 1
-                && !bReplace && iMicros > 0;
+/* The cell of value pVal in *pCell; SQLITE_TOOBIG (message set) past
+** Bigtable's cell limit. */
+static int encodeCell(BtTable *p, int iCol, sqlite3_value *pVal, WcBuf *pCell){
+  pCell->n = 0;
+  btCellEncode(pVal, pCell);
+  if( pCell->bOom ) return SQLITE_NOMEM;
+  if( pCell->n > BT_MAX_CELL ){
+    int bBlob = sqlite3_value_type(pVal) == SQLITE_BLOB;
+    return btError(p, SQLITE_TOOBIG, "widecol %s: the value of column %s "
+        "takes %lld bytes in its Bigtable cell, more than the %d a cell may "
+        "hold (100 MiB)%s", p->zTable, p->aCol[iCol].zName,
+        (long long)pCell->n, BT_MAX_CELL, bBlob ? "; a BLOB's cell is a "
+        "type byte and its bytes, so a BLOB may hold at most 104857599 "
+        "bytes" : sqlite3_value_type(pVal) == SQLITE_TEXT ? "; a text "
+        "starting with a byte of 0xF8 or more takes one byte more" : "");
+  }
+  return SQLITE_OK;
+}
+
+/* Adds the mutations writing columns argv[0..nCol) (an UPDATE's unchanged
+** ones skipped) of a row or an entry's group (aStamp; 0 for a row),
+** stamped iMicros, to pOp; abHas[i] is set for each column that then has
+** a cell.  With ROWTIME a NULL is a cell too; else a NULL is no cell, and
+** unless bFresh (the row was deleted first) its old cell is deleted. */
+static int columnMutations(BtTable *p, BtOp *pOp, sqlite3_value **argv,
+                           int bFresh, int bUpdate, const unsigned char *aStamp,
+                           int64_t iMicros, unsigned char *abHas){
   static const unsigned char aNull[1] = { BT_CELL_NULL };
+  BtArena *pA = pOp->pArena;
+  int bDropOlder = p->bRowtime && p->eKind == BT_ROWS && p->nVersions == 1
+                && !bFresh && iMicros > 0;
   WcBuf cell;
-  int i, n = 0;
-  if( ap == 0 ) return -SQLITE_NOMEM;
+  int i, rc = SQLITE_OK;
   memset(&cell, 0, sizeof(cell));
-  if( bReplace ) ap[n++] = mutDeleteRow(pA);
-  ap[n++] = mutSetCell(pA, BT_DEFAULT_FAMILY, "", 0, 0, iMicros);
-  if( bDropOlder ) ap[n++] = mutDeleteColumn(pA, BT_DEFAULT_FAMILY, "", 0,
-                                             iMicros);
-  for(i = 0; i < p->nCol; i++){
+  for(i = 0; i < p->nCol && rc == SQLITE_OK; i++){
     sqlite3_value *pVal = argv[i];
-    if( bUpdate && sqlite3_value_nochange(pVal) ) continue;
+    const BtColumn *pCol = &p->aCol[i];
+    const unsigned char *aQual = columnQual(pCol);
+    size_t nQual = strlen(pCol->zName);
+    if( bUpdate && sqlite3_value_nochange(pVal) ){
+      abHas[i] = 2;     /* unknown: kept from the row as read */
+      continue;
+    }
+    if( aStamp ){
+      aQual = groupQual(pA, aStamp, pCol->zName, &nQual);
+      if( aQual == 0 ){
+        rc = SQLITE_NOMEM;
+        break;
+      }
+    }
     if( bDropOlder ){
-      ap[n++] = mutDeleteColumn(pA, p->aCol[i].zFamily, p->aCol[i].zName, 0,
-                                iMicros);
+      if( !btOpAdd(pOp, mutDeleteColumn(pA, pCol->zFamily, aQual, nQual, 0,
+                                        iMicros)) ){
+        rc = SQLITE_NOMEM;
+        break;
+      }
     }
     if( sqlite3_value_type(pVal) == SQLITE_NULL ){
       if( p->bRowtime ){
-        ap[n++] = mutSetCell(pA, p->aCol[i].zFamily, p->aCol[i].zName, aNull,
-                             1, iMicros);
-      }else if( !bReplace ){
-        ap[n++] = mutDeleteColumn(pA, p->aCol[i].zFamily, p->aCol[i].zName,
-                                  0, 0);
+        abHas[i] = 1;
+        if( !btOpAdd(pOp, mutSetCell(pA, pCol->zFamily, aQual, nQual, aNull,
+                                     1, iMicros)) ){
+          rc = SQLITE_NOMEM;
+        }
+      }else if( !bFresh ){
+        if( !btOpAdd(pOp, mutDeleteColumn(pA, pCol->zFamily, aQual, nQual, 0,
+                                          0)) ){
+          rc = SQLITE_NOMEM;
+        }
       }
       continue;
     }
-    cell.n = 0;
-    btCellEncode(pVal, &cell);
-    if( cell.bOom ){
-      wcBufFree(&cell);
-      return -SQLITE_NOMEM;
+    rc = encodeCell(p, i, pVal, &cell);
+    if( rc != SQLITE_OK ) break;
+    abHas[i] = 1;
+    if( !btOpAdd(pOp, mutSetCell(pA, pCol->zFamily, aQual, nQual, cell.a,
+                                 (size_t)cell.n, iMicros)) ){
+      rc = SQLITE_NOMEM;
     }
-    if( cell.n > BT_MAX_CELL ){
-      int64_t nCell = cell.n;
-      wcBufFree(&cell);
-      return -btError(p, SQLITE_TOOBIG, "%s: the value of column %s is %lld "
-              "bytes, more than a Bigtable cell may hold (100 MiB)", p->zName,
-              p->aCol[i].zName, (long long)nCell);
-    }
-    ap[n++] = mutSetCell(pA, p->aCol[i].zFamily, p->aCol[i].zName, cell.a,
-                         (size_t)cell.n, iMicros);
   }
   wcBufFree(&cell);
-  for(i = 0; i < n; i++) if( ap[i] == 0 ) return -SQLITE_NOMEM;
-  if( pA->bOom ) return -SQLITE_NOMEM;
-  *papMut = ap;
-  return n;
-}
-
-/* Adds a row's mutations to the batch. */
-static int queueRow(BtTable *p, const unsigned char *aKey, size_t nKey,
-                    Wcbt__Mutation **apMut, int nMut){
-  Wcbt__MutateRowsRequest__Entry *pE = btArenaAlloc(&p->arena, sizeof(*pE));
-  if( pE == 0 ) return SQLITE_NOMEM;
-  wcbt__mutate_rows_request__entry__init(pE);
-  pE->row_key.data = btArenaCopy(&p->arena, aKey, nKey);
-  pE->row_key.len = nKey;
-  pE->n_mutations = (size_t)nMut;
-  pE->mutations = apMut;
-  if( p->nEntry == p->nEntryAlloc ){
-    int nNew = p->nEntryAlloc ? p->nEntryAlloc * 2 : 64;
-    Wcbt__MutateRowsRequest__Entry **apNew = sqlite3_realloc64(p->apEntry,
-        sizeof(*apNew) * (size_t)nNew);
-    if( apNew == 0 ) return SQLITE_NOMEM;
-    p->apEntry = apNew;
-    p->nEntryAlloc = nNew;
-  }
-  p->apEntry[p->nEntry++] = pE;
-  p->nBatchByte += nKey + 64;
-  return p->arena.bOom ? SQLITE_NOMEM : SQLITE_OK;
-}
-
-static int retryable(int code){
-  return code == BT_UNAVAILABLE || code == BT_DEADLINE_EXCEEDED
-      || code == 10 /* ABORTED */;
-}
-
-/* Sends the batch.  Rows that fail with a status worth retrying are sent
-** again (a few times, with a pause); any that still fail make the whole
-** flush an error naming how many rows were not written and why. */
-static int sendBatch(BtTable *p){
-  Wcbt__MutateRowsRequest req = WCBT__MUTATE_ROWS_REQUEST__INIT;
-  Wcbt__MutateRowsRequest__Entry **apTodo = p->apEntry;
-  int nTodo = p->nEntry, nAttempt, rc = SQLITE_OK, i;
-  unsigned char *abFailed = 0;
-  BtStatus st = {0, 0};
-  if( p->nEntry == 0 ) return SQLITE_OK;
-  if( btTableConnect(p) ) return SQLITE_ERROR;
-  abFailed = sqlite3_malloc64((size_t)nTodo);
-  if( abFailed == 0 ) return SQLITE_NOMEM;
-  for(nAttempt = 0; nTodo > 0 && nAttempt < BT_ATTEMPTS; nAttempt++){
-    BtStream *pStream = 0;
-    ProtobufCMessage *pMsg = 0;
-    int r, nFailed = 0, bRetry = 1;
-    if( nAttempt > 0 ) usleep(100000u << (2 * (nAttempt - 1)));
-    btStatusClear(&st);
-    memset(abFailed, 0, (size_t)nTodo);
-    req.table_name = p->zResource;
-    req.n_entries = (size_t)nTodo;
-    req.entries = apTodo;
-    btStreamOpen(p->pConn, M_MUTATEROWS, p->zResource, &req.base, &pStream,
-                 &st, &p->count);
-    /* Every row is failed until Bigtable says it was written. */
-    memset(abFailed, 1, (size_t)nTodo);
-    while( (r = btStreamNext(pStream, &wcbt__mutate_rows_response__descriptor,
-                             &pMsg, &st)) == 1 ){
-      Wcbt__MutateRowsResponse *pResp = (Wcbt__MutateRowsResponse*)pMsg;
-      size_t k;
-      for(k = 0; k < pResp->n_entries; k++){
-        Wcbt__MutateRowsResponse__Entry *pE = pResp->entries[k];
-        int code = pE->status ? pE->status->code : 0;
-        if( pE->index < 0 || pE->index >= nTodo ) continue;
-        abFailed[pE->index] = code != 0;
-        if( code != 0 && !retryable(code) ) bRetry = 0;
-        if( code != 0 && st.code == 0 ){
-          st.code = code;
-          st.zMsg = sqlite3_mprintf("MutateRows failed for a row: %s (gRPC "
-              "status %d)", pE->status->message ? pE->status->message : "",
-              code);
-        }
-      }
-      protobuf_c_message_free_unpacked(pMsg, 0);
-    }
-    btStreamClose(pStream);
-    if( r < 0 && !retryable(st.code) ) bRetry = 0;
-    /* Keep the failed rows, in order, for the next attempt. */
-    for(i = 0; i < nTodo; i++){
-      if( abFailed[i] ) apTodo[nFailed++] = apTodo[i];
-    }
-    nTodo = nFailed;
-    if( !bRetry ) break;
-  }
-  if( nTodo > 0 ){
-    char *zDoing = sqlite3_mprintf("could not write %d of the %d rows of "
-                                   "a batch (the others were written) to",
-                                   nTodo, p->nEntry);
-    rc = zDoing ? btRpcError(p, zDoing, &st) : SQLITE_NOMEM;
-    sqlite3_free(zDoing);
-  }
-  p->pTxn->nSent += p->nEntry - nTodo;
-  p->nEntry = 0;
-  p->nBatchByte = 0;
-  btArenaFree(&p->arena);
-  for(i = 0; i < p->nSavepoint; i++) p->aiSavepoint[i] = 0;
-  btStatusClear(&st);
-  sqlite3_free(abFailed);
   return rc;
 }
 
-void btColumnFilter(Wcbt__Filter *pOut, Wcbt__ColumnRange *pRange,
-                    const char *zFamily, const char *zQualifier, size_t n){
-  wcbt__column_range__init(pRange);
-  pRange->family = (char*)zFamily;
-  pRange->start_case = WCBT__COLUMN_RANGE__START_START_CLOSED;
-  pRange->start_closed.data = (uint8_t*)zQualifier;
-  pRange->start_closed.len = n;
-  pRange->end_case = WCBT__COLUMN_RANGE__END_END_CLOSED;
-  pRange->end_closed = pRange->start_closed;
-  wcbt__filter__init(pOut);
-  pOut->kind_case = WCBT__FILTER__KIND_COLUMN_RANGE;
-  pOut->column_range = pRange;
-}
-
-void btMarkerFilter(Wcbt__Filter *pOut, Wcbt__ColumnRange *pRange){
-  btColumnFilter(pOut, pRange, BT_DEFAULT_FAMILY, "", 0);
-}
-
-void btFilterOf(Wcbt__Filter *pOut, int bChain, Wcbt__Filter__List *pList,
-                Wcbt__Filter **apPart, int nPart){
-  wcbt__filter__list__init(pList);
-  pList->n_filters = (size_t)nPart;
-  pList->filters = apPart;
-  wcbt__filter__init(pOut);
-  if( bChain ){
-    pOut->kind_case = WCBT__FILTER__KIND_CHAIN;
-    pOut->chain = pList;
-  }else{
-    pOut->kind_case = WCBT__FILTER__KIND_INTERLEAVE;
-    pOut->interleave = pList;
-  }
-}
-
-/* A key for a message: 'text' when it is printable, else x'hex'. */
-static char *describeKey(const unsigned char *a, size_t n){
-  sqlite3_str *pStr = sqlite3_str_new(0);
-  size_t i;
-  int bText = 1;
-  for(i = 0; i < n; i++) bText &= a[i] >= 0x20 && a[i] < 0x7F;
-  if( bText ){
-    sqlite3_str_appendf(pStr, "%.*Q", (int)n, (const char*)a);
-  }else{
-    sqlite3_str_appendall(pStr, "x'");
-    for(i = 0; i < n && i < 64; i++) sqlite3_str_appendf(pStr, "%02x", a[i]);
-    sqlite3_str_appendall(pStr, i < n ? "...'" : "'");
-  }
-  return sqlite3_str_finish(pStr);
-}
-
-/* The result of a conditional insert of key aKey: SQLITE_OK if written,
-** else an error (a key in use: UNIQUE, with the code given). */
-static int insertResult(BtTable *p, int code, BtStatus *pSt,
-                        Wcbt__CheckAndMutateRowResponse *pResp,
-                        const unsigned char *aKey, size_t nKey, int rcUnique){
-  int rc = SQLITE_OK;
-  if( code != BT_OK ){
-    rc = btRpcError(p, "could not write to", pSt);
-  }else if( pResp->predicate_matched ){
-    char *zKey = describeKey(aKey, nKey);
-    rc = btError(p, rcUnique, "UNIQUE constraint failed: %s.rowkey (a row "
-                 "with key %s exists)", p->zName, zKey ? zKey : "?");
-    sqlite3_free(zKey);
-  }
-  if( pResp ) protobuf_c_message_free_unpacked(&pResp->base, 0);
-  return rc;
-}
-
-/* Waits for the oldest conditional insert in flight: SQLITE_OK if it
-** wrote its row, else the error (a key found in use:
-** SQLITE_CONSTRAINT_UNIQUE, since the statement has gone on to later rows
-** meanwhile). */
-static int finishOldest(BtTable *p){
-  BtInflight *pI = &p->aInflight[p->iInflight];
-  Wcbt__CheckAndMutateRowResponse *pResp = 0;
-  BtStatus st = {0, 0};
-  int code = btCallFinish(pI->pCall,
-                          &wcbt__check_and_mutate_row_response__descriptor,
-                          (ProtobufCMessage**)&pResp, &st);
-  int rc = insertResult(p, code, &st, pResp, pI->key.a, (size_t)pI->key.n,
-                        SQLITE_CONSTRAINT_UNIQUE);
-  btStatusClear(&st);
-  wcBufFree(&pI->key);
-  p->iInflight = (p->iInflight + 1) % BT_INFLIGHT;
-  p->nInflight--;
-  return rc;
-}
-
-/* Waits for every conditional insert in flight; the first that failed
-** gives the result. */
-static int drainInserts(BtTable *p){
-  int rc = SQLITE_OK;
-  while( p->nInflight > 0 ){
-    int rcOne = finishOldest(p);
-    if( rc == SQLITE_OK ) rc = rcOne;
-  }
-  return rc;
-}
-
-int btFlush(BtTable *p){
-  int rc = drainInserts(p);
-  int rc2 = sendBatch(p);
-  return rc != SQLITE_OK ? rc : rc2;
-}
-
-/* True if p and pOther are on the same Bigtable table. */
-static int sameTable(const BtTable *p, const BtTable *pOther){
-  return p == pOther || strcmp(p->zResource, pOther->zResource) == 0;
-}
-
-int btFlushTable(BtTable *p){
-  BtTable *pT;
-  int rc = SQLITE_OK;
-  for(pT = p->pTxn->pTables; pT; pT = pT->pNextTable){
-    if( sameTable(p, pT) ){
-      int rc2 = btFlush(pT);
-      if( rc == SQLITE_OK ) rc = rc2;
-    }
-  }
-  return rc;
-}
-
-/* Sends the batches of every table of the connection on p's Bigtable
-** table (the conditional inserts in flight may wait). */
-static int sendTable(BtTable *p){
-  BtTable *pT;
-  int rc = SQLITE_OK;
-  for(pT = p->pTxn->pTables; pT && rc == SQLITE_OK; pT = pT->pNextTable){
-    if( sameTable(p, pT) ) rc = sendBatch(pT);
-  }
-  return rc;
-}
-
-void btVersionKey(WcBuf *pOut, const unsigned char *aKey, int64_t nKey,
-                  int64_t iMicros){
-  unsigned char a[8];
+/* Every family of the row's columns other than "_" is named first by a
+** mutation that changes nothing, so that a family gone from the table
+** fails the write before any of it is applied (the emulator applies a
+** row's mutations one by one until one fails; Bigtable, atomically). */
+static int familyChecks(BtTable *p, BtOp *pOp){
   int i;
-  for(i = 0; i < 8; i++){
-    a[i] = (unsigned char)((uint64_t)iMicros >> (56 - 8 * i));
-  }
-  wcBufAppend(pOut, aKey, nKey);
-  wcBufAppend(pOut, a, 8);
-}
-
-/* INSERT that must not replace: written only if the row has no marker,
-** atomically (CheckAndMutateRow).  With bAsyncInsert the call is left in
-** flight (up to BT_INFLIGHT of them) and its answer read by the next
-** btFlush(), before a read or at COMMIT, or when it is the oldest of a
-** full window; but
-** not for INSERT OR FAIL, which widecol uses when its own statement must
-** know at the row (OR IGNORE, OR FAIL). */
-static int insertNew(BtTable *p, const unsigned char *aKey, size_t nKey,
-                     sqlite3_value **argv){
-  Wcbt__CheckAndMutateRowRequest req = WCBT__CHECK_AND_MUTATE_ROW_REQUEST__INIT;
-  Wcbt__CheckAndMutateRowResponse *pResp = 0;
-  Wcbt__Filter pred;
-  Wcbt__ColumnRange marker;
-  Wcbt__Mutation **apMut;
-  BtArena arena;
-  BtStatus st = {0, 0};
-  int64_t iMicros;
-  int nMut, code, rc;
-  memset(&arena, 0, sizeof(arena));
-  rc = rowMicros(p, p->bRowtime ? argv[p->nCol] : 0, &iMicros);
-  if( rc != SQLITE_OK ) return rc;
-  /* A full window waits for its oldest call only, so that the others
-  ** stay in flight.  Puts waiting in the batches go first: a write of
-  ** this key among them must be seen by the check. */
-  rc = p->nInflight == BT_INFLIGHT ? finishOldest(p) : SQLITE_OK;
-  if( rc == SQLITE_OK ) rc = sendTable(p);
-  if( rc != SQLITE_OK ) return rc;
-  nMut = rowMutations(p, &arena, argv, 0, 0, iMicros, &apMut);
-  if( nMut < 0 ){
-    btArenaFree(&arena);
-    return -nMut;
-  }
-  btMarkerFilter(&pred, &marker);
-  req.table_name = p->zResource;
-  req.row_key.data = (uint8_t*)aKey;
-  req.row_key.len = nKey;
-  req.predicate = &pred;
-  req.n_false_mutations = (size_t)nMut;
-  req.false_mutations = apMut;
-  p->pTxn->nSent++;
-  if( p->bAsyncInsert && sqlite3_vtab_on_conflict(p->db) != SQLITE_FAIL ){
-    BtInflight *pI = &p->aInflight[(p->iInflight + p->nInflight)
-                                   % BT_INFLIGHT];
-    memset(pI, 0, sizeof(*pI));
-    wcBufAppend(&pI->key, aKey, (int64_t)nKey);
-    pI->pCall = btCallStart(p->pConn, M_CHECKANDMUTATE, p->zResource,
-                            &req.base, &p->count);
-    btArenaFree(&arena);
-    if( pI->pCall == 0 || pI->key.bOom ){
-      wcBufFree(&pI->key);
+  for(i = 1; i < p->nFamily; i++){
+    if( !btOpAdd(pOp, mutDeleteColumn(pOp->pArena, p->azFamily[i],
+                                      (const unsigned char*)"", 0, 0, 0)) ){
       return SQLITE_NOMEM;
     }
-    p->nInflight++;
-    return SQLITE_OK;
   }
-  code = btCall(p->pConn, M_CHECKANDMUTATE, p->zResource, &req.base,
-                &wcbt__check_and_mutate_row_response__descriptor,
-                (ProtobufCMessage**)&pResp, &st, &p->count);
-  rc = insertResult(p, code, &st, pResp, aKey, nKey,
-                    SQLITE_CONSTRAINT_PRIMARYKEY);
-  btStatusClear(&st);
-  btArenaFree(&arena);
+  return SQLITE_OK;
+}
+
+/* The marker of the row written: stamps from pStamps (the writer's
+** _stamp; else a new write stamp and the index stamps of the row as read,
+** or 0s), and the column bits abHas (2: as in the row read). */
+static int markerMutation(BtTable *p, BtOp *pOp, sqlite3_value *pStamps,
+                          unsigned char *abHas, int64_t iMicros){
+  size_t nStamps = BT_STAMPS_SIZE(p->nStamp);
+  const unsigned char *aOld = 0, *aOldBits = 0;
+  unsigned char *aStamps;
+  WcBuf marker;
+  int i, rc = SQLITE_OK;
+  if( p->bSeen && p->bSeenMarker && !p->bSeenPrefix
+   && p->seenKey.n == (int64_t)pOp->nKey
+   && memcmp(p->seenKey.a, pOp->aKey, pOp->nKey) == 0 ){
+    btMarkerParse(p->seenMarker.a, (size_t)p->seenMarker.n, p->nStamp,
+                  p->nCol, &aOld, &aOldBits);
+  }
+  aStamps = btArenaAlloc(pOp->pArena, nStamps);
+  if( aStamps == 0 ) return SQLITE_NOMEM;
+  if( pStamps && sqlite3_value_type(pStamps) == SQLITE_BLOB ){
+    if( (size_t)sqlite3_value_bytes(pStamps) != nStamps ){
+      return btError(p, SQLITE_MISUSE, "widecol %s: _stamp is widecol's own "
+          "(%d bytes on this table), not %d bytes", p->zTable, (int)nStamps,
+          sqlite3_value_bytes(pStamps));
+    }
+    memcpy(aStamps, sqlite3_value_blob(pStamps), nStamps);
+  }else{
+    btNewStamp(aStamps);
+    if( aOld ) memcpy(aStamps + BT_STAMP, aOld + BT_STAMP, nStamps - BT_STAMP);
+  }
+  memcpy(pOp->aStamp, aStamps, BT_STAMP);
+  for(i = 0; i < p->nCol; i++){
+    if( abHas[i] == 2 ) abHas[i] = aOldBits ? btMarkerHas(aOldBits, i) : 0;
+  }
+  memset(&marker, 0, sizeof(marker));
+  btMarkerEncode(&marker, aStamps, p->nStamp, abHas, p->nCol);
+  if( marker.bOom
+   || !btOpAdd(pOp, mutSetCell(pOp->pArena, BT_DEFAULT_FAMILY,
+                               (const unsigned char*)"", 0, marker.a,
+                               (size_t)marker.n, iMicros)) ){
+    rc = SQLITE_NOMEM;
+  }
+  wcBufFree(&marker);
   return rc;
 }
 
 static int checkKey(BtTable *p, sqlite3_value *pKey){
   int n = sqlite3_value_bytes(pKey);
   if( sqlite3_value_type(pKey) == SQLITE_NULL || n == 0 ){
-    return btError(p, SQLITE_CONSTRAINT_NOTNULL, "%s: a Bigtable row key "
-                   "cannot be empty", p->zName);
+    return btError(p, SQLITE_CONSTRAINT_NOTNULL, "widecol %s: a Bigtable row "
+                   "key cannot be empty", p->zTable);
   }
   if( n > BT_MAX_KEY ){
-    return btError(p, SQLITE_TOOBIG, "%s: the row key is %d bytes; Bigtable "
-                   "takes at most 4096", p->zName, n);
+    return btError(p, SQLITE_TOOBIG, "widecol %s: the row key is %d bytes; "
+                   "Bigtable takes at most %d", p->zTable, n, BT_MAX_KEY);
   }
   return SQLITE_OK;
 }
 
-/* Queues a delete of one row: all of it, or (OLDER, given a version key)
-** the version's cells. */
-static int queueDelete(BtTable *p, const unsigned char *aKey, int64_t nKey){
-  Wcbt__Mutation **apMut = btArenaAlloc(&p->arena,
-                                        sizeof(*apMut) * (size_t)(p->nCol + 1));
-  int64_t iMicros = 0;
-  int i, nMut = 0;
-  if( apMut == 0 ) return SQLITE_NOMEM;
-  if( !p->bOlder ){
-    apMut[nMut++] = mutDeleteRow(&p->arena);
-  }else{
-    if( nKey < 8 ) return SQLITE_OK;    /* no version has such a key */
-    for(i = 0; i < 8; i++) iMicros = (int64_t)(((uint64_t)iMicros << 8)
-                                               | aKey[nKey - 8 + i]);
-    nKey -= 8;
-    apMut[nMut++] = mutDeleteColumn(&p->arena, BT_DEFAULT_FAMILY, "", iMicros,
-                                    iMicros + BT_TICK);
-    for(i = 0; i < p->nCol; i++){
-      apMut[nMut++] = mutDeleteColumn(&p->arena, p->aCol[i].zFamily,
-                                      p->aCol[i].zName, iMicros,
-                                      iMicros + BT_TICK);
-    }
-  }
-  for(i = 0; i < nMut; i++) if( apMut[i] == 0 ) return SQLITE_NOMEM;
-  return queueRow(p, aKey, (size_t)nKey, apMut, nMut);
+/* True if the table's last one-key scan was of aKey[0..n). */
+static int seenIs(const BtTable *p, const unsigned char *aKey, size_t n){
+  return p->seenKey.n == (int64_t)n && (n == 0
+         || memcmp(p->seenKey.a, aKey, n) == 0);
 }
 
-int btUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
-                    sqlite3_int64 *pRowid){
-  BtTable *p = (BtTable*)pVtab;
-  Wcbt__Mutation **apMut;
-  int nMut, rc;
-  (void)pRowid;
-  if( btTableConnect(p) ) return SQLITE_ERROR;
-  if( argc == 1 ){
-    rc = queueDelete(p, sqlite3_value_blob(argv[0]),
-                     sqlite3_value_bytes(argv[0]));
-  }else if( p->bOlder && sqlite3_value_type(argv[0]) != SQLITE_NULL ){
-    /* widecol only adds and drops versions. */
-    return btError(p, SQLITE_MISUSE, "%s: a version is added (INSERT) or "
-                   "dropped (DELETE), never changed", p->zName);
+/* What a write of key aKey is conditional on: the row as its scan saw it
+** (its marker, the stamp given, or no marker), or nothing. */
+static void expectSeen(BtTable *p, BtOp *pOp){
+  if( !seenIs(p, pOp->aKey, pOp->nKey) || !p->bSeen ){
+    pOp->eCond = BT_COND_NONE;
+  }else if( p->bSeenPrefix ){
+    pOp->eCond = BT_COND_PREFIX;
+  }else if( p->bSeenMarker ){
+    pOp->eCond = BT_COND_MARKER;
   }else{
-    sqlite3_value *pKey = argv[2];
-    int bInsert = sqlite3_value_type(argv[0]) == SQLITE_NULL;
-    int bMoved = !bInsert && (sqlite3_value_bytes(argv[0])
-        != sqlite3_value_bytes(pKey) || memcmp(sqlite3_value_blob(argv[0]),
-        sqlite3_value_blob(pKey), (size_t)sqlite3_value_bytes(pKey)) != 0);
-    int bReplace = sqlite3_vtab_on_conflict(p->db) == SQLITE_REPLACE;
-    int64_t iMicros;
-    rc = checkKey(p, pKey);
-    if( rc == SQLITE_OK ){
-      rc = rowMicros(p, p->bRowtime ? argv[3 + p->nCol] : 0, &iMicros);
+    pOp->eCond = BT_COND_NOMARK;
+    return;
+  }
+  if( pOp->eCond != BT_COND_NONE ){
+    pOp->aExpect = btArenaCopy(pOp->pArena, p->seenMarker.a,
+                               (size_t)p->seenMarker.n);
+    pOp->nExpect = (size_t)p->seenMarker.n;
+  }
+}
+
+/* Queues pOp, or sends it now if bNow; the row table's writes. */
+static int rowWrite(BtTable *p, BtBatch *pB, BtArena *pPrivate, BtOp *pOp,
+                    int bNow){
+  int rc;
+  if( bNow ){
+    rc = btOpSendNow(p, pOp);
+    btArenaFree(pPrivate);
+    return rc;
+  }
+  return btOpQueue(p, pB, pOp);
+}
+
+/* A new row at key argv[2] (an INSERT, or an UPDATE that moves a row),
+** columns argv[3..]. */
+static int rowInsert(BtTable *p, sqlite3_value **argv, int bMoved){
+  sqlite3_value *pKey = argv[2];
+  int bReplace = sqlite3_vtab_on_conflict(p->db) == SQLITE_REPLACE;
+  /* Answered at once: where the statement must know at the row (INSERT
+  ** OR FAIL, widecol's way to ask), and in a transaction, whose
+  ** statements' errors must be their own. */
+  int bNow = !bReplace && (bMoved || !btAutocommit(p)
+                || sqlite3_vtab_on_conflict(p->db) == SQLITE_FAIL);
+  BtBatch *pB = btBatchOf(p, p->zResource);
+  BtArena private;
+  unsigned char *abHas;
+  int64_t iMicros;
+  BtOp *pOp;
+  int rc;
+  memset(&private, 0, sizeof(private));
+  if( pB == 0 ) return SQLITE_NOMEM;
+  rc = checkKey(p, pKey);
+  if( rc == SQLITE_OK ){
+    rc = rowMicros(p, p->bRowtime ? argv[3 + p->nCol] : 0, 0, &iMicros);
+  }
+  if( rc == SQLITE_OK && !bNow ){
+    rc = btOpRoom(p, pB, BT_PHASE_ROW, sqlite3_value_blob(pKey),
+                  (size_t)sqlite3_value_bytes(pKey));
+  }
+  if( rc != SQLITE_OK ) return rc;
+  pOp = btOpNew(bNow ? &private : btBatchArena(pB), BT_PHASE_ROW,
+                sqlite3_value_blob(pKey), (size_t)sqlite3_value_bytes(pKey),
+                p->nCol + p->nFamily + 3);
+  abHas = pOp ? btArenaAlloc(pOp->pArena, (size_t)p->nCol + 1) : 0;
+  if( abHas == 0 ){
+    btArenaFree(&private);
+    return SQLITE_NOMEM;
+  }
+  pOp->eCond = bReplace ? BT_COND_NONE : BT_COND_ABSENT;
+  if( bReplace ){
+    rc = familyChecks(p, pOp);
+    if( rc == SQLITE_OK && !btOpAdd(pOp, mutDeleteRow(pOp->pArena)) ){
+      rc = SQLITE_NOMEM;
     }
+  }
+  if( rc == SQLITE_OK ){
+    rc = columnMutations(p, pOp, &argv[3], 1, 0, 0, iMicros, abHas);
+  }
+  if( rc == SQLITE_OK ){
+    rc = markerMutation(p, pOp, argv[2 + BT_COL_STAMP(p)], abHas, iMicros);
+  }
+  if( rc != SQLITE_OK ){
+    btArenaFree(&private);
+    return rc;
+  }
+  return rowWrite(p, pB, &private, pOp, bNow);
+}
+
+/* An UPDATE of the row at argv[0] in place: the columns set, conditional
+** on the row as its scan saw it. */
+static int rowUpdate(BtTable *p, sqlite3_value **argv){
+  sqlite3_value *pKey = argv[0];
+  int bNow = sqlite3_vtab_on_conflict(p->db) == SQLITE_FAIL;
+  BtBatch *pB = btBatchOf(p, p->zResource);
+  BtArena private;
+  unsigned char *abHas;
+  int64_t iMicros;
+  BtOp *pOp;
+  int rc;
+  memset(&private, 0, sizeof(private));
+  if( pB == 0 ) return SQLITE_NOMEM;
+  if( !bNow ){
+    rc = btOpRoom(p, pB, BT_PHASE_ROW, sqlite3_value_blob(pKey),
+                  (size_t)sqlite3_value_bytes(pKey));
     if( rc != SQLITE_OK ) return rc;
-    /* A version is put blind: widecol puts only versions it means to. */
-    if( (bInsert || bMoved) && !bReplace && !p->bOlder ){
-      rc = insertNew(p, sqlite3_value_blob(pKey),
-                     (size_t)sqlite3_value_bytes(pKey), &argv[3]);
-    }else{
-      nMut = rowMutations(p, &p->arena, &argv[3],
-                          (bInsert || bMoved) && !p->bOlder,
-                          !bInsert && !bMoved, iMicros, &apMut);
-      if( nMut < 0 ) return -nMut;
-      rc = queueRow(p, sqlite3_value_blob(pKey),
-                    (size_t)sqlite3_value_bytes(pKey), apMut, nMut);
-    }
-    if( rc == SQLITE_OK && bMoved ){
-      rc = queueDelete(p, sqlite3_value_blob(argv[0]),
-                       sqlite3_value_bytes(argv[0]));
-    }
   }
-  if( rc == SQLITE_OK && (p->nEntry >= BT_BATCH_ROWS
-                          || p->nBatchByte >= BT_BATCH_BYTES) ){
-    rc = btFlush(p);
+  pOp = btOpNew(bNow ? &private : btBatchArena(pB), BT_PHASE_ROW,
+                sqlite3_value_blob(pKey), (size_t)sqlite3_value_bytes(pKey),
+                2 * p->nCol + p->nFamily + 3);
+  abHas = pOp ? btArenaAlloc(pOp->pArena, (size_t)p->nCol + 1) : 0;
+  if( abHas == 0 ){
+    btArenaFree(&private);
+    return SQLITE_NOMEM;
   }
-  return rc;
+  expectSeen(p, pOp);
+  rc = rowMicros(p, p->bRowtime ? argv[3 + p->nCol] : 0,
+                 seenIs(p, pOp->aKey, pOp->nKey) ? p->iSeenMicros : 0,
+                 &iMicros);
+  if( rc == SQLITE_OK ) rc = familyChecks(p, pOp);
+  if( rc == SQLITE_OK ){
+    rc = columnMutations(p, pOp, &argv[3], 0, 1, 0, iMicros, abHas);
+  }
+  if( rc == SQLITE_OK ){
+    rc = markerMutation(p, pOp, argv[2 + BT_COL_STAMP(p)], abHas, iMicros);
+  }
+  if( rc != SQLITE_OK ){
+    btArenaFree(&private);
+    return rc;
+  }
+  return rowWrite(p, pB, &private, pOp, bNow);
+}
+
+/* A DELETE of row aKey: conditional on the row as its scan saw it. */
+static int rowDelete(BtTable *p, const unsigned char *aKey, size_t nKey){
+  BtBatch *pB = btBatchOf(p, p->zResource);
+  BtOp *pOp;
+  int rc;
+  if( pB == 0 ) return SQLITE_NOMEM;
+  rc = btOpRoom(p, pB, BT_PHASE_ROW, aKey, nKey);
+  if( rc != SQLITE_OK ) return rc;
+  pOp = btOpNew(btBatchArena(pB), BT_PHASE_ROW, aKey, nKey, 1);
+  if( pOp == 0 || !btOpAdd(pOp, mutDeleteRow(pOp->pArena)) ){
+    return SQLITE_NOMEM;
+  }
+  expectSeen(p, pOp);
+  return btOpQueue(p, pB, pOp);
 }
 
 /*
-** Transactions.  Bigtable applies each row's mutations atomically and no
-** more.  So a ROLLBACK, or a statement that fails, drops the writes still
-** in the batches if no table of the connection has sent any since the
-** transaction (or the statement) began: then nothing happened.  Once one
-** was sent, dropping the rest could leave a row without its index entries
-** (or entries of a row that moved): every table sends what it holds
-** instead, so each row written is written whole, and the ROLLBACK undoes
-** nothing (docs/bigtable.md, Transactions).
+** Index entries.
 */
-int btBegin(sqlite3_vtab *pVtab){
-  BtTxn *pTxn = ((BtTable*)pVtab)->pTxn;
-  if( !pTxn->bOpen ){
-    pTxn->bOpen = 1;
-    pTxn->iBegin = pTxn->nSent;
-    pTxn->nSavepoint = 0;
+
+/* An entry put: the group of its write's stamp (_stamp), before the row
+** (phase 1). */
+static int entryPut(BtTable *p, sqlite3_value **argv){
+  sqlite3_value *pKey = argv[2];
+  sqlite3_value *pStamp = argv[2 + BT_COL_STAMP(p)];
+  BtBatch *pB = btBatchOf(p, p->zResource);
+  unsigned char *abHas;
+  const unsigned char *aStamp;
+  size_t nQual;
+  unsigned char *aQual;
+  int64_t iMicros;
+  BtOp *pOp;
+  int rc;
+  if( pB == 0 ) return SQLITE_NOMEM;
+  if( sqlite3_value_type(pStamp) != SQLITE_BLOB
+   || sqlite3_value_bytes(pStamp) != BT_STAMP ){
+    return btError(p, SQLITE_MISUSE, "widecol %s: an entry of %s is written "
+        "by widecol, with its write's stamp (_stamp, 8 bytes)", p->zTable,
+        p->zName);
   }
-  return SQLITE_OK;
-}
-
-int btSync(sqlite3_vtab *pVtab){
-  return btFlush((BtTable*)pVtab);
-}
-
-int btCommit(sqlite3_vtab *pVtab){
-  ((BtTable*)pVtab)->pTxn->bOpen = 0;
-  return SQLITE_OK;
-}
-
-/* Drops the rows of the batch from entry iFrom on. */
-static void dropFrom(BtTable *p, int iFrom){
-  if( iFrom >= 0 && iFrom < p->nEntry ) p->nEntry = iFrom;
-  if( p->nEntry == 0 ){
-    btArenaFree(&p->arena);
-    p->nBatchByte = 0;
+  aStamp = sqlite3_value_blob(pStamp);
+  rc = checkKey(p, pKey);
+  if( rc == SQLITE_OK ){
+    rc = rowMicros(p, p->bRowtime ? argv[3 + p->nCol] : 0, 0, &iMicros);
   }
+  if( rc == SQLITE_OK ){
+    rc = btOpRoom(p, pB, BT_PHASE_PUT, sqlite3_value_blob(pKey),
+                  (size_t)sqlite3_value_bytes(pKey));
+  }
+  if( rc != SQLITE_OK ) return rc;
+  pOp = btOpNew(btBatchArena(pB), BT_PHASE_PUT, sqlite3_value_blob(pKey),
+                (size_t)sqlite3_value_bytes(pKey), p->nCol + 1);
+  abHas = pOp ? btArenaAlloc(pOp->pArena, (size_t)p->nCol + 1) : 0;
+  if( abHas == 0 ) return SQLITE_NOMEM;
+  memcpy(pOp->aStamp, aStamp, BT_STAMP);
+  aQual = groupQual(pOp->pArena, aStamp, 0, &nQual);
+  if( aQual == 0
+   || !btOpAdd(pOp, mutSetCell(pOp->pArena, BT_DEFAULT_FAMILY, aQual, nQual,
+                               (const unsigned char*)"", 0, iMicros)) ){
+    return SQLITE_NOMEM;
+  }
+  rc = columnMutations(p, pOp, &argv[3], 1, 0, aStamp, iMicros, abHas);
+  if( rc != SQLITE_OK ) return rc;
+  return btOpQueue(p, pB, pOp);
 }
 
-int btRollback(sqlite3_vtab *pVtab){
-  BtTable *p = (BtTable*)pVtab;
-  int rc = SQLITE_OK;
-  if( p->pTxn->nSent == p->pTxn->iBegin ){
-    dropFrom(p, 0);
+/* An entry delete: the group of the stamp the scan was given (_stamp =
+** ?), after its row's write (phase 3).  Without a stamp, every group. */
+static int entryDelete(BtTable *p, const unsigned char *aKey, size_t nKey){
+  BtBatch *pB = btBatchOf(p, p->zResource);
+  BtOp *pOp;
+  int i;
+  if( pB == 0 ) return SQLITE_NOMEM;
+  pOp = btOpNew(btBatchArena(pB), BT_PHASE_DELETE, aKey, nKey, p->nCol + 1);
+  if( pOp == 0 ) return SQLITE_NOMEM;
+  if( !seenIs(p, aKey, nKey) || !p->bSeenPrefix
+   || p->seenMarker.n != BT_STAMP || p->eKind == BT_PLAIN ){
+    if( !btOpAdd(pOp, mutDeleteRow(pOp->pArena)) ) return SQLITE_NOMEM;
   }else{
-    rc = btFlush(p);
+    const unsigned char *aStamp = p->seenMarker.a;
+    for(i = -1; i < p->nCol; i++){
+      size_t nQual;
+      unsigned char *aQual = groupQual(pOp->pArena, aStamp,
+                                       i < 0 ? 0 : p->aCol[i].zName, &nQual);
+      if( aQual == 0
+       || !btOpAdd(pOp, mutDeleteColumn(pOp->pArena,
+                                        i < 0 ? BT_DEFAULT_FAMILY
+                                              : p->aCol[i].zFamily,
+                                        aQual, nQual, 0, 0)) ){
+        return SQLITE_NOMEM;
+      }
+    }
   }
-  p->pTxn->bOpen = 0;
-  p->nSavepoint = 0;
-  return rc;
+  /* After the write of its row, if that waits: not sent if it fails. */
+  if( p->zRowsOf && p->seenRowkey.n > 0 ){
+    pOp->pRow = btOpWaiting(p->pTxn, p->zRowsOf, p->seenRowkey.a,
+                            (size_t)p->seenRowkey.n);
+  }
+  return btOpQueue(p, pB, pOp);
 }
 
-int btSavepoint(sqlite3_vtab *pVtab, int iSavepoint){
+/*
+** Versions (OLDER): rows of the row table's Bigtable table, blind.
+*/
+
+/* A version put into history (stamped before the row's latest): its
+** cells and its marker at its timestamp.  (A row's latest version that
+** a new one replaces needs nothing: its cells stay, as history.) */
+static int versionPut(BtTable *p, sqlite3_value **argv){
+  sqlite3_value *pKey = argv[2];
+  BtBatch *pB = btBatchOf(p, p->zResource);
+  unsigned char *abHas;
+  int64_t iMicros;
+  BtOp *pOp;
+  int rc;
+  if( pB == 0 ) return SQLITE_NOMEM;
+  rc = checkKey(p, pKey);
+  if( rc == SQLITE_OK ) rc = rowMicros(p, argv[3 + p->nCol], 0, &iMicros);
+  if( rc == SQLITE_OK ){
+    rc = btOpRoom(p, pB, BT_PHASE_ROW, sqlite3_value_blob(pKey),
+                  (size_t)sqlite3_value_bytes(pKey));
+  }
+  if( rc != SQLITE_OK ) return rc;
+  pOp = btOpNew(btBatchArena(pB), BT_PHASE_ROW, sqlite3_value_blob(pKey),
+                (size_t)sqlite3_value_bytes(pKey), p->nCol + 2);
+  abHas = pOp ? btArenaAlloc(pOp->pArena, (size_t)p->nCol + 1) : 0;
+  if( abHas == 0 ) return SQLITE_NOMEM;
+  rc = columnMutations(p, pOp, &argv[3], 1, 0, 0, iMicros, abHas);
+  if( rc == SQLITE_OK ) rc = markerMutation(p, pOp, 0, abHas, iMicros);
+  if( rc != SQLITE_OK ) return rc;
+  return btOpQueue(p, pB, pOp);
+}
+
+/* Deletes a version (its key: the row key and the timestamp). */
+static int versionDelete(BtTable *p, const unsigned char *aKey, int64_t nKey){
+  BtBatch *pB = btBatchOf(p, p->zResource);
+  int64_t iMicros = 0;
+  BtOp *pOp;
+  int i;
+  if( pB == 0 ) return SQLITE_NOMEM;
+  if( nKey < 8 ) return SQLITE_OK;    /* no version has such a key */
+  for(i = 0; i < 8; i++){
+    iMicros = (int64_t)(((uint64_t)iMicros << 8) | aKey[nKey - 8 + i]);
+  }
+  i = btOpRoom(p, pB, BT_PHASE_ROW, aKey, (size_t)nKey - 8);
+  if( i != SQLITE_OK ) return i;
+  pOp = btOpNew(btBatchArena(pB), BT_PHASE_ROW, aKey, (size_t)nKey - 8,
+                p->nCol + 1);
+  if( pOp == 0 ) return SQLITE_NOMEM;
+  for(i = -1; i < p->nCol; i++){
+    const char *zFamily = i < 0 ? BT_DEFAULT_FAMILY : p->aCol[i].zFamily;
+    const char *zQual = i < 0 ? "" : p->aCol[i].zName;
+    if( !btOpAdd(pOp, mutDeleteColumn(pOp->pArena, zFamily,
+                                      (const unsigned char*)zQual,
+                                      strlen(zQual), iMicros,
+                                      iMicros + BT_TICK)) ){
+      return SQLITE_NOMEM;
+    }
+  }
+  return btOpQueue(p, pB, pOp);
+}
+
+int btUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
+             sqlite3_int64 *pRowid){
   BtTable *p = (BtTable*)pVtab;
   BtTxn *pTxn = p->pTxn;
-  if( iSavepoint >= BT_MAX_SAVEPOINT ){
-    return btError(p, SQLITE_ERROR, "%s: more than %d nested savepoints",
-                   p->zName, BT_MAX_SAVEPOINT);
+  (void)pRowid;
+  /* In autocommit a failure kept is this statement's: it stops here. */
+  if( pTxn->zFailed && btAutocommit(p) ){
+    return btError(p, pTxn->rcFailed, "%s", pTxn->zFailed);
   }
-  if( iSavepoint >= p->nSavepoint ){
-    int *aNew = sqlite3_realloc64(p->aiSavepoint,
-                                  sizeof(int) * (size_t)(iSavepoint + 1));
-    if( aNew == 0 ) return SQLITE_NOMEM;
-    p->aiSavepoint = aNew;
+  if( btTableConnect(p) ) return SQLITE_ERROR;
+  if( argc == 1 ){
+    const unsigned char *aKey = sqlite3_value_blob(argv[0]);
+    size_t nKey = (size_t)sqlite3_value_bytes(argv[0]);
+    switch( p->eKind ){
+      case BT_OLDER:   return versionDelete(p, aKey, (int64_t)nKey);
+      case BT_ENTRIES:
+      case BT_PLAIN:   return entryDelete(p, aKey, nKey);
+      default:         return rowDelete(p, aKey, nKey);
+    }
   }
-  while( p->nSavepoint <= iSavepoint ) p->aiSavepoint[p->nSavepoint++] = 0;
-  p->aiSavepoint[iSavepoint] = p->nEntry;
-  p->nSavepoint = iSavepoint + 1;
-  /* The first table to open a savepoint says where it began. */
-  while( pTxn->nSavepoint <= iSavepoint ){
-    pTxn->aiSavepoint[pTxn->nSavepoint++] = pTxn->nSent;
+  if( sqlite3_value_type(argv[0]) != SQLITE_NULL && p->eKind != BT_ROWS ){
+    return btError(p, SQLITE_MISUSE, "widecol %s: %s is written by widecol: "
+        "an entry or version is added (INSERT) or dropped (DELETE), never "
+        "changed", p->zTable, p->zName);
   }
-  return SQLITE_OK;
+  switch( p->eKind ){
+    case BT_OLDER:   return versionPut(p, argv);
+    case BT_ENTRIES:
+    case BT_PLAIN:   return entryPut(p, argv);
+    default:         break;
+  }
+  if( sqlite3_value_type(argv[0]) == SQLITE_NULL ){
+    return rowInsert(p, argv, 0);
+  }else{
+    sqlite3_value *pKey = argv[2];
+    int n = sqlite3_value_bytes(argv[0]);
+    if( n == sqlite3_value_bytes(pKey)
+     && memcmp(sqlite3_value_blob(argv[0]), sqlite3_value_blob(pKey),
+               (size_t)n) == 0 ){
+      return rowUpdate(p, argv);
+    }else{
+      /* A new key: written there first (answered at once, so that a key
+      ** in use changes nothing), then the old row deleted. */
+      int rc = rowInsert(p, argv, 1);
+      if( rc == SQLITE_OK ){
+        rc = rowDelete(p, sqlite3_value_blob(argv[0]), (size_t)n);
+      }
+      return rc;
+    }
+  }
 }
-
-int btRelease(sqlite3_vtab *pVtab, int iSavepoint){
-  BtTable *p = (BtTable*)pVtab;
-  if( iSavepoint < p->nSavepoint ) p->nSavepoint = iSavepoint;
-  if( iSavepoint < p->pTxn->nSavepoint ) p->pTxn->nSavepoint = iSavepoint;
-  return SQLITE_OK;
-}
-
-int btRollbackTo(sqlite3_vtab *pVtab, int iSavepoint){
-  BtTable *p = (BtTable*)pVtab;
-  BtTxn *pTxn = p->pTxn;
-  if( iSavepoint >= pTxn->nSavepoint
-   || pTxn->nSent != pTxn->aiSavepoint[iSavepoint] ){
-    return btFlush(p);
-  }
-  if( iSavepoint < p->nSavepoint ) dropFrom(p, p->aiSavepoint[iSavepoint]);
-  return SQLITE_OK;
-}
-

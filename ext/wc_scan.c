@@ -138,9 +138,7 @@ static int rowExpired(const WcCursor *pCur, sqlite3_value *const *apVal,
 }
 
 static int cursorError(WcCursor *pCur, int rc){
-  WcVtab *pTab = cursorTab(pCur);
-  return wcVtabError(pTab, rc, "widecol %s: %s", pTab->zName,
-                     sqlite3_errmsg(pTab->db));
+  return wcStoreError(cursorTab(pCur), rc);
 }
 
 /* The scan statement kind for a range: bounded above or not, and the

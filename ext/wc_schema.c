@@ -1924,3 +1924,19 @@ void wcAppendName(sqlite3_str *pStr, const char *zName){
     sqlite3_str_appendf(pStr, "\"%w\"", zName);
   }
 }
+
+char *wcKeyFields(const WcSchema *p){
+  sqlite3_str *pStr = sqlite3_str_new(0);
+  int j;
+  for(j = 0; j < p->nCol; j++){
+    if( p->aCol[j].bKey ){
+      sqlite3_str_appendf(pStr, "%s%s", sqlite3_str_length(pStr) ? ", " : "",
+                          p->aCol[j].zName);
+    }
+  }
+  if( p->nRandom ){
+    sqlite3_str_appendf(pStr, " and RANDOM(%lld)'s number",
+                        (long long)p->nRandom);
+  }
+  return sqlite3_str_finish(pStr);
+}

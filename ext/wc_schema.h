@@ -203,6 +203,10 @@ int wcSchemaColumn(const WcSchema *p, const char *zName);
 ** arguments, else double-quoted (lint fixes, widecol_advise's designs). */
 void wcAppendName(sqlite3_str *pStr, const char *zName);
 
+/* "a, b and RANDOM(100)'s number": what a row key is made from, for
+** messages (sqlite3_mprintf(); NULL on OOM). */
+char *wcKeyFields(const WcSchema *p);
+
 /* True if the element's value is the last thing in the key (never for
 ** an index key: the row key follows it). */
 int wcElementIsLast(const WcSchema *p, int iElem);

@@ -35,16 +35,40 @@ static int columnUsed(uint64_t colUsed, int iCol){
   return ((colUsed >> (iCol < 63 ? iCol : 63)) & 1) != 0;
 }
 
-/* The family table holding column iCol, or -1 for the row table.  On
-** Bigtable a family is a column family of the row's own Bigtable row, so
-** every column is in the row table. */
+/* The stores: SQLite's own tables, and Bigtable's (widecol_bigtable.so:
+** no multi-row transactions, versions as cells, its key limit and its
+** millisecond timestamps). */
+static const WcStoreCaps aCaps[] = {
+  /* trans stamps cellv rowfam late msgs noempty maxkey step */
+  {  1,    0,     0,    0,     0,   0,   0,      0,     1 },
+  {  0,    1,     1,    1,     1,   1,   1,      4096,  1000 },
+};
+
+static const WcStoreCaps *capsOf(const WcSchema *pS){
+  return &aCaps[pS->zBigtable ? 1 : 0];
+}
+
+const WcStoreCaps *wcStoreCaps(const WcVtab *p){
+  return capsOf(p->pSchema);
+}
+
+int wcStoreError(WcVtab *p, int rc){
+  if( capsOf(p->pSchema)->bStoreMessages ){
+    return wcVtabError(p, rc, "%s", sqlite3_errmsg(p->db));
+  }
+  return wcVtabError(p, rc, "widecol %s: %s", p->zName,
+                     sqlite3_errmsg(p->db));
+}
+
+/* The family table holding column iCol, or -1 for the row table (every
+** column, on a store whose families live in the row). */
 static int familyTable(const WcSchema *pS, int iCol){
-  return pS->zBigtable ? -1 : pS->aCol[iCol].iFamily;
+  return capsOf(pS)->bRowFamilies ? -1 : pS->aCol[iCol].iFamily;
 }
 
 /* The number of family tables. */
 static int familyTables(const WcSchema *pS){
-  return pS->zBigtable ? 0 : pS->nFamily;
+  return capsOf(pS)->bRowFamilies ? 0 : pS->nFamily;
 }
 
 void wcStoreAppendTable(sqlite3_str *pStr, const WcVtab *p, int iFamily,
@@ -147,12 +171,29 @@ static int createBigtable(WcVtab *p, int iFamily, int iIndex){
   sqlite3_str_appendall(pStr, "CREATE VIRTUAL TABLE ");
   wcStoreAppendTable(pStr, p, iFamily, iIndex);
   if( iIndex >= 0 ){
+    /* An index's entries, verified against the row table's marker. */
     sqlite3_str_appendf(pStr, " USING widecol_bigtable('%q_idx_%q', ikey, "
-                        "rowkey _", pS->zBigtable, pS->aIndex[iIndex].zName);
+                        "rowkey _, ENTRIES OF %Q %d", pS->zBigtable,
+                        pS->aIndex[iIndex].zName, pS->zBigtable, iIndex);
   }else{
-    sqlite3_str_appendf(pStr, " USING widecol_bigtable(%Q, rowkey",
-                        pS->zBigtable);
+    sqlite3_str_appendf(pStr, " USING widecol_bigtable(%Q, rowkey, STAMPS %d",
+                        pS->zBigtable, pS->nIndex);
   }
+  /* For messages: its name less this suffix is the widecol table's (so
+  ** after a RENAME too), and what its row key is made from. */
+  if( iIndex < 0 ){
+    char *zFields = wcKeyFields(pS);
+    sqlite3_str_appendf(pStr, ", KEYS %Q", zFields ? zFields : "?");
+    sqlite3_free(zFields);
+  }
+  sqlite3_str_appendf(pStr, ", SUFFIX '");
+  if( iIndex >= 0 ){
+    sqlite3_str_appendf(pStr, "_idx_%q", pS->aIndex[iIndex].zName);
+  }else{
+    sqlite3_str_appendall(pStr, iFamily == WC_TABLE_VERSIONS ? "_versions"
+                                                             : "_rows");
+  }
+  sqlite3_str_appendall(pStr, "'");
   for(i = 0; i < pS->nCol; i++){
     const WcColumn *pCol = &pS->aCol[i];
     if( !storedIn(pS, i, iFamily, iIndex) ) continue;
@@ -173,11 +214,6 @@ static int createBigtable(WcVtab *p, int iFamily, int iIndex){
     }
   }
   rc = iIndex < 0 && iFamily == -1 ? appendSplits(pStr, pS) : SQLITE_OK;
-  /* Without an index nothing else is written from a row a plain INSERT
-  ** finds in use, so its check may be answered later (bt_store.h). */
-  if( iIndex < 0 && iFamily == -1 && pS->nIndex == 0 ){
-    sqlite3_str_appendall(pStr, ", ASYNC_INSERTS");
-  }
   sqlite3_str_appendall(pStr, ")");
   zSql = sqlite3_str_finish(pStr);
   if( zSql == 0 || rc != SQLITE_OK ){
@@ -480,7 +516,7 @@ static void appendScan(sqlite3_str *pStr, const WcVtab *p, int eStmt,
 ** each bound to its parameter ?(i + 2); zFirst leads both lists. */
 static void appendInsertColumns(sqlite3_str *pStr, const WcSchema *pS,
                                 int iFamily, int iIndex, const char *zFirst,
-                                const char *zFirstValue){
+                                const char *zFirstValue, int iStampParam){
   int i;
   sqlite3_str_appendf(pStr, "(%s", zFirst);
   for(i = 0; i < pS->nCol; i++){
@@ -491,6 +527,7 @@ static void appendInsertColumns(sqlite3_str *pStr, const WcSchema *pS,
   if( hasRowtime(pS, iFamily, iIndex) ){
     sqlite3_str_appendall(pStr, ", rowtime");
   }
+  if( iStampParam ) sqlite3_str_appendall(pStr, ", _stamp");
   sqlite3_str_appendf(pStr, ") VALUES(%s", zFirstValue);
   for(i = 0; i < pS->nCol; i++){
     if( storedIn(pS, i, iFamily, iIndex) ){
@@ -500,12 +537,14 @@ static void appendInsertColumns(sqlite3_str *pStr, const WcSchema *pS,
   if( hasRowtime(pS, iFamily, iIndex) ){
     sqlite3_str_appendf(pStr, ", ?%d", WC_PARAM_ROWTIME(pS));
   }
+  if( iStampParam ) sqlite3_str_appendf(pStr, ", ?%d", iStampParam);
   sqlite3_str_appendall(pStr, ")");
 }
 
 static char *statementSql(WcVtab *p, int eStmt, int iObj, uint64_t colUsed){
   sqlite3_str *pStr = sqlite3_str_new(p->db);
   const WcSchema *pS = p->pSchema;
+  int bStamps = wcStoreCaps(p)->bStamps;
   char zKeyParam[16], zIdxFirst[24];
   int i, nSet = 0;
   sqlite3_snprintf(sizeof(zKeyParam), zKeyParam, "?%d", pS->nCol + 2);
@@ -518,12 +557,16 @@ static char *statementSql(WcVtab *p, int eStmt, int iObj, uint64_t colUsed){
                           eStmt == WC_STMT_REPLACE ? "OR REPLACE "
                           : eStmt == WC_STMT_INSERT_NOW ? "OR FAIL " : "");
       wcStoreAppendTable(pStr, p, -1, -1);
-      appendInsertColumns(pStr, pS, -1, -1, "rowkey", "?1");
+      appendInsertColumns(pStr, pS, -1, -1, "rowkey", "?1",
+                          bStamps ? WC_PARAM_STAMPS(pS) : 0);
       break;
     case WC_STMT_DELETE:
       sqlite3_str_appendall(pStr, "DELETE FROM ");
       wcStoreAppendTable(pStr, p, -1, -1);
       sqlite3_str_appendall(pStr, " WHERE rowkey = ?1");
+      if( bStamps ){
+        sqlite3_str_appendf(pStr, " AND _stamp = ?%d", WC_PARAM_EXPECT(pS));
+      }
       break;
     case WC_STMT_UPDATE:
       sqlite3_str_appendall(pStr, "UPDATE ");
@@ -537,7 +580,14 @@ static char *statementSql(WcVtab *p, int eStmt, int iObj, uint64_t colUsed){
         sqlite3_str_appendf(pStr, "%s rowtime = ?%d", nSet++ ? "," : " SET",
                             WC_PARAM_ROWTIME(pS));
       }
+      if( bStamps ){
+        sqlite3_str_appendf(pStr, "%s _stamp = ?%d", nSet++ ? "," : " SET",
+                            WC_PARAM_STAMPS(pS));
+      }
       sqlite3_str_appendall(pStr, " WHERE rowkey = ?1");
+      if( bStamps ){
+        sqlite3_str_appendf(pStr, " AND _stamp = ?%d", WC_PARAM_EXPECT(pS));
+      }
       break;
     case WC_STMT_READ:
       sqlite3_str_appendall(pStr, "SELECT ");
@@ -546,6 +596,7 @@ static char *statementSql(WcVtab *p, int eStmt, int iObj, uint64_t colUsed){
         appendColumnExpr(pStr, pS, 0, 0, i);
       }
       if( pS->bVersioned ) sqlite3_str_appendall(pStr, ", r.rowtime");
+      if( bStamps ) sqlite3_str_appendall(pStr, ", r._stamp");
       sqlite3_str_appendall(pStr, " FROM ");
       appendRowSource(pStr, p, 0, ~(uint64_t)0);
       sqlite3_str_appendall(pStr, " WHERE r.rowkey = ?1");
@@ -553,7 +604,7 @@ static char *statementSql(WcVtab *p, int eStmt, int iObj, uint64_t colUsed){
     case WC_STMT_FAMILY_PUT:
       sqlite3_str_appendall(pStr, "INSERT OR REPLACE INTO ");
       wcStoreAppendTable(pStr, p, iObj, -1);
-      appendInsertColumns(pStr, pS, iObj, -1, "rowkey", "?1");
+      appendInsertColumns(pStr, pS, iObj, -1, "rowkey", "?1", 0);
       break;
     case WC_STMT_FAMILY_DEL:
       sqlite3_str_appendall(pStr, "DELETE FROM ");
@@ -563,22 +614,28 @@ static char *statementSql(WcVtab *p, int eStmt, int iObj, uint64_t colUsed){
     case WC_STMT_INDEX_PUT:
       /* An index key ends with the row key, so widecol's writes keep it
       ** unique; a plain INSERT makes a broken table (changed directly)
-      ** an error.  On Bigtable that check would cost a CheckAndMutateRow
-      ** per entry, sent at once, where a put waits in the batch. */
-      sqlite3_str_appendall(pStr, pS->zBigtable ? "INSERT OR REPLACE INTO "
-                                                : "INSERT INTO ");
+      ** an error.  Where entries are kept per write (stamps), a put adds
+      ** the write's own entry beside any other. */
+      sqlite3_str_appendall(pStr, bStamps ? "INSERT OR REPLACE INTO "
+                                          : "INSERT INTO ");
       wcStoreAppendTable(pStr, p, -1, iObj);
-      appendInsertColumns(pStr, pS, -1, iObj, "ikey, rowkey", zIdxFirst);
+      appendInsertColumns(pStr, pS, -1, iObj, "ikey, rowkey", zIdxFirst,
+                          bStamps ? WC_PARAM_GROUP(pS) : 0);
       break;
     case WC_STMT_INDEX_DEL:
       sqlite3_str_appendall(pStr, "DELETE FROM ");
       wcStoreAppendTable(pStr, p, -1, iObj);
       sqlite3_str_appendf(pStr, " WHERE ikey = %s", zKeyParam);
+      if( bStamps ){
+        /* The old entry only, of the row written. */
+        sqlite3_str_appendf(pStr, " AND rowkey = ?1 AND _stamp = ?%d",
+                            WC_PARAM_GROUP(pS));
+      }
       break;
     case WC_STMT_VERSION_PUT:
       sqlite3_str_appendall(pStr, "INSERT OR REPLACE INTO ");
       wcStoreAppendTable(pStr, p, WC_TABLE_VERSIONS, -1);
-      appendInsertColumns(pStr, pS, WC_TABLE_VERSIONS, -1, "rowkey", "?1");
+      appendInsertColumns(pStr, pS, WC_TABLE_VERSIONS, -1, "rowkey", "?1", 0);
       break;
     case WC_STMT_VERSION_DROP:
       sqlite3_str_appendall(pStr, "DELETE FROM ");

@@ -19,6 +19,7 @@
 #include "wc_table.h"
 #include "wc_history.h"
 #include "wc_versions.h"
+#include "wc_stamp.h"
 
 /* How a constraint handed to xFilter is used. */
 #define WC_TERM_EQ     1    /* = or IS: one value */
@@ -160,6 +161,41 @@ struct WcRanges {
 
 /* The rowtime parameter of writes on a versioned table. */
 #define WC_PARAM_ROWTIME(pS) ((pS)->nCol + 3)
+/* On a store whose rows carry stamps (WcStoreCaps.bStamps): the row's new
+** stamps (its write's, then each index entry's: 8 bytes each), the stamps
+** the write is conditional on (NULL: the store reads the row itself),
+** and an index entry's group (its write's stamp; for a delete, the old
+** entry's). */
+#define WC_PARAM_STAMPS(pS)  ((pS)->nCol + 4)
+#define WC_PARAM_EXPECT(pS)  ((pS)->nCol + 5)
+#define WC_PARAM_GROUP(pS)   ((pS)->nCol + 6)
+#define WC_STAMP WC_STAMP_SIZE
+
+/* What the store behind a table can do, for the writer and the planner:
+** a store is described by this, never named. */
+typedef struct WcStoreCaps WcStoreCaps;
+struct WcStoreCaps {
+  int bTransactional;   /* Multi-row transactions: a statement that fails
+                        ** leaves nothing of what it wrote */
+  int bStamps;          /* Rows carry stamps: updates and deletes are
+                        ** conditional on the stamps read, an index entry
+                        ** is written under its write's stamp before its
+                        ** row and the old one deleted after it */
+  int bCellVersions;    /* A row's older versions are its own older cells:
+                        ** a new latest version leaves the old one in place,
+                        ** and deleting a row deletes its versions */
+  int bRowFamilies;     /* FAMILY columns live in the row, not in tables of
+                        ** their own */
+  int bLateChecks;      /* A plain INSERT's key check may be answered after
+                        ** its row, unless the write asks now (INSERT OR
+                        ** FAIL); an INSERT OR REPLACE does not say whether
+                        ** it replaced a row */
+  int bStoreMessages;   /* Its errors name the widecol table: passed on as
+                        ** they are */
+  int bNoEmptyKey;      /* Keeps no row under an empty key */
+  int nMaxKey;          /* The longest row key it keeps, or 0 */
+  int64_t iTimeStep;    /* Its timestamps' granularity, microseconds */
+};
 
 /* Prepared statements of one kind (and, for scans, one set of columns)
 ** that are not in use. */
@@ -219,6 +255,13 @@ struct WcVtab {
   WcKeySet *pDisplaced; /* Keys this UPDATE took from rows still to come */
   int64_t iTime;        /* Versioned tables: the new version's rowtime, */
   int64_t iOldTime;     /* and that of the row it replaces (readOld) */
+  /* Stores whose rows carry stamps (WcStoreCaps.bStamps): */
+  unsigned char aWrite[WC_STAMP];   /* this write's stamp, */
+  WcBuf newStamps;      /* the row's stamps once written, */
+  WcBuf oldStamps;      /* those readOld() read (n 0: none read, or a row
+                        ** without them) */
+  int nMoved;           /* Rows moved by the UPDATE running (since its scan
+                        ** began), for the message if one cannot move */
   struct WcCursor *pSpare;  /* A closed cursor kept for the next xOpen */
 };
 
@@ -227,6 +270,11 @@ struct WcVtab {
 int wcVtabError(WcVtab *p, int rc, const char *zFormat, ...);
 
 /* wc_store.c */
+const WcStoreCaps *wcStoreCaps(const WcVtab *p);
+/* Reports what SQLite said of a statement on a table behind p that failed
+** with rc: the store's own words where they name the widecol table, else
+** prefixed with its name. */
+int wcStoreError(WcVtab *p, int rc);
 int wcStoreCreate(WcVtab *p);
 int wcStoreCheck(WcVtab *p);
 int wcStoreDrop(WcVtab *p);

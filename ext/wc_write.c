@@ -20,6 +20,7 @@
 */
 #include "wc_vtab.h"
 #include "rk_bytes.h"
+#include "wc_stamp.h"
 
 #include <string.h>
 
@@ -109,6 +110,7 @@ static int keySetAdd(WcVtab *p, const unsigned char *a, int64_t n){
 
 void wcWriteScanStarted(WcVtab *p){
   keySetClear(p->pDisplaced);
+  p->nMoved = 0;
 }
 
 int wcWriteInit(WcVtab *p){
@@ -141,6 +143,8 @@ void wcWriteFree(WcVtab *p){
   if( p->pDisplaced ) sqlite3_free(p->pDisplaced->aSlot);
   sqlite3_free(p->pDisplaced);
   wcBufFree(&p->key);
+  wcBufFree(&p->newStamps);
+  wcBufFree(&p->oldStamps);
   sqlite3_free(p->aVal);
   sqlite3_free(p->apCopy);
   sqlite3_free(p->aOldVal);
@@ -227,29 +231,29 @@ static void rowRelease(WcVtab *p){
   }
 }
 
-/* Bigtable keeps no empty row key and none over 4 KiB: a row whose key
-** (or an index key) is one cannot be stored there. */
-#define WC_BIGTABLE_MAX_KEY 4096
-static int bigtableKey(WcVtab *p, const WcBuf *pKey, const char *zWhat){
-  if( pKey->n == 0 ){
+/* A store may keep no empty row key, and none past a length (Bigtable:
+** 4 KiB): a row whose key (or an index key) is one cannot be stored. */
+static int storeKey(WcVtab *p, const WcBuf *pKey, const char *zWhat){
+  const WcStoreCaps *pCaps = wcStoreCaps(p);
+  if( pKey->n == 0 && pCaps->bNoEmptyKey ){
     return wcVtabError(p, SQLITE_CONSTRAINT_CHECK, "widecol %s: the %s is "
         "empty (every field in it is empty text), and Bigtable keeps no row "
         "under an empty key (STORAGE BIGTABLE); give a field a value", p->zName,
         zWhat);
   }
-  if( pKey->n > WC_BIGTABLE_MAX_KEY ){
+  if( pCaps->nMaxKey > 0 && pKey->n > pCaps->nMaxKey ){
     return wcVtabError(p, SQLITE_CONSTRAINT_CHECK, "widecol %s: the %s is "
         "%lld bytes, and Bigtable keeps no row key over %d bytes (STORAGE "
         "BIGTABLE); shorten the fields", p->zName, zWhat,
-        (long long)pKey->n, WC_BIGTABLE_MAX_KEY);
+        (long long)pKey->n, pCaps->nMaxKey);
   }
   return SQLITE_OK;
 }
 
-static int bigtableKeys(WcVtab *p){
-  int i, rc = bigtableKey(p, &p->key, "row key");
+static int storeKeys(WcVtab *p){
+  int i, rc = storeKey(p, &p->key, "row key");
   for(i = 0; i < p->pSchema->nIndex && rc == SQLITE_OK; i++){
-    rc = bigtableKey(p, &p->aIdxKey[i], "index key");
+    rc = storeKey(p, &p->aIdxKey[i], "index key");
   }
   return rc;
 }
@@ -273,7 +277,7 @@ static int rowEncode(WcVtab *p, sqlite3_value **apArg){
 /* The row's index keys, once its key is whole, and Bigtable's limits. */
 static int rowKeys(WcVtab *p){
   int rc = indexKeys(p, p->aVal, p->key.a, p->key.n, p->aIdxKey);
-  if( rc == SQLITE_OK && p->pSchema->zBigtable ) rc = bigtableKeys(p);
+  if( rc == SQLITE_OK ) rc = storeKeys(p);
   return rc;
 }
 
@@ -339,33 +343,64 @@ static void bindKey(sqlite3_stmt *pStmt, int iParam, const unsigned char *a,
 /* The message for a duplicate row key. */
 static int duplicateKey(WcVtab *p, const unsigned char *aKey, int64_t nKey){
   char *zKey = describeKey(aKey, nKey);
-  sqlite3_str *pFields = sqlite3_str_new(0);
-  int j, rc;
-  for(j = 0; j < p->pSchema->nCol; j++){
-    if( p->pSchema->aCol[j].bKey ){
-      sqlite3_str_appendf(pFields, "%s%s", sqlite3_str_length(pFields)
-                          ? ", " : "", p->pSchema->aCol[j].zName);
-    }
-  }
-  if( p->pSchema->nRandom ){
-    sqlite3_str_appendf(pFields, " and RANDOM(%lld)'s number",
-                        (long long)p->pSchema->nRandom);
-  }
-  rc = wcVtabError(p, SQLITE_CONSTRAINT_PRIMARYKEY, "UNIQUE constraint "
+  char *zFields = wcKeyFields(p->pSchema);
+  int rc = wcVtabError(p, SQLITE_CONSTRAINT_PRIMARYKEY, "UNIQUE constraint "
       "failed: %s.rowkey (a row with key %s exists; the key is made from "
-      "%s)", p->zName, zKey ? zKey : "?",
-      sqlite3_str_value(pFields) ? sqlite3_str_value(pFields) : "?");
+      "%s)", p->zName, zKey ? zKey : "?", zFields ? zFields : "?");
   sqlite3_free(zKey);
-  sqlite3_free(sqlite3_str_finish(pFields));
+  sqlite3_free(zFields);
   return rc;
 }
 
+/* Binds the stamps a write statement takes on a store whose rows carry
+** them: a row's new stamps and those it is conditional on; an index
+** entry's group (a put: the write's stamp; a delete: the old entry's,
+** index iObj's stamp of the row read, 0s for none). */
+static void bindStamps(WcVtab *p, sqlite3_stmt *pStmt, int eStmt, int iObj){
+  static const unsigned char aZero[WC_STAMP] = {0};
+  const WcSchema *pS = p->pSchema;
+  switch( eStmt ){
+    case WC_STMT_INSERT:
+    case WC_STMT_INSERT_NOW:
+    case WC_STMT_REPLACE:
+      sqlite3_bind_blob64(pStmt, WC_PARAM_STAMPS(pS), p->newStamps.a,
+                          (sqlite3_uint64)p->newStamps.n, SQLITE_STATIC);
+      break;
+    case WC_STMT_UPDATE:
+      sqlite3_bind_blob64(pStmt, WC_PARAM_STAMPS(pS), p->newStamps.a,
+                          (sqlite3_uint64)p->newStamps.n, SQLITE_STATIC);
+      /* fall through */
+    case WC_STMT_DELETE:
+      if( p->oldStamps.n > 0 ){
+        sqlite3_bind_blob64(pStmt, WC_PARAM_EXPECT(pS), p->oldStamps.a,
+                            (sqlite3_uint64)p->oldStamps.n, SQLITE_STATIC);
+      }else{
+        sqlite3_bind_null(pStmt, WC_PARAM_EXPECT(pS));
+      }
+      break;
+    case WC_STMT_INDEX_PUT:
+      sqlite3_bind_blob(pStmt, WC_PARAM_GROUP(pS), p->aWrite, WC_STAMP,
+                        SQLITE_STATIC);
+      break;
+    case WC_STMT_INDEX_DEL: {
+      int64_t iOff = (int64_t)WC_STAMP * (1 + iObj);
+      sqlite3_bind_blob(pStmt, WC_PARAM_GROUP(pS),
+                        p->oldStamps.n >= iOff + WC_STAMP
+                        ? p->oldStamps.a + iOff : aZero, WC_STAMP,
+                        SQLITE_STATIC);
+      break;
+    }
+    default:
+      break;
+  }
+}
+
 /* Runs a write statement: ?1 the row key aKey, ?(i + 2) the values aVal
-** (if given), ?(nCol + 2) the index key pIdxKey (if given), and on a
+** (if given), ?(nCol + 2) the index key pIdxKey (if given), on a
 ** versioned table's row (and under a TTL its index entries) the rowtime
-** p->iTime.  Returns
-** SQLite's extended result code (whether or not the application turned
-** extended codes on), with no message. */
+** p->iTime, and the stamps (bindStamps()).  Returns SQLite's extended
+** result code (whether or not the application turned extended codes on),
+** with no message. */
 static int execWrite(WcVtab *p, int eStmt, int iObj, const unsigned char *aKey,
                      int64_t nKey, const WcValue *aVal, const WcBuf *pIdxKey){
   sqlite3_stmt *pStmt = 0;
@@ -376,10 +411,12 @@ static int execWrite(WcVtab *p, int eStmt, int iObj, const unsigned char *aKey,
   for(i = 0; aVal && i < nCol; i++) bindValue(pStmt, i + 2, &aVal[i]);
   if( pIdxKey ) bindKey(pStmt, nCol + 2, pIdxKey->a, pIdxKey->n);
   if( (p->pSchema->bVersioned && (eStmt == WC_STMT_INSERT
+   || eStmt == WC_STMT_INSERT_NOW
    || eStmt == WC_STMT_REPLACE || eStmt == WC_STMT_UPDATE))
    || (p->pSchema->nTtl > 0 && eStmt == WC_STMT_INDEX_PUT) ){
     sqlite3_bind_int64(pStmt, WC_PARAM_ROWTIME(p->pSchema), p->iTime);
   }
+  if( wcStoreCaps(p)->bStamps ) bindStamps(p, pStmt, eStmt, iObj);
   rc = sqlite3_step(pStmt);
   if( rc == SQLITE_DONE ){
     rc = SQLITE_OK;
@@ -393,23 +430,40 @@ static int execWrite(WcVtab *p, int eStmt, int iObj, const unsigned char *aKey,
 
 /* Reports what SQLite said about a write to a table behind p that failed
 ** with rc.  A constraint there is no constraint of the user's: the tables
-** behind p have only their keys, which p's writes keep unique; on
-** Bigtable, the store's own checks are. */
+** behind p have only their keys, which p's writes keep unique; but a
+** store that checks keys itself names the table in its own words. */
 static int writeError(WcVtab *p, int rc){
-  if( (rc & 0xFF) == SQLITE_CONSTRAINT && p->pSchema->zBigtable ){
-    /* Bigtable's store checks keys itself: a plain INSERT's key found in
-    ** use after the statement went on (UNIQUE), a key it cannot hold. */
-    return wcVtabError(p, rc, "widecol %s: %s", p->zName,
-                       sqlite3_errmsg(p->db));
-  }
-  if( (rc & 0xFF) == SQLITE_CONSTRAINT ){
+  if( (rc & 0xFF) == SQLITE_CONSTRAINT && !wcStoreCaps(p)->bStoreMessages ){
     return wcVtabError(p, SQLITE_ERROR, "widecol %s: a table behind it "
                        "refused a write (%s); was it changed directly? run "
                        "SELECT * FROM widecol_check(%Q)", p->zName,
                        sqlite3_errmsg(p->db), p->zName);
   }
-  return wcVtabError(p, rc, "widecol %s: %s", p->zName,
-                     sqlite3_errmsg(p->db));
+  return wcStoreError(p, rc);
+}
+
+/* A new write on a store with stamps: its stamp, and the row's new stamps
+** (the write's, then each entry's: the old row's when bKeep, else 0s
+** until stampEntry()). */
+static void stampsBegin(WcVtab *p, int bKeep){
+  static const unsigned char aZero[WC_STAMP] = {0};
+  int i;
+  wcStampNew(p->aWrite);
+  p->newStamps.n = 0;
+  wcBufAppend(&p->newStamps, p->aWrite, WC_STAMP);
+  for(i = 0; i < p->pSchema->nIndex; i++){
+    int64_t iOff = (int64_t)WC_STAMP * (1 + i);
+    wcBufAppend(&p->newStamps, bKeep && p->oldStamps.n >= iOff + WC_STAMP
+                               ? p->oldStamps.a + iOff : aZero, WC_STAMP);
+  }
+}
+
+/* Index iIndex's entry is written again, under this write's stamp. */
+static void stampEntry(WcVtab *p, int iIndex){
+  int64_t iOff = (int64_t)WC_STAMP * (1 + iIndex);
+  if( p->newStamps.n >= iOff + WC_STAMP ){
+    memcpy(p->newStamps.a + iOff, p->aWrite, WC_STAMP);
+  }
 }
 
 /* execWrite(), with the message for an error: the row key taken (the
@@ -533,8 +587,9 @@ static int randomKey(WcVtab *p, sqlite3_value **argv){
 static int writeFamilies(WcVtab *p, const unsigned char *aKey, int64_t nKey){
   const WcSchema *pS = p->pSchema;
   int i, j, rc = SQLITE_OK;
-  /* On Bigtable the families are in the row's own Bigtable row. */
-  for(i = 0; i < pS->nFamily && !pS->zBigtable && rc == SQLITE_OK; i++){
+  /* On a store whose families live in the row, they were written with it. */
+  for(i = 0; i < pS->nFamily && !wcStoreCaps(p)->bRowFamilies
+              && rc == SQLITE_OK; i++){
     const WcFamily *pFam = &pS->aFamily[i];
     int bAny = 0;
     for(j = 0; j < pFam->nCol; j++){
@@ -547,14 +602,16 @@ static int writeFamilies(WcVtab *p, const unsigned char *aKey, int64_t nKey){
 }
 
 /* Reads the row with key aKey into p->aOldVal (copies in p->apOld), its
-** index keys into p->aOldIdxKey and, versioned, its rowtime into
-** p->iOldTime.  *pbFound is 0 if there is none. */
+** index keys into p->aOldIdxKey, versioned, its rowtime into p->iOldTime,
+** and on a store with stamps, its stamps into p->oldStamps.  *pbFound is
+** 0 if there is none. */
 static int readOld(WcVtab *p, const unsigned char *aKey, int64_t nKey,
                    int *pbFound){
   const WcSchema *pS = p->pSchema;
   sqlite3_stmt *pStmt = 0;
   int rc = wcStoreAcquire(p, WC_STMT_READ, 0, 0, &pStmt), i;
   *pbFound = 0;
+  p->oldStamps.n = 0;
   if( rc != SQLITE_OK ) return rc;
   bindKey(pStmt, 1, aKey, nKey);
   rc = sqlite3_step(pStmt);
@@ -569,6 +626,12 @@ static int readOld(WcVtab *p, const unsigned char *aKey, int64_t nKey,
       }
     }
     if( pS->bVersioned ) p->iOldTime = sqlite3_column_int64(pStmt, pS->nCol);
+    if( wcStoreCaps(p)->bStamps ){
+      int iStamp = pS->nCol + (pS->bVersioned ? 1 : 0);
+      wcBufAppend(&p->oldStamps, sqlite3_column_blob(pStmt, iStamp),
+                  sqlite3_column_bytes(pStmt, iStamp));
+      if( p->oldStamps.bOom ) rc = SQLITE_NOMEM;
+    }
     *pbFound = 1;
   }else if( rc == SQLITE_DONE ){
     rc = SQLITE_OK;
@@ -611,19 +674,43 @@ static int sameEntry(WcVtab *p, int iIndex){
   return 1;
 }
 
+/* removeRow() on a store with stamps: the row deleted if it still has
+** the stamps read (without an index, as the store reads it), then its
+** entries; its versions go with it. */
+static int removeStamped(WcVtab *p, const unsigned char *aKey, int64_t nKey,
+                         int *pbFound){
+  const WcSchema *pS = p->pSchema;
+  int bFound = 1, rc = SQLITE_OK, i;
+  if( pS->nIndex > 0 ){
+    rc = readOld(p, aKey, nKey, &bFound);
+  }else{
+    p->oldStamps.n = 0;
+  }
+  if( rc == SQLITE_OK && bFound ){
+    rc = runWrite(p, WC_STMT_DELETE, 0, aKey, nKey, 0, 0);
+    bFound = rc == SQLITE_OK && sqlite3_changes(p->db) > 0;
+  }
+  for(i = 0; i < pS->nIndex && rc == SQLITE_OK && bFound; i++){
+    rc = runWrite(p, WC_STMT_INDEX_DEL, i, aKey, nKey, 0, &p->aOldIdxKey[i]);
+  }
+  oldRelease(p);
+  if( pbFound ) *pbFound = bFound;
+  return rc;
+}
+
 /* Removes the row with key aKey from every table, if it exists, with its
 ** older versions. */
 static int removeRow(WcVtab *p, const unsigned char *aKey, int64_t nKey,
                      int *pbFound){
   const WcSchema *pS = p->pSchema;
   int bFound = 1, rc = SQLITE_OK, i;
+  if( wcStoreCaps(p)->bStamps ) return removeStamped(p, aKey, nKey, pbFound);
   if( pS->nIndex > 0 ) rc = readOld(p, aKey, nKey, &bFound);
   for(i = 0; i < pS->nIndex && rc == SQLITE_OK && bFound; i++){
     rc = runWrite(p, WC_STMT_INDEX_DEL, i, aKey, nKey, 0, &p->aOldIdxKey[i]);
   }
   oldRelease(p);
-  for(i = 0; i < pS->nFamily && !pS->zBigtable && rc == SQLITE_OK && bFound;
-      i++){
+  for(i = 0; i < pS->nFamily && rc == SQLITE_OK && bFound; i++){
     rc = runWrite(p, WC_STMT_FAMILY_DEL, i, aKey, nKey, 0, 0);
   }
   if( rc == SQLITE_OK && bFound ){
@@ -637,29 +724,94 @@ static int removeRow(WcVtab *p, const unsigned char *aKey, int64_t nKey,
   return rc;
 }
 
+/* Puts the new row's entries under this write's stamp: every index's, or
+** (bOld: a row read is being replaced) those that differ from its. */
+static int putEntries(WcVtab *p, int bOld){
+  int i, rc = SQLITE_OK;
+  for(i = 0; i < p->pSchema->nIndex && rc == SQLITE_OK; i++){
+    if( bOld && sameEntry(p, i) ) continue;
+    stampEntry(p, i);
+    rc = runWrite(p, WC_STMT_INDEX_PUT, i, p->key.a, p->key.n, p->aVal,
+                  &p->aIdxKey[i]);
+  }
+  return rc;
+}
+
+/* Deletes the old row's entries that the new row's replace. */
+static int deleteOldEntries(WcVtab *p){
+  int i, rc = SQLITE_OK;
+  for(i = 0; i < p->pSchema->nIndex && rc == SQLITE_OK; i++){
+    if( sameEntry(p, i) ) continue;
+    rc = runWrite(p, WC_STMT_INDEX_DEL, i, p->key.a, p->key.n, 0,
+                  &p->aOldIdxKey[i]);
+  }
+  return rc;
+}
+
+/* insertRow() on a store with stamps: the entries first (a row never goes
+** without them), then the row, then the old row's entries that are no
+** longer its. */
+static int insertStamped(WcVtab *p, int eInsert, int bKnow, int *pbReplaced){
+  const WcSchema *pS = p->pSchema;
+  int rc = SQLITE_OK, bFound = 0;
+  p->oldStamps.n = 0;
+  if( eInsert == WC_STMT_REPLACE && pS->nIndex > 0 ){
+    /* What it replaces, for the entries that go. */
+    rc = readOld(p, p->key.a, p->key.n, &bFound);
+    stampsBegin(p, bFound);
+    if( rc == SQLITE_OK ) rc = putEntries(p, bFound);
+    if( rc == SQLITE_OK ){
+      rc = runWrite(p, WC_STMT_REPLACE, 0, p->key.a, p->key.n, p->aVal, 0);
+    }
+    if( rc == SQLITE_OK && bFound ) rc = deleteOldEntries(p);
+    oldRelease(p);
+  }else if( eInsert == WC_STMT_REPLACE && !bKnow ){
+    /* A blind put, as HBase's is: it waits in the batch, where finding
+    ** out whether it overwrote would cost a call per row.  An UPDATE that
+    ** moves a row must know (bKnow): see WcKeySet. */
+    stampsBegin(p, 0);
+    rc = runWrite(p, WC_STMT_REPLACE, 0, p->key.a, p->key.n, p->aVal, 0);
+  }else if( eInsert == WC_STMT_REPLACE ){
+    stampsBegin(p, 0);
+    rc = execWrite(p, WC_STMT_INSERT_NOW, 0, p->key.a, p->key.n, p->aVal, 0);
+    if( rc == SQLITE_CONSTRAINT_PRIMARYKEY ){
+      bFound = 1;
+      rc = runWrite(p, WC_STMT_REPLACE, 0, p->key.a, p->key.n, p->aVal, 0);
+    }else if( rc != SQLITE_OK ){
+      rc = writeError(p, rc);
+    }
+  }else{
+    stampsBegin(p, 0);
+    rc = putEntries(p, 0);
+    if( rc == SQLITE_OK ){
+      rc = runWrite(p, eInsert, 0, p->key.a, p->key.n, p->aVal, 0);
+    }
+  }
+  if( rc == SQLITE_OK && bFound ) wcHistoryKeyTaken(p->pHistory, 1);
+  *pbReplaced = rc == SQLITE_OK && bFound;
+  return rc;
+}
+
 /* Inserts the new row (p->aVal, p->key, p->aIdxKey) into every table.  A
 ** row it replaces (eInsert WC_STMT_REPLACE) is removed from them first,
 ** and counted: an overwrite, what an HBase put does to a key in use.
-** *pbReplaced tells whether there was one (on Bigtable, where a put is
-** blind, only when bKnow asks for it). */
+** *pbReplaced tells whether there was one (on a store whose put does not
+** tell, only when bKnow asks for it). */
 static int insertRow(WcVtab *p, int eInsert, int bKnow, int *pbReplaced){
   const WcSchema *pS = p->pSchema;
   int rc = SQLITE_OK, bFound = 0, i;
+  if( wcStoreCaps(p)->bStamps ){
+    return insertStamped(p, eInsert, bKnow, pbReplaced);
+  }
   if( eInsert == WC_STMT_REPLACE && pS->nIndex > 0 ){
     rc = removeRow(p, p->key.a, p->key.n, &bFound);
     if( rc == SQLITE_OK ){
       rc = runWrite(p, eInsert, 0, p->key.a, p->key.n, p->aVal, 0);
     }
-  }else if( eInsert == WC_STMT_REPLACE && pS->zBigtable && !bKnow ){
-    /* On Bigtable a put is blind, as HBase's is: it waits in the batch,
-    ** where finding out whether it overwrote would cost a call per row.
-    ** An UPDATE that moves a row must know (bKnow): see WcKeySet. */
-    rc = runWrite(p, WC_STMT_REPLACE, 0, p->key.a, p->key.n, p->aVal, 0);
   }else if( eInsert == WC_STMT_REPLACE ){
     /* Without indexes there is nothing to read first: a plain INSERT
     ** succeeds unless the key is taken, and only then is it replaced. */
-    rc = execWrite(p, pS->zBigtable ? WC_STMT_INSERT_NOW : WC_STMT_INSERT, 0,
-                   p->key.a, p->key.n, p->aVal, 0);
+    rc = execWrite(p, WC_STMT_INSERT, 0, p->key.a, p->key.n, p->aVal, 0);
     if( rc == SQLITE_CONSTRAINT_PRIMARYKEY ){
       bFound = 1;
       rc = runWrite(p, WC_STMT_REPLACE, 0, p->key.a, p->key.n, p->aVal, 0);
@@ -679,11 +831,33 @@ static int insertRow(WcVtab *p, int eInsert, int bKnow, int *pbReplaced){
   return rc;
 }
 
+/* updateRow() on a store with stamps: the changed entries first, the row
+** if it still has the stamps read (without an index, as the store reads
+** it), then the old entries. */
+static int updateStamped(WcVtab *p, int bOldRead){
+  const WcSchema *pS = p->pSchema;
+  int bFound = 1, rc = SQLITE_OK;
+  if( pS->nIndex > 0 && !bOldRead ){
+    rc = readOld(p, p->key.a, p->key.n, &bFound);
+  }else if( !bOldRead ){
+    p->oldStamps.n = 0;
+  }
+  stampsBegin(p, 1);
+  if( rc == SQLITE_OK && bFound && pS->nIndex > 0 ) rc = putEntries(p, 1);
+  if( rc == SQLITE_OK ){
+    rc = runWrite(p, WC_STMT_UPDATE, 0, p->key.a, p->key.n, p->aVal, 0);
+  }
+  if( rc == SQLITE_OK && bFound && pS->nIndex > 0 ) rc = deleteOldEntries(p);
+  oldRelease(p);
+  return rc;
+}
+
 /* Rewrites the row with key p->key in place: its key does not change.
 ** bOldRead: readOld() has read the row already. */
 static int updateRow(WcVtab *p, int bOldRead){
   const WcSchema *pS = p->pSchema;
   int bFound = 1, rc = SQLITE_OK, i;
+  if( wcStoreCaps(p)->bStamps ) return updateStamped(p, bOldRead);
   if( pS->nIndex > 0 && !bOldRead ){
     rc = readOld(p, p->key.a, p->key.n, &bFound);
   }
@@ -742,11 +916,11 @@ static int trimVersions(WcVtab *p, const unsigned char *aKey, int64_t nKey,
   return rc;
 }
 
-/* The step between rowtimes: Bigtable keeps cell timestamps in whole
-** milliseconds, so on it a rowtime is a multiple of 1,000 microseconds and
-** the clock is read to the millisecond. */
+/* The step between rowtimes: the store's timestamp granularity (Bigtable
+** keeps whole milliseconds, so on it a rowtime is a multiple of 1,000
+** microseconds and the clock is read to the millisecond). */
 static int64_t rowtimeStep(const WcVtab *p){
-  return p->pSchema->zBigtable ? 1000 : 1;
+  return wcStoreCaps(p)->iTimeStep;
 }
 
 /* The rowtime an INSERT or UPDATE gives, in *piTime; *pbGiven is 0 when
@@ -822,8 +996,9 @@ static int versionedPut(WcVtab *p, int eInsert, int bGiven, int64_t iGiven,
   p->iTime = iGiven;
   if( iGiven >= p->iOldTime ){
     /* The new latest: the old one goes to history, unless it is the same
-    ** version written again. */
-    if( iGiven > p->iOldTime && pS->nVersions > 1 ){
+    ** version written again (or the store keeps it there by itself). */
+    if( iGiven > p->iOldTime && pS->nVersions > 1
+     && !wcStoreCaps(p)->bCellVersions ){
       rc = putVersion(p, p->key.a, p->key.n, p->aOldVal, p->iOldTime);
     }
     if( rc == SQLITE_OK ) rc = updateRow(p, 1);
@@ -932,21 +1107,36 @@ static int putRow(WcVtab *p, int eInsert, int bMoved,
                       pbReplaced);
 }
 
+/* A row of an UPDATE could not move, after others did: on a store without
+** multi-row transactions those stay moved, and the message says so. */
+static int movedBefore(WcVtab *p, int rc){
+  char *zMsg = sqlite3_mprintf("%s; the %d row%s this UPDATE moved before "
+      "it stay%s moved: the store has no multi-row transactions "
+      "(docs/bigtable.md, What a statement guarantees)", p->base.zErrMsg,
+      p->nMoved, p->nMoved == 1 ? "" : "s", p->nMoved == 1 ? "s" : "");
+  if( zMsg == 0 ) return SQLITE_NOMEM;
+  sqlite3_free(p->base.zErrMsg);
+  p->base.zErrMsg = zMsg;
+  return rc;
+}
+
 int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
                   sqlite3_int64 *pRowid){
   WcVtab *p = (WcVtab*)pVtab;
   int nCol = p->pSchema->nCol;
   int eConflict = sqlite3_vtab_on_conflict(p->db);
-  /* On Bigtable a plain INSERT's check may be answered after the row
-  ** (bt_store.h); OR IGNORE and OR FAIL must know at the row. */
+  const WcStoreCaps *pCaps = wcStoreCaps(p);
+  /* A store may answer a plain INSERT's check after the row; OR IGNORE
+  ** and OR FAIL must know at the row. */
   int eInsert = eConflict == SQLITE_REPLACE ? WC_STMT_REPLACE
-      : p->pSchema->zBigtable && (eConflict == SQLITE_IGNORE
-                                  || eConflict == SQLITE_FAIL)
+      : pCaps->bLateChecks && (eConflict == SQLITE_IGNORE
+                               || eConflict == SQLITE_FAIL)
       ? WC_STMT_INSERT_NOW : WC_STMT_INSERT;
   sqlite3_value *pTime;
   const unsigned char *aOld;
   int nOld, rc, bReplaced = 0;
   (void)pRowid;
+  p->oldStamps.n = 0;
   if( argc == 1 ){
     rc = removeRow(p, sqlite3_value_blob(argv[0]),
                    sqlite3_value_bytes(argv[0]), 0);
@@ -992,9 +1182,9 @@ int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
           "grows, from the largest down, in steps), or in two statements "
           "through a table of the new values (docs/widecol.md, Differences "
           "from an ordinary table)", p->zName, zKey ? zKey : "?",
-          p->pSchema->zBigtable ? "rows it already sent to Bigtable stay "
-          "written: docs/bigtable.md, Transactions" : "nothing it wrote is "
-          "kept");
+          pCaps->bTransactional ? "nothing it wrote is kept" : "the rows it "
+          "moved before stay moved: the store has no multi-row "
+          "transactions (docs/bigtable.md, What a statement guarantees)");
       sqlite3_free(zKey);
       return rc;
     }
@@ -1009,14 +1199,20 @@ int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
         rc = putRow(p, eInsert, 0, pTime, &bReplaced);
       }else{
         /* A new key: insert under it first, so a conflict changes
-        ** nothing, then drop the old row (with its versions).  On
-        ** Bigtable the insert's check is answered at once, before the
-        ** delete is queued. */
-        rc = putRow(p, eInsert == WC_STMT_INSERT && p->pSchema->zBigtable
+        ** nothing, then drop the old row (with its versions).  A store
+        ** that may answer the insert's check late is asked at once,
+        ** before the delete is queued. */
+        rc = putRow(p, eInsert == WC_STMT_INSERT && pCaps->bLateChecks
                        ? WC_STMT_INSERT_NOW : eInsert, 2, pTime, &bReplaced);
         if( rc == SQLITE_OK ) rc = removeRow(p, aOld, nOld, 0);
         if( rc == SQLITE_OK && bReplaced ){
           rc = keySetAdd(p, p->key.a, p->key.n);
+        }
+        if( rc == SQLITE_OK ){
+          p->nMoved++;
+        }else if( (rc & 0xFF) == SQLITE_CONSTRAINT && p->nMoved > 0
+               && !pCaps->bTransactional ){
+          rc = movedBefore(p, rc);
         }
       }
     }

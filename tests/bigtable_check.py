@@ -105,6 +105,28 @@ def integer(v):
     return b"\xf9" + struct.pack(">q", v)
 
 
+def marker(value, n_index, n_col):
+    """(write stamp, [index entry stamps], [column has a cell]) of a row
+    marker as docs/bigtable.md lays it out, or None if it is not one."""
+    if len(value) != 1 + 8 * (1 + n_index) + (n_col + 7) // 8 or value[0] != 1:
+        return None
+    stamps = [value[1 + 8 * i:9 + 8 * i] for i in range(1 + n_index)]
+    bits = value[1 + 8 * (1 + n_index):]
+    return stamps[0], stamps[1:], [bool(bits[i // 8] >> (i % 8) & 1) for i in range(n_col)]
+
+
+def groups(cells):
+    """{stamp: {column: value}} of an index entry's cells: qualifiers "\0",
+    the write's 8-character stamp, the column's name ("" the marker)."""
+    out = {}
+    for cell, value in cells.items():
+        fam, qual = cell.split(":", 1)
+        q = qual.encode("utf-8", "surrogateescape")
+        assert fam == "_" and q[:1] == b"\x00" and len(q) >= 9, cell
+        out.setdefault(q[1:9], {})[q[9:].decode()] = value
+    return out
+
+
 def real(v):
     return b"\xfa" + struct.pack(">d", v)
 
@@ -131,15 +153,25 @@ def check_layout(args):
     local = {bytes(r[0]) for r in db.execute("SELECT rowkey FROM pay")}
     expect("cbt read: the keys widecol reads back", local == set(rows), local)
     want = {
-        k1: {"_:": b"", "_:customer_id": integer(123), "_:paid_at": b"01-01-2017 09:00:00",
+        k1: {"_:customer_id": integer(123), "_:paid_at": b"01-01-2017 09:00:00",
              "_:payment_id": integer(12345678), "p:amount": real(10.5), "p:mode": b"card"},
-        k2: {"_:": b"", "_:customer_id": integer(23), "_:paid_at": b"01-01-2017 09:07:00",
+        k2: {"_:customer_id": integer(23), "_:paid_at": b"01-01-2017 09:07:00",
              "_:payment_id": integer(12345683), "p:amount": real(-2.0)},
-        k3: {"_:": b"", "_:customer_id": integer(7), "_:paid_at": "é\u65e5".encode("utf-8"),
+        k3: {"_:customer_id": integer(7), "_:paid_at": "é\u65e5".encode("utf-8"),
              "_:payment_id": integer(1), "p:mode": b"\xfb\x00\xff"},
     }
+    cols = ["_:customer_id", "_:paid_at", "_:payment_id", "p:amount", "p:mode"]
+    marks = {}
     for k in want:
-        expect("cbt read: the cells of %r" % k, rows.get(k) == want[k], rows.get(k))
+        got = dict(rows.get(k, {}))
+        marks[k] = marker(got.pop("_:", b""), 1, len(cols))
+        expect("cbt read: the cells of %r" % k, got == want[k], got)
+        # The marker: a stamp per write and per index entry, and a bit for
+        # each column that has a cell.
+        expect("cbt read: the marker of %r" % k, marks[k] is not None
+               and marks[k][2] == [c in want[k] for c in cols]
+               and all(s.isalnum() and len(s) == 8 for s in [marks[k][0]] + marks[k][1]),
+               rows.get(k, {}).get("_:"))
     expect("cbt count", cbt("chk", "wc", "count", "pay").strip() == b"3")
     fams = cbt("chk", "wc", "ls", "pay").decode()
     expect("cbt ls: families _ and p, one version kept",
@@ -151,8 +183,13 @@ def check_layout(args):
     idx = cbt_rows("chk", "wc", "pay_idx_by_id")
     want_idx = {b"012345678_" + k1: k1, b"012345683_" + k2: k2, b"000000001_" + k3: k3}
     expect("cbt read: the index entries", sorted(idx) == sorted(want_idx), sorted(idx))
-    expect("cbt read: each entry's row key",
-           all(idx[k].get("_:rowkey") == b"\xfb" + want_idx[k] for k in want_idx), idx)
+    # Each entry: one group of cells, under the stamp its row's marker
+    # names for this index, holding the row key as a BLOB.
+    ok = True
+    for k, rk in want_idx.items():
+        g = groups(idx.get(k, {}))
+        ok = ok and list(g) == [marks[rk][1][0]] and g[marks[rk][1][0]].get("rowkey") == b"\xfb" + rk
+    expect("cbt read: each entry's group, named by its row's marker", ok, idx)
     # A value that starts with a byte UTF-8 never starts with is escaped.
     db.execute("INSERT INTO pay VALUES (1, 'x', 1, 0, CAST(x'f9616263' AS TEXT))")
     got = db.execute("SELECT hex(mode), typeof(mode) FROM pay WHERE customer_id = 1").fetchone()
@@ -189,20 +226,27 @@ def check_versions(args):
     db.execute("INSERT OR REPLACE INTO h(k, v, n, rowtime) VALUES ('r1', 2, NULL, ?)", (t2,))
     db.execute("INSERT OR REPLACE INTO h(k, v, n, rowtime) VALUES ('r1', 3, 'z', ?)", (t3,))
     rows = cbt_versions("chk", "wc", "hist")
-    # VERSIONS 2: the versions of t3 and t2; t1's cells were dropped.
-    want = {b"r1": {"_:": [(t3, b""), (t2, b"")],
-                    "_:k": [(t3, b"r1"), (t2, b"r1")],
+    # VERSIONS 2: the versions of t3 and t2; t1's cells were dropped.  Each
+    # version has its marker: its own write's stamp, every column a cell.
+    want = {b"r1": {"_:k": [(t3, b"r1"), (t2, b"r1")],
                     "_:v": [(t3, integer(3)), (t2, integer(2))],
                     "f:n": [(t3, b"z"), (t2, b"\xf8")]}}
-    expect("cbt read: a version per rowtime, every column, NULL as 0xF8", rows == want, rows)
+    got = {k: {c: v for c, v in r.items() if c != "_:"} for k, r in rows.items()}
+    expect("cbt read: a version per rowtime, every column, NULL as 0xF8", got == want, rows)
+    marks = [(t, marker(v, 1, 3)) for t, v in rows.get(b"r1", {}).get("_:", [])]
+    expect("cbt read: a marker per version, stamped with its rowtime",
+           [t for t, _ in marks] == [t3, t2] and all(m and m[2] == [True] * 3 for _, m in marks)
+           and marks[0][1][0] != marks[1][1][0], marks)
     fams = cbt("chk", "wc", "ls", "hist").decode()
     expect("cbt ls: VERSIONS 2 and TTL 3600 are each family's GC rule",
            "_\t\t(versions() > 2 || age() > 1h)" in fams
            and "f\t\t(versions() > 2 || age() > 1h)" in fams, fams)
     idx = cbt_versions("chk", "wc", "hist_idx_by_v")
+    latest = {c: v[0][1] for c, v in idx.get(b"3_r1", {}).items()}
     expect("cbt read: the index entry stamped with its row's rowtime",
            sorted(idx) == [b"3_r1"] and all(c[0][0] == t3 and len(c) == 1
-                                            for c in idx[b"3_r1"].values()), idx)
+                                            for c in idx[b"3_r1"].values())
+           and list(groups(latest)) == [marks[0][1][1][0]], idx)
     fams = cbt("chk", "wc", "ls", "hist_idx_by_v").decode()
     expect("cbt ls: the index ages out with its rows",
            "_\t\t(versions() > 1 || age() > 1h)" in fams, fams)
@@ -246,8 +290,11 @@ def check_cell_limit(args):
         db.execute("INSERT OR REPLACE INTO big VALUES (2, zeroblob(100 * 1024 * 1024))")
         expect("a value over the cell limit", False, "no error")
     except sqlite3.Error as e:
-        expect("a value over the cell limit", "more than a Bigtable cell may hold" in str(e)
-               and "column v" in str(e), e)
+        # The type byte makes it one more than 100 MiB: the message says
+        # exactly what a BLOB may hold.
+        expect("a value over the cell limit", "column v takes 104857601 bytes" in str(e)
+               and "more than the 104857600 a cell may hold" in str(e)
+               and "a BLOB may hold at most 104857599 bytes" in str(e), e)
     expect("nothing of it written", cbt("chk", "wc", "count", "big").strip() == b"1")
     db.execute("DROP TABLE big")
     db.close()
@@ -276,10 +323,13 @@ def start_emulator(path):
 
 
 def check_stopped(args):
-    """The emulator stops in the middle of a read, and of a write."""
+    """The emulator stops in the middle of a read, and of a write: each is
+    retried (the server may come back) until the deadline, 2 s here, then
+    fails loudly."""
     saved = os.environ["BIGTABLE_EMULATOR_HOST"]
     proc, port = start_emulator(args.emulator)
     os.environ["BIGTABLE_EMULATOR_HOST"] = "127.0.0.1:%d" % port
+    os.environ["WIDECOL_BIGTABLE_TIMEOUT_MS"] = "2000"
     try:
         db = connect(args)
         db.execute("CREATE VIRTUAL TABLE s USING widecol(k INTEGER, v TEXT, ROWKEY(k PAD 6), "
@@ -290,19 +340,26 @@ def check_stopped(args):
         first = cur.fetchmany(5)
         proc.kill()
         proc.wait()
+        began = time.monotonic()
         try:
             rest = cur.fetchall()
             expect("emulator stopped mid-read", False, "read %d rows" % (len(first) + len(rest)))
         except sqlite3.Error as e:
             expect("emulator stopped mid-read", "is the emulator running?" in str(e)
-                   and str(port) in str(e), e)
+                   and "retried until the deadline" in str(e) and str(port) in str(e), e)
+        took = time.monotonic() - began
+        expect("emulator stopped mid-read: retried within the deadline", 0.5 < took < 4, took)
+        began = time.monotonic()
         try:
             db.execute("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10) "
                        "INSERT OR REPLACE INTO s SELECT i, 'w' FROM n")
             expect("emulator stopped: a write fails loudly", False, "no error")
         except sqlite3.Error as e:
             expect("emulator stopped: a write fails loudly",
-                   "could not write" in str(e) and "is the emulator running?" in str(e), e)
+                   "10 rows were not written" in str(e) and "could not write" in str(e)
+                   and "is the emulator running?" in str(e), e)
+        took = time.monotonic() - began
+        expect("emulator stopped: the write retried within the deadline", 0.5 < took < 4, took)
         # Nothing of the table lives in the SQLite database itself.
         names = [r[0] for r in db.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")]
         expect("no rows kept locally", all("VIRTUAL" in (db.execute(
@@ -313,6 +370,7 @@ def check_stopped(args):
         if proc.poll() is None:
             proc.kill()
         os.environ["BIGTABLE_EMULATOR_HOST"] = saved
+        del os.environ["WIDECOL_BIGTABLE_TIMEOUT_MS"]
 
 
 def check_endpoints(args):

@@ -922,7 +922,8 @@ class Runner:
         except sqlite3.Error as e:
             if why in str(e):
                 after = sorted(db.execute("SELECT * FROM w").fetchall(), key=repr)
-                if after != before and self.bigtable and "stay written" in str(e):
+                if (after != before and self.bigtable
+                        and "What a statement guarantees" in str(e)):
                     # What it sent before the refusal stays (documented).
                     log_both(log, sql, params)
                     self.resync = True
