@@ -89,7 +89,7 @@ int btCreateRemote(BtTable *p, int *pbMade){
   req.table = &table;
   req.n_splits = (size_t)p->nSplit;
   req.splits = apSplit;
-  code = btCall(p->pConn, M_CREATETABLE, zParent, &req.base,
+  code = btCallIdempotent(p->pConn, M_CREATETABLE, zParent, &req.base,
                 &wcbt__table__descriptor, &pResp, &st, &p->wait);
   if( pResp ) protobuf_c_message_free_unpacked(pResp, 0);
   if( code == BT_OK ) *pbMade = 1;
@@ -101,7 +101,7 @@ int btCreateRemote(BtTable *p, int *pbMade){
     btStatusClear(&st);
     get.name = p->zResource;
     get.view = 2;
-    code = btCall(p->pConn, M_GETTABLE, p->zResource, &get.base,
+    code = btCallIdempotent(p->pConn, M_GETTABLE, p->zResource, &get.base,
                   &wcbt__table__descriptor, (ProtobufCMessage**)&pTable, &st,
                   &p->wait);
     if( code == BT_OK ){
@@ -142,7 +142,7 @@ int btDeleteRemote(BtTable *p, const char *zResource){
   int code, rc = SQLITE_OK;
   if( btTableConnect(p) ) return SQLITE_ERROR;
   req.name = (char*)zResource;
-  code = btCall(p->pConn, M_DELETETABLE, zResource, &req.base,
+  code = btCallIdempotent(p->pConn, M_DELETETABLE, zResource, &req.base,
                 &wcbt__empty__descriptor, &pResp, &st, &p->wait);
   if( pResp ) protobuf_c_message_free_unpacked(pResp, 0);
   /* Gone already is what DROP wants. */
@@ -163,7 +163,7 @@ int btMissingColumn(BtTable *p, int iCol, const unsigned char *aKey,
   int code, bGone = 0, rc;
   get.name = p->zResource;
   get.view = 2;
-  code = btCall(p->pConn, M_GETTABLE, p->zResource, &get.base,
+  code = btCallIdempotent(p->pConn, M_GETTABLE, p->zResource, &get.base,
                 &wcbt__table__descriptor, (ProtobufCMessage**)&pTable, &st,
                 &p->wait);
   if( code == BT_OK ){

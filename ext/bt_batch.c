@@ -323,6 +323,8 @@ struct Flush {
   const char *zKeys;    /* what its row key is made from (or 0) */
   int nNotWritten;      /* Rows not written */
   int nUnique;          /* ... of them, inserts whose key was in use */
+  int nMaybe;           /* ... of them, sent without an answer: Bigtable
+                        ** may yet apply them */
   int nWritten;         /* Rows written */
   int nListed;          /* The first few, and why */
   char *azKey[BT_LISTED];
@@ -356,6 +358,7 @@ static void notWritten(Flush *pF, BtTable *pT, BtOp *pOp, int eOutcome,
   pOp->eOutcome = eOutcome;
   wcBufAppend(&pF->failedStamps, pOp->aStamp, BT_STAMP);
   pF->nNotWritten++;
+  if( eOutcome == BT_OUT_FAILED && btMaybeApplied(rc) ) pF->nMaybe++;
   if( eOutcome == BT_OUT_CONFLICT && pOp->eCond == BT_COND_ABSENT ){
     pF->nUnique++;
     rc = SQLITE_CONSTRAINT_UNIQUE;
@@ -517,7 +520,19 @@ static void sendBlind(BtTable *pT, const char *zResource, BtOp **apOp,
       }
       nTodo = nLeft;
       if( nTodo == 0 ) break;
-      if( !bRetry || !btBackoff(&pT->wait, ++nAttempt, iStart) ){
+      if( bRetry ){
+        int code = btBackoff(&pT->wait, ++nAttempt, iStart);
+        if( code == BT_CANCELLED ){
+          sqlite3_free(*pzWhy);
+          *pzWhy = sqlite3_mprintf("interrupted while waiting to send again");
+          *pCodeWhy = BT_CANCELLED;
+          r = 0;
+          bRetry = 0;
+        }else if( code != BT_OK ){
+          bRetry = 0;
+        }
+      }
+      if( !bRetry ){
         for(k = 0; k < nTodo; k++) apOp[aiTodo[k]]->eOutcome = BT_OUT_FAILED;
         if( r < 0 ){
           sqlite3_free(*pzWhy);
@@ -770,13 +785,15 @@ static void sendConditional(BtTable *pT, const char *zResource, BtOp **apOp,
       /* Its condition still holds and nothing answered: again, alone. */
       while( pOp->eOutcome == BT_OUT_WAIT ){
         Wcbt__CheckAndMutateRowRequest *pReq;
-        if( !btBackoff(&pT->wait, ++nAttempt, iStart) ){
+        code = btBackoff(&pT->wait, ++nAttempt, iStart);
+        if( code != BT_OK ){
           pOp->eOutcome = BT_OUT_FAILED;
           if( *pzWhy == 0 ){
-            *pzWhy = sqlite3_mprintf("CheckAndMutateRow: no answer, and no "
-                                     "time left within the deadline to ask "
-                                     "again");
-            *pCodeWhy = BT_DEADLINE_EXCEEDED;
+            *pzWhy = sqlite3_mprintf(code == BT_CANCELLED
+                ? "interrupted while waiting to send again"
+                : "CheckAndMutateRow: no answer, and no time left within the "
+                  "deadline to ask again");
+            *pCodeWhy = code;
           }
           break;
         }
@@ -963,7 +980,13 @@ static char *flushMessage(Flush *pF){
                            "Bigtable", zTable);
   }
   zWhy = listedRows(pF);
-  if( pF->nUnique == pF->nNotWritten ){
+  if( pF->nMaybe == pF->nNotWritten ){
+    zMsg = sqlite3_mprintf("widecol %s: %d row%s may not have been written "
+        "to Bigtable: they were sent, but no answer came (%s), so Bigtable "
+        "may yet apply them; read them to know%s", zTable, pF->nNotWritten,
+        pF->nNotWritten == 1 ? "" : "s", zWhy ? zWhy : "",
+        pF->nWritten ? zOthers : "");
+  }else if( pF->nUnique == pF->nNotWritten ){
     /* As widecol words a key in use, with what the key is made from. */
     const char *zKeys = pF->zKeys;
     if( pF->nNotWritten == 1 ){
@@ -1084,7 +1107,11 @@ int btOpSendNow(BtTable *p, BtOp *pOp){
     }
     default: {
       char *z = btRpcDescribe(p, "could not write to", codeWhy, zWhy);
-      rc = z ? btError(p, btRpcCode(codeWhy), "widecol %s: %s", p->zTable, z)
+      rc = btRpcCode(codeWhy);
+      rc = z ? btError(p, rc, "widecol %s: %s%s", p->zTable, z,
+                       btMaybeApplied(rc) ? "; the row was sent, but no "
+                       "answer came, so Bigtable may yet apply it: read it "
+                       "to know" : "")
              : SQLITE_NOMEM;
       sqlite3_free(z);
       break;

@@ -449,9 +449,15 @@ static void readPage(BtTable *p, BtCursor *pCur, int bNext){
 ** if it did (or nothing was left to read: pStream 0), else the error. */
 static int readResume(BtTable *p, BtCursor *pCur, BtStatus *pSt){
   BtStatus st = {0, 0};
+  int code;
   if( !btRetryable(pSt->code) ) return btRpcError(p, "could not read", pSt);
   if( pCur->nRetry == 0 ) pCur->iRetryStart = btNowMs();
-  if( !btBackoff(&p->wait, ++pCur->nRetry, pCur->iRetryStart) ){
+  code = btBackoff(&p->wait, ++pCur->nRetry, pCur->iRetryStart);
+  if( code == BT_CANCELLED ){
+    return btError(p, SQLITE_INTERRUPT, "widecol %s: interrupted while "
+                   "waiting to read %s again", p->zTable, p->zResource);
+  }
+  if( code != BT_OK ){
     return btRpcError(p, "could not read (retried until the deadline)", pSt);
   }
   btConnRetryNow(p->pConn);

@@ -34,8 +34,10 @@ SQLITE_EXTENSION_INIT3
 #define BT_KEEPALIVE_MS         30000
 #define BT_KEEPALIVE_TIMEOUT_MS 10000
 /* Retries of idempotent calls wait 50 ms, then twice as long each time,
-** up to this. */
+** up to this; gRPC's own reconnection attempts (every one of which a call
+** made meanwhile would wait for) from 100 ms to the same. */
 #define BT_MAX_BACKOFF_MS 2000
+#define BT_MIN_RECONNECT_MS 100
 
 struct BtConn {
   char *zKey;           /* Endpoint and token: what makes it shareable */
@@ -86,7 +88,7 @@ static void intArg(grpc_arg *pArg, const char *zKey, int iValue){
 }
 
 static grpc_channel *makeChannel(const char *zTarget, const char *zToken){
-  grpc_arg aArg[4];
+  grpc_arg aArg[7];
   grpc_channel_args args;
   grpc_channel_credentials *pCred;
   grpc_channel *pChannel;
@@ -95,7 +97,12 @@ static grpc_channel *makeChannel(const char *zTarget, const char *zToken){
   intArg(&aArg[1], GRPC_ARG_MAX_SEND_MESSAGE_LENGTH, -1);
   intArg(&aArg[2], GRPC_ARG_KEEPALIVE_TIME_MS, BT_KEEPALIVE_MS);
   intArg(&aArg[3], GRPC_ARG_KEEPALIVE_TIMEOUT_MS, BT_KEEPALIVE_TIMEOUT_MS);
-  args.num_args = 4;
+  /* A server back after a restart is found within the retries' pace,
+  ** not after gRPC's default backoff (1 s growing to 120 s). */
+  intArg(&aArg[4], GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, BT_MIN_RECONNECT_MS);
+  intArg(&aArg[5], GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, BT_MIN_RECONNECT_MS);
+  intArg(&aArg[6], GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, BT_MAX_BACKOFF_MS);
+  args.num_args = 7;
   args.args = aArg;
   if( zToken == 0 ){
     pCred = grpc_insecure_credentials_create();
@@ -256,10 +263,11 @@ int btRetryable(int code){
 
 int btBackoff(const BtWait *pWait, int nAttempt, int64_t iStartMs){
   int64_t nDelay = 50, iUntil;
+  if( interrupted(pWait) ) return BT_CANCELLED;
   while( --nAttempt > 0 && nDelay < BT_MAX_BACKOFF_MS ) nDelay *= 2;
   if( nDelay > BT_MAX_BACKOFF_MS ) nDelay = BT_MAX_BACKOFF_MS;
   iUntil = btNowMs() + nDelay;
-  if( iUntil > iStartMs + pWait->nTimeoutMs ) return 0;
+  if( iUntil > iStartMs + pWait->nTimeoutMs ) return BT_DEADLINE_EXCEEDED;
   while( btNowMs() < iUntil ){
     struct timespec ts;
     int64_t n = iUntil - btNowMs();
@@ -268,9 +276,9 @@ int btBackoff(const BtWait *pWait, int nAttempt, int64_t iStartMs){
     ts.tv_sec = 0;
     ts.tv_nsec = (long)n * 1000000L;
     nanosleep(&ts, 0);
-    if( interrupted(pWait) ) return 0;
+    if( interrupted(pWait) ) return BT_CANCELLED;
   }
-  return 1;
+  return BT_OK;
 }
 
 /* The routing header Bigtable's front end reads: the table's resource
@@ -515,6 +523,24 @@ int btCall(BtConn *pConn, const char *zMethod, const char *zTable,
     return BT_INTERNAL;
   }
   return btCallFinish(p, pRespDesc, ppResp, pStatus);
+}
+
+int btCallIdempotent(BtConn *pConn, const char *zMethod, const char *zTable,
+                     const ProtobufCMessage *pReq,
+                     const ProtobufCMessageDescriptor *pRespDesc,
+                     ProtobufCMessage **ppResp, BtStatus *pStatus,
+                     const BtWait *pWait){
+  int64_t iStart = btNowMs();
+  int nAttempt = 0, code;
+  for(;;){
+    code = btCall(pConn, zMethod, zTable, pReq, pRespDesc, ppResp, pStatus,
+                  pWait);
+    if( !btRetryable(code) || btBackoff(pWait, ++nAttempt, iStart) != BT_OK ){
+      return code;
+    }
+    btStatusClear(pStatus);
+    btConnRetryNow(pConn);
+  }
 }
 
 int btStreamOpen(BtConn *pConn, const char *zMethod, const char *zTable,

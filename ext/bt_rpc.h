@@ -87,8 +87,9 @@ void btConnRetryNow(BtConn *pConn);
 /* True for a status after which an idempotent call may be tried again. */
 int btRetryable(int code);
 /* Sleeps before attempt nAttempt (1, 2, ...) of a call begun at
-** iStartMs (btNowMs()), growing from 50 ms; returns 0 if the wait's
-** deadline leaves no room for it or the statement was interrupted. */
+** iStartMs (btNowMs()), growing from 50 ms up to 2 s: BT_OK to go again,
+** BT_DEADLINE_EXCEEDED if the wait's deadline leaves no room for it,
+** BT_CANCELLED if the statement was interrupted. */
 int btBackoff(const BtWait *pWait, int nAttempt, int64_t iStartMs);
 int64_t btNowMs(void);
 
@@ -101,6 +102,16 @@ int btCall(BtConn *pConn, const char *zMethod, const char *zTable,
            const ProtobufCMessageDescriptor *pRespDesc,
            ProtobufCMessage **ppResp, BtStatus *pStatus,
            const BtWait *pWait);
+
+/* btCall(), tried again while it fails with a status worth retrying,
+** with backoff, until the deadline: for calls that may be repeated
+** (GetTable; CreateTable and DeleteTable, whose repeat says
+** ALREADY_EXISTS or NOT_FOUND). */
+int btCallIdempotent(BtConn *pConn, const char *zMethod, const char *zTable,
+                     const ProtobufCMessage *pReq,
+                     const ProtobufCMessageDescriptor *pRespDesc,
+                     ProtobufCMessage **ppResp, BtStatus *pStatus,
+                     const BtWait *pWait);
 
 /* The same call in two halves, so that several can be in flight:
 ** btCallStart() sends the request (NULL on OOM); btCallFinish() waits for

@@ -203,6 +203,10 @@ char *btRpcDescribe(BtTable *p, const char *zDoing, int code,
                     const char *zMsg);
 /* The SQLite code of a gRPC status, as btRpcError() chooses it. */
 int btRpcCode(int code);
+/* True if a write that failed with SQLite code rc (from btRpcCode()) was
+** sent but not answered (no answer before the deadline, an interrupt, a
+** connection lost): Bigtable may yet apply it. */
+int btMaybeApplied(int rc);
 /* Opens the table's connection to Bigtable, if not yet open. */
 int btTableConnect(BtTable *p);
 /* A key for a message: 'text' when printable, else x'hex' (a long one

@@ -109,6 +109,10 @@ char *btRpcDescribe(BtTable *p, const char *zDoing, int code,
   return zRet;
 }
 
+int btMaybeApplied(int rc){
+  return rc == SQLITE_IOERR || rc == SQLITE_INTERRUPT;
+}
+
 int btRpcError(BtTable *p, const char *zDoing, const BtStatus *pStatus){
   char *z = btRpcDescribe(p, zDoing, pStatus->code, pStatus->zMsg);
   int rc;

@@ -17,6 +17,7 @@
 ** of a row shares (the index holds the latest version only).
 */
 #include "wc_vtab.h"
+#include "wc_rpc.h"
 #include "rk_bytes.h"
 
 #include <math.h>
@@ -62,6 +63,15 @@ struct Planner {
                         ** terms must not be omitted */
   int bVersionRead;     /* versions = n or asof = t: rows are versions, a
                         ** key's newest first */
+  /* Calls, on a store that costs them (WcStoreCaps.rCallRows): */
+  double rCall;         /* What one costs, in rows */
+  double nSkipCalls;    /* The skip scan planned makes about this many, */
+  double nNoSkipCalls;  /* or one not planned would have (0: none was
+                        ** turned down for its calls) */
+  int nNoSkipMany;      /* A skip scan over this many leading elements was
+                        ** turned down: they take more prefixes than the
+                        ** store's nPrefixProbes (0: none) */
+  int rc;               /* A read planning needed failed */
 };
 
 /* True if the right-hand side of constraint i is a TEXT literal: only
@@ -303,13 +313,11 @@ static void planElements(Planner *p){
 #define WC_SEEK_COST 10.0
 #define WC_ENUM_COST 17.0
 
-/* Fields are counted by probing up to this many distinct prefixes; on
-** Bigtable, where a probe is a call, up to the second figure, and only in
-** a table small enough to have been counted: a probe is a range with no
-** end, which the emulator answers in time proportional to the rest of the
-** table.  A larger table's fields are taken to have many values. */
-#define WC_SKIP_PROBES 1000
-#define WC_SKIP_PROBES_BIGTABLE 64
+/* Fields are counted by probing up to the store's nPrefixProbes distinct
+** prefixes (1,000 locally; on Bigtable, where a probe is a call, 64, and
+** only in a table small enough to have been counted: a probe is a range
+** with no end, which the emulator answers in time proportional to the rest
+** of the table).  Past that a field has too many values to skip over. */
 
 /* Every value of the skipped SALTs and BUCKETs is visited, computed, when
 ** there are at most this many and the table has this many rows per value:
@@ -342,17 +350,22 @@ static int elementHasRange(Planner *p, int iElem){
 }
 
 /* The distinct prefixes of the first k elements in the data, counted up
-** to WC_SKIP_PROBES (a larger result means "more than that") once per
-** connection. */
+** to the store's nPrefixProbes (a larger result means "more than that")
+** once per connection. */
 static double prefixCount(Planner *p, int k){
+  const WcStoreCaps *pCaps = wcStoreCaps(p->pTab);
   int64_t *aCount = p->pTab->aPath[p->iPath].aPrefixCount;
-  if( aCount[k] < 0 && !p->pTab->pSchema->zBigtable ){
-    aCount[k] = wcStorePrefixCount(p->pTab, p->iPath, k, WC_SKIP_PROBES);
-  }else if( aCount[k] < 0 && p->pTab->nRowEst > WC_BIGTABLE_COUNT ){
-    aCount[k] = WC_SKIP_PROBES_BIGTABLE + 1;
+  if( aCount[k] < 0 && pCaps->nCountMax > 0
+   && p->pTab->nRowEst > pCaps->nCountMax ){
+    aCount[k] = pCaps->nPrefixProbes + 1;
   }else if( aCount[k] < 0 ){
-    aCount[k] = wcStorePrefixCount(p->pTab, p->iPath, k,
-                                   WC_SKIP_PROBES_BIGTABLE);
+    int rc = wcStorePrefixCount(p->pTab, p->iPath, k, pCaps->nPrefixProbes,
+                                &aCount[k]);
+    if( rc != SQLITE_OK ){
+      if( p->rc == SQLITE_OK ) p->rc = rc;
+      aCount[k] = -1;
+      return (double)pCaps->nPrefixProbes + 1.0;
+    }
   }
   return aCount[k] > 0 ? (double)aCount[k] : 1.0;
 }
@@ -375,7 +388,7 @@ static double skipPrefixes(Planner *p, int k){
   }
   if( bCounted ){
     nPrefix = prefixCount(p, k);
-    if( nPrefix > WC_SKIP_PROBES ) return -1.0;
+    if( nPrefix > wcStoreCaps(pTab)->nPrefixProbes ) return -1.0;
   }
   return nPrefix < nRow ? nPrefix : nRow;
 }
@@ -450,24 +463,32 @@ static double literalWidth(Planner *p, int iCol){
 ** and the first element that does (or that has a range) comes after them,
 ** and seeking from prefix to prefix (two seeks each: find it, then its
 ** range; one each when every prefix is visited) costs less than reading
-** every row. */
+** every row.  On a store that costs calls, each probe and each prefix
+** read alone is a call; prefixes visited in an ascending scan are read
+** WC_SET_MAX to a call where the store reads sets of ranges. */
 static void planSkip(Planner *p){
   const WcSchema *pS = p->pS;
+  const WcStoreCaps *pCaps = wcStoreCaps(p->pTab);
   double nRow = (double)(p->pTab->nRowEst > 0 ? p->pTab->nRowEst : 1);
-  double nPrefix, nDomain, nOut, rSeek;
+  double nPrefix, nDomain, nOut, rSeek, nCalls;
   int k, i;
   for(k = 0; k < pS->nElem; k++){
     if( elementHasEq(p, k) || elementHasRange(p, k) ) break;
   }
   if( k == 0 || k == pS->nElem ) return;
   nPrefix = skipPrefixes(p, k);
-  if( nPrefix < 0 ) return;
+  if( nPrefix < 0 ){
+    p->nNoSkipMany = k;
+    return;
+  }
+  nCalls = 2.0 * nPrefix;
   rSeek = 2.0 * nPrefix * WC_SEEK_COST;
   nDomain = skipDomain(p, k);
   if( nDomain >= 1.0 && nDomain <= WC_VISIT_MAX
    && nRow >= nDomain * WC_VISIT_ROWS ){
     p->plan.bAllPrefixes = 1;
     rSeek = nDomain * WC_SEEK_COST;
+    nCalls = pCaps->bRangeSets ? ceil(nDomain / WC_SET_MAX) : nDomain;
   }
   if( skipEnumerable(p, k) ){
     /* Enumerating the values costs this much instead, when it is less.
@@ -476,10 +497,12 @@ static void planSkip(Planner *p){
     ** probing costs at most two seeks per prefix, never every row. */
     const ColCons *pCons = &p->aCons[pS->aElem[k].iCol];
     double nWidth = literalWidth(p, pS->aElem[k].iCol);
+    double rValue = WC_ENUM_COST + p->rCall;
     if( nWidth < 0.0 && pCons->nLo && pCons->nHi ) nWidth = nRow / 100.0;
-    p->plan.nEnumMax = (int64_t)(rSeek / WC_ENUM_COST);
-    if( nWidth >= 0.0 && nWidth * WC_ENUM_COST < rSeek ){
-      rSeek = (nWidth > 1.0 ? nWidth : 1.0) * WC_ENUM_COST;
+    p->plan.nEnumMax = (int64_t)((rSeek + nCalls * p->rCall) / rValue);
+    if( nWidth >= 0.0 && nWidth * rValue < rSeek + nCalls * p->rCall ){
+      nCalls = nWidth > 1.0 ? nWidth : 1.0;
+      rSeek = nCalls * WC_ENUM_COST;
       p->bSkipEnum = 1;
     }
   }
@@ -487,14 +510,17 @@ static void planSkip(Planner *p){
   nOut = nRow;
   for(i = k; i < pS->nElem && elementHasEq(p, i); i++) nOut /= 10.0;
   if( i < pS->nElem && elementHasRange(p, i) ) nOut /= 3.0;
-  if( rSeek + nOut < nRow ){
+  if( rSeek + nCalls * p->rCall + nOut < nRow + p->rCall ){
     p->plan.nSkip = k;
-    p->rSkipSeek = rSeek;
+    p->rSkipSeek = rSeek + nCalls * p->rCall;
+    p->nSkipCalls = nCalls;
     p->nSkipPrefix = p->plan.bAllPrefixes ? nDomain : nPrefix;
     p->nSkipOut = nOut;
   }else{
+    if( rSeek + nOut < nRow ) p->nNoSkipCalls = nCalls;
     p->plan.nEnumMax = 0;
     p->plan.bAllPrefixes = 0;
+    p->bSkipEnum = 0;
   }
 }
 
@@ -774,7 +800,8 @@ static void planCost(Planner *p){
   ** cost a tenth of a full scan, and SQLite would scan instead. */
   if( rEq > 1.0 && !bUnique && p->plan.nSkip == 0 && p->plan.nEqElem > 0 ){
     double nPrefix = prefixCount(p, p->plan.nEqElem);
-    rEq = nPrefix > WC_SKIP_PROBES ? (rEq > nPrefix ? rEq : nPrefix) : nPrefix;
+    rEq = nPrefix > wcStoreCaps(p->pTab)->nPrefixProbes
+        ? (rEq > nPrefix ? rEq : nPrefix) : nPrefix;
   }
   nOut = bRowkeyEq ? 1.0 : nOut / rEq;
   if( p->plan.bEmpty ){
@@ -791,8 +818,10 @@ static void planCost(Planner *p){
   if( p->plan.nSkip > 0 ){
     pInfo->estimatedCost = p->rSkipSeek + nOut;
   }else{
-    pInfo->estimatedCost = bNarrow ? nSeek * log2(nRow + 2.0) + nOut
-                                   : nRow + 10.0;
+    /* A call for each seek on a store that costs calls. */
+    pInfo->estimatedCost = bNarrow ? nSeek * (log2(nRow + 2.0) + p->rCall)
+                                     + nOut
+                                   : nRow + 10.0 + p->rCall;
   }
 }
 
@@ -890,6 +919,23 @@ static void explainRanges(Planner *p, sqlite3_str *pStr){
   wcRangesFree(&ranges);
 }
 
+/* " 16 buckets x ts": the first k elements, as skipping names them. */
+static void appendElements(sqlite3_str *pStr, const WcSchema *pS, int k){
+  int i;
+  for(i = 0; i < k; i++){
+    const WcElement *pElem = &pS->aElem[i];
+    sqlite3_str_appendall(pStr, i ? " x" : "");
+    if( pElem->eKind == WC_ELEM_SALT ){
+      sqlite3_str_appendf(pStr, " %.0f %s", wcDerivedDomain(pS, i),
+                          pElem->bToken ? "tokens" : "salts");
+    }else if( pElem->eKind == WC_ELEM_BUCKET ){
+      sqlite3_str_appendf(pStr, " %lld buckets", pElem->nBucket);
+    }else{
+      sqlite3_str_appendf(pStr, " %s", pS->aCol[pElem->iCol].zName);
+    }
+  }
+}
+
 static char *planText(Planner *p){
   const WcSchema *pS = p->pS;
   sqlite3_index_info *pInfo = p->pInfo;
@@ -914,18 +960,7 @@ static char *planText(Planner *p){
     if( p->plan.nSkip > 0 ){
       /* "SKIP SCAN over 16 buckets:", "over 65536 salts:", "over host:" */
       sqlite3_str_appendall(pStr, "SKIP SCAN over");
-      for(i = 0; i < p->plan.nSkip; i++){
-        const WcElement *pElem = &pS->aElem[i];
-        sqlite3_str_appendall(pStr, i ? " x" : "");
-        if( pElem->eKind == WC_ELEM_SALT ){
-          sqlite3_str_appendf(pStr, " %.0f %s", wcDerivedDomain(pS, i),
-                              pElem->bToken ? "tokens" : "salts");
-        }else if( pElem->eKind == WC_ELEM_BUCKET ){
-          sqlite3_str_appendf(pStr, " %lld buckets", pElem->nBucket);
-        }else{
-          sqlite3_str_appendf(pStr, " %s", pS->aCol[pElem->iCol].zName);
-        }
-      }
+      appendElements(pStr, pS, p->plan.nSkip);
       if( p->plan.nEnumMax > 0 ){
         sqlite3_str_appendf(pStr, ", or over %s values if at most %lld",
                             pS->aCol[pS->aElem[p->plan.nSkip].iCol].zName,
@@ -963,6 +998,23 @@ static char *planText(Planner *p){
   }
   sqlite3_str_appendall(pStr, sqlite3_str_value(p->pNote)
                               ? sqlite3_str_value(p->pNote) : "");
+  /* On a store that costs calls, what the skip scan's calls cost, or that
+  ** they ruled one out. */
+  if( p->plan.nSkip > 0 && p->rCall > 0.0 ){
+    sqlite3_str_appendf(pStr, "; about %.0f call%s", p->nSkipCalls,
+                        p->nSkipCalls < 1.5 ? "" : "s");
+  }else if( p->nNoSkipCalls > 0.0 ){
+    sqlite3_str_appendf(pStr, "; no skip scan: it would take about %.0f "
+                        "calls", p->nNoSkipCalls);
+  }else if( p->nNoSkipMany > 0 ){
+    /* Why a field was not skipped over: the prefixes counted. */
+    sqlite3_str_appendall(pStr, "; no skip scan: more than");
+    sqlite3_str_appendf(pStr, " %d prefixes of", wcStoreCaps(p->pTab)->nPrefixProbes);
+    appendElements(pStr, pS, p->nNoSkipMany);
+    if( p->rCall > 0.0 ){
+      sqlite3_str_appendall(pStr, ", two calls each");
+    }
+  }
   if( pInfo->orderByConsumed && pInfo->nOrderBy ){
     sqlite3_str_appendall(pStr, p->plan.bDesc ? "; ORDER BY key DESC"
                                               : "; ORDER BY key");
@@ -1046,6 +1098,7 @@ static int planPath(WcVtab *pTab, sqlite3_index_info *pInfo, int iPath,
   p.pInfo = pInfo;
   p.plan.iPath = iPath;
   p.bVersionRead = bVersionRead;
+  p.rCall = wcStoreCaps(pTab)->rCallRows;
   memset(pInfo->aConstraintUsage, 0,
          sizeof(pInfo->aConstraintUsage[0]) * (size_t)pInfo->nConstraint);
   pInfo->orderByConsumed = 0;
@@ -1095,9 +1148,15 @@ static int planPath(WcVtab *pTab, sqlite3_index_info *pInfo, int iPath,
     for(i = 0; i < p.nArg; i++) nRange += p.plan.aTerm[i].eOp < WC_TERM_LIMIT;
     bUseful = !p.plan.bEmpty && (nRange > 0 || pInfo->orderByConsumed)
            && (!bVersionRead || indexKeyOnly(pTab, iPath - 1));
+    /* A row looked up per entry: a call each where calls cost. */
     if( !wcStoreCovers(pTab, iPath, p.plan.colUsed) ){
-      pInfo->estimatedCost += p.rOut * WC_LOOKUP_COST;
+      pInfo->estimatedCost += p.rOut * (WC_LOOKUP_COST + p.rCall);
     }
+  }
+  if( p.rc != SQLITE_OK ){
+    sqlite3_free(sqlite3_str_finish(p.pNote));
+    sqlite3_free(p.aCons);
+    return p.rc;
   }
   if( bUseful ){
     double nOut = p.rOut;
@@ -1448,7 +1507,15 @@ int wcBestIndex(WcVtab *pTab, sqlite3_index_info *pInfo){
   }
   rc = findVersionTerms(pTab, pInfo, &vt);
   if( rc != SQLITE_OK ) return rc;
-  if( pTab->nRowEst < 0 ) pTab->nRowEst = wcStoreRowCount(pTab);
+  if( pTab->nRowEst < 0 ){
+    /* The first read of a statement on a fresh connection: if it fails
+    ** (an interrupt, a store that does not answer), so does the
+    ** statement, here, rather than planned blind to fail later. */
+    int64_t nRow;
+    rc = wcStoreRowCount(pTab, &nRow);
+    if( rc != SQLITE_OK ) return rc;
+    pTab->nRowEst = nRow;
+  }
   nUnserved = wcHistoryQuery(pTab->pHistory, pTab->pSchema, pInfo,
                              aiUnserved);
   memset(&best, 0, sizeof(best));

@@ -205,8 +205,9 @@ static void setAppendBound(WcBuf *pSet, const WcBuf *b){
   wcBufAppend(pSet, b->a, b->n);
 }
 
-/* On Bigtable the ranges left of an ascending scan are read at once (one
-** ReadRows of many row ranges, not one each): encodes up to WC_SET_MAX of
+/* On a store that reads sets of ranges (Bigtable) the ranges left of an
+** ascending scan are read at once (one ReadRows of many row ranges, not
+** one each): encodes up to WC_SET_MAX of
 ** them in pSub->set (wc_rpc.h) and sets nSet, or leaves nSet 0 when fewer
 ** than two are left.  Ranges come sorted and merged (wcRangesBuild), so
 ** only an unbounded one stops a set: nothing can follow it. */
@@ -214,7 +215,7 @@ static int subSetEncode(WcCursor *pCur, Sub *pSub){
   static const unsigned char aNo[1] = { 0 }, aYes[1] = { 1 };
   int i;
   pSub->nSet = 0;
-  if( cursorTab(pCur)->pSchema->zBigtable == 0 || pCur->plan.bDesc
+  if( !wcStoreCaps(cursorTab(pCur))->bRangeSets || pCur->plan.bDesc
    || pSub->ranges.n - pSub->iRange < 2 ){
     return SQLITE_OK;
   }
@@ -536,14 +537,15 @@ static int enumStart(WcCursor *pCur, sqlite3_value **argv){
 ** The three ways.
 */
 
-/* seqNextPrefix(), and on Bigtable, for an ascending scan of prefixes
+/* seqNextPrefix(), and on a store that reads sets of ranges, for an
+** ascending scan of prefixes
 ** that are computed (not probed for, nor enumerated in a field's order),
 ** the ranges of the prefixes after it too, up to WC_SET_MAX: subStep()
 ** reads them in one request. */
 static int seqNextPrefixes(WcCursor *pCur, int *pbFound){
   WcRangeList more;
   int rc = seqNextPrefix(pCur, pbFound);
-  if( rc != SQLITE_OK || !*pbFound || !cursorTab(pCur)->pSchema->zBigtable
+  if( rc != SQLITE_OK || !*pbFound || !wcStoreCaps(cursorTab(pCur))->bRangeSets
    || pCur->plan.bDesc || !pCur->plan.bAllPrefixes || pCur->bEnum ){
     return rc;
   }

@@ -38,10 +38,20 @@ static int columnUsed(uint64_t colUsed, int iCol){
 /* The stores: SQLite's own tables, and Bigtable's (widecol_bigtable.so:
 ** no multi-row transactions, versions as cells, its key limit and its
 ** millisecond timestamps). */
+/* A call to Bigtable costs what reading WC_BIGTABLE_CALL rows of a scan
+** does: measured on the emulator, a one-row ReadRows costs about 25 rows'
+** time and a probe (a range with no end) about 700 (bench/bigtable.py
+** --calls); a skip scan's calls are mostly probes.  Google's service, a
+** network away, is dearer per call still. */
+#define WC_BIGTABLE_CALL 500.0
+
 static const WcStoreCaps aCaps[] = {
-  /* trans stamps cellv rowfam late msgs noempty maxkey step */
-  {  1,    0,     0,    0,     0,   0,   0,      0,     1 },
-  {  0,    1,     1,    1,     1,   1,   1,      4096,  1000 },
+  /* trans stamps cellv rowfam late msgs noempty maxkey step
+  ** call sets probes countmax */
+  {  1,    0,     0,    0,     0,   0,   0,      0,     1,
+     0.0, 0, 1000, 0 },
+  {  0,    1,     1,    1,     1,   1,   1,      4096,  1000,
+     WC_BIGTABLE_CALL, 1, 64, 10000 },
 };
 
 static const WcStoreCaps *capsOf(const WcSchema *pS){
@@ -778,13 +788,16 @@ void wcStoreClose(WcVtab *p){
   }
 }
 
-/* The row count from ANALYZE's sqlite_stat1 if it has one, else counted.
-** On Bigtable counting would read the whole table: the keys of up to
-** WC_BIGTABLE_COUNT rows are counted, and a table with more is taken to
-** be large (WC_BIGTABLE_ROWS). */
-int64_t wcStoreRowCount(WcVtab *p){
+/* The row count from ANALYZE's sqlite_stat1 if it has one, else counted:
+** every row, or on a store that costs calls up to nCountMax, past which
+** the table is taken to be large (WC_UNCOUNTED_ROWS).  A failed count is
+** the statement's error (its first read: an interrupt, a store that does
+** not answer). */
+int wcStoreRowCount(WcVtab *p, int64_t *pnRow){
+  const WcStoreCaps *pCaps = wcStoreCaps(p);
   sqlite3_stmt *pStmt = 0;
   int64_t nRow = -1;
+  int rc;
   char *zSql = sqlite3_mprintf("SELECT CAST(stat AS INTEGER) FROM "
                                "\"%w\".sqlite_stat1 WHERE tbl = '%q_rows' "
                                "LIMIT 1", p->zDb, p->zName);
@@ -794,37 +807,51 @@ int64_t wcStoreRowCount(WcVtab *p){
   }
   sqlite3_finalize(pStmt);
   sqlite3_free(zSql);
-  if( nRow < 0 ){
-    pStmt = 0;
-    zSql = sqlite3_mprintf(p->pSchema->zBigtable
-        ? "SELECT count(*) FROM (SELECT 1 FROM \"%w\".\"%w_rows\" LIMIT %d)"
-        : "SELECT count(*) FROM \"%w\".\"%w_rows\"", p->zDb, p->zName,
-        WC_BIGTABLE_COUNT + 1);
-    if( zSql && sqlite3_prepare_v2(p->db, zSql, -1, &pStmt, 0) == SQLITE_OK
-     && sqlite3_step(pStmt) == SQLITE_ROW ){
+  *pnRow = nRow < 0 ? 0 : nRow;
+  if( nRow >= 0 ) return SQLITE_OK;
+  pStmt = 0;
+  zSql = pCaps->nCountMax > 0
+      ? sqlite3_mprintf("SELECT count(*) FROM (SELECT 1 FROM \"%w\".\"%w_rows\" "
+                        "LIMIT %lld)", p->zDb, p->zName,
+                        (long long)pCaps->nCountMax + 1)
+      : sqlite3_mprintf("SELECT count(*) FROM \"%w\".\"%w_rows\"", p->zDb,
+                        p->zName);
+  if( zSql == 0 ) return SQLITE_NOMEM;
+  rc = sqlite3_prepare_v2(p->db, zSql, -1, &pStmt, 0);
+  sqlite3_free(zSql);
+  if( rc == SQLITE_OK ){
+    rc = sqlite3_step(pStmt);
+    if( rc == SQLITE_ROW ){
       nRow = sqlite3_column_int64(pStmt, 0);
+      rc = SQLITE_OK;
+    }else{
+      rc = wcStoreError(p, sqlite3_reset(pStmt));
     }
-    sqlite3_finalize(pStmt);
-    sqlite3_free(zSql);
-    if( p->pSchema->zBigtable && nRow > WC_BIGTABLE_COUNT ){
-      nRow = WC_BIGTABLE_ROWS;
-    }
+  }else{
+    rc = wcStoreError(p, rc);
   }
-  return nRow < 0 ? 0 : nRow;
+  sqlite3_finalize(pStmt);
+  if( pCaps->nCountMax > 0 && nRow > pCaps->nCountMax ){
+    nRow = WC_UNCOUNTED_ROWS;
+  }
+  *pnRow = nRow < 0 ? 0 : nRow;
+  return rc;
 }
 
 /* How many distinct prefixes the first nElem elements take in the data,
 ** counted by seeking from one to the next, up to nMax + 1.  For planning
 ** skip scans over fields, whose number of values nothing else tells. */
-int64_t wcStorePrefixCount(WcVtab *p, int iPath, int nElem, int64_t nMax){
+int wcStorePrefixCount(WcVtab *p, int iPath, int nElem, int64_t nMax,
+                       int64_t *pnFound){
   const WcSchema *pS = p->aPath[iPath].pKey;
   sqlite3_stmt *pStmt = 0;
   WcBuf next;
   int64_t nFound = 0;
+  int rc;
   memset(&next, 0, sizeof(next));
-  if( wcStoreAcquire(p, WC_STMT_SCAN, iPath, 0, &pStmt) != SQLITE_OK ){
-    return nMax + 1;
-  }
+  *pnFound = nMax + 1;
+  rc = wcStoreAcquire(p, WC_STMT_SCAN, iPath, 0, &pStmt);
+  if( rc != SQLITE_OK ) return rc;
   while( nFound <= nMax ){
     const unsigned char *aKey;
     int64_t nKey, nPrefix = 0, n;
@@ -832,7 +859,13 @@ int64_t wcStorePrefixCount(WcVtab *p, int iPath, int nElem, int64_t nMax){
     sqlite3_reset(pStmt);
     sqlite3_bind_blob(pStmt, 1, next.n ? next.a : (const unsigned char*)"",
                       (int)next.n, SQLITE_STATIC);
-    if( sqlite3_step(pStmt) != SQLITE_ROW ) break;
+    rc = sqlite3_step(pStmt);
+    if( rc != SQLITE_ROW ){
+      rc = rc == SQLITE_DONE ? SQLITE_OK
+                             : wcStoreError(p, sqlite3_reset(pStmt));
+      break;
+    }
+    rc = SQLITE_OK;
     aKey = sqlite3_column_blob(pStmt, 0);
     if( aKey == 0 ) aKey = (const unsigned char*)"";
     nKey = sqlite3_column_bytes(pStmt, 0);
@@ -848,5 +881,6 @@ int64_t wcStorePrefixCount(WcVtab *p, int iPath, int nElem, int64_t nMax){
   }
   wcStoreRelease(p, WC_STMT_SCAN, iPath, 0, pStmt);
   wcBufFree(&next);
-  return nFound;
+  if( rc == SQLITE_OK ) *pnFound = nFound;
+  return rc;
 }

@@ -195,7 +195,16 @@ struct WcStoreCaps {
   int bNoEmptyKey;      /* Keeps no row under an empty key */
   int nMaxKey;          /* The longest row key it keeps, or 0 */
   int64_t iTimeStep;    /* Its timestamps' granularity, microseconds */
+  /* What reading costs there, for the planner: */
+  double rCallRows;     /* A call, in rows of a full scan (0: no calls) */
+  int bRangeSets;       /* An ascending scan's ranges are read together,
+                        ** WC_SET_MAX to a call (WC_STMT_SCAN_SET) */
+  int nPrefixProbes;    /* Distinct prefixes of a field counted, by probing,
+                        ** for skip scans; past it, too many to skip */
+  int64_t nCountMax;    /* Rows counted for planning (0: all); a table with
+                        ** more is taken to hold WC_UNCOUNTED_ROWS */
 };
+#define WC_UNCOUNTED_ROWS 1000000
 
 /* Prepared statements of one kind (and, for scans, one set of columns)
 ** that are not in use. */
@@ -293,12 +302,13 @@ int wcStoreScanColumns(const WcVtab *p, int iPath, uint64_t colUsed,
 /* True if an index table holds every column in colUsed. */
 int wcStoreCovers(const WcVtab *p, int iPath, uint64_t colUsed);
 void wcStoreClose(WcVtab *p);
-int64_t wcStoreRowCount(WcVtab *p);
-/* On Bigtable a table of more than WC_BIGTABLE_COUNT rows is not counted:
-** wcStoreRowCount() says WC_BIGTABLE_ROWS. */
-#define WC_BIGTABLE_COUNT 10000
-#define WC_BIGTABLE_ROWS  1000000
-int64_t wcStorePrefixCount(WcVtab *p, int iPath, int nElem, int64_t nMax);
+/* The table's rows, for planning, in *pnRow (see WcStoreCaps.nCountMax);
+** SQLITE_OK, or the error of the read (message set). */
+int wcStoreRowCount(WcVtab *p, int64_t *pnRow);
+/* The distinct prefixes of the first nElem elements, counted up to
+** nMax + 1, in *pnFound; SQLITE_OK or the error of the read. */
+int wcStorePrefixCount(WcVtab *p, int iPath, int nElem, int64_t nMax,
+                       int64_t *pnFound);
 
 /* wc_plan.c: xBestIndex, and the plan it hands xFilter in idxStr.
 ** wcPlanDecode() reads that plan back; SQLITE_OK, or SQLITE_INTERNAL with

@@ -1,0 +1,602 @@
+#!/usr/bin/env python3
+"""The Bigtable store under several clients, failed calls, transactions and
+a server that freezes or dies: docs/bigtable.md, "What a statement
+guarantees", checked case by case.
+
+It starts its own emulator (it stops, kills and restarts it), runs writers
+in several processes and connections at once on one Bigtable table, and
+checks every outcome against what Google's cbt reads and against
+widecol_check.  Each case is one the issue tracker recorded against widecol
+1.0.1 (issue 28); its name says what must hold.
+
+Usage: bigtable_reliability.py --emulator PATH [--extension ./widecol]
+                               [--bigtable ./widecol_bigtable] [--only NAME]
+       bigtable_reliability.py --worker JSON   (a writer process; internal)
+"""
+import argparse
+import json
+import os
+import re
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+FAILED = []
+PASSED = []
+HERE = os.path.dirname(os.path.abspath(__file__))
+PROJECT, INSTANCE = "rel", "wc"
+
+
+def expect(what, ok, detail=""):
+    print("bigtable reliability: %s: %s%s" % (what, "ok" if ok else "FAILED",
+                                              "" if ok else " (%s)" % (detail,)))
+    (PASSED if ok else FAILED).append(what)
+
+
+def resource(table):
+    return "projects/%s/instances/%s/tables/%s" % (PROJECT, INSTANCE, table)
+
+
+def connect(ext, bigtable, path=":memory:"):
+    db = sqlite3.connect(path, isolation_level=None, timeout=30)
+    db.enable_load_extension(True)
+    db.load_extension(ext)
+    db.load_extension(bigtable)
+    return db
+
+
+def run(db, sql, params=()):
+    """("ok", rows) or ("error", message)."""
+    try:
+        return ("ok", db.execute(sql, params).fetchall())
+    except sqlite3.Error as e:
+        return ("error", str(e))
+
+
+def cbt(*words, check=True):
+    out = subprocess.run(["cbt", "-project", PROJECT, "-instance", INSTANCE] + list(words),
+                         capture_output=True)
+    if check and out.returncode != 0:
+        raise RuntimeError("cbt %s: %s" % (" ".join(words), out.stderr.decode()))
+    return out.stdout.decode("utf-8", "surrogateescape")
+
+
+def cbt_keys(table):
+    """The row keys cbt reads, as text."""
+    text = cbt("read", table, "cells-per-column=1")
+    keys, new = [], True
+    for line in text.split("\n"):
+        if line.startswith("-----"):
+            new = True
+        elif new and line.strip():
+            keys.append(line)
+            new = False
+    return keys
+
+
+def cbt_tables():
+    return cbt("ls").split()
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+class Emulator:
+    """The emulator this run starts, stops, kills and starts again on the
+    same port; stopped by its PID at the end."""
+
+    def __init__(self, path):
+        self.path = path
+        self.port = free_port()
+        self.proc = None
+        self.start()
+        os.environ["BIGTABLE_EMULATOR_HOST"] = "127.0.0.1:%d" % self.port
+
+    def start(self):
+        self.proc = subprocess.Popen([self.path, "-host", "127.0.0.1", "-port", str(self.port)],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(400):
+            try:
+                socket.create_connection(("127.0.0.1", self.port), 0.1).close()
+                return
+            except OSError:
+                time.sleep(0.025)
+        raise RuntimeError("the emulator did not start")
+
+    def kill(self):
+        self.proc.kill()
+        self.proc.wait()
+
+    def freeze(self):
+        os.kill(self.proc.pid, signal.SIGSTOP)
+
+    def thaw(self):
+        os.kill(self.proc.pid, signal.SIGCONT)
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            try:
+                os.kill(self.proc.pid, signal.SIGCONT)
+            except OSError:
+                pass
+            self.proc.kill()
+            self.proc.wait()
+
+
+# --- writer processes --------------------------------------------------------
+
+def worker(spec):
+    """Runs spec["statements"] (each: [sql, params]) spec["repeat"] times
+    once the file spec["go"] exists, then prints a JSON list of outcomes."""
+    db = connect(spec["extension"], spec["bigtable"], spec.get("db", ":memory:"))
+    for sql in spec.get("setup", []):
+        db.execute(sql)
+    while not os.path.exists(spec["go"]):
+        time.sleep(0.001)
+    out = []
+    for i in range(spec.get("repeat", 1)):
+        for sql, params in spec["statements"]:
+            params = [p.replace("{i}", str(i)) if isinstance(p, str) else p for p in params]
+            out.append(run(db, sql, params))
+    print(json.dumps(out))
+    db.close()
+
+
+def race(args, specs):
+    """Runs writer processes of specs together; their outcomes, in order."""
+    go = tempfile.mktemp(prefix="widecol-go-")
+    procs = []
+    for spec in specs:
+        spec = dict(spec, extension=args.extension, bigtable=args.bigtable, go=go)
+        procs.append(subprocess.Popen([sys.executable, __file__, "--worker", json.dumps(spec)],
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                      env=dict(os.environ)))
+    time.sleep(0.3)
+    open(go, "w").close()
+    outs = []
+    for p in procs:
+        out, err = p.communicate(timeout=300)
+        if p.returncode != 0:
+            raise RuntimeError("a writer failed: %s" % err.decode())
+        outs.append(json.loads(out))
+    os.remove(go)
+    return outs
+
+
+# --- the cases ----------------------------------------------------------------
+
+def table_sql(name, extra=""):
+    return ("CREATE VIRTUAL TABLE %s USING widecol(k INTEGER, v TEXT, ROWKEY(k PAD 4)%s, "
+            "STORAGE BIGTABLE '%s')" % (name, extra, resource(name)))
+
+
+def case_read_keeps_write_error(args, path):
+    """A read never drops a write's error, and the error lands on the
+    statement that made it: in a transaction a plain INSERT of a key in use
+    fails itself (a fresh connection, whose first read also counts rows)."""
+    db = connect(args.extension, args.bigtable, path)
+    db.execute(table_sql("t1"))
+    db.execute("INSERT INTO t1 VALUES (1, 'a'), (3, 'x')")
+    db.close()
+    db = connect(args.extension, args.bigtable, path)
+    db.execute("BEGIN")
+    ins = run(db, "INSERT INTO t1 VALUES (1, 'c')")
+    sel = run(db, "SELECT * FROM t1 WHERE k = 1")
+    com = run(db, "COMMIT")
+    expect("in a transaction, a plain INSERT of a key in use fails itself",
+           ins[0] == "error" and "UNIQUE constraint failed: t1.rowkey" in ins[1]
+           and sel == ("ok", [(1, "a")]) and com[0] == "ok", (ins, sel, com))
+    db.execute("BEGIN")
+    ins = run(db, "INSERT INTO t1 VALUES (1, 'd')")
+    upd = run(db, "UPDATE t1 SET v = 'u' WHERE k = 3")
+    com = run(db, "COMMIT")
+    got = run(db, "SELECT * FROM t1 ORDER BY k")
+    expect("an INSERT's failure is not reported by the next statement, which is applied",
+           ins[0] == "error" and upd == ("ok", []) and com[0] == "ok"
+           and got == ("ok", [(1, "a"), (3, "u")]), (ins, upd, com, got))
+    # Autocommit: the statement's own rows, answered at its end.
+    got = run(db, "INSERT INTO t1 VALUES (5, 'n'), (1, 'dup'), (6, 'n')")
+    expect("in autocommit, a multi-row INSERT fails with the key in use, naming t1",
+           got[0] == "error" and "UNIQUE constraint failed: t1.rowkey (a row with key '0001'"
+           in got[1] and "t1_rows" not in got[1], got)
+    db.execute("DROP TABLE t1")
+    db.close()
+
+
+def case_family_deleted(args, path):
+    """After a column family is deleted (cbt deletefamily): a read says so,
+    naming it, never NULLs; a write waiting in a transaction fails the
+    COMMIT, and the read before it does not drop that."""
+    db = connect(args.extension, args.bigtable, path)
+    db.execute("CREATE VIRTUAL TABLE t2 USING widecol(k INTEGER, a TEXT, b TEXT, ROWKEY(k PAD 4), "
+               "FAMILY p(b), STORAGE BIGTABLE '%s')" % resource("t2"))
+    db.execute("INSERT INTO t2 VALUES (1, 'a1', 'b1'), (2, 'a2', NULL)")
+    cbt("deletefamily", "t2", "p")
+    got = run(db, "SELECT k, b FROM t2 ORDER BY k")
+    expect("a deleted family: reading its column is an error naming it",
+           got[0] == "error" and 'no column family "p"' in got[1] and "cbt createfamily" in got[1],
+           got)
+    got = run(db, "SELECT k, a FROM t2 ORDER BY k")
+    expect("a deleted family: the other columns still read", got == ("ok", [(1, "a1"), (2, "a2")]),
+           got)
+    db.execute("BEGIN")
+    ins = run(db, "INSERT OR REPLACE INTO t2 VALUES (3, 'a3', 'b3')")
+    cnt = run(db, "SELECT count(*) FROM t2")
+    com = run(db, "COMMIT")
+    expect("a deleted family: a write waiting fails the COMMIT, naming the row",
+           ins[0] == "ok" and cnt[0] == "ok" and com[0] == "error"
+           and "row '0003'" in com[1] and "not written" in com[1], (ins, cnt, com))
+    expect("a deleted family: nothing of the refused row is written",
+           "0003" not in cbt_keys("t2"), cbt_keys("t2"))
+    db.execute("DROP TABLE t2")
+    db.close()
+
+
+def case_ddl_rollback(args, path):
+    """DDL inside a transaction: DROP deletes the Bigtable tables at COMMIT
+    only; a CREATE rolled back leaves no Bigtable table behind."""
+    db = connect(args.extension, args.bigtable, path)
+    db.execute(table_sql("t3", ", INDEX by_v(v)"))
+    db.execute("INSERT INTO t3 VALUES (1, 'a'), (2, 'b')")
+    db.execute("BEGIN")
+    db.execute("DROP TABLE t3")
+    db.execute("ROLLBACK")
+    tables = cbt_tables()
+    got = run(db, "SELECT * FROM t3 ORDER BY k")
+    idx = run(db, "SELECT k FROM t3 WHERE v = 'b'")
+    expect("BEGIN; DROP TABLE; ROLLBACK keeps the Bigtable tables and their rows",
+           "t3" in tables and "t3_idx_by_v" in tables and got == ("ok", [(1, "a"), (2, "b")])
+           and idx == ("ok", [(2,)]), (tables, got, idx))
+    db.execute("BEGIN")
+    db.execute(table_sql("t4", ", INDEX by_v(v)"))
+    db.execute("INSERT INTO t4 VALUES (1, 'a')")
+    db.execute("ROLLBACK")
+    tables = cbt_tables()
+    expect("BEGIN; CREATE VIRTUAL TABLE ... INDEX; ROLLBACK leaves no Bigtable table",
+           "t4" not in tables and "t4_idx_by_v" not in tables, tables)
+    db.execute("BEGIN")
+    db.execute("DROP TABLE t3")
+    tables = cbt_tables()
+    db.execute("COMMIT")
+    after = cbt_tables()
+    expect("DROP TABLE deletes the Bigtable tables at COMMIT",
+           "t3" in tables and "t3" not in after and "t3_idx_by_v" not in after, (tables, after))
+    db.close()
+
+
+def case_index_table_gone(args, path):
+    """An index's table deleted behind widecol: INSERT OR REPLACE fails, and
+    the row is not written without its entry."""
+    db = connect(args.extension, args.bigtable, path)
+    db.execute(table_sql("t5", ", INDEX by_v(v)"))
+    db.execute("INSERT INTO t5 VALUES (1, 'a')")
+    cbt("deletetable", "t5_idx_by_v")
+    got = run(db, "INSERT OR REPLACE INTO t5 VALUES (2, 'b')")
+    expect("index table gone: INSERT OR REPLACE fails", got[0] == "error", got)
+    expect("index table gone: the row is not written without its entry",
+           cbt_keys("t5") == ["0001"], cbt_keys("t5"))
+    run(db, "DROP TABLE t5")
+    db.close()
+
+
+def case_move_keeps(args, path):
+    """A multi-row key move that hits a key in use says that the rows it
+    moved before stay moved."""
+    db = connect(args.extension, args.bigtable, path)
+    db.execute("CREATE VIRTUAL TABLE t6 USING widecol(a INTEGER, d BLOB, v TEXT, "
+               "ROWKEY(a PAD 2, d), STORAGE BIGTABLE '%s')" % resource("t6"))
+    db.execute("INSERT INTO t6 VALUES (1, x'01', 'p'), (1, x'02', 'q'), (1, x'ff', 'taken')")
+    got = run(db, "UPDATE t6 SET d = x'ff' WHERE a = 1 AND v != 'taken'")
+    rows = run(db, "SELECT hex(d), v FROM t6 ORDER BY d")
+    moved = rows[1].count(("FF", "p")) + rows[1].count(("FF", "q")) if rows[0] == "ok" else -1
+    expect("a failed key move says what it moved before",
+           got[0] == "error" and "UNIQUE constraint failed" in got[1]
+           and ("stay moved" in got[1] or moved == 0), (got, rows))
+    db.execute("DROP TABLE t6")
+    db.close()
+
+
+def seed_rows(db, table, n, value="v"):
+    db.execute("WITH RECURSIVE i(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM i WHERE x < %d) "
+               "INSERT INTO %s SELECT x, '%s' || x FROM i" % (n, table, value))
+
+
+def case_update_delete_race(args, path, bIndex):
+    """An UPDATE racing a DELETE over the same keys: no deleted row comes
+    back, and with an INDEX no entry is left that a covering read returns
+    for a row SELECT * does not have."""
+    name = "t7i" if bIndex else "t7"
+    extra = ", INDEX by_v(v)" if bIndex else ""
+    db = connect(args.extension, args.bigtable, path)
+    resurrected = orphans = rounds = conflicts = 0
+    detail = []
+    for r in range(4):
+        run(db, "DROP TABLE IF EXISTS %s" % name)
+        db.execute(table_sql(name, extra))
+        seed_rows(db, name, 200)
+        spec_u = {"setup": [table_sql(name, extra).replace("CREATE VIRTUAL TABLE",
+                                                           "CREATE VIRTUAL TABLE IF NOT EXISTS")],
+                  "statements": [["UPDATE %s SET v = v || 'x'" % name, []]]}
+        spec_d = {"setup": spec_u["setup"],
+                  "statements": [["DELETE FROM %s WHERE k %% 2 = ?" % name, [r % 2]]]}
+        out_u, out_d = race(args, [spec_u, spec_d])
+        rounds += 1
+        keys = set(int(k) for k in cbt_keys(name))
+        deleted = {k for k in range(1, 201) if k % 2 == r % 2}
+        if out_d[0][0] == "ok":
+            back = keys & deleted
+            resurrected += len(back)
+            if back:
+                detail.append(("round", r, "back", sorted(back)[:5], out_u[0]))
+        else:
+            conflicts += 1
+        if out_u[0][0] == "error":
+            conflicts += 1
+        if bIndex:
+            star = sorted(run(db, "SELECT v FROM %s" % name)[1])
+            cover = sorted(run(db, "SELECT v FROM %s WHERE v >= ''" % name)[1])
+            if star != cover:
+                orphans += len(set(cover) - set(star))
+                detail.append(("round", r, "covering", len(cover), "star", len(star)))
+            chk = run(db, "SELECT * FROM widecol_check('%s')" % name)
+            if chk != ("ok", [("ok",)]):
+                detail.append(("round", r, "check", chk))
+                orphans += 1
+    label = "with an INDEX" if bIndex else "without an index"
+    expect("UPDATE racing DELETE, %s: no deleted row comes back (%d rounds, %d statements "
+           "reported a conflict)" % (label, rounds, conflicts), resurrected == 0, detail)
+    if bIndex:
+        expect("UPDATE racing DELETE, with an INDEX: covering reads return only rows that exist, "
+               "and widecol_check agrees", orphans == 0, detail)
+    run(db, "DROP TABLE IF EXISTS %s" % name)
+    db.close()
+
+
+def case_versions_race(args, path):
+    """Two writers doing INSERT OR REPLACE on one key of a VERSIONS 1000
+    table: every write acknowledged is a version kept."""
+    sql = ("CREATE VIRTUAL TABLE IF NOT EXISTS t8 USING widecol(k INTEGER, v TEXT, ROWKEY(k PAD 4), "
+           "VERSIONS 1000, STORAGE BIGTABLE '%s')" % resource("t8"))
+    db = connect(args.extension, args.bigtable, path)
+    db.execute(sql)
+    spec = {"setup": [sql], "repeat": 30,
+            "statements": [["INSERT OR REPLACE INTO t8 VALUES (1, ?)", ["w{i}"]]]}
+    outs = race(args, [dict(spec, statements=[["INSERT OR REPLACE INTO t8 VALUES (1, ?)",
+                                               ["a{i}"]]]),
+                       dict(spec, statements=[["INSERT OR REPLACE INTO t8 VALUES (1, ?)",
+                                               ["b{i}"]]])])
+    acked = sum(1 for out in outs for o in out if o[0] == "ok")
+    errors = [o[1] for out in outs for o in out if o[0] == "error"]
+    kept = run(db, "SELECT count(*) FROM t8 WHERE versions = 1000 AND k = 1")
+    expect("two writers, VERSIONS 1000: every acknowledged write is a version kept",
+           kept == ("ok", [(acked,)]) and acked == 60 and not errors,
+           (acked, kept, errors[:3]))
+    db.execute("DROP TABLE t8")
+    db.close()
+
+
+def case_random_race(args, path):
+    """RANDOM(n) inserts from two processes: a number another writer took is
+    no UNIQUE error while numbers are free."""
+    sql = ("CREATE VIRTUAL TABLE IF NOT EXISTS t9 USING widecol(u TEXT, v INTEGER, "
+           "ROWKEY(u, RANDOM(100)), STORAGE BIGTABLE '%s')" % resource("t9"))
+    db = connect(args.extension, args.bigtable, path)
+    db.execute(sql)
+    spec = {"setup": [sql], "repeat": 35}
+    outs = race(args, [dict(spec, statements=[["INSERT INTO t9 VALUES ('u', ?)", ["{i}"]]]),
+                       dict(spec, statements=[["INSERT INTO t9 VALUES ('u', ?)", ["{i}"]]])])
+    errors = [o[1] for out in outs for o in out if o[0] == "error"]
+    n = run(db, "SELECT count(*) FROM t9")
+    expect("RANDOM(100) from two processes: no UNIQUE error while numbers are free, 70 rows",
+           not errors and n == ("ok", [(70,)]), (errors[:3], n))
+    db.execute("DROP TABLE t9")
+    db.close()
+
+
+def case_foreign_cells(args, path):
+    """A plain INSERT onto a key another program wrote (cells, but not
+    widecol's marker) is refused, and those cells stay."""
+    db = connect(args.extension, args.bigtable, path)
+    db.execute(table_sql("t10"))
+    cbt("set", "t10", "0007", "_:v=theirs")
+    got = run(db, "INSERT INTO t10 VALUES (7, 'mine')")
+    cells = cbt("lookup", "t10", "0007")
+    expect("a plain INSERT onto a key with another program's cells is refused",
+           got[0] == "error" and "UNIQUE constraint failed" in got[1] and "theirs" in cells,
+           (got, cells))
+    db.execute("DROP TABLE t10")
+    db.close()
+
+
+def case_takeover(args, path):
+    """A second database takes over a Bigtable table only for the same
+    design: another key codec is refused with what differs; GC rules weaker
+    than the design are refused."""
+    db1 = connect(args.extension, args.bigtable, path)
+    db1.execute("CREATE VIRTUAL TABLE t11 USING widecol(k INTEGER, v TEXT, ROWKEY(k PAD 4), "
+                "STORAGE BIGTABLE '%s')" % resource("t11"))
+    db1.execute("INSERT INTO t11 VALUES (5, 'five')")
+    db2 = connect(args.extension, args.bigtable)
+    other = run(db2, "CREATE VIRTUAL TABLE t11 USING widecol(k INTEGER, v TEXT, ROWKEY(k PAD 6), "
+                     "STORAGE BIGTABLE '%s')" % resource("t11"))
+    expect("another design over the same Bigtable table is refused, saying what differs",
+           other[0] == "error" and "PAD 4" in other[1] and "PAD 6" in other[1], other)
+    db2.close()
+    db2 = connect(args.extension, args.bigtable)
+    same = run(db2, "CREATE VIRTUAL TABLE t11 USING widecol(k INTEGER, v TEXT, ROWKEY(k PAD 4), "
+                    "STORAGE BIGTABLE '%s')" % resource("t11"))
+    got = run(db2, "SELECT * FROM t11 WHERE k = 5")
+    expect("the same design takes the table over and reads its rows",
+           same[0] == "ok" and got == ("ok", [(5, "five")]), (same, got))
+    run(db2, "DROP TABLE t11")
+    expect("a DROP in the database that took the table over keeps it", "t11" in cbt_tables(),
+           cbt_tables())
+    db1.execute("DROP TABLE t11")
+    db2.close()
+    db1.close()
+    cbt("createtable", "t12", "families=_:maxversions=1")
+    db = connect(args.extension, args.bigtable)
+    got = run(db, "CREATE VIRTUAL TABLE t12 USING widecol(k INTEGER, v TEXT, ROWKEY(k PAD 4), "
+                  "VERSIONS 3, TTL 3600, STORAGE BIGTABLE '%s')" % resource("t12"))
+    expect("a VERSIONS 3, TTL 3600 design over a table keeping one version is refused, or fixed, "
+           "saying so", (got[0] == "error" and "1 version" in got[1] and "3" in got[1])
+           or (got[0] == "ok" and "versions() > 3" in cbt("ls", "t12")), (got, cbt("ls", "t12")))
+    run(db, "DROP TABLE t12")
+    cbt("deletetable", "t12", check=False)
+    db.close()
+
+
+def case_frozen(args, emu, path):
+    """A frozen server (SIGSTOP, a stand-in for a partition): reads and
+    writes fail at the deadline; sqlite3_interrupt() stops a call within a
+    fraction of a second; after SIGCONT all is well."""
+    os.environ["WIDECOL_BIGTABLE_TIMEOUT_MS"] = "1500"
+    try:
+        db = connect(args.extension, args.bigtable, path)
+        db.execute(table_sql("t13"))
+        db.execute("INSERT INTO t13 VALUES (1, 'a')")
+        emu.freeze()
+        began = time.monotonic()
+        sel = run(db, "SELECT * FROM t13")
+        took_sel = time.monotonic() - began
+        began = time.monotonic()
+        ins = run(db, "INSERT INTO t13 VALUES (2, 'b')")
+        took_ins = time.monotonic() - began
+        # The INSERT was sent before the server froze or while it was:
+        # Bigtable may apply it when it wakes, and the message says so.
+        expect("a frozen server: SELECT and INSERT fail at the deadline, saying so",
+               sel[0] == "error" and ins[0] == "error" and "1500 ms" in sel[1]
+               and "may yet apply" in ins[1] and took_sel < 4 and took_ins < 4,
+               (sel, ins, took_sel, took_ins))
+        os.environ["WIDECOL_BIGTABLE_TIMEOUT_MS"] = "60000"
+        db2 = connect(args.extension, args.bigtable, path)
+        timer = threading.Timer(0.5, db2.interrupt)
+        began = time.monotonic()
+        timer.start()
+        got = run(db2, "SELECT * FROM t13")
+        took = time.monotonic() - began
+        expect("sqlite3_interrupt() cancels a call in flight within a fraction of a second",
+               got[0] == "error" and "interrupted" in got[1] and took < 1.2, (got, took))
+        emu.thaw()
+        got = run(db, "SELECT * FROM t13 WHERE k = 1")
+        expect("after SIGCONT the connection works", got == ("ok", [(1, "a")]), got)
+        db2.close()
+        db.execute("DROP TABLE t13")
+        db.close()
+    finally:
+        emu.thaw()
+        os.environ.pop("WIDECOL_BIGTABLE_TIMEOUT_MS", None)
+
+
+def case_restart(args, emu, path):
+    """SIGKILL and a restart on the same port: the next statement works at
+    once (no reconnect backoff), reads are retried."""
+    db = connect(args.extension, args.bigtable, path)
+    db.execute(table_sql("t14"))
+    db.execute("INSERT INTO t14 VALUES (1, 'a')")
+    emu.kill()
+    emu.start()
+    # The emulator keeps nothing: the table is made again, as widecol made it.
+    db2 = connect(args.extension, args.bigtable)
+    db2.execute(table_sql("t14"))
+    db2.execute("INSERT INTO t14 VALUES (1, 'again')")
+    began = time.monotonic()
+    got = run(db, "SELECT * FROM t14")
+    took = time.monotonic() - began
+    expect("after a restart on the same port the next read works at once",
+           got == ("ok", [(1, "again")]) and took < 1.0, (got, took))
+    emu.kill()
+    threading.Timer(0.8, emu.start).start()
+    began = time.monotonic()
+    got = run(db, "SELECT count(*) FROM t14")
+    took = time.monotonic() - began
+    expect("a read while the server restarts is retried until it is back",
+           got[0] == "ok" and took < 5, (got, took))
+    db2.close()
+    db.close()
+
+
+def case_plan_prices_calls(args, path):
+    """ROWKEY(BUCKET(16, ts), ts PAD 8, h) with WHERE h = ?: a skip scan
+    would cost a call per prefix on Bigtable; the planner prices calls and
+    scans instead there, and EXPLAIN says why."""
+    db = connect(args.extension, args.bigtable, path)
+    db.execute("CREATE VIRTUAL TABLE t15 USING widecol(ts INTEGER, h TEXT, v INTEGER, "
+               "ROWKEY(BUCKET(16, ts), ts PAD 8, h), STORAGE BIGTABLE '%s')" % resource("t15"))
+    db.execute("WITH RECURSIVE i(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM i WHERE x < 4000) "
+               "INSERT OR REPLACE INTO t15 SELECT x, 'host' || (x % 100), x FROM i")
+    plan = " ".join(r[3] for r in db.execute(
+        "EXPLAIN QUERY PLAN SELECT * FROM t15 WHERE h = 'host42'"))
+    db.execute("SELECT widecol_stats('t15', 1)")
+    rows = run(db, "SELECT count(*) FROM t15 WHERE h = 'host42'")
+    stats = json.loads(db.execute("SELECT widecol_stats('t15')").fetchone()[0])
+    expect("a skip scan is chosen on Bigtable only when cheaper in calls, and EXPLAIN says why",
+           rows == ("ok", [(40,)]) and stats["rpcs"] < 100
+           and "no skip scan: more than 64 prefixes of 16 buckets x ts, two calls each" in plan,
+           (plan, rows, stats))
+    db.execute("DROP TABLE t15")
+    db.close()
+
+
+CASES = [
+    ("read_keeps_write_error", lambda a, e, p: case_read_keeps_write_error(a, p)),
+    ("family_deleted", lambda a, e, p: case_family_deleted(a, p)),
+    ("ddl_rollback", lambda a, e, p: case_ddl_rollback(a, p)),
+    ("index_table_gone", lambda a, e, p: case_index_table_gone(a, p)),
+    ("move_keeps", lambda a, e, p: case_move_keeps(a, p)),
+    ("update_delete_race", lambda a, e, p: case_update_delete_race(a, p, False)),
+    ("update_delete_race_index", lambda a, e, p: case_update_delete_race(a, p, True)),
+    ("versions_race", lambda a, e, p: case_versions_race(a, p)),
+    ("random_race", lambda a, e, p: case_random_race(a, p)),
+    ("foreign_cells", lambda a, e, p: case_foreign_cells(a, p)),
+    ("takeover", lambda a, e, p: case_takeover(a, p)),
+    ("frozen", lambda a, e, p: case_frozen(a, e, p)),
+    ("restart", lambda a, e, p: case_restart(a, e, p)),
+    ("plan_prices_calls", lambda a, e, p: case_plan_prices_calls(a, p)),
+]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--emulator")
+    ap.add_argument("--extension", default="./widecol")
+    ap.add_argument("--bigtable", default="./widecol_bigtable")
+    ap.add_argument("--only", action="append")
+    ap.add_argument("--worker")
+    args = ap.parse_args()
+    if args.worker:
+        worker(json.loads(args.worker))
+        return 0
+    emu = Emulator(args.emulator)
+    tmp = tempfile.mkdtemp(prefix="widecol-rel-")
+    try:
+        for name, fn in CASES:
+            if args.only and name not in args.only:
+                continue
+            path = os.path.join(tmp, name + ".db")
+            try:
+                fn(args, emu, path)
+            except Exception as e:  # a case that cannot run is a failure
+                expect(name, False, "%s: %s" % (type(e).__name__, e))
+                if emu.proc.poll() is not None:
+                    emu.start()
+                else:
+                    emu.thaw()
+    finally:
+        emu.stop()
+    print("bigtable reliability: %d passed, %d failed" % (len(PASSED), len(FAILED)))
+    return 1 if FAILED else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
