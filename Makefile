@@ -48,7 +48,8 @@ EXT_HDR  = $(wildcard ext/wc_*.h ext/rk_*.h ext/widecol.h)
 # The Bigtable store (widecol_bigtable.so): gRPC's C core and protobuf-c,
 # with messages generated from our own ext/bt_wire.proto.
 BT_SRC    = ext/widecol_bigtable.c ext/bt_store.c ext/bt_read.c ext/bt_write.c \
-            ext/bt_txn.c ext/bt_batch.c ext/bt_admin.c ext/bt_util.c \
+            ext/bt_txn.c ext/bt_batch.c ext/bt_admin.c ext/bt_catalog.c \
+            ext/bt_util.c \
             ext/bt_rpc.c ext/bt_cell.c ext/wc_buf.c ext/wc_stamp.c
 BT_HDR    = $(wildcard ext/bt_*.h) ext/wc_buf.h ext/wc_stamp.h
 BT_CFLAGS = $(shell pkg-config --cflags grpc libprotobuf-c 2>/dev/null)

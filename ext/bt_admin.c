@@ -1,8 +1,9 @@
 /*
 ** bt_admin.c: the Bigtable tables behind a widecol_bigtable table:
-** CreateTable with its families, GC rule and splits, taking over a table
-** made before, DeleteTable (see bt_store.h), and what GetTable says when
-** a read finds a column's cells gone.
+** CreateTable with its families, GC rule and splits, after claiming the
+** design record (bt_catalog.c); taking over a table made before, if its
+** design and GC rules agree; DeleteTable (see bt_store.h); and what
+** GetTable says when a read finds a column's cells gone.
 */
 #include <sqlite3ext.h>
 SQLITE_EXTENSION_INIT3
@@ -39,7 +40,160 @@ static Wcbt__GcRule *gcRule(BtTable *p, Wcbt__GcRule *aPart,
   return &aPart[2];
 }
 
-int btCreateRemote(BtTable *p, int *pbMade){
+/* Appends rule pRule as a reader says it. */
+static void describeRule(sqlite3_str *pStr, const Wcbt__GcRule *pRule){
+  size_t i;
+  switch( pRule ? pRule->rule_case : WCBT__GC_RULE__RULE__NOT_SET ){
+    case WCBT__GC_RULE__RULE_MAX_VERSIONS:
+      sqlite3_str_appendf(pStr, "maxversions=%d", pRule->max_versions);
+      break;
+    case WCBT__GC_RULE__RULE_MAX_AGE:
+      sqlite3_str_appendf(pStr, "maxage=%llds", pRule->max_age
+                          ? (long long)pRule->max_age->seconds : 0LL);
+      break;
+    case WCBT__GC_RULE__RULE_UNION:
+    case WCBT__GC_RULE__RULE_INTERSECTION: {
+      const Wcbt__GcRule__List *pList =
+          pRule->rule_case == WCBT__GC_RULE__RULE_UNION ? pRule->union_
+                                                        : pRule->intersection;
+      sqlite3_str_appendall(pStr, "(");
+      for(i = 0; pList && i < pList->n_rules; i++){
+        if( i ){
+          sqlite3_str_appendall(pStr, pRule->rule_case
+                                == WCBT__GC_RULE__RULE_UNION ? " or " : " and ");
+        }
+        describeRule(pStr, pList->rules[i]);
+      }
+      sqlite3_str_appendall(pStr, ")");
+      break;
+    }
+    default:
+      sqlite3_str_appendall(pStr, "none: every cell kept");
+      break;
+  }
+}
+
+/* True if GC rule pRule keeps every cell the design keeps: the newest
+** nVersions of a column, under a TTL (nTtl > 0) those younger than it.
+** A union deletes what any part deletes; an intersection only what every
+** part does, so one part that keeps them is enough. */
+static int ruleKeeps(const Wcbt__GcRule *pRule, int nVersions, int64_t nTtl){
+  const Wcbt__GcRule__List *pList;
+  size_t i;
+  switch( pRule ? pRule->rule_case : WCBT__GC_RULE__RULE__NOT_SET ){
+    case WCBT__GC_RULE__RULE_MAX_VERSIONS:
+      return pRule->max_versions <= 0 || pRule->max_versions >= nVersions;
+    case WCBT__GC_RULE__RULE_MAX_AGE:
+      return nTtl > 0 && pRule->max_age && pRule->max_age->seconds >= nTtl;
+    case WCBT__GC_RULE__RULE_UNION:
+      pList = pRule->union_;
+      for(i = 0; pList && i < pList->n_rules; i++){
+        if( !ruleKeeps(pList->rules[i], nVersions, nTtl) ) return 0;
+      }
+      return 1;
+    case WCBT__GC_RULE__RULE_INTERSECTION:
+      pList = pRule->intersection;
+      for(i = 0; pList && i < pList->n_rules; i++){
+        if( ruleKeeps(pList->rules[i], nVersions, nTtl) ) return 1;
+      }
+      return pList == 0 || pList->n_rules == 0;
+    default:
+      return 1;
+  }
+}
+
+/* Taking over table pTable (GetTable's answer): it must have every family
+** of the design, each with a GC rule that keeps what the design keeps. */
+static int checkTakeover(BtTable *p, const Wcbt__Table *pTable){
+  const char *zId = strstr(p->zResource, "/tables/") + 8;
+  int i;
+  for(i = 0; i < p->nFamily; i++){
+    const Wcbt__ColumnFamily *pFam = 0;
+    size_t k;
+    for(k = 0; k < pTable->n_families; k++){
+      if( strcmp(pTable->families[k]->key, p->azFamily[i]) == 0 ){
+        pFam = pTable->families[k]->value;
+        break;
+      }
+    }
+    if( k == pTable->n_families ){
+      return btError(p, SQLITE_ERROR, "widecol %s: the Bigtable table %s "
+          "exists but has no column family \"%s\", so it was not made for "
+          "this design: delete it (cbt deletetable %s) or name another table",
+          p->zTable, p->zResource, p->azFamily[i], zId);
+    }
+    if( !ruleKeeps(pFam ? pFam->gc_rule : 0, p->nVersions, p->nTtl) ){
+      sqlite3_str *pRule = sqlite3_str_new(0);
+      char *zRule, *zFix;
+      int rc;
+      describeRule(pRule, pFam->gc_rule);
+      zRule = sqlite3_str_finish(pRule);
+      zFix = p->nTtl > 0 ? sqlite3_mprintf("'maxversions=%d or maxage=%llds'",
+                                           p->nVersions, (long long)p->nTtl)
+                         : sqlite3_mprintf("maxversions=%d", p->nVersions);
+      rc = btError(p, SQLITE_ERROR, "widecol %s: the Bigtable table %s "
+          "exists, and the GC rule of its column family \"%s\" (%s) would "
+          "delete cells this design keeps (%d version%s of each column%s): "
+          "change the rule (cbt setgcpolicy %s %s %s) and CREATE again, or "
+          "name another table", p->zTable, p->zResource, p->azFamily[i],
+          zRule ? zRule : "?", p->nVersions, p->nVersions == 1 ? "" : "s",
+          p->nTtl > 0 ? ", younger than the TTL" : "", zId, p->azFamily[i],
+          zFix ? zFix : "?");
+      sqlite3_free(zRule);
+      sqlite3_free(zFix);
+      return rc;
+    }
+  }
+  return SQLITE_OK;
+}
+/* GetTable of p's table (its families and GC rules) into *ppTable; the
+** gRPC code. */
+static int getTable(BtTable *p, Wcbt__Table **ppTable, BtStatus *pSt){
+  Wcbt__GetTableRequest get = WCBT__GET_TABLE_REQUEST__INIT;
+  get.name = p->zResource;
+  get.view = 2;
+  *ppTable = 0;
+  return btCallIdempotent(p->pConn, M_GETTABLE, p->zResource, &get.base,
+                          &wcbt__table__descriptor, (ProtobufCMessage**)ppTable,
+                          pSt, &p->wait);
+}
+
+/* The design record, before the table is made (bt_catalog.c): claimed for
+** this CREATE (*pbClaimed), or the record of the same design, or one whose
+** table is gone (then replaced); another design is refused. */
+static int claimDesign(BtTable *p, int *pbClaimed){
+  BtRecord rec;
+  char *zDiff;
+  int rc;
+  memset(&rec, 0, sizeof(rec));
+  rc = btCatalogClaim(p, pbClaimed, &rec);
+  if( rc != SQLITE_OK || *pbClaimed ) return rc;
+  zDiff = btDesignDiff(rec.zDesign ? rec.zDesign : "", p->zDesign);
+  if( zDiff ){
+    Wcbt__Table *pTable = 0;
+    BtStatus st = {0, 0};
+    int code = getTable(p, &pTable, &st);
+    if( pTable ) protobuf_c_message_free_unpacked(&pTable->base, 0);
+    if( code == BT_NOT_FOUND ){
+      /* The record outlived its table (deleted outside widecol). */
+      rc = btCatalogWrite(p, 0);
+      *pbClaimed = rc == SQLITE_OK;
+    }else if( code != BT_OK ){
+      rc = btRpcError(p, "could not read", &st);
+    }else{
+      rc = btError(p, SQLITE_ERROR, "widecol %s: the Bigtable table %s holds "
+          "the rows of another design (%s): a widecol table reads it only "
+          "with the design it was made with; CREATE it with that design, or "
+          "name another Bigtable table", p->zTable, p->zResource, zDiff);
+    }
+    btStatusClear(&st);
+  }
+  sqlite3_free(zDiff);
+  btRecordClear(&rec);
+  return rc;
+}
+
+int btCreateRemote(BtTable *p, int *pbMade, int *pbClaimed){
   Wcbt__CreateTableRequest req = WCBT__CREATE_TABLE_REQUEST__INIT;
   Wcbt__Table table = WCBT__TABLE__INIT;
   Wcbt__Table__FamiliesEntry *aEntry, **apEntry;
@@ -52,9 +206,14 @@ int btCreateRemote(BtTable *p, int *pbMade){
   BtStatus st = {0, 0};
   char *zParent;
   const char *zId;
+  int bRecord = p->zDesign && p->zOwner;
   int i, code, rc = SQLITE_OK;
-  *pbMade = 0;
+  *pbMade = *pbClaimed = 0;
   if( btTableConnect(p) ) return SQLITE_ERROR;
+  if( bRecord ){
+    rc = claimDesign(p, pbClaimed);
+    if( rc != SQLITE_OK ) return rc;
+  }
   zId = strstr(p->zResource, "/tables/") + 8;
   zParent = sqlite3_mprintf("%.*s", (int)(zId - 8 - p->zResource),
                             p->zResource);
@@ -92,33 +251,24 @@ int btCreateRemote(BtTable *p, int *pbMade){
   code = btCallIdempotent(p->pConn, M_CREATETABLE, zParent, &req.base,
                 &wcbt__table__descriptor, &pResp, &st, &p->wait);
   if( pResp ) protobuf_c_message_free_unpacked(pResp, 0);
-  if( code == BT_OK ) *pbMade = 1;
-  if( code == BT_ALREADY_EXISTS ){
-    /* Made before (by this design, in another database or session): take
-    ** it if it has every family. */
-    Wcbt__GetTableRequest get = WCBT__GET_TABLE_REQUEST__INIT;
+  if( code == BT_OK ){
+    /* The record says this CREATE made it (unless EXTERNAL), so that its
+    ** DROP deletes it; under a record of the same design whose table was
+    ** deleted outside widecol, this CREATE's record replaces it. */
+    *pbMade = 1;
+    if( bRecord && (!p->bExternal || !*pbClaimed) ){
+      rc = btCatalogWrite(p, !p->bExternal);
+      *pbClaimed = rc == SQLITE_OK;
+    }
+  }else if( code == BT_ALREADY_EXISTS ){
+    /* Made before (by this design, in another database or session, or
+    ** outside widecol): taken over if its families keep what the design
+    ** keeps.  A record claimed just now says "not made": this CREATE's
+    ** DROP keeps the table. */
     Wcbt__Table *pTable = 0;
     btStatusClear(&st);
-    get.name = p->zResource;
-    get.view = 2;
-    code = btCallIdempotent(p->pConn, M_GETTABLE, p->zResource, &get.base,
-                  &wcbt__table__descriptor, (ProtobufCMessage**)&pTable, &st,
-                  &p->wait);
-    if( code == BT_OK ){
-      for(i = 0; i < p->nFamily; i++){
-        size_t k;
-        for(k = 0; k < pTable->n_families; k++){
-          if( strcmp(pTable->families[k]->key, p->azFamily[i]) == 0 ) break;
-        }
-        if( k == pTable->n_families ){
-          rc = btError(p, SQLITE_ERROR, "the Bigtable table %s exists "
-              "but has no column family \"%s\", so it was not made for this "
-              "design: delete it (cbt deletetable) or name another table",
-              p->zResource, p->azFamily[i]);
-          break;
-        }
-      }
-    }
+    code = getTable(p, &pTable, &st);
+    if( code == BT_OK ) rc = checkTakeover(p, pTable);
     if( pTable ) protobuf_c_message_free_unpacked(&pTable->base, 0);
   }
   if( code != BT_OK && rc == SQLITE_OK ){
@@ -153,19 +303,47 @@ int btDeleteRemote(BtTable *p, const char *zResource){
   return rc;
 }
 
+void btUndoCreate(BtTable *p, int bMade, int bClaimed){
+  int rc = bMade ? btDeleteRemote(p, p->zResource) : SQLITE_OK;
+  if( rc == SQLITE_OK && bClaimed ) rc = btCatalogForget(p);
+  if( rc != SQLITE_OK ){
+    /* Undoing cannot fail the ROLLBACK that asked for it. */
+    sqlite3_log(rc, "widecol %s: undoing its CREATE: %s", p->zTable,
+                p->base.zErrMsg ? p->base.zErrMsg : "?");
+  }
+}
+
+int btDropRemote(BtTable *p, int *pbKept){
+  BtRecord rec;
+  int rc;
+  *pbKept = 1;
+  if( p->bExternal || p->eKind == BT_OLDER ) return SQLITE_OK;
+  if( p->zOwner == 0 ){
+    /* Made by widecol 1.0: no record, deleted as 1.0 did. */
+    *pbKept = 0;
+    return btDeleteRemote(p, p->zResource);
+  }
+  memset(&rec, 0, sizeof(rec));
+  if( btTableConnect(p) ) return SQLITE_ERROR;
+  rc = btCatalogRead(p, &rec);
+  if( rc == SQLITE_OK && rec.bFound && rec.bMade && rec.zOwner
+   && strcmp(rec.zOwner, p->zOwner) == 0 ){
+    *pbKept = 0;
+    rc = btDeleteRemote(p, p->zResource);
+    if( rc == SQLITE_OK ) rc = btCatalogForget(p);
+  }
+  btRecordClear(&rec);
+  return rc;
+}
+
 int btMissingColumn(BtTable *p, int iCol, const unsigned char *aKey,
                     size_t nKey){
-  Wcbt__GetTableRequest get = WCBT__GET_TABLE_REQUEST__INIT;
   Wcbt__Table *pTable = 0;
   BtStatus st = {0, 0};
   const char *zFamily = p->aCol[iCol].zFamily;
   char *zKey = btDescribeKey(aKey, nKey);
   int code, bGone = 0, rc;
-  get.name = p->zResource;
-  get.view = 2;
-  code = btCallIdempotent(p->pConn, M_GETTABLE, p->zResource, &get.base,
-                &wcbt__table__descriptor, (ProtobufCMessage**)&pTable, &st,
-                &p->wait);
+  code = getTable(p, &pTable, &st);
   if( code == BT_OK ){
     size_t k;
     bGone = 1;

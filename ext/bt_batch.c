@@ -434,7 +434,6 @@ static void sendBlind(BtTable *pT, const char *zResource, BtOp **apOp,
   Wcbt__MutateRowsRequest req = WCBT__MUTATE_ROWS_REQUEST__INIT;
   Wcbt__MutateRowsRequest__Entry *aEntry, **apEntry;
   BtStatus st = {0, 0};
-  int64_t iStart = btNowMs();
   int iFirst = 0, i;
   aEntry = sqlite3_malloc64(sizeof(*aEntry) * (size_t)(nOp ? nOp : 1));
   apEntry = sqlite3_malloc64(sizeof(*apEntry) * (size_t)(nOp ? nOp : 1));
@@ -459,6 +458,8 @@ static void sendBlind(BtTable *pT, const char *zResource, BtOp **apOp,
     int nIn = 0, nTodo, nAttempt = 0, k;
     size_t nMut = 0;
     int *aiTodo;
+    int64_t iStart = btNowMs();
+    BtWait w = btRetryWait(&pT->wait, iStart);
     while( iFirst + nIn < nOp
         && (nIn == 0 || nMut + (size_t)apOp[iFirst + nIn]->nMut <= 100000) ){
       nMut += (size_t)apOp[iFirst + nIn]->nMut;
@@ -484,7 +485,7 @@ static void sendBlind(BtTable *pT, const char *zResource, BtOp **apOp,
       req.entries = apEntry;
       btStatusClear(&st);
       btStreamOpen(pT->pConn, M_MUTATEROWS, zResource, &req.base, &pStream,
-                   &st, &pT->wait);
+                   &st, &w);
       while( (r = btStreamNext(pStream, &wcbt__mutate_rows_response__descriptor,
                                &pMsg, &st)) == 1 ){
         Wcbt__MutateRowsResponse *pResp = (Wcbt__MutateRowsResponse*)pMsg;
@@ -739,6 +740,41 @@ static int conditionalOutcome(BtTable *pT, const char *zRes, BtOp *pOp,
   return BT_OUT_FAILED;
 }
 
+/* Write pOp's condition still holds and nothing answered: it is sent
+** again, alone, until an answer comes or the deadline (from now) passes. */
+static void resendAlone(BtTable *pT, const char *zResource, BtOp *pOp,
+                        BtArena *pArena, char **pzWhy, int *pCodeWhy){
+  int64_t iStart = btNowMs();
+  BtWait w = btRetryWait(&pT->wait, iStart);
+  int nAttempt = 0;
+  while( pOp->eOutcome == BT_OUT_WAIT ){
+    Wcbt__CheckAndMutateRowRequest *pReq;
+    Wcbt__CheckAndMutateRowResponse *pResp = 0;
+    BtStatus st = {0, 0};
+    int code = btBackoff(&pT->wait, ++nAttempt, iStart);
+    if( code != BT_OK ){
+      pOp->eOutcome = BT_OUT_FAILED;
+      if( *pzWhy == 0 ){
+        *pzWhy = sqlite3_mprintf(code == BT_CANCELLED
+            ? "interrupted while waiting to send again"
+            : "CheckAndMutateRow: no answer, and no time left within the "
+              "deadline to ask again");
+        *pCodeWhy = code;
+      }
+      return;
+    }
+    pReq = conditionalRequest(zResource, pOp, pArena);
+    code = pReq ? btCall(pT->pConn, M_CHECKANDMUTATE, zResource, &pReq->base,
+                         &wcbt__check_and_mutate_row_response__descriptor,
+                         (ProtobufCMessage**)&pResp, &st, &w)
+                : BT_INTERNAL;
+    pOp->eOutcome = conditionalOutcome(pT, zResource, pOp, code, &st, pResp,
+                                       pzWhy, pCodeWhy);
+    if( pResp ) protobuf_c_message_free_unpacked(&pResp->base, 0);
+    btStatusClear(&st);
+  }
+}
+
 /* Sends the conditional writes apOp[0..nOp) of one table, BT_INFLIGHT
 ** calls in flight at once; each write's outcome is set. */
 static void sendConditional(BtTable *pT, const char *zResource, BtOp **apOp,
@@ -746,8 +782,7 @@ static void sendConditional(BtTable *pT, const char *zResource, BtOp **apOp,
   BtPending *apCall[BT_INFLIGHT];
   int aiOp[BT_INFLIGHT];
   BtArena arena;
-  int64_t iStart = btNowMs();
-  int iNext = 0, nFly = 0, iOld = 0, nAttempt = 0;
+  int iNext = 0, nFly = 0, iOld = 0;
   memset(&arena, 0, sizeof(arena));
   while( iNext < nOp || nFly > 0 ){
     if( iNext < nOp && nFly < BT_INFLIGHT ){
@@ -782,33 +817,7 @@ static void sendConditional(BtTable *pT, const char *zResource, BtOp **apOp,
       btStatusClear(&st);
       iOld = (iOld + 1) % BT_INFLIGHT;
       nFly--;
-      /* Its condition still holds and nothing answered: again, alone. */
-      while( pOp->eOutcome == BT_OUT_WAIT ){
-        Wcbt__CheckAndMutateRowRequest *pReq;
-        code = btBackoff(&pT->wait, ++nAttempt, iStart);
-        if( code != BT_OK ){
-          pOp->eOutcome = BT_OUT_FAILED;
-          if( *pzWhy == 0 ){
-            *pzWhy = sqlite3_mprintf(code == BT_CANCELLED
-                ? "interrupted while waiting to send again"
-                : "CheckAndMutateRow: no answer, and no time left within the "
-                  "deadline to ask again");
-            *pCodeWhy = code;
-          }
-          break;
-        }
-        pReq = conditionalRequest(zResource, pOp, &arena);
-        code = pReq ? btCall(pT->pConn, M_CHECKANDMUTATE, zResource,
-                             &pReq->base,
-                             &wcbt__check_and_mutate_row_response__descriptor,
-                             (ProtobufCMessage**)&pResp, &st, &pT->wait)
-                    : BT_INTERNAL;
-        pOp->eOutcome = conditionalOutcome(pT, zResource, pOp, code, &st,
-                                           pResp, pzWhy, pCodeWhy);
-        if( pResp ) protobuf_c_message_free_unpacked(&pResp->base, 0);
-        pResp = 0;
-        btStatusClear(&st);
-      }
+      resendAlone(pT, zResource, pOp, &arena, pzWhy, pCodeWhy);
     }
   }
   btArenaFree(&arena);
@@ -982,7 +991,7 @@ static char *flushMessage(Flush *pF){
   zWhy = listedRows(pF);
   if( pF->nMaybe == pF->nNotWritten ){
     zMsg = sqlite3_mprintf("widecol %s: %d row%s may not have been written "
-        "to Bigtable: they were sent, but no answer came (%s), so Bigtable "
+        "to Bigtable: no answer came (%s), so Bigtable "
         "may yet apply them; read them to know%s", zTable, pF->nNotWritten,
         pF->nNotWritten == 1 ? "" : "s", zWhy ? zWhy : "",
         pF->nWritten ? zOthers : "");

@@ -468,8 +468,11 @@ static int readResume(BtTable *p, BtCursor *pCur, BtStatus *pSt){
   if( pCur->nPage > 0 ){
     pCur->req.rows_limit = pCur->nPage - pCur->nPageRows;
   }
-  btStreamOpen(p->pConn, M_READROWS, p->zResource, &pCur->req.base,
-               &pCur->pStream, &st, &p->wait);
+  {
+    BtWait w = btRetryWait(&p->wait, pCur->iRetryStart);
+    btStreamOpen(p->pConn, M_READROWS, p->zResource, &pCur->req.base,
+                 &pCur->pStream, &st, &w);
+  }
   btStatusClear(&st);
   return SQLITE_OK;
 }

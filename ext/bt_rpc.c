@@ -34,10 +34,10 @@ SQLITE_EXTENSION_INIT3
 #define BT_KEEPALIVE_MS         30000
 #define BT_KEEPALIVE_TIMEOUT_MS 10000
 /* Retries of idempotent calls wait 50 ms, then twice as long each time,
-** up to this; gRPC's own reconnection attempts (every one of which a call
-** made meanwhile would wait for) from 100 ms to the same. */
+** up to this; gRPC's own reconnection attempts, which a call waits for
+** (GRPC_INITIAL_METADATA_WAIT_FOR_READY), from 100 ms to the same. */
 #define BT_MAX_BACKOFF_MS 2000
-#define BT_MIN_RECONNECT_MS 100
+#define BT_FIRST_RECONNECT_MS 100
 
 struct BtConn {
   char *zKey;           /* Endpoint and token: what makes it shareable */
@@ -54,6 +54,7 @@ struct BtConn {
 struct BtStream {
   grpc_completion_queue *pCq;
   grpc_call *pCall;
+  grpc_channel *pChannel;
   grpc_metadata_array initial;
   grpc_metadata_array trailing;
   grpc_status_code status;
@@ -88,7 +89,7 @@ static void intArg(grpc_arg *pArg, const char *zKey, int iValue){
 }
 
 static grpc_channel *makeChannel(const char *zTarget, const char *zToken){
-  grpc_arg aArg[7];
+  grpc_arg aArg[6];
   grpc_channel_args args;
   grpc_channel_credentials *pCred;
   grpc_channel *pChannel;
@@ -99,10 +100,10 @@ static grpc_channel *makeChannel(const char *zTarget, const char *zToken){
   intArg(&aArg[3], GRPC_ARG_KEEPALIVE_TIMEOUT_MS, BT_KEEPALIVE_TIMEOUT_MS);
   /* A server back after a restart is found within the retries' pace,
   ** not after gRPC's default backoff (1 s growing to 120 s). */
-  intArg(&aArg[4], GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, BT_MIN_RECONNECT_MS);
-  intArg(&aArg[5], GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, BT_MIN_RECONNECT_MS);
-  intArg(&aArg[6], GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, BT_MAX_BACKOFF_MS);
-  args.num_args = 7;
+  intArg(&aArg[4], GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS,
+         BT_FIRST_RECONNECT_MS);
+  intArg(&aArg[5], GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, BT_MAX_BACKOFF_MS);
+  args.num_args = 6;
   args.args = aArg;
   if( zToken == 0 ){
     pCred = grpc_insecure_credentials_create();
@@ -281,6 +282,13 @@ int btBackoff(const BtWait *pWait, int nAttempt, int64_t iStartMs){
   return BT_OK;
 }
 
+BtWait btRetryWait(const BtWait *pWait, int64_t iStartMs){
+  BtWait w = *pWait;
+  w.iUntilMs = iStartMs + (pWait->nTimeoutMs > 0 ? pWait->nTimeoutMs
+                                                 : BT_DEFAULT_TIMEOUT_MS);
+  return w;
+}
+
 /* The routing header Bigtable's front end reads: the table's resource
 ** name, percent-encoded. */
 static char *routingParams(const char *zTable){
@@ -337,7 +345,8 @@ static ProtobufCMessage *unpackMessage(grpc_byte_buffer *pBuf,
 ** then the call is cancelled with the reason as its status.  True if the
 ** batch completed well. */
 static int waitFor(grpc_completion_queue *pCq, void *pTag, grpc_call *pCall,
-                   const BtWait *pWait, int64_t iDeadline){
+                   grpc_channel *pChannel, const BtWait *pWait,
+                   int64_t iDeadline){
   grpc_event ev;
   for(;;){
     int64_t nSlice = BT_POLL_MS;
@@ -350,8 +359,19 @@ static int waitFor(grpc_completion_queue *pCq, void *pTag, grpc_call *pCall,
                      gpr_time_from_millis(nSlice, GPR_TIMESPAN)), 0);
     if( ev.type != GRPC_QUEUE_TIMEOUT ) break;
     if( iDeadline > 0 && btNowMs() >= iDeadline ){
-      grpc_call_cancel_with_status(pCall, GRPC_STATUS_DEADLINE_EXCEEDED,
-          "no answer within the deadline (" BT_TIMEOUT_ENV ")", 0);
+      /* Calls wait for a connection (GRPC_INITIAL_METADATA_WAIT_FOR_READY):
+      ** one still waiting when the deadline comes found no server, which
+      ** is said as gRPC says it when it fails fast. */
+      int bConnected = grpc_channel_check_connectivity_state(pChannel, 0)
+                       == GRPC_CHANNEL_READY;
+      char zWhy[160];
+      sqlite3_snprintf(sizeof(zWhy), zWhy, "no %s within the deadline, "
+          "%lld ms (" BT_TIMEOUT_ENV ")",
+          bConnected ? "answer" : "connection to the server",
+          (long long)(pWait && pWait->nTimeoutMs > 0 ? pWait->nTimeoutMs
+                                                     : BT_DEFAULT_TIMEOUT_MS));
+      grpc_call_cancel_with_status(pCall, bConnected
+          ? GRPC_STATUS_DEADLINE_EXCEEDED : GRPC_STATUS_UNAVAILABLE, zWhy, 0);
       ev = grpc_completion_queue_pluck(pCq, pTag,
                                        gpr_inf_future(GPR_CLOCK_REALTIME), 0);
       break;
@@ -369,8 +389,12 @@ static int waitFor(grpc_completion_queue *pCq, void *pTag, grpc_call *pCall,
 
 /* The deadline of a wait starting now. */
 static int64_t deadlineOf(const BtWait *pWait){
-  return btNowMs() + (pWait && pWait->nTimeoutMs > 0 ? pWait->nTimeoutMs
-                                                     : BT_DEFAULT_TIMEOUT_MS);
+  int64_t iDeadline = btNowMs() + (pWait && pWait->nTimeoutMs > 0
+                                   ? pWait->nTimeoutMs : BT_DEFAULT_TIMEOUT_MS);
+  if( pWait && pWait->iUntilMs > 0 && pWait->iUntilMs < iDeadline ){
+    iDeadline = pWait->iUntilMs;
+  }
+  return iDeadline;
 }
 
 static void destroyQueue(grpc_completion_queue *pCq){
@@ -381,11 +405,14 @@ static void destroyQueue(grpc_completion_queue *pCq){
 /* A call on the channel its service is served from. */
 static grpc_call *startCall(BtConn *pConn, const char *zMethod,
                             gpr_timespec deadline,
-                            grpc_completion_queue *pCq){
+                            grpc_completion_queue *pCq,
+                            grpc_channel **ppChannel){
   grpc_channel *pChannel = strncmp(zMethod, "/google.bigtable.admin.", 23)
                            ? pConn->pData : pConn->pAdmin;
   grpc_slice method = grpc_slice_from_copied_string(zMethod);
-  grpc_call *pCall = grpc_channel_create_call(pChannel, 0,
+  grpc_call *pCall;
+  *ppChannel = pChannel;
+  pCall = grpc_channel_create_call(pChannel, 0,
                          GRPC_PROPAGATE_DEFAULTS, pCq, method, 0, deadline, 0);
   grpc_slice_unref(method);
   return pCall;
@@ -413,6 +440,10 @@ static void requestOps(grpc_op *aOp, grpc_metadata *pMd, const char *zParams,
   aOp[0].op = GRPC_OP_SEND_INITIAL_METADATA;
   aOp[0].data.send_initial_metadata.count = 1;
   aOp[0].data.send_initial_metadata.metadata = pMd;
+  /* A call made while the server is away waits for it (within its
+  ** deadline) instead of failing at once: the wait polls the connection
+  ** attempts, which otherwise progress only while some call polls. */
+  aOp[0].flags = GRPC_INITIAL_METADATA_WAIT_FOR_READY;
   aOp[1].op = GRPC_OP_SEND_MESSAGE;
   aOp[1].data.send_message.send_message = pSend;
   aOp[2].op = GRPC_OP_SEND_CLOSE_FROM_CLIENT;
@@ -425,6 +456,7 @@ static void requestOps(grpc_op *aOp, grpc_metadata *pMd, const char *zParams,
 struct BtPending {
   grpc_completion_queue *pCq;
   grpc_call *pCall;
+  grpc_channel *pChannel;
   grpc_metadata_array initial;
   grpc_metadata_array trailing;
   grpc_byte_buffer *pSend;
@@ -448,9 +480,12 @@ BtPending *btCallStart(BtConn *pConn, const char *zMethod, const char *zTable,
   if( pWait ) p->wait = *pWait;
   p->iDeadline = deadlineOf(pWait);
   p->pCq = grpc_completion_queue_create_for_pluck(0);
-  /* gRPC enforces the deadline too, should the wait be cut short. */
-  p->pCall = startCall(pConn, zMethod, gpr_time_add(gpr_now(GPR_CLOCK_MONOTONIC),
-      gpr_time_from_millis(p->iDeadline - btNowMs(), GPR_TIMESPAN)), p->pCq);
+  /* gRPC enforces the deadline too, a little later, so that waitFor()
+  ** is the one that says why it passed. */
+  p->pCall = startCall(pConn, zMethod,
+      gpr_time_add(gpr_now(GPR_CLOCK_MONOTONIC), gpr_time_from_millis(
+          p->iDeadline - btNowMs() + 4 * BT_POLL_MS, GPR_TIMESPAN)),
+      p->pCq, &p->pChannel);
   p->pSend = packMessage(pReq, p->wait.pCount);
   p->code = GRPC_STATUS_UNKNOWN;
   p->details = grpc_empty_slice();
@@ -484,7 +519,7 @@ int btCallFinish(BtPending *p, const ProtobufCMessageDescriptor *pRespDesc,
   }else{
     /* A failed batch still has its status: the cancel's reason, or why
     ** the server or the transport ended the call. */
-    waitFor(p->pCq, (void*)1, p->pCall, &p->wait, p->iDeadline);
+    waitFor(p->pCq, (void*)1, p->pCall, p->pChannel, &p->wait, p->iDeadline);
     if( p->code != GRPC_STATUS_OK ){
       statusFrom(pStatus, p->code, p->details, zMethod);
       rc = (int)p->code;
@@ -531,10 +566,11 @@ int btCallIdempotent(BtConn *pConn, const char *zMethod, const char *zTable,
                      ProtobufCMessage **ppResp, BtStatus *pStatus,
                      const BtWait *pWait){
   int64_t iStart = btNowMs();
+  BtWait w = btRetryWait(pWait, iStart);
   int nAttempt = 0, code;
   for(;;){
     code = btCall(pConn, zMethod, zTable, pReq, pRespDesc, ppResp, pStatus,
-                  pWait);
+                  &w);
     if( !btRetryable(code) || btBackoff(pWait, ++nAttempt, iStart) != BT_OK ){
       return code;
     }
@@ -562,7 +598,7 @@ int btStreamOpen(BtConn *pConn, const char *zMethod, const char *zTable,
   /* No deadline on the whole stream (a long scan is no hang): each wait
   ** for its next message has one instead. */
   p->pCall = startCall(pConn, zMethod, gpr_inf_future(GPR_CLOCK_REALTIME),
-                       p->pCq);
+                       p->pCq, &p->pChannel);
   p->details = grpc_empty_slice();
   grpc_metadata_array_init(&p->initial);
   grpc_metadata_array_init(&p->trailing);
@@ -574,7 +610,8 @@ int btStreamOpen(BtConn *pConn, const char *zMethod, const char *zTable,
   ** answer) ends the call, and btStreamNext() reports the status it
   ** ended with. */
   if( grpc_call_start_batch(p->pCall, aOp, 4, (void*)1, 0) == GRPC_CALL_OK ){
-    waitFor(p->pCq, (void*)1, p->pCall, &p->wait, deadlineOf(&p->wait));
+    waitFor(p->pCq, (void*)1, p->pCall, p->pChannel, &p->wait,
+            deadlineOf(&p->wait));
   }
   grpc_slice_unref(md.value);
   grpc_byte_buffer_destroy(pSend);
@@ -594,7 +631,8 @@ static int streamStatus(BtStream *p, BtStatus *pStatus, const char *zWhat){
     op.data.recv_status_on_client.status_details = &p->details;
     p->status = GRPC_STATUS_UNKNOWN;
     if( grpc_call_start_batch(p->pCall, &op, 1, (void*)2, 0) == GRPC_CALL_OK ){
-      waitFor(p->pCq, (void*)2, p->pCall, &p->wait, deadlineOf(&p->wait));
+      waitFor(p->pCq, (void*)2, p->pCall, p->pChannel, &p->wait,
+              deadlineOf(&p->wait));
     }
     p->bDone = 1;
   }
@@ -616,13 +654,16 @@ int btStreamNext(BtStream *p, const ProtobufCMessageDescriptor *pDesc,
   op.op = GRPC_OP_RECV_MESSAGE;
   op.data.recv_message.recv_message = &pRecv;
   if( grpc_call_start_batch(p->pCall, &op, 1, (void*)3, 0) != GRPC_CALL_OK
-   || !waitFor(p->pCq, (void*)3, p->pCall, &p->wait, deadlineOf(&p->wait))
+   || !waitFor(p->pCq, (void*)3, p->pCall, p->pChannel, &p->wait,
+               deadlineOf(&p->wait))
    || pRecv == 0 ){
     if( pRecv ) grpc_byte_buffer_destroy(pRecv);
     return streamStatus(p, pStatus, pDesc->name) == GRPC_STATUS_OK ? 0 : -1;
   }
   *ppMsg = unpackMessage(pRecv, pDesc, p->wait.pCount);
   grpc_byte_buffer_destroy(pRecv);
+  /* An answer came: the next waits for theirs as long as any. */
+  p->wait.iUntilMs = 0;
   if( *ppMsg == 0 ){
     setStatus(pStatus, BT_INTERNAL, "a %s from Bigtable could not be read",
               pDesc->name);

@@ -69,6 +69,9 @@ struct BtWait {
   int (*xInterrupted)(void*);
   void *pArg;
   BtCounters *pCount;   /* Added to; may be NULL */
+  int64_t iUntilMs;     /* If not 0 (btNowMs()), the first answer must come
+                        ** by then, whatever nTimeoutMs leaves: a retry
+                        ** ends with the deadline its first attempt had */
 };
 
 /* Opens (or shares) the connection for this process's environment.
@@ -91,6 +94,9 @@ int btRetryable(int code);
 ** BT_DEADLINE_EXCEEDED if the wait's deadline leaves no room for it,
 ** BT_CANCELLED if the statement was interrupted. */
 int btBackoff(const BtWait *pWait, int nAttempt, int64_t iStartMs);
+/* *pWait for the attempts of a call first made at iStartMs: they end
+** when the first attempt's deadline does. */
+BtWait btRetryWait(const BtWait *pWait, int64_t iStartMs);
 int64_t btNowMs(void);
 
 /* A unary call: zMethod is the full method path

@@ -125,41 +125,6 @@ static void sortColumns(BtTable *p){
   }
 }
 
-static void tableFree(BtTable *p){
-  int i;
-  if( p == 0 ) return;
-  for(i = 0; i < p->nCol; i++){
-    sqlite3_free(p->aCol[i].zName);
-    sqlite3_free(p->aCol[i].zFamily);
-  }
-  for(i = 0; p->aSplit && i < p->nSplit; i++) wcBufFree(&p->aSplit[i]);
-  sqlite3_free(p->aSplit);
-  sqlite3_free(p->aCol);
-  sqlite3_free(p->aiSorted);
-  sqlite3_free(p->azFamily);
-  if( p->pTxn ){
-    BtTable **pp = &p->pTxn->pTables;
-    while( *pp && *pp != p ) pp = &(*pp)->pNextTable;
-    if( *pp ) *pp = p->pNextTable;
-    btTxnUnref(p->pTxn);
-  }
-  sqlite3_finalize(p->pProbe);
-  wcBufFree(&p->seenKey);
-  wcBufFree(&p->seenMarker);
-  wcBufFree(&p->seenRowkey);
-  sqlite3_free(p->zName);
-  sqlite3_free(p->zTable);
-  sqlite3_free(p->zSuffix);
-  sqlite3_free(p->zKeys);
-  sqlite3_free(p->zResource);
-  sqlite3_free(p->zRowsOf);
-  sqlite3_free(p->zOwner);
-  sqlite3_free(p->zDesign);
-  btConnClose(p->pConn);
-  sqlite3_free(p->base.zErrMsg);
-  sqlite3_free(p);
-}
-
 /* p->zTable: the widecol table's name, zName less SUFFIX (zName when it
 ** does not end so).  Non-zero on OOM. */
 static int nameTable(BtTable *p){
@@ -391,7 +356,7 @@ static int btInit(sqlite3 *db, BtTxn *pTxn, int argc,
   if( zErr ){
     *pzErr = zErr;
     sqlite3_free(zKey);
-    tableFree(p);
+    btTableFree(p);
     return SQLITE_ERROR;
   }
   zDecl = declaration(p, zKey);
@@ -402,8 +367,20 @@ static int btInit(sqlite3 *db, BtTxn *pTxn, int argc,
     sqlite3_vtab_config(db, SQLITE_VTAB_CONSTRAINT_SUPPORT, 1);
     /* An OLDER table shows the Bigtable table its row table made. */
     if( bCreate && p->eKind != BT_OLDER ){
-      int bMade;
-      rc = btCreateRemote(p, &bMade);
+      int bMade = 0, bClaimed = 0;
+      if( btTxnDropping(pTxn, p->zResource) ){
+        rc = btError(p, SQLITE_ERROR, "widecol %s: a DROP TABLE earlier in "
+            "this transaction deletes the Bigtable table %s at COMMIT: "
+            "COMMIT first, then CREATE the table again", p->zTable,
+            p->zResource);
+      }else{
+        rc = btCreateRemote(p, &bMade, &bClaimed);
+        if( rc == SQLITE_OK ){
+          rc = btTxnMade(p, bMade, bClaimed);
+        }else{
+          btUndoCreate(p, bMade, bClaimed);
+        }
+      }
     }
     if( rc != SQLITE_OK ){
       *pzErr = sqlite3_mprintf("%s", p->base.zErrMsg ? p->base.zErrMsg
@@ -411,7 +388,7 @@ static int btInit(sqlite3 *db, BtTxn *pTxn, int argc,
     }
   }
   if( rc != SQLITE_OK ){
-    tableFree(p);
+    btTableFree(p);
     return rc;
   }
   p->pNextTable = pTxn->pTables;
@@ -433,16 +410,19 @@ static int btConnect(sqlite3 *db, void *pAux, int argc,
 }
 
 static int btDisconnect(sqlite3_vtab *pVtab){
-  tableFree((BtTable*)pVtab);
+  btTableFree((BtTable*)pVtab);
   return SQLITE_OK;
 }
 
+/* DROP TABLE: the Bigtable table goes at COMMIT (bt_txn.c), unless
+** widecol does not own it. */
 static int btDestroy(sqlite3_vtab *pVtab){
   BtTable *p = (BtTable*)pVtab;
-  int rc = p->eKind == BT_OLDER ? SQLITE_OK
-                                : btDeleteRemote(p, p->zResource);
-  if( rc == SQLITE_OK ) tableFree(p);
-  return rc;
+  if( p->eKind == BT_OLDER || p->bExternal ){
+    btTableFree(p);
+    return SQLITE_OK;
+  }
+  return btTxnDropLater(p);
 }
 
 /*

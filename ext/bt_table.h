@@ -5,6 +5,7 @@
 **   bt_rpc.c    gRPC calls with deadlines and cancelling (bt_rpc.h)
 **   bt_cell.c   cell values and the row marker (bt_cell.h)
 **   bt_util.c   arenas, messages, connecting, the interrupt probe
+**   bt_catalog.c  design records: who made a table, with what design
 **   bt_admin.c  the Bigtable tables: made, taken over, checked, deleted
 **   bt_batch.c  writes waiting to be sent, and sending them in order
 **   bt_txn.c    transactions, savepoints, DDL at COMMIT and ROLLBACK
@@ -192,7 +193,6 @@ struct BtTable {
 };
 
 /* bt_util.c */
-void btTxnRef(BtTxn *p);
 /* Sets the table's message (formatted) and returns rc. */
 int btError(BtTable *p, int rc, const char *zFormat, ...);
 /* Bigtable said no: a message that says what to do; returns the code.
@@ -233,9 +233,37 @@ void btMarkerFilter(Wcbt__Filter *pOut, Wcbt__ColumnRange *pRange);
 void btFilterOf(Wcbt__Filter *pOut, int bChain, Wcbt__Filter__List *pList,
                 Wcbt__Filter **apPart, int nPart);
 
+/* bt_catalog.c: the design record of p's Bigtable table (see the file).
+** btCatalogClaim() writes p's record (DESIGN, OWNER, not made) where
+** there is none (*pbClaimed), else reads the one there into *pRec;
+** btCatalogWrite() writes p's record whatever is there; btCatalogForget()
+** deletes the record if it names p's OWNER. */
+typedef struct BtRecord BtRecord;
+struct BtRecord {
+  int bFound;
+  char *zDesign;
+  char *zOwner;
+  int bMade;            /* The owner's CREATE made the table */
+};
+int btCatalogClaim(BtTable *p, int *pbClaimed, BtRecord *pRec);
+int btCatalogRead(BtTable *p, BtRecord *pRec);
+int btCatalogWrite(BtTable *p, int bMade);
+int btCatalogForget(BtTable *p);
+void btRecordClear(BtRecord *pRec);
+/* What differs between two designs, for a message (sqlite3_mprintf), or
+** NULL if they are the same (clauses in any order, ASCII case aside
+** outside quotes). */
+char *btDesignDiff(const char *zRecorded, const char *zNow);
+
 /* bt_admin.c: the Bigtable tables (CreateTable / GetTable /
-** DeleteTable), see the file. */
-int btCreateRemote(BtTable *p, int *pbMade);
+** DeleteTable), see the file.  btCreateRemote() makes p's table or takes
+** it over; *pbMade if CreateTable made it, *pbClaimed if this CREATE
+** wrote its design record: what btUndoCreate() undoes (a failure is
+** logged).  btDropRemote() deletes p's table if p's CREATE made it
+** (*pbKept otherwise: EXTERNAL, taken over, an OLDER table). */
+int btCreateRemote(BtTable *p, int *pbMade, int *pbClaimed);
+void btUndoCreate(BtTable *p, int bMade, int bClaimed);
+int btDropRemote(BtTable *p, int *pbKept);
 int btDeleteRemote(BtTable *p, const char *zResource);
 /* After a read found a column's cells missing: a message naming the
 ** family if Bigtable no longer has it; returns the code. */
@@ -319,6 +347,16 @@ void btBatchFreeAll(BtTxn *pTxn);
 void btTxnKeepFailure(BtTxn *pTxn, int rc, const char *zMsg);
 
 /* bt_txn.c */
+/* Frees a table (unlinked from its connection's list). */
+void btTableFree(BtTable *p);
+/* DROP TABLE of p: its Bigtable table is deleted at COMMIT (p is the
+** transaction's from now, freed at its end). */
+int btTxnDropLater(BtTable *p);
+/* CREATE of p made its table or wrote its record: undone at ROLLBACK
+** (on a failure here, undone at once). */
+int btTxnMade(BtTable *p, int bMade, int bClaimed);
+/* True if a DROP waiting for COMMIT deletes zResource. */
+int btTxnDropping(BtTxn *pTxn, const char *zResource);
 int btBegin(sqlite3_vtab *pVtab);
 int btSync(sqlite3_vtab *pVtab);
 int btCommit(sqlite3_vtab *pVtab);

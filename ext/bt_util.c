@@ -72,7 +72,7 @@ int btRpcCode(int code){
 char *btRpcDescribe(BtTable *p, const char *zDoing, int code,
                     const char *zMsg){
   const char *zHint = "";
-  char *zDeadline = 0, *zRet;
+  char *zRet;
   switch( code ){
     case BT_UNAVAILABLE:
       zHint = p->pConn && btConnIsEmulator(p->pConn)
@@ -81,11 +81,8 @@ char *btRpcDescribe(BtTable *p, const char *zDoing, int code,
         : "; check the network and the endpoint";
       break;
     case BT_DEADLINE_EXCEEDED:
-      zDeadline = sqlite3_mprintf("; no answer came within %lld ms (set "
-          BT_TIMEOUT_ENV " for another deadline): is the server up and "
-          "reachable?", (long long)p->wait.nTimeoutMs);
-      if( zDeadline == 0 ) return 0;
-      zHint = zDeadline;
+      zHint = "; is the server up and reachable? (" BT_TIMEOUT_ENV
+              " sets another deadline)";
       break;
     case BT_CANCELLED:
       zHint = "; the statement was interrupted";
@@ -105,7 +102,6 @@ char *btRpcDescribe(BtTable *p, const char *zDoing, int code,
   zRet = sqlite3_mprintf("%s %s at %s: %s%s", zDoing, p->zResource,
                          p->pConn ? btConnEndpoint(p->pConn) : "?",
                          zMsg ? zMsg : "failed", zHint);
-  sqlite3_free(zDeadline);
   return zRet;
 }
 

@@ -993,8 +993,13 @@ static void parseStorage(Parse *p, const char *zArg){
     return;
   }
   lexNext(&lex);
+  if( tokenIs(&lex.tk, "EXTERNAL") ){
+    pS->bExternal = 1;
+    lexNext(&lex);
+  }
   if( lex.tk.eType != TK_END ){
-    unexpected(p, &lex.tk, "STORAGE BIGTABLE '<table>'", "nothing more");
+    unexpected(p, &lex.tk, "STORAGE BIGTABLE '<table>'", "EXTERNAL (DROP "
+               "TABLE keeps the Bigtable tables) or nothing more");
   }
 }
 
@@ -1704,6 +1709,36 @@ static int argKind(const char *zArg){
   return ARG_COLUMN;
 }
 
+/* Appends argument zArg as the design record writes it: its tokens
+** one space apart, none inside parentheses or before a comma. */
+static void appendCanonical(sqlite3_str *pStr, const char *zArg){
+  Lexer lex;
+  int ePrev = TK_LP;
+  for(lexInit(&lex, zArg); lex.tk.eType != TK_END; lexNext(&lex)){
+    if( ePrev != TK_LP && lex.tk.eType != TK_LP && lex.tk.eType != TK_RP
+     && lex.tk.eType != TK_COMMA ){
+      sqlite3_str_appendchar(pStr, 1, ' ');
+    }
+    sqlite3_str_append(pStr, lex.tk.z, lex.tk.n);
+    ePrev = lex.tk.eType;
+  }
+}
+
+/* pS->zDesign: the arguments that say how rows are stored, one a line
+** (not where, STORAGE, nor SPLITS, which only shape a new table). */
+static void buildDesign(Parse *p, int argc, const char *const *argv){
+  sqlite3_str *pStr = sqlite3_str_new(0);
+  int i, n = 0;
+  for(i = 0; i < argc; i++){
+    int eKind = argKind(argv[i]);
+    if( eKind == ARG_STORAGE || eKind == ARG_SPLITS ) continue;
+    if( n++ ) sqlite3_str_appendchar(pStr, 1, '\n');
+    appendCanonical(pStr, argv[i]);
+  }
+  p->pSchema->zDesign = sqlite3_str_finish(pStr);
+  if( p->pSchema->zDesign == 0 ) parseError(p, "out of memory");
+}
+
 /* A versioned table's hidden columns take three names. */
 static void checkVersionNames(Parse *p){
   static const char *const azHidden[] = { "rowtime", "versions", "asof" };
@@ -1818,6 +1853,9 @@ WcSchema *wcSchemaParse(const char *zTable, int argc, const char *const *argv,
     if( argKind(argv[i]) == ARG_INDEX ) parseIndex(&sParse, argv[i]);
   }
   if( !sParse.zErr && pS->zBigtable ) checkBigtable(&sParse);
+  if( !sParse.zErr && pS->zBigtable && bCreate ){
+    buildDesign(&sParse, argc, argv);
+  }
   if( sParse.zErr ){
     *pzErr = sParse.zErr;
     wcSchemaFree(pS);
@@ -1842,6 +1880,7 @@ void wcSchemaFree(WcSchema *p){
   for(i = 0; i < p->nSplit; i++) sqlite3_free(p->aSplit[i].a);
   sqlite3_free(p->aSplit);
   sqlite3_free(p->zBigtable);
+  sqlite3_free(p->zDesign);
   if( !p->bBorrowed ){
     for(i = 0; i < p->nCol; i++){
       sqlite3_free(p->aCol[i].zName);

@@ -154,6 +154,14 @@ struct WcSchema {
   char *zBigtable;
   int nSplit;
   WcSplit *aSplit;
+  /* STORAGE BIGTABLE '<table>' EXTERNAL: widecol does not own the Bigtable
+  ** tables, and DROP TABLE keeps them. */
+  int bExternal;
+  /* At CREATE on Bigtable: the arguments that say how rows are stored (all
+  ** but STORAGE and SPLITS), canonical, one a line; Bigtable's design
+  ** record of the table holds it, so that another database may take the
+  ** table over only with the same design.  NULL otherwise. */
+  char *zDesign;
 };
 
 /* The hidden columns after the declared ones (wcSchemaDeclaration):

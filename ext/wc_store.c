@@ -196,6 +196,18 @@ static int createBigtable(WcVtab *p, int iFamily, int iIndex){
     sqlite3_str_appendf(pStr, ", KEYS %Q", zFields ? zFields : "?");
     sqlite3_free(zFields);
   }
+  /* Who made it (a new id per table: the module records it with the
+  ** design, and DROP deletes only what its own CREATE made), and how its
+  ** rows are stored, for another database taking it over. */
+  {
+    unsigned char aId[8];
+    sqlite3_randomness(sizeof(aId), aId);
+    sqlite3_str_appendf(pStr, ", OWNER '%02x%02x%02x%02x%02x%02x%02x%02x'",
+                        aId[0], aId[1], aId[2], aId[3], aId[4], aId[5],
+                        aId[6], aId[7]);
+  }
+  if( pS->zDesign ) sqlite3_str_appendf(pStr, ", DESIGN %Q", pS->zDesign);
+  if( pS->bExternal ) sqlite3_str_appendall(pStr, ", EXTERNAL");
   sqlite3_str_appendf(pStr, ", SUFFIX '");
   if( iIndex >= 0 ){
     sqlite3_str_appendf(pStr, "_idx_%q", pS->aIndex[iIndex].zName);
@@ -239,7 +251,7 @@ static int createBigtable(WcVtab *p, int iFamily, int iIndex){
           "Bigtable store: load widecol_bigtable too (.load "
           "./widecol_bigtable, after make bigtable)", p->zName);
     }else{
-      rc = wcVtabError(p, rc, "widecol %s: %s", p->zName, zMsg);
+      rc = wcStoreError(p, rc);
     }
   }
   return rc;
@@ -579,7 +591,9 @@ static char *statementSql(WcVtab *p, int eStmt, int iObj, uint64_t colUsed){
       }
       break;
     case WC_STMT_UPDATE:
-      sqlite3_str_appendall(pStr, "UPDATE ");
+    case WC_STMT_UPDATE_NOW:
+      sqlite3_str_appendf(pStr, "UPDATE %s", eStmt == WC_STMT_UPDATE_NOW
+                                             ? "OR FAIL " : "");
       wcStoreAppendTable(pStr, p, -1, -1);
       for(i = 0; i < pS->nCol; i++){
         if( familyTable(pS, i) >= 0 ) continue;

@@ -158,6 +158,9 @@ struct WcRanges {
                                 ** IGNORE or OR FAIL must know at its row) */
 #define WC_STMT_SCAN_SET     18 /* Bigtable: path iObj, ascending, over the
                                 ** set of ranges ?1 (wc_rpc.h) */
+#define WC_STMT_UPDATE_NOW   19 /* Bigtable: UPDATE OR FAIL, answered at
+                                ** once (SQLITE_BUSY_SNAPSHOT: the row
+                                ** changed since it was read) */
 
 /* The rowtime parameter of writes on a versioned table. */
 #define WC_PARAM_ROWTIME(pS) ((pS)->nCol + 3)
@@ -271,6 +274,8 @@ struct WcVtab {
                         ** without them) */
   int nMoved;           /* Rows moved by the UPDATE running (since its scan
                         ** began), for the message if one cannot move */
+  int64_t nRandomMade;  /* RANDOM: when this write chose the number, the
+                        ** bytes of p->key before it; else -1 */
   struct WcCursor *pSpare;  /* A closed cursor kept for the next xOpen */
 };
 

@@ -367,6 +367,7 @@ static void bindStamps(WcVtab *p, sqlite3_stmt *pStmt, int eStmt, int iObj){
                           (sqlite3_uint64)p->newStamps.n, SQLITE_STATIC);
       break;
     case WC_STMT_UPDATE:
+    case WC_STMT_UPDATE_NOW:
       sqlite3_bind_blob64(pStmt, WC_PARAM_STAMPS(pS), p->newStamps.a,
                           (sqlite3_uint64)p->newStamps.n, SQLITE_STATIC);
       /* fall through */
@@ -412,7 +413,8 @@ static int execWrite(WcVtab *p, int eStmt, int iObj, const unsigned char *aKey,
   if( pIdxKey ) bindKey(pStmt, nCol + 2, pIdxKey->a, pIdxKey->n);
   if( (p->pSchema->bVersioned && (eStmt == WC_STMT_INSERT
    || eStmt == WC_STMT_INSERT_NOW
-   || eStmt == WC_STMT_REPLACE || eStmt == WC_STMT_UPDATE))
+   || eStmt == WC_STMT_REPLACE || eStmt == WC_STMT_UPDATE
+   || eStmt == WC_STMT_UPDATE_NOW))
    || (p->pSchema->nTtl > 0 && eStmt == WC_STMT_INDEX_PUT) ){
     sqlite3_bind_int64(pStmt, WC_PARAM_ROWTIME(p->pSchema), p->iTime);
   }
@@ -565,6 +567,7 @@ static int randomKey(WcVtab *p, sqlite3_value **argv){
     return p->key.bOom ? SQLITE_NOMEM : SQLITE_OK;
   }
   sqlite3_randomness(sizeof(iRandom), &iRandom);
+  p->nRandomMade = nMade;
   if( bInsert ) return randomFree(p, nMade, iRandom % (uint64_t)pS->nRandom);
   iOwn = wcRandomOf(pS, aOld, nOld);
   if( iOwn < 0 ) return randomFree(p, nMade, iRandom % (uint64_t)pS->nRandom);
@@ -834,7 +837,7 @@ static int insertRow(WcVtab *p, int eInsert, int bKnow, int *pbReplaced){
 /* updateRow() on a store with stamps: the changed entries first, the row
 ** if it still has the stamps read (without an index, as the store reads
 ** it), then the old entries. */
-static int updateStamped(WcVtab *p, int bOldRead){
+static int updateStamped(WcVtab *p, int bOldRead, int eUpdate){
   const WcSchema *pS = p->pSchema;
   int bFound = 1, rc = SQLITE_OK;
   if( pS->nIndex > 0 && !bOldRead ){
@@ -845,7 +848,7 @@ static int updateStamped(WcVtab *p, int bOldRead){
   stampsBegin(p, 1);
   if( rc == SQLITE_OK && bFound && pS->nIndex > 0 ) rc = putEntries(p, 1);
   if( rc == SQLITE_OK ){
-    rc = runWrite(p, WC_STMT_UPDATE, 0, p->key.a, p->key.n, p->aVal, 0);
+    rc = runWrite(p, eUpdate, 0, p->key.a, p->key.n, p->aVal, 0);
   }
   if( rc == SQLITE_OK && bFound && pS->nIndex > 0 ) rc = deleteOldEntries(p);
   oldRelease(p);
@@ -853,11 +856,13 @@ static int updateStamped(WcVtab *p, int bOldRead){
 }
 
 /* Rewrites the row with key p->key in place: its key does not change.
-** bOldRead: readOld() has read the row already. */
-static int updateRow(WcVtab *p, int bOldRead){
+** bOldRead: readOld() has read the row already.  eUpdate: WC_STMT_UPDATE,
+** or WC_STMT_UPDATE_NOW to know at once whether the row was still as
+** read. */
+static int updateRow(WcVtab *p, int bOldRead, int eUpdate){
   const WcSchema *pS = p->pSchema;
   int bFound = 1, rc = SQLITE_OK, i;
-  if( wcStoreCaps(p)->bStamps ) return updateStamped(p, bOldRead);
+  if( wcStoreCaps(p)->bStamps ) return updateStamped(p, bOldRead, eUpdate);
   if( pS->nIndex > 0 && !bOldRead ){
     rc = readOld(p, p->key.a, p->key.n, &bFound);
   }
@@ -949,12 +954,10 @@ static int givenTime(WcVtab *p, sqlite3_value *pTime, int64_t *piTime,
   return SQLITE_OK;
 }
 
-/* Writes the row in p->aVal, p->key as a version stamped iGiven (bGiven)
-** or now.  A key in use takes a new version when eInsert is
-** WC_STMT_REPLACE (an UPDATE's own row always), else it fails as a
-** duplicate; *pbReplaced tells whether it was in use. */
-static int versionedPut(WcVtab *p, int eInsert, int bGiven, int64_t iGiven,
-                        int *pbReplaced){
+/* One attempt of versionedPut(); bNow: the write is answered at once
+** (its key check, or whether the row was still as read). */
+static int versionedAttempt(WcVtab *p, int eInsert, int bGiven,
+                            int64_t iGiven, int bNow, int *pbReplaced){
   const WcSchema *pS = p->pSchema;
   int64_t iStep = rowtimeStep(p);
   int64_t iNow = wcClockNow(p->pClock) / iStep * iStep;
@@ -972,7 +975,8 @@ static int versionedPut(WcVtab *p, int eInsert, int bGiven, int64_t iGiven,
     oldRelease(p);
     if( rc != SQLITE_OK ) return rc;
     p->iTime = bGiven ? iGiven : iNow;
-    return insertRow(p, WC_STMT_INSERT, 0, pbReplaced);
+    return insertRow(p, bNow ? WC_STMT_INSERT_NOW : WC_STMT_INSERT, 0,
+                     pbReplaced);
   }
   if( eInsert != WC_STMT_REPLACE ){
     oldRelease(p);
@@ -1001,8 +1005,11 @@ static int versionedPut(WcVtab *p, int eInsert, int bGiven, int64_t iGiven,
      && !wcStoreCaps(p)->bCellVersions ){
       rc = putVersion(p, p->key.a, p->key.n, p->aOldVal, p->iOldTime);
     }
-    if( rc == SQLITE_OK ) rc = updateRow(p, 1);
-    else oldRelease(p);
+    if( rc == SQLITE_OK ){
+      rc = updateRow(p, 1, bNow ? WC_STMT_UPDATE_NOW : WC_STMT_UPDATE);
+    }else{
+      oldRelease(p);
+    }
   }else{
     oldRelease(p);
     if( pS->nVersions > 1 ){
@@ -1010,6 +1017,47 @@ static int versionedPut(WcVtab *p, int eInsert, int bGiven, int64_t iGiven,
     }
   }
   if( rc == SQLITE_OK ) rc = trimVersions(p, p->key.a, p->key.n, iCutoff);
+  return rc;
+}
+
+/* Attempts of an INSERT OR REPLACE that loses races before it fails. */
+#define WC_MAX_RACES 50
+
+/* Writes the row in p->aVal, p->key as a version stamped iGiven (bGiven)
+** or now.  A key in use takes a new version when eInsert is
+** WC_STMT_REPLACE (an UPDATE's own row always), else it fails as a
+** duplicate; *pbReplaced tells whether it was in use.  bFresh: the values
+** do not come from the row (an INSERT, not an UPDATE).
+**
+** On a store that answers writes late, another client may write the key
+** between the read and the write: an INSERT OR REPLACE is then answered
+** at once, and when it lost such a race (a row appeared where there was
+** none, or the row changed), it reads the row again and writes a version
+** after the other's, so that no acknowledged version is overwritten.  An
+** UPDATE fails instead: its values came from the row it read. */
+static int versionedPut(WcVtab *p, int eInsert, int bGiven, int64_t iGiven,
+                        int bFresh, int *pbReplaced){
+  int bRaces = bFresh && eInsert == WC_STMT_REPLACE
+            && wcStoreCaps(p)->bLateChecks;
+  int nTry, rc = SQLITE_OK;
+  for(nTry = 0; nTry < WC_MAX_RACES; nTry++){
+    rc = versionedAttempt(p, eInsert, bGiven, iGiven,
+                          bRaces || eInsert == WC_STMT_INSERT_NOW, pbReplaced);
+    if( !bRaces || (rc != SQLITE_CONSTRAINT_PRIMARYKEY
+                    && rc != SQLITE_BUSY_SNAPSHOT) ){
+      return rc;
+    }
+    sqlite3_free(p->base.zErrMsg);
+    p->base.zErrMsg = 0;
+  }
+  {
+    char *zKey = describeKey(p->key.a, p->key.n);
+    rc = wcVtabError(p, SQLITE_BUSY, "widecol %s: INSERT OR REPLACE of key "
+        "%s lost %d races in a row to other clients writing that key (each "
+        "time, another version came between reading the row and writing "
+        "it); run it again", p->zName, zKey ? zKey : "?", WC_MAX_RACES);
+    sqlite3_free(zKey);
+  }
   return rc;
 }
 
@@ -1099,12 +1147,38 @@ static int putRow(WcVtab *p, int eInsert, int bMoved,
   *pbReplaced = 0;
   if( !p->pSchema->bVersioned ){
     return bMoved ? insertRow(p, eInsert, bMoved == 2, pbReplaced)
-                  : updateRow(p, 0);
+                  : updateRow(p, 0, WC_STMT_UPDATE);
   }
   rc = givenTime(p, pTime, &iGiven, &bGiven);
   if( rc != SQLITE_OK ) return rc;
   return versionedPut(p, bMoved ? eInsert : WC_STMT_REPLACE, bGiven, iGiven,
-                      pbReplaced);
+                      bMoved == 1, pbReplaced);
+}
+
+/* An INSERT's row.  Where this write chose its RANDOM number (found
+** free) and the store answers inserts late, another client may take the
+** number before the row is written: the insert is then answered at once
+** (even an INSERT OR REPLACE: the number was chosen to be free, not to
+** replace a row), and one that lost the number tries the next free one. */
+static int insertNew(WcVtab *p, int eInsert, sqlite3_value *pTime,
+                     int *pbReplaced){
+  const WcSchema *pS = p->pSchema;
+  int64_t nTry;
+  int rc;
+  if( p->nRandomMade < 0 || !wcStoreCaps(p)->bLateChecks ){
+    return putRow(p, eInsert, 1, pTime, pbReplaced);
+  }
+  for(nTry = 1; ; nTry++){
+    int64_t iLost = wcRandomOf(pS, p->key.a, (int)p->key.n);
+    rc = putRow(p, WC_STMT_INSERT_NOW, 1, pTime, pbReplaced);
+    if( rc != SQLITE_CONSTRAINT_PRIMARYKEY || nTry >= pS->nRandom ) break;
+    sqlite3_free(p->base.zErrMsg);
+    p->base.zErrMsg = 0;
+    rc = randomFree(p, p->nRandomMade, (iLost + 1) % pS->nRandom);
+    if( rc == SQLITE_OK ) rc = rowKeys(p);
+    if( rc != SQLITE_OK ) break;
+  }
+  return rc;
 }
 
 /* A row of an UPDATE could not move, after others did: on a store without
@@ -1160,11 +1234,12 @@ int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
     }
   }
   rc = rowEncode(p, &argv[2]);
+  p->nRandomMade = -1;
   if( rc == SQLITE_OK && p->pSchema->nRandom ) rc = randomKey(p, argv);
   if( rc == SQLITE_OK ) rc = rowKeys(p);
   if( rc == SQLITE_OK && sqlite3_value_type(argv[0]) == SQLITE_NULL ){
     rc = checkGivenKey(p, argv[2 + nCol]);
-    if( rc == SQLITE_OK ) rc = putRow(p, eInsert, 1, pTime, &bReplaced);
+    if( rc == SQLITE_OK ) rc = insertNew(p, eInsert, pTime, &bReplaced);
     if( rc == SQLITE_OK && p->nRowEst >= 0 ) p->nRowEst++;
   }else if( rc == SQLITE_OK ){
     aOld = sqlite3_value_blob(argv[0]);

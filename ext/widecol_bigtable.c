@@ -38,6 +38,13 @@ int sqlite3_widecolbigtable_init(sqlite3 *db, char **pzErrMsg,
     btTxnUnref(pTxn);
     return rc;
   }
-  return sqlite3_create_module_v2(db, "widecol_bigtable", &btModule, pTxn,
+  btTxnRef(pTxn);
+  rc = sqlite3_create_module_v2(db, "widecol_bigtable", &btModule, pTxn,
+                                btTxnUnref);
+  if( rc != SQLITE_OK ){
+    btTxnUnref(pTxn);
+    return rc;
+  }
+  return sqlite3_create_module_v2(db, BT_TXN_MODULE, &btTxnModule, pTxn,
                                   btTxnUnref);
 }

@@ -390,18 +390,28 @@ def check_endpoints(args):
         # Google's endpoint over TLS with a token: built, and tried as far
         # as a machine without the network allows (the name does not
         # resolve); the token itself never appears anywhere.
+        # A call waits for a connection until its deadline, 1 s here.
         os.environ["WIDECOL_BIGTABLE_TOKEN"] = "not-a-real-token"
+        os.environ["WIDECOL_BIGTABLE_TIMEOUT_MS"] = "1000"
+        db.close()
+        db = connect(args)
+        began = time.monotonic()
         try:
             db.execute(create)
             expect("Google's endpoint, unreachable", False, "no error")
         except sqlite3.Error as e:
             expect("Google's endpoint, unreachable", "googleapis.com" in str(e)
+                   and "no connection to the server within the deadline, 1000 ms" in str(e)
+                   and "check the network and the endpoint" in str(e)
                    and "not-a-real-token" not in str(e), e)
+        took = time.monotonic() - began
+        expect("Google's endpoint, unreachable: within the deadline", 0.9 < took < 3, took)
         schema = " ".join(r[0] or "" for r in db.execute("SELECT sql FROM sqlite_schema"))
         expect("no secret in the schema", "not-a-real-token" not in schema, schema)
         db.close()
     finally:
         os.environ.pop("WIDECOL_BIGTABLE_TOKEN", None)
+        os.environ.pop("WIDECOL_BIGTABLE_TIMEOUT_MS", None)
         os.environ["BIGTABLE_EMULATOR_HOST"] = saved
 
 

@@ -1,0 +1,140 @@
+"""A TCP proxy that injects connection faults between widecol and a server
+(the Bigtable emulator), for the reliability harness and the differential
+tester.
+
+It listens on a free loopback port and forwards each connection to the
+server.  Faults, on demand or at random:
+  sever()         closes every connection in flight (both sides), as a
+                  server that dies or a network that drops does;
+  refuse(seconds) closes each new connection at once for that long, as a
+                  server that is restarting does;
+  chaos(rate)     severs every connection at random, on average `rate`
+                  times a second, from a thread of its own (0 stops it).
+The server keeps its data through all of it, so that what a client sees
+afterwards can be checked.  counts() says how many connections were
+severed and refused.
+
+Use: with FaultProxy("127.0.0.1", server_port) as proxy: ... proxy.port
+"""
+import random
+import socket
+import threading
+import time
+
+
+class FaultProxy:
+    def __init__(self, host, port, seed=None):
+        self.target = (host, port)
+        self.listener = socket.socket()
+        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(64)
+        self.port = self.listener.getsockname()[1]
+        self.lock = threading.Lock()
+        self.pairs = []
+        self.refuse_until = 0.0
+        self.severed = 0
+        self.refused = 0
+        self.closed = False
+        self.rate = 0.0
+        self.random = random.Random(seed)
+        threading.Thread(target=self._accept, daemon=True).start()
+        threading.Thread(target=self._chaos, daemon=True).start()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def address(self):
+        return "127.0.0.1:%d" % self.port
+
+    def _accept(self):
+        while not self.closed:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if time.monotonic() < self.refuse_until:
+                with self.lock:
+                    self.refused += 1
+                _close(client)
+                continue
+            try:
+                server = socket.create_connection(self.target, 5)
+                server.settimeout(None)
+            except OSError:
+                _close(client)
+                continue
+            pair = (client, server)
+            with self.lock:
+                self.pairs.append(pair)
+            threading.Thread(target=self._pump, args=(client, server, pair),
+                             daemon=True).start()
+            threading.Thread(target=self._pump, args=(server, client, pair),
+                             daemon=True).start()
+
+    def _pump(self, src, dst, pair):
+        try:
+            while True:
+                data = src.recv(65536)
+                if not data:
+                    break
+                dst.sendall(data)
+        except OSError:
+            pass
+        self._drop(pair)
+
+    def _drop(self, pair):
+        with self.lock:
+            if pair not in self.pairs:
+                return
+            self.pairs.remove(pair)
+        for s in pair:
+            _close(s)
+
+    def _chaos(self):
+        while not self.closed:
+            rate = self.rate
+            if rate <= 0:
+                time.sleep(0.05)
+                continue
+            time.sleep(self.random.expovariate(rate))
+            if self.rate > 0:
+                self.sever()
+
+    def sever(self):
+        with self.lock:
+            pairs = list(self.pairs)
+            self.severed += len(pairs)
+        for pair in pairs:
+            self._drop(pair)
+
+    def refuse(self, seconds):
+        self.refuse_until = time.monotonic() + seconds
+        self.sever()
+
+    def chaos(self, rate):
+        self.rate = rate
+
+    def counts(self):
+        with self.lock:
+            return {"severed": self.severed, "refused": self.refused}
+
+    def close(self):
+        self.closed = True
+        self.rate = 0
+        _close(self.listener)
+        self.sever()
+
+
+def _close(s):
+    try:
+        s.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+    try:
+        s.close()
+    except OSError:
+        pass
