@@ -1068,11 +1068,22 @@ static int pretendRow(BtTable *p, BtCursor *pCur, sqlite3_value *pKey,
   p->bSeenPrefix = 1;
   p->seenMarker.n = 0;
   if( p->eKind == BT_ROWS ){
+    /* The stamps, then (as read) the marker's timestamp. */
+    const unsigned char *a = sqlite3_value_blob(pStamp);
+    int n = sqlite3_value_bytes(pStamp);
     unsigned char c = BT_MARKER_V2;
     wcBufAppend(&p->seenMarker, &c, 1);
+    if( n == BT_STAMPS_SIZE(p->nStamp) + 8 ){
+      int i;
+      n -= 8;
+      p->iSeenMicros = 0;
+      for(i = 0; i < 8; i++) p->iSeenMicros = (p->iSeenMicros << 8) | a[n + i];
+    }
+    wcBufAppend(&p->seenMarker, a, n);
+  }else{
+    wcBufAppend(&p->seenMarker, sqlite3_value_blob(pStamp),
+                sqlite3_value_bytes(pStamp));
   }
-  wcBufAppend(&p->seenMarker, sqlite3_value_blob(pStamp),
-              sqlite3_value_bytes(pStamp));
   p->seenRowkey.n = 0;
   if( pRowkey ){
     wcBufAppend(&p->seenRowkey, sqlite3_value_blob(pRowkey),
@@ -1245,9 +1256,17 @@ int btColumn(sqlite3_vtab_cursor *pCursor, sqlite3_context *ctx, int iCol){
     }else if( pCur->bMarker
            && btMarkerParse(pCur->marker.a, (size_t)pCur->marker.n,
                             p->nStamp, p->nCol, &aStamps, &aBits) ){
-      sqlite3_result_blob64(ctx, aStamps,
-                            (sqlite3_uint64)BT_STAMPS_SIZE(p->nStamp),
-                            SQLITE_TRANSIENT);
+      /* Then the marker's timestamp, so that a write conditional on these
+      ** (_stamp = ?, the row not read again) goes after it. */
+      size_t n = BT_STAMPS_SIZE(p->nStamp);
+      unsigned char *aOut = sqlite3_malloc64(n + 8);
+      int i;
+      if( aOut == 0 ) return SQLITE_NOMEM;
+      memcpy(aOut, aStamps, n);
+      for(i = 0; i < 8; i++){
+        aOut[n + i] = (unsigned char)((uint64_t)pCur->iRowtime >> (56 - 8*i));
+      }
+      sqlite3_result_blob64(ctx, aOut, (sqlite3_uint64)n + 8, sqlite3_free);
     }
   }
   return SQLITE_OK;

@@ -1056,7 +1056,7 @@ int wcScanOpen(sqlite3_vtab *pVtab, sqlite3_vtab_cursor **ppCur){
     if( pCur == 0 ) return SQLITE_NOMEM;
     memset(pCur, 0, sizeof(*pCur));
     int nCol = pTab->pSchema->nCol;
-    pCur->aiStmtCol = sqlite3_malloc64(sizeof(int) * (sqlite3_uint64)(nCol + 3));
+    pCur->aiStmtCol = sqlite3_malloc64(sizeof(int) * (sqlite3_uint64)(nCol + 4));
     if( pCur->aiStmtCol == 0 ){
       sqlite3_free(pCur);
       return SQLITE_NOMEM;
@@ -1248,6 +1248,14 @@ int wcScanColumn(sqlite3_vtab_cursor *pBase, sqlite3_context *ctx, int i){
   WcCursor *pCur = (WcCursor*)pBase;
   int nCol = cursorTab(pCur)->pSchema->nCol;
   int iStmtCol;
+  if( i == cursorTab(pCur)->iStampCol ){
+    /* Given to an UPDATE too (nochange or not): it acts on these. */
+    iStmtCol = pCur->aiStmtCol[nCol + 3];
+    if( !pCur->bVerRow && iStmtCol >= 0 ){
+      resultValue(ctx, baseValue(pCur, iStmtCol));
+    }
+    return SQLITE_OK;
+  }
   if( i > nCol ) return versionColumn(pCur, ctx, i);
   if( pCur->bVerRow && i < nCol ){
     resultValue(ctx, sqlite3_column_value(pCur->pVer, i + 2));

@@ -1898,7 +1898,7 @@ void wcSchemaFree(WcSchema *p){
   sqlite3_free(p);
 }
 
-char *wcSchemaDeclaration(const WcSchema *p){
+char *wcSchemaDeclaration(const WcSchema *p, int bStamp){
   sqlite3_str *pStr = sqlite3_str_new(0);
   int i;
   sqlite3_str_appendall(pStr, "CREATE TABLE x(");
@@ -1914,6 +1914,7 @@ char *wcSchemaDeclaration(const WcSchema *p){
     sqlite3_str_appendall(pStr, "rowtime INTEGER HIDDEN, versions INTEGER "
                                 "HIDDEN, asof INTEGER HIDDEN, ");
   }
+  if( bStamp ) sqlite3_str_appendall(pStr, WC_STAMP_COLUMN " BLOB HIDDEN, ");
   sqlite3_str_appendall(pStr, "PRIMARY KEY(rowkey)) WITHOUT ROWID");
   return sqlite3_str_finish(pStr);
 }

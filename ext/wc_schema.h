@@ -200,8 +200,11 @@ WcSchema *wcSchemaParse(const char *zTable, int argc, const char *const *argv,
 
 void wcSchemaFree(WcSchema *p);
 
-/* The CREATE TABLE statement to declare to SQLite for this schema. */
-char *wcSchemaDeclaration(const WcSchema *p);
+/* The CREATE TABLE statement to declare to SQLite for this schema; with
+** bStamp, the hidden column WC_STAMP_COLUMN last (WC_COL_STAMP). */
+char *wcSchemaDeclaration(const WcSchema *p, int bStamp);
+#define WC_STAMP_COLUMN "_stamp"
+#define WC_COL_STAMP(pS) ((pS)->nCol + ((pS)->bVersioned ? 4 : 1))
 
 /* Column index by name (case-insensitive), or -1. */
 int wcSchemaColumn(const WcSchema *p, const char *zName);

@@ -425,12 +425,19 @@ int wcStoreRename(WcVtab *p, const char *zNew){
   return rc;
 }
 
+/* True if a scan selecting colUsed reads the rows' stamps (_stamp). */
+static int readsStamps(const WcVtab *p, uint64_t colUsed){
+  return p->iStampCol >= 0 && columnUsed(colUsed, p->iStampCol);
+}
+
 int wcStoreCovers(const WcVtab *p, int iPath, uint64_t colUsed){
   const WcSchema *pS = p->pSchema;
   int i;
   if( iPath == 0 ) return 1;
-  /* Without a TTL only the row table knows a row's rowtime. */
+  /* Without a TTL only the row table knows a row's rowtime; only it knows
+  ** its stamps. */
   if( readsRowtime(pS, colUsed) && !hasRowtime(pS, -1, iPath - 1) ) return 0;
+  if( readsStamps(p, colUsed) ) return 0;
   for(i = 0; i < pS->nCol; i++){
     if( columnUsed(colUsed, i) && !pS->aIndex[iPath - 1].abStored[i] ){
       return 0;
@@ -449,6 +456,7 @@ int wcStoreScanColumns(const WcVtab *p, int iPath, uint64_t colUsed,
     aiStmtCol[i] = columnUsed(colUsed, i) ? n++ : -1;
   }
   aiStmtCol[nCol + 2] = readsRowtime(pS, colUsed) ? n++ : -1;
+  aiStmtCol[nCol + 3] = readsStamps(p, colUsed) ? n++ : -1;
   return n;
 }
 
@@ -512,6 +520,7 @@ static void appendScan(sqlite3_str *pStr, const WcVtab *p, int eStmt,
     sqlite3_str_appendall(pStr, iPath > 0 && hasRowtime(pS, -1, iPath - 1)
                                 ? ", x.rowtime" : ", r.rowtime");
   }
+  if( readsStamps(p, colUsed) ) sqlite3_str_appendall(pStr, ", r._stamp");
   sqlite3_str_appendall(pStr, " FROM ");
   if( iPath > 0 ){
     wcStoreAppendTable(pStr, p, -1, iPath - 1);

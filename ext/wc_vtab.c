@@ -107,7 +107,22 @@ static int vtabInit(sqlite3 *db, WcClock *pClock, int argc,
     vtabFree(p);
     return SQLITE_ERROR;
   }
-  zDecl = wcSchemaDeclaration(p->pSchema);
+  /* Rows that carry stamps show them in _stamp, unless an older table has
+  ** a column of that name (a new one may not). */
+  p->iStampCol = -1;
+  if( wcStoreCaps(p)->bStamps ){
+    if( wcSchemaColumn(p->pSchema, WC_STAMP_COLUMN) < 0 ){
+      p->iStampCol = WC_COL_STAMP(p->pSchema);
+    }else if( bCreate ){
+      *pzErr = sqlite3_mprintf("widecol %s: a table whose rows are in "
+          "Bigtable cannot have a column named " WC_STAMP_COLUMN ": that is "
+          "the hidden column of each row's stamps (docs/bigtable.md); rename "
+          "the column", argv[2]);
+      vtabFree(p);
+      return SQLITE_ERROR;
+    }
+  }
+  zDecl = wcSchemaDeclaration(p->pSchema, p->iStampCol >= 0);
   rc = zDecl ? sqlite3_declare_vtab(db, zDecl) : SQLITE_NOMEM;
   sqlite3_free(zDecl);
   if( rc == SQLITE_OK ){

@@ -249,6 +249,11 @@ struct WcVtab {
   char *zDb;            /* Database holding the table: "main", ... */
   char *zName;          /* Table name */
   WcSchema *pSchema;
+  /* On a store whose rows carry stamps: the hidden column _stamp, the
+  ** stamps of the row as a scan read it.  SQLite hands an UPDATE every
+  ** column of the row it read, so the write acts on that row only (see
+  ** wc_write.c); -1 where there is none. */
+  int iStampCol;
   RkHasher *pHasher;    /* For SALT and BUCKET */
   int64_t nRowEst;      /* Rows, for costs; -1 until counted */
   WcStmtPool *pPool;    /* List of pools */
@@ -276,6 +281,10 @@ struct WcVtab {
                         ** began), for the message if one cannot move */
   int64_t nRandomMade;  /* RANDOM: when this write chose the number, the
                         ** bytes of p->key before it; else -1 */
+  const unsigned char *aScanKey;    /* An UPDATE's row: its key, and the */
+  int nScanKey;
+  sqlite3_value *pScanStamps;       /* stamps its scan read (_stamp), or
+                                    ** NULL (during xUpdate only) */
   struct WcCursor *pSpare;  /* A closed cursor kept for the next xOpen */
 };
 
@@ -299,9 +308,10 @@ void wcStoreRelease(WcVtab *p, int eStmt, int iObj, uint64_t colUsed,
                     sqlite3_stmt *pStmt);
 /* Where each column is in a scan of path iPath selecting colUsed: its
 ** index or -1; aiStmtCol[nCol] is the key scanned (rowkey, or an index
-** key), aiStmtCol[nCol + 1] the row key and aiStmtCol[nCol + 2] rowtime
+** key), aiStmtCol[nCol + 1] the row key, aiStmtCol[nCol + 2] rowtime
 ** (-1 unless the table is versioned and colUsed has WC_COL_ROWTIME's
-** bit).  Returns the number selected. */
+** bit) and aiStmtCol[nCol + 3] the stamps (-1 unless colUsed has
+** iStampCol's).  Returns the number selected. */
 int wcStoreScanColumns(const WcVtab *p, int iPath, uint64_t colUsed,
                        int *aiStmtCol);
 /* True if an index table holds every column in colUsed. */

@@ -677,6 +677,47 @@ static int sameEntry(WcVtab *p, int iIndex){
   return 1;
 }
 
+/* An UPDATE's row, read again (readOld(): found bFound, stamps in
+** p->oldStamps) before it is written: it must still be the row the
+** UPDATE's scan read (SQLite computed the new values from that one), or
+** another client changed or deleted it in between, and the UPDATE fails
+** rather than undo that change. */
+static int checkScanned(WcVtab *p, const unsigned char *aKey, int64_t nKey,
+                        int bFound){
+  int n;
+  char *zKey;
+  int rc;
+  if( p->pScanStamps == 0 || nKey != p->nScanKey
+   || (nKey && memcmp(aKey, p->aScanKey, (size_t)nKey)) ){
+    return SQLITE_OK;
+  }
+  n = sqlite3_value_bytes(p->pScanStamps);
+  if( bFound && p->oldStamps.n == n
+   && (n == 0 || memcmp(p->oldStamps.a, sqlite3_value_blob(p->pScanStamps),
+                        (size_t)n) == 0) ){
+    return SQLITE_OK;
+  }
+  zKey = describeKey(aKey, nKey);
+  rc = wcVtabError(p, SQLITE_BUSY_SNAPSHOT, "widecol %s: another client "
+      "changed or deleted the row with key %s after this statement read it; "
+      "run the statement again to act on the row as it is now", p->zName,
+      zKey ? zKey : "?");
+  sqlite3_free(zKey);
+  return rc;
+}
+
+/* The stamps a write of row aKey is conditional on, where it does not
+** read the row first: those its UPDATE's scan read, if it is that row
+** (else none: the store goes by what it read last). */
+static void expectScanned(WcVtab *p, const unsigned char *aKey, int64_t nKey){
+  p->oldStamps.n = 0;
+  if( p->pScanStamps && nKey == p->nScanKey
+   && (nKey == 0 || memcmp(aKey, p->aScanKey, (size_t)nKey) == 0) ){
+    wcBufAppend(&p->oldStamps, sqlite3_value_blob(p->pScanStamps),
+                sqlite3_value_bytes(p->pScanStamps));
+  }
+}
+
 /* removeRow() on a store with stamps: the row deleted if it still has
 ** the stamps read (without an index, as the store reads it), then its
 ** entries; its versions go with it. */
@@ -686,8 +727,9 @@ static int removeStamped(WcVtab *p, const unsigned char *aKey, int64_t nKey,
   int bFound = 1, rc = SQLITE_OK, i;
   if( pS->nIndex > 0 ){
     rc = readOld(p, aKey, nKey, &bFound);
+    if( rc == SQLITE_OK ) rc = checkScanned(p, aKey, nKey, bFound);
   }else{
-    p->oldStamps.n = 0;
+    expectScanned(p, aKey, nKey);
   }
   if( rc == SQLITE_OK && bFound ){
     rc = runWrite(p, WC_STMT_DELETE, 0, aKey, nKey, 0, 0);
@@ -842,8 +884,9 @@ static int updateStamped(WcVtab *p, int bOldRead, int eUpdate){
   int bFound = 1, rc = SQLITE_OK;
   if( pS->nIndex > 0 && !bOldRead ){
     rc = readOld(p, p->key.a, p->key.n, &bFound);
+    if( rc == SQLITE_OK ) rc = checkScanned(p, p->key.a, p->key.n, bFound);
   }else if( !bOldRead ){
-    p->oldStamps.n = 0;
+    expectScanned(p, p->key.a, p->key.n);
   }
   stampsBegin(p, 1);
   if( rc == SQLITE_OK && bFound && pS->nIndex > 0 ) rc = putEntries(p, 1);
@@ -965,6 +1008,9 @@ static int versionedAttempt(WcVtab *p, int eInsert, int bGiven,
   int bFound = 0, rc;
   *pbReplaced = 0;
   rc = readOld(p, p->key.a, p->key.n, &bFound);
+  if( rc == SQLITE_OK && wcStoreCaps(p)->bStamps ){
+    rc = checkScanned(p, p->key.a, p->key.n, bFound);
+  }
   if( rc == SQLITE_OK && bFound && p->iOldTime < iCutoff ){
     /* Expired: no read sees it, so nothing is in the way. */
     oldRelease(p);
@@ -1211,6 +1257,22 @@ int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
   int nOld, rc, bReplaced = 0;
   (void)pRowid;
   p->oldStamps.n = 0;
+  p->pScanStamps = 0;
+  if( argc > 1 && p->iStampCol >= 0 ){
+    sqlite3_value *pStamps = argv[2 + p->iStampCol];
+    if( sqlite3_value_type(argv[0]) == SQLITE_NULL ){
+      if( sqlite3_value_type(pStamps) != SQLITE_NULL ){
+        return wcVtabError(p, SQLITE_CONSTRAINT_CHECK, "widecol %s: "
+            WC_STAMP_COLUMN " is the stamps of a row's last write, which "
+            "widecol gives; an INSERT cannot set it", p->zName);
+      }
+    }else if( sqlite3_value_type(pStamps) != SQLITE_NULL ){
+      /* The row the UPDATE's scan read: the write acts on it only. */
+      p->pScanStamps = pStamps;
+      p->aScanKey = sqlite3_value_blob(argv[0]);
+      p->nScanKey = sqlite3_value_bytes(argv[0]);
+    }
+  }
   if( argc == 1 ){
     rc = removeRow(p, sqlite3_value_blob(argv[0]),
                    sqlite3_value_bytes(argv[0]), 0);
