@@ -626,6 +626,40 @@ static Wcbt__CheckAndMutateRowRequest *conditionalRequest(const char *zRes,
   return pReq;
 }
 
+/* One ReadRows of a row's marker for settleUnknown(): whether the row
+** has any cell (*pbRow), and its latest marker (*pbMarker, *pMarker);
+** btStreamNext()'s last result (< 0: failed, status in *pSt). */
+static int readMarker(BtTable *pT, const char *zRes,
+                      Wcbt__ReadRowsRequest *pReq, const BtWait *pWait,
+                      int *pbRow, int *pbMarker, WcBuf *pMarker,
+                      BtStatus *pSt){
+  BtStream *pStream = 0;
+  ProtobufCMessage *pMsg = 0;
+  int r;
+  *pbRow = *pbMarker = 0;
+  pMarker->n = 0;
+  btStreamOpen(pT->pConn, M_READROWS, zRes, &pReq->base, &pStream, pSt,
+               pWait);
+  while( (r = btStreamNext(pStream, &wcbt__read_rows_response__descriptor,
+                           &pMsg, pSt)) == 1 ){
+    Wcbt__ReadRowsResponse *pResp = (Wcbt__ReadRowsResponse*)pMsg;
+    size_t c;
+    for(c = 0; c < pResp->n_chunks; c++){
+      Wcbt__Chunk *pC = pResp->chunks[c];
+      *pbRow = 1;
+      if( pC->qualifier && pC->qualifier->value.len == 0
+       && pC->family && strcmp(pC->family->value, BT_DEFAULT_FAMILY) == 0
+       && !*pbMarker ){
+        *pbMarker = 1;
+        wcBufAppend(pMarker, pC->value.data, (int64_t)pC->value.len);
+      }
+    }
+    protobuf_c_message_free_unpacked(pMsg, 0);
+  }
+  btStreamClose(pStream);
+  return r;
+}
+
 /* After a conditional write's call ended without an answer: reads the
 ** row's marker.  BT_OUT_OK if the write was applied (the marker carries
 ** its stamp; a delete: no marker), BT_OUT_WAIT if its condition still
@@ -638,11 +672,11 @@ static int settleUnknown(BtTable *pT, const char *zRes, BtOp *pOp,
   ProtobufCBinaryData key;
   Wcbt__Filter filter;
   Wcbt__ColumnRange range;
-  BtStream *pStream = 0;
-  ProtobufCMessage *pMsg = 0;
   BtStatus st = {0, 0};
   WcBuf marker;
-  int r, bRow = 0, bMarker = 0, eOut;
+  int64_t iStart = btNowMs();
+  BtWait w = btRetryWait(&pT->wait, iStart);
+  int r, bRow = 0, bMarker = 0, eOut, nAttempt = 0;
   memset(&marker, 0, sizeof(marker));
   key.data = (uint8_t*)pOp->aKey;
   key.len = pOp->nKey;
@@ -652,25 +686,14 @@ static int settleUnknown(BtTable *pT, const char *zRes, BtOp *pOp,
   req.table_name = (char*)zRes;
   req.rows = &set;
   req.filter = pOp->eCond == BT_COND_ABSENT ? 0 : &filter;
-  btStreamOpen(pT->pConn, M_READROWS, zRes, &req.base, &pStream, &st,
-               &pT->wait);
-  while( (r = btStreamNext(pStream, &wcbt__read_rows_response__descriptor,
-                           &pMsg, &st)) == 1 ){
-    Wcbt__ReadRowsResponse *pResp = (Wcbt__ReadRowsResponse*)pMsg;
-    size_t c;
-    for(c = 0; c < pResp->n_chunks; c++){
-      Wcbt__Chunk *pC = pResp->chunks[c];
-      bRow = 1;
-      if( pC->qualifier && pC->qualifier->value.len == 0
-       && pC->family && strcmp(pC->family->value, BT_DEFAULT_FAMILY) == 0
-       && !bMarker ){
-        bMarker = 1;
-        wcBufAppend(&marker, pC->value.data, (int64_t)pC->value.len);
-      }
-    }
-    protobuf_c_message_free_unpacked(pMsg, 0);
+  /* A read may be sent again; the connection that lost the answer may
+  ** lose this one too. */
+  while( (r = readMarker(pT, zRes, &req, &w, &bRow, &bMarker, &marker, &st))
+         < 0 && btRetryable(st.code)
+      && btBackoff(&pT->wait, ++nAttempt, iStart) == BT_OK ){
+    btStatusClear(&st);
+    btConnRetryNow(pT->pConn);
   }
-  btStreamClose(pStream);
   if( r < 0 ){
     eOut = BT_OUT_FAILED;
   }else if( bDeletes ){

@@ -2,8 +2,10 @@
 # The Bigtable store's tests (make test): starts Google's Bigtable emulator
 # on a free loopback port, runs the sqllogictest scripts of tests/bigtable/
 # with both libraries loaded, the cbt and error checks of
-# tests/bigtable_check.py and the differential test on the Bigtable store,
-# then stops the emulator.  Without the emulator (package
+# tests/bigtable_check.py, the several-writer and fault cases of
+# tests/bigtable_reliability.py, the demo, and the differential test on the
+# Bigtable store (under injected connection faults, with races of two
+# writer processes), then stops the emulator.  Without the emulator (package
 # google-cloud-cli-bigtable-emulator) or cbt (google-cloud-cli-cbt) the
 # tests report themselves skipped, with the reason.  Run from the
 # repository root after `make`.  `make asan` runs the scripts alone under
@@ -54,7 +56,14 @@ if [ -z "$BT_SCRIPTS_ONLY" ]; then
   else
     echo "bigtable demo FAILED:"; printf '%s\n' "$out" | tail -20; status=1
   fi
+  # Several writers, transactions and faults, each case against cbt and
+  # widecol_check (its own emulator, which it stops, kills and restarts).
+  /usr/bin/python3 tests/bigtable_reliability.py --emulator "$emulator" \
+    --extension "$lib/widecol" --bigtable "$lib/widecol_bigtable" || status=1
+  # The differential test with a connection to Bigtable severed about once
+  # a second, and races of two writer processes.
   /usr/bin/python3 tests/differential.py --extension ./widecol \
-    --bigtable ./widecol_bigtable --cases "${BT_DIFF_CASES:-40}" || status=1
+    --bigtable ./widecol_bigtable --cases "${BT_DIFF_CASES:-40}" \
+    --race "${BT_DIFF_RACES:-4}" --faults 1 || status=1
 fi
 exit $status

@@ -31,11 +31,18 @@ Usage: differential.py [--extension ./widecol] [--seed N] [--cases N]
                        [--bigtable ./widecol_bigtable]
 """
 import argparse
+import json
+import os
 import random
 import re
 import sqlite3
+import subprocess
 import sys
+import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fault_proxy import FaultProxy  # noqa: E402
 
 INT64_MAX = 2**63 - 1
 
@@ -635,6 +642,7 @@ class Runner:
         self.bigtable = bigtable
         self.n_tables = 0
         self.n_partial = 0
+        self.n_ambiguous = 0
         self.resync = False
         self.n_cases = 0
         self.n_mismatch = 0
@@ -680,6 +688,10 @@ class Runner:
             except sqlite3.Error as e:
                 if self.bigtable and sql is sql_w and "Bigtable keeps no" in str(e):
                     out.append(("refused", "Bigtable key"))
+                elif self.bigtable and sql is sql_w and "may yet apply" in str(e):
+                    # Its answer was lost (--faults): applied or not, as
+                    # documented; o takes w's rows.
+                    out.append(("maybe", "answer lost"))
                 else:
                     out.append(("error", type(e).__name__))
         return out
@@ -698,6 +710,10 @@ class Runner:
         # documented; o, which took the row, takes w's rows back.
         if res[0][0] == "refused":
             self.n_refused += 1
+            self.resync = True
+            return res[0]
+        if res[0][0] == "maybe":
+            self.n_ambiguous += 1
             self.resync = True
             return res[0]
         if res[0] != res[1]:
@@ -1699,6 +1715,203 @@ class VersionRunner(Runner):
                         log, broken, ["SELECT * FROM widecol_check('w');", "-- gave %r" % (got,)])
 
 
+# Races (--race N, on Bigtable): a random design gets a counter column n
+# (and at random an INDEX on it, VERSIONS, RANDOM); two writer processes
+# (--race-worker) then change one Bigtable table at once: each adds 1 to
+# the counter of rows both know (by rowkey), deletes some of them, and
+# inserts rows of its own.  Those statements commute, so whatever order
+# Bigtable applied them in, the table must end as the acknowledged ones
+# make it: a row deleted is gone (no UPDATE brings it back), every other
+# row counts exactly the increments acknowledged on it (none lost), each
+# row inserted is there with its own values, nothing else is, covering
+# reads of the index agree with SELECT *, and widecol_check says ok.  A
+# write whose answer was lost (under --faults) may or may not have been
+# applied, and is allowed either way.
+RACE_STATEMENTS = 60
+
+
+def race_spec(r, n):
+    spec = random_design(r, n)
+    spec = dict(spec, name="race%d" % n, cols=spec["cols"] + [("n", "INTEGER", lambda r: 0)])
+    if r.random() < 0.4:
+        spec["extra"] = spec.get("extra", "") + ", INDEX ic(n PAD 6)"
+    if r.random() < 0.3:
+        spec["options"] = spec["options"] + ", VERSIONS %d" % r.choice([1, 3])
+    spec.pop("notnull", None)
+    return spec
+
+
+def race_worker(job):
+    """One writer of a race: its statements and their outcomes, as JSON."""
+    rng = random.Random(job["seed"])
+    db = sqlite3.connect(":memory:", isolation_level=None)
+    db.enable_load_extension(True)
+    db.load_extension(job["extension"])
+    db.load_extension(job["bigtable"])
+    db.execute(job["create"])
+    keys = [bytes.fromhex(k) for k in job["keys"]]
+    mine = job["rows"]
+    out = []
+    while not os.path.exists(job["go"]):
+        time.sleep(0.001)
+    for i in range(RACE_STATEMENTS):
+        x = rng.random()
+        if x < 0.7:
+            op, sql, params = "inc", "UPDATE w SET n = n + 1 WHERE rowkey = ?", [rng.choice(keys)]
+        elif x < 0.8:
+            op, sql, params = "del", "DELETE FROM w WHERE rowkey = ?", [rng.choice(keys)]
+        elif mine:
+            row = mine.pop()
+            op, sql, params = "ins", "INSERT INTO w(%s) VALUES (%s)" % (
+                ", ".join(job["cols"]), ", ".join("?" * len(row))), row
+        else:
+            continue
+        key = params[0].hex().upper() if op != "ins" else None
+        began = time.time()
+        try:
+            out.append([op, key, "ok", db.execute(sql, params).rowcount, "",
+                        job["seed"] % 100, began, time.time()])
+        except sqlite3.Error as e:
+            out.append([op, key, "error", 0, str(e), job["seed"] % 100, began, time.time()])
+    print(json.dumps(out))
+
+
+class RaceRunner(Runner):
+    """Two writer processes on one Bigtable table (see RACE_STATEMENTS)."""
+
+    def __init__(self, ext, seed, bigtable):
+        Runner.__init__(self, ext, seed, 0, bigtable)
+        self.n_rounds = 0
+        self.n_ambiguous = 0
+        self.n_conflicts = 0
+
+    def fail(self, spec, what, detail):
+        self.n_mismatch += 1
+        print("RACE FAILED in design %s (seed %d): %s" % (spec["name"], self.seed, what))
+        print("  %s" % (detail,))
+        raise Mismatch()
+
+    def run_round(self, spec, seed):
+        rng = random.Random(seed)
+        d = Design(spec, rng)
+        d.storage = ", STORAGE BIGTABLE '%s'" % self.new_bigtable()
+        create = d.create_sql()[0]
+        db = self.connect()
+        db.text_factory = str
+        try:
+            db.execute(create)
+        except sqlite3.Error as e:
+            db.close()
+            return  # a design Bigtable refuses; the main runner checks those
+        try:
+            self.race(d, db, create, rng)
+        finally:
+            self.drop_w(db)
+            db.close()
+
+    def race(self, d, db, create, rng):
+        cols = ", ".join(d.cols)
+        marks = ", ".join("?" * len(d.cols))
+        # The rows' key fields, kept unique by an ordinary table with w's
+        # columns (their types and collations), so that no row a writer
+        # inserts takes the key of a row the other deletes.
+        db.execute("CREATE TEMP TABLE keys(%s, PRIMARY KEY(%s)) WITHOUT ROWID"
+                   % (d.col_defs(), ", ".join(d.key)))
+
+        def fresh(n):
+            rows = []
+            for _ in range(n * 5):
+                row = d.row()
+                try:
+                    db.execute("INSERT INTO keys VALUES (%s)" % marks, row)
+                    rows.append(list(row))
+                except sqlite3.Error:
+                    pass
+                if len(rows) == n:
+                    break
+            return rows
+        for row in fresh(30):
+            try:
+                db.execute("INSERT INTO w(%s) VALUES (%s)" % (cols, marks), row)
+            except sqlite3.Error:
+                pass
+        start = {k: n for k, n in db.execute("SELECT hex(rowkey), n FROM w")}
+        if not start:
+            return
+        go = tempfile.mktemp(prefix="widecol-race-")
+        jobs = []
+        for w in range(2):
+            jobs.append(dict(seed=rng.randint(0, 2**31), create=create, extension=self.ext,
+                             bigtable=self.bigtable, keys=sorted(start), rows=fresh(10),
+                             cols=d.cols, go=go))
+        procs = [subprocess.Popen([sys.executable, __file__, "--race-worker", json.dumps(
+            job, default=lambda b: {"$blob": b.hex()})], stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE) for job in jobs]
+        time.sleep(0.3)
+        open(go, "w").close()
+        outs = []
+        for p in procs:
+            o, e = p.communicate(timeout=600)
+            if p.returncode != 0:
+                os.remove(go)
+                self.fail(d.spec, "a writer process failed", e.decode()[-2000:])
+            outs += json.loads(o)
+        os.remove(go)
+        self.n_rounds += 1
+        self.n_cases += len(outs)
+        self.verify(d, db, start, outs)
+
+    def verify(self, d, db, start, outs):
+        maybe = lambda o: o[2] == "error" and "may yet apply" in o[4]
+        for o in outs:
+            if o[2] == "error" and not maybe(o) and "after this statement read it" not in o[4] \
+                    and not (o[0] == "ins" and "UNIQUE constraint failed" in o[4]):
+                self.fail(d.spec, "a statement failed as no race explains", o)
+            self.n_ambiguous += maybe(o)
+            self.n_conflicts += "after this statement read it" in o[4]
+        now = {k: n for k, n in db.execute("SELECT hex(rowkey), n FROM w")}
+        for k, n0 in start.items():
+            mine = [o for o in outs if o[1] == k]
+            gone = any(o[0] == "del" and o[2] == "ok" and o[3] == 1 for o in mine)
+            may_go = gone or any(o[0] == "del" and maybe(o) for o in mine)
+            incs = sum(1 for o in mine if o[0] == "inc" and o[2] == "ok" and o[3] == 1)
+            more = sum(1 for o in mine if o[0] == "inc" and maybe(o))
+            if gone and k in now:
+                self.fail(d.spec, "a deleted row came back", (k, now[k], mine))
+            if k not in now and not may_go:
+                self.fail(d.spec, "a row no one deleted is gone", (k, mine))
+            if k in now and not (n0 + incs <= now[k] <= n0 + incs + more) and not may_go:
+                self.fail(d.spec, "the counter lost or gained increments",
+                          (k, n0, incs, more, now[k], mine))
+        # The rows inserted (the writers' own, which no other statement
+        # touches): one per INSERT acknowledged, each with n 0.
+        new = [n for k, n in now.items() if k not in start]
+        acked = sum(1 for o in outs if o[0] == "ins" and o[2] == "ok")
+        lost = sum(1 for o in outs if o[0] == "ins" and maybe(o))
+        if not acked <= len(new) <= acked + lost or any(n != 0 for n in new):
+            self.fail(d.spec, "the rows inserted are not those acknowledged",
+                      (acked, lost, new[:10]))
+        star = sorted(r[0] for r in db.execute("SELECT n FROM w"))
+        cover = sorted(r[0] for r in db.execute("SELECT n FROM w WHERE n >= 0"))
+        if star != cover:
+            self.fail(d.spec, "a covering read disagrees with SELECT *", (len(star), len(cover)))
+        got = db.execute("SELECT * FROM widecol_check('w')").fetchall()
+        if got != [("ok",)]:
+            self.fail(d.spec, "widecol_check", got)
+
+
+def run_races(runner, seed, n_rounds):
+    """n_rounds races of random designs; the number that failed."""
+    failed = 0
+    runner.seed = seed
+    for n in range(n_rounds):
+        try:
+            runner.run_round(race_spec(random.Random(seed * 31337 + n), n), seed * 1000 + 700 + n)
+        except Mismatch:
+            failed += 1
+    return failed
+
+
 def run_seed(runner, vrunner, seed, n_random):
     """Every fixed design and n_random random ones, then the versioned
     ones (fixed, and random ones under VERSIONS and TTL); returns the
@@ -1736,28 +1949,58 @@ def main():
     ap.add_argument("--bigtable", default=None,
                     help="the Bigtable store's library: every widecol table "
                          "keeps its rows in Bigtable (BIGTABLE_EMULATOR_HOST)")
+    ap.add_argument("--race", type=int, default=0,
+                    help="with --bigtable: races per seed, two writer "
+                         "processes on one table (see RACE_STATEMENTS)")
+    ap.add_argument("--faults", type=float, default=0,
+                    help="with --bigtable: connections to Bigtable severed "
+                         "at random, this many times a second on average")
+    ap.add_argument("--race-worker", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.race_worker:
+        race_worker(json.loads(args.race_worker, object_hook=lambda o: bytes.fromhex(
+            o["$blob"]) if "$blob" in o else o))
+        return 0
+    proxy = None
+    if args.faults and args.bigtable:
+        host, port = os.environ["BIGTABLE_EMULATOR_HOST"].rsplit(":", 1)
+        proxy = FaultProxy(host, int(port), seed=args.seed)
+        os.environ["BIGTABLE_EMULATOR_HOST"] = proxy.address()
+        proxy.chaos(args.faults)
     runner = Runner(args.extension, args.seed, args.cases, args.bigtable)
     vrunner = VersionRunner(args.extension, args.seed, args.cases, args.bigtable)
+    rrunner = RaceRunner(args.extension, args.seed, args.bigtable)
     failed = designs = seeds = 0
     start = time.time()
     seed = args.seed
     while True:
-        f, n = run_seed(runner, vrunner, seed, args.random)
-        failed += f
-        designs += n
+        if args.cases > 0:
+            f, n = run_seed(runner, vrunner, seed, args.random)
+            failed += f
+            designs += n
+        if args.race and args.bigtable:
+            failed += run_races(rrunner, seed, args.race)
+            designs += args.race
         seeds += 1
         seed += 1
         if time.time() - start >= args.seconds:
             break
+    if proxy:
+        proxy.close()
     print("differential%s: %d seeds, %d designs, %d statements compared "
           "(%d refused as documented; %d of them on versioned designs against "
-          "the model%s), %d designs with a mismatch"
+          "the model%s%s%s), %d designs with a mismatch"
           % (" (Bigtable store)" if args.bigtable else "",
-             seeds, designs, runner.n_cases + vrunner.n_cases, runner.n_refused,
-             vrunner.n_cases,
+             seeds, designs, runner.n_cases + vrunner.n_cases + rrunner.n_cases,
+             runner.n_refused, vrunner.n_cases,
              "; %d failed writes kept what they sent, as documented" % runner.n_partial
-             if args.bigtable else "", failed))
+             if args.bigtable else "",
+             "; %d races of two writer processes, %d statements, %d conflicts refused, "
+             "%d answers lost" % (rrunner.n_rounds, rrunner.n_cases, rrunner.n_conflicts,
+                                   rrunner.n_ambiguous) if args.race and args.bigtable else "",
+             "; %d connections severed at random, %d answers lost, kept as documented" % (
+                 proxy.counts()["severed"], runner.n_ambiguous + vrunner.n_ambiguous)
+             if proxy else "", failed))
     return 1 if failed else 0
 
 

@@ -67,6 +67,9 @@ class FaultProxy:
             except OSError:
                 _close(client)
                 continue
+            # No Nagle delay: gRPC's small frames would wait for ACKs.
+            for s in (client, server):
+                s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             pair = (client, server)
             with self.lock:
                 self.pairs.append(pair)
