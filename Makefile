@@ -223,6 +223,10 @@ $(ASAN_DIR)/slt: tests/slt.c
 	@mkdir -p $(ASAN_DIR)
 	$(CC) $(ASAN_FLAGS) $(WARN) -o $@ tests/slt.c -lsqlite3 -lcrypto
 
+# Google's Bigtable emulator (google-cloud-cli-bigtable-emulator), if here.
+BT_EMULATOR = $(shell command -v cbtemulator 2>/dev/null || dpkg -L \
+  google-cloud-cli-bigtable-emulator 2>/dev/null | grep '/cbtemulator$$' | head -n 1)
+
 # python3 is not built with the sanitizers, so their runtimes are preloaded
 # for the differential test (leaks are checked by the slt run instead).
 SAN_PRELOAD = $(shell $(CC) -print-file-name=libasan.so) \
@@ -233,6 +237,11 @@ asan: $(ASAN_DIR)/widecol.so $(ASAN_DIR)/widecol_bigtable.so $(ASAN_DIR)/slt \
 	@sh tests/selftest.sh $(ASAN_DIR)/slt
 	@ASAN_OPTIONS=detect_leaks=1 BT_SLT=$(ASAN_DIR)/slt BT_LIB=$(ASAN_DIR) \
 	  BT_SCRIPTS_ONLY=1 sh tests/bigtable.sh
+	@if command -v cbt >/dev/null 2>&1 && [ -x "$(BT_EMULATOR)" ]; then \
+	  LD_PRELOAD="$(SAN_PRELOAD)" ASAN_OPTIONS=detect_leaks=0 \
+	  timeout 900 /usr/bin/python3 tests/bigtable_reliability.py \
+	  --emulator "$(BT_EMULATOR)" --extension $(ASAN_DIR)/widecol \
+	  --bigtable $(ASAN_DIR)/widecol_bigtable; fi
 	@for t in $(FUZZ_TARGETS); do \
 	  ASAN_OPTIONS=detect_leaks=1 $(ASAN_DIR)/replay_$$t $(FUZZ_CORPUS)/$$t; done
 	@LD_PRELOAD="$(SAN_PRELOAD)" ASAN_OPTIONS=detect_leaks=0 \

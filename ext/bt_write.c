@@ -160,13 +160,20 @@ static int encodeCell(BtTable *p, int iCol, sqlite3_value *pVal, WcBuf *pCell){
   if( pCell->bOom ) return SQLITE_NOMEM;
   if( pCell->n > BT_MAX_CELL ){
     int bBlob = sqlite3_value_type(pVal) == SQLITE_BLOB;
+    char zWhy[96];
+    zWhy[0] = 0;
+    if( bBlob ){
+      sqlite3_snprintf(sizeof(zWhy), zWhy, "; a BLOB's cell is a type byte "
+                       "and its bytes, so a BLOB may hold at most %d bytes",
+                       BT_MAX_CELL - 1);
+    }else if( sqlite3_value_type(pVal) == SQLITE_TEXT ){
+      sqlite3_snprintf(sizeof(zWhy), zWhy, "; a text starting with a byte "
+                       "of 0xF8 or more takes one byte more");
+    }
     return btError(p, SQLITE_TOOBIG, "widecol %s: the value of column %s "
         "takes %lld bytes in its Bigtable cell, more than the %d a cell may "
         "hold (100 MiB)%s", p->zTable, p->aCol[iCol].zName,
-        (long long)pCell->n, BT_MAX_CELL, bBlob ? "; a BLOB's cell is a "
-        "type byte and its bytes, so a BLOB may hold at most 104857599 "
-        "bytes" : sqlite3_value_type(pVal) == SQLITE_TEXT ? "; a text "
-        "starting with a byte of 0xF8 or more takes one byte more" : "");
+        (long long)pCell->n, BT_MAX_CELL, zWhy);
   }
   return SQLITE_OK;
 }

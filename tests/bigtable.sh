@@ -58,7 +58,7 @@ if [ -z "$BT_SCRIPTS_ONLY" ]; then
   fi
   # Several writers, transactions and faults, each case against cbt and
   # widecol_check (its own emulator, which it stops, kills and restarts).
-  /usr/bin/python3 tests/bigtable_reliability.py --emulator "$emulator" \
+  timeout 900 /usr/bin/python3 tests/bigtable_reliability.py --emulator "$emulator" \
     --extension "$lib/widecol" --bigtable "$lib/widecol_bigtable" || status=1
   # The differential test with a connection to Bigtable severed about once
   # a second, and races of two writer processes.
