@@ -19,6 +19,12 @@ the same run:
           emulator's), and with --profile, where this process's time went
           by library (perf record, sampling)
 
+  calls   (--calls, instead of the above) what a call costs, in rows of a
+          scan: a one-row lookup, a probe (a range with no end, LIMIT 1,
+          as skip scans count prefixes) and a scan's time per row, on a
+          table of 20,000 rows; the planner prices a call at
+          WC_BIGTABLE_CALL rows (ext/wc_store.c)
+
 and prints rows/s or seconds with the ratio widecol / cbt, and the rows
 widecol read per query (widecol_stats) against the rows returned.  cbt is
 a command-line client: each call starts a process, which its figures
@@ -115,6 +121,44 @@ def profile_split(data):
     return shares
 
 
+def call_costs(args):
+    """A lookup, a probe and a scan's row on one table, three times."""
+    proc = start_emulator()
+    try:
+        db = sqlite3.connect(":memory:", isolation_level=None)
+        db.enable_load_extension(True)
+        db.load_extension(args.extension)
+        db.load_extension(args.bigtable)
+        db.execute("CREATE VIRTUAL TABLE c USING widecol(ts INTEGER, h TEXT, v INTEGER, "
+                   "ROWKEY(ts PAD 8, h), STORAGE BIGTABLE "
+                   "'projects/bench/instances/wc/tables/calls')")
+        db.execute("WITH RECURSIVE i(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM i "
+                   "WHERE x < 20000) INSERT OR REPLACE INTO c SELECT x, 'host' || (x % 100), x "
+                   "FROM i")
+        keys = list(range(1, 20001, 100))
+        for rep in range(3):
+            t = time.perf_counter()
+            for k in keys:
+                db.execute("SELECT v FROM c WHERE ts = ? AND h = ?",
+                           (k, "host%d" % (k % 100))).fetchall()
+            lookup = (time.perf_counter() - t) / len(keys)
+            t = time.perf_counter()
+            for k in keys:
+                db.execute("SELECT rowkey FROM c_rows WHERE rowkey >= ? LIMIT 1",
+                           (b"%08d" % k,)).fetchall()
+            probe = (time.perf_counter() - t) / len(keys)
+            t = time.perf_counter()
+            n = len(db.execute("SELECT v FROM c").fetchall())
+            row = (time.perf_counter() - t) / n
+            print("calls (run %d): a scan's row %.1f us; a lookup %.0f us = %.0f rows; "
+                  "a probe %.0f us = %.0f rows" % (rep + 1, row * 1e6, lookup * 1e6,
+                                                   lookup / row, probe * 1e6, probe / row))
+    finally:
+        proc.kill()
+        proc.wait()
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", type=int, default=1000000)
@@ -125,7 +169,11 @@ def main():
     ap.add_argument("--dir", default="/tmp")
     ap.add_argument("--profile", action="store_true",
                     help="sample this process with perf during the scan")
+    ap.add_argument("--calls", action="store_true",
+                    help="only measure what a call costs in rows of a scan")
     args = ap.parse_args()
+    if args.calls:
+        return call_costs(args)
     if args.profile and not shutil.which("perf"):
         sys.exit("bench/bigtable.py: --profile needs perf (Debian's linux-perf)")
     n = args.rows

@@ -58,10 +58,8 @@ static void describeRule(sqlite3_str *pStr, const Wcbt__GcRule *pRule){
                                                         : pRule->intersection;
       sqlite3_str_appendall(pStr, "(");
       for(i = 0; pList && i < pList->n_rules; i++){
-        if( i ){
-          sqlite3_str_appendall(pStr, pRule->rule_case
-                                == WCBT__GC_RULE__RULE_UNION ? " or " : " and ");
-        }
+        int bUnion = pRule->rule_case == WCBT__GC_RULE__RULE_UNION;
+        if( i ) sqlite3_str_appendall(pStr, bUnion ? " or " : " and ");
         describeRule(pStr, pList->rules[i]);
       }
       sqlite3_str_appendall(pStr, ")");

@@ -1023,7 +1023,8 @@ static char *flushMessage(Flush *pF){
     const char *zKeys = pF->zKeys;
     if( pF->nNotWritten == 1 ){
       zMsg = sqlite3_mprintf("UNIQUE constraint failed: %s.rowkey (a row "
-          "with key %s exists%s%s)%s", zTable, pF->azKey[0] ? pF->azKey[0] : "?",
+          "with key %s exists%s%s)%s", zTable,
+          pF->azKey[0] ? pF->azKey[0] : "?",
           zKeys ? "; the key is made from " : "", zKeys ? zKeys : "",
           pF->nWritten ? zOthers : "");
     }else{

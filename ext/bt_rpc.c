@@ -10,10 +10,12 @@
 **
 ** Waiting is done in slices of BT_POLL_MS: between them a call checks its
 ** deadline and whether its statement was interrupted, and cancels itself
-** if so.  Channels send keepalive pings (every 30 s, 10 s to answer: the
-** figures of Google's own C++ client), so that a connection that died
-** while idle is noticed, and btConnRetryNow() lets a retry connect at
-** once to a server that came back.
+** if so.  A call made while the server is away waits for a connection
+** within its deadline (wait-for-ready), so a server back after a restart
+** serves it as soon as gRPC reconnects (100 ms, then up to every 2 s);
+** btConnRetryNow() lets a retry connect at once.  Channels send keepalive
+** pings (every 30 s, 10 s to answer: the figures of Google's own C++
+** client), so that a connection that died while idle is noticed.
 */
 #include "bt_rpc.h"
 #include "sqlite3ext.h"

@@ -68,8 +68,8 @@ static void remoteFree(BtRemote *pR){
   sqlite3_free(pR);
 }
 
-/* Forgets the DDL that happened since iSeq, undoing each CREATE (0: all
-** of it, and bUndo: undo the CREATEs too). */
+/* Forgets the DDL that happened since iSeq (0: all of it), and if bUndo
+** undoes each CREATE among it. */
 static void remoteUndo(BtTxn *pTxn, int64_t iSeq, int bUndo){
   BtRemote **pp = &pTxn->pRemote;
   while( *pp ){

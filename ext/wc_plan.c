@@ -1009,7 +1009,8 @@ static char *planText(Planner *p){
   }else if( p->nNoSkipMany > 0 ){
     /* Why a field was not skipped over: the prefixes counted. */
     sqlite3_str_appendall(pStr, "; no skip scan: more than");
-    sqlite3_str_appendf(pStr, " %d prefixes of", wcStoreCaps(p->pTab)->nPrefixProbes);
+    sqlite3_str_appendf(pStr, " %d prefixes of",
+                        wcStoreCaps(p->pTab)->nPrefixProbes);
     appendElements(pStr, pS, p->nNoSkipMany);
     if( p->rCall > 0.0 ){
       sqlite3_str_appendall(pStr, ", two calls each");

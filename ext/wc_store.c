@@ -39,10 +39,10 @@ static int columnUsed(uint64_t colUsed, int iCol){
 ** no multi-row transactions, versions as cells, its key limit and its
 ** millisecond timestamps). */
 /* A call to Bigtable costs what reading WC_BIGTABLE_CALL rows of a scan
-** does: measured on the emulator, a one-row ReadRows costs about 25 rows'
-** time and a probe (a range with no end) about 700 (bench/bigtable.py
-** --calls); a skip scan's calls are mostly probes.  Google's service, a
-** network away, is dearer per call still. */
+** does: on the emulator a one-row ReadRows costs about 17 rows' time and
+** a probe (a range with no end) about 350 (bench/bigtable.py --calls); a
+** skip scan's calls are mostly probes.  Google's service, a network away,
+** is dearer per call still. */
 #define WC_BIGTABLE_CALL 500.0
 
 static const WcStoreCaps aCaps[] = {

@@ -1240,6 +1240,26 @@ static int movedBefore(WcVtab *p, int rc){
   return rc;
 }
 
+/* p->pScanStamps: on an UPDATE, the stamps (_stamp) of the row as its
+** scan read it, which the write then acts on only; an INSERT may not give
+** them. */
+static int scanStamps(WcVtab *p, int argc, sqlite3_value **argv){
+  sqlite3_value *pStamps;
+  p->pScanStamps = 0;
+  if( argc == 1 || p->iStampCol < 0 ) return SQLITE_OK;
+  pStamps = argv[2 + p->iStampCol];
+  if( sqlite3_value_type(pStamps) == SQLITE_NULL ) return SQLITE_OK;
+  if( sqlite3_value_type(argv[0]) == SQLITE_NULL ){
+    return wcVtabError(p, SQLITE_CONSTRAINT_CHECK, "widecol %s: "
+        WC_STAMP_COLUMN " is the stamps of a row's last write, which widecol "
+        "gives; an INSERT cannot set it", p->zName);
+  }
+  p->pScanStamps = pStamps;
+  p->aScanKey = sqlite3_value_blob(argv[0]);
+  p->nScanKey = sqlite3_value_bytes(argv[0]);
+  return SQLITE_OK;
+}
+
 int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
                   sqlite3_int64 *pRowid){
   WcVtab *p = (WcVtab*)pVtab;
@@ -1257,22 +1277,8 @@ int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
   int nOld, rc, bReplaced = 0;
   (void)pRowid;
   p->oldStamps.n = 0;
-  p->pScanStamps = 0;
-  if( argc > 1 && p->iStampCol >= 0 ){
-    sqlite3_value *pStamps = argv[2 + p->iStampCol];
-    if( sqlite3_value_type(argv[0]) == SQLITE_NULL ){
-      if( sqlite3_value_type(pStamps) != SQLITE_NULL ){
-        return wcVtabError(p, SQLITE_CONSTRAINT_CHECK, "widecol %s: "
-            WC_STAMP_COLUMN " is the stamps of a row's last write, which "
-            "widecol gives; an INSERT cannot set it", p->zName);
-      }
-    }else if( sqlite3_value_type(pStamps) != SQLITE_NULL ){
-      /* The row the UPDATE's scan read: the write acts on it only. */
-      p->pScanStamps = pStamps;
-      p->aScanKey = sqlite3_value_blob(argv[0]);
-      p->nScanKey = sqlite3_value_bytes(argv[0]);
-    }
-  }
+  rc = scanStamps(p, argc, argv);
+  if( rc != SQLITE_OK ) return rc;
   if( argc == 1 ){
     rc = removeRow(p, sqlite3_value_blob(argv[0]),
                    sqlite3_value_bytes(argv[0]), 0);
