@@ -626,38 +626,40 @@ static Wcbt__CheckAndMutateRowRequest *conditionalRequest(const char *zRes,
   return pReq;
 }
 
-/* One ReadRows of a row's marker for settleUnknown(): whether the row
-** has any cell (*pbRow), and its latest marker (*pbMarker, *pMarker);
-** btStreamNext()'s last result (< 0: failed, status in *pSt). */
-static int readMarker(BtTable *pT, const char *zRes,
-                      Wcbt__ReadRowsRequest *pReq, const BtWait *pWait,
-                      int *pbRow, int *pbMarker, WcBuf *pMarker,
-                      BtStatus *pSt){
-  BtStream *pStream = 0;
-  ProtobufCMessage *pMsg = 0;
-  int r;
-  *pbRow = *pbMarker = 0;
-  pMarker->n = 0;
-  btStreamOpen(pT->pConn, M_READROWS, zRes, &pReq->base, &pStream, pSt,
-               pWait);
-  while( (r = btStreamNext(pStream, &wcbt__read_rows_response__descriptor,
-                           &pMsg, pSt)) == 1 ){
-    Wcbt__ReadRowsResponse *pResp = (Wcbt__ReadRowsResponse*)pMsg;
-    size_t c;
-    for(c = 0; c < pResp->n_chunks; c++){
-      Wcbt__Chunk *pC = pResp->chunks[c];
-      *pbRow = 1;
-      if( pC->qualifier && pC->qualifier->value.len == 0
-       && pC->family && strcmp(pC->family->value, BT_DEFAULT_FAMILY) == 0
-       && !*pbMarker ){
-        *pbMarker = 1;
-        wcBufAppend(pMarker, pC->value.data, (int64_t)pC->value.len);
-      }
-    }
-    protobuf_c_message_free_unpacked(pMsg, 0);
+/* What settleUnknown() reads of a row: whether it has any cell (bRow),
+** and its latest marker (bMarker, marker). */
+typedef struct MarkerRead MarkerRead;
+struct MarkerRead {
+  int bRow;
+  int bMarker;
+  WcBuf marker;
+};
+
+static void markerBegin(void *pCtx){
+  MarkerRead *pR = (MarkerRead*)pCtx;
+  pR->bRow = pR->bMarker = 0;
+  pR->marker.n = 0;
+}
+
+static void markerChunk(void *pCtx, const Wcbt__Chunk *pC){
+  MarkerRead *pR = (MarkerRead*)pCtx;
+  pR->bRow = 1;
+  if( pC->qualifier && pC->qualifier->value.len == 0
+   && pC->family && strcmp(pC->family->value, BT_DEFAULT_FAMILY) == 0
+   && !pR->bMarker ){
+    pR->bMarker = 1;
+    wcBufAppend(&pR->marker, pC->value.data, (int64_t)pC->value.len);
   }
-  btStreamClose(pStream);
-  return r;
+}
+
+/* True if the marker read is the one pOp expects (or begins with it, for
+** BT_COND_PREFIX). */
+static int expectHolds(const BtOp *pOp, const MarkerRead *pR){
+  return pR->bMarker && pR->marker.n >= (int64_t)pOp->nExpect
+      && (pOp->nExpect == 0
+          || memcmp(pR->marker.a, pOp->aExpect, pOp->nExpect) == 0)
+      && (pOp->eCond == BT_COND_PREFIX
+          || pR->marker.n == (int64_t)pOp->nExpect);
 }
 
 /* After a conditional write's call ended without an answer: reads the
@@ -673,11 +675,10 @@ static int settleUnknown(BtTable *pT, const char *zRes, BtOp *pOp,
   Wcbt__Filter filter;
   Wcbt__ColumnRange range;
   BtStatus st = {0, 0};
-  WcBuf marker;
-  int64_t iStart = btNowMs();
-  BtWait w = btRetryWait(&pT->wait, iStart);
-  int r, bRow = 0, bMarker = 0, eOut, nAttempt = 0;
-  memset(&marker, 0, sizeof(marker));
+  MarkerRead rd;
+  BtChunkSink sink;
+  int r, eOut;
+  memset(&rd, 0, sizeof(rd));
   key.data = (uint8_t*)pOp->aKey;
   key.len = pOp->nKey;
   set.n_keys = 1;
@@ -686,41 +687,31 @@ static int settleUnknown(BtTable *pT, const char *zRes, BtOp *pOp,
   req.table_name = (char*)zRes;
   req.rows = &set;
   req.filter = pOp->eCond == BT_COND_ABSENT ? 0 : &filter;
-  /* A read may be sent again; the connection that lost the answer may
-  ** lose this one too. */
-  while( (r = readMarker(pT, zRes, &req, &w, &bRow, &bMarker, &marker, &st))
-         < 0 && btRetryable(st.code)
-      && btBackoff(&pT->wait, ++nAttempt, iStart) == BT_OK ){
-    btStatusClear(&st);
-    btConnRetryNow(pT->pConn);
-  }
+  sink.xBegin = markerBegin;
+  sink.xChunk = markerChunk;
+  sink.pCtx = &rd;
+  /* The connection that lost the write's answer may lose this one too:
+  ** btReadAll() sends it again. */
+  r = btReadAll(pT, zRes, &req, &pT->wait, &sink, &st);
   if( r < 0 ){
     eOut = BT_OUT_FAILED;
   }else if( bDeletes ){
     /* A delete is done when the marker is gone. */
-    eOut = !bMarker ? BT_OUT_OK
-         : (pOp->eCond == BT_COND_MARKER && marker.n == (int64_t)pOp->nExpect
-            && memcmp(marker.a, pOp->aExpect, pOp->nExpect) == 0)
-           || (pOp->eCond == BT_COND_PREFIX
-               && marker.n >= (int64_t)pOp->nExpect
-               && memcmp(marker.a, pOp->aExpect, pOp->nExpect) == 0)
-         ? BT_OUT_WAIT : BT_OUT_CONFLICT;
-  }else if( bMarker && marker.n >= 1 + BT_STAMP
-         && memcmp(marker.a + 1, pOp->aStamp, BT_STAMP) == 0 ){
+    eOut = !rd.bMarker ? BT_OUT_OK
+         : (pOp->eCond == BT_COND_MARKER || pOp->eCond == BT_COND_PREFIX)
+           && expectHolds(pOp, &rd) ? BT_OUT_WAIT : BT_OUT_CONFLICT;
+  }else if( rd.bMarker && rd.marker.n >= 1 + BT_STAMP
+         && memcmp(rd.marker.a + 1, pOp->aStamp, BT_STAMP) == 0 ){
     eOut = BT_OUT_OK;
   }else if( pOp->eCond == BT_COND_ABSENT ){
-    eOut = bRow ? BT_OUT_CONFLICT : BT_OUT_WAIT;
+    eOut = rd.bRow ? BT_OUT_CONFLICT : BT_OUT_WAIT;
   }else if( pOp->eCond == BT_COND_NOMARK ){
-    eOut = bMarker ? BT_OUT_CONFLICT : BT_OUT_WAIT;
+    eOut = rd.bMarker ? BT_OUT_CONFLICT : BT_OUT_WAIT;
   }else{
-    int bSame = bMarker && marker.n >= (int64_t)pOp->nExpect
-             && memcmp(marker.a, pOp->aExpect, pOp->nExpect) == 0
-             && (pOp->eCond == BT_COND_PREFIX
-                 || marker.n == (int64_t)pOp->nExpect);
-    eOut = bSame ? BT_OUT_WAIT : BT_OUT_CONFLICT;
+    eOut = expectHolds(pOp, &rd) ? BT_OUT_WAIT : BT_OUT_CONFLICT;
   }
   btStatusClear(&st);
-  wcBufFree(&marker);
+  wcBufFree(&rd.marker);
   return eOut;
 }
 

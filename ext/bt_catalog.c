@@ -163,74 +163,69 @@ static int catalogCheckAndMutate(BtTable *p, const char *zWhat,
   return rc;
 }
 
-/* One ReadRows of the record into aValue (design, owner, made); the
-** stream's result (btStreamNext()'s: < 0 on a failure, in *pSt). */
-static int readRecord(BtTable *p, const char *zCatalog, const char *zId,
-                      BtRecord *pRec, WcBuf *aValue, BtStatus *pSt,
-                      const BtWait *pWait){
+/* What a read of the record gathers: its three cells (design, owner,
+** made) into aValue, iCell the one a chunk's value belongs to (a value may
+** come in pieces: the chunks after the first name no qualifier). */
+typedef struct RecordRead RecordRead;
+struct RecordRead {
+  BtRecord *pRec;
+  WcBuf *aValue;
+  int iCell;
+};
+
+static void recordBegin(void *pCtx){
+  RecordRead *pR = (RecordRead*)pCtx;
+  int i;
+  for(i = 0; i < 3; i++) pR->aValue[i].n = 0;
+  pR->pRec->bFound = 0;
+  pR->iCell = -1;
+}
+
+static void recordChunk(void *pCtx, const Wcbt__Chunk *pC){
+  RecordRead *pR = (RecordRead*)pCtx;
+  pR->pRec->bFound = 1;
+  if( pC->qualifier ){
+    const ProtobufCBinaryData *pQ = &pC->qualifier->value;
+    pR->iCell = pQ->len == 6 && memcmp(pQ->data, BT_Q_DESIGN, 6) == 0 ? 0
+              : pQ->len == 5 && memcmp(pQ->data, BT_Q_OWNER, 5) == 0 ? 1
+              : pQ->len == 4 && memcmp(pQ->data, BT_Q_MADE, 4) == 0 ? 2 : -1;
+  }
+  if( pR->iCell >= 0 ){
+    wcBufAppend(&pR->aValue[pR->iCell], pC->value.data,
+                (int64_t)pC->value.len);
+  }
+}
+
+int btCatalogRead(BtTable *p, BtRecord *pRec){
   Wcbt__ReadRowsRequest req = WCBT__READ_ROWS_REQUEST__INIT;
   Wcbt__KeySet set = WCBT__KEY_SET__INIT;
   Wcbt__Filter filter = WCBT__FILTER__INIT;
   ProtobufCBinaryData key;
-  BtStream *pStream = 0;
-  ProtobufCMessage *pMsg = 0;
-  int r, i, iCell = -1;
-  for(i = 0; i < 3; i++) aValue[i].n = 0;
-  pRec->bFound = 0;
+  BtStatus st = {0, 0};
+  WcBuf aValue[3];
+  RecordRead read;
+  BtChunkSink sink;
+  const char *zId;
+  char *zCatalog = catalogOf(p->zResource, &zId);
+  int r, rc = SQLITE_OK;
+  btRecordClear(pRec);
+  if( zCatalog == 0 ) return SQLITE_NOMEM;
+  memset(aValue, 0, sizeof(aValue));
   key.data = (uint8_t*)zId;
   key.len = strlen(zId);
   set.n_keys = 1;
   set.keys = &key;
   filter.kind_case = WCBT__FILTER__KIND_CELLS_PER_COLUMN_LIMIT;
   filter.cells_per_column_limit = 1;
-  req.table_name = (char*)zCatalog;
+  req.table_name = zCatalog;
   req.rows = &set;
   req.filter = &filter;
-  btStreamOpen(p->pConn, M_READROWS, zCatalog, &req.base, &pStream, pSt,
-               pWait);
-  while( (r = btStreamNext(pStream, &wcbt__read_rows_response__descriptor,
-                           &pMsg, pSt)) == 1 ){
-    Wcbt__ReadRowsResponse *pResp = (Wcbt__ReadRowsResponse*)pMsg;
-    size_t c;
-    for(c = 0; c < pResp->n_chunks; c++){
-      Wcbt__Chunk *pC = pResp->chunks[c];
-      pRec->bFound = 1;
-      if( pC->qualifier ){
-        /* A value may come in pieces: the chunks after this one that
-        ** name no qualifier. */
-        const ProtobufCBinaryData *pQ = &pC->qualifier->value;
-        iCell = pQ->len == 6 && memcmp(pQ->data, BT_Q_DESIGN, 6) == 0 ? 0
-              : pQ->len == 5 && memcmp(pQ->data, BT_Q_OWNER, 5) == 0 ? 1
-              : pQ->len == 4 && memcmp(pQ->data, BT_Q_MADE, 4) == 0 ? 2 : -1;
-      }
-      if( iCell >= 0 ){
-        wcBufAppend(&aValue[iCell], pC->value.data, (int64_t)pC->value.len);
-      }
-    }
-    protobuf_c_message_free_unpacked(pMsg, 0);
-  }
-  btStreamClose(pStream);
-  return r;
-}
-
-int btCatalogRead(BtTable *p, BtRecord *pRec){
-  BtStatus st = {0, 0};
-  WcBuf aValue[3];
-  const char *zId;
-  char *zCatalog = catalogOf(p->zResource, &zId);
-  int64_t iStart = btNowMs();
-  BtWait w = btRetryWait(&p->wait, iStart);
-  int r, nAttempt = 0, rc = SQLITE_OK;
-  btRecordClear(pRec);
-  if( zCatalog == 0 ) return SQLITE_NOMEM;
-  memset(aValue, 0, sizeof(aValue));
-  while( (r = readRecord(p, zCatalog, zId, pRec, aValue, &st,
-                         nAttempt ? &w : &p->wait)) < 0
-      && btRetryable(st.code)
-      && btBackoff(&p->wait, ++nAttempt, iStart) == BT_OK ){
-    btStatusClear(&st);
-    btConnRetryNow(p->pConn);
-  }
+  read.pRec = pRec;
+  read.aValue = aValue;
+  sink.xBegin = recordBegin;
+  sink.xChunk = recordChunk;
+  sink.pCtx = &read;
+  r = btReadAll(p, zCatalog, &req, &p->wait, &sink, &st);
   if( r < 0 && st.code == BT_NOT_FOUND ){
     /* No catalog: no record. */
     pRec->bFound = 0;

@@ -739,56 +739,51 @@ static int seenFind(BtCursor *pCur, const unsigned char *aKey, int64_t n,
   return 0;
 }
 
-/* One ReadRows of readMarkers(): the markers into pCur's seen and
-** markers; btStreamNext()'s last result (< 0: failed, status in *pSt). */
-static int markersOnce(BtTable *p, BtCursor *pCur, Wcbt__ReadRowsRequest *pReq,
-                       BtStatus *pSt, const BtWait *pWait){
-  BtStream *pStream = 0;
-  ProtobufCMessage *pMsg = 0;
+/* What readMarkers() gathers into pCur's seen and markers: cur, the row
+** being read (bHave: its key is in markers). */
+typedef struct MarkersRead MarkersRead;
+struct MarkersRead {
+  BtCursor *pCur;
   BtSeen cur;
-  int r, bHave = 0;
-  pCur->seen.n = 0;
-  pCur->markers.n = 0;
-  pCur->nSeen = 0;
-  memset(&cur, 0, sizeof(cur));
-  btStreamOpen(p->pConn, M_READROWS, p->zRowsOf, &pReq->base, &pStream, pSt,
-               pWait);
-  while( (r = btStreamNext(pStream, &wcbt__read_rows_response__descriptor,
-                           &pMsg, pSt)) == 1 ){
-    Wcbt__ReadRowsResponse *pResp = (Wcbt__ReadRowsResponse*)pMsg;
-    size_t c;
-    for(c = 0; c < pResp->n_chunks; c++){
-      Wcbt__Chunk *pC = pResp->chunks[c];
-      if( pC->row_key.len > 0 && !bHave ){
-        bHave = 1;
-        cur.iKey = pCur->markers.n;
-        cur.nKey = (int64_t)pC->row_key.len;
-        wcBufAppend(&pCur->markers, pC->row_key.data, cur.nKey);
-        cur.iVal = pCur->markers.n;
-        cur.nVal = 0;
-      }
-      if( bHave ){
-        wcBufAppend(&pCur->markers, pC->value.data, (int64_t)pC->value.len);
-        cur.nVal += (int64_t)pC->value.len;
-      }
-      if( pC->status_case == WCBT__CHUNK__STATUS_RESET_ROW ){
-        pCur->markers.n = cur.iKey;
-        bHave = 0;
-      }else if( pC->status_case == WCBT__CHUNK__STATUS_COMMIT_ROW && bHave ){
-        wcBufAppend(&pCur->seen, &cur, (int64_t)sizeof(cur));
-        pCur->nSeen++;
-        bHave = 0;
-      }
-    }
-    protobuf_c_message_free_unpacked(pMsg, 0);
+  int bHave;
+};
+
+static void markersBegin(void *pCtx){
+  MarkersRead *pR = (MarkersRead*)pCtx;
+  pR->pCur->seen.n = 0;
+  pR->pCur->markers.n = 0;
+  pR->pCur->nSeen = 0;
+  memset(&pR->cur, 0, sizeof(pR->cur));
+  pR->bHave = 0;
+}
+
+static void markersChunk(void *pCtx, const Wcbt__Chunk *pC){
+  MarkersRead *pR = (MarkersRead*)pCtx;
+  BtCursor *pCur = pR->pCur;
+  if( pC->row_key.len > 0 && !pR->bHave ){
+    pR->bHave = 1;
+    pR->cur.iKey = pCur->markers.n;
+    pR->cur.nKey = (int64_t)pC->row_key.len;
+    wcBufAppend(&pCur->markers, pC->row_key.data, pR->cur.nKey);
+    pR->cur.iVal = pCur->markers.n;
+    pR->cur.nVal = 0;
   }
-  btStreamClose(pStream);
-  return r;
+  if( pR->bHave ){
+    wcBufAppend(&pCur->markers, pC->value.data, (int64_t)pC->value.len);
+    pR->cur.nVal += (int64_t)pC->value.len;
+  }
+  if( pC->status_case == WCBT__CHUNK__STATUS_RESET_ROW ){
+    pCur->markers.n = pR->cur.iKey;
+    pR->bHave = 0;
+  }else if( pC->status_case == WCBT__CHUNK__STATUS_COMMIT_ROW && pR->bHave ){
+    wcBufAppend(&pCur->seen, &pR->cur, (int64_t)sizeof(pR->cur));
+    pCur->nSeen++;
+    pR->bHave = 0;
+  }
 }
 
 /* Reads the latest marker of each row named in keys (length first each)
-** from the row table, into seen and markers: one ReadRows, sent again
-** if its answer is lost. */
+** from the row table, into seen and markers: one ReadRows. */
 static int readMarkers(BtTable *p, BtCursor *pCur, const WcBuf *pKeys){
   Wcbt__ReadRowsRequest req = WCBT__READ_ROWS_REQUEST__INIT;
   Wcbt__KeySet set = WCBT__KEY_SET__INIT;
@@ -797,9 +792,10 @@ static int readMarkers(BtTable *p, BtCursor *pCur, const WcBuf *pKeys){
   Wcbt__ColumnRange range;
   ProtobufCBinaryData *aKey;
   BtStatus st = {0, 0};
-  int64_t i, iStart = btNowMs();
-  BtWait w = btRetryWait(&p->wait, iStart);
-  int n = 0, r, rc = SQLITE_OK, nAttempt = 0;
+  MarkersRead rd;
+  BtChunkSink sink;
+  int64_t i;
+  int n = 0, r, rc = SQLITE_OK;
   pCur->seen.n = 0;
   pCur->markers.n = 0;
   pCur->nSeen = 0;
@@ -831,13 +827,11 @@ static int readMarkers(BtTable *p, BtCursor *pCur, const WcBuf *pKeys){
   req.table_name = p->zRowsOf;
   req.rows = &set;
   req.filter = &top;
-  /* Read again whole while the deadline allows: a read changes nothing. */
-  while( (r = markersOnce(p, pCur, &req, &st, nAttempt ? &w : &p->wait)) < 0
-      && btRetryable(st.code)
-      && btBackoff(&p->wait, ++nAttempt, iStart) == BT_OK ){
-    btStatusClear(&st);
-    btConnRetryNow(p->pConn);
-  }
+  rd.pCur = pCur;
+  sink.xBegin = markersBegin;
+  sink.xChunk = markersChunk;
+  sink.pCtx = &rd;
+  r = btReadAll(p, p->zRowsOf, &req, &p->wait, &sink, &st);
   if( r < 0 ) rc = btRpcError(p, "could not read the rows of index entries "
                               "from", &st);
   btStatusClear(&st);

@@ -233,6 +233,22 @@ void btMarkerFilter(Wcbt__Filter *pOut, Wcbt__ColumnRange *pRange);
 void btFilterOf(Wcbt__Filter *pOut, int bChain, Wcbt__Filter__List *pList,
                 Wcbt__Filter **apPart, int nPart);
 
+/* A small ReadRows read whole by btReadAll(): xBegin clears what an
+** attempt gathered (an answer lost halfway is read again from its start),
+** xChunk takes each chunk. */
+typedef struct BtChunkSink BtChunkSink;
+struct BtChunkSink {
+  void (*xBegin)(void *pCtx);
+  void (*xChunk)(void *pCtx, const Wcbt__Chunk *pChunk);
+  void *pCtx;
+};
+/* Reads pReq from table zRes into pSink, sent again while its answer is
+** lost (a read changes nothing) and pWait's deadline allows.
+** btStreamNext()'s last result: < 0 if the read failed, status in *pSt
+** (the caller clears it). */
+int btReadAll(BtTable *p, const char *zRes, Wcbt__ReadRowsRequest *pReq,
+              const BtWait *pWait, const BtChunkSink *pSink, BtStatus *pSt);
+
 /* bt_catalog.c: the design record of p's Bigtable table (see the file).
 ** btCatalogClaim() writes p's record (DESIGN, OWNER, not made) where
 ** there is none (*pbClaimed), else reads the one there into *pRec;

@@ -206,6 +206,41 @@ void btMarkerFilter(Wcbt__Filter *pOut, Wcbt__ColumnRange *pRange){
   btColumnFilter(pOut, pRange, BT_DEFAULT_FAMILY, "", 0);
 }
 
+static int readOnce(BtTable *p, const char *zRes, Wcbt__ReadRowsRequest *pReq,
+                    const BtWait *pWait, const BtChunkSink *pSink,
+                    BtStatus *pSt){
+  BtStream *pStream = 0;
+  ProtobufCMessage *pMsg = 0;
+  int r;
+  pSink->xBegin(pSink->pCtx);
+  btStreamOpen(p->pConn, M_READROWS, zRes, &pReq->base, &pStream, pSt, pWait);
+  while( (r = btStreamNext(pStream, &wcbt__read_rows_response__descriptor,
+                           &pMsg, pSt)) == 1 ){
+    Wcbt__ReadRowsResponse *pResp = (Wcbt__ReadRowsResponse*)pMsg;
+    size_t c;
+    for(c = 0; c < pResp->n_chunks; c++){
+      pSink->xChunk(pSink->pCtx, pResp->chunks[c]);
+    }
+    protobuf_c_message_free_unpacked(pMsg, 0);
+  }
+  btStreamClose(pStream);
+  return r;
+}
+
+int btReadAll(BtTable *p, const char *zRes, Wcbt__ReadRowsRequest *pReq,
+              const BtWait *pWait, const BtChunkSink *pSink, BtStatus *pSt){
+  int64_t iStart = btNowMs();
+  BtWait w = btRetryWait(pWait, iStart);
+  int r, nAttempt = 0;
+  while( (r = readOnce(p, zRes, pReq, &w, pSink, pSt)) < 0
+      && btRetryable(pSt->code)
+      && btBackoff(pWait, ++nAttempt, iStart) == BT_OK ){
+    btStatusClear(pSt);
+    btConnRetryNow(p->pConn);
+  }
+  return r;
+}
+
 void btFilterOf(Wcbt__Filter *pOut, int bChain, Wcbt__Filter__List *pList,
                 Wcbt__Filter **apPart, int nPart){
   wcbt__filter__list__init(pList);

@@ -342,16 +342,61 @@ static void expectSeen(BtTable *p, BtOp *pOp){
   }
 }
 
-/* Queues pOp, or sends it now if bNow; the row table's writes. */
-static int rowWrite(BtTable *p, BtBatch *pB, BtArena *pPrivate, BtOp *pOp,
-                    int bNow){
-  int rc;
-  if( bNow ){
-    rc = btOpSendNow(p, pOp);
-    btArenaFree(pPrivate);
+/* A row's write being made: pOp in the batch's arena, or, if bNow (sent
+** at once), in its own; abHas[i] set for each column with a cell. */
+typedef struct RowWrite RowWrite;
+struct RowWrite {
+  BtBatch *pB;
+  BtArena private;
+  BtOp *pOp;
+  unsigned char *abHas;
+  int bNow;
+};
+
+/* Makes w->pOp for row pKey, room for nMut mutations. */
+static int rowBegin(BtTable *p, RowWrite *w, sqlite3_value *pKey, int nMut){
+  const unsigned char *aKey = sqlite3_value_blob(pKey);
+  size_t nKey = (size_t)sqlite3_value_bytes(pKey);
+  memset(&w->private, 0, sizeof(w->private));
+  w->pB = btBatchOf(p, p->zResource);
+  if( w->pB == 0 ) return SQLITE_NOMEM;
+  if( !w->bNow ){
+    int rc = btOpRoom(p, w->pB, BT_PHASE_ROW, aKey, nKey);
+    if( rc != SQLITE_OK ) return rc;
+  }
+  w->pOp = btOpNew(w->bNow ? &w->private : btBatchArena(w->pB), BT_PHASE_ROW,
+                   aKey, nKey, nMut);
+  w->abHas = w->pOp ? btArenaAlloc(w->pOp->pArena, (size_t)p->nCol + 1) : 0;
+  if( w->abHas == 0 ){
+    btArenaFree(&w->private);
+    return SQLITE_NOMEM;
+  }
+  return SQLITE_OK;
+}
+
+/* Ends w: adds the columns argv[3..] (bFresh: the row was deleted first;
+** else an UPDATE's) and the marker, stamped iMicros, then queues the
+** write or sends it now.  rc: how the write's making went so far. */
+static int rowEnd(BtTable *p, RowWrite *w, sqlite3_value **argv, int bFresh,
+                  int64_t iMicros, int rc){
+  if( rc == SQLITE_OK ){
+    rc = columnMutations(p, w->pOp, &argv[3], bFresh, !bFresh, 0, iMicros,
+                         w->abHas);
+  }
+  if( rc == SQLITE_OK ){
+    rc = markerMutation(p, w->pOp, argv[2 + BT_COL_STAMP(p)], w->abHas,
+                        iMicros);
+  }
+  if( rc != SQLITE_OK ){
+    btArenaFree(&w->private);
     return rc;
   }
-  return btOpQueue(p, pB, pOp);
+  if( w->bNow ){
+    rc = btOpSendNow(p, w->pOp);
+    btArenaFree(&w->private);
+    return rc;
+  }
+  return btOpQueue(p, w->pB, w->pOp);
 }
 
 /* A new row at key argv[2] (an INSERT, or an UPDATE that moves a row),
@@ -359,98 +404,45 @@ static int rowWrite(BtTable *p, BtBatch *pB, BtArena *pPrivate, BtOp *pOp,
 static int rowInsert(BtTable *p, sqlite3_value **argv, int bMoved){
   sqlite3_value *pKey = argv[2];
   int bReplace = sqlite3_vtab_on_conflict(p->db) == SQLITE_REPLACE;
+  RowWrite w;
+  int64_t iMicros;
+  int rc;
   /* Answered at once: where the statement must know at the row (INSERT
   ** OR FAIL, widecol's way to ask), and in a transaction, whose
   ** statements' errors must be their own. */
-  int bNow = !bReplace && (bMoved || !btAutocommit(p)
+  w.bNow = !bReplace && (bMoved || !btAutocommit(p)
                 || sqlite3_vtab_on_conflict(p->db) == SQLITE_FAIL);
-  BtBatch *pB = btBatchOf(p, p->zResource);
-  BtArena private;
-  unsigned char *abHas;
-  int64_t iMicros;
-  BtOp *pOp;
-  int rc;
-  memset(&private, 0, sizeof(private));
-  if( pB == 0 ) return SQLITE_NOMEM;
   rc = checkKey(p, pKey);
   if( rc == SQLITE_OK ){
     rc = rowMicros(p, p->bRowtime ? argv[3 + p->nCol] : 0, 0, &iMicros);
   }
-  if( rc == SQLITE_OK && !bNow ){
-    rc = btOpRoom(p, pB, BT_PHASE_ROW, sqlite3_value_blob(pKey),
-                  (size_t)sqlite3_value_bytes(pKey));
-  }
+  if( rc == SQLITE_OK ) rc = rowBegin(p, &w, pKey, p->nCol + p->nFamily + 3);
   if( rc != SQLITE_OK ) return rc;
-  pOp = btOpNew(bNow ? &private : btBatchArena(pB), BT_PHASE_ROW,
-                sqlite3_value_blob(pKey), (size_t)sqlite3_value_bytes(pKey),
-                p->nCol + p->nFamily + 3);
-  abHas = pOp ? btArenaAlloc(pOp->pArena, (size_t)p->nCol + 1) : 0;
-  if( abHas == 0 ){
-    btArenaFree(&private);
-    return SQLITE_NOMEM;
-  }
-  pOp->eCond = bReplace ? BT_COND_NONE : BT_COND_ABSENT;
+  w.pOp->eCond = bReplace ? BT_COND_NONE : BT_COND_ABSENT;
   if( bReplace ){
-    rc = familyChecks(p, pOp);
-    if( rc == SQLITE_OK && !btOpAdd(pOp, mutDeleteRow(pOp->pArena)) ){
+    rc = familyChecks(p, w.pOp);
+    if( rc == SQLITE_OK && !btOpAdd(w.pOp, mutDeleteRow(w.pOp->pArena)) ){
       rc = SQLITE_NOMEM;
     }
   }
-  if( rc == SQLITE_OK ){
-    rc = columnMutations(p, pOp, &argv[3], 1, 0, 0, iMicros, abHas);
-  }
-  if( rc == SQLITE_OK ){
-    rc = markerMutation(p, pOp, argv[2 + BT_COL_STAMP(p)], abHas, iMicros);
-  }
-  if( rc != SQLITE_OK ){
-    btArenaFree(&private);
-    return rc;
-  }
-  return rowWrite(p, pB, &private, pOp, bNow);
+  return rowEnd(p, &w, argv, 1, iMicros, rc);
 }
 
 /* An UPDATE of the row at argv[0] in place: the columns set, conditional
 ** on the row as its scan saw it. */
 static int rowUpdate(BtTable *p, sqlite3_value **argv){
-  sqlite3_value *pKey = argv[0];
-  int bNow = sqlite3_vtab_on_conflict(p->db) == SQLITE_FAIL;
-  BtBatch *pB = btBatchOf(p, p->zResource);
-  BtArena private;
-  unsigned char *abHas;
+  RowWrite w;
   int64_t iMicros;
-  BtOp *pOp;
   int rc;
-  memset(&private, 0, sizeof(private));
-  if( pB == 0 ) return SQLITE_NOMEM;
-  if( !bNow ){
-    rc = btOpRoom(p, pB, BT_PHASE_ROW, sqlite3_value_blob(pKey),
-                  (size_t)sqlite3_value_bytes(pKey));
-    if( rc != SQLITE_OK ) return rc;
-  }
-  pOp = btOpNew(bNow ? &private : btBatchArena(pB), BT_PHASE_ROW,
-                sqlite3_value_blob(pKey), (size_t)sqlite3_value_bytes(pKey),
-                2 * p->nCol + p->nFamily + 3);
-  abHas = pOp ? btArenaAlloc(pOp->pArena, (size_t)p->nCol + 1) : 0;
-  if( abHas == 0 ){
-    btArenaFree(&private);
-    return SQLITE_NOMEM;
-  }
-  expectSeen(p, pOp);
+  w.bNow = sqlite3_vtab_on_conflict(p->db) == SQLITE_FAIL;
+  rc = rowBegin(p, &w, argv[0], 2 * p->nCol + p->nFamily + 3);
+  if( rc != SQLITE_OK ) return rc;
+  expectSeen(p, w.pOp);
   rc = rowMicros(p, p->bRowtime ? argv[3 + p->nCol] : 0,
-                 seenIs(p, pOp->aKey, pOp->nKey) ? p->iSeenMicros : 0,
+                 seenIs(p, w.pOp->aKey, w.pOp->nKey) ? p->iSeenMicros : 0,
                  &iMicros);
-  if( rc == SQLITE_OK ) rc = familyChecks(p, pOp);
-  if( rc == SQLITE_OK ){
-    rc = columnMutations(p, pOp, &argv[3], 0, 1, 0, iMicros, abHas);
-  }
-  if( rc == SQLITE_OK ){
-    rc = markerMutation(p, pOp, argv[2 + BT_COL_STAMP(p)], abHas, iMicros);
-  }
-  if( rc != SQLITE_OK ){
-    btArenaFree(&private);
-    return rc;
-  }
-  return rowWrite(p, pB, &private, pOp, bNow);
+  if( rc == SQLITE_OK ) rc = familyChecks(p, w.pOp);
+  return rowEnd(p, &w, argv, 0, iMicros, rc);
 }
 
 /* A DELETE of row aKey: conditional on the row as its scan saw it. */

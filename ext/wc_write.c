@@ -223,12 +223,16 @@ static int indexKeys(WcVtab *p, const WcValue *aVal, const unsigned char *aKey,
 ** key, in p->key.  xUpdate is never re-entered for one table (nothing it
 ** runs writes to a widecol table), so these live in the table object;
 ** rowRelease() frees the converted copies. */
-static void rowRelease(WcVtab *p){
+static void valuesFree(WcVtab *p, sqlite3_value **apVal){
   int i;
   for(i = 0; i < p->pSchema->nCol; i++){
-    sqlite3_value_free(p->apCopy[i]);
-    p->apCopy[i] = 0;
+    sqlite3_value_free(apVal[i]);
+    apVal[i] = 0;
   }
+}
+
+static void rowRelease(WcVtab *p){
+  valuesFree(p, p->apCopy);
 }
 
 /* A store may keep no empty row key, and none past a length (Bigtable:
@@ -652,11 +656,7 @@ static int readOld(WcVtab *p, const unsigned char *aKey, int64_t nKey,
 }
 
 static void oldRelease(WcVtab *p){
-  int i;
-  for(i = 0; i < p->pSchema->nCol; i++){
-    sqlite3_value_free(p->apOld[i]);
-    p->apOld[i] = 0;
-  }
+  valuesFree(p, p->apOld);
 }
 
 /* True if index i's entry for the old row equals the new row's (under
@@ -793,6 +793,19 @@ static int deleteOldEntries(WcVtab *p){
   return rc;
 }
 
+/* The new row by eInsert (a plain INSERT), which succeeds unless the key
+** is taken, and only then (*pbFound) by a replace. */
+static int insertElseReplace(WcVtab *p, int eInsert, int *pbFound){
+  int rc = execWrite(p, eInsert, 0, p->key.a, p->key.n, p->aVal, 0);
+  if( rc == SQLITE_CONSTRAINT_PRIMARYKEY ){
+    *pbFound = 1;
+    rc = runWrite(p, WC_STMT_REPLACE, 0, p->key.a, p->key.n, p->aVal, 0);
+  }else if( rc != SQLITE_OK ){
+    rc = writeError(p, rc);
+  }
+  return rc;
+}
+
 /* insertRow() on a store with stamps: the entries first (a row never goes
 ** without them), then the row, then the old row's entries that are no
 ** longer its. */
@@ -818,13 +831,7 @@ static int insertStamped(WcVtab *p, int eInsert, int bKnow, int *pbReplaced){
     rc = runWrite(p, WC_STMT_REPLACE, 0, p->key.a, p->key.n, p->aVal, 0);
   }else if( eInsert == WC_STMT_REPLACE ){
     stampsBegin(p, 0);
-    rc = execWrite(p, WC_STMT_INSERT_NOW, 0, p->key.a, p->key.n, p->aVal, 0);
-    if( rc == SQLITE_CONSTRAINT_PRIMARYKEY ){
-      bFound = 1;
-      rc = runWrite(p, WC_STMT_REPLACE, 0, p->key.a, p->key.n, p->aVal, 0);
-    }else if( rc != SQLITE_OK ){
-      rc = writeError(p, rc);
-    }
+    rc = insertElseReplace(p, WC_STMT_INSERT_NOW, &bFound);
   }else{
     stampsBegin(p, 0);
     rc = putEntries(p, 0);
@@ -854,15 +861,8 @@ static int insertRow(WcVtab *p, int eInsert, int bKnow, int *pbReplaced){
       rc = runWrite(p, eInsert, 0, p->key.a, p->key.n, p->aVal, 0);
     }
   }else if( eInsert == WC_STMT_REPLACE ){
-    /* Without indexes there is nothing to read first: a plain INSERT
-    ** succeeds unless the key is taken, and only then is it replaced. */
-    rc = execWrite(p, WC_STMT_INSERT, 0, p->key.a, p->key.n, p->aVal, 0);
-    if( rc == SQLITE_CONSTRAINT_PRIMARYKEY ){
-      bFound = 1;
-      rc = runWrite(p, WC_STMT_REPLACE, 0, p->key.a, p->key.n, p->aVal, 0);
-    }else if( rc != SQLITE_OK ){
-      rc = writeError(p, rc);
-    }
+    /* Without indexes there is nothing to read first. */
+    rc = insertElseReplace(p, WC_STMT_INSERT, &bFound);
   }else{
     rc = runWrite(p, eInsert, 0, p->key.a, p->key.n, p->aVal, 0);
   }

@@ -62,8 +62,8 @@ if [ -z "$BT_SCRIPTS_ONLY" ]; then
     --extension "$lib/widecol" --bigtable "$lib/widecol_bigtable" || status=1
   # The differential test with a connection to Bigtable severed about once
   # a second, and races of two writer processes.
-  /usr/bin/python3 tests/differential.py --extension ./widecol \
-    --bigtable ./widecol_bigtable --cases "${BT_DIFF_CASES:-40}" \
+  /usr/bin/python3 tests/differential.py --extension "$lib/widecol" \
+    --bigtable "$lib/widecol_bigtable" --cases "${BT_DIFF_CASES:-40}" \
     --race "${BT_DIFF_RACES:-4}" --faults 1 || status=1
 fi
 exit $status
