@@ -1216,8 +1216,17 @@ static void resultValue(sqlite3_context *ctx, sqlite3_value *pVal){
 static int versionColumn(WcCursor *pCur, sqlite3_context *ctx, int i){
   WcVtab *pTab = cursorTab(pCur);
   const WcSchema *pS = pTab->pSchema;
-  /* An UPDATE that does not set rowtime stamps the write's own time. */
-  if( sqlite3_vtab_nochange(ctx) ) return SQLITE_OK;
+  if( sqlite3_vtab_nochange(ctx) ){
+    /* An UPDATE that does not set rowtime stamps the write's own time.
+    ** One whose rows come from a read of older versions is told so by
+    ** their versions and asof, which xUpdate refuses. */
+    if( i == WC_COL_VERSIONS(pS) && pCur->bHasVersions ){
+      sqlite3_result_int64(ctx, pCur->nVersions);
+    }else if( i == WC_COL_ASOF(pS) && pCur->bHasAsof ){
+      sqlite3_result_int64(ctx, pCur->iAsof);
+    }
+    return SQLITE_OK;
+  }
   if( i == WC_COL_ROWTIME(pS) ){
     if( pCur->bVerRow ){
       sqlite3_result_int64(ctx, sqlite3_column_int64(pCur->pVer, 1));

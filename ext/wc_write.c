@@ -1260,6 +1260,40 @@ static int scanStamps(WcVtab *p, int argc, sqlite3_value **argv){
   return SQLITE_OK;
 }
 
+/* A versioned table's versions and asof (argv[2 + nCol + 2..3]) are
+** parameters of reads: an INSERT may not give them, nor an UPDATE set
+** them.  An UPDATE whose rows come from a read of older versions gets
+** them from its scan (wcScanColumn): it would write each version read
+** as a new latest one, so it is refused, saying how to pick rows by
+** their history instead. */
+static int checkReadParams(WcVtab *p, sqlite3_value **argv){
+  int nCol = p->pSchema->nCol, i;
+  for(i = 2; i <= 3; i++){
+    sqlite3_value *pParam = argv[2 + nCol + i];
+    const char *zParam = i == 2 ? "versions" : "asof";
+    const char *zTerm = i == 2 ? "versions = n" : "asof = t";
+    if( sqlite3_value_nochange(pParam)
+     || sqlite3_value_type(pParam) == SQLITE_NULL ){
+      continue;
+    }
+    if( sqlite3_value_type(argv[0]) == SQLITE_NULL ){
+      return wcVtabError(p, SQLITE_CONSTRAINT_CHECK, "widecol %s: %s is a "
+          "parameter of reads (WHERE %s), not a column to write; set "
+          "rowtime to write a version stamped with a time (it was given "
+          "%Q)", p->zName, zParam, zTerm, sqlite3_value_text(pParam));
+    }
+    return wcVtabError(p, SQLITE_ERROR, "widecol %s: an UPDATE writes the "
+        "latest version of each row it picks; %s is a parameter of reads "
+        "(WHERE %s), which an UPDATE can neither set nor pick its rows by "
+        "(it would write each older version read as a new one). To update "
+        "the rows whose older versions match, pick them in a subquery: "
+        "UPDATE \"%w\" SET ... WHERE rowkey IN (SELECT rowkey FROM \"%w\" "
+        "WHERE %s AND ...)", p->zName, zParam, zTerm, p->zName, p->zName,
+        zTerm);
+  }
+  return SQLITE_OK;
+}
+
 int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
                   sqlite3_int64 *pRowid){
   WcVtab *p = (WcVtab*)pVtab;
@@ -1288,18 +1322,8 @@ int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
   /* A versioned table's rowtime, after rowkey. */
   pTime = p->pSchema->bVersioned ? argv[2 + nCol + 1] : 0;
   if( pTime ){
-    int i;
-    for(i = 2; i <= 3; i++){
-      sqlite3_value *pParam = argv[2 + nCol + i];
-      if( !sqlite3_value_nochange(pParam)
-       && sqlite3_value_type(pParam) != SQLITE_NULL ){
-        return wcVtabError(p, SQLITE_CONSTRAINT_CHECK, "widecol %s: %s is a "
-            "parameter of reads (WHERE %s), not a column to write; set "
-            "rowtime to write a version stamped with a time (it was given "
-            "%Q)", p->zName, i == 2 ? "versions" : "asof",
-            i == 2 ? "versions = n" : "asof = t", sqlite3_value_text(pParam));
-      }
-    }
+    rc = checkReadParams(p, argv);
+    if( rc != SQLITE_OK ) return rc;
   }
   rc = rowEncode(p, &argv[2]);
   p->nRandomMade = -1;

@@ -1568,6 +1568,17 @@ class VersionRunner(Runner):
                 "older": ", rowtime = max(rowtime - %d, 0)" % step}[tform]
         texpr = {None: None, "lit": "s.rowtime", "same": "s.rowtime",
                  "older": "max(s.rowtime - %d, 0)" % step}[tform]
+        if d.rng.random() < 0.1:
+            # Picked by older versions: refused at the first row, nothing
+            # written.
+            terms, tparams, n, asof = self.history(d, db)
+            picked = db.execute("SELECT count(*) FROM %s" % self.history_rows(
+                d, pred, n, asof), params).fetchone()[0]
+            w_sql = "UPDATE w SET %s = ?%s WHERE %s%s" % (
+                col, setr, "(%s) AND " % pred[7:] if pred else "", terms)
+            out = self.run_step(db, log, w_sql, [new] + params + tparams, [])
+            self.expect(d, db, log, out, picked > 0, inline(w_sql, [new] + params + tparams))
+            return
         w_sql = "UPDATE w SET %s = ?%s%s" % (col, setr, pred)
         model = ["DELETE FROM stage",
                  inline("INSERT INTO stage(%s, rowtime) SELECT %s, rowtime FROM latest%s" % (
@@ -1610,11 +1621,42 @@ class VersionRunner(Runner):
         out = self.run_step(db, log, w_sql, [new], model)
         self.expect(d, db, log, out, want_error, inline(w_sql, [new]))
 
+    def history(self, d, db):
+        """WHERE terms reading older versions, their parameters, and the
+        n newest as of the time they read (None: now)."""
+        n = d.rng.choice([1, 2, 3])
+        asof = self.time_value(d, db) if d.rng.random() < 0.5 else None
+        terms, params = ["versions = ?"], [n]
+        if asof is not None:
+            if d.rng.random() < 0.5:
+                terms, params, n = [], [], 1
+            terms.append("asof = ?")
+            params.append(asof)
+        return " AND ".join(terms), params, n, asof
+
+    def history_rows(self, d, pred, n, asof):
+        """The model of the versions a read with versions = n, asof = t
+        (None: now) and WHERE pred gives."""
+        return ("(SELECT *, row_number() OVER (PARTITION BY %s ORDER BY rowtime DESC) "
+                "AS rn2 FROM kept WHERE rowtime <= %d) WHERE rn2 <= %d%s" % (
+                    ", ".join(d.key), asof if asof is not None else 2**62, n,
+                    " AND (%s)" % pred[7:] if pred else ""))
+
     def vdelete(self, d, db, log, seen):
         params = []
         pred = self.where(d, seen, params)
+        keys = ", ".join(d.key)
+        if d.rng.random() < 0.2:
+            # Rows picked by their older versions go whole.
+            terms, tparams, n, asof = self.history(d, db)
+            model = [inline("DELETE FROM mv WHERE (%s) IN (SELECT %s FROM %s)" % (
+                keys, keys, self.history_rows(d, pred, n, asof)), params)]
+            w_sql = "DELETE FROM w WHERE %s%s" % ("(%s) AND " % pred[7:] if pred else "", terms)
+            out = self.run_step(db, log, w_sql, params + tparams, model)
+            self.expect(d, db, log, out, False, inline(w_sql, params + tparams))
+            return
         model = [inline("DELETE FROM mv WHERE (%s) IN (SELECT %s FROM latest%s)" % (
-            ", ".join(d.key), ", ".join(d.key), pred), params)]
+            keys, keys, pred), params)]
         out = self.run_step(db, log, "DELETE FROM w" + pred, params, model)
         self.expect(d, db, log, out, False, inline("DELETE FROM w" + pred, params))
 
