@@ -71,8 +71,13 @@ struct Planner {
   int nNoSkipMany;      /* A skip scan over this many leading elements was
                         ** turned down: they take more prefixes than the
                         ** store's nPrefixProbes (0: none) */
+  int mReplaced;        /* WC_REPLACED_LIKE, _GLOB: the application's own
+                        ** like() or glob() is called, not SQLite's */
   int rc;               /* A read planning needed failed */
 };
+
+#define WC_REPLACED_LIKE 0x01
+#define WC_REPLACED_GLOB 0x02
 
 /* True if the right-hand side of constraint i is a TEXT literal: only
 ** then is a TEXT field compared with it byte for byte whatever its
@@ -99,6 +104,11 @@ static void classifyEq(Planner *p, int iCol){
   pCons->bEqAssumed = !pCons->bEqExact && !pCons->bEqIn
       && sqlite3_vtab_rhs_value(p->pInfo, pCons->iEq, &pVal) != SQLITE_OK;
   p->bEqAssumed |= pCons->bEqAssumed;
+}
+
+static void addNote(Planner *p, int iCol, const char *zWhy){
+  sqlite3_str_appendf(p->pNote, "; FILTER %s (%s)",
+                      p->pS->aCol[iCol].zName, zWhy);
 }
 
 static void collectConstraints(Planner *p, int *piLimit, int *piOffset){
@@ -157,12 +167,21 @@ static void collectConstraints(Planner *p, int *piLimit, int *piOffset){
         if( pCons->nHi < 4 ) pCons->aiHi[pCons->nHi++] = i;
         break;
       case SQLITE_INDEX_CONSTRAINT_LIKE:
-      case SQLITE_INDEX_CONSTRAINT_GLOB:
-        if( iCol < pS->nCol && pS->aCol[iCol].cAff == WC_AFF_TEXT
-         && pCons->iLike < 0 ){
+      case SQLITE_INDEX_CONSTRAINT_GLOB: {
+        int bLike = pC->op == SQLITE_INDEX_CONSTRAINT_LIKE;
+        if( p->mReplaced & (bLike ? WC_REPLACED_LIKE : WC_REPLACED_GLOB) ){
+          /* Its matches need not share the pattern's prefix. */
+          if( iCol < pS->nCol ){
+            addNote(p, iCol, bLike ? "like() replaced by the application or "
+                                     "PRAGMA case_sensitive_like"
+                                   : "glob() replaced by the application");
+          }
+        }else if( iCol < pS->nCol && pS->aCol[iCol].cAff == WC_AFF_TEXT
+               && pCons->iLike < 0 ){
           pCons->iLike = i;
         }
         break;
+      }
       case SQLITE_INDEX_CONSTRAINT_ISNULL:
         /* Key fields are never NULL. */
         p->plan.bEmpty = 1;
@@ -841,11 +860,6 @@ static const char *termText(int eOp){
   }
 }
 
-static void addNote(Planner *p, int iCol, const char *zWhy){
-  sqlite3_str_appendf(p->pNote, "; FILTER %s (%s)",
-                      p->pS->aCol[iCol].zName, zWhy);
-}
-
 /* Notes on key-column constraints the ranges do not enforce. */
 static void explainFilters(Planner *p){
   const WcSchema *pS = p->pS;
@@ -1087,7 +1101,7 @@ static int indexKeyOnly(const WcVtab *pTab, int iIndex){
 }
 
 static int planPath(WcVtab *pTab, sqlite3_index_info *pInfo, int iPath,
-                    const VersionTerms *pVt, Candidate *pCand){
+                    const VersionTerms *pVt, int mReplaced, Candidate *pCand){
   Planner p;
   int bVersionRead = pVt->iVersions >= 0 || pVt->iAsof >= 0;
   const WcSchema *pS = pTab->aPath[iPath].pKey;
@@ -1100,6 +1114,7 @@ static int planPath(WcVtab *pTab, sqlite3_index_info *pInfo, int iPath,
   p.plan.iPath = iPath;
   p.bVersionRead = bVersionRead;
   p.rCall = wcStoreCaps(pTab)->rCallRows;
+  p.mReplaced = mReplaced;
   memset(pInfo->aConstraintUsage, 0,
          sizeof(pInfo->aConstraintUsage[0]) * (size_t)pInfo->nConstraint);
   pInfo->orderByConsumed = 0;
@@ -1493,13 +1508,49 @@ static int pathMentioned(const WcVtab *pTab, const sqlite3_index_info *pInfo,
 
 /* Plans a scan of the row table and of each index table; the cheapest
 ** wins (the row table on a tie). */
+/* True if the application registered a zName() of its own (ICU's, one
+** of its own, or PRAGMA case_sensitive_like's like()), which SQLite calls
+** in place of its own.  SQLite then narrows no ordinary table by a LIKE or
+** GLOB: the function's matches need not share the pattern's prefix.
+** Where the pragma cannot say, it is assumed so. */
+static int functionReplaced(sqlite3 *db, const char *zName){
+  sqlite3_stmt *pStmt = 0;
+  int bReplaced = 1;
+  if( sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_function_list "
+                         "WHERE name = ?1 COLLATE NOCASE AND builtin = 0",
+                         -1, &pStmt, 0) == SQLITE_OK ){
+    sqlite3_bind_text(pStmt, 1, zName, -1, SQLITE_STATIC);
+    bReplaced = sqlite3_step(pStmt) == SQLITE_ROW;
+  }
+  sqlite3_finalize(pStmt);
+  return bReplaced;
+}
+
+/* WC_REPLACED_LIKE and WC_REPLACED_GLOB for the LIKE and GLOB
+** constraints pInfo has, if their functions are the application's. */
+static int replacedMatchers(sqlite3 *db, sqlite3_index_info *pInfo){
+  int i, mHas = 0, mReplaced = 0;
+  for(i = 0; i < pInfo->nConstraint; i++){
+    int op = pInfo->aConstraint[i].op;
+    if( op == SQLITE_INDEX_CONSTRAINT_LIKE ) mHas |= WC_REPLACED_LIKE;
+    if( op == SQLITE_INDEX_CONSTRAINT_GLOB ) mHas |= WC_REPLACED_GLOB;
+  }
+  if( (mHas & WC_REPLACED_LIKE) && functionReplaced(db, "like") ){
+    mReplaced |= WC_REPLACED_LIKE;
+  }
+  if( (mHas & WC_REPLACED_GLOB) && functionReplaced(db, "glob") ){
+    mReplaced |= WC_REPLACED_GLOB;
+  }
+  return mReplaced;
+}
+
 int wcBestIndex(WcVtab *pTab, sqlite3_index_info *pInfo){
   size_t nUsage = sizeof(pInfo->aConstraintUsage[0])
                 * (size_t)(pInfo->nConstraint + 1);
   Candidate best, cand;
   VersionTerms vt;
   int aiUnserved[WC_HISTORY_MAX_COLS];
-  int iPath, i, nUnserved, rc = SQLITE_OK;
+  int iPath, i, nUnserved, mReplaced, rc = SQLITE_OK;
   for(i = 0; i < pInfo->nConstraint; i++){
     if( pInfo->aConstraint[i].op == WC_CONSTRAINT_FIND
      && pInfo->aConstraint[i].usable ){
@@ -1508,6 +1559,7 @@ int wcBestIndex(WcVtab *pTab, sqlite3_index_info *pInfo){
   }
   rc = findVersionTerms(pTab, pInfo, &vt);
   if( rc != SQLITE_OK ) return rc;
+  mReplaced = replacedMatchers(pTab->db, pInfo);
   if( pTab->nRowEst < 0 ){
     /* The first read of a statement on a fresh connection: if it fails
     ** (an interrupt, a store that does not answer), so does the
@@ -1528,7 +1580,7 @@ int wcBestIndex(WcVtab *pTab, sqlite3_index_info *pInfo){
     struct sqlite3_index_constraint_usage *aSwap;
     cand.zText = 0;
     if( iPath > 0 && !pathMentioned(pTab, pInfo, iPath) ) continue;
-    rc = planPath(pTab, pInfo, iPath, &vt, &cand);
+    rc = planPath(pTab, pInfo, iPath, &vt, mReplaced, &cand);
     if( rc != SQLITE_OK || cand.zText == 0 ) continue;
     if( best.zText && cand.rCompare >= best.rCompare ){
       sqlite3_free(cand.zText);

@@ -634,6 +634,29 @@ class Design:
         return [c for c in self.cols if c in pick]
 
 
+def _match_text(v):
+    if isinstance(v, bytes):
+        return v.decode("utf-8", "replace")
+    return str(v)
+
+
+def contains_like(pattern, value):
+    """An application's like(): true where the pattern, its wildcards
+    left out, is anywhere in the value, in any case."""
+    if pattern is None or value is None:
+        return None
+    needle = _match_text(pattern).replace("%", "").replace("_", "").lower()
+    return int(needle in _match_text(value).lower())
+
+
+def contains_glob(pattern, value):
+    """An application's glob(): contains_like(), case sensitive."""
+    if pattern is None or value is None:
+        return None
+    needle = _match_text(pattern).replace("*", "").replace("?", "")
+    return int(needle in _match_text(value))
+
+
 class Runner:
     def __init__(self, ext, seed, cases, bigtable=None):
         self.ext = ext
@@ -647,6 +670,7 @@ class Runner:
         self.n_cases = 0
         self.n_mismatch = 0
         self.n_refused = 0
+        self.own_match = False
 
     def connect(self):
         db = sqlite3.connect(":memory:", isolation_level=None)
@@ -655,6 +679,9 @@ class Runner:
         db.load_extension(self.ext)
         if self.bigtable:
             db.load_extension(self.bigtable)
+        if self.own_match:
+            db.create_function("like", 2, contains_like, deterministic=True)
+            db.create_function("glob", 2, contains_glob, deterministic=True)
         return db
 
     def new_bigtable(self):
@@ -770,7 +797,11 @@ class Runner:
         if self.replays(log, probe):
             log = self.shrink(list(log), probe)
         print(title)
-        print("-- reproduce with: sqlite3 :memory: then paste")
+        if self.own_match:
+            print("-- reproduce in Python: like() and glob() are contains_like() and "
+                  "contains_glob() of tests/differential.py")
+        else:
+            print("-- reproduce with: sqlite3 :memory: then paste")
         print(".load %s" % self.ext)
         if self.bigtable:
             print(".load %s" % self.bigtable)
@@ -1216,15 +1247,24 @@ class Runner:
         """The design's tables on a new connection.  A COLLATE on a key field
         must be refused, naming the collation; the design then runs with
         its key fields in BINARY."""
+        # Some applications have a like() and glob() of their own (ICU's,
+        # or one that matches anywhere in the text), or make LIKE case
+        # sensitive: SQLite calls theirs, whose matches need not share the
+        # pattern's prefix.
+        match = rng.choice([None] * 6 + ["functions"] * 2 + ["pragma"])
+        self.own_match = match == "functions"
         db = self.connect()
         d = Design(spec, rng)
         # A fifth of the designs live in an attached database: the tools
         # must find them as 'aux.w'.
         attach = []
+        if match == "pragma":
+            attach.append("PRAGMA case_sensitive_like = 1")
+            db.execute(attach[-1])
         if rng.random() < 0.2:
             d.schema = "aux"
-            attach = ["ATTACH ':memory:' AS aux"]
-            db.execute(attach[0])
+            attach.append("ATTACH ':memory:' AS aux")
+            db.execute(attach[-1])
         if self.bigtable:
             d.storage = ", STORAGE BIGTABLE '%s'" % self.new_bigtable()
         w, o = d.create_sql()
