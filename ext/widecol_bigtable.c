@@ -16,6 +16,19 @@ SQLITE_EXTENSION_INIT1
 int sqlite3_widecolbigtable_init(sqlite3 *db, char **pzErrMsg,
                                  const sqlite3_api_routines *pApi);
 
+/* False if the connection has no widecol module: the Bigtable store is
+** reached only through it (where the pragma cannot say, assumed there). */
+static int widecolLoaded(sqlite3 *db){
+  sqlite3_stmt *pStmt = 0;
+  int bLoaded = 1;
+  if( sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_module_list "
+                         "WHERE name = 'widecol'", -1, &pStmt, 0) == SQLITE_OK ){
+    bLoaded = sqlite3_step(pStmt) == SQLITE_ROW;
+  }
+  sqlite3_finalize(pStmt);
+  return bLoaded;
+}
+
 #ifdef _WIN32
 __declspec(dllexport)
 #else
@@ -26,7 +39,15 @@ int sqlite3_widecolbigtable_init(sqlite3 *db, char **pzErrMsg,
   BtTxn *pTxn;
   int rc;
   SQLITE_EXTENSION_INIT2(pApi);
-  (void)pzErrMsg;
+  if( !widecolLoaded(db) ){
+    if( pzErrMsg ){
+      *pzErrMsg = sqlite3_mprintf("widecol_bigtable is the Bigtable store of "
+          "widecol tables and needs widecol loaded first: .load widecol, "
+          "then .load widecol_bigtable (Python: widecol.load(db, "
+          "bigtable=True))");
+    }
+    return SQLITE_ERROR;
+  }
   /* Tables already connected keep the state they share; a second load
   ** gives the tables connected after it a new one. */
   pTxn = btTxnNew();

@@ -32,13 +32,16 @@ out=$(cd "$tmp" && sqlite3 -bail :memory: < "$prefix/share/doc/widecol/sql/payme
 if [ $? -eq 0 ] && ! printf '%s' "$out" | grep -q 'Error'; then
   ok "an installed example (sql/payments.sql) runs from another directory"
 else printf '%s\n' "$out" | tail -3; bad "an installed example runs"; fi
-flags=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs --static widecol)
-if cc -o "$tmp/embed" examples/embed.c $flags >"$tmp/log" 2>&1 \
-   && "$tmp/embed" > "$tmp/embed.out" \
-   && grep -q "widecol_version() = $version" "$tmp/embed.out" \
-   && grep -q "000001_2017-01-02 10:30_000005002 | 20.0" "$tmp/embed.out"; then
-  ok "examples/embed.c built with pkg-config ($flags) and run"
-else cat "$tmp/log" "$tmp/embed.out" 2>/dev/null; bad "examples/embed.c with pkg-config"; fi
+# As examples/embed.c and docs/reference.md say (no --static), and with it.
+for static in "" --static; do
+  flags=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs $static widecol)
+  if cc -o "$tmp/embed" examples/embed.c $flags >"$tmp/log" 2>&1 \
+     && "$tmp/embed" > "$tmp/embed.out" \
+     && grep -q "widecol_version() = $version" "$tmp/embed.out" \
+     && grep -q "000001_2017-01-02 10:30_000005002 | 20.0" "$tmp/embed.out"; then
+    ok "examples/embed.c built with pkg-config --cflags --libs${static:+ $static} ($flags) and run"
+  else cat "$tmp/log" "$tmp/embed.out" 2>/dev/null; bad "examples/embed.c with pkg-config $static"; fi
+done
 make -s uninstall PREFIX="$prefix" >/dev/null 2>&1
 left=$(find "$prefix" -type f | head -5)
 [ -z "$left" ] && ok "make uninstall removes every file" || bad "make uninstall left: $left"

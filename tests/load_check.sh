@@ -72,4 +72,15 @@ got.append(conn.execute("SELECT widecol_clock()").fetchone()[0])
 print(*got)
 PY
 )"
+
+# The Bigtable store alone (without widecol, whose tables reach it) is
+# refused at its load, saying what to load first.
+if [ -f ./widecol_bigtable.so ]; then
+  expect "widecol_bigtable loaded without widecol" \
+    "Error: error during initialization: widecol_bigtable is the Bigtable store of widecol tables and needs widecol loaded first: .load widecol, then .load widecol_bigtable (Python: widecol.load(db, bigtable=True))" \
+    "$(sqlite3 :memory: '.load ./widecol_bigtable' 2>&1)"
+  expect "widecol, then widecol_bigtable" "widecol_bigtable" \
+    "$(sqlite3 :memory: '.load ./widecol' '.load ./widecol_bigtable' \
+       "SELECT name FROM pragma_module_list WHERE name = 'widecol_bigtable';" 2>&1)"
+fi
 exit $status
