@@ -578,6 +578,29 @@ static void parseRandom(Parse *p, Lexer *pLex){
   pS->bSuffix = 1;
 }
 
+static int wordDistance(const char *a, int nA, const char *z);
+
+/* Refuses name(...) in a key where name is no element: a typo of SALT,
+** BUCKET or TOKEN, or a function, which a key cannot call. */
+static void unknownElement(Parse *p, Lexer *pLex){
+  static const char *const azElement[] = { "SALT", "BUCKET", "TOKEN" };
+  const Token *pTk = &pLex->tk;
+  const char *zNear = 0;
+  size_t k;
+  for(k = 0; k < sizeof(azElement) / sizeof(azElement[0]); k++){
+    if( wordDistance(pTk->z, pTk->n, azElement[k]) <= 2 ){
+      zNear = azElement[k];
+      break;
+    }
+  }
+  parseError(p, "widecol %s: %s has no element %.*s(...)%s%s%s; its "
+             "elements are columns (with PAD, DESC, REVERSE, ...), SALT(n, "
+             "column, ...), BUCKET(n, column) and TOKEN(column, ...)",
+             p->pSchema->zTable, p->zKey, pTk->n, pTk->z,
+             zNear ? " (did you mean " : "", zNear ? zNear : "",
+             zNear ? "?)" : "");
+}
+
 static void parseElement(Parse *p, Lexer *pLex){
   WcSchema *pS = p->pSchema;
   WcElement *pElem = &pS->aElem[pS->nElem++];
@@ -589,6 +612,8 @@ static void parseElement(Parse *p, Lexer *pLex){
     parseToken(p, pLex, pElem);
   }else if( tokenIs(&pLex->tk, "BUCKET") && nextIsParen(pLex) ){
     parseBucket(p, pLex, pElem);
+  }else if( pLex->tk.eType == TK_ID && nextIsParen(pLex) ){
+    unknownElement(p, pLex);
   }else{
     pElem->eKind = WC_ELEM_COLUMN;
     pElem->iCol = keyColumn(p, pLex, p->zKey);

@@ -368,6 +368,31 @@ static int learnStmt(sqlite3 *pPriv, Probe *pProbe, const char *zSource,
   return rc;
 }
 
+/* What the workload argument was instead of a query of (sql, weight)
+** rows, for the message: its error, or its columns. */
+static char *workloadGot(sqlite3 *db, int rc, sqlite3_stmt *pList,
+                         const char *zQuery){
+  sqlite3_str *pStr;
+  int i, n;
+  if( rc != SQLITE_OK ) return sqlite3_mprintf("%s", sqlite3_errmsg(db));
+  if( pList == 0 ){
+    return sqlite3_mprintf("got no statement (%Q)", zQuery);
+  }
+  if( !sqlite3_stmt_readonly(pList) ){
+    return sqlite3_mprintf("got a statement that writes: %s", zQuery);
+  }
+  pStr = sqlite3_str_new(0);
+  n = sqlite3_column_count(pList);
+  sqlite3_str_appendf(pStr, "got a query of %d column%s (", n,
+                      n == 1 ? "" : "s");
+  for(i = 0; i < n; i++){
+    sqlite3_str_appendf(pStr, "%s%s", i ? ", " : "",
+                        sqlite3_column_name(pList, i));
+  }
+  sqlite3_str_appendall(pStr, ")");
+  return sqlite3_str_finish(pStr);
+}
+
 int wcWorkloadLoad(sqlite3 *db, sqlite3 *pPriv, const char *zSource,
                    const char *zQuery, int nCol, const char *zColumns,
                    WcWorkload *p, char **pzErr){
@@ -397,9 +422,9 @@ int wcWorkloadLoad(sqlite3 *db, sqlite3 *pPriv, const char *zSource,
   if( rc != SQLITE_OK || pList == 0 || sqlite3_column_count(pList) < 2
    || !sqlite3_stmt_readonly(pList) ){
     *pzErr = sqlite3_mprintf("widecol_advise: the workload must be one "
-        "query that returns (sql, weight) rows, as in 'SELECT sql, weight "
-        "FROM workload'; %s", rc != SQLITE_OK ? sqlite3_errmsg(db)
-        : "got something else");
+        "query whose rows are (sql, weight): the text of a statement on %s "
+        "and how often it runs, as in 'SELECT sql, weight FROM workload'; "
+        "%z", zSource, workloadGot(db, rc, pList, zQuery));
     sqlite3_finalize(pList);
     return rc != SQLITE_OK ? rc : SQLITE_ERROR;
   }

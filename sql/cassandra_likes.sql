@@ -17,11 +17,13 @@ CREATE VIRTUAL TABLE user_by_item USING widecol(
   item_id INTEGER, liked_at INTEGER, user_id INTEGER, user_name TEXT,
   PRIMARY KEY ((item_id), liked_at DESC, user_id));
 
--- 2,999 users like 499 items: 20,000 likes spread over the items, and
--- 100,000 likes of item 7 (it went viral), one a second from 1364248490.
+-- One like a second from 1364248490: 2,999 users like 499 items (20,000
+-- likes spread over the items, each user's of different items), and item
+-- 7 goes viral: 100,000 other users (3000 and up) like it once each.
 CREATE TEMP TABLE likes(user_id INTEGER, item_id INTEGER, liked_at INTEGER);
 INSERT INTO likes WITH RECURSIVE i(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM i WHERE x < 119999)
-  SELECT x * 7919 % 2999, CASE WHEN x % 6 = 0 THEN (x / 6) * 131 % 499 ELSE 7 END,
+  SELECT CASE WHEN x % 6 = 0 THEN x * 7919 % 2999 ELSE 3000 + x END,
+         CASE WHEN x % 6 = 0 THEN (x / 6) * 131 % 499 ELSE 7 END,
          1364248490 + x FROM i;
 -- Each like is written to both tables, as the application would.
 INSERT OR REPLACE INTO item_by_user SELECT user_id, liked_at, item_id, 'item ' || item_id FROM likes;
