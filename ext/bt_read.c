@@ -86,7 +86,8 @@ struct BtCursor {
   int bLast;            /* lastKey is set */
   int64_t nPage;        /* Rows the page asks for (0: no limit) */
   int64_t nPageRows;    /* Rows of the page delivered */
-  int64_t iRetryStart;  /* When the stream first broke (btNowMs()) */
+  int64_t iRetryStart;  /* When the wait for the message that did not
+                        ** come began (btNowMs()) */
   int nRetry;
   int64_t iRowtime;     /* ROWTIME: the version's timestamp */
   int bHaveTime;        /* iRowtime was set from the row's marker */
@@ -451,7 +452,6 @@ static int readResume(BtTable *p, BtCursor *pCur, BtStatus *pSt){
   BtStatus st = {0, 0};
   int code;
   if( !btRetryable(pSt->code) ) return btRpcError(p, "could not read", pSt);
-  if( pCur->nRetry == 0 ) pCur->iRetryStart = btNowMs();
   code = btBackoff(&p->wait, ++pCur->nRetry, pCur->iRetryStart);
   if( code == BT_CANCELLED ){
     return btError(p, SQLITE_INTERRUPT, "widecol %s: interrupted while "
@@ -528,6 +528,8 @@ static int readRow(BtCursor *pCur){
         protobuf_c_message_free_unpacked(&pCur->pResp->base, 0);
         pCur->pResp = 0;
       }
+      /* Retries of a wait that fails end with the deadline it had. */
+      if( pCur->nRetry == 0 ) pCur->iRetryStart = btNowMs();
       r = btStreamNext(pCur->pStream, &wcbt__read_rows_response__descriptor,
                        &pMsg, &st);
       if( r == 0 && pCur->nPage > 0 && pCur->nPageRows >= pCur->nPage ){
