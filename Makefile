@@ -1,6 +1,7 @@
 # widecol: a SQLite loadable extension for wide-column row-key designs.
 #
-#   make            build widecol.so, widecol_bigtable.so, libwidecol.a (to
+#   make            build widecol.so, widecol_bigtable.so (where gRPC is
+#                   installed; else skipped, saying so), libwidecol.a (to
 #                   embed: SQLITE_CORE) and widecol.pc
 #   make test       run every tests/*.test script (sqllogictest format)
 #   make install    the libraries, widecol.h, widecol.pc, docs and sql/
@@ -8,6 +9,7 @@
 #                   make uninstall removes them
 #   make examples   examples/embed, widecol linked into a program
 #   make dist       widecol-<version>.tar.gz, the version from ext/widecol.h
+#   make distcheck  that tarball unpacked elsewhere, built, its make test run
 #   make asan       the same tests with AddressSanitizer + UBSan
 #   make demo       run sql/demo.sql in the sqlite3 shell
 #   make bigtable   build widecol_bigtable.so, the Bigtable store (gRPC,
@@ -54,6 +56,14 @@ BT_SRC    = ext/widecol_bigtable.c ext/bt_store.c ext/bt_read.c ext/bt_write.c \
 BT_HDR    = $(wildcard ext/bt_*.h) ext/wc_buf.h ext/wc_stamp.h
 BT_CFLAGS = $(shell pkg-config --cflags grpc libprotobuf-c 2>/dev/null)
 BT_LIBS   = $(shell pkg-config --libs grpc libprotobuf-c 2>/dev/null)
+# Without gRPC's C core, protobuf-c or protoc-c, `make` builds the core
+# alone and says how to get the store (make HAVE_BT= pretends so).
+HAVE_BT  := $(shell pkg-config --exists grpc libprotobuf-c 2>/dev/null && \
+              command -v protoc-c >/dev/null 2>&1 && echo 1)
+BT_SO     = $(if $(HAVE_BT),widecol_bigtable.so)
+BT_NEEDS  = it needs gRPC's C core, protobuf-c and protoc-c (apt-get \
+            install libgrpc-dev libprotobuf-c-dev protobuf-c-compiler, \
+            then make)
 TESTS    = $(sort $(wildcard tests/*.test))
 
 # Sanitizer builds live in their own directory so they never mix with the
@@ -63,9 +73,13 @@ ASAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
              -fno-sanitize-recover=all
 
 .PHONY: all test asan valgrind demo bench bench-more compare soak fuzz clean \
-        bigtable bigtable-demo test-bigtable examples install uninstall dist
+        bigtable bigtable-demo test-bigtable examples install uninstall dist \
+        distcheck
 
-all: widecol.so widecol_bigtable.so libwidecol.a
+all: widecol.so $(BT_SO) libwidecol.a
+ifeq ($(HAVE_BT),)
+	@echo "widecol: built widecol.so and libwidecol.a; widecol_bigtable.so, the Bigtable store, was skipped: $(BT_NEEDS)"
+endif
 
 # The version, read from its one place: the public header.
 VERSION := $(shell sed -n 's/^\#define WIDECOL_VERSION "\(.*\)"/\1/p' ext/widecol.h)
@@ -102,21 +116,37 @@ examples/embed: examples/embed.c libwidecol.a ext/widecol.h
 # make install [PREFIX=/usr/local] [DESTDIR=/tmp/stage].  The docs keep
 # the tree's layout, so their links hold; the sql/ examples load the
 # installed library; widecol.pc names the installed paths.
+# Installed docs keep their links: the files they link to that a user of
+# the installed tree needs are installed beside them; a link to a file of
+# the source tree only (tests/, ext/, bench/, Makefile) becomes its text
+# and the path, "(tests/x.py in the source tarball)".
+SRC_ONLY     = \(\(tests\|ext\|bench\)/[^)\#]*\|Makefile\)
+DOC_SRC_LINK = -e 's@\[`\($(SRC_ONLY)\)`\](\(\.\./\)*\1)@`\1` (in the source tarball)@g' \
+               -e 's@\[\([^]]*\)\](\(\.\./\)*$(SRC_ONLY)[^)]*)@\1 (\3 in the source tarball)@g'
+
 install: all
 	$(INSTALL) -d $(DESTDIR)$(libdir) $(DESTDIR)$(includedir) \
-	  $(DESTDIR)$(pkgconfigdir) $(DESTDIR)$(docdir)/docs $(DESTDIR)$(docdir)/sql
-	$(INSTALL) -m 755 widecol.so widecol_bigtable.so $(DESTDIR)$(libdir)
+	  $(DESTDIR)$(pkgconfigdir) $(DESTDIR)$(docdir)/docs \
+	  $(DESTDIR)$(docdir)/sql/bigtable $(DESTDIR)$(docdir)/examples \
+	  $(DESTDIR)$(docdir)/python
+	$(INSTALL) -m 755 widecol.so $(BT_SO) $(DESTDIR)$(libdir)
 	$(INSTALL) -m 644 libwidecol.a $(DESTDIR)$(libdir)
 	$(INSTALL) -m 644 ext/widecol.h $(DESTDIR)$(includedir)
 	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@prefix@|$(prefix)|' \
 	    -e 's|@libdir@|$(libdir)|' -e 's|@includedir@|$(includedir)|' \
 	    widecol.pc.in > $(DESTDIR)$(pkgconfigdir)/widecol.pc
-	$(INSTALL) -m 644 README.md CHANGELOG.md LICENSE $(DESTDIR)$(docdir)
-	$(INSTALL) -m 644 docs/*.md docs/*.svg $(DESTDIR)$(docdir)/docs
-	for f in sql/*.sql; do \
-	  sed 's|^\.load \./widecol$$|.load $(libdir)/widecol|' $$f \
-	    > $(DESTDIR)$(docdir)/$$f || exit 1; \
+	$(INSTALL) -m 644 LICENSE $(DESTDIR)$(docdir)
+	for f in README.md CHANGELOG.md DEVELOPERS.md docs/*.md python/README.md; do \
+	  sed $(DOC_SRC_LINK) $$f > $(DESTDIR)$(docdir)/$$f || exit 1; \
 	done
+	$(INSTALL) -m 644 docs/*.svg $(DESTDIR)$(docdir)/docs
+	$(INSTALL) -m 644 examples/embed.c $(DESTDIR)$(docdir)/examples
+	for f in sql/*.sql sql/bigtable/*.sql; do \
+	  sed -e 's|^\.load \./widecol$$|.load $(libdir)/widecol|' \
+	      -e 's|^\.load \./widecol_bigtable$$|.load $(libdir)/widecol_bigtable|' \
+	      $$f > $(DESTDIR)$(docdir)/$$f || exit 1; \
+	done
+	$(INSTALL) -m 755 sql/bigtable/demo.sh $(DESTDIR)$(docdir)/sql/bigtable
 
 uninstall:
 	rm -f $(DESTDIR)$(libdir)/widecol.so $(DESTDIR)$(libdir)/widecol_bigtable.so \
@@ -131,6 +161,21 @@ dist:
 	  -o widecol-$(VERSION).tar.gz HEAD
 	@echo "widecol-$(VERSION).tar.gz"
 
+# make distcheck: the release tarball unpacked in a directory of its own,
+# built, and its own make test run there, as a user who downloads it
+# would (CI runs it).
+distcheck: dist
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	  tar -xzf widecol-$(VERSION).tar.gz -C "$$tmp" && \
+	  rm -f widecol-$(VERSION).tar.gz && \
+	  $(MAKE) -C "$$tmp/widecol-$(VERSION)" -s && \
+	  $(MAKE) -C "$$tmp/widecol-$(VERSION)" test && \
+	  echo "distcheck: widecol-$(VERSION).tar.gz builds and its make test passes unpacked"
+
+ifeq ($(HAVE_BT),)
+bigtable widecol_bigtable.so $(ASAN_DIR)/widecol_bigtable.so:
+	@echo "widecol: widecol_bigtable.so, the Bigtable store, cannot be built here: $(BT_NEEDS)"; exit 1
+else
 bigtable: widecol_bigtable.so
 
 build/bt/bt_wire.pb-c.c build/bt/bt_wire.pb-c.h: ext/bt_wire.proto
@@ -144,6 +189,12 @@ build/bt/bt_wire.pb-c.o: build/bt/bt_wire.pb-c.c build/bt/bt_wire.pb-c.h
 widecol_bigtable.so: $(BT_SRC) $(BT_HDR) build/bt/bt_wire.pb-c.o
 	$(CC) $(CFLAGS) $(WARN) $(EXTFLAGS) -Iext -Ibuild/bt $(BT_CFLAGS) -shared \
 	  -o $@ $(BT_SRC) build/bt/bt_wire.pb-c.o $(BT_LIBS)
+
+$(ASAN_DIR)/widecol_bigtable.so: $(BT_SRC) $(BT_HDR) build/bt/bt_wire.pb-c.o
+	@mkdir -p $(ASAN_DIR)
+	$(CC) $(ASAN_FLAGS) $(WARN) $(EXTFLAGS) -Iext -Ibuild/bt $(BT_CFLAGS) -shared \
+	  -o $@ $(BT_SRC) build/bt/bt_wire.pb-c.o $(BT_LIBS)
+endif
 
 widecol.so: $(EXT_SRC) $(EXT_HDR)
 	$(CC) $(CFLAGS) $(WARN) $(EXTFLAGS) -shared -o $@ $(EXT_SRC) $(LDLIBS)
@@ -185,7 +236,7 @@ fuzz: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/%)
 	    -print_final_stats=1 $(FUZZ_CORPUS)/$$t 2>&1 | grep -E 'stat::|ERROR|SUMMARY|Done' ; \
 	done
 
-test: widecol.so widecol_bigtable.so libwidecol.a examples/embed tests/slt $(REPLAY)
+test: widecol.so $(BT_SO) libwidecol.a examples/embed tests/slt $(REPLAY)
 	@./examples/embed > build/embed.out && echo "examples/embed: ok" \
 	  || { cat build/embed.out; exit 1; }
 	@sh tests/install_check.sh
@@ -214,11 +265,6 @@ $(ASAN_DIR)/widecol.so: $(EXT_SRC) $(EXT_HDR)
 	@mkdir -p $(ASAN_DIR)
 	$(CC) $(ASAN_FLAGS) $(WARN) $(EXTFLAGS) -shared -o $@ $(EXT_SRC) $(LDLIBS)
 
-$(ASAN_DIR)/widecol_bigtable.so: $(BT_SRC) $(BT_HDR) build/bt/bt_wire.pb-c.o
-	@mkdir -p $(ASAN_DIR)
-	$(CC) $(ASAN_FLAGS) $(WARN) $(EXTFLAGS) -Iext -Ibuild/bt $(BT_CFLAGS) -shared \
-	  -o $@ $(BT_SRC) build/bt/bt_wire.pb-c.o $(BT_LIBS)
-
 $(ASAN_DIR)/slt: tests/slt.c
 	@mkdir -p $(ASAN_DIR)
 	$(CC) $(ASAN_FLAGS) $(WARN) -o $@ tests/slt.c -lsqlite3 -lcrypto
@@ -232,12 +278,13 @@ BT_EMULATOR = $(shell command -v cbtemulator 2>/dev/null || dpkg -L \
 SAN_PRELOAD = $(shell $(CC) -print-file-name=libasan.so) \
               $(shell $(CC) -print-file-name=libubsan.so)
 
-asan: $(ASAN_DIR)/widecol.so $(ASAN_DIR)/widecol_bigtable.so $(ASAN_DIR)/slt \
+asan: $(ASAN_DIR)/widecol.so $(BT_SO:%=$(ASAN_DIR)/%) $(ASAN_DIR)/slt \
       $(ASAN_REPLAY)
 	@sh tests/selftest.sh $(ASAN_DIR)/slt
 	@ASAN_OPTIONS=detect_leaks=1 BT_SLT=$(ASAN_DIR)/slt BT_LIB=$(ASAN_DIR) \
 	  BT_SCRIPTS_ONLY=1 sh tests/bigtable.sh
-	@if command -v cbt >/dev/null 2>&1 && [ -x "$(BT_EMULATOR)" ]; then \
+	@if command -v cbt >/dev/null 2>&1 && [ -x "$(BT_EMULATOR)" ] \
+	  && [ -f $(ASAN_DIR)/widecol_bigtable.so ]; then \
 	  LD_PRELOAD="$(SAN_PRELOAD)" ASAN_OPTIONS=detect_leaks=0 \
 	  timeout 900 /usr/bin/python3 tests/bigtable_reliability.py \
 	  --emulator "$(BT_EMULATOR)" --extension $(ASAN_DIR)/widecol \
@@ -271,7 +318,7 @@ valgrind: widecol.so tests/slt $(REPLAY)
 	  $(VALGRIND) build/replay/$$t $(FUZZ_CORPUS)/$$t || exit 1; done
 	@$(VALGRIND) tests/slt --defensive --extension ./widecol.so $(TESTS)
 
-demo: widecol.so
+demo: all
 	sqlite3 :memory: < sql/demo.sql
 
 bigtable-demo: widecol.so widecol_bigtable.so

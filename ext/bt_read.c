@@ -428,6 +428,14 @@ static int skipDelivered(BtCursor *pCur){
   return pSet->n_keys > 0 || pSet->n_ranges > 0;
 }
 
+/* The cursor begins to wait for its next row (xFilter, xNext, or a row
+** read within one): retries of the calls it makes for it, if they fail,
+** end with the deadline counted from now, not from the failure (a call,
+** or a page's open, may fail only at its own deadline). */
+static void waitBegins(BtCursor *pCur){
+  if( pCur->nRetry == 0 ) pCur->iRetryStart = btNowMs();
+}
+
 /* Opens the ReadRows of the cursor's next page: the first (bNext 0), or
 ** the one after the last key delivered, BT_PAGE_GROWTH times larger.  No
 ** stream (the end) if nothing is left. */
@@ -528,8 +536,6 @@ static int readRow(BtCursor *pCur){
         protobuf_c_message_free_unpacked(&pCur->pResp->base, 0);
         pCur->pResp = 0;
       }
-      /* Retries of a wait that fails end with the deadline it had. */
-      if( pCur->nRetry == 0 ) pCur->iRetryStart = btNowMs();
       r = btStreamNext(pCur->pStream, &wcbt__read_rows_response__descriptor,
                        &pMsg, &st);
       if( r == 0 && pCur->nPage > 0 && pCur->nPageRows >= pCur->nPage ){
@@ -615,6 +621,7 @@ static int readRow(BtCursor *pCur){
       pCur->bMarkerCell = 0;
       pCur->nPageRows++;
       pCur->nRetry = 0;
+      waitBegins(pCur);
       pCur->lastKey.n = 0;
       wcBufAppend(&pCur->lastKey, pCur->key.a, pCur->key.n);
       pCur->bLast = 1;
@@ -978,7 +985,7 @@ static int entryStep(BtTable *p, BtCursor *pCur){
 
 /* The next row; in an OLDER table the next version before a row's
 ** latest; in an index table the next verified entry. */
-int btNext(sqlite3_vtab_cursor *pCursor){
+static int cursorStep(sqlite3_vtab_cursor *pCursor){
   BtCursor *pCur = (BtCursor*)pCursor;
   BtTable *p = (BtTable*)pCursor->pVtab;
   int rc;
@@ -998,6 +1005,11 @@ int btNext(sqlite3_vtab_cursor *pCursor){
     rc = versionsOfRow(pCur);
     if( rc != SQLITE_OK ) return rc;
   }
+}
+
+int btNext(sqlite3_vtab_cursor *pCursor){
+  waitBegins((BtCursor*)pCursor);
+  return cursorStep(pCursor);
 }
 
 /* Reads a set of ranges (wc_rpc.h) into the request's row set, in the
@@ -1231,9 +1243,10 @@ int btFilter(sqlite3_vtab_cursor *pCursor, int idxNum, const char *idxStr,
   pCur->nPage = pCur->set.n_keys == 0 ? BT_FIRST_PAGE : 0;
   pCur->req.rows = &pCur->set;
   pCur->nVer = pCur->iVer = 0;
+  waitBegins(pCur);
   readPage(p, pCur, 0);
   if( pCur->pStream == 0 ) return SQLITE_NOMEM;
-  rc = btNext(pCursor);
+  rc = cursorStep(pCursor);
   if( rc == SQLITE_OK && pEq && p->eKind == BT_ROWS ){
     noteSeen(p, pCur, pCur->aKey[0].data, pCur->aKey[0].len);
   }

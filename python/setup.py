@@ -12,8 +12,13 @@ import os
 import re
 import shutil
 
-from setuptools import setup
+from setuptools import Distribution, setup
 from setuptools.command.build_py import build_py
+
+try:
+    from wheel.bdist_wheel import bdist_wheel
+except ImportError:  # no wheel: pip builds none, setup.py install needs none
+    bdist_wheel = None
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -39,10 +44,29 @@ class BuildWithLibraries(build_py):
             f.write('__version__ = "%s"\n' % version())
 
 
+class BinaryDistribution(Distribution):
+    """The package holds libraries built for this machine: not pure."""
+
+    def has_ext_modules(self):
+        return True
+
+
+commands = {"build_py": BuildWithLibraries}
+if bdist_wheel:
+    class PlatformWheel(bdist_wheel):
+        """Tagged for this machine's platform (linux_x86_64, say) and any
+        Python 3: the libraries are SQLite's extensions, not Python's."""
+
+        def get_tag(self):
+            return ("py3", "none", super().get_tag()[2])
+
+    commands["bdist_wheel"] = PlatformWheel
+
 setup(
     version=version(),
     packages=["widecol"],
     package_data={"widecol": ["*.so"]},
-    cmdclass={"build_py": BuildWithLibraries},
+    cmdclass=commands,
+    distclass=BinaryDistribution,
     zip_safe=False,
 )

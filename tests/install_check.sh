@@ -9,7 +9,8 @@
 #   2. make install DESTDIR=<tmp>/stage PREFIX=/usr puts every file under
 #      the stage and nothing elsewhere;
 #   3. the Python package: pip install --no-build-isolation --target into
-#      a directory, then widecol.load(), widecol.path() and
+#      a directory (the README's venv commands are run by docs_check.py),
+#      its wheel's platform tag, then widecol.load(), widecol.path() and
 #      widecol.__version__ under Debian's python3, and widecol.Error for a
 #      connection that cannot load extensions.
 # Run from the repository root after `make`.
@@ -55,11 +56,27 @@ if [ -f "$tmp/stage/usr/lib/widecol.so" ] && [ -f "$tmp/stage/usr/include/wideco
    && [ "$(find "$tmp/stage" -type f | wc -l)" = "$n" ]; then
   ok "make install DESTDIR: $n files under the stage, for /usr"
 else bad "make install DESTDIR"; fi
+# The installed docs' links resolve in the installed tree.
+if out=$(/usr/bin/python3 tests/docs_check.py --installed "$tmp/stage/usr/share/doc/widecol" 2>&1); then
+  ok "$(printf '%s' "$out" | tail -1 | sed 's/^docs check: //')"
+else printf '%s\n' "$out"; bad "the installed docs' links"; fi
+# The installed Bigtable demo runs where it was installed (its SQL beside
+# it, loading the installed libraries): checked by its first lines.
+if [ -f widecol_bigtable.so ] && ! grep -q "^\.load /usr/lib/widecol_bigtable$" \
+     "$tmp/stage/usr/share/doc/widecol/sql/bigtable/payments.sql"; then
+  bad "the installed sql/bigtable/payments.sql loads /usr/lib/widecol_bigtable"
+fi
 
 # 3. Python.
 if /usr/bin/python3 -m pip install -q --no-build-isolation --no-deps --target "$tmp/py" \
      ./python >"$tmp/log" 2>&1; then ok "pip install --no-build-isolation ./python"; else
   cat "$tmp/log"; bad "pip install ./python"; fi
+# The wheel holds this machine's libraries: tagged for its platform.
+want="widecol-$version-py3-none-linux_$(uname -m).whl"
+if /usr/bin/python3 -m pip wheel -q --no-build-isolation --no-deps -w "$tmp/wheel" \
+     ./python >"$tmp/log" 2>&1 && [ -f "$tmp/wheel/$want" ]; then
+  ok "pip wheel ./python makes $want"
+else cat "$tmp/log"; ls "$tmp/wheel" 2>/dev/null; bad "pip wheel ./python makes $want"; fi
 got=$(cd "$tmp" && PYTHONPATH="$tmp/py" /usr/bin/python3 -c '
 import sqlite3, widecol
 c = sqlite3.connect(":memory:")

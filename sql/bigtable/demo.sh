@@ -3,7 +3,8 @@
 # sql/bigtable/payments.sql against it (the payments design created on
 # Bigtable, the local rows copied over, the HBase blog's two scans read back),
 # shows the rows as Google's cbt reads them, and stops the emulator.
-# Run from the repository root after `make` (`make bigtable-demo`).
+# Run from the repository root after `make` (`make bigtable-demo`), or
+# installed: sh /usr/local/share/doc/widecol/sql/bigtable/demo.sh.
 set -e
 emulator=$(command -v cbtemulator 2>/dev/null || \
   dpkg -L google-cloud-cli-bigtable-emulator 2>/dev/null | grep '/cbtemulator$' | head -n 1)
@@ -21,7 +22,7 @@ for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
   sleep 0.25
 done
 echo "Bigtable emulator on $BIGTABLE_EMULATOR_HOST"
-sqlite3 -bail :memory: < sql/bigtable/payments.sql
+sqlite3 -bail :memory: < "$(dirname "$0")/payments.sql"
 echo
 echo "cbt -project demo -instance widecol read payments prefix=000123 (Google's own client):"
 cbt -project demo -instance widecol read payments prefix=000123 cells-per-column=1 2>/dev/null
