@@ -709,6 +709,32 @@ static WcElement *addColumnElement(Parse *p, int iCol){
   return pElem;
 }
 
+/* CLUSTERING ORDER BY named column iCol twice (bTwice) or where the
+** element iNext's column comes: Cassandra takes the clustering columns in
+** their PRIMARY KEY order, the first of them or all. */
+static void clusteringOutOfOrder(Parse *p, int iCol, int bTwice, int iNext){
+  WcSchema *pS = p->pSchema;
+  sqlite3_str *pList = sqlite3_str_new(0);
+  int i;
+  for(i = pS->aElem[0].nSaltCol + 1; i < pS->nElem; i++){
+    sqlite3_str_appendf(pList, "%s%s", sqlite3_str_length(pList) ? ", " : "",
+                        pS->aCol[pS->aElem[i].iCol].zName);
+  }
+  if( bTwice ){
+    parseError(p, "widecol %s: CLUSTERING ORDER BY names \"%s\" twice; it "
+               "gives each clustering column's order once, in PRIMARY KEY "
+               "order (%z)", pS->zTable, pS->aCol[iCol].zName,
+               sqlite3_str_finish(pList));
+  }else{
+    parseError(p, "widecol %s: CLUSTERING ORDER BY names \"%s\" where "
+               "\"%s\" comes: it lists the clustering columns in PRIMARY KEY "
+               "order (%z), all or the first few, as Cassandra requires",
+               pS->zTable, pS->aCol[iCol].zName,
+               pS->aCol[pS->aElem[iNext].iCol].zName,
+               sqlite3_str_finish(pList));
+  }
+}
+
 /* WITH CLUSTERING ORDER BY (c1 ASC|DESC, ...), as CQL writes the order
 ** of clustering columns (widecol_ddl()'s 'cql' does): each DESC or ASC
 ** sets the column's order in the key. */
@@ -716,6 +742,7 @@ static void parseClusteringOrder(Parse *p, Lexer *pLex){
   WcSchema *pS = p->pSchema;
   static const char *const azWord[] = { "WITH", "CLUSTERING", "ORDER", "BY" };
   size_t k;
+  int iNext;
   for(k = 0; k < sizeof(azWord) / sizeof(azWord[0]); k++){
     if( !tokenIs(&pLex->tk, azWord[k]) ){
       unexpected(p, &pLex->tk, "PRIMARY KEY (...) WITH", "CLUSTERING ORDER "
@@ -725,6 +752,7 @@ static void parseClusteringOrder(Parse *p, Lexer *pLex){
     lexNext(pLex);
   }
   if( expectToken(p, pLex, TK_LP, "CLUSTERING ORDER BY", "\"(\"") ) return;
+  iNext = pS->aElem[0].bToken ? pS->aElem[0].nSaltCol + 1 : pS->nElem;
   for(;;){
     WcElement *pElem;
     int iCol = keyColumn(p, pLex, "CLUSTERING ORDER BY"), iElem, bDesc;
@@ -738,9 +766,22 @@ static void parseClusteringOrder(Parse *p, Lexer *pLex){
                  pS->aCol[iCol].zName);
       return;
     }
+    if( iElem != iNext ){
+      clusteringOutOfOrder(p, iCol, iElem < iNext, iNext);
+      return;
+    }
+    iNext++;
     bDesc = tokenIs(&pLex->tk, "DESC");
     if( !bDesc && !tokenIs(&pLex->tk, "ASC") ){
       unexpected(p, &pLex->tk, "CLUSTERING ORDER BY", "ASC or DESC");
+      return;
+    }
+    if( pElem->nXform > 0 && !bDesc ){
+      /* PRIMARY KEY ((a), b DESC) WITH CLUSTERING ORDER BY (b ASC). */
+      parseError(p, "widecol %s: PRIMARY KEY orders \"%s\" DESC and "
+                 "CLUSTERING ORDER BY orders it ASC; give its order once, in "
+                 "CLUSTERING ORDER BY as CQL does", pS->zTable,
+                 pS->aCol[iCol].zName);
       return;
     }
     lexNext(pLex);
@@ -862,6 +903,21 @@ static void parseVersionOption(Parse *p, Lexer *pLex, int bVersions,
   if( bVersions ? pGiven->bVersions : pGiven->bTtl ){
     parseError(p, "widecol %s: %s is given twice", pS->zTable,
                bVersions ? "VERSIONS" : "TTL");
+    return;
+  }
+  if( pLex->tk.eType == TK_ID ){
+    /* "versions INTEGER": a column meant, read as the option. */
+    const char *zWord = bVersions ? "versions" : "ttl";
+    parseError(p, "widecol %s: %s %.*s reads as the option %s n (%s); to "
+               "declare a column named %s, quote it: \"%s\" %.*s%s",
+               pS->zTable, zWord, pLex->tk.n, pLex->tk.z,
+               bVersions ? "VERSIONS" : "TTL",
+               bVersions ? "versions kept per row key"
+                         : "seconds a version stays visible",
+               zWord, zWord, pLex->tk.n, pLex->tk.z,
+               bVersions ? " (on a table without VERSIONS or TTL: with them "
+                           "rowtime, versions and asof are hidden columns, so "
+                           "give the column another name)" : "");
     return;
   }
   if( bVersions ){
@@ -1345,11 +1401,25 @@ static void checkKeyColumn(Parse *p, int iCol, const char *zRole){
   }
 }
 
-static void checkSourceColumn(Parse *p, int iCol, const char *zElem){
+static void checkSourceColumn(Parse *p, int iCol, const char *zElem,
+                              int bToken){
   WcSchema *pS = p->pSchema;
   WcColumn *pCol = &pS->aCol[iCol];
   checkKeyColumn(p, iCol, zElem);
-  if( !p->zErr && (pCol->cAff == WC_AFF_REAL || pCol->cAff == WC_AFF_NUMERIC) ){
+  if( p->zErr ) return;
+  if( bToken ){
+    /* A token hashes the value as Cassandra serializes its type (a REAL:
+    ** a double, as rk_token() does); a NUMERIC column has no one type. */
+    if( pCol->cAff == WC_AFF_NUMERIC ){
+      parseError(p, "widecol %s: partition key column \"%s\" is NUMERIC, "
+                 "which holds integers and reals, and Cassandra's token "
+                 "hashes each type's bytes differently; declare it INTEGER "
+                 "(bigint), REAL (double), TEXT or BLOB", pS->zTable,
+                 pCol->zName);
+    }
+    return;
+  }
+  if( pCol->cAff == WC_AFF_REAL || pCol->cAff == WC_AFF_NUMERIC ){
     parseError(p, "widecol %s: %s column \"%s\" is %s; salts and buckets are "
                "computed from the text of INTEGER, TEXT or BLOB values, and "
                "REAL values have no exact text form", pS->zTable, zElem,
@@ -1390,10 +1460,10 @@ static void checkElements(Parse *p){
       pElem->eOrder = WC_ORDER_NONE;
       pElem->zUnordered = zKind;
       if( pElem->eKind == WC_ELEM_BUCKET ){
-        checkSourceColumn(p, pElem->iCol, zKind);
+        checkSourceColumn(p, pElem->iCol, zKind, 0);
       }
       for(j = 0; j < pElem->nSaltCol && !p->zErr; j++){
-        checkSourceColumn(p, pElem->aiSaltCol[j], zKind);
+        checkSourceColumn(p, pElem->aiSaltCol[j], zKind, pElem->bToken);
       }
     }
   }

@@ -31,6 +31,9 @@ DESIGNS = [
     ("sensor TEXT, day INTEGER, ts INTEGER, v REAL",
      "ROWKEY(TOKEN(sensor, day), sensor, day, ts DESC), ENCODING BINARY", True),
     ("sensor TEXT, day INTEGER, v REAL", "PRIMARY KEY ((sensor, day))", True),
+    # A double partition key, with a text one.
+    ("lat REAL, cell TEXT, ts INTEGER, v TEXT",
+     "PRIMARY KEY ((lat, cell), ts DESC)", True),
     ("customer_id INTEGER, paid_at TEXT, payment_id INTEGER, amount REAL",
      "ROWKEY(customer_id PAD 6, paid_at, payment_id PAD 9)", False),
     ("userid TEXT, orderid INTEGER, b BLOB",
