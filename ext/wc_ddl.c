@@ -8,14 +8,16 @@
 **             written as Bytes.toBytesBinary reads them (bytes 0x20-0x7E as
 **             they are but \ and ', others \xNN with uppercase digits)
 **   bigtable  cbt createtable, createfamily and setgcpolicy, as sh
-**             commands (arguments in single quotes)
+**             commands (arguments in single quotes; split keys that are
+**             not all text made by printf from octal escapes)
 **   cql       Cassandra's CREATE TABLE of the row table (cqlCreate())
 **
-** Split points: the SPLITS option's; else each value of a leading SALT or
-** BUCKET (at most WC_MAX_SPLITS, evenly spaced), or WC_MAX_SPLITS even
-** parts of a leading TOKEN's token space; with a region count,
-** the keys that cut the table's rows into that many equal regions (the
-** row table read in key order).  The table is found by schema and name
+** Split points, of the row table and of each index table: the SPLITS
+** option's (rows); else each value of a leading SALT or BUCKET (at most
+** WC_MAX_SPLITS, evenly spaced), or WC_MAX_SPLITS even parts of a leading
+** TOKEN's token space; with a region count, the keys that cut the table's
+** keys into that many equal regions (the table read in key order), one
+** region a row where it has fewer rows.  The table is found by schema and name
 ** (wc_table.h), as every tool finds it.
 */
 #include "wc_api.h"
@@ -25,6 +27,9 @@
 #include <string.h>
 
 #define WC_DDL_MAX_REGIONS 10000
+
+/* Cassandra's largest TTL, 20 years in seconds (Attributes.MAX_TTL). */
+#define CQL_MAX_TTL 630720000
 
 void wcSplitsFree(WcSplits *p){
   int i;
@@ -72,35 +77,46 @@ int wcDesignSplits(const WcSchema *pS, WcSplits *pOut){
   return rc;
 }
 
-/* The keys that start regions 2..nRegion of the row table's rows in key
-** order, nRegion parts of (nearly) equal rows. */
-static int dataSplits(WcVtab *pTab, int nRegion, WcSplits *pOut){
+/* The keys that start regions 2..nRegion of table iIndex's keys (-1: the
+** row table's row keys, else INDEX iIndex's index keys) in key order,
+** nRegion parts of (nearly) equal rows, and its row count in *pnRow.  A
+** region starts at a row, so with fewer rows than regions each row starts
+** one. */
+static int dataSplits(WcVtab *pTab, int iIndex, int nRegion, WcSplits *pOut,
+                      int64_t *pnRow){
   sqlite3 *db = wcTableDb(pTab);
   sqlite3_str *pStr = sqlite3_str_new(db);
   sqlite3_stmt *pStmt = 0;
+  const char *zKey = iIndex < 0 ? "rowkey" : "ikey";
   int64_t nRow = 0, iRow = 0;
   int iNext = 1, rc;
   char *zSql;
-  sqlite3_str_appendall(pStr, "SELECT rowkey, count(*) OVER () FROM ");
-  wcStoreAppendTable(pStr, pTab, -1, -1);
-  sqlite3_str_appendall(pStr, " ORDER BY rowkey");
+  sqlite3_str_appendf(pStr, "SELECT %s, count(*) OVER () FROM ", zKey);
+  wcStoreAppendTable(pStr, pTab, -1, iIndex);
+  sqlite3_str_appendf(pStr, " ORDER BY %s", zKey);
   zSql = sqlite3_str_finish(pStr);
   if( zSql == 0 ) return SQLITE_NOMEM;
   rc = sqlite3_prepare_v2(db, zSql, -1, &pStmt, 0);
   sqlite3_free(zSql);
   while( rc == SQLITE_OK && sqlite3_step(pStmt) == SQLITE_ROW ){
+    int bStarts = 0;
     nRow = sqlite3_column_int64(pStmt, 1);
-    /* Region r starts at row floor(r * nRow / nRegion). */
-    if( iNext < nRegion && iRow == (int64_t)((double)iNext * nRow / nRegion)
-     && iRow > 0 ){
+    /* Region r starts at row floor(r * nRow / nRegion), or the first row
+    ** after the one that starts region r - 1. */
+    while( iNext < nRegion
+        && iRow >= (int64_t)((double)iNext * nRow / nRegion) ){
+      bStarts = 1;
+      iNext++;
+    }
+    if( bStarts && iRow > 0 ){
       rc = splitsAdd(pOut, sqlite3_column_blob(pStmt, 0),
                      sqlite3_column_bytes(pStmt, 0));
-      iNext++;
     }
     iRow++;
   }
   if( rc == SQLITE_OK ) rc = sqlite3_finalize(pStmt);
   else sqlite3_finalize(pStmt);
+  *pnRow = nRow;
   return rc;
 }
 
@@ -155,7 +171,7 @@ static void hbaseCreate(sqlite3_str *pStr, const WcSchema *pS,
     }
     sqlite3_str_appendall(pStr, "}");
   }
-  if( bRows && pSplits->n > 0 ){
+  if( pSplits->n > 0 ){
     sqlite3_str_appendall(pStr, ", SPLITS => [");
     for(i = 0; i < pSplits->n; i++){
       if( i ) sqlite3_str_appendall(pStr, ", ");
@@ -166,17 +182,73 @@ static void hbaseCreate(sqlite3_str *pStr, const WcSchema *pS,
   sqlite3_str_appendall(pStr, "\n");
 }
 
-/* True if cbt can take the key in its splits=k1,k2 list: text that holds
-** no comma and no control character. */
-static int cbtKeyOk(const WcBuf *pKey){
+/* How a byte of a split key reaches cbt: as itself in a single-quoted
+** sh word (text), or only by printf (0: a comma, the list's separator,
+** or NUL, which no argument holds, cannot reach it at all). */
+#define CBT_TEXT    1
+#define CBT_PRINTF  2
+static int cbtByte(unsigned char c){
+  if( c == ',' || c == 0 ) return 0;
+  if( c < 0x20 || c >= 0x7F || c == '\'' ) return CBT_PRINTF;
+  return CBT_TEXT;
+}
+
+/* CBT_TEXT or CBT_PRINTF if every byte of the key reaches cbt so, 0 if
+** one cannot. */
+static int cbtKey(const WcBuf *pKey){
   int64_t i;
+  int eHow = CBT_TEXT;
   for(i = 0; i < pKey->n; i++){
-    if( pKey->a[i] < 0x20 || pKey->a[i] == ',' || pKey->a[i] == '\''
-     || pKey->a[i] == 0x7F ){
-      return 0;
-    }
+    int e = cbtByte(pKey->a[i]);
+    if( e == 0 ) return 0;
+    if( e == CBT_PRINTF ) eHow = CBT_PRINTF;
   }
-  return pKey->n > 0;
+  return pKey->n > 0 ? eHow : 0;
+}
+
+static void appendCbtKey(sqlite3_str *pStr, const WcBuf *pKey, int bPrintf){
+  int64_t j;
+  for(j = 0; j < pKey->n; j++){
+    unsigned char c = pKey->a[j];
+    if( !bPrintf ) sqlite3_str_appendchar(pStr, 1, (char)c);
+    else if( cbtByte(c) == CBT_PRINTF ) sqlite3_str_appendf(pStr, "\\%03o", c);
+    else if( c == '%' ) sqlite3_str_appendall(pStr, "%%");
+    else if( c == '\\' ) sqlite3_str_appendall(pStr, "\\\\");
+    else sqlite3_str_appendchar(pStr, 1, (char)c);
+  }
+}
+
+/* cbt's splits=k1,k2,... argument: in single quotes while every key is
+** text; else made by printf from octal escapes, so that the commands stay
+** text (valid UTF-8) and sh gives cbt the bytes themselves.  As $(...)
+** drops the newlines that end its output, a key ending in one is not put
+** last.  *pnBad: the keys that cannot be given. */
+static void appendCbtSplits(sqlite3_str *pStr, const WcSplits *pSplits,
+                            int *pnBad){
+  int i, nOk = 0, bPrintf = 0, iLast = -1;
+  for(i = 0; i < pSplits->n; i++){
+    const WcBuf *pKey = &pSplits->a[i];
+    int e = cbtKey(pKey);
+    if( e == CBT_PRINTF ) bPrintf = 1;
+    if( e && pKey->a[pKey->n - 1] != '\n' ) iLast = i;
+  }
+  for(i = 0; i < pSplits->n; i++){
+    const WcBuf *pKey = &pSplits->a[i];
+    if( !cbtKey(pKey) || (bPrintf && iLast < 0) ){
+      (*pnBad)++;
+      continue;
+    }
+    if( i == iLast ) continue;
+    sqlite3_str_appendall(pStr, nOk++ ? "," : bPrintf ? " \"$(printf 'splits="
+                                                      : " 'splits=");
+    appendCbtKey(pStr, pKey, bPrintf);
+  }
+  if( iLast >= 0 ){
+    sqlite3_str_appendall(pStr, nOk++ ? "," : bPrintf ? " \"$(printf 'splits="
+                                                      : " 'splits=");
+    appendCbtKey(pStr, &pSplits->a[iLast], bPrintf);
+  }
+  if( nOk ) sqlite3_str_appendall(pStr, bPrintf ? "')\"" : "'");
 }
 
 /* cbt's commands for one table. */
@@ -185,23 +257,11 @@ static void cbtCreate(sqlite3_str *pStr, const WcSchema *pS,
   int i, nBad = 0;
   sqlite3_str_appendall(pStr, "cbt createtable ");
   appendSh(pStr, zName);
-  if( bRows && pSplits->n > 0 ){
-    int nOk = 0;
-    for(i = 0; i < pSplits->n; i++){
-      if( !cbtKeyOk(&pSplits->a[i]) ){
-        nBad++;
-        continue;
-      }
-      sqlite3_str_appendall(pStr, nOk++ ? "," : " 'splits=");
-      sqlite3_str_append(pStr, (const char*)pSplits->a[i].a,
-                         (int)pSplits->a[i].n);
-    }
-    if( nOk ) sqlite3_str_appendall(pStr, "'");
-  }
+  appendCbtSplits(pStr, pSplits, &nBad);
   sqlite3_str_appendall(pStr, "\n");
   if( nBad ){
     sqlite3_str_appendf(pStr, "# %d split key%s left out: cbt's splits= "
-        "list cannot hold a key with a comma, a quote or a control byte "
+        "list cannot hold a key with a comma or a NUL byte "
         "(widecol_ddl(..., 'hbase') writes them all)\n", nBad,
         nBad == 1 ? " is" : "s are");
   }
@@ -386,11 +446,16 @@ static void cqlCreate(sqlite3_str *pStr, const WcSchema *pS,
     sqlite3_str_appendall(pStr, " ASC");
   }
   if( nClust > 0 ) sqlite3_str_appendall(pStr, ")");
-  if( pS->nTtl > 0 ){
+  if( pS->nTtl > 0 && pS->nTtl <= CQL_MAX_TTL ){
     sqlite3_str_appendf(pStr, " %s default_time_to_live = %lld",
                         nClust > 0 ? "AND" : "WITH", (long long)pS->nTtl);
   }
   sqlite3_str_appendall(pStr, ";\n");
+  if( pS->nTtl > CQL_MAX_TTL ){
+    sqlite3_str_appendf(pStr, "-- TTL %lld s is past Cassandra's largest "
+        "default_time_to_live, %d s (20 years): left out, so rows stay until "
+        "deleted\n", (long long)pS->nTtl, CQL_MAX_TTL);
+  }
 }
 
 /* The function's result: the text built in pStr, or its error. */
@@ -413,7 +478,8 @@ void wcDdlFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   const char *zTable;
   char *zErr = 0, *zIdx;
   WcVtab *pTab;
-  int bHBase, bCql, nRegion = 0, rc, i;
+  int bHBase, bCql, nRegion = 0, rc = SQLITE_OK, i;
+  int64_t nRow = 0;
   memset(&splits, 0, sizeof(splits));
   if( zName == 0 || zFor == 0 ) return;
   bHBase = sqlite3_stricmp(zFor, "hbase") == 0;
@@ -459,22 +525,29 @@ void wcDdlFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   ** Bigtable one takes the widecol table's name. */
   zTable = pS->zBigtable && !bHBase ? strstr(pS->zBigtable, "/tables/") + 8
                                     : wcTableName(pTab);
-  rc = nRegion ? dataSplits(pTab, nRegion, &splits)
-               : wcDesignSplits(pS, &splits);
-  if( rc != SQLITE_OK ){
-    wcSplitsFree(&splits);
-    if( rc == SQLITE_NOMEM ) sqlite3_result_error_nomem(ctx);
-    else sqlite3_result_error(ctx, sqlite3_errmsg(wcTableDb(pTab)), -1);
-    return;
-  }
   pStr = sqlite3_str_new(0);
-  for(i = -1; i < pS->nIndex; i++){
+  for(i = -1; i < pS->nIndex && rc == SQLITE_OK; i++){
+    rc = nRegion ? dataSplits(pTab, i, nRegion, &splits, &nRow)
+                 : wcDesignSplits(i < 0 ? pS : pS->aIndex[i].pKey, &splits);
+    if( rc != SQLITE_OK ) break;
     zIdx = i < 0 ? 0 : sqlite3_mprintf("%s_idx_%s", zTable,
                                        pS->aIndex[i].zName);
     if( bHBase ) hbaseCreate(pStr, pS, zIdx ? zIdx : zTable, i < 0, &splits);
     else cbtCreate(pStr, pS, zIdx ? zIdx : zTable, i < 0, &splits);
+    if( nRegion > 1 && splits.n + 1 < nRegion ){
+      sqlite3_str_appendf(pStr, "# %d regions asked for, %d made: a region "
+          "begins at a row, and this table has %lld\n", nRegion,
+          splits.n + 1, (long long)nRow);
+    }
     sqlite3_free(zIdx);
+    wcSplitsFree(&splits);
   }
-  wcSplitsFree(&splits);
+  if( rc != SQLITE_OK ){
+    wcSplitsFree(&splits);
+    sqlite3_free(sqlite3_str_finish(pStr));
+    if( rc == SQLITE_NOMEM ) sqlite3_result_error_nomem(ctx);
+    else sqlite3_result_error(ctx, sqlite3_errmsg(wcTableDb(pTab)), -1);
+    return;
+  }
   resultStr(ctx, pStr);
 }

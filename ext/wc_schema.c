@@ -1648,6 +1648,14 @@ static void parseFamily(Parse *p, const char *zArg){
   lexNext(&lex);     /* FAMILY */
   zName = objectName(p, &lex, 0);
   if( zName == 0 ) return;
+  if( strcmp(zName, "_") == 0 ){
+    /* The stores' and widecol_ddl()'s family of the other columns. */
+    parseError(p, "widecol %s: FAMILY _ is the name of the family that "
+               "holds the columns no FAMILY names (on HBase and Bigtable); "
+               "give this family another name", pS->zTable);
+    sqlite3_free(zName);
+    return;
+  }
   pFam = &pS->aFamily[pS->nFamily++];
   memset(pFam, 0, sizeof(*pFam));
   pFam->zName = zName;

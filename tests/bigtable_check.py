@@ -18,11 +18,13 @@ import argparse
 import datetime
 import json
 import os
+import re
 import socket
 import sqlite3
 import struct
 import subprocess
 import sys
+import tempfile
 import time
 
 FAILED = []
@@ -464,6 +466,39 @@ def check_ddl(args):
     rule = "(versions() > 3 || age() > 1d)"
     expect("families _ and m, VERSIONS 3 or TTL 1 day",
            "_\t\t%s" % rule in fams and "m\t\t%s" % rule in fams, fams)
+    # A TOKEN design's split keys are bytes of every value: the commands
+    # stay text (printf makes the bytes), cbt gets each key's bytes (those
+    # of the HBase shell's SPLITS, Bytes.toBytesBinary's escapes read
+    # back), and takes them.
+    db.execute("CREATE VIRTUAL TABLE tk USING widecol(a TEXT, b INTEGER, PRIMARY KEY ((a), b))")
+    raw = db.execute("SELECT CAST(widecol_ddl('tk', 'bigtable') AS BLOB)").fetchone()[0]
+    try:
+        script = raw.decode("utf-8")
+        expect("a TOKEN design's cbt commands are valid UTF-8", True, None)
+    except UnicodeDecodeError as e:
+        script = raw.decode("utf-8", "replace")
+        expect("a TOKEN design's cbt commands are valid UTF-8", False, e)
+    hbase = db.execute("SELECT widecol_ddl('tk', 'hbase')").fetchone()[0]
+    want = [re.sub(rb"\\x([0-9A-F]{2})", lambda m: bytes([int(m.group(1), 16)]),
+                   k.encode("latin-1"))
+            for k in re.findall(r"'((?:[^'\\]|\\x[0-9A-F]{2})*)'",
+                                hbase.split("SPLITS => [", 1)[1])]
+    with tempfile.TemporaryDirectory() as tmp:
+        dump = os.path.join(tmp, "args")
+        run = subprocess.run(["sh", "-c", 'cbt() { if [ "$1" = createtable ]; then '
+                              'printf %s "$3" > "$DUMP"; fi; }\n' + script],
+                             capture_output=True, env=dict(os.environ, DUMP=dump))
+        got = open(dump, "rb").read() if os.path.exists(dump) else b""
+    got_keys = got[len(b"splits="):].split(b",") if got.startswith(b"splits=") else []
+    left = len([k for k in want if b"," in k or b"\0" in k])
+    expect("cbt is given the split keys' bytes (%d of %d; %d hold a comma or NUL)"
+           % (len(got_keys), len(want), left),
+           run.returncode == 0 and len(want) == 99 and sorted(got_keys)
+           == sorted(k for k in want if b"," not in k and b"\0" not in k), (got[:80], want[:3]))
+    run = subprocess.run(["sh", "-c", 'cbt() { command cbt -project chk -instance wc "$@"; }\n'
+                          + script], capture_output=True, text=True)
+    expect("cbt takes them", run.returncode == 0 and "tk" in cbt("chk", "wc", "ls").decode().split(),
+           run.stderr[-300:])
     db.close()
 
 
