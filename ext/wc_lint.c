@@ -418,17 +418,23 @@ static void appendBinaryKey(Lint *p, sqlite3_str *pStr, int iIndex){
 }
 
 /* ENCODING BINARY applies to every key of the table, so the fix rewrites
-** them all: "ROWKEY(...), INDEX ...(...), ENCODING BINARY". */
-static char *fixBinary(Lint *p){
+** them all: "ROWKEY(...), INDEX ...(...), ENCODING BINARY", with zAdd (an
+** INDEX the fix adds, or NULL) after them. */
+static char *fixBinaryWith(Lint *p, const char *zAdd){
   sqlite3_str *pStr = sqlite3_str_new(0);
   char *z;
   int i;
   appendBinaryKey(p, pStr, -1);
   for(i = 0; i < p->pS->nIndex; i++) appendBinaryKey(p, pStr, i);
+  if( zAdd ) sqlite3_str_appendf(pStr, ", %s", zAdd);
   sqlite3_str_appendall(pStr, ", ENCODING BINARY");
   z = sqlite3_str_finish(pStr);
   if( z == 0 ) p->rc = SQLITE_NOMEM;
   return z;
+}
+
+static char *fixBinary(Lint *p){
+  return fixBinaryWith(p, 0);
 }
 
 /*
@@ -951,6 +957,46 @@ static void ruleUnique(Lint *p, const LintKey *pK){
   }
 }
 
+/* The fix of unserved-range over column iCol, from the INDEX in pIndex
+** (finished here): the INDEX, creatable as it is where a key field can be
+** of iCol's type; under TEXT encoding a REAL or NUMERIC field needs
+** ENCODING BINARY (every key rewritten); a column of no declared type can
+** be no key field, so no fix. */
+static char *unservedFix(Lint *p, int iCol, sqlite3_str *pIndex){
+  const WcColumn *pCol = &p->pS->aCol[iCol];
+  char *zIndex = sqlite3_str_finish(pIndex), *zFix;
+  if( zIndex == 0 ){
+    p->rc = SQLITE_NOMEM;
+    return 0;
+  }
+  if( pCol->zType[0] == 0 ){
+    sqlite3_free(zIndex);
+    return 0;
+  }
+  if( p->pS->eEncoding == WC_ENCODING_TEXT
+   && (pCol->cAff == WC_AFF_REAL || pCol->cAff == WC_AFF_NUMERIC) ){
+    zFix = fixBinaryWith(p, zIndex);
+    sqlite3_free(zIndex);
+    return zFix;
+  }
+  return zIndex;
+}
+
+/* What unserved-range says of column iCol's type, when it shapes the
+** fix. */
+static const char *unservedWhy(Lint *p, int iCol){
+  const WcColumn *pCol = &p->pS->aCol[iCol];
+  if( pCol->zType[0] == 0 ){
+    return "; a key field has a declared type: declare its type first";
+  }
+  if( p->pS->eEncoding == WC_ENCODING_TEXT
+   && (pCol->cAff == WC_AFF_REAL || pCol->cAff == WC_AFF_NUMERIC) ){
+    return "; its values have no order-preserving text form, so the fix "
+           "makes the table's keys ENCODING BINARY";
+  }
+  return "";
+}
+
 /* unserved-range: scans on this connection ranged over a column that no
 ** key could read as key ranges; what they read is stated as measured.  A
 ** REVERSEd key field is unordered-range's finding. */
@@ -972,17 +1018,17 @@ static void ruleUnserved(Lint *p, const LintKey *pK){
     if( zIndex ) wcAppendName(pFix, zIndex);
     sqlite3_str_appendf(pFix, "(%z)", fieldText(p, i));
     sqlite3_free(zIndex);
-    finding(p, pK, -1, "warning", "unserved-range", sqlite3_str_finish(pFix),
+    finding(p, pK, -1, "warning", "unserved-range", unservedFix(p, i, pFix),
         "%lld scan%s on this connection ranged over %s, which no key could "
         "read as key ranges (%s is %s): %s read %lld row%s and handed %lld "
         "to SQLite to filter; an INDEX that starts with %s serves such "
         "ranges (or a table keyed for them, as the HBase blog's "
-        "PaymentsByDate)", (long long)nScan,
+        "PaymentsByDate)%s", (long long)nScan,
         nScan == 1 ? "" : "s", colName(p, i), colName(p, i),
         iElem < 0 ? "not in the row key"
         : "in the row key after fields those scans did not fix with '='",
         nScan == 1 ? "it" : "they", (long long)nRead, nRead == 1 ? "" : "s",
-        (long long)nOut, colName(p, i));
+        (long long)nOut, colName(p, i), unservedWhy(p, i));
   }
 }
 

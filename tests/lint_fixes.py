@@ -100,6 +100,19 @@ DESIGNS = [
          rows="SELECT x, x * 3 FROM i", n=30,
          before=['SELECT count(*) FROM {t} WHERE "amount total" > 10']),
 ]
+# A range over a column of each type, on both encodings: the fix's INDEX
+# must be creatable (under TEXT encoding a REAL or NUMERIC field is not:
+# the fix makes the keys BINARY).
+VALUES = {"INTEGER": "x * 3", "REAL": "x * 0.5", "TEXT": "'t' || x",
+          "BLOB": "CAST('b' || x AS BLOB)", "NUMERIC": "x * 1.5"}
+for _type, _value in sorted(VALUES.items()):
+    for _binary in (False, True):
+        DESIGNS.append(dict(
+            name="range %s%s" % (_type.lower(), " binary" if _binary else ""),
+            cols=[("id", "INTEGER"), ("c v", _type)],
+            keys=["ROWKEY(id)", "ENCODING BINARY"] if _binary else ["ROWKEY(id PAD 4)"],
+            rows="SELECT x, %s FROM i" % _value, n=30,
+            before=['SELECT count(*) FROM {t} WHERE "c v" > 3']))
 
 
 def split_args(text):
