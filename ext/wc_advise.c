@@ -510,11 +510,13 @@ static void profileColumns(Advisor *p){
     }
     if( pC->nDigit < 1 ) pC->nDigit = 1;
     /* Rises with write order (times, sequences): nine rows in ten hold
-    ** a value at least as large as every row written before them. */
+    ** a larger value than the row written a twentieth of the sample
+    ** before them.  Not "than every row before": real timestamps come a
+    ** little out of order (devices' clocks, batching). */
     pC->bGrows = p->nSample >= 10 && privInt(p, "SELECT avg(up) >= 0.9 FROM "
-        "(SELECT \"%w\" >= max(\"%w\") OVER (ORDER BY rowid ROWS BETWEEN "
-        "UNBOUNDED PRECEDING AND 1 PRECEDING) AS up FROM "
-        WC_ADVISE_SAMPLE_T ") WHERE up IS NOT NULL", z, z);
+        "(SELECT \"%w\" > lag(\"%w\", %lld) OVER (ORDER BY rowid) AS up "
+        "FROM " WC_ADVISE_SAMPLE_T ") WHERE up IS NOT NULL", z, z,
+        (long long)(p->nSample / 20 > 1 ? p->nSample / 20 : 1));
     for(k = 0; k < 4 && pC->bText; k++){
       pC->bUnsafe[k] = privInt(p, "SELECT count(*) FROM " WC_ADVISE_SAMPLE_T
                                " WHERE instr(\"%w\", %Q) > 0", z, azDelim[k])
@@ -570,12 +572,14 @@ static int textFieldOk(const Advisor *p, int iCol){
 }
 
 /* A field as an element: name, PAD for a TEXT-encoded integer, REVERSE,
-** DESC. */
+** DESC.  A TEXT-encoded integer DESC is written without PAD: DESC alone
+** stores 9223372036854775807 - v in 19 digits, readable and in the same
+** order, where PAD n DESC would invert the padded digits' bytes. */
 static void appendField(sqlite3_str *pStr, const Advisor *p, int iCol,
                         int bDesc, int bBinary, int bReverse){
   const Col *pC = &p->aCol[iCol];
   wcAppendName(pStr, pC->zName);
-  if( !bBinary && affinityOf(pC->zType) == 'I' ){
+  if( !bBinary && affinityOf(pC->zType) == 'I' && (!bDesc || bReverse) ){
     sqlite3_str_appendf(pStr, " PAD %d", pC->nDigit);
   }
   if( bReverse ) sqlite3_str_appendall(pStr, " REVERSE");
@@ -712,6 +716,7 @@ struct IndexPlan {
   int nInclude;
   int aiInclude[64];
   int iStmt;            /* The statement it serves */
+  int bBucket;          /* BUCKET(WC_ADVISE_BUCKETS, first field) in front */
 };
 
 /* True if key pK serves the heaviest statement that reads. */
@@ -813,6 +818,11 @@ static void addCandidate(Advisor *p, const KeyPlan *pK, const IndexPlan *aIdx,
         }
       }
       sqlite3_str_appendall(aStr[s], "(");
+      if( pI->bBucket ){
+        sqlite3_str_appendf(aStr[s], "BUCKET(%d, ", WC_ADVISE_BUCKETS);
+        wcAppendName(aStr[s], p->aCol[pI->aiField[0]].zName);
+        sqlite3_str_appendall(aStr[s], "), ");
+      }
       for(j = 0; j < pI->nField; j++){
         sqlite3_str_appendall(aStr[s], j ? ", " : "");
         appendField(aStr[s], p, pI->aiField[j], pI->abDesc[j], iDelim < 0, 0);
@@ -884,17 +894,20 @@ static void addCandidate(Advisor *p, const KeyPlan *pK, const IndexPlan *aIdx,
   }
   for(i = 0; i < pK->nField && iDelim >= 0; i++){
     const Col *pCol = &p->aCol[pK->aiField[i]];
-    if( affinityOf(pCol->zType) == 'I' ){
+    if( affinityOf(pCol->zType) == 'I' && !pK->abDesc[i] ){
       sqlite3_str_appendf(pWhy, "; %s PAD %d: the largest value has %d "
           "digits, and padded numbers sort as numbers", pCol->zName,
           pCol->nDigit, pCol->nDigit);
     }
   }
   for(i = 0; i < pK->nField; i++){
+    const Col *pCol = &p->aCol[pK->aiField[i]];
     if( pK->abDesc[i] ){
       sqlite3_str_appendf(pWhy, "; %s DESC: newest first in key order, read "
-          "forwards (Lindorm: a reverse scan is slower than a forward one)",
-          p->aCol[pK->aiField[i]].zName);
+          "forwards (Lindorm: a reverse scan is slower than a forward one)%s",
+          pCol->zName, iDelim >= 0 && affinityOf(pCol->zType) == 'I'
+          ? ", stored as 9223372036854775807 minus the value in 19 digits, "
+            "readable, where PAD n DESC would invert the digits' bytes" : "");
     }
   }
   if( pK->nRandom ){
@@ -912,6 +925,15 @@ static void addCandidate(Advisor *p, const KeyPlan *pK, const IndexPlan *aIdx,
         "cannot (the HBase blog's PaymentsByDate, eBay's User_By_Item)%s",
         aIdx[i].iStmt + 1, bCover && aIdx[i].nInclude ? ", covering: the "
         "columns it reads are INCLUDEd, so it never reads the row" : "");
+    if( aIdx[i].bBucket ){
+      sqlite3_str_appendf(pWhy, "; its key leads with BUCKET(%d, %s): %s "
+          "rises as rows are written, so its entries would all be written "
+          "to one region; the bucket spreads them over %d key ranges (what "
+          "widecol_lint's hotspot rule asks), and a range over it reads %d",
+          WC_ADVISE_BUCKETS, p->aCol[aIdx[i].aiField[0]].zName,
+          p->aCol[aIdx[i].aiField[0]].zName, WC_ADVISE_BUCKETS,
+          WC_ADVISE_BUCKETS);
+    }
   }
   if( iDelim < 0 && !pK->nPart ){
     sqlite3_str_appendall(pWhy, "; ENCODING BINARY: a field holds negative "
@@ -968,11 +990,22 @@ static int planIndexes(Advisor *p, const KeyPlan *pK, IndexPlan *aIdx){
 ** covering. */
 static void addWithIndexes(Advisor *p, const KeyPlan *pK){
   IndexPlan aIdx[8];
-  int nIdx = planIndexes(p, pK, aIdx), i, nInclude = 0;
+  int nIdx = planIndexes(p, pK, aIdx), i, nInclude = 0, nRising = 0;
   addCandidate(p, pK, 0, 0, 0);
   if( nIdx == 0 ) return;
   addCandidate(p, pK, aIdx, nIdx, 0);
   for(i = 0; i < nIdx; i++) nInclude += aIdx[i].nInclude;
+  if( nInclude ) addCandidate(p, pK, aIdx, nIdx, 1);
+  /* An index led by a rising field takes every new entry at its end: the
+  ** same indexes with a bucket in front of those, measured too. */
+  for(i = 0; i < nIdx; i++){
+    if( p->aCol[aIdx[i].aiField[0]].bGrows ){
+      aIdx[i].bBucket = 1;
+      nRising++;
+    }
+  }
+  if( nRising == 0 ) return;
+  addCandidate(p, pK, aIdx, nIdx, 0);
   if( nInclude ) addCandidate(p, pK, aIdx, nIdx, 1);
 }
 
