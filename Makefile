@@ -241,6 +241,9 @@ test: widecol.so $(BT_SO) libwidecol.a examples/embed tests/slt $(REPLAY)
 	  || { cat build/embed.out; exit 1; }
 	@sh tests/install_check.sh
 	@sh tests/dist_check.sh
+	@mkdir -p build && /usr/bin/python3 bench/compare.py --rows 1000000 --repeat 1 \
+	  --svg build/regions.svg > build/compare.out || \
+	  { cat build/compare.out; exit 1; }
 	@/usr/bin/python3 tests/docs_check.py --extension ./widecol
 	@sh tests/bigtable.sh
 	@sh tests/load_check.sh
@@ -256,9 +259,6 @@ test: widecol.so $(BT_SO) libwidecol.a examples/embed tests/slt $(REPLAY)
 	@/usr/bin/python3 tests/lint_fixes.py --extension ./widecol
 	@/usr/bin/python3 tests/advise_check.py --extension ./widecol
 	@for t in $(FUZZ_TARGETS); do build/replay/$$t $(FUZZ_CORPUS)/$$t; done
-	@mkdir -p build && /usr/bin/python3 bench/compare.py --rows 20000 --repeat 1 \
-	  --svg build/regions.svg > build/compare.out || \
-	  { cat build/compare.out; exit 1; }
 	@tests/slt --defensive --extension ./widecol.so $(TESTS)
 
 $(ASAN_DIR)/widecol.so: $(EXT_SRC) $(EXT_HDR)

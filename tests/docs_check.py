@@ -10,6 +10,11 @@
    widecol loaded and .bail on: no error.
 3. Every function and module widecol registers named rk_* or widecol*
    appears in widecol_help() and in docs/reference.md.
+5. docs/tutorial.md runs as a user would run it (check_tutorial()), and
+   every figure its prose quotes is one its blocks show.
+6. A paragraph after a line `<!-- figures from FILE -->` quotes only
+   figures (numbers of two digits or more) that FILE, a program's output
+   that make test writes before this check, holds.
 4. The shell commands fenced as ```sh runnable run as written, each block
    by sh -e in the repository root, with HOME a new empty directory (so
    ~/ names a scratch place).  An `apt-get install -y` line is not run (it
@@ -68,6 +73,8 @@ def check_links(files=None):
 def check_runnable(ext):
     bad, n = [], 0
     for f in FILES:
+        if f == TUTORIAL:
+            continue        # check_tutorial() runs it as a user would
         blocks = re.findall(r"```sql runnable\n(.*?)```", open(f, encoding="utf-8").read(), re.S)
         if not blocks:
             continue
@@ -81,9 +88,14 @@ def check_runnable(ext):
     return n, bad
 
 
+TUTORIAL = "docs/tutorial.md"
+
+
 def check_shell():
     bad, n = [], 0
     for f in FILES:
+        if f == TUTORIAL:
+            continue        # check_tutorial() runs it as a user would
         for block in re.findall(r"```sh runnable\n(.*?)```", open(f, encoding="utf-8").read(),
                                 re.S):
             n += 1
@@ -109,6 +121,137 @@ def check_shell():
             if out.returncode != 0:
                 bad.append("%s: a runnable sh block failed (exit %d):\n%s\n%s" % (
                     f, out.returncode, block, (out.stderr or out.stdout)[-800:]))
+    return n, bad
+
+
+def free_port():
+    import socket
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    return port
+
+
+def run_session(blocks, cwd, env):
+    """The sql blocks in one sqlite3 shell on tutorial.db, -bail: each
+    block's output (standard output and error), in order."""
+    marker = "--docs-check-block--"
+    script = "".join("%s\n.print %s\n" % (b, marker) for b in blocks)
+    out = subprocess.run(["sqlite3", "-bail", "tutorial.db"], input=script, cwd=cwd,
+                         env=env, capture_output=True, text=True)
+    parts = (out.stdout + out.stderr).split(marker + "\n")
+    return [p for p in parts[:len(blocks)]] + [""] * (len(blocks) - len(parts))
+
+
+def check_tutorial(ext_dir):
+    """docs/tutorial.md as a user runs it: in a new directory that holds
+    the built libraries, the sql blocks pasted into `sqlite3 tutorial.db`,
+    one shell session until a ```sh runnable block (whose last line,
+    `sqlite3 tutorial.db`, starts the next session; its exports hold for
+    the rest, and port 8086 becomes a free one).  A block followed by
+    ```output must print exactly that.  Every figure of three digits or
+    more in the prose (its thousands separators dropped) must appear in one
+    of the blocks."""
+    text = open(TUTORIAL, encoding="utf-8").read()
+    blocks = re.findall(r"```([a-z ]*)\n(.*?)```", text, re.S)
+    bad, n_out = [], 0
+    home = tempfile.mkdtemp(prefix="tutorial_")
+    env = dict(os.environ)
+    port = str(free_port())
+    for lib in ("widecol.so", "widecol_bigtable.so"):
+        if os.path.exists(os.path.join(ext_dir, lib)):
+            os.symlink(os.path.join(ext_dir, lib), os.path.join(home, lib))
+    have_bt = (os.path.exists(os.path.join(home, "widecol_bigtable.so"))
+               and shutil.which("cbt") is not None
+               and os.path.exists("/usr/lib/google-cloud-sdk/platform/bigtable-emulator/cbtemulator"))
+    try:
+        i = 0
+        while i < len(blocks):
+            kind, body = blocks[i]
+            if kind == "sql runnable":
+                session = []
+                while i < len(blocks) and blocks[i][0] in ("sql runnable", "output"):
+                    if blocks[i][0] == "sql runnable":
+                        session.append([blocks[i][1], None])
+                    else:
+                        session[-1][1] = blocks[i][1]
+                    i += 1
+                outs = run_session([b for b, _ in session], home, env)
+                for (b, want), got in zip(session, outs):
+                    if want is not None:
+                        n_out += 1
+                        if got.rstrip("\n") != want.rstrip("\n"):
+                            bad.append("%s: the block\n%s\nprinted\n%s\nwhere the text shows\n%s"
+                                       % (TUTORIAL, b.rstrip(), got.rstrip(), want.rstrip()))
+                    elif re.search(r"^(Error|Parse error|Runtime error)", got, re.M):
+                        bad.append("%s: the block\n%s\nfailed: %s" % (TUTORIAL, b.rstrip(), got))
+                continue
+            if kind == "sh runnable":
+                if not have_bt:
+                    print("docs check: %s: the blocks from step 9 on are SKIPPED: they need "
+                          "widecol_bigtable.so, cbt and the Bigtable emulator" % TUTORIAL)
+                    break
+                lines = [l for l in body.replace("8086", port).splitlines()
+                         if l.strip() != "sqlite3 tutorial.db"]
+                # The block's exports hold for the rest: its environment
+                # comes back in a file (a pipe would stay open in what the
+                # block starts in the background).
+                dump = os.path.join(home, ".docs_check_env")
+                proc = subprocess.run(["sh", "-e", "-c", "\n".join(lines)
+                                       + '\nenv -0 > "$DOCS_CHECK_ENV"'], cwd=home,
+                                      env=dict(env, DOCS_CHECK_ENV=dump),
+                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                      stdin=subprocess.DEVNULL, text=True)
+                got = proc.stdout
+                dumped = open(dump, "rb").read() if os.path.exists(dump) else b""
+                if proc.returncode != 0:
+                    bad.append("%s: the sh block\n%s\nfailed: %s" % (TUTORIAL, body, got))
+                for item in dumped.split(b"\0"):
+                    k, _, v = item.decode("utf-8", "replace").partition("=")
+                    if k and k not in ("PWD", "SHLVL", "_", "OLDPWD", "DOCS_CHECK_ENV"):
+                        env[k] = v
+                i += 1
+                if i < len(blocks) and blocks[i][0] == "output":
+                    n_out += 1
+                    if got.rstrip("\n") != blocks[i][1].rstrip("\n"):
+                        bad.append("%s: the sh block\n%s\nprinted\n%s\nwhere the text shows\n%s"
+                                   % (TUTORIAL, body.rstrip(), got.rstrip(), blocks[i][1].rstrip()))
+                    i += 1
+                continue
+            i += 1
+    finally:
+        pid = os.path.join(home, "emulator.pid")
+        if os.path.exists(pid):
+            subprocess.run(["sh", "-c", 'kill "$(cat %s)" 2>/dev/null' % pid])
+        shutil.rmtree(home, ignore_errors=True)
+    shown = " ".join(b for _, b in blocks)
+    prose = re.sub(r"```.*?```", "", text, flags=re.S)
+    prose = re.sub(r"\]\([^)]*\)", "]", prose)
+    for num in re.findall(r"(?<![\w.-])\d[\d,]*\d(?![\w-])", prose):
+        plain = num.replace(",", "")
+        if len(plain) >= 3 and plain not in shown:
+            bad.append("%s: the prose quotes %s, which no block shows" % (TUTORIAL, num))
+    return n_out, bad
+
+
+def check_figures():
+    bad, n = [], 0
+    for f in FILES:
+        text = open(f, encoding="utf-8").read()
+        for src, para in re.findall(r"<!-- figures from (\S+) -->\n(.*?)(?:\n\n|$)", text,
+                                    re.S):
+            n += 1
+            if not os.path.exists(src):
+                bad.append("%s: %s, whose figures a paragraph quotes, is missing (make "
+                           "test writes it)" % (f, src))
+                continue
+            shown = open(src, encoding="utf-8").read()
+            plain = shown.replace(",", "")
+            for num in re.findall(r"(?<![\w.-])\d[\d,]*\d(?![\w-])", para):
+                if not re.search(r"(?<![\d,.])%s(?![\d,.]\d)" % re.escape(num), shown) \
+                   and not re.search(r"(?<![\d.])%s(?![\d.])" % num.replace(",", ""), plain):
+                    bad.append("%s: quotes %s, which %s does not hold" % (f, num, src))
     return n, bad
 
 
@@ -156,12 +299,16 @@ def main():
     n_sql, bad2 = check_runnable(args.extension)
     n_names, bad3 = check_surface(args.extension)
     n_sh, bad4 = check_shell()
-    bad = bad1 + bad2 + bad3 + bad4
+    n_tut, bad5 = check_tutorial(os.path.dirname(os.path.abspath(args.extension)))
+    n_fig, bad6 = check_figures()
+    bad = bad1 + bad2 + bad3 + bad4 + bad5 + bad6
     for b in bad:
         print("docs check: " + b)
     print("docs check: %d relative links in %d files, %d runnable SQL blocks, %d runnable "
-          "shell blocks, %d registered names in widecol_help() and docs/reference.md; "
-          "%d problems" % (n_links, len(FILES), n_sql, n_sh, n_names, len(bad)))
+          "shell blocks, the tutorial run with %d outputs as shown, %d paragraphs of "
+          "figures from a run, %d registered names in widecol_help() and "
+          "docs/reference.md; %d problems"
+          % (n_links, len(FILES), n_sql, n_sh, n_tut, n_fig, n_names, len(bad)))
     return 1 if bad else 0
 
 
