@@ -27,7 +27,7 @@ extern "C" {
 /* The version, semantic versioning (CHANGELOG.md).  This is the one
 ** place it is written: widecol_version(), the Python package and
 ** `make dist` read it from here. */
-#define WIDECOL_VERSION "1.1.0"
+#define WIDECOL_VERSION "1.1.1"
 
 /* Registers widecol's functions and modules on db.  pApi is the table a
 ** loader passes; embedded (SQLITE_CORE), it is not used and may be 0. */
