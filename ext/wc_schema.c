@@ -1093,11 +1093,9 @@ static void checkBigtable(Parse *p){
   int i;
   for(i = 0; i < pS->nFamily; i++){
     const char *z = pS->aFamily[i].zName;
-    if( strcmp(z, "_") == 0 || !isTableId(z, (int)strlen(z))
-     || strlen(z) > 64 ){
+    if( !isTableId(z, (int)strlen(z)) || strlen(z) > 64 ){
       parseError(p, "widecol %s: FAMILY %s cannot be a Bigtable column family "
-                 "(letters, digits, _ - ., at most 64 characters, and not "
-                 "\"_\", the family of the columns in no FAMILY)",
+                 "(letters, digits, _ - ., at most 64 characters)",
                  pS->zTable, z);
       return;
     }
