@@ -282,7 +282,7 @@ asan: $(ASAN_DIR)/widecol.so $(BT_SO:%=$(ASAN_DIR)/%) $(ASAN_DIR)/slt \
       $(ASAN_REPLAY)
 	@sh tests/selftest.sh $(ASAN_DIR)/slt
 	@ASAN_OPTIONS=detect_leaks=1 BT_SLT=$(ASAN_DIR)/slt BT_LIB=$(ASAN_DIR) \
-	  BT_SCRIPTS_ONLY=1 sh tests/bigtable.sh
+	  BT_SCRIPTS_ONLY=1 BT_DIFF_PRELOAD="$(SAN_PRELOAD)" sh tests/bigtable.sh
 	@if command -v cbt >/dev/null 2>&1 && [ -x "$(BT_EMULATOR)" ] \
 	  && [ -f $(ASAN_DIR)/widecol_bigtable.so ]; then \
 	  LD_PRELOAD="$(SAN_PRELOAD)" ASAN_OPTIONS=detect_leaks=0 \

@@ -1294,8 +1294,7 @@ static int checkReadParams(WcVtab *p, sqlite3_value **argv){
   return SQLITE_OK;
 }
 
-int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
-                  sqlite3_int64 *pRowid){
+static int writeUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv){
   WcVtab *p = (WcVtab*)pVtab;
   int nCol = p->pSchema->nCol;
   int eConflict = sqlite3_vtab_on_conflict(p->db);
@@ -1309,7 +1308,6 @@ int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
   sqlite3_value *pTime;
   const unsigned char *aOld;
   int nOld, rc, bReplaced = 0;
-  (void)pRowid;
   p->oldStamps.n = 0;
   rc = scanStamps(p, argc, argv);
   if( rc != SQLITE_OK ) return rc;
@@ -1385,5 +1383,16 @@ int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
     }
   }
   rowRelease(p);
+  return rc;
+}
+
+/* xUpdate.  The scan's stamps point into argv: they are forgotten when
+** it returns, whatever it returned, so that nothing after (a compaction,
+** say) acts on them. */
+int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
+                  sqlite3_int64 *pRowid){
+  int rc = writeUpdate(pVtab, argc, argv);
+  (void)pRowid;
+  ((WcVtab*)pVtab)->pScanStamps = 0;
   return rc;
 }

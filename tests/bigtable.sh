@@ -10,7 +10,9 @@
 # tests report themselves skipped, with the reason.  Run from the
 # repository root after `make`.  `make asan` runs the scripts alone under
 # the sanitizers: BT_SLT names the runner, BT_LIB the directory of the two
-# libraries, BT_SCRIPTS_ONLY=1 leaves out the Python checks.
+# libraries, BT_SCRIPTS_ONLY=1 leaves out the Python checks, and
+# BT_DIFF_PRELOAD (the sanitizers' runtimes) runs the differential test
+# under them.
 slt=${BT_SLT:-tests/slt}
 lib=${BT_LIB:-.}
 if [ ! -f "$lib/widecol_bigtable.so" ]; then
@@ -49,6 +51,14 @@ echo "bigtable tests: the emulator $emulator on $BIGTABLE_EMULATOR_HOST"
 status=0
 "$slt" --defensive --extension "$lib/widecol.so" --extension "$lib/widecol_bigtable.so" \
   tests/bigtable/*.test || status=1
+if [ -n "$BT_DIFF_PRELOAD" ]; then
+  # make asan: the differential test on Bigtable under the sanitizers,
+  # preloaded into python3 (it finalizes statements after use, so that
+  # what widecol keeps of one cannot outlive it unnoticed).
+  LD_PRELOAD="$BT_DIFF_PRELOAD" ASAN_OPTIONS=detect_leaks=0 /usr/bin/python3 \
+    tests/differential.py --extension "$lib/widecol" --bigtable "$lib/widecol_bigtable" \
+    --cases "${BT_DIFF_CASES:-40}" || status=1
+fi
 if [ -z "$BT_SCRIPTS_ONLY" ]; then
   /usr/bin/python3 tests/bigtable_check.py --emulator "$emulator" || status=1
   # The README's script (its own emulator): the blog's two answers.
