@@ -83,16 +83,10 @@ void btBatchFreeAll(BtTxn *pTxn){
   pTxn->nOp = pTxn->nByte = 0;
 }
 
-static uint32_t keyHash(const unsigned char *a, size_t n){
-  uint32_t h = 2166136261u;
-  size_t i;
-  for(i = 0; i < n; i++) h = (h ^ a[i]) * 16777619u;
-  return h;
-}
-
 /* The slot of key aKey: holding its last write, or empty. */
 static int *keySlot(BtBatch *pB, const unsigned char *aKey, size_t nKey){
-  int i = (int)(keyHash(aKey, nKey) & (uint32_t)(pB->nSlot - 1));
+  int i = (int)(wcBytesHash(aKey, (int64_t)nKey)
+                & (uint32_t)(pB->nSlot - 1));
   for(;;){
     int *pSlot = &pB->aiSlot[i];
     if( *pSlot == 0 ) return pSlot;

@@ -30,3 +30,10 @@ void wcBufClear(WcBuf *p){
   if( p->bOom ) wcBufFree(p);
   p->n = 0;
 }
+
+uint32_t wcBytesHash(const unsigned char *a, int64_t n){
+  uint32_t h = 2166136261u;
+  int64_t i;
+  for(i = 0; i < n; i++) h = (h ^ a[i]) * 16777619u;
+  return h;
+}

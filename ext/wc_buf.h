@@ -23,6 +23,9 @@ int wcBufGrow(WcBuf *p, int64_t n);
 void wcBufFree(WcBuf *p);
 /* Empties p, keeping its buffer for reuse unless an allocation failed. */
 void wcBufClear(WcBuf *p);
+/* FNV-1a of bytes a[0..n): the hash of the key sets of a statement's
+** writes (wc_write.c, bt_batch.c). */
+uint32_t wcBytesHash(const unsigned char *a, int64_t n);
 
 /* Inline: the key encoders append a few bytes at a time, per field. */
 static inline int wcBufReserve(WcBuf *p, int64_t n){  /* 1 if OOM */

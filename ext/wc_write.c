@@ -44,15 +44,8 @@ struct WcKeySet {
   int nUsed;
 };
 
-static uint32_t keyHash(const unsigned char *a, int64_t n){
-  uint32_t h = 2166136261u;
-  int64_t i;
-  for(i = 0; i < n; i++) h = (h ^ a[i]) * 16777619u;
-  return h;
-}
-
 static WcBuf *keySlot(WcKeySet *pSet, const unsigned char *a, int64_t n){
-  int i = (int)(keyHash(a, n) & (uint32_t)(pSet->nSlot - 1));
+  int i = (int)(wcBytesHash(a, n) & (uint32_t)(pSet->nSlot - 1));
   for(;;){
     WcBuf *pSlot = &pSet->aSlot[i];
     if( pSlot->a == 0 ) return pSlot;
