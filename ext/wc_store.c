@@ -46,11 +46,14 @@ static int columnUsed(uint64_t colUsed, int iCol){
 #define WC_BIGTABLE_CALL 500.0
 
 static const WcStoreCaps aCaps[] = {
-  /* trans stamps cellv rowfam late msgs noempty maxkey step
+  /* module
+  ** trans stamps cellv rowfam late msgs noempty maxkey step
   ** call sets probes countmax */
-  {  1,    0,     0,    0,     0,   0,   0,      0,     1,
+  { 0,
+     1,    0,     0,    0,     0,   0,   0,      0,     1,
      0.0, 0, 1000, 0 },
-  {  0,    1,     1,    1,     1,   1,   1,      4096,  1000,
+  { "widecol_bigtable",
+     0,    1,     1,    1,     1,   1,   1,      4096,  1000,
      WC_BIGTABLE_CALL, 1, 64, 10000 },
 };
 
@@ -60,6 +63,22 @@ static const WcStoreCaps *capsOf(const WcSchema *pS){
 
 const WcStoreCaps *wcStoreCaps(const WcVtab *p){
   return capsOf(p->pSchema);
+}
+
+/* True if p's store is a module of another library that the connection
+** has not loaded (asked of SQLite, not read from an error's text). */
+static int storeModuleMissing(WcVtab *p){
+  const char *zModule = capsOf(p->pSchema)->zModule;
+  sqlite3_stmt *pStmt = 0;
+  int bMissing = 0;
+  if( zModule && sqlite3_prepare_v2(p->db, "SELECT 1 FROM pragma_module_list "
+                                    "WHERE name = ?1", -1, &pStmt, 0)
+                 == SQLITE_OK ){
+    sqlite3_bind_text(pStmt, 1, zModule, -1, SQLITE_STATIC);
+    bMissing = sqlite3_step(pStmt) != SQLITE_ROW;
+  }
+  sqlite3_finalize(pStmt);
+  return bMissing;
 }
 
 int wcStoreError(WcVtab *p, int rc){
@@ -174,20 +193,26 @@ static int appendSplits(sqlite3_str *pStr, const WcSchema *pS){
 ** shows the same Bigtable table's older cells (OLDER); under a TTL each
 ** index's cells carry their row's rowtime and age out with it. */
 static int createBigtable(WcVtab *p, int iFamily, int iIndex){
-  sqlite3_str *pStr = sqlite3_str_new(p->db);
+  sqlite3_str *pStr;
   const WcSchema *pS = p->pSchema;
   char *zSql;
   int i, rc;
+  if( storeModuleMissing(p) ){
+    return wcVtabError(p, SQLITE_ERROR, "widecol %s: STORAGE BIGTABLE needs "
+        "the Bigtable store: load %s too (.load ./%s, after make bigtable)",
+        p->zName, capsOf(pS)->zModule, capsOf(pS)->zModule);
+  }
+  pStr = sqlite3_str_new(p->db);
   sqlite3_str_appendall(pStr, "CREATE VIRTUAL TABLE ");
   wcStoreAppendTable(pStr, p, iFamily, iIndex);
   if( iIndex >= 0 ){
     /* An index's entries, verified against the row table's marker. */
-    sqlite3_str_appendf(pStr, " USING widecol_bigtable('%q_idx_%q', ikey, "
-                        "rowkey _, ENTRIES OF %Q %d", pS->zBigtable,
+    sqlite3_str_appendf(pStr, " USING %s('%q_idx_%q', ikey, rowkey _, "
+                        "ENTRIES OF %Q %d", capsOf(pS)->zModule, pS->zBigtable,
                         pS->aIndex[iIndex].zName, pS->zBigtable, iIndex);
   }else{
-    sqlite3_str_appendf(pStr, " USING widecol_bigtable(%Q, rowkey, STAMPS %d",
-                        pS->zBigtable, pS->nIndex);
+    sqlite3_str_appendf(pStr, " USING %s(%Q, rowkey, STAMPS %d",
+                        capsOf(pS)->zModule, pS->zBigtable, pS->nIndex);
   }
   /* For messages: its name less this suffix is the widecol table's (so
   ** after a RENAME too), and what its row key is made from. */
@@ -244,16 +269,7 @@ static int createBigtable(WcVtab *p, int iFamily, int iIndex){
   }
   rc = sqlite3_exec(p->db, zSql, 0, 0, 0);
   sqlite3_free(zSql);
-  if( rc != SQLITE_OK && rc != SQLITE_NOMEM ){
-    const char *zMsg = sqlite3_errmsg(p->db);
-    if( strstr(zMsg, "no such module: widecol_bigtable") ){
-      rc = wcVtabError(p, rc, "widecol %s: STORAGE BIGTABLE needs the "
-          "Bigtable store: load widecol_bigtable too (.load "
-          "./widecol_bigtable, after make bigtable)", p->zName);
-    }else{
-      rc = wcStoreError(p, rc);
-    }
-  }
+  if( rc != SQLITE_OK && rc != SQLITE_NOMEM ) rc = wcStoreError(p, rc);
   return rc;
 }
 
@@ -316,6 +332,7 @@ int wcStoreCreate(WcVtab *p){
 /* On reopening a database, each table must still be there with every
 ** column, or nothing would make sense. */
 static int checkOne(WcVtab *p, int iFamily, int iIndex){
+  int bMissing = storeModuleMissing(p);    /* asked before errmsg is set */
   sqlite3_str *pStr = sqlite3_str_new(p->db);
   const WcSchema *pS = p->pSchema;
   sqlite3_stmt *pStmt = 0;
@@ -338,11 +355,10 @@ static int checkOne(WcVtab *p, int iFamily, int iIndex){
   rc = sqlite3_prepare_v2(p->db, zSql, -1, &pStmt, 0);
   sqlite3_free(zSql);
   sqlite3_finalize(pStmt);
-  if( rc != SQLITE_OK && pS->zBigtable
-   && strstr(sqlite3_errmsg(p->db), "no such module: widecol_bigtable") ){
+  if( rc != SQLITE_OK && bMissing ){
     rc = wcVtabError(p, rc, "widecol %s: its rows are in Bigtable (STORAGE "
-        "BIGTABLE %Q): load the Bigtable store too (.load ./widecol_bigtable)",
-        p->zName, pS->zBigtable);
+        "BIGTABLE %Q): load the Bigtable store too (.load ./%s)",
+        p->zName, pS->zBigtable, capsOf(pS)->zModule);
   }else if( rc != SQLITE_OK && rc != SQLITE_NOMEM ){
     rc = wcVtabError(p, rc, "widecol %s: its table %s_%s%s is missing or "
         "lacks a column (%s)", p->zName, p->zName,

@@ -178,6 +178,8 @@ struct WcRanges {
 ** a store is described by this, never named. */
 typedef struct WcStoreCaps WcStoreCaps;
 struct WcStoreCaps {
+  const char *zModule;  /* The virtual-table module its tables use (another
+                        ** library's), or NULL: SQLite's own tables */
   int bTransactional;   /* Multi-row transactions: a statement that fails
                         ** leaves nothing of what it wrote */
   int bStamps;          /* Rows carry stamps: updates and deletes are

@@ -502,6 +502,34 @@ def check_ddl(args):
     db.close()
 
 
+def check_reopen_without_store(args):
+    """A database whose widecol table is in Bigtable, opened again with
+    widecol alone: the store's absence is asked of SQLite, and the error
+    says what to load."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "r.db")
+        db = sqlite3.connect(path, isolation_level=None)
+        db.enable_load_extension(True)
+        db.load_extension(args.extension)
+        db.load_extension(args.bigtable)
+        db.execute("CREATE VIRTUAL TABLE rs USING widecol(k TEXT, ROWKEY(k), "
+                   "STORAGE BIGTABLE 'projects/chk/instances/wc/tables/rs')")
+        db.close()
+        db = sqlite3.connect(path, isolation_level=None)
+        db.enable_load_extension(True)
+        db.load_extension(args.extension)
+        try:
+            db.execute("SELECT count(*) FROM rs").fetchall()
+            got = "no error"
+        except sqlite3.Error as e:
+            got = str(e)
+        expect("reopened without widecol_bigtable: the error says to load it",
+               got == "widecol rs: its rows are in Bigtable (STORAGE BIGTABLE "
+               "'projects/chk/instances/wc/tables/rs'): load the Bigtable store too "
+               "(.load ./widecol_bigtable)", got)
+        db.close()
+
+
 def check_load_calls(args):
     """What a load of 5,000 rows costs in calls, as docs/bigtable.md
     quotes it: INSERT OR REPLACE batches its puts (5 MutateRows of 1,000)
@@ -541,6 +569,7 @@ def main():
     check_ddl(args)
     check_wide(args)
     check_load_calls(args)
+    check_reopen_without_store(args)
     print("bigtable check: %d failed" % len(FAILED))
     return 1 if FAILED else 0
 

@@ -79,6 +79,12 @@ if [ -f ./widecol_bigtable.so ]; then
   expect "widecol_bigtable loaded without widecol" \
     "Error: error during initialization: widecol_bigtable is the Bigtable store of widecol tables and needs widecol loaded first: .load widecol, then .load widecol_bigtable (Python: widecol.load(db, bigtable=True))" \
     "$(sqlite3 :memory: '.load ./widecol_bigtable' 2>&1)"
+  # A Bigtable-stored table without the store loaded: the module's absence
+  # is asked of SQLite (pragma_module_list), and the message says what to load.
+  expect "STORAGE BIGTABLE without widecol_bigtable" \
+    "Error: stepping, widecol t: STORAGE BIGTABLE needs the Bigtable store: load widecol_bigtable too (.load ./widecol_bigtable, after make bigtable)" \
+    "$(sqlite3 :memory: '.load ./widecol' \
+       "CREATE VIRTUAL TABLE t USING widecol(k TEXT, ROWKEY(k), STORAGE BIGTABLE 'projects/p/instances/i/tables/t');" 2>&1)"
   expect "widecol, then widecol_bigtable" "widecol_bigtable" \
     "$(sqlite3 :memory: '.load ./widecol' '.load ./widecol_bigtable' \
        "SELECT name FROM pragma_module_list WHERE name = 'widecol_bigtable';" 2>&1)"
