@@ -53,7 +53,7 @@ BT_SRC    = ext/widecol_bigtable.c ext/bt_store.c ext/bt_read.c ext/bt_write.c \
             ext/bt_txn.c ext/bt_batch.c ext/bt_admin.c ext/bt_catalog.c \
             ext/bt_util.c \
             ext/bt_rpc.c ext/bt_cell.c ext/wc_buf.c ext/wc_stamp.c
-BT_HDR    = $(wildcard ext/bt_*.h) ext/wc_buf.h ext/wc_stamp.h
+BT_HDR    = $(wildcard ext/bt_*.h) ext/wc_buf.h ext/wc_stamp.h ext/wc_rpc.h
 BT_CFLAGS = $(shell pkg-config --cflags grpc libprotobuf-c 2>/dev/null)
 BT_LIBS   = $(shell pkg-config --libs grpc libprotobuf-c 2>/dev/null)
 # Without gRPC's C core, protobuf-c or protoc-c, `make` builds the core

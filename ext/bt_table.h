@@ -46,12 +46,11 @@
 /* Writes waiting, across the connection, before they are sent anyway. */
 #define BT_BATCH_ROWS  1000
 #define BT_BATCH_BYTES (8 << 20)
-/* Bigtable's limits: a row key, a cell value.  Its timestamps are
-** microseconds in steps of a millisecond (the default granularity, the
-** only one the emulator takes). */
-#define BT_MAX_KEY   4096
+/* Bigtable's limits: a row key, a cell value, its timestamps' step (the
+** first and last shared with the core: wc_rpc.h). */
+#define BT_MAX_KEY   WC_BIGTABLE_MAX_KEY
 #define BT_MAX_CELL  (100 << 20)
-#define BT_TICK      1000
+#define BT_TICK      WC_BIGTABLE_TIME_STEP
 /* Conditional writes in flight at once when a batch is sent. */
 #define BT_INFLIGHT 64
 /* The largest read filter sent; Bigtable's limit is 4,096 bytes. */

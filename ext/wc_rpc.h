@@ -13,6 +13,16 @@
 #define WC_SET_MAX 500
 
 /*
+** Bigtable's limits that the core plans and checks by (its store
+** capabilities, wc_store.c) and the store enforces (bt_table.h): the
+** longest row key, and the step of its timestamps, microseconds in steps
+** of a millisecond (the default granularity, the only one the emulator
+** takes).  Written once, here.
+*/
+#define WC_BIGTABLE_MAX_KEY   4096
+#define WC_BIGTABLE_TIME_STEP 1000
+
+/*
 ** What a remote store's calls cost, as widecol_stats() reports them.  The
 ** Bigtable store adds its tables' counters into a WcRpcStats the core
 ** hands it through SQL:

@@ -28,6 +28,7 @@
 #include "wc_vtab.h"
 #include "wc_ddl.h"
 #include "rk_bytes.h"
+#include "wc_rpc.h"
 
 #include <string.h>
 
@@ -53,8 +54,8 @@ static const WcStoreCaps aCaps[] = {
      1,    0,     0,    0,     0,   0,   0,      0,     1,
      0.0, 0, 1000, 0 },
   { "widecol_bigtable",
-     0,    1,     1,    1,     1,   1,   1,      4096,  1000,
-     WC_BIGTABLE_CALL, 1, 64, 10000 },
+     0,    1,     1,    1,     1,   1,   1,      WC_BIGTABLE_MAX_KEY,
+     WC_BIGTABLE_TIME_STEP, WC_BIGTABLE_CALL, 1, 64, 10000 },
 };
 
 static const WcStoreCaps *capsOf(const WcSchema *pS){
