@@ -44,7 +44,7 @@ EXT_SRC  = ext/widecol.c ext/rk_functions.c ext/rk_bytes.c ext/rk_hash.c ext/rk_
            ext/wc_range.c ext/wc_scan.c ext/wc_vtab.c ext/wc_write.c \
            ext/wc_check.c ext/wc_tvf.c ext/wc_lint.c ext/wc_regions.c ext/wc_ring.c \
            ext/wc_history.c ext/wc_versions.c ext/wc_buf.c \
-           ext/wc_ddl.c ext/wc_workload.c ext/wc_advise.c ext/wc_stamp.c
+           ext/wc_ddl.c ext/wc_splits.c ext/wc_workload.c ext/wc_advise.c ext/wc_stamp.c
 EXT_HDR  = $(wildcard ext/wc_*.h ext/rk_*.h ext/widecol.h)
 
 # The Bigtable store (widecol_bigtable.so): gRPC's C core and protobuf-c,

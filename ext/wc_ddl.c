@@ -23,6 +23,7 @@
 #include "wc_api.h"
 #include "wc_table.h"
 #include "wc_ddl.h"
+#include "wc_splits.h"
 
 #include <string.h>
 
@@ -30,52 +31,6 @@
 
 /* Cassandra's largest TTL, 20 years in seconds (Attributes.MAX_TTL). */
 #define CQL_MAX_TTL 630720000
-
-void wcSplitsFree(WcSplits *p){
-  int i;
-  for(i = 0; i < p->n; i++) wcBufFree(&p->a[i]);
-  sqlite3_free(p->a);
-  memset(p, 0, sizeof(*p));
-}
-
-static int splitsAdd(WcSplits *p, const unsigned char *a, int64_t n){
-  WcBuf *aNew = sqlite3_realloc64(p->a, sizeof(WcBuf) * (size_t)(p->n + 1));
-  if( aNew == 0 ) return SQLITE_NOMEM;
-  p->a = aNew;
-  memset(&p->a[p->n], 0, sizeof(WcBuf));
-  wcBufAppend(&p->a[p->n], a, n);
-  return p->a[p->n++].bOom ? SQLITE_NOMEM : SQLITE_OK;
-}
-
-int wcDesignSplits(const WcSchema *pS, WcSplits *pOut){
-  uint64_t nValue, i;
-  int k, rc = SQLITE_OK;
-  WcBuf key;
-  for(k = 0; k < pS->nSplit && rc == SQLITE_OK; k++){
-    rc = splitsAdd(pOut, pS->aSplit[k].a, pS->aSplit[k].n);
-  }
-  if( pS->nSplit > 0 || pS->aElem[0].eKind == WC_ELEM_COLUMN ) return rc;
-  nValue = wcDerivedCount(pS, 0);
-  memset(&key, 0, sizeof(key));
-  /* A TOKEN: WC_MAX_SPLITS even parts of the token space, as a ring's
-  ** evenly spaced tokens. */
-  for(i = 1; pS->aElem[0].bToken && rc == SQLITE_OK && i < WC_MAX_SPLITS;
-      i++){
-    key.n = 0;
-    rc = wcEncodeDerived(pS, 0, i * (UINT64_MAX / WC_MAX_SPLITS), &key)
-         == WC_OK ? splitsAdd(pOut, key.a, key.n) : SQLITE_NOMEM;
-  }
-  for(i = 1; rc == SQLITE_OK && nValue >= 2
-          && i < (nValue < WC_MAX_SPLITS ? nValue : WC_MAX_SPLITS); i++){
-    uint64_t iValue = nValue <= WC_MAX_SPLITS ? i
-        : (uint64_t)((double)i * (double)nValue / WC_MAX_SPLITS);
-    key.n = 0;
-    rc = wcEncodeDerived(pS, 0, iValue, &key) == WC_OK
-         ? splitsAdd(pOut, key.a, key.n) : SQLITE_NOMEM;
-  }
-  wcBufFree(&key);
-  return rc;
-}
 
 /* The keys that start regions 2..nRegion of table iIndex's keys (-1: the
 ** row table's row keys, else INDEX iIndex's index keys) in key order,
@@ -109,7 +64,7 @@ static int dataSplits(WcVtab *pTab, int iIndex, int nRegion, WcSplits *pOut,
       iNext++;
     }
     if( bStarts && iRow > 0 ){
-      rc = splitsAdd(pOut, sqlite3_column_blob(pStmt, 0),
+      rc = wcSplitsAdd(pOut, sqlite3_column_blob(pStmt, 0),
                      sqlite3_column_bytes(pStmt, 0));
     }
     iRow++;

@@ -26,7 +26,7 @@
 ** hold every column the query reads.
 */
 #include "wc_vtab.h"
-#include "wc_ddl.h"
+#include "wc_splits.h"
 #include "rk_bytes.h"
 #include "wc_rpc.h"
 
