@@ -44,7 +44,8 @@ EXT_SRC  = ext/widecol.c ext/rk_functions.c ext/rk_bytes.c ext/rk_hash.c ext/rk_
            ext/wc_range.c ext/wc_scan.c ext/wc_vtab.c ext/wc_write.c \
            ext/wc_check.c ext/wc_tvf.c ext/wc_lint.c ext/wc_regions.c ext/wc_ring.c \
            ext/wc_history.c ext/wc_versions.c ext/wc_buf.c \
-           ext/wc_ddl.c ext/wc_splits.c ext/wc_workload.c ext/wc_advise.c ext/wc_stamp.c
+           ext/wc_ddl.c ext/wc_splits.c ext/wc_workload.c ext/wc_advise.c ext/wc_stamp.c \
+           ext/wc_ask.c
 EXT_HDR  = $(wildcard ext/wc_*.h ext/rk_*.h ext/widecol.h)
 
 # The Bigtable store (widecol_bigtable.so): gRPC's C core and protobuf-c,
@@ -52,8 +53,9 @@ EXT_HDR  = $(wildcard ext/wc_*.h ext/rk_*.h ext/widecol.h)
 BT_SRC    = ext/widecol_bigtable.c ext/bt_store.c ext/bt_read.c ext/bt_write.c \
             ext/bt_txn.c ext/bt_batch.c ext/bt_admin.c ext/bt_catalog.c \
             ext/bt_util.c \
-            ext/bt_rpc.c ext/bt_cell.c ext/wc_buf.c ext/wc_stamp.c
-BT_HDR    = $(wildcard ext/bt_*.h) ext/wc_buf.h ext/wc_stamp.h ext/wc_rpc.h
+            ext/bt_rpc.c ext/bt_cell.c ext/wc_buf.c ext/wc_stamp.c ext/wc_ask.c
+BT_HDR    = $(wildcard ext/bt_*.h) ext/wc_buf.h ext/wc_stamp.h ext/wc_rpc.h \
+            ext/wc_ask.h
 BT_CFLAGS = $(shell pkg-config --cflags grpc libprotobuf-c 2>/dev/null)
 BT_LIBS   = $(shell pkg-config --libs grpc libprotobuf-c 2>/dev/null)
 # Without gRPC's C core, protobuf-c or protoc-c, `make` builds the core

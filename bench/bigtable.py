@@ -121,14 +121,20 @@ def profile_split(data):
     return shares
 
 
+def connect(args):
+    """A connection with widecol and its Bigtable store loaded."""
+    db = sqlite3.connect(":memory:", isolation_level=None)
+    db.enable_load_extension(True)
+    db.load_extension(args.extension)
+    db.load_extension(args.bigtable)
+    return db
+
+
 def call_costs(args):
     """A lookup, a probe and a scan's row on one table, three times."""
     proc = start_emulator()
     try:
-        db = sqlite3.connect(":memory:", isolation_level=None)
-        db.enable_load_extension(True)
-        db.load_extension(args.extension)
-        db.load_extension(args.bigtable)
+        db = connect(args)
         db.execute("CREATE VIRTUAL TABLE c USING widecol(ts INTEGER, h TEXT, v INTEGER, "
                    "ROWKEY(ts PAD 8, h), STORAGE BIGTABLE "
                    "'projects/bench/instances/wc/tables/calls')")
@@ -179,10 +185,7 @@ def main():
     n = args.rows
     proc = start_emulator()
     try:
-        db = sqlite3.connect(":memory:", isolation_level=None)
-        db.enable_load_extension(True)
-        db.load_extension(args.extension)
-        db.load_extension(args.bigtable)
+        db = connect(args)
         rng = random.Random(1)
         n_cust = max(n // 100, 1)
         db.execute("CREATE TABLE src(customer_id INTEGER, paid_at TEXT, payment_id INTEGER,"

@@ -19,6 +19,7 @@
 #include "wc_vtab.h"
 #include "wc_rpc.h"
 #include "rk_bytes.h"
+#include "wc_ask.h"
 
 #include <math.h>
 #include <string.h>
@@ -1514,16 +1515,8 @@ static int pathMentioned(const WcVtab *pTab, const sqlite3_index_info *pInfo,
 ** GLOB: the function's matches need not share the pattern's prefix.
 ** Where the pragma cannot say, it is assumed so. */
 static int functionReplaced(sqlite3 *db, const char *zName){
-  sqlite3_stmt *pStmt = 0;
-  int bReplaced = 1;
-  if( sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_function_list "
-                         "WHERE name = ?1 COLLATE NOCASE AND builtin = 0",
-                         -1, &pStmt, 0) == SQLITE_OK ){
-    sqlite3_bind_text(pStmt, 1, zName, -1, SQLITE_STATIC);
-    bReplaced = sqlite3_step(pStmt) == SQLITE_ROW;
-  }
-  sqlite3_finalize(pStmt);
-  return bReplaced;
+  return wcAskRow(db, "SELECT 1 FROM pragma_function_list WHERE name = ?1 "
+                  "COLLATE NOCASE AND builtin = 0", zName, 1);
 }
 
 /* WC_REPLACED_LIKE and WC_REPLACED_GLOB for the LIKE and GLOB

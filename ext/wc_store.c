@@ -29,6 +29,7 @@
 #include "wc_splits.h"
 #include "rk_bytes.h"
 #include "wc_rpc.h"
+#include "wc_ask.h"
 
 #include <string.h>
 
@@ -70,16 +71,8 @@ const WcStoreCaps *wcStoreCaps(const WcVtab *p){
 ** has not loaded (asked of SQLite, not read from an error's text). */
 static int storeModuleMissing(WcVtab *p){
   const char *zModule = capsOf(p->pSchema)->zModule;
-  sqlite3_stmt *pStmt = 0;
-  int bMissing = 0;
-  if( zModule && sqlite3_prepare_v2(p->db, "SELECT 1 FROM pragma_module_list "
-                                    "WHERE name = ?1", -1, &pStmt, 0)
-                 == SQLITE_OK ){
-    sqlite3_bind_text(pStmt, 1, zModule, -1, SQLITE_STATIC);
-    bMissing = sqlite3_step(pStmt) != SQLITE_ROW;
-  }
-  sqlite3_finalize(pStmt);
-  return bMissing;
+  return zModule && !wcAskRow(p->db, "SELECT 1 FROM pragma_module_list "
+                              "WHERE name = ?1", zModule, 1);
 }
 
 int wcStoreError(WcVtab *p, int rc){

@@ -12,6 +12,7 @@
 SQLITE_EXTENSION_INIT1
 #include "bt_store.h"
 #include "wc_rpc.h"
+#include "wc_ask.h"
 
 int sqlite3_widecolbigtable_init(sqlite3 *db, char **pzErrMsg,
                                  const sqlite3_api_routines *pApi);
@@ -19,14 +20,8 @@ int sqlite3_widecolbigtable_init(sqlite3 *db, char **pzErrMsg,
 /* False if the connection has no widecol module: the Bigtable store is
 ** reached only through it (where the pragma cannot say, assumed there). */
 static int widecolLoaded(sqlite3 *db){
-  sqlite3_stmt *pStmt = 0;
-  int bLoaded = 1;
-  if( sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_module_list "
-                         "WHERE name = 'widecol'", -1, &pStmt, 0) == SQLITE_OK ){
-    bLoaded = sqlite3_step(pStmt) == SQLITE_ROW;
-  }
-  sqlite3_finalize(pStmt);
-  return bLoaded;
+  return wcAskRow(db, "SELECT 1 FROM pragma_module_list WHERE name = ?1",
+                  "widecol", 1);
 }
 
 #ifdef _WIN32
