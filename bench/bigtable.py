@@ -23,7 +23,7 @@ the same run:
           scan: a one-row lookup, a probe (a range with no end, LIMIT 1,
           as skip scans count prefixes) and a scan's time per row, on a
           table of 20,000 rows; the planner prices a call at
-          WC_BIGTABLE_CALL rows (ext/wc_store.c)
+          WC_BIGTABLE_CALL rows (ext/store/wc_store.c)
 
 and prints rows/s or seconds with the ratio widecol / cbt, and the rows
 widecol read per query (widecol_stats) against the rows returned.  cbt is

@@ -16,18 +16,17 @@
 ** and name through SQL (wc_table.h), so loading the extension again on a
 ** connection replaces the registrations and every function keeps working.
 */
-#include "wc_api.h"
-#include "rk_functions.h"
-#include "rk_hash.h"
-#include "wc_ddl.h"
-#include "wc_table.h"
-#include "wc_tvf.h"
-#include "wc_versions.h"
-#include "wc_vtab.h"
+#include "util/wc_api.h"
+#include "key/rk_functions.h"
+#include "key/rk_hash.h"
+#include "tools/wc_ddl.h"
+#include "vtab/wc_table.h"
+#include "tools/wc_tvf.h"
+#include "vtab/wc_versions.h"
+#include "vtab/wc_vtab.h"
 
 #include <stddef.h>
 
-SQLITE_EXTENSION_INIT1
 
 /* Pure functions: the same arguments always give the same result. */
 #define WC_PURE (SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS)

@@ -17,7 +17,7 @@
 ** SQL order and equality are SQLite's own comparison of the two values.
 */
 #include "fuzz_common.h"
-#include "wc_codec.h"
+#include "key/wc_codec.h"
 
 #include <math.h>
 #include <string.h>

@@ -9,7 +9,7 @@
 ** a property returning 0 is a finding.
 */
 #include "fuzz_common.h"
-#include "rk_bytes.h"
+#include "key/rk_bytes.h"
 
 #include <stdio.h>
 

@@ -5,7 +5,7 @@
 ** behaviour, and a schema must give a CREATE TABLE declaration.
 */
 #include "fuzz_common.h"
-#include "wc_schema.h"
+#include "key/wc_schema.h"
 
 #include <string.h>
 

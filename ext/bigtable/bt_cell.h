@@ -1,0 +1,76 @@
+/*
+** bt_cell.h: how widecol writes a value into a Bigtable cell, and reads it
+** back (docs/bigtable.md, "Cell values"), and the row marker.
+**
+** One byte format per SQLite storage class, so that every value comes back
+** exactly, type included, and each is what an HBase or Bigtable
+** application would read with the usual helpers:
+**   TEXT     its bytes as they are (Bytes.toString); a text whose first
+**            byte is 0xF8 or above, which UTF-8 never starts with, gets a
+**            0xFF byte in front
+**   INTEGER  0xF9, then 8 bytes big-endian two's complement
+**            (Bytes.toLong(v, 1))
+**   REAL     0xFA, then the IEEE 754 double's 8 bytes big-endian
+**            (Bytes.toDouble(v, 1))
+**   BLOB     0xFB, then its bytes
+**   NULL     no cell at all; but in a table with versions (ROWTIME),
+**            where each version writes every column, the one byte 0xF8
+**            (a later version may be NULL where an earlier one was not)
+*/
+#ifndef WIDECOL_BT_CELL_H
+#define WIDECOL_BT_CELL_H
+
+#include <sqlite3ext.h>
+#include "util/wc_buf.h"
+#include "util/wc_stamp.h"
+
+#define BT_CELL_NULL    0xF8
+#define BT_CELL_INTEGER 0xF9
+#define BT_CELL_REAL    0xFA
+#define BT_CELL_BLOB    0xFB
+#define BT_CELL_TEXT    0xFF   /* only in front of a text starting >= 0xF8 */
+
+/*
+** The marker: the cell "_:" (family "_", empty qualifier) every row has,
+** so that a row whose columns are all NULL exists.  widecol 1.0 wrote it
+** empty.  Now its value is BT_MARKER_V2, then the row's stamps, then a
+** bit per column:
+**   stamps  the stamp (wc_stamp.h) of the write that made this version
+**           (CheckAndMutateRow compares it), then one for each of the
+**           table's n indexes (STAMPS n): the stamp under which the row's
+**           entry in that index was written (8 zero bytes: by widecol 1.0,
+**           with plain qualifiers)
+**   bits    one per column, in declared order, least significant bit
+**           first: the version has a cell for it.  A read that asks for a
+**           column whose bit is set and gets no cell knows that the cell
+**           went missing (its column family deleted) rather than being
+**           NULL.
+*/
+#define BT_MARKER_V2 0x01
+#define BT_STAMP WC_STAMP_SIZE
+#define BT_STAMPS_SIZE(nStamp) (BT_STAMP * (1 + (nStamp)))
+
+/* Appends a marker with stamps aStamps[0..BT_STAMPS_SIZE(nStamp)) and
+** column bits abHas[0..nCol) (0 or 1 each). */
+void btMarkerEncode(WcBuf *pOut, const unsigned char *aStamps, int nStamp,
+                    const unsigned char *abHas, int nCol);
+/* True if marker a[0..n) carries stamps for nStamp indexes and nCol
+** columns; then *paStamps points at its stamps, *paBits at its bits. */
+int btMarkerParse(const unsigned char *a, size_t n, int nStamp, int nCol,
+                  const unsigned char **paStamps,
+                  const unsigned char **paBits);
+/* Bit iCol of a marker's column bits. */
+int btMarkerHas(const unsigned char *aBits, int iCol);
+/* The stamp of index iIndex's entry in marker a[0..n): 8 bytes, 0s for a
+** marker of widecol 1.0 (empty); NULL if the marker has none. */
+const unsigned char *btMarkerEntryStamp(const unsigned char *a, size_t n,
+                                        int iIndex);
+
+/* Appends the cell bytes of a value that is not NULL to pOut. */
+void btCellEncode(sqlite3_value *pVal, WcBuf *pOut);
+
+/* Sets the result of ctx to the value of cell bytes a[0..n) (a NULL
+** cell leaves it NULL). */
+void btCellResult(sqlite3_context *ctx, const unsigned char *a, int64_t n);
+
+#endif /* WIDECOL_BT_CELL_H */

@@ -1,0 +1,143 @@
+/*
+** bt_rpc.h: calls to Bigtable over gRPC's C core, for widecol's Bigtable
+** store (widecol_bigtable.so).  The bottom of the store: it knows gRPC and
+** protobuf-c, nothing of SQLite's tables.
+**
+** A BtConn is the way to one Bigtable endpoint: BIGTABLE_EMULATOR_HOST
+** when it is set (plain gRPC, no credentials, as every official client
+** does), else Google's endpoints over TLS with the access token in the
+** environment variable WIDECOL_BIGTABLE_TOKEN.  Connections are shared by
+** endpoint within a process and counted.  Messages are protobuf-c messages
+** of bt_wire.proto; each call returns a gRPC status code (0: OK) and, when
+** it is not OK, fills a BtStatus whose text says what Bigtable said.
+**
+** Every call waits under a BtWait: a deadline (a unary call's whole
+** time, a stream's wait for its next message; BT_TIMEOUT_ENV, default
+** BT_DEFAULT_TIMEOUT_MS) and a callback that says whether the statement
+** was interrupted (sqlite3_interrupt()), asked every BT_POLL_MS while
+** the call waits.  Either ends the call: DEADLINE_EXCEEDED or CANCELLED.
+*/
+#ifndef WIDECOL_BT_RPC_H
+#define WIDECOL_BT_RPC_H
+
+#include <stdint.h>
+#include <protobuf-c/protobuf-c.h>
+#include "store/wc_remote.h"
+
+typedef struct BtConn BtConn;
+typedef struct BtStream BtStream;
+typedef struct BtPending BtPending;
+
+/* gRPC status codes widecol treats apart. */
+#define BT_OK                 0
+#define BT_CANCELLED          1
+#define BT_DEADLINE_EXCEEDED  4
+#define BT_NOT_FOUND          5
+#define BT_ALREADY_EXISTS     6
+#define BT_PERMISSION_DENIED  7
+#define BT_FAILED_PRECONDITION 9
+#define BT_ABORTED           10
+#define BT_INTERNAL          13
+#define BT_UNAVAILABLE       14
+#define BT_UNAUTHENTICATED   16
+
+/* The environment variable holding the access token for Google's
+** endpoints (e.g. export WIDECOL_BIGTABLE_TOKEN=$(gcloud auth
+** print-access-token)). */
+#define BT_TOKEN_ENV "WIDECOL_BIGTABLE_TOKEN"
+
+/* The environment variable setting the deadline, in milliseconds. */
+#define BT_TIMEOUT_ENV "WIDECOL_BIGTABLE_TIMEOUT_MS"
+#define BT_DEFAULT_TIMEOUT_MS 30000
+/* How often a waiting call asks whether it was interrupted. */
+#define BT_POLL_MS 50
+
+typedef struct BtStatus BtStatus;
+struct BtStatus {
+  int code;             /* gRPC status code */
+  char *zMsg;           /* From sqlite3_mprintf(), or NULL */
+};
+void btStatusClear(BtStatus *p);
+
+/* What the calls cost, for widecol_stats() (wc_rpc.h). */
+typedef WcRpcStats BtCounters;
+
+/* How a call waits (see above).  xInterrupted may be NULL. */
+typedef struct BtWait BtWait;
+struct BtWait {
+  int64_t nTimeoutMs;
+  int (*xInterrupted)(void*);
+  void *pArg;
+  BtCounters *pCount;   /* Added to; may be NULL */
+  int64_t iUntilMs;     /* If not 0 (btNowMs()), the first answer must come
+                        ** by then, whatever nTimeoutMs leaves: a retry
+                        ** ends with the deadline its first attempt had */
+};
+
+/* Opens (or shares) the connection for this process's environment.
+** Returns 0, or a gRPC code with *pzErr set (sqlite3_mprintf()). */
+int btConnOpen(BtConn **ppConn, char **pzErr);
+void btConnClose(BtConn *pConn);
+/* "127.0.0.1:8086 (the emulator, BIGTABLE_EMULATOR_HOST)", for messages. */
+const char *btConnEndpoint(const BtConn *pConn);
+int btConnIsEmulator(const BtConn *pConn);
+/* The deadline the environment sets (BT_TIMEOUT_ENV), in milliseconds. */
+int64_t btConnTimeoutMs(const BtConn *pConn);
+/* Ends the wait for a reconnection: after a server came back, the next
+** call connects at once instead of after gRPC's growing backoff. */
+void btConnRetryNow(BtConn *pConn);
+
+/* True for a status after which an idempotent call may be tried again. */
+int btRetryable(int code);
+/* Sleeps before attempt nAttempt (1, 2, ...) of a call begun at
+** iStartMs (btNowMs()), growing from 50 ms up to 2 s: BT_OK to go again,
+** BT_DEADLINE_EXCEEDED if the wait's deadline leaves no room for it,
+** BT_CANCELLED if the statement was interrupted. */
+int btBackoff(const BtWait *pWait, int nAttempt, int64_t iStartMs);
+/* *pWait for the attempts of a call first made at iStartMs: they end
+** when the first attempt's deadline does. */
+BtWait btRetryWait(const BtWait *pWait, int64_t iStartMs);
+int64_t btNowMs(void);
+
+/* A unary call: zMethod is the full method path
+** ("/google.bigtable.v2.Bigtable/CheckAndMutateRow"), zTable the
+** resource the call is about (routing header).  On success *ppResp is the
+** response, to free with protobuf_c_message_free_unpacked(). */
+int btCall(BtConn *pConn, const char *zMethod, const char *zTable,
+           const ProtobufCMessage *pReq,
+           const ProtobufCMessageDescriptor *pRespDesc,
+           ProtobufCMessage **ppResp, BtStatus *pStatus,
+           const BtWait *pWait);
+
+/* btCall(), tried again while it fails with a status worth retrying,
+** with backoff, until the deadline: for calls that may be repeated
+** (GetTable; CreateTable and DeleteTable, whose repeat says
+** ALREADY_EXISTS or NOT_FOUND). */
+int btCallIdempotent(BtConn *pConn, const char *zMethod, const char *zTable,
+                     const ProtobufCMessage *pReq,
+                     const ProtobufCMessageDescriptor *pRespDesc,
+                     ProtobufCMessage **ppResp, BtStatus *pStatus,
+                     const BtWait *pWait);
+
+/* The same call in two halves, so that several can be in flight:
+** btCallStart() sends the request (NULL on OOM); btCallFinish() waits for
+** its response, returns as btCall() does, and frees the BtPending.  The
+** deadline runs from btCallStart(). */
+BtPending *btCallStart(BtConn *pConn, const char *zMethod, const char *zTable,
+                       const ProtobufCMessage *pReq, const BtWait *pWait);
+int btCallFinish(BtPending *p, const ProtobufCMessageDescriptor *pRespDesc,
+                 ProtobufCMessage **ppResp, BtStatus *pStatus);
+
+/* A call that streams responses (ReadRows, MutateRows, SampleRowKeys).
+** btStreamNext() gives the next response in *ppMsg and returns 1, or
+** returns 0 at the end of a stream that ended well, or -1 with *pStatus
+** set.  btStreamClose() cancels a stream not read to its end.  pWait
+** must outlive the stream. */
+int btStreamOpen(BtConn *pConn, const char *zMethod, const char *zTable,
+                 const ProtobufCMessage *pReq, BtStream **ppStream,
+                 BtStatus *pStatus, const BtWait *pWait);
+int btStreamNext(BtStream *pStream, const ProtobufCMessageDescriptor *pDesc,
+                 ProtobufCMessage **ppMsg, BtStatus *pStatus);
+void btStreamClose(BtStream *pStream);
+
+#endif /* WIDECOL_BT_RPC_H */

@@ -1,0 +1,660 @@
+/*
+** bt_write.c: xUpdate of a widecol_bigtable table (bt_table.h): each
+** row written becomes a write (BtOp) of Bigtable mutations, queued in its
+** batch (bt_batch.c) or, when its statement must know at once, sent now.
+**
+**   row tables (BT_ROWS)
+**     INSERT             written only if the row has no cell at all
+**                        (CheckAndMutateRow), else a key in use
+**                        (SQLITE_CONSTRAINT_PRIMARYKEY).  Answered at once
+**                        under INSERT OR FAIL (widecol's own way to ask)
+**                        and inside a transaction; in autocommit it waits
+**                        for the end of the statement
+**     INSERT OR REPLACE  blind: the row deleted and written, one mutation
+**     UPDATE, DELETE     conditional on the row as the scan that found it
+**                        saw it (the marker, or the stamp the writer gave
+**                        with _stamp = ?); UPDATE OR FAIL answers at once
+**                        (SQLITE_BUSY_SNAPSHOT if the row changed)
+**   index tables (BT_ENTRIES): INSERT (OR REPLACE) adds a group of cells
+**     under the write's stamp (phase 1); DELETE removes one group
+**     (phase 3), after its row's write
+**   OLDER tables: INSERT puts a version's cells at its timestamp, DELETE
+**     removes them.
+** Every row written gets a new marker (bt_cell.h): the stamps the writer
+** gave in _stamp, or new ones, and which columns have cells.
+*/
+#include <sqlite3ext.h>
+SQLITE_EXTENSION_INIT3
+#include "bigtable/bt_table.h"
+
+#include <string.h>
+#include <time.h>
+
+/*
+** Mutations.
+*/
+
+static int64_t nowMicros(BtTable *p){
+  struct timespec ts;
+  int64_t t;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  /* Bigtable's default granularity is the millisecond. */
+  t = ((int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000) * 1000;
+  if( t <= p->iLastMicros ) t = p->iLastMicros + BT_TICK;
+  p->iLastMicros = t;
+  return t;
+}
+
+static Wcbt__Mutation *newMutation(BtArena *pA){
+  Wcbt__Mutation *pM = btArenaAlloc(pA, sizeof(*pM));
+  if( pM ) wcbt__mutation__init(pM);
+  return pM;
+}
+
+static Wcbt__Mutation *mutSetCell(BtArena *pA, const char *zFamily,
+                                  const unsigned char *aQual, size_t nQual,
+                                  const unsigned char *a, size_t n,
+                                  int64_t iMicros){
+  Wcbt__Mutation *pM = newMutation(pA);
+  Wcbt__Mutation__SetCell *pS = btArenaAlloc(pA, sizeof(*pS));
+  if( pM == 0 || pS == 0 ) return 0;
+  wcbt__mutation__set_cell__init(pS);
+  pS->family = (char*)zFamily;
+  pS->qualifier.data = btArenaCopy(pA, aQual, nQual);
+  pS->qualifier.len = nQual;
+  pS->micros = iMicros;
+  pS->value.data = btArenaCopy(pA, a, n);
+  pS->value.len = n;
+  pM->kind_case = WCBT__MUTATION__KIND_SET_CELL;
+  pM->set_cell = pS;
+  return pS->value.data && pS->qualifier.data ? pM : 0;
+}
+
+/* Deletes the cells of a column, every one (iEnd 0) or those stamped from
+** iStart up to iEnd (excluded). */
+static Wcbt__Mutation *mutDeleteColumn(BtArena *pA, const char *zFamily,
+                                       const unsigned char *aQual,
+                                       size_t nQual, int64_t iStart,
+                                       int64_t iEnd){
+  Wcbt__Mutation *pM = newMutation(pA);
+  Wcbt__Mutation__DeleteColumn *pD = btArenaAlloc(pA, sizeof(*pD));
+  if( pM == 0 || pD == 0 ) return 0;
+  wcbt__mutation__delete_column__init(pD);
+  pD->family = (char*)zFamily;
+  pD->qualifier.data = btArenaCopy(pA, aQual, nQual);
+  pD->qualifier.len = nQual;
+  if( iEnd > 0 ){
+    pD->range = btArenaAlloc(pA, sizeof(*pD->range));
+    if( pD->range == 0 ) return 0;
+    wcbt__time_range__init(pD->range);
+    pD->range->start_micros = iStart;
+    pD->range->end_micros = iEnd;
+  }
+  pM->kind_case = WCBT__MUTATION__KIND_DELETE_COLUMN;
+  pM->delete_column = pD;
+  return pD->qualifier.data ? pM : 0;
+}
+
+static Wcbt__Mutation *mutDeleteRow(BtArena *pA){
+  Wcbt__Mutation *pM = newMutation(pA);
+  Wcbt__Mutation__DeleteRow *pD = btArenaAlloc(pA, sizeof(*pD));
+  if( pM == 0 || pD == 0 ) return 0;
+  wcbt__mutation__delete_row__init(pD);
+  pM->kind_case = WCBT__MUTATION__KIND_DELETE_ROW;
+  pM->delete_row = pD;
+  return pM;
+}
+
+static const unsigned char *columnQual(const BtColumn *pCol){
+  return (const unsigned char*)pCol->zName;
+}
+
+/* The qualifier of column zName (NULL: the marker) in group aStamp of an
+** index's entry: "\0", the stamp, the name; a group of widecol 1.0
+** (stamp 0s): the plain name.  In pA. */
+static unsigned char *groupQual(BtArena *pA, const unsigned char *aStamp,
+                                const char *zName, size_t *pn){
+  static const unsigned char aZero[BT_STAMP] = {0};
+  size_t nName = zName ? strlen(zName) : 0;
+  unsigned char *a;
+  if( memcmp(aStamp, aZero, BT_STAMP) == 0 ){
+    *pn = nName;
+    return btArenaCopy(pA, zName ? zName : "", nName);
+  }
+  *pn = 1 + BT_STAMP + nName;
+  a = btArenaAlloc(pA, *pn);
+  if( a == 0 ) return 0;
+  a[0] = 0;
+  memcpy(a + 1, aStamp, BT_STAMP);
+  if( nName ) memcpy(a + 1 + BT_STAMP, zName, nName);
+  return a;
+}
+
+/* The timestamp of a row's cells: with ROWTIME the column's value, which
+** must be one Bigtable takes (widecol makes only such), else now (and not
+** before the cells of the row as it was read: the latest cell is the one
+** reads see). */
+static int rowMicros(BtTable *p, sqlite3_value *pTime, int64_t iAfter,
+                     int64_t *piMicros){
+  if( !p->bRowtime ){
+    *piMicros = nowMicros(p);
+    if( *piMicros < iAfter ) *piMicros = iAfter;
+    return SQLITE_OK;
+  }
+  *piMicros = sqlite3_value_int64(pTime);
+  if( sqlite3_value_type(pTime) != SQLITE_INTEGER || *piMicros < 0
+   || *piMicros % BT_TICK != 0 ){
+    return btError(p, SQLITE_CONSTRAINT_CHECK, "widecol %s: rowtime must be "
+        "an integer number of microseconds in whole milliseconds (Bigtable's "
+        "timestamp granularity), not %Q", p->zTable,
+        sqlite3_value_text(pTime));
+  }
+  return SQLITE_OK;
+}
+
+/* The cell of value pVal in *pCell; SQLITE_TOOBIG (message set) past
+** Bigtable's cell limit. */
+static int encodeCell(BtTable *p, int iCol, sqlite3_value *pVal, WcBuf *pCell){
+  pCell->n = 0;
+  btCellEncode(pVal, pCell);
+  if( pCell->bOom ) return SQLITE_NOMEM;
+  if( pCell->n > BT_MAX_CELL ){
+    int bBlob = sqlite3_value_type(pVal) == SQLITE_BLOB;
+    char zWhy[96];
+    zWhy[0] = 0;
+    if( bBlob ){
+      sqlite3_snprintf(sizeof(zWhy), zWhy, "; a BLOB's cell is a type byte "
+                       "and its bytes, so a BLOB may hold at most %d bytes",
+                       BT_MAX_CELL - 1);
+    }else if( sqlite3_value_type(pVal) == SQLITE_TEXT ){
+      sqlite3_snprintf(sizeof(zWhy), zWhy, "; a text starting with a byte "
+                       "of 0xF8 or more takes one byte more");
+    }
+    return btError(p, SQLITE_TOOBIG, "widecol %s: the value of column %s "
+        "takes %lld bytes in its Bigtable cell, more than the %d a cell may "
+        "hold (100 MiB)%s", p->zTable, p->aCol[iCol].zName,
+        (long long)pCell->n, BT_MAX_CELL, zWhy);
+  }
+  return SQLITE_OK;
+}
+
+/* Adds the mutations writing columns argv[0..nCol) (an UPDATE's unchanged
+** ones skipped) of a row or an entry's group (aStamp; 0 for a row),
+** stamped iMicros, to pOp; abHas[i] is set for each column that then has
+** a cell.  With ROWTIME a NULL is a cell too; else a NULL is no cell, and
+** unless bFresh (the row was deleted first) its old cell is deleted. */
+static int columnMutations(BtTable *p, BtOp *pOp, sqlite3_value **argv,
+                           int bFresh, int bUpdate, const unsigned char *aStamp,
+                           int64_t iMicros, unsigned char *abHas){
+  static const unsigned char aNull[1] = { BT_CELL_NULL };
+  BtArena *pA = pOp->pArena;
+  int bDropOlder = p->bRowtime && p->eKind == BT_ROWS && p->nVersions == 1
+                && !bFresh && iMicros > 0;
+  WcBuf cell;
+  int i, rc = SQLITE_OK;
+  memset(&cell, 0, sizeof(cell));
+  for(i = 0; i < p->nCol && rc == SQLITE_OK; i++){
+    sqlite3_value *pVal = argv[i];
+    const BtColumn *pCol = &p->aCol[i];
+    const unsigned char *aQual = columnQual(pCol);
+    size_t nQual = strlen(pCol->zName);
+    if( bUpdate && sqlite3_value_nochange(pVal) ){
+      abHas[i] = 2;     /* unknown: kept from the row as read */
+      continue;
+    }
+    if( aStamp ){
+      aQual = groupQual(pA, aStamp, pCol->zName, &nQual);
+      if( aQual == 0 ){
+        rc = SQLITE_NOMEM;
+        break;
+      }
+    }
+    if( bDropOlder ){
+      if( !btOpAdd(pOp, mutDeleteColumn(pA, pCol->zFamily, aQual, nQual, 0,
+                                        iMicros)) ){
+        rc = SQLITE_NOMEM;
+        break;
+      }
+    }
+    if( sqlite3_value_type(pVal) == SQLITE_NULL ){
+      if( p->bRowtime ){
+        abHas[i] = 1;
+        if( !btOpAdd(pOp, mutSetCell(pA, pCol->zFamily, aQual, nQual, aNull,
+                                     1, iMicros)) ){
+          rc = SQLITE_NOMEM;
+        }
+      }else if( !bFresh ){
+        if( !btOpAdd(pOp, mutDeleteColumn(pA, pCol->zFamily, aQual, nQual, 0,
+                                          0)) ){
+          rc = SQLITE_NOMEM;
+        }
+      }
+      continue;
+    }
+    rc = encodeCell(p, i, pVal, &cell);
+    if( rc != SQLITE_OK ) break;
+    abHas[i] = 1;
+    if( !btOpAdd(pOp, mutSetCell(pA, pCol->zFamily, aQual, nQual, cell.a,
+                                 (size_t)cell.n, iMicros)) ){
+      rc = SQLITE_NOMEM;
+    }
+  }
+  wcBufFree(&cell);
+  return rc;
+}
+
+/* Every family of the row's columns other than "_" is named first by a
+** mutation that changes nothing, so that a family gone from the table
+** fails the write before any of it is applied (the emulator applies a
+** row's mutations one by one until one fails; Bigtable, atomically). */
+static int familyChecks(BtTable *p, BtOp *pOp){
+  int i;
+  for(i = 1; i < p->nFamily; i++){
+    if( !btOpAdd(pOp, mutDeleteColumn(pOp->pArena, p->azFamily[i],
+                                      (const unsigned char*)"", 0, 0, 0)) ){
+      return SQLITE_NOMEM;
+    }
+  }
+  return SQLITE_OK;
+}
+
+/* The marker of the row written: stamps from pStamps (the writer's
+** _stamp; else a new write stamp and the index stamps of the row as read,
+** or 0s), and the column bits abHas (2: as in the row read). */
+static int markerMutation(BtTable *p, BtOp *pOp, sqlite3_value *pStamps,
+                          unsigned char *abHas, int64_t iMicros){
+  size_t nStamps = BT_STAMPS_SIZE(p->nStamp);
+  const unsigned char *aOld = 0, *aOldBits = 0;
+  unsigned char *aStamps;
+  WcBuf marker;
+  int i, rc = SQLITE_OK;
+  if( p->bSeen && p->bSeenMarker && !p->bSeenPrefix
+   && p->seenKey.n == (int64_t)pOp->nKey
+   && memcmp(p->seenKey.a, pOp->aKey, pOp->nKey) == 0 ){
+    btMarkerParse(p->seenMarker.a, (size_t)p->seenMarker.n, p->nStamp,
+                  p->nCol, &aOld, &aOldBits);
+  }
+  aStamps = btArenaAlloc(pOp->pArena, nStamps);
+  if( aStamps == 0 ) return SQLITE_NOMEM;
+  if( pStamps && sqlite3_value_type(pStamps) == SQLITE_BLOB ){
+    if( (size_t)sqlite3_value_bytes(pStamps) != nStamps ){
+      return btError(p, SQLITE_MISUSE, "widecol %s: _stamp is widecol's own "
+          "(%d bytes on this table), not %d bytes", p->zTable, (int)nStamps,
+          sqlite3_value_bytes(pStamps));
+    }
+    memcpy(aStamps, sqlite3_value_blob(pStamps), nStamps);
+  }else{
+    btNewStamp(aStamps);
+    if( aOld ) memcpy(aStamps + BT_STAMP, aOld + BT_STAMP, nStamps - BT_STAMP);
+  }
+  memcpy(pOp->aStamp, aStamps, BT_STAMP);
+  for(i = 0; i < p->nCol; i++){
+    if( abHas[i] == 2 ) abHas[i] = aOldBits ? btMarkerHas(aOldBits, i) : 0;
+  }
+  memset(&marker, 0, sizeof(marker));
+  btMarkerEncode(&marker, aStamps, p->nStamp, abHas, p->nCol);
+  if( marker.bOom
+   || !btOpAdd(pOp, mutSetCell(pOp->pArena, BT_DEFAULT_FAMILY,
+                               (const unsigned char*)"", 0, marker.a,
+                               (size_t)marker.n, iMicros)) ){
+    rc = SQLITE_NOMEM;
+  }
+  wcBufFree(&marker);
+  return rc;
+}
+
+static int checkKey(BtTable *p, sqlite3_value *pKey){
+  int n = sqlite3_value_bytes(pKey);
+  if( sqlite3_value_type(pKey) == SQLITE_NULL || n == 0 ){
+    return btError(p, SQLITE_CONSTRAINT_NOTNULL, "widecol %s: a Bigtable row "
+                   "key cannot be empty", p->zTable);
+  }
+  if( n > BT_MAX_KEY ){
+    return btError(p, SQLITE_TOOBIG, "widecol %s: the row key is %d bytes; "
+                   "Bigtable takes at most %d", p->zTable, n, BT_MAX_KEY);
+  }
+  return SQLITE_OK;
+}
+
+/* True if the table's last one-key scan was of aKey[0..n). */
+static int seenIs(const BtTable *p, const unsigned char *aKey, size_t n){
+  return p->seenKey.n == (int64_t)n && (n == 0
+         || memcmp(p->seenKey.a, aKey, n) == 0);
+}
+
+/* What a write of key aKey is conditional on: the row as its scan saw it
+** (its marker, the stamp given, or no marker), or nothing. */
+static void expectSeen(BtTable *p, BtOp *pOp){
+  if( !seenIs(p, pOp->aKey, pOp->nKey) || !p->bSeen ){
+    pOp->eCond = BT_COND_NONE;
+  }else if( p->bSeenPrefix ){
+    pOp->eCond = BT_COND_PREFIX;
+  }else if( p->bSeenMarker ){
+    pOp->eCond = BT_COND_MARKER;
+  }else{
+    pOp->eCond = BT_COND_NOMARK;
+    return;
+  }
+  if( pOp->eCond != BT_COND_NONE ){
+    pOp->aExpect = btArenaCopy(pOp->pArena, p->seenMarker.a,
+                               (size_t)p->seenMarker.n);
+    pOp->nExpect = (size_t)p->seenMarker.n;
+  }
+}
+
+/* A row's write being made: pOp in the batch's arena, or, if bNow (sent
+** at once), in its own; abHas[i] set for each column with a cell. */
+typedef struct RowWrite RowWrite;
+struct RowWrite {
+  BtBatch *pB;
+  BtArena private;
+  BtOp *pOp;
+  unsigned char *abHas;
+  int bNow;
+};
+
+/* Makes w->pOp for row pKey, room for nMut mutations. */
+static int rowBegin(BtTable *p, RowWrite *w, sqlite3_value *pKey, int nMut){
+  const unsigned char *aKey = sqlite3_value_blob(pKey);
+  size_t nKey = (size_t)sqlite3_value_bytes(pKey);
+  memset(&w->private, 0, sizeof(w->private));
+  w->pB = btBatchOf(p, p->zResource);
+  if( w->pB == 0 ) return SQLITE_NOMEM;
+  if( !w->bNow ){
+    int rc = btOpRoom(p, w->pB, BT_PHASE_ROW, aKey, nKey);
+    if( rc != SQLITE_OK ) return rc;
+  }
+  w->pOp = btOpNew(w->bNow ? &w->private : btBatchArena(w->pB), BT_PHASE_ROW,
+                   aKey, nKey, nMut);
+  w->abHas = w->pOp ? btArenaAlloc(w->pOp->pArena, (size_t)p->nCol + 1) : 0;
+  if( w->abHas == 0 ){
+    btArenaFree(&w->private);
+    return SQLITE_NOMEM;
+  }
+  return SQLITE_OK;
+}
+
+/* Ends w: adds the columns argv[3..] (bFresh: the row was deleted first;
+** else an UPDATE's) and the marker, stamped iMicros, then queues the
+** write or sends it now.  rc: how the write's making went so far. */
+static int rowEnd(BtTable *p, RowWrite *w, sqlite3_value **argv, int bFresh,
+                  int64_t iMicros, int rc){
+  if( rc == SQLITE_OK ){
+    rc = columnMutations(p, w->pOp, &argv[3], bFresh, !bFresh, 0, iMicros,
+                         w->abHas);
+  }
+  if( rc == SQLITE_OK ){
+    rc = markerMutation(p, w->pOp, argv[2 + BT_COL_STAMP(p)], w->abHas,
+                        iMicros);
+  }
+  if( rc != SQLITE_OK ){
+    btArenaFree(&w->private);
+    return rc;
+  }
+  if( w->bNow ){
+    rc = btOpSendNow(p, w->pOp);
+    btArenaFree(&w->private);
+    return rc;
+  }
+  return btOpQueue(p, w->pB, w->pOp);
+}
+
+/* A new row at key argv[2] (an INSERT, or an UPDATE that moves a row),
+** columns argv[3..]. */
+static int rowInsert(BtTable *p, sqlite3_value **argv, int bMoved){
+  sqlite3_value *pKey = argv[2];
+  int bReplace = sqlite3_vtab_on_conflict(p->db) == SQLITE_REPLACE;
+  RowWrite w;
+  int64_t iMicros;
+  int rc;
+  /* Answered at once: where the statement must know at the row (INSERT
+  ** OR FAIL, widecol's way to ask), and in a transaction, whose
+  ** statements' errors must be their own. */
+  w.bNow = !bReplace && (bMoved || !btAutocommit(p)
+                || sqlite3_vtab_on_conflict(p->db) == SQLITE_FAIL);
+  rc = checkKey(p, pKey);
+  if( rc == SQLITE_OK ){
+    rc = rowMicros(p, p->bRowtime ? argv[3 + p->nCol] : 0, 0, &iMicros);
+  }
+  if( rc == SQLITE_OK ) rc = rowBegin(p, &w, pKey, p->nCol + p->nFamily + 3);
+  if( rc != SQLITE_OK ) return rc;
+  w.pOp->eCond = bReplace ? BT_COND_NONE : BT_COND_ABSENT;
+  if( bReplace ){
+    rc = familyChecks(p, w.pOp);
+    if( rc == SQLITE_OK && !btOpAdd(w.pOp, mutDeleteRow(w.pOp->pArena)) ){
+      rc = SQLITE_NOMEM;
+    }
+  }
+  return rowEnd(p, &w, argv, 1, iMicros, rc);
+}
+
+/* An UPDATE of the row at argv[0] in place: the columns set, conditional
+** on the row as its scan saw it. */
+static int rowUpdate(BtTable *p, sqlite3_value **argv){
+  RowWrite w;
+  int64_t iMicros;
+  int rc;
+  w.bNow = sqlite3_vtab_on_conflict(p->db) == SQLITE_FAIL;
+  rc = rowBegin(p, &w, argv[0], 2 * p->nCol + p->nFamily + 3);
+  if( rc != SQLITE_OK ) return rc;
+  expectSeen(p, w.pOp);
+  rc = rowMicros(p, p->bRowtime ? argv[3 + p->nCol] : 0,
+                 seenIs(p, w.pOp->aKey, w.pOp->nKey) ? p->iSeenMicros : 0,
+                 &iMicros);
+  if( rc == SQLITE_OK ) rc = familyChecks(p, w.pOp);
+  return rowEnd(p, &w, argv, 0, iMicros, rc);
+}
+
+/* A DELETE of row aKey: conditional on the row as its scan saw it. */
+static int rowDelete(BtTable *p, const unsigned char *aKey, size_t nKey){
+  BtBatch *pB = btBatchOf(p, p->zResource);
+  BtOp *pOp;
+  int rc;
+  if( pB == 0 ) return SQLITE_NOMEM;
+  rc = btOpRoom(p, pB, BT_PHASE_ROW, aKey, nKey);
+  if( rc != SQLITE_OK ) return rc;
+  pOp = btOpNew(btBatchArena(pB), BT_PHASE_ROW, aKey, nKey, 1);
+  if( pOp == 0 || !btOpAdd(pOp, mutDeleteRow(pOp->pArena)) ){
+    return SQLITE_NOMEM;
+  }
+  expectSeen(p, pOp);
+  return btOpQueue(p, pB, pOp);
+}
+
+/*
+** Index entries.
+*/
+
+/* An entry put: the group of its write's stamp (_stamp), before the row
+** (phase 1). */
+static int entryPut(BtTable *p, sqlite3_value **argv){
+  sqlite3_value *pKey = argv[2];
+  sqlite3_value *pStamp = argv[2 + BT_COL_STAMP(p)];
+  BtBatch *pB = btBatchOf(p, p->zResource);
+  unsigned char *abHas;
+  const unsigned char *aStamp;
+  size_t nQual;
+  unsigned char *aQual;
+  int64_t iMicros;
+  BtOp *pOp;
+  int rc;
+  if( pB == 0 ) return SQLITE_NOMEM;
+  if( sqlite3_value_type(pStamp) != SQLITE_BLOB
+   || sqlite3_value_bytes(pStamp) != BT_STAMP ){
+    return btError(p, SQLITE_MISUSE, "widecol %s: an entry of %s is written "
+        "by widecol, with its write's stamp (_stamp, 8 bytes)", p->zTable,
+        p->zName);
+  }
+  aStamp = sqlite3_value_blob(pStamp);
+  rc = checkKey(p, pKey);
+  if( rc == SQLITE_OK ){
+    rc = rowMicros(p, p->bRowtime ? argv[3 + p->nCol] : 0, 0, &iMicros);
+  }
+  if( rc == SQLITE_OK ){
+    rc = btOpRoom(p, pB, BT_PHASE_PUT, sqlite3_value_blob(pKey),
+                  (size_t)sqlite3_value_bytes(pKey));
+  }
+  if( rc != SQLITE_OK ) return rc;
+  pOp = btOpNew(btBatchArena(pB), BT_PHASE_PUT, sqlite3_value_blob(pKey),
+                (size_t)sqlite3_value_bytes(pKey), p->nCol + 1);
+  abHas = pOp ? btArenaAlloc(pOp->pArena, (size_t)p->nCol + 1) : 0;
+  if( abHas == 0 ) return SQLITE_NOMEM;
+  memcpy(pOp->aStamp, aStamp, BT_STAMP);
+  aQual = groupQual(pOp->pArena, aStamp, 0, &nQual);
+  if( aQual == 0
+   || !btOpAdd(pOp, mutSetCell(pOp->pArena, BT_DEFAULT_FAMILY, aQual, nQual,
+                               (const unsigned char*)"", 0, iMicros)) ){
+    return SQLITE_NOMEM;
+  }
+  rc = columnMutations(p, pOp, &argv[3], 1, 0, aStamp, iMicros, abHas);
+  if( rc != SQLITE_OK ) return rc;
+  return btOpQueue(p, pB, pOp);
+}
+
+/* An entry delete: the group of the stamp the scan was given (_stamp =
+** ?), after its row's write (phase 3).  Without a stamp, every group. */
+static int entryDelete(BtTable *p, const unsigned char *aKey, size_t nKey){
+  BtBatch *pB = btBatchOf(p, p->zResource);
+  BtOp *pOp;
+  int i;
+  if( pB == 0 ) return SQLITE_NOMEM;
+  pOp = btOpNew(btBatchArena(pB), BT_PHASE_DELETE, aKey, nKey, p->nCol + 1);
+  if( pOp == 0 ) return SQLITE_NOMEM;
+  if( !seenIs(p, aKey, nKey) || !p->bSeenPrefix
+   || p->seenMarker.n != BT_STAMP || p->eKind == BT_PLAIN ){
+    if( !btOpAdd(pOp, mutDeleteRow(pOp->pArena)) ) return SQLITE_NOMEM;
+  }else{
+    const unsigned char *aStamp = p->seenMarker.a;
+    for(i = -1; i < p->nCol; i++){
+      size_t nQual;
+      unsigned char *aQual = groupQual(pOp->pArena, aStamp,
+                                       i < 0 ? 0 : p->aCol[i].zName, &nQual);
+      if( aQual == 0
+       || !btOpAdd(pOp, mutDeleteColumn(pOp->pArena,
+                                        i < 0 ? BT_DEFAULT_FAMILY
+                                              : p->aCol[i].zFamily,
+                                        aQual, nQual, 0, 0)) ){
+        return SQLITE_NOMEM;
+      }
+    }
+  }
+  /* After the write of its row, if that waits: not sent if it fails. */
+  if( p->zRowsOf && p->seenRowkey.n > 0 ){
+    pOp->pRow = btOpWaiting(p->pTxn, p->zRowsOf, p->seenRowkey.a,
+                            (size_t)p->seenRowkey.n);
+  }
+  return btOpQueue(p, pB, pOp);
+}
+
+/*
+** Versions (OLDER): rows of the row table's Bigtable table, blind.
+*/
+
+/* A version put into history (stamped before the row's latest): its
+** cells and its marker at its timestamp.  (A row's latest version that
+** a new one replaces needs nothing: its cells stay, as history.) */
+static int versionPut(BtTable *p, sqlite3_value **argv){
+  sqlite3_value *pKey = argv[2];
+  BtBatch *pB = btBatchOf(p, p->zResource);
+  unsigned char *abHas;
+  int64_t iMicros;
+  BtOp *pOp;
+  int rc;
+  if( pB == 0 ) return SQLITE_NOMEM;
+  rc = checkKey(p, pKey);
+  if( rc == SQLITE_OK ) rc = rowMicros(p, argv[3 + p->nCol], 0, &iMicros);
+  if( rc == SQLITE_OK ){
+    rc = btOpRoom(p, pB, BT_PHASE_ROW, sqlite3_value_blob(pKey),
+                  (size_t)sqlite3_value_bytes(pKey));
+  }
+  if( rc != SQLITE_OK ) return rc;
+  pOp = btOpNew(btBatchArena(pB), BT_PHASE_ROW, sqlite3_value_blob(pKey),
+                (size_t)sqlite3_value_bytes(pKey), p->nCol + 2);
+  abHas = pOp ? btArenaAlloc(pOp->pArena, (size_t)p->nCol + 1) : 0;
+  if( abHas == 0 ) return SQLITE_NOMEM;
+  rc = columnMutations(p, pOp, &argv[3], 1, 0, 0, iMicros, abHas);
+  if( rc == SQLITE_OK ) rc = markerMutation(p, pOp, 0, abHas, iMicros);
+  if( rc != SQLITE_OK ) return rc;
+  return btOpQueue(p, pB, pOp);
+}
+
+/* Deletes a version (its key: the row key and the timestamp). */
+static int versionDelete(BtTable *p, const unsigned char *aKey, int64_t nKey){
+  BtBatch *pB = btBatchOf(p, p->zResource);
+  int64_t iMicros = 0;
+  BtOp *pOp;
+  int i;
+  if( pB == 0 ) return SQLITE_NOMEM;
+  if( nKey < 8 ) return SQLITE_OK;    /* no version has such a key */
+  for(i = 0; i < 8; i++){
+    iMicros = (int64_t)(((uint64_t)iMicros << 8) | aKey[nKey - 8 + i]);
+  }
+  i = btOpRoom(p, pB, BT_PHASE_ROW, aKey, (size_t)nKey - 8);
+  if( i != SQLITE_OK ) return i;
+  pOp = btOpNew(btBatchArena(pB), BT_PHASE_ROW, aKey, (size_t)nKey - 8,
+                p->nCol + 1);
+  if( pOp == 0 ) return SQLITE_NOMEM;
+  for(i = -1; i < p->nCol; i++){
+    const char *zFamily = i < 0 ? BT_DEFAULT_FAMILY : p->aCol[i].zFamily;
+    const char *zQual = i < 0 ? "" : p->aCol[i].zName;
+    if( !btOpAdd(pOp, mutDeleteColumn(pOp->pArena, zFamily,
+                                      (const unsigned char*)zQual,
+                                      strlen(zQual), iMicros,
+                                      iMicros + BT_TICK)) ){
+      return SQLITE_NOMEM;
+    }
+  }
+  return btOpQueue(p, pB, pOp);
+}
+
+int btUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
+             sqlite3_int64 *pRowid){
+  BtTable *p = (BtTable*)pVtab;
+  BtTxn *pTxn = p->pTxn;
+  (void)pRowid;
+  /* In autocommit a failure kept is this statement's: it stops here. */
+  if( pTxn->zFailed && btAutocommit(p) ){
+    return btError(p, pTxn->rcFailed, "%s", pTxn->zFailed);
+  }
+  if( btTableConnect(p) ) return SQLITE_ERROR;
+  if( argc == 1 ){
+    const unsigned char *aKey = sqlite3_value_blob(argv[0]);
+    size_t nKey = (size_t)sqlite3_value_bytes(argv[0]);
+    switch( p->eKind ){
+      case BT_OLDER:   return versionDelete(p, aKey, (int64_t)nKey);
+      case BT_ENTRIES:
+      case BT_PLAIN:   return entryDelete(p, aKey, nKey);
+      default:         return rowDelete(p, aKey, nKey);
+    }
+  }
+  if( sqlite3_value_type(argv[0]) != SQLITE_NULL && p->eKind != BT_ROWS ){
+    return btError(p, SQLITE_MISUSE, "widecol %s: %s is written by widecol: "
+        "an entry or version is added (INSERT) or dropped (DELETE), never "
+        "changed", p->zTable, p->zName);
+  }
+  switch( p->eKind ){
+    case BT_OLDER:   return versionPut(p, argv);
+    case BT_ENTRIES:
+    case BT_PLAIN:   return entryPut(p, argv);
+    default:         break;
+  }
+  if( sqlite3_value_type(argv[0]) == SQLITE_NULL ){
+    return rowInsert(p, argv, 0);
+  }else{
+    sqlite3_value *pKey = argv[2];
+    int n = sqlite3_value_bytes(argv[0]);
+    if( n == sqlite3_value_bytes(pKey)
+     && memcmp(sqlite3_value_blob(argv[0]), sqlite3_value_blob(pKey),
+               (size_t)n) == 0 ){
+      return rowUpdate(p, argv);
+    }else{
+      /* A new key: written there first (answered at once, so that a key
+      ** in use changes nothing), then the old row deleted. */
+      int rc = rowInsert(p, argv, 1);
+      if( rc == SQLITE_OK ){
+        rc = rowDelete(p, sqlite3_value_blob(argv[0]), (size_t)n);
+      }
+      return rc;
+    }
+  }
+}

@@ -1,0 +1,54 @@
+/*
+** wc_rpc.h: what the core and a remote store (the Bigtable store,
+** widecol_bigtable.so) share beyond SQL text.
+**
+** A set of key ranges read at once.  On a remote store the core reads the
+** ranges of an ascending scan with one statement, the store with one
+** request, instead of one each (WC_STMT_SCAN_SET: WHERE <key> MATCH ?1).
+** ?1 is a BLOB of ranges in increasing key order, disjoint, each: the
+** lower bound's length (4 bytes big-endian) and bytes, then 0x00 if no
+** upper bound, else 0x01, its length and bytes; a range is [lo, hi).  At
+** most WC_SET_MAX ranges go in one.
+*/
+#define WC_SET_MAX 500
+
+/*
+** Bigtable's limits that the core plans and checks by (its store
+** capabilities, wc_store.c) and the store enforces (bt_table.h): the
+** longest row key, and the step of its timestamps, microseconds in steps
+** of a millisecond (the default granularity, the only one the emulator
+** takes).  Written once, here.
+*/
+#define WC_BIGTABLE_MAX_KEY   4096
+#define WC_BIGTABLE_TIME_STEP 1000
+
+/*
+** What a remote store's calls cost, as widecol_stats() reports them.  The
+** Bigtable store adds its tables' counters into a WcRpcStats the core
+** hands it through SQL:
+**
+**   SELECT 1 FROM "<schema>"."<name>_rows"
+**    WHERE widecol_bigtable_counters(rowkey, ?1)
+**
+** with ?1 bound by sqlite3_bind_pointer() to a WcRpcStats* of type
+** WC_RPC_COUNTERS: the store's xFindFunction makes that a constraint whose
+** xFilter adds the table's figures (and clears them if bReset), as
+** wc_table.h's lookup finds a widecol table.  No registry is kept.
+*/
+#ifndef WIDECOL_WC_REMOTE_H
+#define WIDECOL_WC_REMOTE_H
+
+#include <stdint.h>
+
+#define WC_RPC_COUNTERS "widecol_bigtable_counters"
+
+typedef struct WcRpcStats WcRpcStats;
+struct WcRpcStats {
+  int64_t nRpc;         /* Calls started */
+  int64_t nMsgIn;       /* Messages received */
+  int64_t nByteIn;      /* Their bytes */
+  int64_t nByteOut;     /* Bytes sent */
+  int bReset;           /* In: clear the table's counters once added */
+};
+
+#endif /* WIDECOL_WC_REMOTE_H */

@@ -1,0 +1,331 @@
+/*
+** wc_regions.c: SELECT * FROM widecol_regions('<query>', max_rows
+** [, recent]) replays row keys through HBase-style region splitting.
+**
+** The query returns keys in the order they are written.  A table starts
+** as one region holding every key; a region that reaches max_rows rows
+** splits at its middle key (HBase's split point), the lower half keeping
+** the start key.  A key written again overwrites its row (a put).  Each
+** final region is one result row, with how many of the last `recent`
+** writes (default a tenth of them) fall into it and how that compares to
+** an even share: sequential keys send every recent write to the last
+** region, salted or reversed keys spread them.
+**
+** Keys are compared as bytes, as HBase compares them: blobs as they are,
+** text by its UTF-8 bytes, numbers by their text ('10' < '9').  The keys
+** are sorted once to ranks; two Fenwick trees over the ranks count the
+** rows present and mark the regions' first ranks, so that finding a key's
+** region, its row count and its middle key each take O(log n).
+*/
+#include "tools/wc_tvf.h"
+#include "key/wc_codec.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct RegKey RegKey;
+struct RegKey {
+  const unsigned char *a;  /* Its bytes, once every key is read */
+  sqlite3_int64 iOff;   /* Where they are in Sim.bytes, while reading */
+  int n;
+  int bBlob;
+  int iWrite;           /* Write that gave it */
+};
+
+/* A Fenwick tree over ranks 0..n-1. */
+typedef struct Fenwick Fenwick;
+struct Fenwick {
+  int n;
+  int *a;               /* 1-based */
+};
+
+static int fenInit(Fenwick *p, int n){
+  p->n = n;
+  p->a = sqlite3_malloc64(sizeof(int) * ((sqlite3_uint64)n + 1));
+  if( p->a == 0 ) return SQLITE_NOMEM;
+  memset(p->a, 0, sizeof(int) * ((size_t)n + 1));
+  return SQLITE_OK;
+}
+
+static void fenAdd(Fenwick *p, int iRank){
+  int i;
+  for(i = iRank + 1; i <= p->n; i += i & -i) p->a[i]++;
+}
+
+/* Marks at ranks 0..iRank. */
+static int fenCount(const Fenwick *p, int iRank){
+  int i, n = 0;
+  for(i = iRank + 1; i > 0; i -= i & -i) n += p->a[i];
+  return n;
+}
+
+/* The rank of the k-th mark (1-based k). */
+static int fenKth(const Fenwick *p, int k){
+  int iPos = 0, iStep = 1;
+  while( iStep * 2 <= p->n ) iStep *= 2;
+  for(; iStep; iStep /= 2){
+    if( iPos + iStep <= p->n && p->a[iPos + iStep] < k ){
+      iPos += iStep;
+      k -= p->a[iPos];
+    }
+  }
+  return iPos;
+}
+
+typedef struct Sim Sim;
+struct Sim {
+  WcBuf bytes;          /* Every key's bytes, one after another */
+  int nWrite;
+  RegKey *aSorted;      /* The keys in write order as read, then the
+                        ** distinct keys in byte order, one per rank */
+  int nRank;
+  int *aiRank;          /* Write -> rank */
+  unsigned char *abRow; /* Rank -> it holds a row */
+  Fenwick rows;         /* Ranks holding a row */
+  Fenwick starts;       /* First rank of each region */
+};
+
+static void simFree(Sim *p){
+  wcBufFree(&p->bytes);
+  sqlite3_free(p->aSorted);
+  sqlite3_free(p->aiRank);
+  sqlite3_free(p->abRow);
+  sqlite3_free(p->rows.a);
+  sqlite3_free(p->starts.a);
+}
+
+/* Runs the query and keeps the keys it returns, in order. */
+static int readKeys(sqlite3 *db, const char *zSql, Sim *p, char **pzErr){
+  sqlite3_stmt *pStmt = 0;
+  int nAlloc = 0;
+  int rc = wcTvfPrepareQuery(db, "widecol_regions", zSql, "the keys in "
+      "write order, as in widecol_regions('SELECT rowkey FROM orders ORDER "
+      "BY order_id', 1000)", &pStmt, pzErr);
+  if( rc != SQLITE_OK ) return rc;
+  while( (rc = sqlite3_step(pStmt)) == SQLITE_ROW ){
+    sqlite3_value *pKey = sqlite3_column_value(pStmt, 0);
+    int eType = sqlite3_value_type(pKey);
+    const void *a;
+    int n;
+    if( eType == SQLITE_NULL ){
+      *pzErr = sqlite3_mprintf("widecol_regions: the query returned NULL as "
+                               "key number %d; every write needs a key",
+                               p->nWrite + 1);
+      rc = SQLITE_ERROR;
+      break;
+    }
+    a = eType == SQLITE_BLOB ? sqlite3_value_blob(pKey)
+                             : (const void*)sqlite3_value_text(pKey);
+    n = sqlite3_value_bytes(pKey);
+    if( p->nWrite == nAlloc ){
+      int nNew = nAlloc ? 2 * nAlloc : 1024;
+      RegKey *aNew = sqlite3_realloc64(p->aSorted,
+                                       sizeof(RegKey) * (sqlite3_uint64)nNew);
+      if( aNew == 0 ){
+        rc = SQLITE_NOMEM;
+        break;
+      }
+      p->aSorted = aNew;
+      nAlloc = nNew;
+    }
+    p->aSorted[p->nWrite].iOff = p->bytes.n;
+    p->aSorted[p->nWrite].n = n;
+    p->aSorted[p->nWrite].bBlob = eType == SQLITE_BLOB;
+    p->aSorted[p->nWrite].iWrite = p->nWrite;
+    if( n ) wcBufAppend(&p->bytes, a, n);
+    if( p->bytes.bOom || (n && a == 0) ){
+      rc = SQLITE_NOMEM;
+      break;
+    }
+    p->nWrite++;
+  }
+  if( rc == SQLITE_DONE ){
+    rc = SQLITE_OK;
+  }else if( rc != SQLITE_NOMEM && *pzErr == 0 ){
+    *pzErr = sqlite3_mprintf("widecol_regions: the query of keys failed: %s",
+                             sqlite3_errmsg(db));
+  }
+  sqlite3_finalize(pStmt);
+  return rc;
+}
+
+static int keyCompare(const void *pA, const void *pB){
+  const RegKey *a = (const RegKey*)pA, *b = (const RegKey*)pB;
+  int n = a->n < b->n ? a->n : b->n;
+  int c = n ? memcmp(a->a, b->a, (size_t)n) : 0;
+  if( c == 0 ) c = (a->n > b->n) - (a->n < b->n);
+  return c ? c : (a->iWrite > b->iWrite) - (a->iWrite < b->iWrite);
+}
+
+/* Sorts the keys into ranks: equal keys share one. */
+static int rankKeys(Sim *p){
+  int i;
+  p->aiRank = sqlite3_malloc64(sizeof(int) * ((sqlite3_uint64)p->nWrite + 1));
+  p->abRow = sqlite3_malloc64((sqlite3_uint64)p->nWrite + 1);
+  if( p->aiRank == 0 || p->abRow == 0 ) return SQLITE_NOMEM;
+  memset(p->abRow, 0, (size_t)p->nWrite + 1);
+  for(i = 0; i < p->nWrite; i++){
+    p->aSorted[i].a = p->bytes.a + p->aSorted[i].iOff;
+  }
+  if( p->nWrite ){
+    qsort(p->aSorted, (size_t)p->nWrite, sizeof(RegKey), keyCompare);
+  }
+  p->nRank = 0;
+  for(i = 0; i < p->nWrite; i++){
+    RegKey *pKey = &p->aSorted[i];
+    if( p->nRank == 0 || pKey->n != p->aSorted[p->nRank - 1].n
+     || (pKey->n && memcmp(pKey->a, p->aSorted[p->nRank - 1].a,
+                           (size_t)pKey->n)) ){
+      p->aSorted[p->nRank++] = *pKey;
+    }
+    p->aiRank[pKey->iWrite] = p->nRank - 1;
+  }
+  return SQLITE_OK;
+}
+
+/* Index (0-based) of the region holding rank iRank. */
+static int regionOf(const Sim *p, int iRank){
+  return fenCount(&p->starts, iRank) - 1;
+}
+
+/* Rows in region iRegion of nRegion, and its first rank and the one
+** after its last. */
+static int regionRows(const Sim *p, int iRegion, int nRegion, int *piStart,
+                      int *piEnd){
+  *piStart = fenKth(&p->starts, iRegion + 1);
+  *piEnd = iRegion + 1 < nRegion ? fenKth(&p->starts, iRegion + 2) : p->nRank;
+  return fenCount(&p->rows, *piEnd - 1)
+       - (*piStart ? fenCount(&p->rows, *piStart - 1) : 0);
+}
+
+/* Replays the writes; returns the number of regions. */
+static int replay(Sim *p, int nMax){
+  int nRegion = 1, i;
+  fenAdd(&p->starts, 0);
+  for(i = 0; i < p->nWrite; i++){
+    int iRank = p->aiRank[i], iStart, iEnd, nRows;
+    if( p->abRow[iRank] ) continue;     /* an overwrite: no new row */
+    p->abRow[iRank] = 1;
+    fenAdd(&p->rows, iRank);
+    nRows = regionRows(p, regionOf(p, iRank), nRegion, &iStart, &iEnd);
+    if( nRows >= nMax ){
+      int nBefore = iStart ? fenCount(&p->rows, iStart - 1) : 0;
+      fenAdd(&p->starts, fenKth(&p->rows, nBefore + nRows / 2 + 1));
+      nRegion++;
+    }
+  }
+  return nRegion;
+}
+
+/* The bytes of key iRank, or NULL for an open end (iRank < 0). */
+static const void *keyBytes(const Sim *p, int iRank, sqlite3_int64 *pn,
+                            int *pbBlob){
+  if( iRank < 0 ){
+    *pn = 0;
+    *pbBlob = 1;
+    return 0;
+  }
+  *pn = p->aSorted[iRank].n;
+  *pbBlob = p->aSorted[iRank].bBlob;
+  return p->aSorted[iRank].n ? (const void*)p->aSorted[iRank].a : (const void*)"";
+}
+
+static int addRegions(Sim *p, int nRegion, int nRecent, WcTvfRows *pRows){
+  int *anRecent = sqlite3_malloc64(sizeof(int) * (sqlite3_uint64)nRegion);
+  int i, rc = SQLITE_OK;
+  if( anRecent == 0 ) return SQLITE_NOMEM;
+  memset(anRecent, 0, sizeof(int) * (size_t)nRegion);
+  for(i = p->nWrite - nRecent; i < p->nWrite; i++){
+    anRecent[regionOf(p, p->aiRank[i])]++;
+  }
+  for(i = 0; i < nRegion && rc == SQLITE_OK; i++){
+    int iStart, iEnd, nRows = regionRows(p, i, nRegion, &iStart, &iEnd);
+    sqlite3_int64 nLo, nHi;
+    int bLoBlob, bHiBlob;
+    const void *aLo = keyBytes(p, i ? iStart : -1, &nLo, &bLoBlob);
+    const void *aHi = keyBytes(p, i + 1 < nRegion ? iEnd : -1, &nHi, &bHiBlob);
+    char zFormat[8];
+    zFormat[0] = 'i';
+    zFormat[1] = bLoBlob ? 'b' : 'x';
+    zFormat[2] = bHiBlob ? 'b' : 'x';
+    memcpy(&zFormat[3], nRecent ? "iir" : "iin", 4);
+    rc = wcTvfAddRow(pRows, zFormat, (sqlite3_int64)i + 1, aLo, nLo, aHi, nHi,
+                     (sqlite3_int64)nRows, (sqlite3_int64)anRecent[i],
+                     nRecent ? (double)anRecent[i] * nRegion / nRecent : 0.0);
+  }
+  sqlite3_free(anRecent);
+  return rc;
+}
+
+/* An integer argument of at least iMin, or an error naming it. */
+static int intArg(sqlite3_value *pArg, const char *zArg, sqlite3_int64 iMin,
+                  const char *zWhy, sqlite3_int64 *piOut, char **pzErr){
+  int eType = sqlite3_value_numeric_type(pArg);
+  if( eType != SQLITE_INTEGER || sqlite3_value_int64(pArg) < iMin ){
+    *pzErr = sqlite3_mprintf("widecol_regions: %s must be an integer of at "
+                             "least %lld (%s); got %Q", zArg, iMin, zWhy,
+                             sqlite3_value_text(pArg));
+    return SQLITE_ERROR;
+  }
+  if( sqlite3_value_int64(pArg) > 0x7fffffff ){
+    *pzErr = sqlite3_mprintf("widecol_regions: %s is %lld, more than the "
+                             "2147483647 keys a replay can hold",
+                             zArg, sqlite3_value_int64(pArg));
+    return SQLITE_ERROR;
+  }
+  *piOut = sqlite3_value_int64(pArg);
+  return SQLITE_OK;
+}
+
+static int regionsFill(sqlite3 *db, sqlite3_value **apArg, WcTvfRows *pRows,
+                       char **pzErr){
+  const char *zSql = (const char*)sqlite3_value_text(apArg[0]);
+  sqlite3_int64 nMax = 0, nRecent = -1;
+  Sim sim;
+  int nRegion, rc;
+  memset(&sim, 0, sizeof(sim));
+  if( sqlite3_value_type(apArg[0]) != SQLITE_TEXT ){
+    *pzErr = sqlite3_mprintf("widecol_regions: the first argument must be "
+        "the text of a query returning keys in write order, as in "
+        "widecol_regions('SELECT rowkey FROM orders ORDER BY order_id', "
+        "1000)");
+    return SQLITE_ERROR;
+  }
+  rc = intArg(apArg[1], "max_rows", 2, "a region that reaches it splits in "
+              "two", &nMax, pzErr);
+  if( rc == SQLITE_OK && apArg[2] ){
+    rc = intArg(apArg[2], "recent", 1, "how many of the last writes to "
+                "count", &nRecent, pzErr);
+  }
+  if( rc == SQLITE_OK ) rc = readKeys(db, zSql, &sim, pzErr);
+  if( rc == SQLITE_OK && nRecent > sim.nWrite ){
+    *pzErr = sqlite3_mprintf("widecol_regions: recent is %lld but the query "
+                             "returned %d key%s; count at most that many "
+                             "writes", nRecent, sim.nWrite,
+                             sim.nWrite == 1 ? "" : "s");
+    rc = SQLITE_ERROR;
+  }
+  if( rc == SQLITE_OK ){
+    if( nRecent < 0 ) nRecent = sim.nWrite >= 10 ? sim.nWrite / 10 : sim.nWrite;
+    rc = rankKeys(&sim);
+  }
+  if( rc == SQLITE_OK ) rc = fenInit(&sim.rows, sim.nRank);
+  if( rc == SQLITE_OK ) rc = fenInit(&sim.starts, sim.nRank ? sim.nRank : 1);
+  if( rc == SQLITE_OK ){
+    nRegion = replay(&sim, (int)nMax);
+    rc = addRegions(&sim, nRegion, (int)nRecent, pRows);
+  }
+  simFree(&sim);
+  return rc;
+}
+
+const WcTvfDef wcRegionsDef = {
+  "widecol_regions",
+  "region INTEGER, start_key, end_key, rows INTEGER, recent_writes INTEGER, "
+  "skew REAL",
+  "sql, max_rows, recent", 2,
+  "give the query of keys in write order and the rows at which a region "
+  "splits, as in SELECT * FROM widecol_regions('SELECT rowkey FROM orders "
+  "ORDER BY order_id', 1000)",
+  regionsFill
+};

@@ -1,0 +1,312 @@
+/*
+** wc_history.c: what statements on this connection did with a widecol
+** table, kept for widecol_lint() (see wc_history.h).
+**
+** Per column: whether a statement ranged over it, and the scans that did
+** so without a key range for it, with the rows they read and returned, so
+** that a finding states what happened rather than what might.  Per table:
+** the writes that found their key taken.
+*/
+#include "vtab/wc_history.h"
+#include "key/wc_codec.h"
+
+#include <string.h>
+
+typedef struct ColumnUse ColumnUse;
+struct ColumnUse {
+  int bRanged;          /* A statement constrained it by range */
+  int64_t nScan;        /* Scans of such a range without a key range */
+  int64_t nRead;        /* Rows they read */
+  int64_t nOut;         /* Rows they returned */
+};
+
+/* Distinct ways statements broke Cassandra's query rules, kept. */
+#define WC_HISTORY_MAX_CQL 8
+
+struct WcHistory {
+  ColumnUse *aCol;      /* One per column of the table */
+  int64_t nReplaced;    /* INSERT OR REPLACE (or UPDATE) that replaced a
+                        ** row with the same key */
+  int64_t nRefused;     /* Writes refused or ignored for a taken key */
+  int nCql;             /* Cassandra's refusals: azCql[i], anCql[i] times */
+  char *azCql[WC_HISTORY_MAX_CQL];
+  int64_t anCql[WC_HISTORY_MAX_CQL];
+};
+
+WcHistory *wcHistoryNew(int nCol){
+  WcHistory *p = sqlite3_malloc64(sizeof(WcHistory)
+                                  + sizeof(ColumnUse) * (sqlite3_uint64)nCol);
+  if( p == 0 ) return 0;
+  memset(p, 0, sizeof(WcHistory) + sizeof(ColumnUse) * (size_t)nCol);
+  p->aCol = (ColumnUse*)&p[1];
+  return p;
+}
+
+void wcHistoryFree(WcHistory *p){
+  int i;
+  for(i = 0; p && i < p->nCql; i++) sqlite3_free(p->azCql[i]);
+  sqlite3_free(p);
+}
+
+/*
+** Cassandra's query rules, for a table in its form (a leading TOKEN of
+** the partition key, then the partition columns, then the clustering
+** columns): what it refuses without ALLOW FILTERING, in its own words.
+*/
+#define CQL_EQ    1     /* = or IN (SQLite hands an IN over as =) */
+#define CQL_RANGE 2     /* <, <=, >, >= */
+#define CQL_OTHER 4     /* LIKE, GLOB, <>, IS NOT, ... */
+
+static int cqlOp(int op){
+  switch( op ){
+    case SQLITE_INDEX_CONSTRAINT_EQ:
+    case SQLITE_INDEX_CONSTRAINT_IS:
+      return CQL_EQ;
+    case SQLITE_INDEX_CONSTRAINT_GT:
+    case SQLITE_INDEX_CONSTRAINT_GE:
+    case SQLITE_INDEX_CONSTRAINT_LT:
+    case SQLITE_INDEX_CONSTRAINT_LE:
+      return CQL_RANGE;
+    case SQLITE_INDEX_CONSTRAINT_LIMIT:
+    case SQLITE_INDEX_CONSTRAINT_OFFSET:
+      return 0;
+  }
+  return CQL_OTHER;
+}
+
+/* The rule a statement with restrictions aUse[] (CQL_* per column)
+** breaks, or 0; from sqlite3_mprintf(). */
+static char *cqlRefusal(const WcSchema *pS, const unsigned char *aUse){
+  static const char zFilter[] = "Cannot execute this query as it might "
+      "involve data filtering and thus may have unpredictable performance. "
+      "If you want to execute this query despite the performance "
+      "unpredictability, use ALLOW FILTERING";
+  const WcElement *pTok = &pS->aElem[0];
+  const char *zGap = 0, *zSlice = 0;
+  int i, nFixed = 0, bAny = 0;
+  for(i = 0; i < pS->nCol; i++) bAny |= aUse[i] != 0;
+  if( !bAny ) return 0;     /* a whole-table read: allowed */
+  for(i = 0; i < pTok->nSaltCol; i++){
+    int iCol = pTok->aiSaltCol[i];
+    if( aUse[iCol] & CQL_EQ ){
+      nFixed++;
+    }else if( aUse[iCol] ){
+      return sqlite3_mprintf("ranges over the partition key column %s: "
+          "\"Only EQ and IN relation are supported on the partition key "
+          "(unless you use the token() function)\"", pS->aCol[iCol].zName);
+    }
+  }
+  if( nFixed == 0 ){
+    return sqlite3_mprintf("does not fix the partition key with = or IN: "
+                           "\"%s\"", zFilter);
+  }
+  if( nFixed < pTok->nSaltCol ){
+    /* Cassandra names every part left unrestricted. */
+    sqlite3_str *pParts = sqlite3_str_new(0);
+    for(i = 0; i < pTok->nSaltCol; i++){
+      int iCol = pTok->aiSaltCol[i];
+      if( aUse[iCol] & CQL_EQ ) continue;
+      sqlite3_str_appendf(pParts, "%s%s", sqlite3_str_length(pParts)
+                          ? ", " : "", pS->aCol[iCol].zName);
+    }
+    return sqlite3_mprintf("fixes part of the partition key: \"Partition "
+        "key parts: %z must be restricted as other parts are\"",
+        sqlite3_str_finish(pParts));
+  }
+  for(i = 1 + pTok->nSaltCol; i < pS->nElem; i++){
+    const WcElement *pE = &pS->aElem[i];
+    const char *zCol;
+    if( pE->eKind != WC_ELEM_COLUMN ) continue;
+    zCol = pS->aCol[pE->iCol].zName;
+    if( aUse[pE->iCol] && zGap ){
+      return sqlite3_mprintf("restricts %s but not %s before it: \"PRIMARY "
+          "KEY column \"%s\" cannot be restricted as preceding column "
+          "\"%s\" is not restricted\"", zCol, zGap, zCol, zGap);
+    }
+    if( aUse[pE->iCol] && zSlice ){
+      return sqlite3_mprintf("restricts %s after a range on %s: "
+          "\"Clustering column \"%s\" cannot be restricted (preceding "
+          "column \"%s\" is restricted by a non-EQ relation)\"", zCol,
+          zSlice, zCol, zSlice);
+    }
+    if( aUse[pE->iCol] & CQL_OTHER ){
+      return sqlite3_mprintf("restricts the clustering column %s other than "
+                             "by =, IN or a range: \"%s\"", zCol, zFilter);
+    }
+    if( !aUse[pE->iCol] ) zGap = zCol;
+    if( aUse[pE->iCol] & CQL_RANGE ) zSlice = zCol;
+  }
+  for(i = 0; i < pS->nCol; i++){
+    /* A partition column only hashed into the TOKEN is in the key too. */
+    if( aUse[i] && pS->aCol[i].iElem < 0 && !wcPartitionColumn(pS, i) ){
+      return sqlite3_mprintf("restricts %s, which is not in the primary "
+                             "key: \"%s\"", pS->aCol[i].zName, zFilter);
+    }
+  }
+  return 0;
+}
+
+/* True if INDEX key pKey serves a statement with restrictions aUse[] as
+** Cassandra would serve it from a table keyed so (or a secondary index):
+** its partition, a leading TOKEN's columns or else its first field, is
+** fixed with = or IN. */
+static int cqlIndexServes(const WcSchema *pKey, const unsigned char *aUse){
+  const WcElement *pE = &pKey->aElem[0];
+  int i;
+  if( pE->bToken ){
+    for(i = 0; i < pE->nSaltCol; i++){
+      if( !(aUse[pE->aiSaltCol[i]] & CQL_EQ) ) return 0;
+    }
+    return 1;
+  }
+  for(i = 0; i < pKey->nElem; i++){
+    pE = &pKey->aElem[i];
+    if( pE->eKind == WC_ELEM_COLUMN ) return (aUse[pE->iCol] & CQL_EQ) != 0;
+  }
+  return 0;
+}
+
+/* Keeps the rule a statement on a table in Cassandra's form broke, unless
+** one of its INDEXes serves the statement. */
+static void cqlRecord(WcHistory *p, const WcSchema *pS,
+                      const sqlite3_index_info *pInfo){
+  unsigned char *aUse;
+  char *zRule;
+  int i;
+  if( pS->nElem == 0 || !pS->aElem[0].bToken ) return;
+  aUse = sqlite3_malloc64((sqlite3_uint64)pS->nCol + 1);
+  if( aUse == 0 ) return;
+  memset(aUse, 0, (size_t)pS->nCol + 1);
+  for(i = 0; i < pInfo->nConstraint; i++){
+    const struct sqlite3_index_constraint *pC = &pInfo->aConstraint[i];
+    if( pC->iColumn >= 0 && pC->iColumn < pS->nCol ){
+      aUse[pC->iColumn] |= (unsigned char)cqlOp(pC->op);
+    }
+  }
+  zRule = cqlRefusal(pS, aUse);
+  for(i = 0; zRule && i < pS->nIndex; i++){
+    if( cqlIndexServes(pS->aIndex[i].pKey, aUse) ){
+      sqlite3_free(zRule);
+      zRule = 0;
+    }
+  }
+  sqlite3_free(aUse);
+  if( zRule == 0 ) return;
+  for(i = 0; i < p->nCql && strcmp(p->azCql[i], zRule) != 0; i++){}
+  if( i < p->nCql ){
+    p->anCql[i]++;
+    sqlite3_free(zRule);
+  }else if( p->nCql < WC_HISTORY_MAX_CQL ){
+    p->azCql[p->nCql] = zRule;
+    p->anCql[p->nCql++] = 1;
+  }else{
+    sqlite3_free(zRule);
+  }
+}
+
+/* True if key pKey can read a range on column iCol as key ranges in a
+** statement that fixes the columns abEq[] with '=': iCol is an ordered
+** element, and those before it are salts or buckets (a skip scan visits
+** each) or fixed. */
+static int rangeServable(const WcSchema *pKey, int iCol,
+                         const unsigned char *abEq){
+  int i;
+  for(i = 0; i < pKey->nElem; i++){
+    const WcElement *pE = &pKey->aElem[i];
+    if( pE->eKind != WC_ELEM_COLUMN ) continue;
+    if( pE->iCol == iCol ) return pE->eOrder != WC_ORDER_NONE;
+    if( !abEq[pE->iCol] ) return 0;
+  }
+  return 0;
+}
+
+static int isRangeOp(int op){
+  switch( op ){
+    case SQLITE_INDEX_CONSTRAINT_GT:
+    case SQLITE_INDEX_CONSTRAINT_GE:
+    case SQLITE_INDEX_CONSTRAINT_LT:
+    case SQLITE_INDEX_CONSTRAINT_LE:
+    case SQLITE_INDEX_CONSTRAINT_LIKE:
+    case SQLITE_INDEX_CONSTRAINT_GLOB:
+      return 1;
+  }
+  return 0;
+}
+
+int wcHistoryQuery(WcHistory *p, const WcSchema *pS,
+                   const sqlite3_index_info *pInfo, int *aiOut){
+  unsigned char *abEq;
+  int i, j, n = 0;
+  if( p == 0 ) return 0;
+  cqlRecord(p, pS, pInfo);
+  abEq = sqlite3_malloc64((sqlite3_uint64)pS->nCol + 1);
+  if( abEq == 0 ) return 0;
+  memset(abEq, 0, (size_t)pS->nCol + 1);
+  for(i = 0; i < pInfo->nConstraint; i++){
+    const struct sqlite3_index_constraint *pC = &pInfo->aConstraint[i];
+    if( pC->usable && pC->iColumn >= 0 && pC->iColumn < pS->nCol
+     && (pC->op == SQLITE_INDEX_CONSTRAINT_EQ
+         || pC->op == SQLITE_INDEX_CONSTRAINT_IS) ){
+      abEq[pC->iColumn] = 1;
+    }
+  }
+  for(i = 0; i < pInfo->nConstraint; i++){
+    const struct sqlite3_index_constraint *pC = &pInfo->aConstraint[i];
+    int iCol = pC->iColumn, bServed;
+    if( iCol < 0 || iCol >= pS->nCol || !isRangeOp(pC->op) ) continue;
+    p->aCol[iCol].bRanged = 1;
+    if( !pC->usable ) continue;
+    bServed = rangeServable(pS, iCol, abEq);
+    for(j = 0; j < pS->nIndex && !bServed; j++){
+      bServed = rangeServable(pS->aIndex[j].pKey, iCol, abEq);
+    }
+    for(j = 0; j < n && aiOut[j] != iCol; j++){}
+    if( !bServed && j == n && n < WC_HISTORY_MAX_COLS ) aiOut[n++] = iCol;
+  }
+  sqlite3_free(abEq);
+  return n;
+}
+
+void wcHistoryScan(WcHistory *p, const int *aiCol, int nCol, int64_t nRead,
+                   int64_t nOut){
+  int i;
+  for(i = 0; p && i < nCol; i++){
+    ColumnUse *pUse = &p->aCol[aiCol[i]];
+    pUse->nScan++;
+    pUse->nRead += nRead;
+    pUse->nOut += nOut;
+  }
+}
+
+void wcHistoryKeyTaken(WcHistory *p, int bReplaced){
+  if( p == 0 ) return;
+  if( bReplaced ) p->nReplaced++; else p->nRefused++;
+}
+
+int wcHistoryRanged(const WcHistory *p, int iCol){
+  return p->aCol[iCol].bRanged;
+}
+
+int64_t wcHistoryUnserved(const WcHistory *p, int iCol, int64_t *pnRead,
+                          int64_t *pnOut){
+  *pnRead = p->aCol[iCol].nRead;
+  *pnOut = p->aCol[iCol].nOut;
+  return p->aCol[iCol].nScan;
+}
+
+int64_t wcHistoryReplaced(const WcHistory *p){
+  return p->nReplaced;
+}
+
+int64_t wcHistoryRefused(const WcHistory *p){
+  return p->nRefused;
+}
+
+int wcHistoryCqlCount(const WcHistory *p){
+  return p->nCql;
+}
+
+const char *wcHistoryCql(const WcHistory *p, int i, int64_t *pnSeen){
+  *pnSeen = p->anCql[i];
+  return p->azCql[i];
+}

@@ -1,0 +1,1290 @@
+/*
+** wc_scan.c: cursors of widecol tables, walking the key ranges of a plan.
+**
+** A plan reads its rows one of three ways:
+**   ranges  the plan's byte ranges, one after another;
+**   skip    the leading elements (a SALT, a BUCKET, a field with few
+**           values) are not fixed, so the prefixes they take are found in
+**           the data: a probe seeks the first key past the previous
+**           prefix, then that prefix's ranges are scanned.  Empty salts
+**           and buckets cost nothing, rows outside the ranges are never
+**           read.  On a table dense enough that nearly every salt or
+**           bucket exists, each one is computed in turn instead of probed
+**           for: one seek per prefix.  When the skipped elements are SALTs
+**           and BUCKETs of the INTEGER field after them and its range is
+**           short, each value of the field gives its prefix instead
+**           (enumeration), in the field's order;
+**   merge   as skip, but the ORDER BY follows the elements after the
+**           prefix: every prefix is scanned at once and a heap hands out
+**           their rows in that order.  Up to WC_MERGE_LIVE prefixes keep a
+**           statement each; beyond that each holds only its next row,
+**           fetched with one seek, so memory stays one row per prefix.
+** Every range start, probe and fetch counts as a seek in widecol_stats().
+**
+** On a versioned table rows whose latest version the TTL has expired are
+** skipped as they are read, and a read with versions = n or asof = t
+** walks each row's older versions after it (<name>_versions, newest first)
+** to return the versions it asks for.
+**
+** A plan that consumed the ORDER BY assuming a TEXT field's '=' narrows
+** (WcPlan.nSort) and is handed a number for it reads its wider range
+** whole, keeps the rows and sorts them (sorted mode): rare, and the only
+** way widecol holds more than a row per prefix.
+*/
+#include "vtab/wc_vtab.h"
+#include "key/rk_bytes.h"
+#include "store/wc_remote.h"
+
+#include <string.h>
+
+
+/* The scan of one prefix's ranges. */
+typedef struct Sub Sub;
+struct Sub {
+  WcRangeList ranges;   /* In scan order */
+  int iRange;
+  int bEof;
+  int64_t nPrefix;      /* Bytes of the prefix its keys start with */
+  sqlite3_stmt *pStmt;  /* Live scan, on a row of range iRange ... */
+  int eStmt;
+  int bOpen;
+  WcBuf key;            /* ... or the row it holds: its key */
+  sqlite3_value **apVal;  /* and its selected columns */
+  int bHasKey;          /* key is a row of range iRange */
+  WcBuf set;            /* The ranges pStmt reads at once, if nSet > 0, */
+  int nSet;             /* from range iRange on */
+};
+
+typedef struct WcCursor WcCursor;
+struct WcCursor {
+  sqlite3_vtab_cursor base;
+  WcPlan plan;          /* Decoded from idxStr by xFilter, */
+  WcBuf planCode;       /* from this code (idxStr after its text) */
+  int bHistoryDue;      /* The scan is to be told to the history */
+  int64_t nRead;        /* Rows this scan read, */
+  int64_t nOut;         /* and returned, for the history */
+  uint64_t colUsed;     /* Columns the scans select */
+  int *aiStmtCol;       /* Column (or rowkey) -> place in a scan's row */
+  int nStmtCol;
+  int bEof;
+  int64_t nLimit;       /* Rows still to return, or -1 */
+  int64_t nOffset;      /* Rows still to skip */
+  WcRanges ranges;      /* The plan's ranges after the skipped prefix
+                        ** (rel) and what the rowkey constraints allow
+                        ** (win) */
+  Sub seq;              /* The scan of the ranges or skip modes */
+  WcBuf probe;          /* Where the next prefix is sought */
+  int bProbed;          /* probe has been set */
+  int bProbeEnd;        /* No prefix is left */
+  uint64_t iVisit;      /* bAllPrefixes: the next prefix's number, */
+  uint64_t nVisit;      /* of this many */
+  int bEnum;            /* Enumeration: the prefixes of values */
+  int64_t iEnumFirst;   /* iEnumFirst, iEnumFirst + iEnumStep, ... */
+  int64_t iEnumStep;    /* +1 or -1 */
+  uint64_t nEnumLeft;   /* Values still to visit */
+  int bMerge;           /* Merge the prefixes' scans */
+  Sub *aSub;            /* Merge: one scan per prefix */
+  int nSub;
+  int *aHeap;           /* Merge: subs with a row, smallest first */
+  int nHeap;
+  int bHeld;            /* Merge: subs hold rows instead of statements */
+  Sub *pRow;            /* Merge: the sub whose row is current */
+  int bSorted;          /* Sorted mode: rows read whole, then sorted */
+  sqlite3_value **apSorted;  /* nSorted rows of nStmtCol values */
+  int64_t *aiSorted;    /* Their order */
+  int64_t nSorted;
+  int64_t iSorted;      /* The current row, in aiSorted */
+  /* Versioned tables */
+  int64_t iCutoff;      /* Rows stamped before this have expired (TTL) */
+  int iTimeCol;         /* Place of rowtime in a scan's row, or -1 */
+  int bVersionRead;     /* versions = n or asof = t: rows are versions */
+  int64_t nVersions;    /* versions = n (1 without) */
+  int64_t iAsof;        /* asof = t (INT64_MAX without) */
+  int bHasVersions;     /* versions = n was given, */
+  int bHasAsof;         /* and asof = t */
+  sqlite3_stmt *pVer;   /* Older versions in key order, newest first
+                        ** within a key, from the first of verLast's on */
+  int bVerOn;           /* pVer is on a row (not at its end) */
+  WcBuf verLast;        /* The key pVer was last positioned for */
+  int bVerRow;          /* The current row is pVer's */
+  WcBuf verKey;         /* The key whose versions are being returned, */
+  int64_t nVerLeft;     /* how many more may be, */
+  int64_t iVerUpTo;     /* and the latest rowtime they may have */
+};
+
+static WcVtab *cursorTab(WcCursor *pCur){
+  return (WcVtab*)pCur->base.pVtab;
+}
+
+/* The key the plan scans: the row key or an index's. */
+static const WcSchema *cursorKey(WcCursor *pCur){
+  return cursorTab(pCur)->aPath[pCur->plan.iPath].pKey;
+}
+
+/* Compares two keys as bytes. */
+static int versionBufCompare(const WcBuf *a, const WcBuf *b){
+  int64_t nMin = a->n < b->n ? a->n : b->n;
+  int c = nMin > 0 ? memcmp(a->a, b->a, (size_t)nMin) : 0;
+  return c ? c : (a->n < b->n ? -1 : a->n > b->n);
+}
+
+/* True if a row whose rowtime is pTime has expired under a TTL: it is
+** before the cutoff.  Without a TTL nothing is read. */
+static int rowExpired(const WcCursor *pCur, sqlite3_value *const *apVal,
+                      sqlite3_stmt *pStmt){
+  if( pCur->iCutoff == INT64_MIN ) return 0;
+  return (apVal ? sqlite3_value_int64(apVal[pCur->iTimeCol])
+                : sqlite3_column_int64(pStmt, pCur->iTimeCol)) < pCur->iCutoff;
+}
+
+static int cursorError(WcCursor *pCur, int rc){
+  return wcStoreError(cursorTab(pCur), rc);
+}
+
+/* The scan statement kind for a range: bounded above or not, and the
+** plan's direction. */
+static int scanKind(const WcCursor *pCur, int bHi){
+  return WC_STMT_SCAN + (bHi ? 1 : 0) + (pCur->plan.bDesc ? 2 : 0);
+}
+
+/* Binds [lo, hi) to a scan statement; an empty blob is below every key. */
+static void bindRange(sqlite3_stmt *pStmt, const WcBuf *pLo, const WcBuf *pHi){
+  sqlite3_bind_blob(pStmt, 1, pLo->n ? pLo->a : (const unsigned char*)"",
+                    (int)pLo->n, SQLITE_STATIC);
+  if( pHi ){
+    sqlite3_bind_blob(pStmt, 2, pHi->n ? pHi->a : (const unsigned char*)"",
+                      (int)pHi->n, SQLITE_STATIC);
+  }
+}
+
+/*
+** Subs with a live statement.
+*/
+static void subReleaseStmt(WcCursor *pCur, Sub *pSub){
+  if( pSub->pStmt == 0 ) return;
+  wcStoreRelease(cursorTab(pCur), pSub->eStmt, pCur->plan.iPath,
+                 pCur->colUsed, pSub->pStmt);
+  pSub->pStmt = 0;
+  pSub->bOpen = 0;
+}
+
+/* Ends a sub's scan, keeping its buffers for the next one. */
+static void subClear(WcCursor *pCur, Sub *pSub){
+  WcRangeList ranges = pSub->ranges;
+  WcBuf key = pSub->key, set = pSub->set;
+  int i;
+  subReleaseStmt(pCur, pSub);
+  if( pSub->apVal ){
+    for(i = 0; i < pCur->nStmtCol; i++) sqlite3_value_free(pSub->apVal[i]);
+    sqlite3_free(pSub->apVal);
+  }
+  memset(pSub, 0, sizeof(*pSub));
+  wcRangeListClear(&ranges);
+  wcBufClear(&key);
+  wcBufClear(&set);
+  pSub->ranges = ranges;
+  pSub->key = key;
+  pSub->set = set;
+}
+
+static void subFree(WcCursor *pCur, Sub *pSub){
+  subClear(pCur, pSub);
+  wcRangeListFree(&pSub->ranges);
+  wcBufFree(&pSub->key);
+  wcBufFree(&pSub->set);
+}
+
+/* Appends n (4 bytes big-endian) and the bytes of b. */
+static void setAppendBound(WcBuf *pSet, const WcBuf *b){
+  unsigned char aLen[4];
+  aLen[0] = (unsigned char)(b->n >> 24);
+  aLen[1] = (unsigned char)(b->n >> 16);
+  aLen[2] = (unsigned char)(b->n >> 8);
+  aLen[3] = (unsigned char)b->n;
+  wcBufAppend(pSet, aLen, 4);
+  wcBufAppend(pSet, b->a, b->n);
+}
+
+/* On a store that reads sets of ranges (Bigtable) the ranges left of an
+** ascending scan are read at once (one ReadRows of many row ranges, not
+** one each): encodes up to WC_SET_MAX of
+** them in pSub->set (wc_rpc.h) and sets nSet, or leaves nSet 0 when fewer
+** than two are left.  Ranges come sorted and merged (wcRangesBuild), so
+** only an unbounded one stops a set: nothing can follow it. */
+static int subSetEncode(WcCursor *pCur, Sub *pSub){
+  static const unsigned char aNo[1] = { 0 }, aYes[1] = { 1 };
+  int i;
+  pSub->nSet = 0;
+  if( !wcStoreCaps(cursorTab(pCur))->bRangeSets || pCur->plan.bDesc
+   || pSub->ranges.n - pSub->iRange < 2 ){
+    return SQLITE_OK;
+  }
+  pSub->set.n = 0;
+  for(i = pSub->iRange; i < pSub->ranges.n && pSub->nSet < WC_SET_MAX; i++){
+    const WcRange *pR = &pSub->ranges.a[i];
+    setAppendBound(&pSub->set, &pR->lo);
+    wcBufAppend(&pSub->set, pR->bHi ? aYes : aNo, 1);
+    if( pR->bHi ) setAppendBound(&pSub->set, &pR->hi);
+    pSub->nSet++;
+    if( !pR->bHi ) break;
+  }
+  return pSub->set.bOom ? SQLITE_NOMEM : SQLITE_OK;
+}
+
+/* Moves a sub's statement to the next row of its ranges. */
+static int subStep(WcCursor *pCur, Sub *pSub){
+  WcVtab *pTab = cursorTab(pCur);
+  while( pSub->iRange < pSub->ranges.n ){
+    int rc;
+    if( !pSub->bOpen ){
+      const WcRange *pR = &pSub->ranges.a[pSub->iRange];
+      int eStmt;
+      rc = subSetEncode(pCur, pSub);
+      if( rc != SQLITE_OK ) return rc;
+      eStmt = pSub->nSet ? WC_STMT_SCAN_SET : scanKind(pCur, pR->bHi);
+      if( pSub->pStmt && pSub->eStmt != eStmt ) subReleaseStmt(pCur, pSub);
+      if( pSub->pStmt == 0 ){
+        rc = wcStoreAcquire(pTab, eStmt, pCur->plan.iPath, pCur->colUsed,
+                            &pSub->pStmt);
+        if( rc != SQLITE_OK ) return rc;
+        pSub->eStmt = eStmt;
+      }else{
+        sqlite3_reset(pSub->pStmt);
+      }
+      if( pSub->nSet ){
+        sqlite3_bind_blob(pSub->pStmt, 1, pSub->set.a, (int)pSub->set.n,
+                          SQLITE_STATIC);
+        pTab->stats.nSeek += pSub->nSet;
+      }else{
+        bindRange(pSub->pStmt, &pR->lo, pR->bHi ? &pR->hi : 0);
+        pTab->stats.nSeek++;
+      }
+      pSub->bOpen = 1;
+    }
+    rc = sqlite3_step(pSub->pStmt);
+    if( rc == SQLITE_ROW ){
+      pTab->stats.nRowRead++;
+      pCur->nRead++;
+      if( rowExpired(pCur, 0, pSub->pStmt) ) continue;
+      return SQLITE_OK;
+    }
+    if( rc != SQLITE_DONE ) return cursorError(pCur, rc);
+    pSub->iRange += pSub->nSet ? pSub->nSet : 1;
+    pSub->bOpen = 0;
+  }
+  pSub->bEof = 1;
+  return SQLITE_OK;
+}
+
+/*
+** Subs that hold a row: each fetch is one seek past the row held.
+*/
+static int subFetch(WcCursor *pCur, Sub *pSub){
+  static const unsigned char aZero[1] = { 0 };
+  WcVtab *pTab = cursorTab(pCur);
+  int bDesc = pCur->plan.bDesc;
+  WcBuf bound;
+  int rc = SQLITE_OK;
+  memset(&bound, 0, sizeof(bound));
+  while( pSub->iRange < pSub->ranges.n ){
+    const WcRange *pR = &pSub->ranges.a[pSub->iRange];
+    const WcBuf *pLo = &pR->lo, *pHi = pR->bHi ? &pR->hi : 0;
+    sqlite3_stmt *pStmt = 0;
+    int eStmt;
+    if( pSub->bHasKey ){
+      /* Past the row held: above it going up, below it going down. */
+      bound.n = 0;
+      wcBufAppend(&bound, pSub->key.a, pSub->key.n);
+      if( bDesc ){
+        pHi = &bound;
+      }else{
+        wcBufAppend(&bound, aZero, 1);
+        pLo = &bound;
+      }
+      if( bound.bOom ){
+        rc = SQLITE_NOMEM;
+        break;
+      }
+    }
+    eStmt = scanKind(pCur, pHi != 0);
+    rc = wcStoreAcquire(pTab, eStmt, pCur->plan.iPath, pCur->colUsed,
+                        &pStmt);
+    if( rc != SQLITE_OK ) break;
+    bindRange(pStmt, pLo, pHi);
+    pTab->stats.nSeek++;
+    rc = sqlite3_step(pStmt);
+    if( rc == SQLITE_ROW ){
+      int i, iKey = pCur->aiStmtCol[pTab->pSchema->nCol];
+      pTab->stats.nRowRead++;
+      pCur->nRead++;
+      pSub->key.n = 0;
+      wcBufAppend(&pSub->key, sqlite3_column_blob(pStmt, iKey),
+                  sqlite3_column_bytes(pStmt, iKey));
+      for(i = 0; i < pCur->nStmtCol; i++){
+        sqlite3_value_free(pSub->apVal[i]);
+        pSub->apVal[i] = sqlite3_value_dup(sqlite3_column_value(pStmt, i));
+        if( pSub->apVal[i] == 0 ) rc = SQLITE_NOMEM;
+      }
+      if( pSub->key.bOom ) rc = SQLITE_NOMEM;
+      pSub->bHasKey = 1;
+      wcStoreRelease(pTab, eStmt, pCur->plan.iPath, pCur->colUsed,
+                     pStmt);
+      if( rc == SQLITE_ROW && rowExpired(pCur, pSub->apVal, 0) ) continue;
+      wcBufFree(&bound);
+      return rc == SQLITE_ROW ? SQLITE_OK : rc;
+    }
+    wcStoreRelease(pTab, eStmt, pCur->plan.iPath, pCur->colUsed,
+                   pStmt);
+    if( rc != SQLITE_DONE ){
+      rc = cursorError(pCur, rc);
+      break;
+    }
+    rc = SQLITE_OK;
+    pSub->iRange++;
+    pSub->bHasKey = 0;
+  }
+  wcBufFree(&bound);
+  if( rc == SQLITE_OK && pSub->iRange >= pSub->ranges.n ) pSub->bEof = 1;
+  return rc;
+}
+
+static int subAdvance(WcCursor *pCur, Sub *pSub){
+  return pCur->bHeld ? subFetch(pCur, pSub) : subStep(pCur, pSub);
+}
+
+/* The key of a sub's current row. */
+static const unsigned char *subKey(WcCursor *pCur, Sub *pSub, int64_t *pn){
+  int iKey;
+  if( pCur->bHeld ){
+    *pn = pSub->key.n;
+    return pSub->key.a;
+  }
+  iKey = pCur->aiStmtCol[cursorKey(pCur)->nCol];
+  *pn = sqlite3_column_bytes(pSub->pStmt, iKey);
+  return sqlite3_column_blob(pSub->pStmt, iKey);
+}
+
+/*
+** Probes: the next prefix of the skipped elements that has a row.
+*/
+
+/* Finds the next prefix in scan order; *pbFound is 0 when none is left. */
+static int probeNext(WcCursor *pCur, WcBuf *pPrefix, int *pbFound){
+  WcVtab *pTab = cursorTab(pCur);
+  const WcSchema *pS = cursorKey(pCur);
+  int bDesc = pCur->plan.bDesc;
+  const WcRange *pWin = &pCur->ranges.win;
+  const WcBuf *pLo = &pWin->lo, *pHi = pWin->bHi ? &pWin->hi : 0;
+  sqlite3_stmt *pStmt = 0;
+  int eStmt, rc, i;
+  *pbFound = 0;
+  if( pCur->bProbeEnd ) return SQLITE_OK;
+  if( pCur->bProbed ){
+    if( bDesc ) pHi = &pCur->probe; else pLo = &pCur->probe;
+  }
+  eStmt = scanKind(pCur, pHi != 0);
+  rc = wcStoreAcquire(pTab, eStmt, pCur->plan.iPath, 0, &pStmt);
+  if( rc != SQLITE_OK ) return rc;
+  bindRange(pStmt, pLo, pHi);
+  pTab->stats.nSeek++;
+  rc = sqlite3_step(pStmt);
+  if( rc == SQLITE_ROW ){
+    /* An empty key reads as NULL; arithmetic on it must not. */
+    const unsigned char *aKey = sqlite3_column_blob(pStmt, 0)
+                              ? sqlite3_column_blob(pStmt, 0)
+                              : (const unsigned char*)"";
+    int64_t nKey = sqlite3_column_bytes(pStmt, 0), nPrefix = 0;
+    for(i = 0; i < pCur->plan.nSkip && nPrefix >= 0; i++){
+      int64_t n = wcElementSpan(pS, i, aKey + nPrefix, nKey - nPrefix);
+      nPrefix = n < 0 ? -1 : nPrefix + n;
+    }
+    if( nPrefix < 0 ){
+      rc = wcVtabError(pTab, SQLITE_CORRUPT, "widecol %s: a key in one of "
+          "its tables does not start with the elements of its %s; was the "
+          "table written to directly? run SELECT * FROM widecol_check(%Q)",
+          pTab->zName, pS->zKeyName, pTab->zName);
+    }else{
+      pPrefix->n = 0;
+      wcBufAppend(pPrefix, aKey, nPrefix);
+      pCur->probe.n = 0;
+      if( bDesc ){
+        /* Next, the keys below this prefix. */
+        wcBufAppend(&pCur->probe, aKey, nPrefix);
+        pCur->bProbeEnd = nPrefix == 0;
+      }else{
+        /* Next, the keys past every key with this prefix. */
+        if( wcBufReserve(&pCur->probe, nPrefix) == 0 ){
+          int64_t n = nPrefix ? rkPrefixEnd(aKey, nPrefix, pCur->probe.a)
+                              : -1;
+          if( n < 0 ){
+            pCur->bProbeEnd = 1;
+          }else{
+            pCur->probe.n = n;
+          }
+        }
+      }
+      pCur->bProbed = 1;
+      pTab->stats.nPrefix++;
+      *pbFound = 1;
+      rc = (pPrefix->bOom || pCur->probe.bOom) ? SQLITE_NOMEM : SQLITE_OK;
+    }
+  }else if( rc == SQLITE_DONE ){
+    pCur->bProbeEnd = 1;
+    rc = SQLITE_OK;
+  }else{
+    rc = cursorError(pCur, rc);
+  }
+  wcStoreRelease(pTab, eStmt, pCur->plan.iPath, 0, pStmt);
+  return rc;
+}
+
+static void subRewind(Sub *pSub, int64_t nPrefix){
+  pSub->iRange = 0;
+  pSub->bEof = 0;
+  pSub->bOpen = 0;
+  pSub->bHasKey = 0;
+  pSub->nPrefix = nPrefix;
+}
+
+/* The next prefix of a plan that visits every value of its SALTs and
+** BUCKETs: number iVisit in scan order, written digit by digit, the last
+** element's value varying fastest. */
+static int visitNext(WcCursor *pCur, WcBuf *pPrefix, int *pbFound){
+  const WcSchema *pS = cursorKey(pCur);
+  const WcPlan *pPlan = &pCur->plan;
+  uint64_t iNum, iDiv = 1;
+  int i;
+  *pbFound = pCur->iVisit < pCur->nVisit;
+  if( !*pbFound ) return SQLITE_OK;
+  iNum = pPlan->bDesc ? pCur->nVisit - 1 - pCur->iVisit : pCur->iVisit;
+  pCur->iVisit++;
+  for(i = 1; i < pPlan->nSkip; i++) iDiv *= wcDerivedCount(pS, i);
+  pPrefix->n = 0;
+  for(i = 0; i < pPlan->nSkip; i++){
+    if( wcEncodeDerived(pS, i, iNum / iDiv, pPrefix) ) return SQLITE_NOMEM;
+    wcAppendSeparator(pS, i, pPrefix);
+    iNum %= iDiv;
+    if( i + 1 < pPlan->nSkip ) iDiv /= wcDerivedCount(pS, i + 1);
+  }
+  cursorTab(pCur)->stats.nPrefix++;
+  return pPrefix->bOom ? SQLITE_NOMEM : SQLITE_OK;
+}
+
+/* The next prefix of a skip scan: computed, or probed for. */
+static int prefixNext(WcCursor *pCur, WcBuf *pPrefix, int *pbFound){
+  return pCur->plan.bAllPrefixes ? visitNext(pCur, pPrefix, pbFound)
+                                   : probeNext(pCur, pPrefix, pbFound);
+}
+
+/* Gives pSub the plan's ranges under the prefix. */
+static int subStart(WcCursor *pCur, Sub *pSub, const WcBuf *pPrefix){
+  int rc = wcRangesCompose(&pCur->ranges.rel, &pCur->ranges.win, pPrefix->a,
+                           pPrefix->n, &pSub->ranges);
+  subRewind(pSub, pPrefix->n);
+  return rc;
+}
+
+/* Gives seq the ranges of the next prefix, probed for or computed from
+** the next value; *pbFound is 0 when none is left. */
+static int seqNextPrefix(WcCursor *pCur, int *pbFound){
+  WcVtab *pTab = cursorTab(pCur);
+  WcBuf prefix;
+  int rc;
+  if( pCur->bEnum ){
+    *pbFound = pCur->nEnumLeft > 0;
+    if( !*pbFound ) return SQLITE_OK;
+    rc = wcRangesEnumCompose(pTab, &pCur->plan, pCur->iEnumFirst,
+                             &pCur->ranges.rel, &pCur->ranges.win,
+                             &pCur->seq.ranges);
+    subRewind(&pCur->seq, 0);
+    pTab->stats.nPrefix++;
+    if( --pCur->nEnumLeft > 0 ) pCur->iEnumFirst += pCur->iEnumStep;
+    return rc;
+  }
+  memset(&prefix, 0, sizeof(prefix));
+  rc = prefixNext(pCur, &prefix, pbFound);
+  if( rc == SQLITE_OK && *pbFound ) rc = subStart(pCur, &pCur->seq, &prefix);
+  wcBufFree(&prefix);
+  return rc;
+}
+
+/* Decides whether to enumerate: the range is known now, and enumerating
+** costs a seek per value against two per prefix probed for. */
+static int enumStart(WcCursor *pCur, sqlite3_value **argv){
+  const WcPlan *pPlan = &pCur->plan;
+  const WcSchema *pS = cursorKey(pCur);
+  int64_t iLo, iHi;
+  int bDown;
+  int rc = wcRangesEnumBounds(cursorTab(pCur), pPlan, argv, &iLo, &iHi);
+  if( rc != SQLITE_OK ) return rc;
+  if( iLo > iHi ){
+    pCur->bEof = 1;
+    return SQLITE_OK;
+  }
+  if( (uint64_t)iHi - (uint64_t)iLo >= (uint64_t)pPlan->nEnumMax ){
+    return SQLITE_OK;
+  }
+  /* In key order: the field's byte order, reversed for a DESC scan. */
+  bDown = (pS->aElem[pPlan->nSkip].eOrder == WC_ORDER_DESC) != pPlan->bDesc;
+  pCur->bEnum = 1;
+  pCur->iEnumFirst = bDown ? iHi : iLo;
+  pCur->iEnumStep = bDown ? -1 : 1;
+  pCur->nEnumLeft = (uint64_t)iHi - (uint64_t)iLo + 1;
+  return SQLITE_OK;
+}
+
+/*
+** The three ways.
+*/
+
+/* seqNextPrefix(), and on a store that reads sets of ranges, for an
+** ascending scan of prefixes
+** that are computed (not probed for, nor enumerated in a field's order),
+** the ranges of the prefixes after it too, up to WC_SET_MAX: subStep()
+** reads them in one request. */
+static int seqNextPrefixes(WcCursor *pCur, int *pbFound){
+  WcRangeList more;
+  int rc = seqNextPrefix(pCur, pbFound);
+  if( rc != SQLITE_OK || !*pbFound || !wcStoreCaps(cursorTab(pCur))->bRangeSets
+   || pCur->plan.bDesc || !pCur->plan.bAllPrefixes || pCur->bEnum ){
+    return rc;
+  }
+  memset(&more, 0, sizeof(more));
+  while( rc == SQLITE_OK && pCur->seq.ranges.n < WC_SET_MAX
+      && pCur->iVisit < pCur->nVisit ){
+    WcBuf prefix;
+    int bFound;
+    memset(&prefix, 0, sizeof(prefix));
+    rc = visitNext(pCur, &prefix, &bFound);
+    if( rc == SQLITE_OK ){
+      rc = wcRangesCompose(&pCur->ranges.rel, &pCur->ranges.win, prefix.a,
+                           prefix.n, &more);
+    }
+    if( rc == SQLITE_OK ) rc = wcRangeListAppend(&pCur->seq.ranges, &more);
+    wcBufFree(&prefix);
+  }
+  wcRangeListFree(&more);
+  return rc;
+}
+
+/* ranges and skip: the next row of seq, probing for prefixes as the
+** previous ones run out. */
+static int seqNext(WcCursor *pCur){
+  for(;;){
+    int rc, bFound;
+    if( pCur->seq.ranges.n > 0 || pCur->plan.nSkip == 0 ){
+      rc = subStep(pCur, &pCur->seq);
+      if( rc != SQLITE_OK || !pCur->seq.bEof ) return rc;
+      if( pCur->plan.nSkip == 0 ){
+        pCur->bEof = 1;
+        return SQLITE_OK;
+      }
+    }
+    rc = seqNextPrefixes(pCur, &bFound);
+    if( rc != SQLITE_OK ) return rc;
+    if( !bFound ){
+      pCur->bEof = 1;
+      return SQLITE_OK;
+    }
+  }
+}
+
+/* Heap order: the keys after their prefixes, reversed for DESC scans. */
+static int subLess(WcCursor *pCur, int iA, int iB){
+  Sub *pA = &pCur->aSub[iA], *pB = &pCur->aSub[iB];
+  int64_t nA, nB, n;
+  const unsigned char *aA = subKey(pCur, pA, &nA);
+  const unsigned char *aB = subKey(pCur, pB, &nB);
+  int c;
+  aA += pA->nPrefix;
+  nA -= pA->nPrefix;
+  aB += pB->nPrefix;
+  nB -= pB->nPrefix;
+  n = nA < nB ? nA : nB;
+  c = n > 0 ? memcmp(aA, aB, (size_t)n) : 0;
+  if( c == 0 ) c = nA < nB ? -1 : nA > nB;
+  /* Ties go in the order the prefixes were found: the planner relies on
+  ** it (prefixOrderFits). */
+  if( c == 0 ) return iA < iB;
+  return pCur->plan.bDesc ? c > 0 : c < 0;
+}
+
+static void heapSiftDown(WcCursor *pCur, int i){
+  for(;;){
+    int iMin = i, iL = 2 * i + 1, iR = 2 * i + 2, t;
+    if( iL < pCur->nHeap && subLess(pCur, pCur->aHeap[iL], pCur->aHeap[iMin]) ){
+      iMin = iL;
+    }
+    if( iR < pCur->nHeap && subLess(pCur, pCur->aHeap[iR], pCur->aHeap[iMin]) ){
+      iMin = iR;
+    }
+    if( iMin == i ) return;
+    t = pCur->aHeap[i];
+    pCur->aHeap[i] = pCur->aHeap[iMin];
+    pCur->aHeap[iMin] = t;
+    i = iMin;
+  }
+}
+
+/* merge: finds every prefix, starts a scan for each, heaps them. */
+static int mergeStart(WcCursor *pCur){
+  WcBuf prefix;
+  int rc = SQLITE_OK, bFound = 1, nAlloc = 0, i;
+  memset(&prefix, 0, sizeof(prefix));
+  while( rc == SQLITE_OK ){
+    Sub *pSub;
+    rc = prefixNext(pCur, &prefix, &bFound);
+    if( rc != SQLITE_OK || !bFound ) break;
+    if( pCur->nSub == nAlloc ){
+      Sub *aNew;
+      nAlloc = nAlloc ? nAlloc * 2 : 16;
+      aNew = sqlite3_realloc64(pCur->aSub, sizeof(Sub) * (sqlite3_uint64)nAlloc);
+      if( aNew == 0 ){
+        rc = SQLITE_NOMEM;
+        break;
+      }
+      pCur->aSub = aNew;
+    }
+    pSub = &pCur->aSub[pCur->nSub];
+    memset(pSub, 0, sizeof(*pSub));
+    rc = subStart(pCur, pSub, &prefix);
+    if( pSub->ranges.n > 0 ){
+      pCur->nSub++;
+    }else{
+      wcRangeListFree(&pSub->ranges);
+    }
+  }
+  wcBufFree(&prefix);
+  if( rc != SQLITE_OK ) return rc;
+  pCur->bHeld = pCur->nSub > WC_MERGE_LIVE;
+  pCur->aHeap = sqlite3_malloc64(sizeof(int) * (sqlite3_uint64)(pCur->nSub + 1));
+  if( pCur->aHeap == 0 ) return SQLITE_NOMEM;
+  for(i = 0; i < pCur->nSub && rc == SQLITE_OK; i++){
+    Sub *pSub = &pCur->aSub[i];
+    if( pCur->bHeld ){
+      pSub->apVal = sqlite3_malloc64(sizeof(sqlite3_value*)
+                                     * (sqlite3_uint64)(pCur->nStmtCol + 1));
+      if( pSub->apVal == 0 ) return SQLITE_NOMEM;
+      memset(pSub->apVal, 0, sizeof(sqlite3_value*) * (size_t)(pCur->nStmtCol + 1));
+    }
+    rc = subAdvance(pCur, pSub);
+    if( rc == SQLITE_OK && !pSub->bEof ) pCur->aHeap[pCur->nHeap++] = i;
+  }
+  for(i = pCur->nHeap / 2 - 1; i >= 0; i--) heapSiftDown(pCur, i);
+  return rc;
+}
+
+/* merge: moves the current sub on and takes the smallest row. */
+static int mergeNext(WcCursor *pCur){
+  if( pCur->pRow ){
+    int rc = subAdvance(pCur, pCur->pRow);
+    if( rc != SQLITE_OK ) return rc;
+    if( pCur->pRow->bEof ){
+      if( !pCur->bHeld ) subReleaseStmt(pCur, pCur->pRow);
+      pCur->aHeap[0] = pCur->aHeap[--pCur->nHeap];
+    }
+    heapSiftDown(pCur, 0);
+  }
+  if( pCur->nHeap == 0 ){
+    pCur->pRow = 0;
+    pCur->bEof = 1;
+  }else{
+    pCur->pRow = &pCur->aSub[pCur->aHeap[0]];
+  }
+  return SQLITE_OK;
+}
+
+/*
+** Sorted mode.
+*/
+static void sortedFree(WcCursor *pCur){
+  int64_t i, n = pCur->nSorted * pCur->nStmtCol;
+  for(i = 0; i < n; i++) sqlite3_value_free(pCur->apSorted[i]);
+  sqlite3_free(pCur->apSorted);
+  sqlite3_free(pCur->aiSorted);
+  pCur->apSorted = 0;
+  pCur->aiSorted = 0;
+  pCur->nSorted = pCur->iSorted = 0;
+  pCur->bSorted = 0;
+}
+
+static sqlite3_value *sortedValue(const WcCursor *pCur, int64_t iRow,
+                                  int iStmtCol){
+  return pCur->apSorted[iRow * pCur->nStmtCol + iStmtCol];
+}
+
+/* Rows iA and iB in the plan's ORDER BY; ties by the order read. */
+static int sortedCompare(const WcCursor *pCur, int64_t iA, int64_t iB){
+  const WcPlan *pPlan = &pCur->plan;
+  int nCol = cursorTab((WcCursor*)pCur)->pSchema->nCol;
+  int i;
+  for(i = 0; i < pPlan->nSort; i++){
+    int iCol = pPlan->aSort[i].iCol;
+    int iStmtCol = pCur->aiStmtCol[iCol == nCol ? nCol + 1 : iCol];
+    WcValue a, b;
+    int c;
+    wcValueFrom(sortedValue(pCur, iA, iStmtCol), &a);
+    wcValueFrom(sortedValue(pCur, iB, iStmtCol), &b);
+    c = wcValueCompare(&a, &b);
+    if( c ) return pPlan->aSort[i].bDesc ? -c : c;
+  }
+  return iA < iB ? -1 : iA > iB;
+}
+
+/* A merge sort of aiSorted (stable, no recursion). */
+static int sortedSort(WcCursor *pCur){
+  int64_t n = pCur->nSorted, nRun, i;
+  int64_t *aTmp = sqlite3_malloc64(sizeof(int64_t) * (sqlite3_uint64)(n + 1));
+  int64_t *aFrom = pCur->aiSorted, *aTo = aTmp;
+  if( aTmp == 0 ) return SQLITE_NOMEM;
+  for(nRun = 1; nRun < n; nRun *= 2){
+    for(i = 0; i < n; i += 2 * nRun){
+      int64_t iL = i, iR = i + nRun, iOut = i;
+      int64_t eL = iR < n ? iR : n, eR = i + 2 * nRun < n ? i + 2 * nRun : n;
+      while( iL < eL || iR < eR ){
+        if( iR >= eR || (iL < eL && sortedCompare(pCur, aFrom[iL], aFrom[iR]) <= 0) ){
+          aTo[iOut++] = aFrom[iL++];
+        }else{
+          aTo[iOut++] = aFrom[iR++];
+        }
+      }
+    }
+    aTo = aFrom;
+    aFrom = aFrom == aTmp ? pCur->aiSorted : aTmp;
+  }
+  if( aFrom != pCur->aiSorted ){
+    memcpy(pCur->aiSorted, aFrom, sizeof(int64_t) * (size_t)n);
+  }
+  sqlite3_free(aTmp);
+  return SQLITE_OK;
+}
+
+/* Reads every row of the ranges and sorts them. */
+static int sortedStart(WcCursor *pCur){
+  int64_t nAlloc = 0;
+  int rc, i;
+  for(;;){
+    rc = seqNext(pCur);
+    if( rc != SQLITE_OK ) return rc;
+    if( pCur->bEof ) break;
+    if( pCur->nSorted == nAlloc ){
+      int64_t nNew = nAlloc ? nAlloc * 2 : 64;
+      sqlite3_value **apNew = sqlite3_realloc64(pCur->apSorted,
+          sizeof(sqlite3_value*) * (sqlite3_uint64)(nNew * pCur->nStmtCol + 1));
+      if( apNew == 0 ) return SQLITE_NOMEM;
+      pCur->apSorted = apNew;
+      nAlloc = nNew;
+    }
+    for(i = 0; i < pCur->nStmtCol; i++){
+      sqlite3_value *pVal = sqlite3_value_dup(
+          sqlite3_column_value(pCur->seq.pStmt, i));
+      pCur->apSorted[pCur->nSorted * pCur->nStmtCol + i] = pVal;
+      if( pVal == 0 ){
+        /* Free the row's values so far along with the others. */
+        for(; i < pCur->nStmtCol; i++){
+          pCur->apSorted[pCur->nSorted * pCur->nStmtCol + i] = 0;
+        }
+        pCur->nSorted++;
+        return SQLITE_NOMEM;
+      }
+    }
+    pCur->nSorted++;
+  }
+  pCur->aiSorted = sqlite3_malloc64(sizeof(int64_t)
+                                    * (sqlite3_uint64)(pCur->nSorted + 1));
+  if( pCur->aiSorted == 0 ) return SQLITE_NOMEM;
+  for(i = 0; i < pCur->nSorted; i++) pCur->aiSorted[i] = i;
+  pCur->bSorted = 1;
+  pCur->bEof = 0;
+  pCur->iSorted = -1;
+  return sortedSort(pCur);
+}
+
+static int sortedNext(WcCursor *pCur){
+  pCur->iSorted++;
+  if( pCur->iSorted >= pCur->nSorted ) pCur->bEof = 1;
+  return SQLITE_OK;
+}
+
+static int baseNext(WcCursor *pCur){
+  if( pCur->bSorted ) return sortedNext(pCur);
+  return pCur->bMerge ? mergeNext(pCur) : seqNext(pCur);
+}
+
+/* The value at place iStmtCol of the row the ranges, skips, merge or sort
+** are on. */
+static sqlite3_value *baseValue(WcCursor *pCur, int iStmtCol){
+  Sub *pSub = pCur->bMerge ? pCur->pRow : &pCur->seq;
+  if( pCur->bSorted ){
+    return sortedValue(pCur, pCur->aiSorted[pCur->iSorted], iStmtCol);
+  }
+  if( pCur->bHeld ) return pSub->apVal[iStmtCol];
+  return sqlite3_column_value(pSub->pStmt, iStmtCol);
+}
+
+/*
+** Versions: after each row (its latest version), the older ones.
+*/
+static void versionsRelease(WcCursor *pCur){
+  if( pCur->pVer ){
+    wcStoreRelease(cursorTab(pCur), WC_STMT_VERSION_READ, 0, 0, pCur->pVer);
+    pCur->pVer = 0;
+  }
+  pCur->bVerOn = pCur->bVerRow = 0;
+  pCur->nVerLeft = 0;
+}
+
+/* Compares the key of pVer's row with a. */
+static int versionKeyCompare(WcCursor *pCur, const WcBuf *a){
+  WcBuf key;
+  memset(&key, 0, sizeof(key));
+  key.a = (unsigned char*)sqlite3_column_blob(pCur->pVer, 0);
+  key.n = sqlite3_column_bytes(pCur->pVer, 0);
+  return versionBufCompare(&key, a);
+}
+
+static int versionStep(WcCursor *pCur){
+  int rc = sqlite3_step(pCur->pVer);
+  pCur->bVerOn = rc == SQLITE_ROW;
+  if( rc == SQLITE_ROW || rc == SQLITE_DONE ) return SQLITE_OK;
+  pCur->bVerOn = 0;
+  return cursorError(pCur, rc);
+}
+
+/* Positions pVer on the first older version of verKey or of a key after
+** it.  Keys mostly come in key order, so pVer walks on from where the
+** last key left it, which is before every version of a later key: a key
+** whose versions pVer is already past has none and costs nothing, a near
+** one a few steps.  A key before the last (a descending scan, a merge of
+** prefixes) costs a seek. */
+static int versionsFind(WcCursor *pCur){
+  WcVtab *pTab = cursorTab(pCur);
+  int rc = SQLITE_OK, i, bSeek = 1;
+  if( pCur->pVer && versionBufCompare(&pCur->verLast, &pCur->verKey) <= 0 ){
+    for(i = 0; i < 8 && pCur->bVerOn && rc == SQLITE_OK; i++){
+      if( versionKeyCompare(pCur, &pCur->verKey) >= 0 ) break;
+      rc = versionStep(pCur);
+    }
+    bSeek = pCur->bVerOn && versionKeyCompare(pCur, &pCur->verKey) < 0;
+  }
+  pCur->verLast.n = 0;
+  wcBufAppend(&pCur->verLast, pCur->verKey.a, pCur->verKey.n);
+  if( pCur->verLast.bOom ) return SQLITE_NOMEM;
+  if( rc != SQLITE_OK || !bSeek ) return rc;
+  if( pCur->pVer == 0 ){
+    rc = wcStoreAcquire(pTab, WC_STMT_VERSION_READ, 0, 0, &pCur->pVer);
+    if( rc != SQLITE_OK ) return rc;
+  }else{
+    sqlite3_reset(pCur->pVer);
+  }
+  sqlite3_bind_blob(pCur->pVer, 1, pCur->verLast.n ? pCur->verLast.a
+                    : (const unsigned char*)"", (int)pCur->verLast.n,
+                    SQLITE_TRANSIENT);
+  pTab->stats.nSeek++;
+  return versionStep(pCur);
+}
+
+/* The next version to return: the current row's next older one, or the
+** next row's latest (or, as of a time before it, its version then). */
+static int versionNext(WcCursor *pCur){
+  WcVtab *pTab = cursorTab(pCur);
+  int nCol = pTab->pSchema->nCol;
+  for(;;){
+    int rc = SQLITE_OK;
+    int64_t iTime;
+    sqlite3_value *pKey;
+    if( pCur->bVerRow ){
+      pCur->bVerRow = 0;
+      rc = versionStep(pCur);
+      if( rc != SQLITE_OK ) return rc;
+    }
+    if( pCur->nVerLeft > 0 && pCur->bVerOn
+     && versionKeyCompare(pCur, &pCur->verKey) == 0 ){
+      iTime = sqlite3_column_int64(pCur->pVer, 1);
+      pTab->stats.nRowRead++;
+      pCur->nRead++;
+      if( iTime > pCur->iVerUpTo ){
+        rc = versionStep(pCur);
+        if( rc != SQLITE_OK ) return rc;
+        continue;
+      }
+      if( iTime >= pCur->iCutoff ){
+        pCur->bVerRow = 1;
+        pCur->nVerLeft--;
+        return SQLITE_OK;
+      }
+      /* The rest are older still: expired. */
+    }
+    pCur->nVerLeft = 0;
+    rc = baseNext(pCur);
+    if( rc != SQLITE_OK || pCur->bEof ) return rc;
+    iTime = sqlite3_value_int64(baseValue(pCur, pCur->iTimeCol));
+    pCur->nVerLeft = pTab->pSchema->nVersions > 1 ? pCur->nVersions : 1;
+    pCur->iVerUpTo = pCur->iAsof;
+    if( iTime <= pCur->iAsof ){
+      /* The latest is the first version to return. */
+      pCur->iVerUpTo = iTime - 1;
+      if( --pCur->nVerLeft == 0 ) return SQLITE_OK;
+    }else if( pTab->pSchema->nVersions <= 1 ){
+      pCur->nVerLeft = 0;
+      continue;
+    }
+    pKey = baseValue(pCur, pCur->aiStmtCol[nCol + 1]);
+    pCur->verKey.n = 0;
+    wcBufAppend(&pCur->verKey, sqlite3_value_blob(pKey),
+                sqlite3_value_bytes(pKey));
+    if( pCur->verKey.bOom ) return SQLITE_NOMEM;
+    rc = versionsFind(pCur);
+    if( rc != SQLITE_OK || iTime <= pCur->iAsof ) return rc;
+  }
+}
+
+/* Reads versions = n and asof = t from xFilter's arguments. */
+static int versionsFilter(WcCursor *pCur, sqlite3_value **argv){
+  WcVtab *pTab = cursorTab(pCur);
+  const WcPlan *pPlan = &pCur->plan;
+  int i;
+  pCur->nVersions = 1;
+  pCur->iAsof = INT64_MAX;
+  pCur->bHasVersions = pCur->bHasAsof = 0;
+  for(i = 0; i < pPlan->nTerm; i++){
+    int eOp = pPlan->aTerm[i].eOp;
+    int bInt;
+    int64_t v;
+    /* numeric_type() converts the value: only these two may be. */
+    if( eOp != WC_TERM_VERSIONS && eOp != WC_TERM_ASOF ) continue;
+    bInt = sqlite3_value_numeric_type(argv[i]) == SQLITE_INTEGER;
+    v = sqlite3_value_int64(argv[i]);
+    if( eOp == WC_TERM_VERSIONS ){
+      if( !bInt || v < 1 ){
+        return wcVtabError(pTab, SQLITE_ERROR, "widecol %s: versions = n "
+            "reads the n newest versions of each row: n must be an integer "
+            "of at least 1 (the table keeps %d), not %Q", pTab->zName,
+            pTab->pSchema->nVersions, sqlite3_value_text(argv[i]));
+      }
+      pCur->nVersions = v;
+      pCur->bHasVersions = 1;
+    }else if( eOp == WC_TERM_ASOF ){
+      if( !bInt ){
+        return wcVtabError(pTab, SQLITE_ERROR, "widecol %s: asof = t reads "
+            "each row as it was at time t: t must be an integer, "
+            "microseconds since 1970-01-01 00:00:00 UTC, not %Q",
+            pTab->zName, sqlite3_value_text(argv[i]));
+      }
+      pCur->iAsof = v;
+      pCur->bHasAsof = 1;
+    }
+  }
+  pCur->bVersionRead = pCur->bHasVersions || pCur->bHasAsof;
+  return SQLITE_OK;
+}
+
+static int rawNext(WcCursor *pCur){
+  return pCur->bVersionRead ? versionNext(pCur) : baseNext(pCur);
+}
+
+/* The next row to return: skips OFFSET rows, stops after LIMIT rows. */
+static int cursorAdvance(WcCursor *pCur){
+  for(;;){
+    int rc = rawNext(pCur);
+    if( rc != SQLITE_OK || pCur->bEof ) return rc;
+    if( pCur->nOffset == 0 ) break;
+    pCur->nOffset--;
+  }
+  if( pCur->nLimit == 0 ){
+    pCur->bEof = 1;
+    return SQLITE_OK;
+  }
+  if( pCur->nLimit > 0 ) pCur->nLimit--;
+  cursorTab(pCur)->stats.nRowOut++;
+  pCur->nOut++;
+  return SQLITE_OK;
+}
+
+/*
+** The cursor methods.
+*/
+static void cursorReset(WcCursor *pCur){
+  int i;
+  if( pCur->bHistoryDue && pCur->plan.nUnserved > 0 ){
+    wcHistoryScan(cursorTab(pCur)->pHistory, pCur->plan.aiUnserved,
+                  pCur->plan.nUnserved, pCur->nRead, pCur->nOut);
+  }
+  pCur->bHistoryDue = 0;
+  pCur->nRead = pCur->nOut = 0;
+  subClear(pCur, &pCur->seq);
+  for(i = 0; i < pCur->nSub; i++) subFree(pCur, &pCur->aSub[i]);
+  sqlite3_free(pCur->aSub);
+  sqlite3_free(pCur->aHeap);
+  pCur->aSub = 0;
+  pCur->aHeap = 0;
+  pCur->nSub = pCur->nHeap = 0;
+  pCur->pRow = 0;
+  sortedFree(pCur);
+  pCur->ranges.rel.n = 0;
+  wcBufClear(&pCur->probe);
+  pCur->bProbed = pCur->bProbeEnd = 0;
+  pCur->bEnum = pCur->bMerge = pCur->bHeld = 0;
+  pCur->iVisit = pCur->nVisit = 0;
+  versionsRelease(pCur);
+  pCur->bVersionRead = 0;
+  pCur->bEof = 1;
+}
+
+/* A closed cursor is kept by its table for the next xOpen, buffers and
+** all, unless it holds more ranges than a typical plan's. */
+#define WC_SPARE_RANGES 64
+
+static void cursorFree(WcCursor *pCur){
+  subFree(pCur, &pCur->seq);
+  wcRangesFree(&pCur->ranges);
+  wcBufFree(&pCur->probe);
+  wcBufFree(&pCur->planCode);
+  wcBufFree(&pCur->verLast);
+  wcBufFree(&pCur->verKey);
+  sqlite3_free(pCur->aiStmtCol);
+  sqlite3_free(pCur);
+}
+
+int wcScanOpen(sqlite3_vtab *pVtab, sqlite3_vtab_cursor **ppCur){
+  WcVtab *pTab = (WcVtab*)pVtab;
+  WcCursor *pCur = pTab->pSpare;
+  if( pCur ){
+    pTab->pSpare = 0;
+  }else{
+    pCur = sqlite3_malloc(sizeof(*pCur));
+    if( pCur == 0 ) return SQLITE_NOMEM;
+    memset(pCur, 0, sizeof(*pCur));
+    int nCol = pTab->pSchema->nCol;
+    pCur->aiStmtCol = sqlite3_malloc64(sizeof(int) * (sqlite3_uint64)(nCol + 4));
+    if( pCur->aiStmtCol == 0 ){
+      sqlite3_free(pCur);
+      return SQLITE_NOMEM;
+    }
+    pCur->bEof = 1;
+  }
+  *ppCur = &pCur->base;
+  return SQLITE_OK;
+}
+
+int wcScanClose(sqlite3_vtab_cursor *pBase){
+  WcCursor *pCur = (WcCursor*)pBase;
+  WcVtab *pTab = cursorTab(pCur);
+  cursorReset(pCur);
+  if( pTab->pSpare == 0 && pCur->seq.ranges.nAlloc <= WC_SPARE_RANGES
+   && pCur->ranges.rel.nAlloc <= WC_SPARE_RANGES
+   && pCur->ranges.prefixes.nAlloc <= WC_SPARE_RANGES ){
+    pTab->pSpare = pCur;
+  }else{
+    cursorFree(pCur);
+  }
+  return SQLITE_OK;
+}
+
+void wcScanFreeSpare(WcVtab *p){
+  if( p->pSpare ) cursorFree(p->pSpare);
+  p->pSpare = 0;
+}
+
+/* Decodes idxStr's plan unless it is the one the cursor decoded last: a
+** join's inner loop, and a statement run again, hand the same each time. */
+static int cursorPlan(WcCursor *pCur, const char *idxStr){
+  const char *zCode = idxStr ? idxStr + strlen(idxStr) + 1 : 0;
+  int rc;
+  if( zCode && pCur->planCode.n > 0
+   && strcmp((const char*)pCur->planCode.a, zCode) == 0 ){
+    return SQLITE_OK;
+  }
+  pCur->planCode.n = 0;
+  rc = wcPlanDecode(cursorTab(pCur), idxStr, &pCur->plan);
+  if( rc == SQLITE_OK && zCode ){
+    /* Without memory for the copy, the next call decodes again. */
+    wcBufAppend(&pCur->planCode, zCode, (int64_t)strlen(zCode) + 1);
+    if( pCur->planCode.bOom ) wcBufClear(&pCur->planCode);
+  }
+  return rc;
+}
+
+int wcScanFilter(sqlite3_vtab_cursor *pBase, int idxNum, const char *idxStr,
+                 int argc, sqlite3_value **argv){
+  WcCursor *pCur = (WcCursor*)pBase;
+  WcVtab *pTab = cursorTab(pCur);
+  const WcPlan *pPlan = &pCur->plan;
+  int i, rc, bWidened = 0;
+  (void)idxNum;
+  (void)argc;
+  cursorReset(pCur);
+  wcWriteScanStarted(pTab);
+  rc = cursorPlan(pCur, idxStr);
+  if( rc != SQLITE_OK ) return rc;
+  pCur->bHistoryDue = 1;
+  if( pPlan->bFind ){
+    /* wcTableLookup: hand this table over, return no rows. */
+    WcVtab **ppOut = (WcVtab**)sqlite3_value_pointer(argv[0], WC_TABLE_FUNC);
+    if( ppOut ) *ppOut = pTab;
+    return SQLITE_OK;
+  }
+  pCur->nLimit = -1;
+  pCur->nOffset = 0;
+  for(i = 0; i < pPlan->nTerm; i++){
+    if( pPlan->aTerm[i].eOp == WC_TERM_LIMIT ){
+      pCur->nLimit = sqlite3_value_int64(argv[i]);
+      if( pCur->nLimit < 0 ) pCur->nLimit = -1;
+    }else if( pPlan->aTerm[i].eOp == WC_TERM_OFFSET ){
+      pCur->nOffset = sqlite3_value_int64(argv[i]);
+      if( pCur->nOffset < 0 ) pCur->nOffset = 0;
+    }
+  }
+  rc = versionsFilter(pCur, argv);
+  if( rc != SQLITE_OK ) return rc;
+  pCur->iCutoff = wcClockCutoff(pTab->pClock, pTab->pSchema->nTtl);
+  pCur->colUsed = pPlan->colUsed;
+  pCur->nStmtCol = wcStoreScanColumns(pTab, pPlan->iPath, pCur->colUsed,
+                                      pCur->aiStmtCol);
+  pCur->iTimeCol = pCur->aiStmtCol[pTab->pSchema->nCol + 2];
+  pCur->bEof = 0;
+  if( pPlan->bEmpty ){
+    pCur->bEof = 1;
+    return SQLITE_OK;
+  }
+  rc = wcRangesBuild(pTab, pPlan, argv, &pCur->ranges, &bWidened);
+  if( rc == SQLITE_OK && pPlan->nSkip == 0 ){
+    static const WcBuf empty = { 0, 0, 0, 0 };
+    rc = subStart(pCur, &pCur->seq, &empty);
+  }
+  if( pPlan->bAllPrefixes ){
+    pCur->nVisit = 1;
+    for(i = 0; i < pPlan->nSkip; i++){
+      pCur->nVisit *= wcDerivedCount(cursorKey(pCur), i);
+    }
+  }
+  if( rc == SQLITE_OK && pPlan->nEnumMax > 0 ) rc = enumStart(pCur, argv);
+  if( rc != SQLITE_OK || pCur->bEof ) return rc;
+  if( pPlan->nSort > 0 && bWidened ){
+    rc = sortedStart(pCur);
+    if( rc != SQLITE_OK ) return rc;
+    return cursorAdvance(pCur);
+  }
+  /* Enumerated values come in the merge's order already. */
+  pCur->bMerge = pPlan->bMerge && !pCur->bEnum;
+  if( pCur->bMerge ) rc = mergeStart(pCur);
+  if( rc != SQLITE_OK ) return rc;
+  return cursorAdvance(pCur);
+}
+
+int wcScanNext(sqlite3_vtab_cursor *pBase){
+  return cursorAdvance((WcCursor*)pBase);
+}
+
+int wcScanEof(sqlite3_vtab_cursor *pBase){
+  return ((WcCursor*)pBase)->bEof;
+}
+
+/* Copies a value out.  sqlite3_result_value() would allocate a new buffer
+** for every text and blob (it keeps the source's size); a transient copy
+** reuses the buffer the result register already has. */
+static void resultValue(sqlite3_context *ctx, sqlite3_value *pVal){
+  switch( sqlite3_value_type(pVal) ){
+    case SQLITE_INTEGER:
+      sqlite3_result_int64(ctx, sqlite3_value_int64(pVal));
+      break;
+    case SQLITE_FLOAT:
+      sqlite3_result_double(ctx, sqlite3_value_double(pVal));
+      break;
+    case SQLITE_TEXT:
+      sqlite3_result_text(ctx, (const char*)sqlite3_value_text(pVal),
+                          sqlite3_value_bytes(pVal), SQLITE_TRANSIENT);
+      break;
+    case SQLITE_BLOB: {
+      int n = sqlite3_value_bytes(pVal);
+      /* An empty blob has no pointer, which would read as NULL. */
+      if( n == 0 ){
+        sqlite3_result_zeroblob(ctx, 0);
+      }else{
+        sqlite3_result_blob(ctx, sqlite3_value_blob(pVal), n,
+                            SQLITE_TRANSIENT);
+      }
+      break;
+    }
+    default:
+      sqlite3_result_null(ctx);
+      break;
+  }
+}
+
+/* A versioned table's hidden columns rowtime, versions and asof. */
+static int versionColumn(WcCursor *pCur, sqlite3_context *ctx, int i){
+  WcVtab *pTab = cursorTab(pCur);
+  const WcSchema *pS = pTab->pSchema;
+  if( sqlite3_vtab_nochange(ctx) ){
+    /* An UPDATE that does not set rowtime stamps the write's own time.
+    ** One whose rows come from a read of older versions is told so by
+    ** their versions and asof, which xUpdate refuses. */
+    if( i == WC_COL_VERSIONS(pS) && pCur->bHasVersions ){
+      sqlite3_result_int64(ctx, pCur->nVersions);
+    }else if( i == WC_COL_ASOF(pS) && pCur->bHasAsof ){
+      sqlite3_result_int64(ctx, pCur->iAsof);
+    }
+    return SQLITE_OK;
+  }
+  if( i == WC_COL_ROWTIME(pS) ){
+    if( pCur->bVerRow ){
+      sqlite3_result_int64(ctx, sqlite3_column_int64(pCur->pVer, 1));
+    }else if( pCur->iTimeCol >= 0 ){
+      sqlite3_result_int64(ctx, sqlite3_value_int64(
+          baseValue(pCur, pCur->iTimeCol)));
+    }else{
+      sqlite3_result_error(ctx, "widecol: rowtime was read but the query "
+                           "plan did not select it; please report this", -1);
+      return SQLITE_ERROR;
+    }
+  }else if( i == WC_COL_VERSIONS(pS) && pCur->bHasVersions ){
+    sqlite3_result_int64(ctx, pCur->nVersions);
+  }else if( i == WC_COL_ASOF(pS) && pCur->bHasAsof ){
+    sqlite3_result_int64(ctx, pCur->iAsof);
+  }else{
+    int bVersions = i == WC_COL_VERSIONS(pS);
+    char *zErr = wcVersionParamMisuse(pTab->zName, bVersions, "it has no "
+                                      "value of its own to select or compare");
+    sqlite3_result_error(ctx, zErr ? zErr : "out of memory", -1);
+    sqlite3_free(zErr);
+    return SQLITE_ERROR;
+  }
+  return SQLITE_OK;
+}
+
+int wcScanColumn(sqlite3_vtab_cursor *pBase, sqlite3_context *ctx, int i){
+  WcCursor *pCur = (WcCursor*)pBase;
+  int nCol = cursorTab(pCur)->pSchema->nCol;
+  int iStmtCol;
+  if( i == cursorTab(pCur)->iStampCol ){
+    /* Given to an UPDATE too (nochange or not): it acts on these. */
+    iStmtCol = pCur->aiStmtCol[nCol + 3];
+    if( !pCur->bVerRow && iStmtCol >= 0 ){
+      resultValue(ctx, baseValue(pCur, iStmtCol));
+    }
+    return SQLITE_OK;
+  }
+  if( i > nCol ) return versionColumn(pCur, ctx, i);
+  if( pCur->bVerRow && i < nCol ){
+    resultValue(ctx, sqlite3_column_value(pCur->pVer, i + 2));
+    return SQLITE_OK;
+  }
+  iStmtCol = pCur->aiStmtCol[i == nCol ? nCol + 1 : i];
+  /* The scan selects only the columns SQLite said the query reads (and
+  ** rowkey); answering NULL for another would be wrong, so say so. */
+  if( iStmtCol < 0 ){
+    sqlite3_result_error(ctx, "widecol: a column the query plan did not "
+                         "select was read; please report this", -1);
+    return SQLITE_ERROR;
+  }
+  resultValue(ctx, baseValue(pCur, iStmtCol));
+  return SQLITE_OK;
+}
+
+/* A WITHOUT ROWID table has no rowid to give. */
+int wcScanRowid(sqlite3_vtab_cursor *pBase, sqlite3_int64 *pRowid){
+  (void)pBase;
+  *pRowid = 0;
+  return SQLITE_MISUSE;
+}
