@@ -256,6 +256,9 @@ fuzz: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/%)
 	done
 
 test: widecol.so $(BT_SO) libwidecol.a examples/embed tests/slt $(REPLAY)
+	@/usr/bin/python3 tests/layers.py --selftest
+	@/usr/bin/python3 tests/layers.py $(PIC_OBJ) \
+	  $(if $(HAVE_BT),$(filter build/pic/bigtable/%,$(BT_OBJ)))
 	@./examples/embed > build/embed.out && echo "examples/embed: ok" \
 	  || { cat build/embed.out; exit 1; }
 	@sh tests/install_check.sh

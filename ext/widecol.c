@@ -10,7 +10,7 @@
 ** Shared state: none between tables or connections.  The objects a
 ** registration owns are the MD5 contexts of the rk_* functions that hash
 ** (one per function, freed by SQLite when the function is replaced or the
-** connection closes) and the connection's clock (wc_versions.h), which
+** connection closes) and the connection's clock (wc_clock.h), which
 ** widecol_clock() and the widecol module share and a later load of the
 ** extension on the connection takes over.  The tools find a table by schema
 ** and name through SQL (wc_table.h), so loading the extension again on a
@@ -19,10 +19,10 @@
 #include "util/wc_api.h"
 #include "key/rk_functions.h"
 #include "key/rk_hash.h"
-#include "tools/wc_ddl.h"
+#include "tools/wc_tools.h"
 #include "vtab/wc_table.h"
 #include "tools/wc_tvf.h"
-#include "vtab/wc_versions.h"
+#include "vtab/wc_clock.h"
 #include "vtab/wc_vtab.h"
 
 #include <stddef.h>
@@ -127,18 +127,22 @@ static const struct {
   { WC_TABLE_FUNC,     2, WC_DIRECT, 0, wcTableFunc     },
 };
 
+/* The tools' client data: each its definition, and this entry point for
+** a tool that opens a connection of its own (wc_tvf.h). */
+#define WC_TOOL(def) &(const WcTvfHost){ &def, sqlite3_widecol_init }
+
 static const struct {
   const char *zName;
   const sqlite3_module *pModule;
   const void *pAux;         /* The module's client data, */
   unsigned char eData;      /* or WC_DATA_CLOCK */
 } aMod[] = {
-  { "widecol",         &wcModule,    0,             WC_DATA_CLOCK },
-  { "widecol_check",   &wcTvfModule, &wcCheckDef,   WC_DATA_NONE  },
-  { "widecol_lint",    &wcTvfModule, &wcLintDef,    WC_DATA_NONE  },
-  { "widecol_regions", &wcTvfModule, &wcRegionsDef, WC_DATA_NONE  },
-  { "widecol_ring",    &wcTvfModule, &wcRingDef,    WC_DATA_NONE  },
-  { "widecol_advise",  &wcTvfModule, &wcAdviseDef,  WC_DATA_NONE  },
+  { "widecol",         &wcModule,    0,                     WC_DATA_CLOCK },
+  { "widecol_check",   &wcTvfModule, WC_TOOL(wcCheckDef),   WC_DATA_NONE  },
+  { "widecol_lint",    &wcTvfModule, WC_TOOL(wcLintDef),    WC_DATA_NONE  },
+  { "widecol_regions", &wcTvfModule, WC_TOOL(wcRegionsDef), WC_DATA_NONE  },
+  { "widecol_ring",    &wcTvfModule, WC_TOOL(wcRingDef),    WC_DATA_NONE  },
+  { "widecol_advise",  &wcTvfModule, WC_TOOL(wcAdviseDef),  WC_DATA_NONE  },
 };
 
 #ifdef _WIN32

@@ -25,7 +25,8 @@
 ** scan of an index table joins the row table only when the index does not
 ** hold every column the query reads.
 */
-#include "vtab/wc_vtab.h"
+#include "store/wc_store.h"
+#include "util/wc_error.h"
 #include "key/wc_splits.h"
 #include "key/rk_bytes.h"
 #include "store/wc_remote.h"
@@ -63,23 +64,36 @@ static const WcStoreCaps *capsOf(const WcSchema *pS){
   return &aCaps[pS->zBigtable ? 1 : 0];
 }
 
-const WcStoreCaps *wcStoreCaps(const WcVtab *p){
-  return capsOf(p->pSchema);
+const WcStoreCaps *wcStoreCaps(const WcStore *p){
+  return p->pCaps;
+}
+
+int wcStoreInit(WcStore *p, sqlite3 *db, const char *zDb, const char *zName,
+                WcSchema *pSchema, sqlite3_vtab *pVtab){
+  memset(p, 0, sizeof(*p));
+  p->db = db;
+  p->pSchema = pSchema;
+  p->pCaps = capsOf(pSchema);
+  p->pVtab = pVtab;
+  p->iStampCol = -1;
+  p->zDb = sqlite3_mprintf("%s", zDb);
+  p->zName = sqlite3_mprintf("%s", zName);
+  return p->zDb && p->zName ? SQLITE_OK : SQLITE_NOMEM;
 }
 
 /* True if p's store is a module of another library that the connection
 ** has not loaded (asked of SQLite, not read from an error's text). */
-static int storeModuleMissing(WcVtab *p){
+static int storeModuleMissing(WcStore *p){
   const char *zModule = capsOf(p->pSchema)->zModule;
   return zModule && !wcAskRow(p->db, "SELECT 1 FROM pragma_module_list "
                               "WHERE name = ?1", zModule, 1);
 }
 
-int wcStoreError(WcVtab *p, int rc){
+int wcStoreError(WcStore *p, int rc){
   if( capsOf(p->pSchema)->bStoreMessages ){
-    return wcVtabError(p, rc, "%s", sqlite3_errmsg(p->db));
+    return wcVtabError(p->pVtab, rc, "%s", sqlite3_errmsg(p->db));
   }
-  return wcVtabError(p, rc, "widecol %s: %s", p->zName,
+  return wcVtabError(p->pVtab, rc, "widecol %s: %s", p->zName,
                      sqlite3_errmsg(p->db));
 }
 
@@ -94,7 +108,7 @@ static int familyTables(const WcSchema *pS){
   return capsOf(pS)->bRowFamilies ? 0 : pS->nFamily;
 }
 
-void wcStoreAppendTable(sqlite3_str *pStr, const WcVtab *p, int iFamily,
+void wcStoreAppendTable(sqlite3_str *pStr, const WcStore *p, int iFamily,
                         int iIndex){
   const WcSchema *pS = p->pSchema;
   if( iFamily == WC_TABLE_VERSIONS ){
@@ -110,7 +124,7 @@ void wcStoreAppendTable(sqlite3_str *pStr, const WcVtab *p, int iFamily,
   }
 }
 
-void wcStoreAppendRowsSelect(sqlite3_str *pStr, const WcVtab *p,
+void wcStoreAppendRowsSelect(sqlite3_str *pStr, const WcStore *p,
                              const char *zRuns){
   const WcSchema *pS = p->pSchema;
   int i;
@@ -186,13 +200,13 @@ static int appendSplits(sqlite3_str *pStr, const WcSchema *pS){
 ** timestamp (ROWTIME), VERSIONS and TTL its GC rule, and <name>_versions
 ** shows the same Bigtable table's older cells (OLDER); under a TTL each
 ** index's cells carry their row's rowtime and age out with it. */
-static int createBigtable(WcVtab *p, int iFamily, int iIndex){
+static int createBigtable(WcStore *p, int iFamily, int iIndex){
   sqlite3_str *pStr;
   const WcSchema *pS = p->pSchema;
   char *zSql;
   int i, rc;
   if( storeModuleMissing(p) ){
-    return wcVtabError(p, SQLITE_ERROR, "widecol %s: STORAGE BIGTABLE needs "
+    return wcVtabError(p->pVtab, SQLITE_ERROR, "widecol %s: STORAGE BIGTABLE needs "
         "the Bigtable store: load %s too (.load ./%s, after make bigtable)",
         p->zName, capsOf(pS)->zModule, capsOf(pS)->zModule);
   }
@@ -268,7 +282,7 @@ static int createBigtable(WcVtab *p, int iFamily, int iIndex){
 }
 
 /* Runs each CREATE TABLE in turn. */
-static int createOne(WcVtab *p, int iFamily, int iIndex){
+static int createOne(WcStore *p, int iFamily, int iIndex){
   sqlite3_str *pStr;
   const WcSchema *pS = p->pSchema;
   char *zSql;
@@ -305,7 +319,7 @@ static int createOne(WcVtab *p, int iFamily, int iIndex){
 
 /* Calls xOne for the row table, the versions table, each family's and
 ** each index's table, until one fails. */
-static int forEachTable(WcVtab *p, int (*xOne)(WcVtab*, int, int)){
+static int forEachTable(WcStore *p, int (*xOne)(WcStore*, int, int)){
   int i, rc = xOne(p, -1, -1);
   if( rc == SQLITE_OK && p->pSchema->nVersions > 1 ){
     rc = xOne(p, WC_TABLE_VERSIONS, -1);
@@ -319,13 +333,13 @@ static int forEachTable(WcVtab *p, int (*xOne)(WcVtab*, int, int)){
   return rc;
 }
 
-int wcStoreCreate(WcVtab *p){
+int wcStoreCreate(WcStore *p){
   return forEachTable(p, createOne);
 }
 
 /* On reopening a database, each table must still be there with every
 ** column, or nothing would make sense. */
-static int checkOne(WcVtab *p, int iFamily, int iIndex){
+static int checkOne(WcStore *p, int iFamily, int iIndex){
   int bMissing = storeModuleMissing(p);    /* asked before errmsg is set */
   sqlite3_str *pStr = sqlite3_str_new(p->db);
   const WcSchema *pS = p->pSchema;
@@ -350,11 +364,11 @@ static int checkOne(WcVtab *p, int iFamily, int iIndex){
   sqlite3_free(zSql);
   sqlite3_finalize(pStmt);
   if( rc != SQLITE_OK && bMissing ){
-    rc = wcVtabError(p, rc, "widecol %s: its rows are in Bigtable (STORAGE "
+    rc = wcVtabError(p->pVtab, rc, "widecol %s: its rows are in Bigtable (STORAGE "
         "BIGTABLE %Q): load the Bigtable store too (.load ./%s)",
         p->zName, pS->zBigtable, capsOf(pS)->zModule);
   }else if( rc != SQLITE_OK && rc != SQLITE_NOMEM ){
-    rc = wcVtabError(p, rc, "widecol %s: its table %s_%s%s is missing or "
+    rc = wcVtabError(p->pVtab, rc, "widecol %s: its table %s_%s%s is missing or "
         "lacks a column (%s)", p->zName, p->zName,
         iFamily >= 0 ? "cf_" : iIndex >= 0 ? "idx_"
         : iFamily == WC_TABLE_VERSIONS ? "versions" : "rows",
@@ -364,11 +378,11 @@ static int checkOne(WcVtab *p, int iFamily, int iIndex){
   return rc;
 }
 
-int wcStoreCheck(WcVtab *p){
+int wcStoreCheck(WcStore *p){
   return forEachTable(p, checkOne);
 }
 
-static int execOn(WcVtab *p, const char *zBefore, int iFamily, int iIndex,
+static int execOn(WcStore *p, const char *zBefore, int iFamily, int iIndex,
                   const char *zAfter){
   sqlite3_str *pStr = sqlite3_str_new(p->db);
   char *zSql;
@@ -383,16 +397,16 @@ static int execOn(WcVtab *p, const char *zBefore, int iFamily, int iIndex,
   return rc;
 }
 
-static int dropOne(WcVtab *p, int iFamily, int iIndex){
+static int dropOne(WcStore *p, int iFamily, int iIndex){
   return execOn(p, "DROP TABLE IF EXISTS ", iFamily, iIndex, "");
 }
 
-int wcStoreDrop(WcVtab *p){
+int wcStoreDrop(WcStore *p){
   wcStoreClose(p);
   return forEachTable(p, dropOne);
 }
 
-int wcStoreRename(WcVtab *p, const char *zNew){
+int wcStoreRename(WcStore *p, const char *zNew){
   const WcSchema *pS = p->pSchema;
   char *zName = sqlite3_mprintf("%s", zNew);
   char *zTo;
@@ -436,11 +450,11 @@ int wcStoreRename(WcVtab *p, const char *zNew){
 }
 
 /* True if a scan selecting colUsed reads the rows' stamps (_stamp). */
-static int readsStamps(const WcVtab *p, uint64_t colUsed){
+static int readsStamps(const WcStore *p, uint64_t colUsed){
   return p->iStampCol >= 0 && columnUsed(colUsed, p->iStampCol);
 }
 
-int wcStoreCovers(const WcVtab *p, int iPath, uint64_t colUsed){
+int wcStoreCovers(const WcStore *p, int iPath, uint64_t colUsed){
   const WcSchema *pS = p->pSchema;
   int i;
   if( iPath == 0 ) return 1;
@@ -456,7 +470,7 @@ int wcStoreCovers(const WcVtab *p, int iPath, uint64_t colUsed){
   return 1;
 }
 
-int wcStoreScanColumns(const WcVtab *p, int iPath, uint64_t colUsed,
+int wcStoreScanColumns(const WcStore *p, int iPath, uint64_t colUsed,
                        int *aiStmtCol){
   const WcSchema *pS = p->pSchema;
   int nCol = pS->nCol, i, n = iPath > 0 ? 2 : 1;
@@ -486,7 +500,7 @@ static void appendColumnExpr(sqlite3_str *pStr, const WcSchema *pS,
 
 /* "FROM <row table> AS r LEFT JOIN <family> AS fN ..." for the families
 ** holding a column in colUsed that the index (if any) does not hold. */
-static void appendRowSource(sqlite3_str *pStr, const WcVtab *p, int iPath,
+static void appendRowSource(sqlite3_str *pStr, const WcStore *p, int iPath,
                             uint64_t colUsed){
   const WcSchema *pS = p->pSchema;
   int iFam, i;
@@ -511,7 +525,7 @@ static void appendRowSource(sqlite3_str *pStr, const WcVtab *p, int iPath,
 ** the columns of colUsed (see wcStoreScanColumns).  The key is always
 ** column 0, so a scan of keys alone (probes) is colUsed 0 whatever the
 ** width of the table. */
-static void appendScan(sqlite3_str *pStr, const WcVtab *p, int eStmt,
+static void appendScan(sqlite3_str *pStr, const WcStore *p, int eStmt,
                        int iPath, uint64_t colUsed){
   const WcSchema *pS = p->pSchema;
   int bHi = (eStmt - WC_STMT_SCAN) & 1;
@@ -582,7 +596,7 @@ static void appendInsertColumns(sqlite3_str *pStr, const WcSchema *pS,
   sqlite3_str_appendall(pStr, ")");
 }
 
-static char *statementSql(WcVtab *p, int eStmt, int iObj, uint64_t colUsed){
+static char *statementSql(WcStore *p, int eStmt, int iObj, uint64_t colUsed){
   sqlite3_str *pStr = sqlite3_str_new(p->db);
   const WcSchema *pS = p->pSchema;
   int bStamps = wcStoreCaps(p)->bStamps;
@@ -731,7 +745,7 @@ static void poolFree(WcStmtPool *pPool){
 
 /* The pool of a kind of statement, moved to the front of the list (the
 ** list is in order of use); NULL if there is none. */
-static WcStmtPool *findPool(WcVtab *p, int eStmt, int iObj, uint64_t colUsed){
+static WcStmtPool *findPool(WcStore *p, int eStmt, int iObj, uint64_t colUsed){
   WcStmtPool **pp;
   if( !isScan(eStmt) ) colUsed = 0;
   for(pp = &p->pPool; *pp; pp = &(*pp)->pNext){
@@ -748,7 +762,7 @@ static WcStmtPool *findPool(WcVtab *p, int eStmt, int iObj, uint64_t colUsed){
 }
 
 /* Drops the pools past the first WC_POOL_MAX. */
-static void trimPools(WcVtab *p){
+static void trimPools(WcStore *p){
   WcStmtPool *pPool = p->pPool;
   int i;
   for(i = 1; pPool && i < WC_POOL_MAX; i++) pPool = pPool->pNext;
@@ -759,7 +773,7 @@ static void trimPools(WcVtab *p){
   }
 }
 
-int wcStoreAcquire(WcVtab *p, int eStmt, int iObj, uint64_t colUsed,
+int wcStoreAcquire(WcStore *p, int eStmt, int iObj, uint64_t colUsed,
                    sqlite3_stmt **ppStmt){
   WcStmtPool *pPool = findPool(p, eStmt, iObj, colUsed);
   char *zSql;
@@ -774,12 +788,12 @@ int wcStoreAcquire(WcVtab *p, int eStmt, int iObj, uint64_t colUsed,
                           0);
   sqlite3_free(zSql);
   if( rc != SQLITE_OK ){
-    rc = wcVtabError(p, rc, "widecol %s: %s", p->zName, sqlite3_errmsg(p->db));
+    rc = wcVtabError(p->pVtab, rc, "widecol %s: %s", p->zName, sqlite3_errmsg(p->db));
   }
   return rc;
 }
 
-void wcStoreRelease(WcVtab *p, int eStmt, int iObj, uint64_t colUsed,
+void wcStoreRelease(WcStore *p, int eStmt, int iObj, uint64_t colUsed,
                     sqlite3_stmt *pStmt){
   WcStmtPool *pPool;
   if( pStmt == 0 ) return;
@@ -813,7 +827,7 @@ void wcStoreRelease(WcVtab *p, int eStmt, int iObj, uint64_t colUsed,
   pPool->ap[pPool->n++] = pStmt;
 }
 
-void wcStoreClose(WcVtab *p){
+void wcStoreClose(WcStore *p){
   while( p->pPool ){
     WcStmtPool *pPool = p->pPool;
     p->pPool = pPool->pNext;
@@ -821,12 +835,19 @@ void wcStoreClose(WcVtab *p){
   }
 }
 
+void wcStoreFree(WcStore *p){
+  wcStoreClose(p);
+  sqlite3_free(p->zDb);
+  sqlite3_free(p->zName);
+  p->zDb = p->zName = 0;
+}
+
 /* The row count from ANALYZE's sqlite_stat1 if it has one, else counted:
 ** every row, or on a store that costs calls up to nCountMax, past which
 ** the table is taken to be large (WC_UNCOUNTED_ROWS).  A failed count is
 ** the statement's error (its first read: an interrupt, a store that does
 ** not answer). */
-int wcStoreRowCount(WcVtab *p, int64_t *pnRow){
+int wcStoreRowCount(WcStore *p, int64_t *pnRow){
   const WcStoreCaps *pCaps = wcStoreCaps(p);
   sqlite3_stmt *pStmt = 0;
   int64_t nRow = -1;
@@ -874,9 +895,10 @@ int wcStoreRowCount(WcVtab *p, int64_t *pnRow){
 /* How many distinct prefixes the first nElem elements take in the data,
 ** counted by seeking from one to the next, up to nMax + 1.  For planning
 ** skip scans over fields, whose number of values nothing else tells. */
-int wcStorePrefixCount(WcVtab *p, int iPath, int nElem, int64_t nMax,
+int wcStorePrefixCount(WcStore *p, int iPath, int nElem, int64_t nMax,
                        int64_t *pnFound){
-  const WcSchema *pS = p->aPath[iPath].pKey;
+  const WcSchema *pS = iPath ? p->pSchema->aIndex[iPath - 1].pKey
+                             : p->pSchema;
   sqlite3_stmt *pStmt = 0;
   WcBuf next;
   int64_t nFound = 0;

@@ -1403,15 +1403,8 @@ static int adviseFill(sqlite3 *db, sqlite3_value **apArg, WcTvfRows *pRows,
         "weight FROM workload')");
     return SQLITE_ERROR;
   }
-  rc = sqlite3_open_v2(":memory:", &p->pPriv,
-                       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, 0);
-  if( rc == SQLITE_OK ){
-    rc = sqlite3_widecol_init(p->pPriv, 0, WC_API_ROUTINES);
-  }
-  if( rc != SQLITE_OK ){
-    sqlite3_close(p->pPriv);
-    return rc;
-  }
+  rc = wcTvfOpenWidecol(pRows, &p->pPriv);
+  if( rc != SQLITE_OK ) return rc;
   readSettings(p, apArg[2]);
   if( p->rc == SQLITE_OK ) readSource(p);
   if( p->rc == SQLITE_OK ) profileColumns(p);

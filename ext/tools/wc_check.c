@@ -94,7 +94,7 @@ static sqlite3_stmt *prepare(Check *p, sqlite3_str *pStr){
 /* SELECT rowkey, every column FROM the row table with its families. */
 static sqlite3_stmt *prepareRows(Check *p, int bOne){
   sqlite3_str *pStr = sqlite3_str_new(wcTableDb(p->pTab));
-  wcStoreAppendRowsSelect(pStr, p->pTab, 0);
+  wcStoreAppendRowsSelect(pStr, wcTableStore(p->pTab), 0);
   sqlite3_str_appendall(pStr, bOne ? " WHERE r.rowkey = ?1" : "");
   return prepare(p, pStr);
 }
@@ -113,7 +113,7 @@ static sqlite3_stmt *prepareIndex(Check *p, int iIndex, int bOne){
   }
   if( pS->nTtl > 0 ) sqlite3_str_appendall(pStr, ", rowtime");
   sqlite3_str_appendall(pStr, " FROM ");
-  wcStoreAppendTable(pStr, p->pTab, -1, iIndex);
+  wcStoreAppendTable(pStr, wcTableStore(p->pTab), -1, iIndex);
   sqlite3_str_appendall(pStr, bOne ? " WHERE ikey = ?1" : "");
   return prepare(p, pStr);
 }
@@ -249,14 +249,14 @@ static void checkFamily(Check *p, int iFamily){
   sqlite3_stmt *pStmt;
   int i;
   sqlite3_str_appendall(pStr, "SELECT f.rowkey, NOT EXISTS(SELECT 1 FROM ");
-  wcStoreAppendTable(pStr, pTab, -1, -1);
+  wcStoreAppendTable(pStr, wcTableStore(pTab), -1, -1);
   sqlite3_str_appendall(pStr, " AS r WHERE r.rowkey = f.rowkey), ");
   for(i = 0; i < pFam->nCol; i++){
     sqlite3_str_appendf(pStr, "%sf.\"%w\" IS NULL", i ? " AND " : "",
                         pS->aCol[pFam->aiCol[i]].zName);
   }
   sqlite3_str_appendall(pStr, " FROM ");
-  wcStoreAppendTable(pStr, pTab, iFamily, -1);
+  wcStoreAppendTable(pStr, wcTableStore(pTab), iFamily, -1);
   sqlite3_str_appendall(pStr, " AS f");
   pStmt = prepare(p, pStr);
   while( p->rc == SQLITE_OK && sqlite3_step(pStmt) == SQLITE_ROW ){
@@ -284,9 +284,9 @@ static void checkVersions(Check *p, WcValue *aVal, WcBuf *pBuf){
   int i;
   sqlite3_str_appendall(pStr, "SELECT v.rowkey, count(*), max(v.rowtime), "
                               "r.rowkey IS NULL, r.rowtime FROM ");
-  wcStoreAppendTable(pStr, pTab, WC_TABLE_VERSIONS, -1);
+  wcStoreAppendTable(pStr, wcTableStore(pTab), WC_TABLE_VERSIONS, -1);
   sqlite3_str_appendall(pStr, " AS v LEFT JOIN ");
-  wcStoreAppendTable(pStr, pTab, -1, -1);
+  wcStoreAppendTable(pStr, wcTableStore(pTab), -1, -1);
   sqlite3_str_appendall(pStr, " AS r ON r.rowkey = v.rowkey GROUP BY v.rowkey");
   pStmt = prepare(p, pStr);
   while( p->rc == SQLITE_OK && sqlite3_step(pStmt) == SQLITE_ROW ){
@@ -317,7 +317,7 @@ static void checkVersions(Check *p, WcValue *aVal, WcBuf *pBuf){
     sqlite3_str_appendf(pStr, ", \"%w\"", pS->aCol[i].zName);
   }
   sqlite3_str_appendall(pStr, " FROM ");
-  wcStoreAppendTable(pStr, pTab, WC_TABLE_VERSIONS, -1);
+  wcStoreAppendTable(pStr, wcTableStore(pTab), WC_TABLE_VERSIONS, -1);
   pStmt = prepare(p, pStr);
   while( p->rc == SQLITE_OK && sqlite3_step(pStmt) == SQLITE_ROW ){
     const unsigned char *aKey = sqlite3_column_blob(pStmt, 0);

@@ -22,7 +22,7 @@
 */
 #include "util/wc_api.h"
 #include "vtab/wc_table.h"
-#include "tools/wc_ddl.h"
+#include "tools/wc_tools.h"
 #include "key/wc_splits.h"
 
 #include <string.h>
@@ -47,7 +47,7 @@ static int dataSplits(WcVtab *pTab, int iIndex, int nRegion, WcSplits *pOut,
   int iNext = 1, rc;
   char *zSql;
   sqlite3_str_appendf(pStr, "SELECT %s, count(*) OVER () FROM ", zKey);
-  wcStoreAppendTable(pStr, pTab, -1, iIndex);
+  wcStoreAppendTable(pStr, wcTableStore(pTab), -1, iIndex);
   sqlite3_str_appendf(pStr, " ORDER BY %s", zKey);
   zSql = sqlite3_str_finish(pStr);
   if( zSql == 0 ) return SQLITE_NOMEM;

@@ -1046,9 +1046,9 @@ static void ruleVersionsMask(Lint *p, const LintKey *pK){
   /* Every version of the keys that have older ones. */
   pOld = sqlite3_str_new(0);
   sqlite3_str_appendall(pOld, "(SELECT * FROM (");
-  wcStoreAppendRowsSelect(pOld, p->pTab, 0);
+  wcStoreAppendRowsSelect(pOld, wcTableStore(p->pTab), 0);
   sqlite3_str_appendall(pOld, ") WHERE rowkey IN (SELECT rowkey FROM ");
-  wcStoreAppendTable(pOld, p->pTab, WC_TABLE_VERSIONS, -1);
+  wcStoreAppendTable(pOld, wcTableStore(p->pTab), WC_TABLE_VERSIONS, -1);
   sqlite3_str_appendall(pOld, "))");
   zOld = sqlite3_str_finish(pOld);
   if( zOld == 0 ){
@@ -1068,7 +1068,7 @@ static void ruleVersionsMask(Lint *p, const LintKey *pK){
     sqlite3_str_appendf(pSql, "SELECT count(*), count(DISTINCT c), count(c), "
         "count(DISTINCT k) FROM (SELECT \"%w\" AS c, rowkey AS k FROM ",
         pCol->zName);
-    wcStoreAppendTable(pSql, p->pTab, WC_TABLE_VERSIONS, -1);
+    wcStoreAppendTable(pSql, wcTableStore(p->pTab), WC_TABLE_VERSIONS, -1);
     sqlite3_str_appendf(pSql, " UNION ALL SELECT \"%w\", rowkey FROM %s)",
                         pCol->zName, zOld);
     zSql = sqlite3_str_finish(pSql);
@@ -1112,7 +1112,7 @@ static void ruleTtl(Lint *p, const LintKey *pK){
   pSql = sqlite3_str_new(0);
   sqlite3_str_appendall(pSql, "SELECT count(*), max(rowtime), min(rowtime) "
                               "FROM ");
-  wcStoreAppendTable(pSql, p->pTab, -1, -1);
+  wcStoreAppendTable(pSql, wcTableStore(p->pTab), -1, -1);
   zSql = sqlite3_str_finish(pSql);
   pStmt = zSql ? lintPrepare(p, "%s", zSql) : 0;
   if( zSql == 0 ) p->rc = SQLITE_NOMEM;
@@ -1276,7 +1276,7 @@ static void ruleWidePartition(Lint *p, const LintKey *pK){
                         pS->aCol[pTok->aiSaltCol[i]].zName);
   }
   sqlite3_str_appendall(pSql, " FROM (");
-  wcStoreAppendRowsSelect(pSql, p->pTab, 0);
+  wcStoreAppendRowsSelect(pSql, wcTableStore(p->pTab), 0);
   sqlite3_str_appendall(pSql, ") GROUP BY ");
   for(i = 0; i < pTok->nSaltCol; i++){
     sqlite3_str_appendf(pSql, "%s\"%w\"", i ? ", " : "",
@@ -1474,7 +1474,7 @@ static void readRuns(Lint *p, sqlite3_int64 nRun){
   sqlite3_int64 iRow = 0, iFirst = 0;
   int iRun = 0;
   sqlite3_str_appendall(pStr, "SELECT rowkey FROM ");
-  wcStoreAppendTable(pStr, p->pTab, -1, -1);
+  wcStoreAppendTable(pStr, wcTableStore(p->pTab), -1, -1);
   sqlite3_str_appendall(pStr, " ORDER BY rowkey");
   pStmt = lintPrepare(p, "%z", sqlite3_str_finish(pStr));
   p->aRunKey = sqlite3_malloc64(sizeof(WcBuf) * 2 * WC_LINT_RUNS);
@@ -1508,7 +1508,7 @@ static void sampleTable(Lint *p){
   char *zRuns = 0;
   int i;
   sqlite3_str_appendall(pStr, "SELECT count(*) FROM ");
-  wcStoreAppendTable(pStr, p->pTab, -1, -1);
+  wcStoreAppendTable(pStr, wcTableStore(p->pTab), -1, -1);
   p->nTable = lintInt(p, "%z", sqlite3_str_finish(pStr));
   if( p->nTable > WC_LINT_SAMPLE ){
     readRuns(p, WC_LINT_SAMPLE / WC_LINT_RUNS);
@@ -1527,7 +1527,7 @@ static void sampleTable(Lint *p){
   }
   pStr = sqlite3_str_new(p->db);
   sqlite3_str_appendall(pStr, "(");
-  wcStoreAppendRowsSelect(pStr, p->pTab, zRuns);
+  wcStoreAppendRowsSelect(pStr, wcTableStore(p->pTab), zRuns);
   sqlite3_str_appendall(pStr, ")");
   p->zSample = sqlite3_str_finish(pStr);
   sqlite3_free(zRuns);

@@ -28,6 +28,7 @@ struct WcTvfRows {
   int nRow;
   int nAlloc;           /* Cells allocated */
   WcTvfCell *aCell;     /* nRow * nCol cells */
+  WcTvfRegister xRegister;  /* For wcTvfOpenWidecol() */
 };
 
 typedef struct TvfVtab TvfVtab;
@@ -35,6 +36,7 @@ struct TvfVtab {
   sqlite3_vtab base;
   sqlite3 *db;
   const WcTvfDef *pDef;
+  WcTvfRegister xRegister;
   int nCol;             /* Result columns, before the arguments */
   int nArg;
 };
@@ -191,10 +193,22 @@ static void rowsClear(WcTvfRows *pRows){
   pRows->nRow = pRows->nAlloc = 0;
 }
 
+int wcTvfOpenWidecol(WcTvfRows *pRows, sqlite3 **ppDb){
+  int rc = sqlite3_open_v2(":memory:", ppDb,
+                           SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, 0);
+  if( rc == SQLITE_OK ) rc = pRows->xRegister(*ppDb, 0, WC_API_ROUTINES);
+  if( rc != SQLITE_OK ){
+    sqlite3_close(*ppDb);
+    *ppDb = 0;
+  }
+  return rc;
+}
+
 static int tvfConnect(sqlite3 *db, void *pAux, int argc,
                       const char *const *argv, sqlite3_vtab **ppVtab,
                       char **pzErr){
-  const WcTvfDef *pDef = (const WcTvfDef*)pAux;
+  const WcTvfHost *pHost = (const WcTvfHost*)pAux;
+  const WcTvfDef *pDef = pHost->pDef;
   sqlite3_str *pDecl = sqlite3_str_new(db);
   const char *z;
   char *zDecl;
@@ -222,6 +236,7 @@ static int tvfConnect(sqlite3 *db, void *pAux, int argc,
   memset(p, 0, sizeof(*p));
   p->db = db;
   p->pDef = pDef;
+  p->xRegister = pHost->xRegister;
   p->nCol = listLength(pDef->zColumns);
   p->nArg = listLength(pDef->zArgs);
   *ppVtab = &p->base;
@@ -308,6 +323,7 @@ static int tvfFilter(sqlite3_vtab_cursor *pBase, int idxNum,
     if( pCur->apArg[j] == 0 ) rc = SQLITE_NOMEM;
   }
   if( rc == SQLITE_OK ){
+    pCur->rows.xRegister = p->xRegister;
     rc = p->pDef->xFill(p->db, pCur->apArg, &pCur->rows, &zErr);
   }
   if( rc != SQLITE_OK ){

@@ -50,7 +50,24 @@ int wcTvfAddRow(WcTvfRows *pRows, const char *zFormat, ...);
 int wcTvfPrepareQuery(sqlite3 *db, const char *zFunc, const char *zSql,
                       const char *zWhat, sqlite3_stmt **ppStmt, char **pzErr);
 
-/* The module: registered once per function, its WcTvfDef as client data
+/* Opens a connection of the tool's own, in memory, with widecol
+** registered on it (widecol_advise builds designs there).  SQLITE_OK with
+** *ppDb set, or an error code (*ppDb NULL). */
+int wcTvfOpenWidecol(WcTvfRows *pRows, sqlite3 **ppDb);
+
+/* The entry point that registers widecol on a connection. */
+typedef int (*WcTvfRegister)(sqlite3*, char**, const sqlite3_api_routines*);
+
+/* The module's client data, one per function: its WcTvfDef, and the
+** extension's entry point for wcTvfOpenWidecol(), handed down by widecol.c
+** so that no tool calls the layer above it. */
+typedef struct WcTvfHost WcTvfHost;
+struct WcTvfHost {
+  const WcTvfDef *pDef;
+  WcTvfRegister xRegister;
+};
+
+/* The module: registered once per function, a WcTvfHost as client data
 ** (widecol.c). */
 extern const sqlite3_module wcTvfModule;
 

@@ -373,13 +373,13 @@ static int elementHasRange(Planner *p, int iElem){
 ** to the store's nPrefixProbes (a larger result means "more than that")
 ** once per connection. */
 static double prefixCount(Planner *p, int k){
-  const WcStoreCaps *pCaps = wcStoreCaps(p->pTab);
+  const WcStoreCaps *pCaps = wcStoreCaps(&p->pTab->store);
   int64_t *aCount = p->pTab->aPath[p->iPath].aPrefixCount;
   if( aCount[k] < 0 && pCaps->nCountMax > 0
    && p->pTab->nRowEst > pCaps->nCountMax ){
     aCount[k] = pCaps->nPrefixProbes + 1;
   }else if( aCount[k] < 0 ){
-    int rc = wcStorePrefixCount(p->pTab, p->iPath, k, pCaps->nPrefixProbes,
+    int rc = wcStorePrefixCount(&p->pTab->store, p->iPath, k, pCaps->nPrefixProbes,
                                 &aCount[k]);
     if( rc != SQLITE_OK ){
       if( p->rc == SQLITE_OK ) p->rc = rc;
@@ -408,7 +408,7 @@ static double skipPrefixes(Planner *p, int k){
   }
   if( bCounted ){
     nPrefix = prefixCount(p, k);
-    if( nPrefix > wcStoreCaps(pTab)->nPrefixProbes ) return -1.0;
+    if( nPrefix > wcStoreCaps(&pTab->store)->nPrefixProbes ) return -1.0;
   }
   return nPrefix < nRow ? nPrefix : nRow;
 }
@@ -488,7 +488,7 @@ static double literalWidth(Planner *p, int iCol){
 ** WC_SET_MAX to a call where the store reads sets of ranges. */
 static void planSkip(Planner *p){
   const WcSchema *pS = p->pS;
-  const WcStoreCaps *pCaps = wcStoreCaps(p->pTab);
+  const WcStoreCaps *pCaps = wcStoreCaps(&p->pTab->store);
   double nRow = (double)(p->pTab->nRowEst > 0 ? p->pTab->nRowEst : 1);
   double nPrefix, nDomain, nOut, rSeek, nCalls;
   int k, i;
@@ -820,7 +820,7 @@ static void planCost(Planner *p){
   ** cost a tenth of a full scan, and SQLite would scan instead. */
   if( rEq > 1.0 && !bUnique && p->plan.nSkip == 0 && p->plan.nEqElem > 0 ){
     double nPrefix = prefixCount(p, p->plan.nEqElem);
-    rEq = nPrefix > wcStoreCaps(p->pTab)->nPrefixProbes
+    rEq = nPrefix > wcStoreCaps(&p->pTab->store)->nPrefixProbes
         ? (rEq > nPrefix ? rEq : nPrefix) : nPrefix;
   }
   nOut = bRowkeyEq ? 1.0 : nOut / rEq;
@@ -1025,7 +1025,7 @@ static char *planText(Planner *p){
     /* Why a field was not skipped over: the prefixes counted. */
     sqlite3_str_appendall(pStr, "; no skip scan: more than");
     sqlite3_str_appendf(pStr, " %d prefixes of",
-                        wcStoreCaps(p->pTab)->nPrefixProbes);
+                        wcStoreCaps(&p->pTab->store)->nPrefixProbes);
     appendElements(pStr, pS, p->nNoSkipMany);
     if( p->rCall > 0.0 ){
       sqlite3_str_appendall(pStr, ", two calls each");
@@ -1037,7 +1037,7 @@ static char *planText(Planner *p){
     if( p->plan.bMerge ) sqlite3_str_appendall(pStr, " (merged)");
   }
   if( p->iPath > 0 ){
-    sqlite3_str_appendall(pStr, wcStoreCovers(p->pTab, p->iPath,
+    sqlite3_str_appendall(pStr, wcStoreCovers(&p->pTab->store, p->iPath,
                                               p->plan.colUsed)
                           ? "; COVERING" : "; ROW LOOKUP BY rowkey");
   }
@@ -1114,7 +1114,7 @@ static int planPath(WcVtab *pTab, sqlite3_index_info *pInfo, int iPath,
   p.pInfo = pInfo;
   p.plan.iPath = iPath;
   p.bVersionRead = bVersionRead;
-  p.rCall = wcStoreCaps(pTab)->rCallRows;
+  p.rCall = wcStoreCaps(&pTab->store)->rCallRows;
   p.mReplaced = mReplaced;
   memset(pInfo->aConstraintUsage, 0,
          sizeof(pInfo->aConstraintUsage[0]) * (size_t)pInfo->nConstraint);
@@ -1166,7 +1166,7 @@ static int planPath(WcVtab *pTab, sqlite3_index_info *pInfo, int iPath,
     bUseful = !p.plan.bEmpty && (nRange > 0 || pInfo->orderByConsumed)
            && (!bVersionRead || indexKeyOnly(pTab, iPath - 1));
     /* A row looked up per entry: a call each where calls cost. */
-    if( !wcStoreCovers(pTab, iPath, p.plan.colUsed) ){
+    if( !wcStoreCovers(&pTab->store, iPath, p.plan.colUsed) ){
       pInfo->estimatedCost += p.rOut * (WC_LOOKUP_COST + p.rCall);
     }
   }
@@ -1364,10 +1364,10 @@ int wcPlanDecode(WcVtab *pTab, const char *idxStr, WcPlan *pPlan){
   }
   if( r.bBad || *r.z != 0 ){
     memset(pPlan, 0, sizeof(*pPlan));
-    return wcVtabError(pTab, SQLITE_INTERNAL, "widecol %s: the query plan "
+    return wcVtabError(&pTab->base, SQLITE_INTERNAL, "widecol %s: the query plan "
                        "SQLite handed to xFilter could not be read back; "
                        "please report this with the statement",
-                       pTab->zName);
+                       pTab->store.zName);
   }
   return SQLITE_OK;
 }
@@ -1454,7 +1454,7 @@ static int findVersionTerms(WcVtab *pTab, sqlite3_index_info *pInfo,
     if( !bVersions && pC->iColumn != WC_COL_ASOF(pS) ) continue;
     if( pC->op != SQLITE_INDEX_CONSTRAINT_EQ || sqlite3_vtab_in(pInfo, i, -1) ){
       char *zHow = sqlite3_mprintf("not with %s", opText(pC));
-      char *zMsg = zHow ? wcVersionParamMisuse(pTab->zName, bVersions, zHow)
+      char *zMsg = zHow ? wcVersionParamMisuse(pTab->store.zName, bVersions, zHow)
                         : 0;
       sqlite3_free(zHow);
       if( zMsg == 0 ) return SQLITE_NOMEM;
@@ -1552,13 +1552,13 @@ int wcBestIndex(WcVtab *pTab, sqlite3_index_info *pInfo){
   }
   rc = findVersionTerms(pTab, pInfo, &vt);
   if( rc != SQLITE_OK ) return rc;
-  mReplaced = replacedMatchers(pTab->db, pInfo);
+  mReplaced = replacedMatchers(pTab->store.db, pInfo);
   if( pTab->nRowEst < 0 ){
     /* The first read of a statement on a fresh connection: if it fails
     ** (an interrupt, a store that does not answer), so does the
     ** statement, here, rather than planned blind to fail later. */
     int64_t nRow;
-    rc = wcStoreRowCount(pTab, &nRow);
+    rc = wcStoreRowCount(&pTab->store, &nRow);
     if( rc != SQLITE_OK ) return rc;
     pTab->nRowEst = nRow;
   }

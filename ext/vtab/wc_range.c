@@ -49,8 +49,8 @@ struct Builder {
 
 /* An encoder's WC_ERROR: OpenSSL computed no MD5 for a SALT or BUCKET. */
 static int hashFailed(WcVtab *pTab){
-  return wcVtabError(pTab, SQLITE_ERROR, "widecol %s: OpenSSL could not "
-                     "compute the MD5 of a SALT or BUCKET", pTab->zName);
+  return wcVtabError(&pTab->base, SQLITE_ERROR, "widecol %s: OpenSSL could not "
+                     "compute the MD5 of a SALT or BUCKET", pTab->store.zName);
 }
 
 /* An encoder's failure that is the builder's, not the value's: out of

@@ -138,7 +138,7 @@ static int rowExpired(const WcCursor *pCur, sqlite3_value *const *apVal,
 }
 
 static int cursorError(WcCursor *pCur, int rc){
-  return wcStoreError(cursorTab(pCur), rc);
+  return wcStoreError(&cursorTab(pCur)->store, rc);
 }
 
 /* The scan statement kind for a range: bounded above or not, and the
@@ -162,7 +162,7 @@ static void bindRange(sqlite3_stmt *pStmt, const WcBuf *pLo, const WcBuf *pHi){
 */
 static void subReleaseStmt(WcCursor *pCur, Sub *pSub){
   if( pSub->pStmt == 0 ) return;
-  wcStoreRelease(cursorTab(pCur), pSub->eStmt, pCur->plan.iPath,
+  wcStoreRelease(&cursorTab(pCur)->store, pSub->eStmt, pCur->plan.iPath,
                  pCur->colUsed, pSub->pStmt);
   pSub->pStmt = 0;
   pSub->bOpen = 0;
@@ -215,7 +215,7 @@ static int subSetEncode(WcCursor *pCur, Sub *pSub){
   static const unsigned char aNo[1] = { 0 }, aYes[1] = { 1 };
   int i;
   pSub->nSet = 0;
-  if( !wcStoreCaps(cursorTab(pCur))->bRangeSets || pCur->plan.bDesc
+  if( !wcStoreCaps(&cursorTab(pCur)->store)->bRangeSets || pCur->plan.bDesc
    || pSub->ranges.n - pSub->iRange < 2 ){
     return SQLITE_OK;
   }
@@ -244,7 +244,7 @@ static int subStep(WcCursor *pCur, Sub *pSub){
       eStmt = pSub->nSet ? WC_STMT_SCAN_SET : scanKind(pCur, pR->bHi);
       if( pSub->pStmt && pSub->eStmt != eStmt ) subReleaseStmt(pCur, pSub);
       if( pSub->pStmt == 0 ){
-        rc = wcStoreAcquire(pTab, eStmt, pCur->plan.iPath, pCur->colUsed,
+        rc = wcStoreAcquire(&pTab->store, eStmt, pCur->plan.iPath, pCur->colUsed,
                             &pSub->pStmt);
         if( rc != SQLITE_OK ) return rc;
         pSub->eStmt = eStmt;
@@ -307,7 +307,7 @@ static int subFetch(WcCursor *pCur, Sub *pSub){
       }
     }
     eStmt = scanKind(pCur, pHi != 0);
-    rc = wcStoreAcquire(pTab, eStmt, pCur->plan.iPath, pCur->colUsed,
+    rc = wcStoreAcquire(&pTab->store, eStmt, pCur->plan.iPath, pCur->colUsed,
                         &pStmt);
     if( rc != SQLITE_OK ) break;
     bindRange(pStmt, pLo, pHi);
@@ -327,13 +327,13 @@ static int subFetch(WcCursor *pCur, Sub *pSub){
       }
       if( pSub->key.bOom ) rc = SQLITE_NOMEM;
       pSub->bHasKey = 1;
-      wcStoreRelease(pTab, eStmt, pCur->plan.iPath, pCur->colUsed,
+      wcStoreRelease(&pTab->store, eStmt, pCur->plan.iPath, pCur->colUsed,
                      pStmt);
       if( rc == SQLITE_ROW && rowExpired(pCur, pSub->apVal, 0) ) continue;
       wcBufFree(&bound);
       return rc == SQLITE_ROW ? SQLITE_OK : rc;
     }
-    wcStoreRelease(pTab, eStmt, pCur->plan.iPath, pCur->colUsed,
+    wcStoreRelease(&pTab->store, eStmt, pCur->plan.iPath, pCur->colUsed,
                    pStmt);
     if( rc != SQLITE_DONE ){
       rc = cursorError(pCur, rc);
@@ -383,7 +383,7 @@ static int probeNext(WcCursor *pCur, WcBuf *pPrefix, int *pbFound){
     if( bDesc ) pHi = &pCur->probe; else pLo = &pCur->probe;
   }
   eStmt = scanKind(pCur, pHi != 0);
-  rc = wcStoreAcquire(pTab, eStmt, pCur->plan.iPath, 0, &pStmt);
+  rc = wcStoreAcquire(&pTab->store, eStmt, pCur->plan.iPath, 0, &pStmt);
   if( rc != SQLITE_OK ) return rc;
   bindRange(pStmt, pLo, pHi);
   pTab->stats.nSeek++;
@@ -399,10 +399,10 @@ static int probeNext(WcCursor *pCur, WcBuf *pPrefix, int *pbFound){
       nPrefix = n < 0 ? -1 : nPrefix + n;
     }
     if( nPrefix < 0 ){
-      rc = wcVtabError(pTab, SQLITE_CORRUPT, "widecol %s: a key in one of "
+      rc = wcVtabError(&pTab->base, SQLITE_CORRUPT, "widecol %s: a key in one of "
           "its tables does not start with the elements of its %s; was the "
           "table written to directly? run SELECT * FROM widecol_check(%Q)",
-          pTab->zName, pS->zKeyName, pTab->zName);
+          pTab->store.zName, pS->zKeyName, pTab->store.zName);
     }else{
       pPrefix->n = 0;
       wcBufAppend(pPrefix, aKey, nPrefix);
@@ -434,7 +434,7 @@ static int probeNext(WcCursor *pCur, WcBuf *pPrefix, int *pbFound){
   }else{
     rc = cursorError(pCur, rc);
   }
-  wcStoreRelease(pTab, eStmt, pCur->plan.iPath, 0, pStmt);
+  wcStoreRelease(&pTab->store, eStmt, pCur->plan.iPath, 0, pStmt);
   return rc;
 }
 
@@ -545,7 +545,7 @@ static int enumStart(WcCursor *pCur, sqlite3_value **argv){
 static int seqNextPrefixes(WcCursor *pCur, int *pbFound){
   WcRangeList more;
   int rc = seqNextPrefix(pCur, pbFound);
-  if( rc != SQLITE_OK || !*pbFound || !wcStoreCaps(cursorTab(pCur))->bRangeSets
+  if( rc != SQLITE_OK || !*pbFound || !wcStoreCaps(&cursorTab(pCur)->store)->bRangeSets
    || pCur->plan.bDesc || !pCur->plan.bAllPrefixes || pCur->bEnum ){
     return rc;
   }
@@ -827,7 +827,7 @@ static sqlite3_value *baseValue(WcCursor *pCur, int iStmtCol){
 */
 static void versionsRelease(WcCursor *pCur){
   if( pCur->pVer ){
-    wcStoreRelease(cursorTab(pCur), WC_STMT_VERSION_READ, 0, 0, pCur->pVer);
+    wcStoreRelease(&cursorTab(pCur)->store, WC_STMT_VERSION_READ, 0, 0, pCur->pVer);
     pCur->pVer = 0;
   }
   pCur->bVerOn = pCur->bVerRow = 0;
@@ -872,7 +872,7 @@ static int versionsFind(WcCursor *pCur){
   if( pCur->verLast.bOom ) return SQLITE_NOMEM;
   if( rc != SQLITE_OK || !bSeek ) return rc;
   if( pCur->pVer == 0 ){
-    rc = wcStoreAcquire(pTab, WC_STMT_VERSION_READ, 0, 0, &pCur->pVer);
+    rc = wcStoreAcquire(&pTab->store, WC_STMT_VERSION_READ, 0, 0, &pCur->pVer);
     if( rc != SQLITE_OK ) return rc;
   }else{
     sqlite3_reset(pCur->pVer);
@@ -957,19 +957,19 @@ static int versionsFilter(WcCursor *pCur, sqlite3_value **argv){
     v = sqlite3_value_int64(argv[i]);
     if( eOp == WC_TERM_VERSIONS ){
       if( !bInt || v < 1 ){
-        return wcVtabError(pTab, SQLITE_ERROR, "widecol %s: versions = n "
+        return wcVtabError(&pTab->base, SQLITE_ERROR, "widecol %s: versions = n "
             "reads the n newest versions of each row: n must be an integer "
-            "of at least 1 (the table keeps %d), not %Q", pTab->zName,
+            "of at least 1 (the table keeps %d), not %Q", pTab->store.zName,
             pTab->pSchema->nVersions, sqlite3_value_text(argv[i]));
       }
       pCur->nVersions = v;
       pCur->bHasVersions = 1;
     }else if( eOp == WC_TERM_ASOF ){
       if( !bInt ){
-        return wcVtabError(pTab, SQLITE_ERROR, "widecol %s: asof = t reads "
+        return wcVtabError(&pTab->base, SQLITE_ERROR, "widecol %s: asof = t reads "
             "each row as it was at time t: t must be an integer, "
             "microseconds since 1970-01-01 00:00:00 UTC, not %Q",
-            pTab->zName, sqlite3_value_text(argv[i]));
+            pTab->store.zName, sqlite3_value_text(argv[i]));
       }
       pCur->iAsof = v;
       pCur->bHasAsof = 1;
@@ -1114,7 +1114,7 @@ int wcScanFilter(sqlite3_vtab_cursor *pBase, int idxNum, const char *idxStr,
   (void)idxNum;
   (void)argc;
   cursorReset(pCur);
-  wcWriteScanStarted(pTab);
+  pTab->nScanBegun++;
   rc = cursorPlan(pCur, idxStr);
   if( rc != SQLITE_OK ) return rc;
   pCur->bHistoryDue = 1;
@@ -1139,7 +1139,7 @@ int wcScanFilter(sqlite3_vtab_cursor *pBase, int idxNum, const char *idxStr,
   if( rc != SQLITE_OK ) return rc;
   pCur->iCutoff = wcClockCutoff(pTab->pClock, pTab->pSchema->nTtl);
   pCur->colUsed = pPlan->colUsed;
-  pCur->nStmtCol = wcStoreScanColumns(pTab, pPlan->iPath, pCur->colUsed,
+  pCur->nStmtCol = wcStoreScanColumns(&pTab->store, pPlan->iPath, pCur->colUsed,
                                       pCur->aiStmtCol);
   pCur->iTimeCol = pCur->aiStmtCol[pTab->pSchema->nCol + 2];
   pCur->bEof = 0;
@@ -1244,7 +1244,7 @@ static int versionColumn(WcCursor *pCur, sqlite3_context *ctx, int i){
     sqlite3_result_int64(ctx, pCur->iAsof);
   }else{
     int bVersions = i == WC_COL_VERSIONS(pS);
-    char *zErr = wcVersionParamMisuse(pTab->zName, bVersions, "it has no "
+    char *zErr = wcVersionParamMisuse(pTab->store.zName, bVersions, "it has no "
                                       "value of its own to select or compare");
     sqlite3_result_error(ctx, zErr ? zErr : "out of memory", -1);
     sqlite3_free(zErr);
@@ -1257,7 +1257,7 @@ int wcScanColumn(sqlite3_vtab_cursor *pBase, sqlite3_context *ctx, int i){
   WcCursor *pCur = (WcCursor*)pBase;
   int nCol = cursorTab(pCur)->pSchema->nCol;
   int iStmtCol;
-  if( i == cursorTab(pCur)->iStampCol ){
+  if( i == cursorTab(pCur)->store.iStampCol ){
     /* Given to an UPDATE too (nochange or not): it acts on these. */
     iStmtCol = pCur->aiStmtCol[nCol + 3];
     if( !pCur->bVerRow && iStmtCol >= 0 ){

@@ -14,6 +14,7 @@
 #include "util/wc_api.h"
 #include "key/wc_schema.h"
 #include "key/wc_codec.h"
+#include "store/wc_store.h"
 
 typedef struct WcVtab WcVtab;
 typedef struct WcHistory WcHistory;
@@ -42,22 +43,9 @@ const WcSchema *wcTableSchema(const WcVtab *p);
 RkHasher *wcTableHasher(const WcVtab *p);
 WcHistory *wcTableHistory(const WcVtab *p);
 
-/* wcStoreAppendTable()'s iFamily for <name>_versions. */
-#define WC_TABLE_VERSIONS (-2)
-
-/* Appends "db"."<name>_rows" (iFamily and iIndex -1), a family's or an
-** index's table name, or <name>_versions (iFamily WC_TABLE_VERSIONS),
-** quoted. */
-void wcStoreAppendTable(sqlite3_str *pStr, const WcVtab *p, int iFamily,
-                        int iIndex);
-/* Appends "SELECT r.rowkey AS rowkey, <every column AS its name>[,
-** r.rowtime AS rowtime] FROM <name>_rows AS r LEFT JOIN <each family>":
-** the table's rows as the virtual table shows them (rowtime last, on a
-** versioned table), read from the tables behind it.  With zRuns,
-** a FROM item of two columns (first and last row key of a run, as in
-** VALUES (?1, ?2), ...), only the rows of those runs of keys. */
-void wcStoreAppendRowsSelect(sqlite3_str *pStr, const WcVtab *p,
-                             const char *zRuns);
+/* The store behind the table, for the tools that read its tables
+** directly (wc_store.h). */
+const WcStore *wcTableStore(const WcVtab *p);
 
 /* The index key of index iIndex for a row with row key aKey[0..nKey) and
 ** values aVal, in *pOut.  WC_OK, WC_NOFIT or WC_NULL (with *pzErr), or

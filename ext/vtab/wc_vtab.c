@@ -26,15 +26,13 @@ static void vtabFree(WcVtab *p){
   int i;
   if( p == 0 ) return;
   wcScanFreeSpare(p);
-  wcStoreClose(p);
+  wcStoreFree(&p->store);
   wcHistoryFree(p->pHistory);
   if( p->pSchema ) wcWriteFree(p);
   for(i = 0; i < p->nPath; i++) sqlite3_free(p->aPath[i].aPrefixCount);
   sqlite3_free(p->aPath);
   wcSchemaFree(p->pSchema);
   rkHasherFree(p->pHasher);
-  sqlite3_free(p->zDb);
-  sqlite3_free(p->zName);
   sqlite3_free(p->base.zErrMsg);
   sqlite3_free(p);
 }
@@ -81,19 +79,16 @@ static int vtabInit(sqlite3 *db, WcClock *pClock, int argc,
   p = sqlite3_malloc(sizeof(*p));
   if( p == 0 ) return SQLITE_NOMEM;
   memset(p, 0, sizeof(*p));
-  p->db = db;
   p->pClock = pClock;
   p->nRowEst = -1;
-  p->zDb = sqlite3_mprintf("%s", argv[1]);
-  p->zName = sqlite3_mprintf("%s", argv[2]);
-  if( p->zDb == 0 || p->zName == 0 ){
-    vtabFree(p);
-    return SQLITE_NOMEM;
-  }
   p->pSchema = wcSchemaParse(argv[2], argc - 3, argv + 3, bCreate, pzErr);
   if( p->pSchema == 0 ){
     vtabFree(p);
     return SQLITE_ERROR;
+  }
+  if( wcStoreInit(&p->store, db, argv[1], argv[2], p->pSchema, &p->base) ){
+    vtabFree(p);
+    return SQLITE_NOMEM;
   }
   p->pHistory = wcHistoryNew(p->pSchema->nCol);
   if( p->pHistory == 0 || wcWriteInit(p) != SQLITE_OK
@@ -109,10 +104,10 @@ static int vtabInit(sqlite3 *db, WcClock *pClock, int argc,
   }
   /* Rows that carry stamps show them in _stamp, unless an older table has
   ** a column of that name (a new one may not). */
-  p->iStampCol = -1;
-  if( wcStoreCaps(p)->bStamps ){
+  p->store.iStampCol = -1;
+  if( wcStoreCaps(&p->store)->bStamps ){
     if( wcSchemaColumn(p->pSchema, WC_STAMP_COLUMN) < 0 ){
-      p->iStampCol = WC_COL_STAMP(p->pSchema);
+      p->store.iStampCol = WC_COL_STAMP(p->pSchema);
     }else if( bCreate ){
       *pzErr = sqlite3_mprintf("widecol %s: a table whose rows are in "
           "Bigtable cannot have a column named " WC_STAMP_COLUMN ": that is "
@@ -122,12 +117,12 @@ static int vtabInit(sqlite3 *db, WcClock *pClock, int argc,
       return SQLITE_ERROR;
     }
   }
-  zDecl = wcSchemaDeclaration(p->pSchema, p->iStampCol >= 0);
+  zDecl = wcSchemaDeclaration(p->pSchema, p->store.iStampCol >= 0);
   rc = zDecl ? sqlite3_declare_vtab(db, zDecl) : SQLITE_NOMEM;
   sqlite3_free(zDecl);
   if( rc == SQLITE_OK ){
     sqlite3_vtab_config(db, SQLITE_VTAB_CONSTRAINT_SUPPORT, 1);
-    rc = bCreate ? wcStoreCreate(p) : wcStoreCheck(p);
+    rc = bCreate ? wcStoreCreate(&p->store) : wcStoreCheck(&p->store);
   }
   if( rc != SQLITE_OK ){
     *pzErr = p->base.zErrMsg ? sqlite3_mprintf("%s", p->base.zErrMsg)
@@ -157,13 +152,13 @@ static int wcDisconnect(sqlite3_vtab *pVtab){
 }
 
 static int wcDestroy(sqlite3_vtab *pVtab){
-  int rc = wcStoreDrop((WcVtab*)pVtab);
+  int rc = wcStoreDrop(&((WcVtab*)pVtab)->store);
   if( rc == SQLITE_OK ) vtabFree((WcVtab*)pVtab);
   return rc;
 }
 
 static int wcRename(sqlite3_vtab *pVtab, const char *zNew){
-  return wcStoreRename((WcVtab*)pVtab, zNew);
+  return wcStoreRename(&((WcVtab*)pVtab)->store, zNew);
 }
 
 /* SQLite protects <name>_rows, _versions, _cf_* and _idx_* from direct
@@ -218,17 +213,6 @@ const sqlite3_module wcModule = {
   0,                    /* xRollbackTo */
   wcShadowName,
 };
-
-int wcVtabError(WcVtab *p, int rc, const char *zFormat, ...){
-  va_list ap;
-  char *zMsg;
-  va_start(ap, zFormat);
-  zMsg = sqlite3_vmprintf(zFormat, ap);
-  va_end(ap);
-  sqlite3_free(p->base.zErrMsg);
-  p->base.zErrMsg = zMsg;
-  return zMsg ? rc : SQLITE_NOMEM;
-}
 
 /*
 ** Finding a table by schema and name (wc_table.h).
@@ -343,11 +327,15 @@ void wcTableFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
 }
 
 sqlite3 *wcTableDb(const WcVtab *p){
-  return p->db;
+  return p->store.db;
 }
 
 const char *wcTableName(const WcVtab *p){
-  return p->zName;
+  return p->store.zName;
+}
+
+const WcStore *wcTableStore(const WcVtab *p){
+  return &p->store;
 }
 
 const WcSchema *wcTableSchema(const WcVtab *p){
@@ -375,16 +363,16 @@ const char *wcTableErrmsg(const WcVtab *p){
 static int rpcCounters(WcVtab *p, WcRpcStats *pRpc){
   int i, rc = SQLITE_OK;
   for(i = -1; rc == SQLITE_OK && i < p->pSchema->nIndex; i++){
-    sqlite3_str *pStr = sqlite3_str_new(p->db);
+    sqlite3_str *pStr = sqlite3_str_new(p->store.db);
     sqlite3_stmt *pStmt = 0;
     char *zSql;
     sqlite3_str_appendall(pStr, "SELECT 1 FROM ");
-    wcStoreAppendTable(pStr, p, -1, i);
+    wcStoreAppendTable(pStr, &p->store, -1, i);
     sqlite3_str_appendf(pStr, " WHERE " WC_RPC_COUNTERS "(%s, ?1)",
                         i < 0 ? "rowkey" : "ikey");
     zSql = sqlite3_str_finish(pStr);
     if( zSql == 0 ) return SQLITE_NOMEM;
-    rc = sqlite3_prepare_v2(p->db, zSql, -1, &pStmt, 0);
+    rc = sqlite3_prepare_v2(p->store.db, zSql, -1, &pStmt, 0);
     sqlite3_free(zSql);
     if( rc == SQLITE_OK ){
       sqlite3_bind_pointer(pStmt, 1, pRpc, WC_RPC_COUNTERS, 0);
@@ -434,7 +422,7 @@ void wcStatsFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
     rpc.bReset = bReset;
     rc = rpcCounters(p, &rpc);
     if( rc != SQLITE_OK ){
-      sqlite3_result_error(ctx, sqlite3_errmsg(p->db), -1);
+      sqlite3_result_error(ctx, sqlite3_errmsg(p->store.db), -1);
       return;
     }
     zJson = sqlite3_mprintf("{\"seeks\":%lld,\"rows_read\":%lld,"

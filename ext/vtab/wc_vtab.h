@@ -18,8 +18,10 @@
 #include "key/wc_codec.h"
 #include "vtab/wc_table.h"
 #include "vtab/wc_history.h"
-#include "vtab/wc_versions.h"
+#include "vtab/wc_clock.h"
 #include "util/wc_stamp.h"
+#include "util/wc_error.h"
+#include "store/wc_store.h"
 
 /* How a constraint handed to xFilter is used. */
 #define WC_TERM_EQ     1    /* = or IS: one value */
@@ -132,98 +134,6 @@ struct WcRanges {
   WcBuf cols;           /* Scratch: the builder's per-column arrays */
 };
 
-/* Statements.  Parameters: ?1 is the row key, ?(i + 2) column i, and
-** ?(nCol + 2) an index key.  Those on a family or an index, and scans,
-** are made for one of them (iObj). */
-#define WC_STMT_INSERT      0   /* <name>_rows */
-#define WC_STMT_REPLACE     1
-#define WC_STMT_DELETE      2
-#define WC_STMT_UPDATE      3
-#define WC_STMT_SCAN        4   /* path iObj: + 1 with an upper bound,
-                                ** + 2 descending */
-#define WC_STMT_READ        8   /* every column of row ?1 */
-#define WC_STMT_FAMILY_PUT  9   /* family iObj */
-#define WC_STMT_FAMILY_DEL 10
-#define WC_STMT_INDEX_PUT  11   /* index iObj */
-#define WC_STMT_INDEX_DEL  12   /* index iObj, the entry ?(nCol + 2) */
-#define WC_STMT_VERSION_PUT  13 /* <name>_versions: row ?1 at ?(nCol + 3) */
-#define WC_STMT_VERSION_DROP 14 /* every older version of row ?1 */
-#define WC_STMT_VERSION_TRIM 15 /* row ?1's versions older than ?2 or past
-                                ** the ?3 newest */
-#define WC_STMT_VERSION_READ 16 /* older versions of rows from ?1 on, in
-                                ** key order, a key's newest first:
-                                ** rowkey, rowtime, columns */
-#define WC_STMT_INSERT_NOW   17 /* Bigtable: INSERT OR FAIL, whose check the
-                                ** store answers at once (an INSERT OR
-                                ** IGNORE or OR FAIL must know at its row) */
-#define WC_STMT_SCAN_SET     18 /* Bigtable: path iObj, ascending, over the
-                                ** set of ranges ?1 (wc_rpc.h) */
-#define WC_STMT_UPDATE_NOW   19 /* Bigtable: UPDATE OR FAIL, answered at
-                                ** once (SQLITE_BUSY_SNAPSHOT: the row
-                                ** changed since it was read) */
-
-/* The rowtime parameter of writes on a versioned table. */
-#define WC_PARAM_ROWTIME(pS) ((pS)->nCol + 3)
-/* On a store whose rows carry stamps (WcStoreCaps.bStamps): the row's new
-** stamps (its write's, then each index entry's: 8 bytes each), the stamps
-** the write is conditional on (NULL: the store reads the row itself),
-** and an index entry's group (its write's stamp; for a delete, the old
-** entry's). */
-#define WC_PARAM_STAMPS(pS)  ((pS)->nCol + 4)
-#define WC_PARAM_EXPECT(pS)  ((pS)->nCol + 5)
-#define WC_PARAM_GROUP(pS)   ((pS)->nCol + 6)
-#define WC_STAMP WC_STAMP_SIZE
-
-/* What the store behind a table can do, for the writer and the planner:
-** a store is described by this, never named. */
-typedef struct WcStoreCaps WcStoreCaps;
-struct WcStoreCaps {
-  const char *zModule;  /* The virtual-table module its tables use (another
-                        ** library's), or NULL: SQLite's own tables */
-  int bTransactional;   /* Multi-row transactions: a statement that fails
-                        ** leaves nothing of what it wrote */
-  int bStamps;          /* Rows carry stamps: updates and deletes are
-                        ** conditional on the stamps read, an index entry
-                        ** is written under its write's stamp before its
-                        ** row and the old one deleted after it */
-  int bCellVersions;    /* A row's older versions are its own older cells:
-                        ** a new latest version leaves the old one in place,
-                        ** and deleting a row deletes its versions */
-  int bRowFamilies;     /* FAMILY columns live in the row, not in tables of
-                        ** their own */
-  int bLateChecks;      /* A plain INSERT's key check may be answered after
-                        ** its row, unless the write asks now (INSERT OR
-                        ** FAIL); an INSERT OR REPLACE does not say whether
-                        ** it replaced a row */
-  int bStoreMessages;   /* Its errors name the widecol table: passed on as
-                        ** they are */
-  int bNoEmptyKey;      /* Keeps no row under an empty key */
-  int nMaxKey;          /* The longest row key it keeps, or 0 */
-  int64_t iTimeStep;    /* Its timestamps' granularity, microseconds */
-  /* What reading costs there, for the planner: */
-  double rCallRows;     /* A call, in rows of a full scan (0: no calls) */
-  int bRangeSets;       /* An ascending scan's ranges are read together,
-                        ** WC_SET_MAX to a call (WC_STMT_SCAN_SET) */
-  int nPrefixProbes;    /* Distinct prefixes of a field counted, by probing,
-                        ** for skip scans; past it, too many to skip */
-  int64_t nCountMax;    /* Rows counted for planning (0: all); a table with
-                        ** more is taken to hold WC_UNCOUNTED_ROWS */
-};
-#define WC_UNCOUNTED_ROWS 1000000
-
-/* Prepared statements of one kind (and, for scans, one set of columns)
-** that are not in use. */
-typedef struct WcStmtPool WcStmtPool;
-struct WcStmtPool {
-  int eStmt;
-  int iObj;
-  uint64_t colUsed;     /* Scans: the columns selected */
-  sqlite3_stmt **ap;
-  int n;
-  int nAlloc;
-  WcStmtPool *pNext;
-};
-
 /* What scans of a table have done since it was connected, for
 ** widecol_stats(): how close rows read stay to rows returned. */
 typedef struct WcStats WcStats;
@@ -247,18 +157,16 @@ typedef struct WcKeySet WcKeySet;
 
 struct WcVtab {
   sqlite3_vtab base;
-  sqlite3 *db;
-  char *zDb;            /* Database holding the table: "main", ... */
-  char *zName;          /* Table name */
   WcSchema *pSchema;
-  /* On a store whose rows carry stamps: the hidden column _stamp, the
-  ** stamps of the row as a scan read it.  SQLite hands an UPDATE every
-  ** column of the row it read, so the write acts on that row only (see
-  ** wc_write.c); -1 where there is none. */
-  int iStampCol;
+  /* The store: its names (store.zDb, store.zName), its connection
+  ** (store.db), its statements, and on a store whose rows carry stamps
+  ** the hidden column _stamp (store.iStampCol), the stamps of the row as a
+  ** scan read it.  SQLite hands an UPDATE every column of the row it read,
+  ** so the write acts on that row only (see wc_write.c); -1 where there is
+  ** none. */
+  WcStore store;
   RkHasher *pHasher;    /* For SALT and BUCKET */
   int64_t nRowEst;      /* Rows, for costs; -1 until counted */
-  WcStmtPool *pPool;    /* List of pools */
   WcPath *aPath;        /* The row table, then each index */
   int nPath;
   WcStats stats;
@@ -281,6 +189,9 @@ struct WcVtab {
                         ** without them) */
   int nMoved;           /* Rows moved by the UPDATE running (since its scan
                         ** began), for the message if one cannot move */
+  unsigned nScanBegun;  /* Scans begun (xFilter); a write that sees a new
+                        ** one is a new statement's (wc_write.c), */
+  unsigned nScanSeen;   /* as of the last write */
   int64_t nRandomMade;  /* RANDOM: when this write chose the number, the
                         ** bytes of p->key before it; else -1 */
   const unsigned char *aScanKey;    /* An UPDATE's row: its key, and the */
@@ -289,43 +200,6 @@ struct WcVtab {
                                     ** NULL (during xUpdate only) */
   struct WcCursor *pSpare;  /* A closed cursor kept for the next xOpen */
 };
-
-/* Sets the table's error message (formatted, as sqlite3_mprintf) and
-** returns rc, or SQLITE_NOMEM if the message could not be made. */
-int wcVtabError(WcVtab *p, int rc, const char *zFormat, ...);
-
-/* wc_store.c */
-const WcStoreCaps *wcStoreCaps(const WcVtab *p);
-/* Reports what SQLite said of a statement on a table behind p that failed
-** with rc: the store's own words where they name the widecol table, else
-** prefixed with its name. */
-int wcStoreError(WcVtab *p, int rc);
-int wcStoreCreate(WcVtab *p);
-int wcStoreCheck(WcVtab *p);
-int wcStoreDrop(WcVtab *p);
-int wcStoreRename(WcVtab *p, const char *zNew);
-int wcStoreAcquire(WcVtab *p, int eStmt, int iObj, uint64_t colUsed,
-                   sqlite3_stmt **ppStmt);
-void wcStoreRelease(WcVtab *p, int eStmt, int iObj, uint64_t colUsed,
-                    sqlite3_stmt *pStmt);
-/* Where each column is in a scan of path iPath selecting colUsed: its
-** index or -1; aiStmtCol[nCol] is the key scanned (rowkey, or an index
-** key), aiStmtCol[nCol + 1] the row key, aiStmtCol[nCol + 2] rowtime
-** (-1 unless the table is versioned and colUsed has WC_COL_ROWTIME's
-** bit) and aiStmtCol[nCol + 3] the stamps (-1 unless colUsed has
-** iStampCol's).  Returns the number selected. */
-int wcStoreScanColumns(const WcVtab *p, int iPath, uint64_t colUsed,
-                       int *aiStmtCol);
-/* True if an index table holds every column in colUsed. */
-int wcStoreCovers(const WcVtab *p, int iPath, uint64_t colUsed);
-void wcStoreClose(WcVtab *p);
-/* The table's rows, for planning, in *pnRow (see WcStoreCaps.nCountMax);
-** SQLITE_OK, or the error of the read (message set). */
-int wcStoreRowCount(WcVtab *p, int64_t *pnRow);
-/* The distinct prefixes of the first nElem elements, counted up to
-** nMax + 1, in *pnFound; SQLITE_OK or the error of the read. */
-int wcStorePrefixCount(WcVtab *p, int iPath, int nElem, int64_t nMax,
-                       int64_t *pnFound);
 
 /* wc_plan.c: xBestIndex, and the plan it hands xFilter in idxStr.
 ** wcPlanDecode() reads that plan back; SQLITE_OK, or SQLITE_INTERNAL with
@@ -380,9 +254,6 @@ int wcWriteInit(WcVtab *p);
 void wcWriteFree(WcVtab *p);
 int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
                   sqlite3_int64 *pRowid);
-/* A scan of the table starts: the statement that writes next, if any, is
-** a new one (see WcKeySet in wc_write.c). */
-void wcWriteScanStarted(WcVtab *p);
 
 /* wc_vtab.c: the module, and widecol_stats('<table>' [, reset]). */
 extern const sqlite3_module wcModule;

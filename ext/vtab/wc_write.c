@@ -34,7 +34,9 @@
 ** that is gone.  An ordinary table would compute them from the row now
 ** there.  Neither is what the values say, so the statement stops: the
 ** xUpdate of a key in this set fails.  The set lives for one statement:
-** its first pass calls xFilter (wcWriteScanStarted) before any xUpdate.
+** its first pass calls xFilter before any xUpdate, and the scanner counts
+** the scans it starts (WcVtab.nScanBegun), so the first write after a new
+** scan begins a new set.
 */
 struct WcKeySet {
   WcBuf *aSlot;         /* Open addressing; a slot with n == 0 and no
@@ -101,9 +103,13 @@ static int keySetAdd(WcVtab *p, const unsigned char *a, int64_t n){
   return SQLITE_OK;
 }
 
-void wcWriteScanStarted(WcVtab *p){
-  keySetClear(p->pDisplaced);
-  p->nMoved = 0;
+/* A scan began since the last write: this write is a new statement's. */
+static void writeStatementBegins(WcVtab *p){
+  if( p->nScanSeen != p->nScanBegun ){
+    p->nScanSeen = p->nScanBegun;
+    keySetClear(p->pDisplaced);
+    p->nMoved = 0;
+  }
 }
 
 int wcWriteInit(WcVtab *p){
@@ -173,7 +179,7 @@ static int encodeResult(WcVtab *p, int rc, char *zErr){
     default:       rcSql = SQLITE_ERROR; break;
   }
   if( zErr && rcSql != SQLITE_OK && rcSql != SQLITE_NOMEM ){
-    rcSql = wcVtabError(p, rcSql, "%s", zErr);
+    rcSql = wcVtabError(&p->base, rcSql, "%s", zErr);
   }
   sqlite3_free(zErr);
   return rcSql;
@@ -192,7 +198,7 @@ int wcIndexKey(WcVtab *p, int iIndex, const WcValue *aVal,
       *pzErr = sqlite3_mprintf("widecol %s: the %s followed by the row key "
                                "would be %lld bytes, more than the %d "
                                "allowed (HBase's row key limit)",
-                               p->zName, pKey->zKeyName, pOut->n,
+                               p->store.zName, pKey->zKeyName, pOut->n,
                                WC_MAX_KEY_BYTES);
     }
     return WC_NOFIT;
@@ -231,17 +237,17 @@ static void rowRelease(WcVtab *p){
 /* A store may keep no empty row key, and none past a length (Bigtable:
 ** 4 KiB): a row whose key (or an index key) is one cannot be stored. */
 static int storeKey(WcVtab *p, const WcBuf *pKey, const char *zWhat){
-  const WcStoreCaps *pCaps = wcStoreCaps(p);
+  const WcStoreCaps *pCaps = wcStoreCaps(&p->store);
   if( pKey->n == 0 && pCaps->bNoEmptyKey ){
-    return wcVtabError(p, SQLITE_CONSTRAINT_CHECK, "widecol %s: the %s is "
+    return wcVtabError(&p->base, SQLITE_CONSTRAINT_CHECK, "widecol %s: the %s is "
         "empty (every field in it is empty text), and Bigtable keeps no row "
-        "under an empty key (STORAGE BIGTABLE); give a field a value", p->zName,
+        "under an empty key (STORAGE BIGTABLE); give a field a value", p->store.zName,
         zWhat);
   }
   if( pCaps->nMaxKey > 0 && pKey->n > pCaps->nMaxKey ){
-    return wcVtabError(p, SQLITE_CONSTRAINT_CHECK, "widecol %s: the %s is "
+    return wcVtabError(&p->base, SQLITE_CONSTRAINT_CHECK, "widecol %s: the %s is "
         "%lld bytes, and Bigtable keeps no row key over %d bytes (STORAGE "
-        "BIGTABLE); shorten the fields", p->zName, zWhat,
+        "BIGTABLE); shorten the fields", p->store.zName, zWhat,
         (long long)pKey->n, pCaps->nMaxKey);
   }
   return SQLITE_OK;
@@ -297,16 +303,16 @@ static int checkGivenKey(WcVtab *p, sqlite3_value *pGiven){
     return SQLITE_OK;
   }
   if( p->pSchema->nRandom ){
-    return wcVtabError(p, SQLITE_CONSTRAINT_CHECK, "widecol %s: rowkey is "
+    return wcVtabError(&p->base, SQLITE_CONSTRAINT_CHECK, "widecol %s: rowkey is "
         "made from the ROWKEY fields followed by RANDOM(%lld)'s %d digits; "
         "leave it out of INSERT and UPDATE and set the fields, or give a "
         "rowkey read from a table of the same design (the fields' key and a "
-        "number below %lld)", p->zName, (long long)p->pSchema->nRandom,
+        "number below %lld)", p->store.zName, (long long)p->pSchema->nRandom,
         p->pSchema->nRandomDigit, (long long)p->pSchema->nRandom);
   }
-  return wcVtabError(p, SQLITE_CONSTRAINT_CHECK, "widecol %s: rowkey is made "
+  return wcVtabError(&p->base, SQLITE_CONSTRAINT_CHECK, "widecol %s: rowkey is made "
                      "from the ROWKEY fields; leave it out of INSERT and "
-                     "UPDATE and set the fields instead", p->zName);
+                     "UPDATE and set the fields instead", p->store.zName);
 }
 
 static void bindValue(sqlite3_stmt *pStmt, int iParam, const WcValue *pVal){
@@ -341,9 +347,9 @@ static void bindKey(sqlite3_stmt *pStmt, int iParam, const unsigned char *a,
 static int duplicateKey(WcVtab *p, const unsigned char *aKey, int64_t nKey){
   char *zKey = describeKey(aKey, nKey);
   char *zFields = wcKeyFields(p->pSchema);
-  int rc = wcVtabError(p, SQLITE_CONSTRAINT_PRIMARYKEY, "UNIQUE constraint "
+  int rc = wcVtabError(&p->base, SQLITE_CONSTRAINT_PRIMARYKEY, "UNIQUE constraint "
       "failed: %s.rowkey (a row with key %s exists; the key is made from "
-      "%s)", p->zName, zKey ? zKey : "?", zFields ? zFields : "?");
+      "%s)", p->store.zName, zKey ? zKey : "?", zFields ? zFields : "?");
   sqlite3_free(zKey);
   sqlite3_free(zFields);
   return rc;
@@ -403,7 +409,7 @@ static int execWrite(WcVtab *p, int eStmt, int iObj, const unsigned char *aKey,
                      int64_t nKey, const WcValue *aVal, const WcBuf *pIdxKey){
   sqlite3_stmt *pStmt = 0;
   int nCol = p->pSchema->nCol, i;
-  int rc = wcStoreAcquire(p, eStmt, iObj, 0, &pStmt);
+  int rc = wcStoreAcquire(&p->store, eStmt, iObj, 0, &pStmt);
   if( rc != SQLITE_OK ) return rc;
   bindKey(pStmt, 1, aKey, nKey);
   for(i = 0; aVal && i < nCol; i++) bindValue(pStmt, i + 2, &aVal[i]);
@@ -415,15 +421,15 @@ static int execWrite(WcVtab *p, int eStmt, int iObj, const unsigned char *aKey,
    || (p->pSchema->nTtl > 0 && eStmt == WC_STMT_INDEX_PUT) ){
     sqlite3_bind_int64(pStmt, WC_PARAM_ROWTIME(p->pSchema), p->iTime);
   }
-  if( wcStoreCaps(p)->bStamps ) bindStamps(p, pStmt, eStmt, iObj);
+  if( wcStoreCaps(&p->store)->bStamps ) bindStamps(p, pStmt, eStmt, iObj);
   rc = sqlite3_step(pStmt);
   if( rc == SQLITE_DONE ){
     rc = SQLITE_OK;
   }else{
     sqlite3_reset(pStmt);
-    rc = sqlite3_extended_errcode(p->db);
+    rc = sqlite3_extended_errcode(p->store.db);
   }
-  wcStoreRelease(p, eStmt, iObj, 0, pStmt);
+  wcStoreRelease(&p->store, eStmt, iObj, 0, pStmt);
   return rc;
 }
 
@@ -432,13 +438,13 @@ static int execWrite(WcVtab *p, int eStmt, int iObj, const unsigned char *aKey,
 ** behind p have only their keys, which p's writes keep unique; but a
 ** store that checks keys itself names the table in its own words. */
 static int writeError(WcVtab *p, int rc){
-  if( (rc & 0xFF) == SQLITE_CONSTRAINT && !wcStoreCaps(p)->bStoreMessages ){
-    return wcVtabError(p, SQLITE_ERROR, "widecol %s: a table behind it "
+  if( (rc & 0xFF) == SQLITE_CONSTRAINT && !wcStoreCaps(&p->store)->bStoreMessages ){
+    return wcVtabError(&p->base, SQLITE_ERROR, "widecol %s: a table behind it "
                        "refused a write (%s); was it changed directly? run "
-                       "SELECT * FROM widecol_check(%Q)", p->zName,
-                       sqlite3_errmsg(p->db), p->zName);
+                       "SELECT * FROM widecol_check(%Q)", p->store.zName,
+                       sqlite3_errmsg(p->store.db), p->store.zName);
   }
-  return wcStoreError(p, rc);
+  return wcStoreError(&p->store, rc);
 }
 
 /* A new write on a store with stamps: its stamp, and the row's new stamps
@@ -496,7 +502,7 @@ static int runWrite(WcVtab *p, int eStmt, int iObj, const unsigned char *aKey,
 static int keyInUse(WcVtab *p, int *pbUsed){
   const WcSchema *pS = p->pSchema;
   sqlite3_stmt *pStmt = 0;
-  int rc = wcStoreAcquire(p, WC_STMT_READ, 0, 0, &pStmt);
+  int rc = wcStoreAcquire(&p->store, WC_STMT_READ, 0, 0, &pStmt);
   *pbUsed = 0;
   if( rc != SQLITE_OK ) return rc;
   bindKey(pStmt, 1, p->key.a, p->key.n);
@@ -510,7 +516,7 @@ static int keyInUse(WcVtab *p, int *pbUsed){
   }else{
     rc = writeError(p, sqlite3_reset(pStmt));
   }
-  wcStoreRelease(p, WC_STMT_READ, 0, 0, pStmt);
+  wcStoreRelease(&p->store, WC_STMT_READ, 0, 0, pStmt);
   return rc;
 }
 
@@ -529,10 +535,10 @@ static int randomFree(WcVtab *p, int64_t nMade, int64_t iFirst){
     if( rc != SQLITE_OK || !bUsed ) return rc;
   }
   zKey = describeKey(p->key.a, nMade);
-  rc = wcVtabError(p, SQLITE_CONSTRAINT_CHECK, "widecol %s: all %lld numbers "
+  rc = wcVtabError(&p->base, SQLITE_CONSTRAINT_CHECK, "widecol %s: all %lld numbers "
       "of RANDOM(%lld) are taken after the key %s: the design holds at most "
       "%lld rows with the same fields before RANDOM; give RANDOM a larger "
-      "n, or add a field that tells these rows apart", p->zName,
+      "n, or add a field that tells these rows apart", p->store.zName,
       (long long)pS->nRandom, (long long)pS->nRandom, zKey ? zKey : "?",
       (long long)pS->nRandom);
   sqlite3_free(zKey);
@@ -588,7 +594,7 @@ static int writeFamilies(WcVtab *p, const unsigned char *aKey, int64_t nKey){
   const WcSchema *pS = p->pSchema;
   int i, j, rc = SQLITE_OK;
   /* On a store whose families live in the row, they were written with it. */
-  for(i = 0; i < pS->nFamily && !wcStoreCaps(p)->bRowFamilies
+  for(i = 0; i < pS->nFamily && !wcStoreCaps(&p->store)->bRowFamilies
               && rc == SQLITE_OK; i++){
     const WcFamily *pFam = &pS->aFamily[i];
     int bAny = 0;
@@ -609,7 +615,7 @@ static int readOld(WcVtab *p, const unsigned char *aKey, int64_t nKey,
                    int *pbFound){
   const WcSchema *pS = p->pSchema;
   sqlite3_stmt *pStmt = 0;
-  int rc = wcStoreAcquire(p, WC_STMT_READ, 0, 0, &pStmt), i;
+  int rc = wcStoreAcquire(&p->store, WC_STMT_READ, 0, 0, &pStmt), i;
   *pbFound = 0;
   p->oldStamps.n = 0;
   if( rc != SQLITE_OK ) return rc;
@@ -626,7 +632,7 @@ static int readOld(WcVtab *p, const unsigned char *aKey, int64_t nKey,
       }
     }
     if( pS->bVersioned ) p->iOldTime = sqlite3_column_int64(pStmt, pS->nCol);
-    if( wcStoreCaps(p)->bStamps ){
+    if( wcStoreCaps(&p->store)->bStamps ){
       int iStamp = pS->nCol + (pS->bVersioned ? 1 : 0);
       wcBufAppend(&p->oldStamps, sqlite3_column_blob(pStmt, iStamp),
                   sqlite3_column_bytes(pStmt, iStamp));
@@ -636,13 +642,13 @@ static int readOld(WcVtab *p, const unsigned char *aKey, int64_t nKey,
   }else if( rc == SQLITE_DONE ){
     rc = SQLITE_OK;
   }
-  wcStoreRelease(p, WC_STMT_READ, 0, 0, pStmt);
+  wcStoreRelease(&p->store, WC_STMT_READ, 0, 0, pStmt);
   if( rc == SQLITE_OK && *pbFound ){
     rc = indexKeys(p, p->aOldVal, aKey, nKey, p->aOldIdxKey);
     if( rc != SQLITE_OK && rc != SQLITE_NOMEM ){
-      rc = wcVtabError(p, SQLITE_CORRUPT, "widecol %s: a stored row's index "
+      rc = wcVtabError(&p->base, SQLITE_CORRUPT, "widecol %s: a stored row's index "
           "key cannot be made again; run SELECT * FROM widecol_check(%Q)",
-          p->zName, p->zName);
+          p->store.zName, p->store.zName);
     }
   }
   return rc;
@@ -691,9 +697,9 @@ static int checkScanned(WcVtab *p, const unsigned char *aKey, int64_t nKey,
     return SQLITE_OK;
   }
   zKey = describeKey(aKey, nKey);
-  rc = wcVtabError(p, SQLITE_BUSY_SNAPSHOT, "widecol %s: another client "
+  rc = wcVtabError(&p->base, SQLITE_BUSY_SNAPSHOT, "widecol %s: another client "
       "changed or deleted the row with key %s after this statement read it; "
-      "run the statement again to act on the row as it is now", p->zName,
+      "run the statement again to act on the row as it is now", p->store.zName,
       zKey ? zKey : "?");
   sqlite3_free(zKey);
   return rc;
@@ -726,7 +732,7 @@ static int removeStamped(WcVtab *p, const unsigned char *aKey, int64_t nKey,
   }
   if( rc == SQLITE_OK && bFound ){
     rc = runWrite(p, WC_STMT_DELETE, 0, aKey, nKey, 0, 0);
-    bFound = rc == SQLITE_OK && sqlite3_changes(p->db) > 0;
+    bFound = rc == SQLITE_OK && sqlite3_changes(p->store.db) > 0;
   }
   for(i = 0; i < pS->nIndex && rc == SQLITE_OK && bFound; i++){
     rc = runWrite(p, WC_STMT_INDEX_DEL, i, aKey, nKey, 0, &p->aOldIdxKey[i]);
@@ -742,7 +748,7 @@ static int removeRow(WcVtab *p, const unsigned char *aKey, int64_t nKey,
                      int *pbFound){
   const WcSchema *pS = p->pSchema;
   int bFound = 1, rc = SQLITE_OK, i;
-  if( wcStoreCaps(p)->bStamps ) return removeStamped(p, aKey, nKey, pbFound);
+  if( wcStoreCaps(&p->store)->bStamps ) return removeStamped(p, aKey, nKey, pbFound);
   if( pS->nIndex > 0 ) rc = readOld(p, aKey, nKey, &bFound);
   for(i = 0; i < pS->nIndex && rc == SQLITE_OK && bFound; i++){
     rc = runWrite(p, WC_STMT_INDEX_DEL, i, aKey, nKey, 0, &p->aOldIdxKey[i]);
@@ -753,7 +759,7 @@ static int removeRow(WcVtab *p, const unsigned char *aKey, int64_t nKey,
   }
   if( rc == SQLITE_OK && bFound ){
     rc = runWrite(p, WC_STMT_DELETE, 0, aKey, nKey, 0, 0);
-    bFound = rc == SQLITE_OK && sqlite3_changes(p->db) > 0;
+    bFound = rc == SQLITE_OK && sqlite3_changes(p->store.db) > 0;
   }
   if( rc == SQLITE_OK && bFound && pS->nVersions > 1 ){
     rc = runWrite(p, WC_STMT_VERSION_DROP, 0, aKey, nKey, 0, 0);
@@ -845,7 +851,7 @@ static int insertStamped(WcVtab *p, int eInsert, int bKnow, int *pbReplaced){
 static int insertRow(WcVtab *p, int eInsert, int bKnow, int *pbReplaced){
   const WcSchema *pS = p->pSchema;
   int rc = SQLITE_OK, bFound = 0, i;
-  if( wcStoreCaps(p)->bStamps ){
+  if( wcStoreCaps(&p->store)->bStamps ){
     return insertStamped(p, eInsert, bKnow, pbReplaced);
   }
   if( eInsert == WC_STMT_REPLACE && pS->nIndex > 0 ){
@@ -898,7 +904,7 @@ static int updateStamped(WcVtab *p, int bOldRead, int eUpdate){
 static int updateRow(WcVtab *p, int bOldRead, int eUpdate){
   const WcSchema *pS = p->pSchema;
   int bFound = 1, rc = SQLITE_OK, i;
-  if( wcStoreCaps(p)->bStamps ) return updateStamped(p, bOldRead, eUpdate);
+  if( wcStoreCaps(&p->store)->bStamps ) return updateStamped(p, bOldRead, eUpdate);
   if( pS->nIndex > 0 && !bOldRead ){
     rc = readOld(p, p->key.a, p->key.n, &bFound);
   }
@@ -928,14 +934,14 @@ static int updateRow(WcVtab *p, int bOldRead, int eUpdate){
 static int putVersion(WcVtab *p, const unsigned char *aKey, int64_t nKey,
                       const WcValue *aVal, int64_t iTime){
   sqlite3_stmt *pStmt = 0;
-  int i, rc = wcStoreAcquire(p, WC_STMT_VERSION_PUT, 0, 0, &pStmt);
+  int i, rc = wcStoreAcquire(&p->store, WC_STMT_VERSION_PUT, 0, 0, &pStmt);
   if( rc != SQLITE_OK ) return rc;
   bindKey(pStmt, 1, aKey, nKey);
   for(i = 0; i < p->pSchema->nCol; i++) bindValue(pStmt, i + 2, &aVal[i]);
   sqlite3_bind_int64(pStmt, WC_PARAM_ROWTIME(p->pSchema), iTime);
   rc = sqlite3_step(pStmt);
   rc = rc == SQLITE_DONE ? SQLITE_OK : writeError(p, sqlite3_reset(pStmt));
-  wcStoreRelease(p, WC_STMT_VERSION_PUT, 0, 0, pStmt);
+  wcStoreRelease(&p->store, WC_STMT_VERSION_PUT, 0, 0, pStmt);
   return rc;
 }
 
@@ -946,14 +952,14 @@ static int trimVersions(WcVtab *p, const unsigned char *aKey, int64_t nKey,
   sqlite3_stmt *pStmt = 0;
   int rc;
   if( p->pSchema->nVersions <= 1 ) return SQLITE_OK;
-  rc = wcStoreAcquire(p, WC_STMT_VERSION_TRIM, 0, 0, &pStmt);
+  rc = wcStoreAcquire(&p->store, WC_STMT_VERSION_TRIM, 0, 0, &pStmt);
   if( rc != SQLITE_OK ) return rc;
   bindKey(pStmt, 1, aKey, nKey);
   sqlite3_bind_int64(pStmt, 2, iCutoff);
   sqlite3_bind_int64(pStmt, 3, p->pSchema->nVersions - 1);
   rc = sqlite3_step(pStmt);
   rc = rc == SQLITE_DONE ? SQLITE_OK : writeError(p, sqlite3_reset(pStmt));
-  wcStoreRelease(p, WC_STMT_VERSION_TRIM, 0, 0, pStmt);
+  wcStoreRelease(&p->store, WC_STMT_VERSION_TRIM, 0, 0, pStmt);
   return rc;
 }
 
@@ -961,7 +967,7 @@ static int trimVersions(WcVtab *p, const unsigned char *aKey, int64_t nKey,
 ** keeps whole milliseconds, so on it a rowtime is a multiple of 1,000
 ** microseconds and the clock is read to the millisecond). */
 static int64_t rowtimeStep(const WcVtab *p){
-  return wcStoreCaps(p)->iTimeStep;
+  return wcStoreCaps(&p->store)->iTimeStep;
 }
 
 /* The rowtime an INSERT or UPDATE gives, in *piTime; *pbGiven is 0 when
@@ -975,15 +981,15 @@ static int givenTime(WcVtab *p, sqlite3_value *pTime, int64_t *piTime,
   *piTime = sqlite3_value_int64(pTime);
   if( sqlite3_value_numeric_type(pTime) != SQLITE_INTEGER
    || *piTime < 0 || *piTime > WC_MAX_ROWTIME ){
-    return wcVtabError(p, SQLITE_CONSTRAINT_CHECK, "widecol %s: rowtime must "
+    return wcVtabError(&p->base, SQLITE_CONSTRAINT_CHECK, "widecol %s: rowtime must "
         "be an integer, microseconds since 1970-01-01 00:00:00 UTC, from 0 "
         "to %lld (9999-12-31), or NULL for the time of the write; not %Q",
-        p->zName, (long long)WC_MAX_ROWTIME, sqlite3_value_text(pTime));
+        p->store.zName, (long long)WC_MAX_ROWTIME, sqlite3_value_text(pTime));
   }
   if( *piTime % rowtimeStep(p) != 0 ){
-    return wcVtabError(p, SQLITE_CONSTRAINT_CHECK, "widecol %s: rowtime must "
+    return wcVtabError(&p->base, SQLITE_CONSTRAINT_CHECK, "widecol %s: rowtime must "
         "be a whole number of milliseconds on Bigtable (its timestamp "
-        "granularity), a multiple of 1000 microseconds; not %lld", p->zName,
+        "granularity), a multiple of 1000 microseconds; not %lld", p->store.zName,
         (long long)*piTime);
   }
   *pbGiven = 1;
@@ -1001,7 +1007,7 @@ static int versionedAttempt(WcVtab *p, int eInsert, int bGiven,
   int bFound = 0, rc;
   *pbReplaced = 0;
   rc = readOld(p, p->key.a, p->key.n, &bFound);
-  if( rc == SQLITE_OK && wcStoreCaps(p)->bStamps ){
+  if( rc == SQLITE_OK && wcStoreCaps(&p->store)->bStamps ){
     rc = checkScanned(p, p->key.a, p->key.n, bFound);
   }
   if( rc == SQLITE_OK && bFound && p->iOldTime < iCutoff ){
@@ -1029,10 +1035,10 @@ static int versionedAttempt(WcVtab *p, int eInsert, int bGiven,
   if( !bGiven ){
     if( p->iOldTime > WC_MAX_ROWTIME - iStep ){
       oldRelease(p);
-      return wcVtabError(p, SQLITE_CONSTRAINT_CHECK, "widecol %s: the row's "
+      return wcVtabError(&p->base, SQLITE_CONSTRAINT_CHECK, "widecol %s: the row's "
           "latest version is stamped %lld, the last rowtime there is, so a "
           "later version cannot be written; give rowtime explicitly",
-          p->zName, (long long)p->iOldTime);
+          p->store.zName, (long long)p->iOldTime);
     }
     iGiven = iNow > p->iOldTime ? iNow : p->iOldTime + iStep;
   }
@@ -1041,7 +1047,7 @@ static int versionedAttempt(WcVtab *p, int eInsert, int bGiven,
     /* The new latest: the old one goes to history, unless it is the same
     ** version written again (or the store keeps it there by itself). */
     if( iGiven > p->iOldTime && pS->nVersions > 1
-     && !wcStoreCaps(p)->bCellVersions ){
+     && !wcStoreCaps(&p->store)->bCellVersions ){
       rc = putVersion(p, p->key.a, p->key.n, p->aOldVal, p->iOldTime);
     }
     if( rc == SQLITE_OK ){
@@ -1077,7 +1083,7 @@ static int versionedAttempt(WcVtab *p, int eInsert, int bGiven,
 static int versionedPut(WcVtab *p, int eInsert, int bGiven, int64_t iGiven,
                         int bFresh, int *pbReplaced){
   int bRaces = bFresh && eInsert == WC_STMT_REPLACE
-            && wcStoreCaps(p)->bLateChecks;
+            && wcStoreCaps(&p->store)->bLateChecks;
   int nTry, rc = SQLITE_OK;
   for(nTry = 0; nTry < WC_MAX_RACES; nTry++){
     rc = versionedAttempt(p, eInsert, bGiven, iGiven,
@@ -1091,10 +1097,10 @@ static int versionedPut(WcVtab *p, int eInsert, int bGiven, int64_t iGiven,
   }
   {
     char *zKey = describeKey(p->key.a, p->key.n);
-    rc = wcVtabError(p, SQLITE_BUSY, "widecol %s: INSERT OR REPLACE of key "
+    rc = wcVtabError(&p->base, SQLITE_BUSY, "widecol %s: INSERT OR REPLACE of key "
         "%s lost %d races in a row to other clients writing that key (each "
         "time, another version came between reading the row and writing "
-        "it); run it again", p->zName, zKey ? zKey : "?", WC_MAX_RACES);
+        "it); run it again", p->store.zName, zKey ? zKey : "?", WC_MAX_RACES);
     sqlite3_free(zKey);
   }
   return rc;
@@ -1113,21 +1119,21 @@ int wcTableCompact(WcVtab *p, int64_t *pnRow, int64_t *pnVersion){
   memset(&key, 0, sizeof(key));
   /* The next row, past the last one removed, whose latest has expired;
   ** nothing stays open while rows are removed. */
-  pSql = sqlite3_str_new(p->db);
+  pSql = sqlite3_str_new(p->store.db);
   sqlite3_str_appendall(pSql, "SELECT rowkey FROM ");
-  wcStoreAppendTable(pSql, p, -1, -1);
+  wcStoreAppendTable(pSql, &p->store, -1, -1);
   sqlite3_str_appendall(pSql, " WHERE rowkey >= ?1 AND rowtime < ?2 "
                               "ORDER BY rowkey LIMIT 1");
   zSql = sqlite3_str_finish(pSql);
-  rc = zSql ? sqlite3_prepare_v2(p->db, zSql, -1, &pNext, 0) : SQLITE_NOMEM;
+  rc = zSql ? sqlite3_prepare_v2(p->store.db, zSql, -1, &pNext, 0) : SQLITE_NOMEM;
   sqlite3_free(zSql);
   if( rc == SQLITE_OK && pS->nVersions > 1 ){
-    pSql = sqlite3_str_new(p->db);
+    pSql = sqlite3_str_new(p->store.db);
     sqlite3_str_appendall(pSql, "SELECT count(*) FROM ");
-    wcStoreAppendTable(pSql, p, WC_TABLE_VERSIONS, -1);
+    wcStoreAppendTable(pSql, &p->store, WC_TABLE_VERSIONS, -1);
     sqlite3_str_appendall(pSql, " WHERE rowkey = ?1");
     zSql = sqlite3_str_finish(pSql);
-    rc = zSql ? sqlite3_prepare_v2(p->db, zSql, -1, &pCount, 0) : SQLITE_NOMEM;
+    rc = zSql ? sqlite3_prepare_v2(p->store.db, zSql, -1, &pCount, 0) : SQLITE_NOMEM;
     sqlite3_free(zSql);
   }
   if( rc == SQLITE_OK ) sqlite3_bind_int64(pNext, 2, iCutoff);
@@ -1163,14 +1169,14 @@ int wcTableCompact(WcVtab *p, int64_t *pnRow, int64_t *pnVersion){
   sqlite3_finalize(pCount);
   wcBufFree(&key);
   if( rc == SQLITE_OK && pS->nVersions > 1 ){
-    pSql = sqlite3_str_new(p->db);
+    pSql = sqlite3_str_new(p->store.db);
     sqlite3_str_appendall(pSql, "DELETE FROM ");
-    wcStoreAppendTable(pSql, p, WC_TABLE_VERSIONS, -1);
+    wcStoreAppendTable(pSql, &p->store, WC_TABLE_VERSIONS, -1);
     sqlite3_str_appendf(pSql, " WHERE rowtime < %lld", (long long)iCutoff);
     zSql = sqlite3_str_finish(pSql);
-    rc = zSql ? sqlite3_exec(p->db, zSql, 0, 0, 0) : SQLITE_NOMEM;
+    rc = zSql ? sqlite3_exec(p->store.db, zSql, 0, 0, 0) : SQLITE_NOMEM;
     sqlite3_free(zSql);
-    if( rc == SQLITE_OK ) *pnVersion += sqlite3_changes(p->db);
+    if( rc == SQLITE_OK ) *pnVersion += sqlite3_changes(p->store.db);
     else if( rc != SQLITE_NOMEM ) rc = writeError(p, rc);
   }
   return rc;
@@ -1204,7 +1210,7 @@ static int insertNew(WcVtab *p, int eInsert, sqlite3_value *pTime,
   const WcSchema *pS = p->pSchema;
   int64_t nTry;
   int rc;
-  if( p->nRandomMade < 0 || !wcStoreCaps(p)->bLateChecks ){
+  if( p->nRandomMade < 0 || !wcStoreCaps(&p->store)->bLateChecks ){
     return putRow(p, eInsert, 1, pTime, pbReplaced);
   }
   for(nTry = 1; ; nTry++){
@@ -1239,13 +1245,13 @@ static int movedBefore(WcVtab *p, int rc){
 static int scanStamps(WcVtab *p, int argc, sqlite3_value **argv){
   sqlite3_value *pStamps;
   p->pScanStamps = 0;
-  if( argc == 1 || p->iStampCol < 0 ) return SQLITE_OK;
-  pStamps = argv[2 + p->iStampCol];
+  if( argc == 1 || p->store.iStampCol < 0 ) return SQLITE_OK;
+  pStamps = argv[2 + p->store.iStampCol];
   if( sqlite3_value_type(pStamps) == SQLITE_NULL ) return SQLITE_OK;
   if( sqlite3_value_type(argv[0]) == SQLITE_NULL ){
-    return wcVtabError(p, SQLITE_CONSTRAINT_CHECK, "widecol %s: "
+    return wcVtabError(&p->base, SQLITE_CONSTRAINT_CHECK, "widecol %s: "
         WC_STAMP_COLUMN " is the stamps of a row's last write, which widecol "
-        "gives; an INSERT cannot set it", p->zName);
+        "gives; an INSERT cannot set it", p->store.zName);
   }
   p->pScanStamps = pStamps;
   p->aScanKey = sqlite3_value_blob(argv[0]);
@@ -1270,18 +1276,18 @@ static int checkReadParams(WcVtab *p, sqlite3_value **argv){
       continue;
     }
     if( sqlite3_value_type(argv[0]) == SQLITE_NULL ){
-      return wcVtabError(p, SQLITE_CONSTRAINT_CHECK, "widecol %s: %s is a "
+      return wcVtabError(&p->base, SQLITE_CONSTRAINT_CHECK, "widecol %s: %s is a "
           "parameter of reads (WHERE %s), not a column to write; set "
           "rowtime to write a version stamped with a time (it was given "
-          "%Q)", p->zName, zParam, zTerm, sqlite3_value_text(pParam));
+          "%Q)", p->store.zName, zParam, zTerm, sqlite3_value_text(pParam));
     }
-    return wcVtabError(p, SQLITE_ERROR, "widecol %s: an UPDATE writes the "
+    return wcVtabError(&p->base, SQLITE_ERROR, "widecol %s: an UPDATE writes the "
         "latest version of each row it picks; %s is a parameter of reads "
         "(WHERE %s), which an UPDATE can neither set nor pick its rows by "
         "(it would write each older version read as a new one). To update "
         "the rows whose older versions match, pick them in a subquery: "
         "UPDATE \"%w\" SET ... WHERE rowkey IN (SELECT rowkey FROM \"%w\" "
-        "WHERE %s AND ...)", p->zName, zParam, zTerm, p->zName, p->zName,
+        "WHERE %s AND ...)", p->store.zName, zParam, zTerm, p->store.zName, p->store.zName,
         zTerm);
   }
   return SQLITE_OK;
@@ -1290,8 +1296,8 @@ static int checkReadParams(WcVtab *p, sqlite3_value **argv){
 static int writeUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv){
   WcVtab *p = (WcVtab*)pVtab;
   int nCol = p->pSchema->nCol;
-  int eConflict = sqlite3_vtab_on_conflict(p->db);
-  const WcStoreCaps *pCaps = wcStoreCaps(p);
+  int eConflict = sqlite3_vtab_on_conflict(p->store.db);
+  const WcStoreCaps *pCaps = wcStoreCaps(&p->store);
   /* A store may answer a plain INSERT's check after the row; OR IGNORE
   ** and OR FAIL must know at the row. */
   int eInsert = eConflict == SQLITE_REPLACE ? WC_STMT_REPLACE
@@ -1330,7 +1336,7 @@ static int writeUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv){
     if( keySetHas(p->pDisplaced, aOld, nOld) ){
       char *zKey = describeKey(aOld, nOld);
       rowRelease(p);
-      rc = wcVtabError(p, SQLITE_ERROR,
+      rc = wcVtabError(&p->base, SQLITE_ERROR,
           "widecol %s: UPDATE OR REPLACE moved a row onto key %s, replacing "
           "a row the statement still had to update; SQLite computed that "
           "row's new values before it was replaced, so they no longer "
@@ -1339,7 +1345,7 @@ static int writeUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv){
           "does not move one onto a row still to come (for a key that "
           "grows, from the largest down, in steps), or in two statements "
           "through a table of the new values (docs/widecol.md, Differences "
-          "from an ordinary table)", p->zName, zKey ? zKey : "?",
+          "from an ordinary table)", p->store.zName, zKey ? zKey : "?",
           pCaps->bTransactional ? "nothing it wrote is kept" : "the rows it "
           "moved before stay moved: the store has no multi-row "
           "transactions (docs/bigtable.md, What a statement guarantees)");
@@ -1384,8 +1390,10 @@ static int writeUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv){
 ** say) acts on them. */
 int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
                   sqlite3_int64 *pRowid){
-  int rc = writeUpdate(pVtab, argc, argv);
+  int rc;
   (void)pRowid;
+  writeStatementBegins((WcVtab*)pVtab);
+  rc = writeUpdate(pVtab, argc, argv);
   ((WcVtab*)pVtab)->pScanStamps = 0;
   return rc;
 }

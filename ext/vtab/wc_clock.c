@@ -1,14 +1,13 @@
 /*
-** wc_versions.c: the clock of versioned tables and the SQL functions of
-** versions, widecol_clock() and widecol_compact().
+** wc_clock.c: the clock of versioned tables, widecol_clock(), and the
+** message for a misused versions or asof.
 **
 ** A versioned table (VERSIONS n, TTL seconds) keeps its latest version in
 ** <name>_rows and older ones in <name>_versions (wc_store.c); writes add
 ** and drop versions (wc_write.c), reads pick them (wc_plan.c, wc_scan.c).
-** What they all need from here is the time: see wc_versions.h.
+** What they all need from here is the time: see wc_clock.h.
 */
-#include "vtab/wc_versions.h"
-#include "vtab/wc_table.h"
+#include "vtab/wc_clock.h"
 
 #include <string.h>
 #include <time.h>
@@ -108,36 +107,4 @@ char *wcVersionParamMisuse(const char *zTable, int bVersions,
       bVersions ? "the n newest versions of each row, newest first"
                 : "each row as it was at time t, microseconds since the epoch",
       zHow);
-}
-
-/* widecol_compact('<table>'): {"rows":R,"versions":V}, what it removed. */
-void wcCompactFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
-  const char *zName = (const char*)sqlite3_value_text(argv[0]);
-  char *zErr = 0, *zJson;
-  int64_t nRow = 0, nVersion = 0;
-  WcVtab *p;
-  int rc;
-  (void)argc;
-  if( zName == 0 ) return;
-  rc = wcTableLookup(sqlite3_context_db_handle(ctx), zName,
-                     "widecol_compact(table)", &p, &zErr);
-  if( rc == SQLITE_OK ){
-    rc = wcTableCompact(p, &nRow, &nVersion);
-    if( rc != SQLITE_OK && rc != SQLITE_NOMEM ){
-      zErr = sqlite3_mprintf("%s", wcTableErrmsg(p));
-    }
-  }
-  if( rc != SQLITE_OK ){
-    if( zErr ) sqlite3_result_error(ctx, zErr, -1);
-    else sqlite3_result_error_code(ctx, rc);
-    sqlite3_free(zErr);
-    return;
-  }
-  zJson = sqlite3_mprintf("{\"rows\":%lld,\"versions\":%lld}",
-                          (long long)nRow, (long long)nVersion);
-  if( zJson == 0 ){
-    sqlite3_result_error_nomem(ctx);
-    return;
-  }
-  sqlite3_result_text(ctx, zJson, -1, sqlite3_free);
 }

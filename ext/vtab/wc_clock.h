@@ -1,5 +1,5 @@
 /*
-** wc_versions.h: the time of versioned widecol tables (VERSIONS, TTL).
+** wc_clock.h: the time of versioned widecol tables (VERSIONS, TTL).
 **
 ** Each connection has one clock (WcClock): the system's, in microseconds
 ** since the Unix epoch, unless widecol_clock(<micros>) froze it for tests
@@ -10,8 +10,8 @@
 ** the earlier one made, so tables connected before keep seeing the clock
 ** the function sets.
 */
-#ifndef WIDECOL_WC_VERSIONS_H
-#define WIDECOL_WC_VERSIONS_H
+#ifndef WIDECOL_WC_CLOCK_H
+#define WIDECOL_WC_CLOCK_H
 
 #include "util/wc_api.h"
 #include <stdint.h>
@@ -45,7 +45,5 @@ char *wcVersionParamMisuse(const char *zTable, int bVersions,
 /* widecol_clock(micros | NULL) and widecol_clock(): freeze, release or
 ** read the connection's clock.  User data: the WcClock. */
 void wcClockFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv);
-/* widecol_compact('<table>'). */
-void wcCompactFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 
-#endif /* WIDECOL_WC_VERSIONS_H */
+#endif /* WIDECOL_WC_CLOCK_H */

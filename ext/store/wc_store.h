@@ -1,0 +1,185 @@
+/*
+** wc_store.h: the storage layer, what the widecol module asks of the store
+** behind a table: the tables it keeps (made, checked, renamed, dropped),
+** their prepared statements, and what the store can do (WcStoreCaps).
+**
+** The statements below are the whole contract between the core and a
+** store: the local store prepares them on SQLite's own tables, a remote
+** store accepts them on the virtual tables its library registers
+** (ext/store/README.md lists them with their row formats).  A store is
+** described by its capabilities, chosen by the table's STORAGE kind, and
+** never named above this layer.
+**
+** Ownership: a WcStore is part of its table (WcVtab.store).  It owns its
+** names and its statement pools; the schema is the table's, borrowed.
+*/
+#ifndef WIDECOL_WC_STORE_H
+#define WIDECOL_WC_STORE_H
+
+#include "util/wc_api.h"
+#include "util/wc_stamp.h"
+#include "key/wc_schema.h"
+
+/* Statements.  Parameters: ?1 is the row key, ?(i + 2) column i, and
+** ?(nCol + 2) an index key.  Those on a family or an index, and scans,
+** are made for one of them (iObj). */
+#define WC_STMT_INSERT      0   /* <name>_rows */
+#define WC_STMT_REPLACE     1
+#define WC_STMT_DELETE      2
+#define WC_STMT_UPDATE      3
+#define WC_STMT_SCAN        4   /* path iObj: + 1 with an upper bound,
+                                ** + 2 descending */
+#define WC_STMT_READ        8   /* every column of row ?1 */
+#define WC_STMT_FAMILY_PUT  9   /* family iObj */
+#define WC_STMT_FAMILY_DEL 10
+#define WC_STMT_INDEX_PUT  11   /* index iObj */
+#define WC_STMT_INDEX_DEL  12   /* index iObj, the entry ?(nCol + 2) */
+#define WC_STMT_VERSION_PUT  13 /* <name>_versions: row ?1 at ?(nCol + 3) */
+#define WC_STMT_VERSION_DROP 14 /* every older version of row ?1 */
+#define WC_STMT_VERSION_TRIM 15 /* row ?1's versions older than ?2 or past
+                                ** the ?3 newest */
+#define WC_STMT_VERSION_READ 16 /* older versions of rows from ?1 on, in
+                                ** key order, a key's newest first:
+                                ** rowkey, rowtime, columns */
+#define WC_STMT_INSERT_NOW   17 /* Bigtable: INSERT OR FAIL, whose check the
+                                ** store answers at once (an INSERT OR
+                                ** IGNORE or OR FAIL must know at its row) */
+#define WC_STMT_SCAN_SET     18 /* Bigtable: path iObj, ascending, over the
+                                ** set of ranges ?1 (wc_rpc.h) */
+#define WC_STMT_UPDATE_NOW   19 /* Bigtable: UPDATE OR FAIL, answered at
+                                ** once (SQLITE_BUSY_SNAPSHOT: the row
+                                ** changed since it was read) */
+
+/* The rowtime parameter of writes on a versioned table. */
+#define WC_PARAM_ROWTIME(pS) ((pS)->nCol + 3)
+/* On a store whose rows carry stamps (WcStoreCaps.bStamps): the row's new
+** stamps (its write's, then each index entry's: 8 bytes each), the stamps
+** the write is conditional on (NULL: the store reads the row itself),
+** and an index entry's group (its write's stamp; for a delete, the old
+** entry's). */
+#define WC_PARAM_STAMPS(pS)  ((pS)->nCol + 4)
+#define WC_PARAM_EXPECT(pS)  ((pS)->nCol + 5)
+#define WC_PARAM_GROUP(pS)   ((pS)->nCol + 6)
+#define WC_STAMP WC_STAMP_SIZE
+
+/* What the store behind a table can do, for the writer and the planner:
+** a store is described by this, never named. */
+typedef struct WcStoreCaps WcStoreCaps;
+struct WcStoreCaps {
+  const char *zModule;  /* The virtual-table module its tables use (another
+                        ** library's), or NULL: SQLite's own tables */
+  int bTransactional;   /* Multi-row transactions: a statement that fails
+                        ** leaves nothing of what it wrote */
+  int bStamps;          /* Rows carry stamps: updates and deletes are
+                        ** conditional on the stamps read, an index entry
+                        ** is written under its write's stamp before its
+                        ** row and the old one deleted after it */
+  int bCellVersions;    /* A row's older versions are its own older cells:
+                        ** a new latest version leaves the old one in place,
+                        ** and deleting a row deletes its versions */
+  int bRowFamilies;     /* FAMILY columns live in the row, not in tables of
+                        ** their own */
+  int bLateChecks;      /* A plain INSERT's key check may be answered after
+                        ** its row, unless the write asks now (INSERT OR
+                        ** FAIL); an INSERT OR REPLACE does not say whether
+                        ** it replaced a row */
+  int bStoreMessages;   /* Its errors name the widecol table: passed on as
+                        ** they are */
+  int bNoEmptyKey;      /* Keeps no row under an empty key */
+  int nMaxKey;          /* The longest row key it keeps, or 0 */
+  int64_t iTimeStep;    /* Its timestamps' granularity, microseconds */
+  /* What reading costs there, for the planner: */
+  double rCallRows;     /* A call, in rows of a full scan (0: no calls) */
+  int bRangeSets;       /* An ascending scan's ranges are read together,
+                        ** WC_SET_MAX to a call (WC_STMT_SCAN_SET) */
+  int nPrefixProbes;    /* Distinct prefixes of a field counted, by probing,
+                        ** for skip scans; past it, too many to skip */
+  int64_t nCountMax;    /* Rows counted for planning (0: all); a table with
+                        ** more is taken to hold WC_UNCOUNTED_ROWS */
+};
+#define WC_UNCOUNTED_ROWS 1000000
+
+/* Prepared statements of one kind (and, for scans, one set of columns)
+** that are not in use. */
+typedef struct WcStmtPool WcStmtPool;
+struct WcStmtPool {
+  int eStmt;
+  int iObj;
+  uint64_t colUsed;     /* Scans: the columns selected */
+  sqlite3_stmt **ap;
+  int n;
+  int nAlloc;
+  WcStmtPool *pNext;
+};
+
+typedef struct WcStore WcStore;
+struct WcStore {
+  sqlite3 *db;
+  char *zDb;            /* Database holding the table: "main", ... */
+  char *zName;          /* The widecol table's name */
+  WcSchema *pSchema;    /* The table's (borrowed) */
+  const WcStoreCaps *pCaps;
+  sqlite3_vtab *pVtab;  /* Whose error message the store's errors set */
+  /* On a store whose rows carry stamps: the hidden column _stamp (see
+  ** WcVtab), or -1. */
+  int iStampCol;
+  WcStmtPool *pPool;    /* List of pools */
+};
+
+/* Fills p for table zName of database zDb: SQLITE_OK or SQLITE_NOMEM.
+** wcStoreFree() frees what it holds (after a failed init too);
+** wcStoreClose() its statements alone. */
+int wcStoreInit(WcStore *p, sqlite3 *db, const char *zDb, const char *zName,
+                WcSchema *pSchema, sqlite3_vtab *pVtab);
+void wcStoreFree(WcStore *p);
+
+const WcStoreCaps *wcStoreCaps(const WcStore *p);
+/* Reports what SQLite said of a statement on a table behind the table that failed
+** with rc: the store's own words where they name the widecol table, else
+** prefixed with its name. */
+int wcStoreError(WcStore *p, int rc);
+int wcStoreCreate(WcStore *p);
+int wcStoreCheck(WcStore *p);
+int wcStoreDrop(WcStore *p);
+int wcStoreRename(WcStore *p, const char *zNew);
+int wcStoreAcquire(WcStore *p, int eStmt, int iObj, uint64_t colUsed,
+                   sqlite3_stmt **ppStmt);
+void wcStoreRelease(WcStore *p, int eStmt, int iObj, uint64_t colUsed,
+                    sqlite3_stmt *pStmt);
+/* Where each column is in a scan of path iPath selecting colUsed: its
+** index or -1; aiStmtCol[nCol] is the key scanned (rowkey, or an index
+** key), aiStmtCol[nCol + 1] the row key, aiStmtCol[nCol + 2] rowtime
+** (-1 unless the table is versioned and colUsed has WC_COL_ROWTIME's
+** bit) and aiStmtCol[nCol + 3] the stamps (-1 unless colUsed has
+** iStampCol's).  Returns the number selected. */
+int wcStoreScanColumns(const WcStore *p, int iPath, uint64_t colUsed,
+                       int *aiStmtCol);
+/* True if an index table holds every column in colUsed. */
+int wcStoreCovers(const WcStore *p, int iPath, uint64_t colUsed);
+void wcStoreClose(WcStore *p);
+/* The table's rows, for planning, in *pnRow (see WcStoreCaps.nCountMax);
+** SQLITE_OK, or the error of the read (message set). */
+int wcStoreRowCount(WcStore *p, int64_t *pnRow);
+/* The distinct prefixes of the first nElem elements, counted up to
+** nMax + 1, in *pnFound; SQLITE_OK or the error of the read. */
+int wcStorePrefixCount(WcStore *p, int iPath, int nElem, int64_t nMax,
+                       int64_t *pnFound);
+
+/* wcStoreAppendTable()'s iFamily for <name>_versions. */
+#define WC_TABLE_VERSIONS (-2)
+
+/* Appends "db"."<name>_rows" (iFamily and iIndex -1), a family's or an
+** index's table name, or <name>_versions (iFamily WC_TABLE_VERSIONS),
+** quoted. */
+void wcStoreAppendTable(sqlite3_str *pStr, const WcStore *p, int iFamily,
+                        int iIndex);
+/* Appends "SELECT r.rowkey AS rowkey, <every column AS its name>[,
+** r.rowtime AS rowtime] FROM <name>_rows AS r LEFT JOIN <each family>":
+** the table's rows as the virtual table shows them (rowtime last, on a
+** versioned table), read from the tables behind it.  With zRuns,
+** a FROM item of two columns (first and last row key of a run, as in
+** VALUES (?1, ?2), ...), only the rows of those runs of keys. */
+void wcStoreAppendRowsSelect(sqlite3_str *pStr, const WcStore *p,
+                             const char *zRuns);
+
+#endif /* WIDECOL_WC_STORE_H */
