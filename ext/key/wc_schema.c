@@ -1045,7 +1045,7 @@ static void parseStorage(Parse *p, const char *zArg){
   Lexer lex;
   lexInit(&lex, zArg);
   lexNext(&lex);
-  if( pS->zBigtable ){
+  if( pS->zStorage ){
     parseError(p, "widecol %s: STORAGE is given twice", pS->zTable);
     return;
   }
@@ -1061,18 +1061,20 @@ static void parseStorage(Parse *p, const char *zArg){
                "<table>'");
     return;
   }
-  pS->zBigtable = tokenText(&lex.tk);
-  if( pS->zBigtable == 0 ){
+  pS->zStorage = tokenText(&lex.tk);
+  if( pS->zStorage == 0 ){
     parseError(p, "out of memory");
     return;
   }
-  if( !isBigtableName(pS->zBigtable) ){
+  if( !isBigtableName(pS->zStorage) ){
     parseError(p, "widecol %s: STORAGE BIGTABLE '%s' is not a Bigtable table "
                "name; write 'projects/<project>/instances/<instance>/tables/"
                "<table>', the table id of letters, digits, _ - and . (not "
-               "first), at most 50 characters", pS->zTable, pS->zBigtable);
+               "first), at most 50 characters", pS->zTable, pS->zStorage);
     return;
   }
+  pS->eStore = WC_STORE_BIGTABLE;
+  pS->zStorageTable = strstr(pS->zStorage, "/tables/") + 8;
   lexNext(&lex);
   if( tokenIs(&lex.tk, "EXTERNAL") ){
     pS->bExternal = 1;
@@ -1089,7 +1091,7 @@ static void parseStorage(Parse *p, const char *zArg){
 ** names must be Bigtable's. */
 static void checkBigtable(Parse *p){
   WcSchema *pS = p->pSchema;
-  const char *zId = strstr(pS->zBigtable, "/tables/") + 8;
+  const char *zId = pS->zStorageTable;
   int i;
   for(i = 0; i < pS->nFamily; i++){
     const char *z = pS->aFamily[i].zName;
@@ -1953,8 +1955,10 @@ WcSchema *wcSchemaParse(const char *zTable, int argc, const char *const *argv,
   for(i = 0; i < argc && !sParse.zErr; i++){
     if( argKind(argv[i]) == ARG_INDEX ) parseIndex(&sParse, argv[i]);
   }
-  if( !sParse.zErr && pS->zBigtable ) checkBigtable(&sParse);
-  if( !sParse.zErr && pS->zBigtable && bCreate ){
+  if( !sParse.zErr && pS->eStore == WC_STORE_BIGTABLE ){
+    checkBigtable(&sParse);
+  }
+  if( !sParse.zErr && pS->eStore != WC_STORE_LOCAL && bCreate ){
     buildDesign(&sParse, argc, argv);
   }
   if( sParse.zErr ){
@@ -1980,7 +1984,7 @@ void wcSchemaFree(WcSchema *p){
   for(i = 0; i < p->nElem; i++) sqlite3_free(p->aElem[i].aiSaltCol);
   for(i = 0; i < p->nSplit; i++) sqlite3_free(p->aSplit[i].a);
   sqlite3_free(p->aSplit);
-  sqlite3_free(p->zBigtable);
+  sqlite3_free(p->zStorage);
   sqlite3_free(p->zDesign);
   if( !p->bBorrowed ){
     for(i = 0; i < p->nCol; i++){

@@ -62,6 +62,13 @@ typedef struct WcColumn WcColumn;
 typedef struct WcTransform WcTransform;
 typedef struct WcElement WcElement;
 typedef struct WcSchema WcSchema;
+
+/* The store kinds STORAGE names (WcSchema.eStore), in the order of the
+** store layer's table of kinds (store/wc_kinds.c). */
+#define WC_STORE_LOCAL    0   /* No STORAGE: SQLite's own tables */
+#define WC_STORE_BIGTABLE 1   /* STORAGE BIGTABLE 'projects/p/instances/i/
+                              ** tables/t' */
+#define WC_STORE_KINDS    2
 typedef struct WcIndex WcIndex;
 typedef struct WcFamily WcFamily;
 typedef struct WcSplit WcSplit;
@@ -147,20 +154,25 @@ struct WcSchema {
   int bVersioned;
   int nVersions;        /* Versions kept per row key: 1 to 1,000 */
   int64_t nTtl;         /* Seconds a version stays visible; 0: forever */
-  /* Where the rows live.  STORAGE BIGTABLE '<table>': in that Bigtable
-  ** table (the widecol_bigtable module of widecol_bigtable.so); NULL: in
-  ** this database.  SPLITS ('k', ...): the initial split points, in byte
-  ** order, for Bigtable's CreateTable and widecol_ddl(). */
-  char *zBigtable;
+  /* Where the rows live: STORAGE <kind> '<resource>', one of the kinds
+  ** below, which the store layer describes (store/wc_kinds.c); without
+  ** STORAGE, in this database (WC_STORE_LOCAL, zStorage NULL).
+  ** zStorageTable is the engine's own name for the table, within
+  ** zStorage.  SPLITS ('k', ...): the initial split points, in byte
+  ** order, for the engine's table and widecol_ddl(). */
+  int eStore;           /* WC_STORE_* */
+  char *zStorage;
+  const char *zStorageTable;
   int nSplit;
   WcSplit *aSplit;
-  /* STORAGE BIGTABLE '<table>' EXTERNAL: widecol does not own the Bigtable
-  ** tables, and DROP TABLE keeps them. */
+  /* STORAGE <kind> '<resource>' EXTERNAL: widecol does not own the
+  ** engine's tables, and DROP TABLE keeps them. */
   int bExternal;
-  /* At CREATE on Bigtable: the arguments that say how rows are stored (all
-  ** but STORAGE and SPLITS), canonical, one a line; Bigtable's design
-  ** record of the table holds it, so that another database may take the
-  ** table over only with the same design.  NULL otherwise. */
+  /* At CREATE on a store of another engine: the arguments that say how
+  ** rows are stored (all but STORAGE and SPLITS), canonical, one a line;
+  ** the engine's design record of the table holds it, so that another
+  ** database may take the table over only with the same design.  NULL
+  ** otherwise. */
   char *zDesign;
 };
 

@@ -38,30 +38,8 @@ static int columnUsed(uint64_t colUsed, int iCol){
   return ((colUsed >> (iCol < 63 ? iCol : 63)) & 1) != 0;
 }
 
-/* The stores: SQLite's own tables, and Bigtable's (widecol_bigtable.so:
-** no multi-row transactions, versions as cells, its key limit and its
-** millisecond timestamps). */
-/* A call to Bigtable costs what reading WC_BIGTABLE_CALL rows of a scan
-** does: on the emulator a one-row ReadRows costs about 17 rows' time and
-** a probe (a range with no end) about 350 (bench/bigtable.py --calls); a
-** skip scan's calls are mostly probes.  Google's service, a network away,
-** is dearer per call still. */
-#define WC_BIGTABLE_CALL 500.0
-
-static const WcStoreCaps aCaps[] = {
-  /* module
-  ** trans stamps cellv rowfam late msgs noempty maxkey step
-  ** call sets probes countmax */
-  { 0,
-     1,    0,     0,    0,     0,   0,   0,      0,     1,
-     0.0, 0, 1000, 0 },
-  { "widecol_bigtable",
-     0,    1,     1,    1,     1,   1,   1,      WC_BIGTABLE_MAX_KEY,
-     WC_BIGTABLE_TIME_STEP, WC_BIGTABLE_CALL, 1, 64, 10000 },
-};
-
 static const WcStoreCaps *capsOf(const WcSchema *pS){
-  return &aCaps[pS->zBigtable ? 1 : 0];
+  return wcStoreKind(pS->eStore);
 }
 
 const WcStoreCaps *wcStoreCaps(const WcStore *p){
@@ -174,8 +152,8 @@ static int hasRowtime(const WcSchema *pS, int iFamily, int iIndex){
   return pS->bVersioned && (iFamily == -1 || iFamily == WC_TABLE_VERSIONS);
 }
 
-/* SPLITS for Bigtable's CreateTable of the row table (wcDesignSplits()),
-** as blob literals. */
+/* SPLITS for the engine's table of the rows (wcDesignSplits()), as blob
+** literals. */
 static int appendSplits(sqlite3_str *pStr, const WcSchema *pS){
   WcSplits splits;
   int k, rc;
@@ -193,22 +171,26 @@ static int appendSplits(sqlite3_str *pStr, const WcSchema *pS){
   return rc;
 }
 
-/* On Bigtable each table is a widecol_bigtable virtual table: the row
-** table the Bigtable table STORAGE names, with each FAMILY a column family
-** and the other columns in family "_"; an index's table the Bigtable
-** table <table>_idx_<index>.  A versioned table's rowtime is its cells'
-** timestamp (ROWTIME), VERSIONS and TTL its GC rule, and <name>_versions
-** shows the same Bigtable table's older cells (OLDER); under a TTL each
-** index's cells carry their row's rowtime and age out with it. */
-static int createBigtable(WcStore *p, int iFamily, int iIndex){
+/* On a store of another engine each table is a virtual table of the
+** store's module (the statement is the store contract, ext/store/README.md;
+** on Bigtable, widecol_bigtable): the row table the engine's table STORAGE
+** names, with each FAMILY a column family and the other columns in family
+** "_"; an index's table the engine's table <table>_idx_<index>.  A
+** versioned table's rowtime is its cells' timestamp (ROWTIME), VERSIONS
+** and TTL its GC rule, and <name>_versions shows the same engine table's
+** older cells (OLDER); under a TTL each index's cells carry their row's
+** rowtime and age out with it. */
+static int createInModule(WcStore *p, int iFamily, int iIndex){
   sqlite3_str *pStr;
   const WcSchema *pS = p->pSchema;
+  const WcStoreCaps *pCaps = p->pCaps;
   char *zSql;
   int i, rc;
   if( storeModuleMissing(p) ){
-    return wcVtabError(p->pVtab, SQLITE_ERROR, "widecol %s: STORAGE BIGTABLE needs "
-        "the Bigtable store: load %s too (.load ./%s, after make bigtable)",
-        p->zName, capsOf(pS)->zModule, capsOf(pS)->zModule);
+    return wcVtabError(p->pVtab, SQLITE_ERROR, "widecol %s: STORAGE %s needs "
+        "the %s store: load %s too (.load ./%s, after %s)", p->zName,
+        pCaps->zKind, pCaps->zEngine, pCaps->zModule, pCaps->zModule,
+        pCaps->zBuild);
   }
   pStr = sqlite3_str_new(p->db);
   sqlite3_str_appendall(pStr, "CREATE VIRTUAL TABLE ");
@@ -216,11 +198,11 @@ static int createBigtable(WcStore *p, int iFamily, int iIndex){
   if( iIndex >= 0 ){
     /* An index's entries, verified against the row table's marker. */
     sqlite3_str_appendf(pStr, " USING %s('%q_idx_%q', ikey, rowkey _, "
-                        "ENTRIES OF %Q %d", capsOf(pS)->zModule, pS->zBigtable,
-                        pS->aIndex[iIndex].zName, pS->zBigtable, iIndex);
+                        "ENTRIES OF %Q %d", pCaps->zModule, pS->zStorage,
+                        pS->aIndex[iIndex].zName, pS->zStorage, iIndex);
   }else{
     sqlite3_str_appendf(pStr, " USING %s(%Q, rowkey, STAMPS %d",
-                        capsOf(pS)->zModule, pS->zBigtable, pS->nIndex);
+                        pCaps->zModule, pS->zStorage, pS->nIndex);
   }
   /* For messages: its name less this suffix is the widecol table's (so
   ** after a RENAME too), and what its row key is made from. */
@@ -287,7 +269,7 @@ static int createOne(WcStore *p, int iFamily, int iIndex){
   const WcSchema *pS = p->pSchema;
   char *zSql;
   int i, rc;
-  if( pS->zBigtable ) return createBigtable(p, iFamily, iIndex);
+  if( p->pCaps->zModule ) return createInModule(p, iFamily, iIndex);
   pStr = sqlite3_str_new(p->db);
   sqlite3_str_appendall(pStr, "CREATE TABLE ");
   wcStoreAppendTable(pStr, p, iFamily, iIndex);
@@ -364,9 +346,10 @@ static int checkOne(WcStore *p, int iFamily, int iIndex){
   sqlite3_free(zSql);
   sqlite3_finalize(pStmt);
   if( rc != SQLITE_OK && bMissing ){
-    rc = wcVtabError(p->pVtab, rc, "widecol %s: its rows are in Bigtable (STORAGE "
-        "BIGTABLE %Q): load the Bigtable store too (.load ./%s)",
-        p->zName, pS->zBigtable, capsOf(pS)->zModule);
+    rc = wcVtabError(p->pVtab, rc, "widecol %s: its rows are in %s (STORAGE "
+        "%s %Q): load the %s store too (.load ./%s)", p->zName,
+        p->pCaps->zEngine, p->pCaps->zKind, pS->zStorage, p->pCaps->zEngine,
+        p->pCaps->zModule);
   }else if( rc != SQLITE_OK && rc != SQLITE_NOMEM ){
     rc = wcVtabError(p->pVtab, rc, "widecol %s: its table %s_%s%s is missing or "
         "lacks a column (%s)", p->zName, p->zName,
@@ -893,10 +876,16 @@ int wcStoreRowCount(WcStore *p, int64_t *pnRow){
 }
 
 /* How many distinct prefixes the first nElem elements take in the data,
-** counted by seeking from one to the next, up to nMax + 1.  For planning
-** skip scans over fields, whose number of values nothing else tells. */
-int wcStorePrefixCount(WcStore *p, int iPath, int nElem, int64_t nMax,
+** counted by seeking from one to the next, up to nPrefixProbes + 1.  For
+** planning skip scans over fields, whose number of values nothing else
+** tells.  The probe policy is the store's: 1,000 locally; on Bigtable,
+** where a probe is a call, 64, and only in a table small enough to have
+** been counted (nCountMax: a probe is a range with no end, which the
+** emulator answers in time proportional to the rest of the table); a
+** larger table is taken to have too many without a read. */
+int wcStorePrefixCount(WcStore *p, int iPath, int nElem, int64_t nRowEst,
                        int64_t *pnFound){
+  const int64_t nMax = p->pCaps->nPrefixProbes;
   const WcSchema *pS = iPath ? p->pSchema->aIndex[iPath - 1].pKey
                              : p->pSchema;
   sqlite3_stmt *pStmt = 0;
@@ -905,6 +894,9 @@ int wcStorePrefixCount(WcStore *p, int iPath, int nElem, int64_t nMax,
   int rc;
   memset(&next, 0, sizeof(next));
   *pnFound = nMax + 1;
+  if( p->pCaps->nCountMax > 0 && nRowEst > p->pCaps->nCountMax ){
+    return SQLITE_OK;
+  }
   rc = wcStoreAcquire(p, WC_STMT_SCAN, iPath, 0, &pStmt);
   if( rc != SQLITE_OK ) return rc;
   while( nFound <= nMax ){

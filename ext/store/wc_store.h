@@ -66,8 +66,12 @@
 ** a store is described by this, never named. */
 typedef struct WcStoreCaps WcStoreCaps;
 struct WcStoreCaps {
+  const char *zKind;    /* What STORAGE names it: "BIGTABLE" (NULL: local) */
+  const char *zEngine;  /* The engine, for messages: "Bigtable" */
   const char *zModule;  /* The virtual-table module its tables use (another
                         ** library's), or NULL: SQLite's own tables */
+  const char *zBuild;   /* How to build that library: "make bigtable" */
+  const char *zDocs;    /* Where its guarantees are documented */
   int bTransactional;   /* Multi-row transactions: a statement that fails
                         ** leaves nothing of what it wrote */
   int bStamps;          /* Rows carry stamps: updates and deletes are
@@ -96,7 +100,13 @@ struct WcStoreCaps {
                         ** for skip scans; past it, too many to skip */
   int64_t nCountMax;    /* Rows counted for planning (0: all); a table with
                         ** more is taken to hold WC_UNCOUNTED_ROWS */
+  int bRpcCounters;     /* Counts its calls for widecol_stats()
+                        ** (WC_RPC_COUNTERS, wc_remote.h) */
 };
+
+/* The capabilities of store kind eStore (WC_STORE_*, wc_schema.h): the
+** table of kinds, store/wc_kinds.c. */
+const WcStoreCaps *wcStoreKind(int eStore);
 #define WC_UNCOUNTED_ROWS 1000000
 
 /* Prepared statements of one kind (and, for scans, one set of columns)
@@ -160,9 +170,11 @@ void wcStoreClose(WcStore *p);
 /* The table's rows, for planning, in *pnRow (see WcStoreCaps.nCountMax);
 ** SQLITE_OK, or the error of the read (message set). */
 int wcStoreRowCount(WcStore *p, int64_t *pnRow);
-/* The distinct prefixes of the first nElem elements, counted up to
-** nMax + 1, in *pnFound; SQLITE_OK or the error of the read. */
-int wcStorePrefixCount(WcStore *p, int iPath, int nElem, int64_t nMax,
+/* The distinct prefixes of the first nElem elements of path iPath's key,
+** in *pnFound, by the store's probe policy (in a table of nRowEst rows):
+** counted up to WcStoreCaps.nPrefixProbes, and more than that is
+** nPrefixProbes + 1; SQLITE_OK or the error of the read. */
+int wcStorePrefixCount(WcStore *p, int iPath, int nElem, int64_t nRowEst,
                        int64_t *pnFound);
 
 /* wcStoreAppendTable()'s iFamily for <name>_versions. */

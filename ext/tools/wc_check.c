@@ -363,7 +363,9 @@ static void checkTable(Check *p){
     for(i = 0; i < pS->nIndex && p->rc == SQLITE_OK; i++){
       checkEntries(p, i, pOne, aVal, &buf);
     }
-    for(i = 0; i < pS->nFamily && !pS->zBigtable && p->rc == SQLITE_OK; i++){
+    /* Where families live in the row there are no family tables. */
+    for(i = 0; i < pS->nFamily && !wcStoreCaps(wcTableStore(pTab))->bRowFamilies
+                && p->rc == SQLITE_OK; i++){
       checkFamily(p, i);
     }
     if( p->rc == SQLITE_OK && pS->nVersions > 1 ){

@@ -430,7 +430,7 @@ void wcDdlFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   sqlite3_str *pStr;
   WcSplits splits;
   const WcSchema *pS;
-  const char *zTable;
+  const char *zTable, *zKind;
   char *zErr = 0, *zIdx;
   WcVtab *pTab;
   int bHBase, bCql, nRegion = 0, rc = SQLITE_OK, i;
@@ -476,10 +476,12 @@ void wcDdlFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
     resultStr(ctx, pStr);
     return;
   }
-  /* On Bigtable the tables are named by STORAGE; an HBase table or a new
-  ** Bigtable one takes the widecol table's name. */
-  zTable = pS->zBigtable && !bHBase ? strstr(pS->zBigtable, "/tables/") + 8
-                                    : wcTableName(pTab);
+  /* For the engine the rows are in, the tables are named by STORAGE;
+  ** elsewhere (an HBase table, a new Bigtable one) the table takes the
+  ** widecol table's name. */
+  zKind = wcStoreCaps(wcTableStore(pTab))->zKind;
+  zTable = zKind && sqlite3_stricmp(zKind, zFor) == 0 ? pS->zStorageTable
+                                                     : wcTableName(pTab);
   pStr = sqlite3_str_new(0);
   for(i = -1; i < pS->nIndex && rc == SQLITE_OK; i++){
     rc = nRegion ? dataSplits(pTab, i, nRegion, &splits, &nRow)

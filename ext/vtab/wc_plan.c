@@ -333,11 +333,9 @@ static void planElements(Planner *p){
 #define WC_SEEK_COST 10.0
 #define WC_ENUM_COST 17.0
 
-/* Fields are counted by probing up to the store's nPrefixProbes distinct
-** prefixes (1,000 locally; on Bigtable, where a probe is a call, 64, and
-** only in a table small enough to have been counted: a probe is a range
-** with no end, which the emulator answers in time proportional to the rest
-** of the table).  Past that a field has too many values to skip over. */
+/* Fields are counted by the store, probing up to its nPrefixProbes
+** distinct prefixes (wcStorePrefixCount()).  Past that a field has too
+** many values to skip over. */
 
 /* Every value of the skipped SALTs and BUCKETs is visited, computed, when
 ** there are at most this many and the table has this many rows per value:
@@ -375,12 +373,9 @@ static int elementHasRange(Planner *p, int iElem){
 static double prefixCount(Planner *p, int k){
   const WcStoreCaps *pCaps = wcStoreCaps(&p->pTab->store);
   int64_t *aCount = p->pTab->aPath[p->iPath].aPrefixCount;
-  if( aCount[k] < 0 && pCaps->nCountMax > 0
-   && p->pTab->nRowEst > pCaps->nCountMax ){
-    aCount[k] = pCaps->nPrefixProbes + 1;
-  }else if( aCount[k] < 0 ){
-    int rc = wcStorePrefixCount(&p->pTab->store, p->iPath, k, pCaps->nPrefixProbes,
-                                &aCount[k]);
+  if( aCount[k] < 0 ){
+    int rc = wcStorePrefixCount(&p->pTab->store, p->iPath, k,
+                                p->pTab->nRowEst, &aCount[k]);
     if( rc != SQLITE_OK ){
       if( p->rc == SQLITE_OK ) p->rc = rc;
       aCount[k] = -1;

@@ -110,9 +110,10 @@ static int vtabInit(sqlite3 *db, WcClock *pClock, int argc,
       p->store.iStampCol = WC_COL_STAMP(p->pSchema);
     }else if( bCreate ){
       *pzErr = sqlite3_mprintf("widecol %s: a table whose rows are in "
-          "Bigtable cannot have a column named " WC_STAMP_COLUMN ": that is "
-          "the hidden column of each row's stamps (docs/bigtable.md); rename "
-          "the column", argv[2]);
+          "%s cannot have a column named " WC_STAMP_COLUMN ": that is "
+          "the hidden column of each row's stamps (%s); rename the column",
+          argv[2], wcStoreCaps(&p->store)->zEngine,
+          wcStoreCaps(&p->store)->zDocs);
       vtabFree(p);
       return SQLITE_ERROR;
     }
@@ -416,7 +417,7 @@ void wcStatsFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
     sqlite3_free(zErr);
     return;
   }
-  if( p->pSchema->zBigtable ){
+  if( wcStoreCaps(&p->store)->bRpcCounters ){
     WcRpcStats rpc;
     memset(&rpc, 0, sizeof(rpc));
     rpc.bReset = bReset;

@@ -234,21 +234,22 @@ static void rowRelease(WcVtab *p){
   valuesFree(p, p->apCopy);
 }
 
-/* A store may keep no empty row key, and none past a length (Bigtable:
-** 4 KiB): a row whose key (or an index key) is one cannot be stored. */
+/* A store may keep no empty row key, and none past a length (on
+** Bigtable 4 KiB): a row whose key (or an index key) is one cannot be
+** stored. */
 static int storeKey(WcVtab *p, const WcBuf *pKey, const char *zWhat){
   const WcStoreCaps *pCaps = wcStoreCaps(&p->store);
   if( pKey->n == 0 && pCaps->bNoEmptyKey ){
     return wcVtabError(&p->base, SQLITE_CONSTRAINT_CHECK, "widecol %s: the %s is "
-        "empty (every field in it is empty text), and Bigtable keeps no row "
-        "under an empty key (STORAGE BIGTABLE); give a field a value", p->store.zName,
-        zWhat);
+        "empty (every field in it is empty text), and %s keeps no row "
+        "under an empty key (STORAGE %s); give a field a value",
+        p->store.zName, zWhat, pCaps->zEngine, pCaps->zKind);
   }
   if( pCaps->nMaxKey > 0 && pKey->n > pCaps->nMaxKey ){
     return wcVtabError(&p->base, SQLITE_CONSTRAINT_CHECK, "widecol %s: the %s is "
-        "%lld bytes, and Bigtable keeps no row key over %d bytes (STORAGE "
-        "BIGTABLE); shorten the fields", p->store.zName, zWhat,
-        (long long)pKey->n, pCaps->nMaxKey);
+        "%lld bytes, and %s keeps no row key over %d bytes (STORAGE "
+        "%s); shorten the fields", p->store.zName, zWhat,
+        (long long)pKey->n, pCaps->zEngine, pCaps->nMaxKey, pCaps->zKind);
   }
   return SQLITE_OK;
 }
@@ -988,9 +989,10 @@ static int givenTime(WcVtab *p, sqlite3_value *pTime, int64_t *piTime,
   }
   if( *piTime % rowtimeStep(p) != 0 ){
     return wcVtabError(&p->base, SQLITE_CONSTRAINT_CHECK, "widecol %s: rowtime must "
-        "be a whole number of milliseconds on Bigtable (its timestamp "
-        "granularity), a multiple of 1000 microseconds; not %lld", p->store.zName,
-        (long long)*piTime);
+        "be a whole number of milliseconds on %s (its timestamp "
+        "granularity), a multiple of %lld microseconds; not %lld",
+        p->store.zName, wcStoreCaps(&p->store)->zEngine,
+        (long long)rowtimeStep(p), (long long)*piTime);
   }
   *pbGiven = 1;
   return SQLITE_OK;
@@ -1231,8 +1233,9 @@ static int insertNew(WcVtab *p, int eInsert, sqlite3_value *pTime,
 static int movedBefore(WcVtab *p, int rc){
   char *zMsg = sqlite3_mprintf("%s; the %d row%s this UPDATE moved before "
       "it stay%s moved: the store has no multi-row transactions "
-      "(docs/bigtable.md, What a statement guarantees)", p->base.zErrMsg,
-      p->nMoved, p->nMoved == 1 ? "" : "s", p->nMoved == 1 ? "s" : "");
+      "(%s, What a statement guarantees)", p->base.zErrMsg,
+      p->nMoved, p->nMoved == 1 ? "" : "s", p->nMoved == 1 ? "s" : "",
+      wcStoreCaps(&p->store)->zDocs);
   if( zMsg == 0 ) return SQLITE_NOMEM;
   sqlite3_free(p->base.zErrMsg);
   p->base.zErrMsg = zMsg;
@@ -1341,14 +1344,15 @@ static int writeUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv){
           "a row the statement still had to update; SQLite computed that "
           "row's new values before it was replaced, so they no longer "
           "describe the row under that key, and the statement stops "
-          "(%s).  Update such rows in an order that "
+          "(%s%s%s).  Update such rows in an order that "
           "does not move one onto a row still to come (for a key that "
           "grows, from the largest down, in steps), or in two statements "
           "through a table of the new values (docs/widecol.md, Differences "
           "from an ordinary table)", p->store.zName, zKey ? zKey : "?",
           pCaps->bTransactional ? "nothing it wrote is kept" : "the rows it "
           "moved before stay moved: the store has no multi-row "
-          "transactions (docs/bigtable.md, What a statement guarantees)");
+          "transactions (", pCaps->bTransactional ? "" : pCaps->zDocs,
+          pCaps->bTransactional ? "" : ", What a statement guarantees)");
       sqlite3_free(zKey);
       return rc;
     }

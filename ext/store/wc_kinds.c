@@ -1,0 +1,42 @@
+/*
+** wc_kinds.c: the table of store kinds, one row per STORAGE kind, with
+** everything the core needs to know of a store.  The planner, scanner and
+** writer read these capabilities (wc_store.h) and never a store's name:
+** a new store is a folder of its own (its library) plus a row here.
+*/
+#include "store/wc_store.h"
+#include "store/wc_remote.h"
+
+/* A call to Bigtable costs what reading WC_BIGTABLE_CALL rows of a scan
+** does: on the emulator a one-row ReadRows costs about 17 rows' time and
+** a probe (a range with no end) about 350 (bench/bigtable.py --calls); a
+** skip scan's calls are mostly probes.  Google's service, a network away,
+** is dearer per call still. */
+#define WC_BIGTABLE_CALL 500.0
+
+/* In WC_STORE_* order; a field not given is 0 (WcStoreCaps, wc_store.h,
+** says what each means). */
+static const WcStoreCaps aKind[WC_STORE_KINDS] = {
+  [WC_STORE_LOCAL] = {
+    .zEngine = "SQLite", .zDocs = "docs/widecol.md",
+    .bTransactional = 1,
+    .iTimeStep = 1,
+    .nPrefixProbes = 1000,
+  },
+  [WC_STORE_BIGTABLE] = {
+    .zKind = "BIGTABLE", .zEngine = "Bigtable",
+    .zModule = "widecol_bigtable", .zBuild = "make bigtable",
+    .zDocs = "docs/bigtable.md",
+    .bStamps = 1, .bCellVersions = 1, .bRowFamilies = 1, .bLateChecks = 1,
+    .bStoreMessages = 1, .bNoEmptyKey = 1,
+    .nMaxKey = WC_BIGTABLE_MAX_KEY, .iTimeStep = WC_BIGTABLE_TIME_STEP,
+    .rCallRows = WC_BIGTABLE_CALL, .bRangeSets = 1,
+    .nPrefixProbes = 64, .nCountMax = 10000,
+    .bRpcCounters = 1,
+  },
+};
+
+const WcStoreCaps *wcStoreKind(int eStore){
+  return &aKind[eStore >= 0 && eStore < WC_STORE_KINDS ? eStore
+                                                       : WC_STORE_LOCAL];
+}
