@@ -1012,7 +1012,7 @@ int btNext(sqlite3_vtab_cursor *pCursor){
   return cursorStep(pCursor);
 }
 
-/* Reads a set of ranges (wc_rpc.h) into the request's row set, in the
+/* Reads a set of ranges (wc_remote.h) into the request's row set, in the
 ** cursor's arena, without the empty ones. */
 static int decodeSet(BtCursor *pCur, sqlite3_value *pVal){
   BtArena *pA = &pCur->reqArena;

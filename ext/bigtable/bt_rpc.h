@@ -59,7 +59,7 @@ struct BtStatus {
 };
 void btStatusClear(BtStatus *p);
 
-/* What the calls cost, for widecol_stats() (wc_rpc.h). */
+/* What the calls cost, for widecol_stats() (wc_remote.h). */
 typedef WcRpcStats BtCounters;
 
 /* How a call waits (see above).  xInterrupted may be NULL. */

@@ -545,7 +545,7 @@ static int btRename(sqlite3_vtab *pVtab, const char *zNew){
   return nameTable(p) ? SQLITE_NOMEM : SQLITE_OK;
 }
 
-/* widecol_bigtable_counters(key, ?) anywhere but the lookup of wc_rpc.h. */
+/* widecol_bigtable_counters(key, ?) anywhere but the lookup of wc_remote.h. */
 void btCountersFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   (void)argc;
   (void)argv;

@@ -52,7 +52,7 @@
 extern const sqlite3_module btModule;
 
 /* widecol_bigtable_counters(key, ?): registered so that statements naming
-** it prepare; the module overloads it (wc_rpc.h), and anywhere else it is
+** it prepare; the module overloads it (wc_remote.h), and anywhere else it is
 ** an error. */
 void btCountersFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 

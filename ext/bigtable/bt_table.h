@@ -47,7 +47,7 @@
 #define BT_BATCH_ROWS  1000
 #define BT_BATCH_BYTES (8 << 20)
 /* Bigtable's limits: a row key, a cell value, its timestamps' step (the
-** first and last shared with the core: wc_rpc.h). */
+** first and last shared with the core: wc_remote.h). */
 #define BT_MAX_KEY   WC_BIGTABLE_MAX_KEY
 #define BT_MAX_CELL  (100 << 20)
 #define BT_TICK      WC_BIGTABLE_TIME_STEP
@@ -412,7 +412,7 @@ int btFindColumn(const BtTable *p, const char *zFamily,
                           ** a WcRpcStats* to add this table's figures to;
                           ** no rows */
 #define BT_SET 64         /* key MATCH ?: argv[0] is a set of ranges
-                          ** (wc_rpc.h), read in one request; alone */
+                          ** (wc_remote.h), read in one request; alone */
 #define BT_STAMPEQ 128    /* _stamp = ?: the write that follows is
                           ** conditional on it; with key = ?, the row is
                           ** taken to be there, unread */

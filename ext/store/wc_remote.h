@@ -1,5 +1,5 @@
 /*
-** wc_rpc.h: what the core and a remote store (the Bigtable store,
+** wc_remote.h: what the core and a remote store (the Bigtable store,
 ** widecol_bigtable.so) share beyond SQL text.
 **
 ** A set of key ranges read at once.  On a remote store the core reads the

@@ -541,7 +541,7 @@ static void appendScan(sqlite3_str *pStr, const WcStore *p, int eStmt,
     appendRowSource(pStr, p, 0, colUsed);
   }
   if( eStmt == WC_STMT_SCAN_SET ){
-    /* The store reads the set in one request (wc_rpc.h). */
+    /* The store reads the set in one request (wc_remote.h). */
     sqlite3_str_appendf(pStr, " WHERE %s MATCH ?1 ORDER BY %s", zKey, zKey);
     return;
   }

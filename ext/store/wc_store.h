@@ -45,7 +45,7 @@
                                 ** store answers at once (an INSERT OR
                                 ** IGNORE or OR FAIL must know at its row) */
 #define WC_STMT_SCAN_SET     18 /* Bigtable: path iObj, ascending, over the
-                                ** set of ranges ?1 (wc_rpc.h) */
+                                ** set of ranges ?1 (wc_remote.h) */
 #define WC_STMT_UPDATE_NOW   19 /* Bigtable: UPDATE OR FAIL, answered at
                                 ** once (SQLITE_BUSY_SNAPSHOT: the row
                                 ** changed since it was read) */

@@ -208,7 +208,7 @@ static void setAppendBound(WcBuf *pSet, const WcBuf *b){
 /* On a store that reads sets of ranges (Bigtable) the ranges left of an
 ** ascending scan are read at once (one ReadRows of many row ranges, not
 ** one each): encodes up to WC_SET_MAX of
-** them in pSub->set (wc_rpc.h) and sets nSet, or leaves nSet 0 when fewer
+** them in pSub->set (wc_remote.h) and sets nSet, or leaves nSet 0 when fewer
 ** than two are left.  Ranges come sorted and merged (wcRangesBuild), so
 ** only an unbounded one stops a set: nothing can follow it. */
 static int subSetEncode(WcCursor *pCur, Sub *pSub){

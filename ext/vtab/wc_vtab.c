@@ -360,7 +360,7 @@ const char *wcTableErrmsg(const WcVtab *p){
 }
 
 /* Adds the call counters of each Bigtable table behind p (the rows, each
-** index) into *pRpc, through the store's own lookup (wc_rpc.h). */
+** index) into *pRpc, through the store's own lookup (wc_remote.h). */
 static int rpcCounters(WcVtab *p, WcRpcStats *pRpc){
   int i, rc = SQLITE_OK;
   for(i = -1; rc == SQLITE_OK && i < p->pSchema->nIndex; i++){

@@ -6,9 +6,8 @@
 **   wc_range.c  xFilter: the byte ranges themselves
 **   wc_scan.c   cursors: walking the ranges, skip scans, merges
 **   wc_write.c  writes (xUpdate): the row, its families and index entries
-**   wc_store.c  the tables behind a widecol table (<name>_rows, _cf_<f>,
-**               _idx_<i>): DDL and prepared statements
-** The tools (wc_check.c, wc_lint.c) see only wc_table.h.
+** The tables behind a widecol table are the store's (store/wc_store.h),
+** part of the table as WcVtab.store.  The tools see only wc_table.h.
 */
 #ifndef WIDECOL_WC_VTAB_H
 #define WIDECOL_WC_VTAB_H
