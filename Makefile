@@ -70,7 +70,7 @@ TESTS    = $(sort $(wildcard tests/*.test))
 # release objects.
 ASAN_DIR   = build/asan
 ASAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
-             -fno-sanitize-recover=all
+             -fno-sanitize-recover=all -DWC_DEBUG
 
 .PHONY: all test check check-stores check-packaging asan valgrind demo bench bench-more compare soak fuzz clean \
         bigtable bigtable-demo test-bigtable examples install uninstall dist \

@@ -37,6 +37,7 @@ static const WcStoreCaps aKind[WC_STORE_KINDS] = {
 };
 
 const WcStoreCaps *wcStoreKind(int eStore){
+  wcAssert( eStore >= 0 && eStore < WC_STORE_KINDS );
   return &aKind[eStore >= 0 && eStore < WC_STORE_KINDS ? eStore
                                                        : WC_STORE_LOCAL];
 }

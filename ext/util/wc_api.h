@@ -16,6 +16,17 @@ SQLITE_EXTENSION_INIT3
 
 #include "widecol.h"
 
+/* The invariants the comments state (a plan's fields in range, buffer
+** sizes, reference counts), checked where WC_DEBUG is defined (make asan
+** and a debug build: make CFLAGS='-O0 -g -DWC_DEBUG'), compiled out of the
+** release build. */
+#ifdef WC_DEBUG
+# include <assert.h>
+# define wcAssert(x) assert(x)
+#else
+# define wcAssert(x) ((void)0)
+#endif
+
 #ifdef SQLITE_CORE
 # define WC_API_ROUTINES 0
 #else

@@ -5,6 +5,8 @@
 #ifndef WIDECOL_WC_BUF_H
 #define WIDECOL_WC_BUF_H
 
+#include "util/wc_api.h"
+
 #include <stdint.h>
 #include <string.h>
 
@@ -29,6 +31,7 @@ uint32_t wcBytesHash(const unsigned char *a, int64_t n);
 
 /* Inline: the key encoders append a few bytes at a time, per field. */
 static inline int wcBufReserve(WcBuf *p, int64_t n){  /* 1 if OOM */
+  wcAssert( n >= 0 && p->n >= 0 && p->n <= p->nAlloc );
   if( p->bOom ) return 1;
   return p->n + n > p->nAlloc ? wcBufGrow(p, n) : 0;
 }

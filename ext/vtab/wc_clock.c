@@ -46,11 +46,13 @@ WcClock *wcClockAttach(sqlite3 *db){
 }
 
 void wcClockRef(WcClock *pClock){
+  wcAssert( pClock->nRef >= 0 );
   pClock->nRef++;
 }
 
 void wcClockUnref(void *pArg){
   WcClock *pClock = (WcClock*)pArg;
+  wcAssert( pClock == 0 || pClock->nRef > 0 );
   if( pClock && --pClock->nRef <= 0 ) sqlite3_free(pClock);
 }
 

@@ -1248,6 +1248,11 @@ static char *planEncode(const char *zText, const WcPlan *pPlan){
             | (pPlan->bDesc ? 4 : 0) | (pPlan->bEmpty ? 8 : 0)
             | (pPlan->bFind ? 16 : 0);
   char *zOut;
+  wcAssert( pPlan->nTerm >= 0 && pPlan->nTerm <= WC_MAX_TERM );
+  wcAssert( pPlan->nSort >= 0 && pPlan->nSort <= WC_MAX_SORT );
+  wcAssert( pPlan->nUnserved >= 0
+            && pPlan->nUnserved <= WC_HISTORY_MAX_COLS );
+  wcAssert( pPlan->iPath >= 0 && pPlan->nSkip >= 0 && pPlan->nEqElem >= 0 );
   memcpy(zCode, WC_PLAN_VERSION, (size_t)n);
   n += codeInt64(&zCode[n], pPlan->iPath);
   n += codeInt64(&zCode[n], flags);
@@ -1270,6 +1275,7 @@ static char *planEncode(const char *zText, const WcPlan *pPlan){
   for(i = 0; i < pPlan->nUnserved; i++){
     n += codeInt64(&zCode[n], pPlan->aiUnserved[i]);
   }
+  wcAssert( (size_t)n < sizeof(zCode) );
   zOut = sqlite3_malloc64(nText + 1 + (size_t)n + 1);
   if( zOut ){
     memcpy(zOut, zText, nText + 1);
