@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *a, size_t n){
   }
   pS = wcSchemaParse("t", nArg, (const char *const*)azArg, 1, &zErr);
   if( pS ){
-    char *zDecl = wcSchemaDeclaration(pS, pS->zBigtable != 0);
+    char *zDecl = wcSchemaDeclaration(pS, pS->eStore != WC_STORE_LOCAL);
     sqlite3_stmt *pStmt = 0;
     /* The declaration parses unless a declared type does not (a type
     ** is passed on as written; SQLite then reports the syntax error). */
