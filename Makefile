@@ -281,7 +281,7 @@ check-packaging: widecol.so $(BT_SO) libwidecol.a examples/embed
 	@/usr/bin/python3 tests/docs_check.py --extension ./widecol
 	@sh tests/examples.sh
 
-check-stores: widecol.so $(BT_SO)
+check-stores: widecol.so $(BT_SO) tests/slt
 	@sh tests/bigtable.sh
 	@sh tests/load_check.sh
 
