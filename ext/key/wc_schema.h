@@ -194,6 +194,11 @@ struct WcIndex {
                         ** holds (its fields, the row key's, INCLUDE) */
 };
 
+/* The key of path iPath of a table: 0 the row key, i > 0 INDEX i - 1's. */
+static inline const WcSchema *wcSchemaPathKey(const WcSchema *pS, int iPath){
+  return iPath ? pS->aIndex[iPath - 1].pKey : pS;
+}
+
 /* FAMILY name(columns...): a table <table>_cf_<name> keyed by row key. */
 struct WcFamily {
   char *zName;

@@ -62,13 +62,13 @@ int wcStoreInit(WcStore *p, sqlite3 *db, const char *zDb, const char *zName,
 /* True if p's store is a module of another library that the connection
 ** has not loaded (asked of SQLite, not read from an error's text). */
 static int storeModuleMissing(WcStore *p){
-  const char *zModule = capsOf(p->pSchema)->zModule;
+  const char *zModule = p->pCaps->zModule;
   return zModule && !wcAskRow(p->db, "SELECT 1 FROM pragma_module_list "
                               "WHERE name = ?1", zModule, 1);
 }
 
 int wcStoreError(WcStore *p, int rc){
-  if( capsOf(p->pSchema)->bStoreMessages ){
+  if( p->pCaps->bStoreMessages ){
     return wcVtabError(p->pVtab, rc, "%s", sqlite3_errmsg(p->db));
   }
   return wcVtabError(p->pVtab, rc, "widecol %s: %s", p->zName,
@@ -886,8 +886,7 @@ int wcStoreRowCount(WcStore *p, int64_t *pnRow){
 int wcStorePrefixCount(WcStore *p, int iPath, int nElem, int64_t nRowEst,
                        int64_t *pnFound){
   const int64_t nMax = p->pCaps->nPrefixProbes;
-  const WcSchema *pS = iPath ? p->pSchema->aIndex[iPath - 1].pKey
-                             : p->pSchema;
+  const WcSchema *pS = wcSchemaPathKey(p->pSchema, iPath);
   sqlite3_stmt *pStmt = 0;
   WcBuf next;
   int64_t nFound = 0;

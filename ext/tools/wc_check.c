@@ -346,7 +346,7 @@ static void checkTable(Check *p){
                                             * (sqlite3_uint64)(pS->nIndex + 1));
   sqlite3_stmt *pRows = 0, *pOne = 0;
   WcBuf buf;
-  int i;
+  int i, nFamilyTable;
   memset(&buf, 0, sizeof(buf));
   if( aVal == 0 || apEntry == 0 ){
     p->rc = SQLITE_NOMEM;
@@ -364,8 +364,9 @@ static void checkTable(Check *p){
       checkEntries(p, i, pOne, aVal, &buf);
     }
     /* Where families live in the row there are no family tables. */
-    for(i = 0; i < pS->nFamily && !wcStoreCaps(wcTableStore(pTab))->bRowFamilies
-                && p->rc == SQLITE_OK; i++){
+    nFamilyTable = wcStoreCaps(wcTableStore(pTab))->bRowFamilies ? 0
+                                                                 : pS->nFamily;
+    for(i = 0; i < nFamilyTable && p->rc == SQLITE_OK; i++){
       checkFamily(p, i);
     }
     if( p->rc == SQLITE_OK && pS->nVersions > 1 ){

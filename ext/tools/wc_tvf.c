@@ -35,8 +35,8 @@ typedef struct TvfVtab TvfVtab;
 struct TvfVtab {
   sqlite3_vtab base;
   sqlite3 *db;
-  const WcTvfDef *pDef;
-  WcTvfRegister xRegister;
+  const WcTvfHost *pHost;   /* The function's definition, and the entry
+                            ** point for wcTvfOpenWidecol() */
   int nCol;             /* Result columns, before the arguments */
   int nArg;
 };
@@ -235,8 +235,7 @@ static int tvfConnect(sqlite3 *db, void *pAux, int argc,
   if( p == 0 ) return SQLITE_NOMEM;
   memset(p, 0, sizeof(*p));
   p->db = db;
-  p->pDef = pDef;
-  p->xRegister = pHost->xRegister;
+  p->pHost = pHost;
   p->nCol = listLength(pDef->zColumns);
   p->nArg = listLength(pDef->zArgs);
   *ppVtab = &p->base;
@@ -266,10 +265,10 @@ static int tvfBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
   }
   for(j = 0; j < p->nArg; j++){
     if( aiCons[j] < 0 ){
-      if( j < p->pDef->nRequired ){
+      if( j < p->pHost->pDef->nRequired ){
         sqlite3_free(pVtab->zErrMsg);
-        pVtab->zErrMsg = sqlite3_mprintf("%s: %s", p->pDef->zName,
-                                         p->pDef->zMissing);
+        pVtab->zErrMsg = sqlite3_mprintf("%s: %s", p->pHost->pDef->zName,
+                                         p->pHost->pDef->zMissing);
         return SQLITE_ERROR;
       }
       continue;
@@ -323,8 +322,8 @@ static int tvfFilter(sqlite3_vtab_cursor *pBase, int idxNum,
     if( pCur->apArg[j] == 0 ) rc = SQLITE_NOMEM;
   }
   if( rc == SQLITE_OK ){
-    pCur->rows.xRegister = p->xRegister;
-    rc = p->pDef->xFill(p->db, pCur->apArg, &pCur->rows, &zErr);
+    pCur->rows.xRegister = p->pHost->xRegister;
+    rc = p->pHost->pDef->xFill(p->db, pCur->apArg, &pCur->rows, &zErr);
   }
   if( rc != SQLITE_OK ){
     sqlite3_free(p->base.zErrMsg);

@@ -16,7 +16,6 @@
 #include "store/wc_remote.h"
 #include "key/rk_bytes.h"
 
-#include <stdarg.h>
 #include <string.h>
 
 /*
@@ -60,7 +59,7 @@ static int pathsInit(WcVtab *p){
   for(i = 0; i < p->nPath; i++){
     WcPath *pPath = &p->aPath[i];
     pPath->pIndex = i ? &pS->aIndex[i - 1] : 0;
-    pPath->pKey = i ? pS->aIndex[i - 1].pKey : pS;
+    pPath->pKey = wcSchemaPathKey(pS, i);
     pPath->aPrefixCount = sqlite3_malloc64(sizeof(int64_t)
                                * (sqlite3_uint64)(pPath->pKey->nElem + 1));
     if( pPath->aPrefixCount == 0 ) return SQLITE_NOMEM;
@@ -73,6 +72,7 @@ static int vtabInit(sqlite3 *db, WcClock *pClock, int argc,
                     const char *const *argv, sqlite3_vtab **ppVtab,
                     char **pzErr, int bCreate){
   WcVtab *p;
+  const WcStoreCaps *pCaps;
   char *zDecl;
   int rc;
   *ppVtab = 0;
@@ -104,16 +104,15 @@ static int vtabInit(sqlite3 *db, WcClock *pClock, int argc,
   }
   /* Rows that carry stamps show them in _stamp, unless an older table has
   ** a column of that name (a new one may not). */
-  p->store.iStampCol = -1;
-  if( wcStoreCaps(&p->store)->bStamps ){
+  pCaps = wcStoreCaps(&p->store);
+  if( pCaps->bStamps ){
     if( wcSchemaColumn(p->pSchema, WC_STAMP_COLUMN) < 0 ){
       p->store.iStampCol = WC_COL_STAMP(p->pSchema);
     }else if( bCreate ){
       *pzErr = sqlite3_mprintf("widecol %s: a table whose rows are in "
           "%s cannot have a column named " WC_STAMP_COLUMN ": that is "
           "the hidden column of each row's stamps (%s); rename the column",
-          argv[2], wcStoreCaps(&p->store)->zEngine,
-          wcStoreCaps(&p->store)->zDocs);
+          argv[2], pCaps->zEngine, pCaps->zDocs);
       vtabFree(p);
       return SQLITE_ERROR;
     }
