@@ -23,7 +23,7 @@
 #include "vtab/wc_table.h"
 #include "tools/wc_tvf.h"
 #include "vtab/wc_clock.h"
-#include "vtab/wc_vtab.h"
+#include "vtab/wc_module.h"
 
 #include <stddef.h>
 
@@ -39,7 +39,7 @@
 #define WC_DATA_CLOCK 2     /* The connection's clock */
 
 /* widecol_help(): the whole surface on one screen, with where to read
-** more.  tests/docs_check.py checks that it names every function and
+** more.  tests/packaging/docs_check.py checks that it names every function and
 ** module registered below. */
 static const char zHelp[] =
 "widecol " WIDECOL_VERSION ": wide-column row-key designs (HBase, Bigtable,"

@@ -16,7 +16,7 @@
 ** for them only if its key is made of row-key fields, which every version
 ** of a row shares (the index holds the latest version only).
 */
-#include "vtab/wc_vtab.h"
+#include "vtab/wc_range.h"
 #include "store/wc_remote.h"
 #include "key/rk_bytes.h"
 #include "util/wc_ask.h"

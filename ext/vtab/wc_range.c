@@ -11,7 +11,7 @@
 ** upper bound, and SQLite filters the rest.  The ranges are computed once
 ** per xFilter, sorted and merged, so each row is visited once.
 */
-#include "vtab/wc_vtab.h"
+#include "vtab/wc_range.h"
 #include "key/rk_bytes.h"
 
 #include <math.h>

@@ -31,7 +31,8 @@
 ** whole, keeps the rows and sorts them (sorted mode): rare, and the only
 ** way widecol holds more than a row per prefix.
 */
-#include "vtab/wc_vtab.h"
+#include "vtab/wc_scan.h"
+#include "vtab/wc_range.h"
 #include "key/rk_bytes.h"
 #include "store/wc_remote.h"
 
@@ -73,43 +74,50 @@ struct WcCursor {
                         ** (rel) and what the rowkey constraints allow
                         ** (win) */
   Sub seq;              /* The scan of the ranges or skip modes */
-  WcBuf probe;          /* Where the next prefix is sought */
-  int bProbed;          /* probe has been set */
-  int bProbeEnd;        /* No prefix is left */
-  uint64_t iVisit;      /* bAllPrefixes: the next prefix's number, */
-  uint64_t nVisit;      /* of this many */
-  int bEnum;            /* Enumeration: the prefixes of values */
-  int64_t iEnumFirst;   /* iEnumFirst, iEnumFirst + iEnumStep, ... */
-  int64_t iEnumStep;    /* +1 or -1 */
-  uint64_t nEnumLeft;   /* Values still to visit */
-  int bMerge;           /* Merge the prefixes' scans */
-  Sub *aSub;            /* Merge: one scan per prefix */
-  int nSub;
-  int *aHeap;           /* Merge: subs with a row, smallest first */
-  int nHeap;
-  int bHeld;            /* Merge: subs hold rows instead of statements */
-  Sub *pRow;            /* Merge: the sub whose row is current */
-  int bSorted;          /* Sorted mode: rows read whole, then sorted */
-  sqlite3_value **apSorted;  /* nSorted rows of nStmtCol values */
-  int64_t *aiSorted;    /* Their order */
-  int64_t nSorted;
-  int64_t iSorted;      /* The current row, in aiSorted */
-  /* Versioned tables */
-  int64_t iCutoff;      /* Rows stamped before this have expired (TTL) */
-  int iTimeCol;         /* Place of rowtime in a scan's row, or -1 */
-  int bVersionRead;     /* versions = n or asof = t: rows are versions */
-  int64_t nVersions;    /* versions = n (1 without) */
-  int64_t iAsof;        /* asof = t (INT64_MAX without) */
-  int bHasVersions;     /* versions = n was given, */
-  int bHasAsof;         /* and asof = t */
-  sqlite3_stmt *pVer;   /* Older versions in key order, newest first
-                        ** within a key, from the first of verLast's on */
-  int bVerOn;           /* pVer is on a row (not at its end) */
-  WcBuf verLast;        /* The key pVer was last positioned for */
-  int bVerRow;          /* The current row is pVer's */
-  WcBuf verKey;         /* The key whose versions are being returned, */
-  int64_t nVerLeft;     /* how many more may be, */
-  int64_t iVerUpTo;     /* and the latest rowtime they may have */
+  struct {              /* Skip scans: where the next prefix is */
+    WcBuf probe;          /* Where the next prefix is sought */
+    int bProbed;          /* probe has been set */
+    int bProbeEnd;        /* No prefix is left */
+    uint64_t iVisit;      /* bAllPrefixes: the next prefix's number, */
+    uint64_t nVisit;      /* of this many */
+    int bEnum;            /* Enumeration: the prefixes of values */
+    int64_t iEnumFirst;   /* iEnumFirst, iEnumFirst + iEnumStep, ... */
+    int64_t iEnumStep;    /* +1 or -1 */
+    uint64_t nEnumLeft;   /* Values still to visit */
+  } skip;
+  struct {              /* Merges: one scan per prefix, and a heap */
+    int bMerge;           /* Merge the prefixes' scans */
+    Sub *aSub;            /* One scan per prefix */
+    int nSub;
+    int *aHeap;           /* Subs with a row, smallest first */
+    int nHeap;
+    int bHeld;            /* Subs hold rows instead of statements */
+    Sub *pRow;            /* The sub whose row is current */
+  } merge;
+  struct {              /* Sorted mode: rows read whole, then sorted */
+    int bSorted;          /* This mode is on */
+    sqlite3_value **apSorted;  /* nSorted rows of nStmtCol values */
+    int64_t *aiSorted;    /* Their order */
+    int64_t nSorted;
+    int64_t iSorted;      /* The current row, in aiSorted */
+  } sorted;
+  struct {              /* Versioned tables */
+    int64_t iCutoff;      /* Rows stamped before this have expired (TTL) */
+    int iTimeCol;         /* Place of rowtime in a scan's row, or -1 */
+    int bVersionRead;     /* versions = n or asof = t: rows are versions */
+    int64_t nVersions;    /* versions = n (1 without) */
+    int64_t iAsof;        /* asof = t (INT64_MAX without) */
+    int bHasVersions;     /* versions = n was given, */
+    int bHasAsof;         /* and asof = t */
+    sqlite3_stmt *pVer;   /* Older versions in key order, newest first
+                          ** within a key, from the first of verLast's on */
+    int bVerOn;           /* pVer is on a row (not at its end) */
+    WcBuf verLast;        /* The key pVer was last positioned for */
+    int bVerRow;          /* The current row is pVer's */
+    WcBuf verKey;         /* The key whose versions are being returned, */
+    int64_t nVerLeft;     /* how many more may be, */
+    int64_t iVerUpTo;     /* and the latest rowtime they may have */
+  } ver;
 };
 
 static WcVtab *cursorTab(WcCursor *pCur){
@@ -132,9 +140,10 @@ static int versionBufCompare(const WcBuf *a, const WcBuf *b){
 ** before the cutoff.  Without a TTL nothing is read. */
 static int rowExpired(const WcCursor *pCur, sqlite3_value *const *apVal,
                       sqlite3_stmt *pStmt){
-  if( pCur->iCutoff == INT64_MIN ) return 0;
-  return (apVal ? sqlite3_value_int64(apVal[pCur->iTimeCol])
-                : sqlite3_column_int64(pStmt, pCur->iTimeCol)) < pCur->iCutoff;
+  if( pCur->ver.iCutoff == INT64_MIN ) return 0;
+  return (apVal ? sqlite3_value_int64(apVal[pCur->ver.iTimeCol])
+                : sqlite3_column_int64(pStmt, pCur->ver.iTimeCol))
+         < pCur->ver.iCutoff;
 }
 
 static int cursorError(WcCursor *pCur, int rc){
@@ -349,13 +358,13 @@ static int subFetch(WcCursor *pCur, Sub *pSub){
 }
 
 static int subAdvance(WcCursor *pCur, Sub *pSub){
-  return pCur->bHeld ? subFetch(pCur, pSub) : subStep(pCur, pSub);
+  return pCur->merge.bHeld ? subFetch(pCur, pSub) : subStep(pCur, pSub);
 }
 
 /* The key of a sub's current row. */
 static const unsigned char *subKey(WcCursor *pCur, Sub *pSub, int64_t *pn){
   int iKey;
-  if( pCur->bHeld ){
+  if( pCur->merge.bHeld ){
     *pn = pSub->key.n;
     return pSub->key.a;
   }
@@ -378,9 +387,9 @@ static int probeNext(WcCursor *pCur, WcBuf *pPrefix, int *pbFound){
   sqlite3_stmt *pStmt = 0;
   int eStmt, rc, i;
   *pbFound = 0;
-  if( pCur->bProbeEnd ) return SQLITE_OK;
-  if( pCur->bProbed ){
-    if( bDesc ) pHi = &pCur->probe; else pLo = &pCur->probe;
+  if( pCur->skip.bProbeEnd ) return SQLITE_OK;
+  if( pCur->skip.bProbed ){
+    if( bDesc ) pHi = &pCur->skip.probe; else pLo = &pCur->skip.probe;
   }
   eStmt = scanKind(pCur, pHi != 0);
   rc = wcStoreAcquire(&pTab->store, eStmt, pCur->plan.iPath, 0, &pStmt);
@@ -406,30 +415,30 @@ static int probeNext(WcCursor *pCur, WcBuf *pPrefix, int *pbFound){
     }else{
       pPrefix->n = 0;
       wcBufAppend(pPrefix, aKey, nPrefix);
-      pCur->probe.n = 0;
+      pCur->skip.probe.n = 0;
       if( bDesc ){
         /* Next, the keys below this prefix. */
-        wcBufAppend(&pCur->probe, aKey, nPrefix);
-        pCur->bProbeEnd = nPrefix == 0;
+        wcBufAppend(&pCur->skip.probe, aKey, nPrefix);
+        pCur->skip.bProbeEnd = nPrefix == 0;
       }else{
         /* Next, the keys past every key with this prefix. */
-        if( wcBufReserve(&pCur->probe, nPrefix) == 0 ){
-          int64_t n = nPrefix ? rkPrefixEnd(aKey, nPrefix, pCur->probe.a)
+        if( wcBufReserve(&pCur->skip.probe, nPrefix) == 0 ){
+          int64_t n = nPrefix ? rkPrefixEnd(aKey, nPrefix, pCur->skip.probe.a)
                               : -1;
           if( n < 0 ){
-            pCur->bProbeEnd = 1;
+            pCur->skip.bProbeEnd = 1;
           }else{
-            pCur->probe.n = n;
+            pCur->skip.probe.n = n;
           }
         }
       }
-      pCur->bProbed = 1;
+      pCur->skip.bProbed = 1;
       pTab->stats.nPrefix++;
       *pbFound = 1;
-      rc = (pPrefix->bOom || pCur->probe.bOom) ? SQLITE_NOMEM : SQLITE_OK;
+      rc = (pPrefix->bOom || pCur->skip.probe.bOom) ? SQLITE_NOMEM : SQLITE_OK;
     }
   }else if( rc == SQLITE_DONE ){
-    pCur->bProbeEnd = 1;
+    pCur->skip.bProbeEnd = 1;
     rc = SQLITE_OK;
   }else{
     rc = cursorError(pCur, rc);
@@ -454,10 +463,11 @@ static int visitNext(WcCursor *pCur, WcBuf *pPrefix, int *pbFound){
   const WcPlan *pPlan = &pCur->plan;
   uint64_t iNum, iDiv = 1;
   int i;
-  *pbFound = pCur->iVisit < pCur->nVisit;
+  *pbFound = pCur->skip.iVisit < pCur->skip.nVisit;
   if( !*pbFound ) return SQLITE_OK;
-  iNum = pPlan->bDesc ? pCur->nVisit - 1 - pCur->iVisit : pCur->iVisit;
-  pCur->iVisit++;
+  iNum = pCur->skip.iVisit;
+  if( pPlan->bDesc ) iNum = pCur->skip.nVisit - 1 - iNum;
+  pCur->skip.iVisit++;
   for(i = 1; i < pPlan->nSkip; i++) iDiv *= wcDerivedCount(pS, i);
   pPrefix->n = 0;
   for(i = 0; i < pPlan->nSkip; i++){
@@ -490,15 +500,17 @@ static int seqNextPrefix(WcCursor *pCur, int *pbFound){
   WcVtab *pTab = cursorTab(pCur);
   WcBuf prefix;
   int rc;
-  if( pCur->bEnum ){
-    *pbFound = pCur->nEnumLeft > 0;
+  if( pCur->skip.bEnum ){
+    *pbFound = pCur->skip.nEnumLeft > 0;
     if( !*pbFound ) return SQLITE_OK;
-    rc = wcRangesEnumCompose(pTab, &pCur->plan, pCur->iEnumFirst,
+    rc = wcRangesEnumCompose(pTab, &pCur->plan, pCur->skip.iEnumFirst,
                              &pCur->ranges.rel, &pCur->ranges.win,
                              &pCur->seq.ranges);
     subRewind(&pCur->seq, 0);
     pTab->stats.nPrefix++;
-    if( --pCur->nEnumLeft > 0 ) pCur->iEnumFirst += pCur->iEnumStep;
+    if( --pCur->skip.nEnumLeft > 0 ){
+      pCur->skip.iEnumFirst += pCur->skip.iEnumStep;
+    }
     return rc;
   }
   memset(&prefix, 0, sizeof(prefix));
@@ -526,10 +538,10 @@ static int enumStart(WcCursor *pCur, sqlite3_value **argv){
   }
   /* In key order: the field's byte order, reversed for a DESC scan. */
   bDown = (pS->aElem[pPlan->nSkip].eOrder == WC_ORDER_DESC) != pPlan->bDesc;
-  pCur->bEnum = 1;
-  pCur->iEnumFirst = bDown ? iHi : iLo;
-  pCur->iEnumStep = bDown ? -1 : 1;
-  pCur->nEnumLeft = (uint64_t)iHi - (uint64_t)iLo + 1;
+  pCur->skip.bEnum = 1;
+  pCur->skip.iEnumFirst = bDown ? iHi : iLo;
+  pCur->skip.iEnumStep = bDown ? -1 : 1;
+  pCur->skip.nEnumLeft = (uint64_t)iHi - (uint64_t)iLo + 1;
   return SQLITE_OK;
 }
 
@@ -546,12 +558,12 @@ static int seqNextPrefixes(WcCursor *pCur, int *pbFound){
   WcRangeList more;
   int rc = seqNextPrefix(pCur, pbFound);
   if( rc != SQLITE_OK || !*pbFound || !wcStoreCaps(&cursorTab(pCur)->store)->bRangeSets
-   || pCur->plan.bDesc || !pCur->plan.bAllPrefixes || pCur->bEnum ){
+   || pCur->plan.bDesc || !pCur->plan.bAllPrefixes || pCur->skip.bEnum ){
     return rc;
   }
   memset(&more, 0, sizeof(more));
   while( rc == SQLITE_OK && pCur->seq.ranges.n < WC_SET_MAX
-      && pCur->iVisit < pCur->nVisit ){
+      && pCur->skip.iVisit < pCur->skip.nVisit ){
     WcBuf prefix;
     int bFound;
     memset(&prefix, 0, sizeof(prefix));
@@ -591,7 +603,7 @@ static int seqNext(WcCursor *pCur){
 
 /* Heap order: the keys after their prefixes, reversed for DESC scans. */
 static int subLess(WcCursor *pCur, int iA, int iB){
-  Sub *pA = &pCur->aSub[iA], *pB = &pCur->aSub[iB];
+  Sub *pA = &pCur->merge.aSub[iA], *pB = &pCur->merge.aSub[iB];
   int64_t nA, nB, n;
   const unsigned char *aA = subKey(pCur, pA, &nA);
   const unsigned char *aB = subKey(pCur, pB, &nB);
@@ -610,18 +622,16 @@ static int subLess(WcCursor *pCur, int iA, int iB){
 }
 
 static void heapSiftDown(WcCursor *pCur, int i){
+  int *aHeap = pCur->merge.aHeap;
+  int nHeap = pCur->merge.nHeap;
   for(;;){
     int iMin = i, iL = 2 * i + 1, iR = 2 * i + 2, t;
-    if( iL < pCur->nHeap && subLess(pCur, pCur->aHeap[iL], pCur->aHeap[iMin]) ){
-      iMin = iL;
-    }
-    if( iR < pCur->nHeap && subLess(pCur, pCur->aHeap[iR], pCur->aHeap[iMin]) ){
-      iMin = iR;
-    }
+    if( iL < nHeap && subLess(pCur, aHeap[iL], aHeap[iMin]) ) iMin = iL;
+    if( iR < nHeap && subLess(pCur, aHeap[iR], aHeap[iMin]) ) iMin = iR;
     if( iMin == i ) return;
-    t = pCur->aHeap[i];
-    pCur->aHeap[i] = pCur->aHeap[iMin];
-    pCur->aHeap[iMin] = t;
+    t = aHeap[i];
+    aHeap[i] = aHeap[iMin];
+    aHeap[iMin] = t;
     i = iMin;
   }
 }
@@ -635,61 +645,65 @@ static int mergeStart(WcCursor *pCur){
     Sub *pSub;
     rc = prefixNext(pCur, &prefix, &bFound);
     if( rc != SQLITE_OK || !bFound ) break;
-    if( pCur->nSub == nAlloc ){
+    if( pCur->merge.nSub == nAlloc ){
       Sub *aNew;
       nAlloc = nAlloc ? nAlloc * 2 : 16;
-      aNew = sqlite3_realloc64(pCur->aSub, sizeof(Sub) * (sqlite3_uint64)nAlloc);
+      aNew = sqlite3_realloc64(pCur->merge.aSub,
+                               sizeof(Sub) * (sqlite3_uint64)nAlloc);
       if( aNew == 0 ){
         rc = SQLITE_NOMEM;
         break;
       }
-      pCur->aSub = aNew;
+      pCur->merge.aSub = aNew;
     }
-    pSub = &pCur->aSub[pCur->nSub];
+    pSub = &pCur->merge.aSub[pCur->merge.nSub];
     memset(pSub, 0, sizeof(*pSub));
     rc = subStart(pCur, pSub, &prefix);
     if( pSub->ranges.n > 0 ){
-      pCur->nSub++;
+      pCur->merge.nSub++;
     }else{
       wcRangeListFree(&pSub->ranges);
     }
   }
   wcBufFree(&prefix);
   if( rc != SQLITE_OK ) return rc;
-  pCur->bHeld = pCur->nSub > WC_MERGE_LIVE;
-  pCur->aHeap = sqlite3_malloc64(sizeof(int) * (sqlite3_uint64)(pCur->nSub + 1));
-  if( pCur->aHeap == 0 ) return SQLITE_NOMEM;
-  for(i = 0; i < pCur->nSub && rc == SQLITE_OK; i++){
-    Sub *pSub = &pCur->aSub[i];
-    if( pCur->bHeld ){
+  pCur->merge.bHeld = pCur->merge.nSub > WC_MERGE_LIVE;
+  pCur->merge.aHeap = sqlite3_malloc64(sizeof(int)
+                                       * (sqlite3_uint64)(pCur->merge.nSub + 1));
+  if( pCur->merge.aHeap == 0 ) return SQLITE_NOMEM;
+  for(i = 0; i < pCur->merge.nSub && rc == SQLITE_OK; i++){
+    Sub *pSub = &pCur->merge.aSub[i];
+    if( pCur->merge.bHeld ){
       pSub->apVal = sqlite3_malloc64(sizeof(sqlite3_value*)
                                      * (sqlite3_uint64)(pCur->nStmtCol + 1));
       if( pSub->apVal == 0 ) return SQLITE_NOMEM;
       memset(pSub->apVal, 0, sizeof(sqlite3_value*) * (size_t)(pCur->nStmtCol + 1));
     }
     rc = subAdvance(pCur, pSub);
-    if( rc == SQLITE_OK && !pSub->bEof ) pCur->aHeap[pCur->nHeap++] = i;
+    if( rc == SQLITE_OK && !pSub->bEof ){
+      pCur->merge.aHeap[pCur->merge.nHeap++] = i;
+    }
   }
-  for(i = pCur->nHeap / 2 - 1; i >= 0; i--) heapSiftDown(pCur, i);
+  for(i = pCur->merge.nHeap / 2 - 1; i >= 0; i--) heapSiftDown(pCur, i);
   return rc;
 }
 
 /* merge: moves the current sub on and takes the smallest row. */
 static int mergeNext(WcCursor *pCur){
-  if( pCur->pRow ){
-    int rc = subAdvance(pCur, pCur->pRow);
+  if( pCur->merge.pRow ){
+    int rc = subAdvance(pCur, pCur->merge.pRow);
     if( rc != SQLITE_OK ) return rc;
-    if( pCur->pRow->bEof ){
-      if( !pCur->bHeld ) subReleaseStmt(pCur, pCur->pRow);
-      pCur->aHeap[0] = pCur->aHeap[--pCur->nHeap];
+    if( pCur->merge.pRow->bEof ){
+      if( !pCur->merge.bHeld ) subReleaseStmt(pCur, pCur->merge.pRow);
+      pCur->merge.aHeap[0] = pCur->merge.aHeap[--pCur->merge.nHeap];
     }
     heapSiftDown(pCur, 0);
   }
-  if( pCur->nHeap == 0 ){
-    pCur->pRow = 0;
+  if( pCur->merge.nHeap == 0 ){
+    pCur->merge.pRow = 0;
     pCur->bEof = 1;
   }else{
-    pCur->pRow = &pCur->aSub[pCur->aHeap[0]];
+    pCur->merge.pRow = &pCur->merge.aSub[pCur->merge.aHeap[0]];
   }
   return SQLITE_OK;
 }
@@ -698,19 +712,19 @@ static int mergeNext(WcCursor *pCur){
 ** Sorted mode.
 */
 static void sortedFree(WcCursor *pCur){
-  int64_t i, n = pCur->nSorted * pCur->nStmtCol;
-  for(i = 0; i < n; i++) sqlite3_value_free(pCur->apSorted[i]);
-  sqlite3_free(pCur->apSorted);
-  sqlite3_free(pCur->aiSorted);
-  pCur->apSorted = 0;
-  pCur->aiSorted = 0;
-  pCur->nSorted = pCur->iSorted = 0;
-  pCur->bSorted = 0;
+  int64_t i, n = pCur->sorted.nSorted * pCur->nStmtCol;
+  for(i = 0; i < n; i++) sqlite3_value_free(pCur->sorted.apSorted[i]);
+  sqlite3_free(pCur->sorted.apSorted);
+  sqlite3_free(pCur->sorted.aiSorted);
+  pCur->sorted.apSorted = 0;
+  pCur->sorted.aiSorted = 0;
+  pCur->sorted.nSorted = pCur->sorted.iSorted = 0;
+  pCur->sorted.bSorted = 0;
 }
 
 static sqlite3_value *sortedValue(const WcCursor *pCur, int64_t iRow,
                                   int iStmtCol){
-  return pCur->apSorted[iRow * pCur->nStmtCol + iStmtCol];
+  return pCur->sorted.apSorted[iRow * pCur->nStmtCol + iStmtCol];
 }
 
 /* Rows iA and iB in the plan's ORDER BY; ties by the order read. */
@@ -733,9 +747,9 @@ static int sortedCompare(const WcCursor *pCur, int64_t iA, int64_t iB){
 
 /* A merge sort of aiSorted (stable, no recursion). */
 static int sortedSort(WcCursor *pCur){
-  int64_t n = pCur->nSorted, nRun, i;
+  int64_t n = pCur->sorted.nSorted, nRun, i;
   int64_t *aTmp = sqlite3_malloc64(sizeof(int64_t) * (sqlite3_uint64)(n + 1));
-  int64_t *aFrom = pCur->aiSorted, *aTo = aTmp;
+  int64_t *aFrom = pCur->sorted.aiSorted, *aTo = aTmp;
   if( aTmp == 0 ) return SQLITE_NOMEM;
   for(nRun = 1; nRun < n; nRun *= 2){
     for(i = 0; i < n; i += 2 * nRun){
@@ -750,10 +764,10 @@ static int sortedSort(WcCursor *pCur){
       }
     }
     aTo = aFrom;
-    aFrom = aFrom == aTmp ? pCur->aiSorted : aTmp;
+    aFrom = aFrom == aTmp ? pCur->sorted.aiSorted : aTmp;
   }
-  if( aFrom != pCur->aiSorted ){
-    memcpy(pCur->aiSorted, aFrom, sizeof(int64_t) * (size_t)n);
+  if( aFrom != pCur->sorted.aiSorted ){
+    memcpy(pCur->sorted.aiSorted, aFrom, sizeof(int64_t) * (size_t)n);
   }
   sqlite3_free(aTmp);
   return SQLITE_OK;
@@ -767,58 +781,59 @@ static int sortedStart(WcCursor *pCur){
     rc = seqNext(pCur);
     if( rc != SQLITE_OK ) return rc;
     if( pCur->bEof ) break;
-    if( pCur->nSorted == nAlloc ){
+    if( pCur->sorted.nSorted == nAlloc ){
       int64_t nNew = nAlloc ? nAlloc * 2 : 64;
-      sqlite3_value **apNew = sqlite3_realloc64(pCur->apSorted,
+      sqlite3_value **apNew = sqlite3_realloc64(pCur->sorted.apSorted,
           sizeof(sqlite3_value*) * (sqlite3_uint64)(nNew * pCur->nStmtCol + 1));
       if( apNew == 0 ) return SQLITE_NOMEM;
-      pCur->apSorted = apNew;
+      pCur->sorted.apSorted = apNew;
       nAlloc = nNew;
     }
     for(i = 0; i < pCur->nStmtCol; i++){
       sqlite3_value *pVal = sqlite3_value_dup(
           sqlite3_column_value(pCur->seq.pStmt, i));
-      pCur->apSorted[pCur->nSorted * pCur->nStmtCol + i] = pVal;
+      pCur->sorted.apSorted[pCur->sorted.nSorted * pCur->nStmtCol + i] = pVal;
       if( pVal == 0 ){
         /* Free the row's values so far along with the others. */
         for(; i < pCur->nStmtCol; i++){
-          pCur->apSorted[pCur->nSorted * pCur->nStmtCol + i] = 0;
+          pCur->sorted.apSorted[pCur->sorted.nSorted * pCur->nStmtCol + i] = 0;
         }
-        pCur->nSorted++;
+        pCur->sorted.nSorted++;
         return SQLITE_NOMEM;
       }
     }
-    pCur->nSorted++;
+    pCur->sorted.nSorted++;
   }
-  pCur->aiSorted = sqlite3_malloc64(sizeof(int64_t)
-                                    * (sqlite3_uint64)(pCur->nSorted + 1));
-  if( pCur->aiSorted == 0 ) return SQLITE_NOMEM;
-  for(i = 0; i < pCur->nSorted; i++) pCur->aiSorted[i] = i;
-  pCur->bSorted = 1;
+  pCur->sorted.aiSorted = sqlite3_malloc64(sizeof(int64_t)
+                               * (sqlite3_uint64)(pCur->sorted.nSorted + 1));
+  if( pCur->sorted.aiSorted == 0 ) return SQLITE_NOMEM;
+  for(i = 0; i < pCur->sorted.nSorted; i++) pCur->sorted.aiSorted[i] = i;
+  pCur->sorted.bSorted = 1;
   pCur->bEof = 0;
-  pCur->iSorted = -1;
+  pCur->sorted.iSorted = -1;
   return sortedSort(pCur);
 }
 
 static int sortedNext(WcCursor *pCur){
-  pCur->iSorted++;
-  if( pCur->iSorted >= pCur->nSorted ) pCur->bEof = 1;
+  pCur->sorted.iSorted++;
+  if( pCur->sorted.iSorted >= pCur->sorted.nSorted ) pCur->bEof = 1;
   return SQLITE_OK;
 }
 
 static int baseNext(WcCursor *pCur){
-  if( pCur->bSorted ) return sortedNext(pCur);
-  return pCur->bMerge ? mergeNext(pCur) : seqNext(pCur);
+  if( pCur->sorted.bSorted ) return sortedNext(pCur);
+  return pCur->merge.bMerge ? mergeNext(pCur) : seqNext(pCur);
 }
 
 /* The value at place iStmtCol of the row the ranges, skips, merge or sort
 ** are on. */
 static sqlite3_value *baseValue(WcCursor *pCur, int iStmtCol){
-  Sub *pSub = pCur->bMerge ? pCur->pRow : &pCur->seq;
-  if( pCur->bSorted ){
-    return sortedValue(pCur, pCur->aiSorted[pCur->iSorted], iStmtCol);
+  Sub *pSub = pCur->merge.bMerge ? pCur->merge.pRow : &pCur->seq;
+  if( pCur->sorted.bSorted ){
+    return sortedValue(pCur, pCur->sorted.aiSorted[pCur->sorted.iSorted],
+                       iStmtCol);
   }
-  if( pCur->bHeld ) return pSub->apVal[iStmtCol];
+  if( pCur->merge.bHeld ) return pSub->apVal[iStmtCol];
   return sqlite3_column_value(pSub->pStmt, iStmtCol);
 }
 
@@ -826,28 +841,29 @@ static sqlite3_value *baseValue(WcCursor *pCur, int iStmtCol){
 ** Versions: after each row (its latest version), the older ones.
 */
 static void versionsRelease(WcCursor *pCur){
-  if( pCur->pVer ){
-    wcStoreRelease(&cursorTab(pCur)->store, WC_STMT_VERSION_READ, 0, 0, pCur->pVer);
-    pCur->pVer = 0;
+  if( pCur->ver.pVer ){
+    wcStoreRelease(&cursorTab(pCur)->store, WC_STMT_VERSION_READ, 0, 0,
+                   pCur->ver.pVer);
+    pCur->ver.pVer = 0;
   }
-  pCur->bVerOn = pCur->bVerRow = 0;
-  pCur->nVerLeft = 0;
+  pCur->ver.bVerOn = pCur->ver.bVerRow = 0;
+  pCur->ver.nVerLeft = 0;
 }
 
 /* Compares the key of pVer's row with a. */
 static int versionKeyCompare(WcCursor *pCur, const WcBuf *a){
   WcBuf key;
   memset(&key, 0, sizeof(key));
-  key.a = (unsigned char*)sqlite3_column_blob(pCur->pVer, 0);
-  key.n = sqlite3_column_bytes(pCur->pVer, 0);
+  key.a = (unsigned char*)sqlite3_column_blob(pCur->ver.pVer, 0);
+  key.n = sqlite3_column_bytes(pCur->ver.pVer, 0);
   return versionBufCompare(&key, a);
 }
 
 static int versionStep(WcCursor *pCur){
-  int rc = sqlite3_step(pCur->pVer);
-  pCur->bVerOn = rc == SQLITE_ROW;
+  int rc = sqlite3_step(pCur->ver.pVer);
+  pCur->ver.bVerOn = rc == SQLITE_ROW;
   if( rc == SQLITE_ROW || rc == SQLITE_DONE ) return SQLITE_OK;
-  pCur->bVerOn = 0;
+  pCur->ver.bVerOn = 0;
   return cursorError(pCur, rc);
 }
 
@@ -860,25 +876,27 @@ static int versionStep(WcCursor *pCur){
 static int versionsFind(WcCursor *pCur){
   WcVtab *pTab = cursorTab(pCur);
   int rc = SQLITE_OK, i, bSeek = 1;
-  if( pCur->pVer && versionBufCompare(&pCur->verLast, &pCur->verKey) <= 0 ){
-    for(i = 0; i < 8 && pCur->bVerOn && rc == SQLITE_OK; i++){
-      if( versionKeyCompare(pCur, &pCur->verKey) >= 0 ) break;
+  if( pCur->ver.pVer
+   && versionBufCompare(&pCur->ver.verLast, &pCur->ver.verKey) <= 0 ){
+    for(i = 0; i < 8 && pCur->ver.bVerOn && rc == SQLITE_OK; i++){
+      if( versionKeyCompare(pCur, &pCur->ver.verKey) >= 0 ) break;
       rc = versionStep(pCur);
     }
-    bSeek = pCur->bVerOn && versionKeyCompare(pCur, &pCur->verKey) < 0;
+    bSeek = pCur->ver.bVerOn && versionKeyCompare(pCur, &pCur->ver.verKey) < 0;
   }
-  pCur->verLast.n = 0;
-  wcBufAppend(&pCur->verLast, pCur->verKey.a, pCur->verKey.n);
-  if( pCur->verLast.bOom ) return SQLITE_NOMEM;
+  pCur->ver.verLast.n = 0;
+  wcBufAppend(&pCur->ver.verLast, pCur->ver.verKey.a, pCur->ver.verKey.n);
+  if( pCur->ver.verLast.bOom ) return SQLITE_NOMEM;
   if( rc != SQLITE_OK || !bSeek ) return rc;
-  if( pCur->pVer == 0 ){
-    rc = wcStoreAcquire(&pTab->store, WC_STMT_VERSION_READ, 0, 0, &pCur->pVer);
+  if( pCur->ver.pVer == 0 ){
+    rc = wcStoreAcquire(&pTab->store, WC_STMT_VERSION_READ, 0, 0,
+                        &pCur->ver.pVer);
     if( rc != SQLITE_OK ) return rc;
   }else{
-    sqlite3_reset(pCur->pVer);
+    sqlite3_reset(pCur->ver.pVer);
   }
-  sqlite3_bind_blob(pCur->pVer, 1, pCur->verLast.n ? pCur->verLast.a
-                    : (const unsigned char*)"", (int)pCur->verLast.n,
+  sqlite3_bind_blob(pCur->ver.pVer, 1, pCur->ver.verLast.n ? pCur->ver.verLast.a
+                    : (const unsigned char*)"", (int)pCur->ver.verLast.n,
                     SQLITE_TRANSIENT);
   pTab->stats.nSeek++;
   return versionStep(pCur);
@@ -893,49 +911,49 @@ static int versionNext(WcCursor *pCur){
     int rc = SQLITE_OK;
     int64_t iTime;
     sqlite3_value *pKey;
-    if( pCur->bVerRow ){
-      pCur->bVerRow = 0;
+    if( pCur->ver.bVerRow ){
+      pCur->ver.bVerRow = 0;
       rc = versionStep(pCur);
       if( rc != SQLITE_OK ) return rc;
     }
-    if( pCur->nVerLeft > 0 && pCur->bVerOn
-     && versionKeyCompare(pCur, &pCur->verKey) == 0 ){
-      iTime = sqlite3_column_int64(pCur->pVer, 1);
+    if( pCur->ver.nVerLeft > 0 && pCur->ver.bVerOn
+     && versionKeyCompare(pCur, &pCur->ver.verKey) == 0 ){
+      iTime = sqlite3_column_int64(pCur->ver.pVer, 1);
       pTab->stats.nRowRead++;
       pCur->nRead++;
-      if( iTime > pCur->iVerUpTo ){
+      if( iTime > pCur->ver.iVerUpTo ){
         rc = versionStep(pCur);
         if( rc != SQLITE_OK ) return rc;
         continue;
       }
-      if( iTime >= pCur->iCutoff ){
-        pCur->bVerRow = 1;
-        pCur->nVerLeft--;
+      if( iTime >= pCur->ver.iCutoff ){
+        pCur->ver.bVerRow = 1;
+        pCur->ver.nVerLeft--;
         return SQLITE_OK;
       }
       /* The rest are older still: expired. */
     }
-    pCur->nVerLeft = 0;
+    pCur->ver.nVerLeft = 0;
     rc = baseNext(pCur);
     if( rc != SQLITE_OK || pCur->bEof ) return rc;
-    iTime = sqlite3_value_int64(baseValue(pCur, pCur->iTimeCol));
-    pCur->nVerLeft = pTab->pSchema->nVersions > 1 ? pCur->nVersions : 1;
-    pCur->iVerUpTo = pCur->iAsof;
-    if( iTime <= pCur->iAsof ){
+    iTime = sqlite3_value_int64(baseValue(pCur, pCur->ver.iTimeCol));
+    pCur->ver.nVerLeft = pTab->pSchema->nVersions > 1 ? pCur->ver.nVersions : 1;
+    pCur->ver.iVerUpTo = pCur->ver.iAsof;
+    if( iTime <= pCur->ver.iAsof ){
       /* The latest is the first version to return. */
-      pCur->iVerUpTo = iTime - 1;
-      if( --pCur->nVerLeft == 0 ) return SQLITE_OK;
+      pCur->ver.iVerUpTo = iTime - 1;
+      if( --pCur->ver.nVerLeft == 0 ) return SQLITE_OK;
     }else if( pTab->pSchema->nVersions <= 1 ){
-      pCur->nVerLeft = 0;
+      pCur->ver.nVerLeft = 0;
       continue;
     }
     pKey = baseValue(pCur, pCur->aiStmtCol[nCol + 1]);
-    pCur->verKey.n = 0;
-    wcBufAppend(&pCur->verKey, sqlite3_value_blob(pKey),
+    pCur->ver.verKey.n = 0;
+    wcBufAppend(&pCur->ver.verKey, sqlite3_value_blob(pKey),
                 sqlite3_value_bytes(pKey));
-    if( pCur->verKey.bOom ) return SQLITE_NOMEM;
+    if( pCur->ver.verKey.bOom ) return SQLITE_NOMEM;
     rc = versionsFind(pCur);
-    if( rc != SQLITE_OK || iTime <= pCur->iAsof ) return rc;
+    if( rc != SQLITE_OK || iTime <= pCur->ver.iAsof ) return rc;
   }
 }
 
@@ -944,9 +962,9 @@ static int versionsFilter(WcCursor *pCur, sqlite3_value **argv){
   WcVtab *pTab = cursorTab(pCur);
   const WcPlan *pPlan = &pCur->plan;
   int i;
-  pCur->nVersions = 1;
-  pCur->iAsof = INT64_MAX;
-  pCur->bHasVersions = pCur->bHasAsof = 0;
+  pCur->ver.nVersions = 1;
+  pCur->ver.iAsof = INT64_MAX;
+  pCur->ver.bHasVersions = pCur->ver.bHasAsof = 0;
   for(i = 0; i < pPlan->nTerm; i++){
     int eOp = pPlan->aTerm[i].eOp;
     int bInt;
@@ -962,8 +980,8 @@ static int versionsFilter(WcCursor *pCur, sqlite3_value **argv){
             "of at least 1 (the table keeps %d), not %Q", pTab->store.zName,
             pTab->pSchema->nVersions, sqlite3_value_text(argv[i]));
       }
-      pCur->nVersions = v;
-      pCur->bHasVersions = 1;
+      pCur->ver.nVersions = v;
+      pCur->ver.bHasVersions = 1;
     }else if( eOp == WC_TERM_ASOF ){
       if( !bInt ){
         return wcVtabError(&pTab->base, SQLITE_ERROR, "widecol %s: asof = t reads "
@@ -971,16 +989,16 @@ static int versionsFilter(WcCursor *pCur, sqlite3_value **argv){
             "microseconds since 1970-01-01 00:00:00 UTC, not %Q",
             pTab->store.zName, sqlite3_value_text(argv[i]));
       }
-      pCur->iAsof = v;
-      pCur->bHasAsof = 1;
+      pCur->ver.iAsof = v;
+      pCur->ver.bHasAsof = 1;
     }
   }
-  pCur->bVersionRead = pCur->bHasVersions || pCur->bHasAsof;
+  pCur->ver.bVersionRead = pCur->ver.bHasVersions || pCur->ver.bHasAsof;
   return SQLITE_OK;
 }
 
 static int rawNext(WcCursor *pCur){
-  return pCur->bVersionRead ? versionNext(pCur) : baseNext(pCur);
+  return pCur->ver.bVersionRead ? versionNext(pCur) : baseNext(pCur);
 }
 
 /* The next row to return: skips OFFSET rows, stops after LIMIT rows. */
@@ -1013,21 +1031,21 @@ static void cursorReset(WcCursor *pCur){
   pCur->bHistoryDue = 0;
   pCur->nRead = pCur->nOut = 0;
   subClear(pCur, &pCur->seq);
-  for(i = 0; i < pCur->nSub; i++) subFree(pCur, &pCur->aSub[i]);
-  sqlite3_free(pCur->aSub);
-  sqlite3_free(pCur->aHeap);
-  pCur->aSub = 0;
-  pCur->aHeap = 0;
-  pCur->nSub = pCur->nHeap = 0;
-  pCur->pRow = 0;
+  for(i = 0; i < pCur->merge.nSub; i++) subFree(pCur, &pCur->merge.aSub[i]);
+  sqlite3_free(pCur->merge.aSub);
+  sqlite3_free(pCur->merge.aHeap);
+  pCur->merge.aSub = 0;
+  pCur->merge.aHeap = 0;
+  pCur->merge.nSub = pCur->merge.nHeap = 0;
+  pCur->merge.pRow = 0;
   sortedFree(pCur);
   pCur->ranges.rel.n = 0;
-  wcBufClear(&pCur->probe);
-  pCur->bProbed = pCur->bProbeEnd = 0;
-  pCur->bEnum = pCur->bMerge = pCur->bHeld = 0;
-  pCur->iVisit = pCur->nVisit = 0;
+  wcBufClear(&pCur->skip.probe);
+  pCur->skip.bProbed = pCur->skip.bProbeEnd = 0;
+  pCur->skip.bEnum = pCur->merge.bMerge = pCur->merge.bHeld = 0;
+  pCur->skip.iVisit = pCur->skip.nVisit = 0;
   versionsRelease(pCur);
-  pCur->bVersionRead = 0;
+  pCur->ver.bVersionRead = 0;
   pCur->bEof = 1;
 }
 
@@ -1038,10 +1056,10 @@ static void cursorReset(WcCursor *pCur){
 static void cursorFree(WcCursor *pCur){
   subFree(pCur, &pCur->seq);
   wcRangesFree(&pCur->ranges);
-  wcBufFree(&pCur->probe);
+  wcBufFree(&pCur->skip.probe);
   wcBufFree(&pCur->planCode);
-  wcBufFree(&pCur->verLast);
-  wcBufFree(&pCur->verKey);
+  wcBufFree(&pCur->ver.verLast);
+  wcBufFree(&pCur->ver.verKey);
   sqlite3_free(pCur->aiStmtCol);
   sqlite3_free(pCur);
 }
@@ -1137,11 +1155,11 @@ int wcScanFilter(sqlite3_vtab_cursor *pBase, int idxNum, const char *idxStr,
   }
   rc = versionsFilter(pCur, argv);
   if( rc != SQLITE_OK ) return rc;
-  pCur->iCutoff = wcClockCutoff(pTab->pClock, pTab->pSchema->nTtl);
+  pCur->ver.iCutoff = wcClockCutoff(pTab->pClock, pTab->pSchema->nTtl);
   pCur->colUsed = pPlan->colUsed;
   pCur->nStmtCol = wcStoreScanColumns(&pTab->store, pPlan->iPath, pCur->colUsed,
                                       pCur->aiStmtCol);
-  pCur->iTimeCol = pCur->aiStmtCol[pTab->pSchema->nCol + 2];
+  pCur->ver.iTimeCol = pCur->aiStmtCol[pTab->pSchema->nCol + 2];
   pCur->bEof = 0;
   if( pPlan->bEmpty ){
     pCur->bEof = 1;
@@ -1153,9 +1171,9 @@ int wcScanFilter(sqlite3_vtab_cursor *pBase, int idxNum, const char *idxStr,
     rc = subStart(pCur, &pCur->seq, &empty);
   }
   if( pPlan->bAllPrefixes ){
-    pCur->nVisit = 1;
+    pCur->skip.nVisit = 1;
     for(i = 0; i < pPlan->nSkip; i++){
-      pCur->nVisit *= wcDerivedCount(cursorKey(pCur), i);
+      pCur->skip.nVisit *= wcDerivedCount(cursorKey(pCur), i);
     }
   }
   if( rc == SQLITE_OK && pPlan->nEnumMax > 0 ) rc = enumStart(pCur, argv);
@@ -1166,8 +1184,8 @@ int wcScanFilter(sqlite3_vtab_cursor *pBase, int idxNum, const char *idxStr,
     return cursorAdvance(pCur);
   }
   /* Enumerated values come in the merge's order already. */
-  pCur->bMerge = pPlan->bMerge && !pCur->bEnum;
-  if( pCur->bMerge ) rc = mergeStart(pCur);
+  pCur->merge.bMerge = pPlan->bMerge && !pCur->skip.bEnum;
+  if( pCur->merge.bMerge ) rc = mergeStart(pCur);
   if( rc != SQLITE_OK ) return rc;
   return cursorAdvance(pCur);
 }
@@ -1220,28 +1238,28 @@ static int versionColumn(WcCursor *pCur, sqlite3_context *ctx, int i){
     /* An UPDATE that does not set rowtime stamps the write's own time.
     ** One whose rows come from a read of older versions is told so by
     ** their versions and asof, which xUpdate refuses. */
-    if( i == WC_COL_VERSIONS(pS) && pCur->bHasVersions ){
-      sqlite3_result_int64(ctx, pCur->nVersions);
-    }else if( i == WC_COL_ASOF(pS) && pCur->bHasAsof ){
-      sqlite3_result_int64(ctx, pCur->iAsof);
+    if( i == WC_COL_VERSIONS(pS) && pCur->ver.bHasVersions ){
+      sqlite3_result_int64(ctx, pCur->ver.nVersions);
+    }else if( i == WC_COL_ASOF(pS) && pCur->ver.bHasAsof ){
+      sqlite3_result_int64(ctx, pCur->ver.iAsof);
     }
     return SQLITE_OK;
   }
   if( i == WC_COL_ROWTIME(pS) ){
-    if( pCur->bVerRow ){
-      sqlite3_result_int64(ctx, sqlite3_column_int64(pCur->pVer, 1));
-    }else if( pCur->iTimeCol >= 0 ){
+    if( pCur->ver.bVerRow ){
+      sqlite3_result_int64(ctx, sqlite3_column_int64(pCur->ver.pVer, 1));
+    }else if( pCur->ver.iTimeCol >= 0 ){
       sqlite3_result_int64(ctx, sqlite3_value_int64(
-          baseValue(pCur, pCur->iTimeCol)));
+          baseValue(pCur, pCur->ver.iTimeCol)));
     }else{
       sqlite3_result_error(ctx, "widecol: rowtime was read but the query "
                            "plan did not select it; please report this", -1);
       return SQLITE_ERROR;
     }
-  }else if( i == WC_COL_VERSIONS(pS) && pCur->bHasVersions ){
-    sqlite3_result_int64(ctx, pCur->nVersions);
-  }else if( i == WC_COL_ASOF(pS) && pCur->bHasAsof ){
-    sqlite3_result_int64(ctx, pCur->iAsof);
+  }else if( i == WC_COL_VERSIONS(pS) && pCur->ver.bHasVersions ){
+    sqlite3_result_int64(ctx, pCur->ver.nVersions);
+  }else if( i == WC_COL_ASOF(pS) && pCur->ver.bHasAsof ){
+    sqlite3_result_int64(ctx, pCur->ver.iAsof);
   }else{
     int bVersions = i == WC_COL_VERSIONS(pS);
     char *zErr = wcVersionParamMisuse(pTab->store.zName, bVersions, "it has no "
@@ -1260,14 +1278,14 @@ int wcScanColumn(sqlite3_vtab_cursor *pBase, sqlite3_context *ctx, int i){
   if( i == cursorTab(pCur)->store.iStampCol ){
     /* Given to an UPDATE too (nochange or not): it acts on these. */
     iStmtCol = pCur->aiStmtCol[nCol + 3];
-    if( !pCur->bVerRow && iStmtCol >= 0 ){
+    if( !pCur->ver.bVerRow && iStmtCol >= 0 ){
       resultValue(ctx, baseValue(pCur, iStmtCol));
     }
     return SQLITE_OK;
   }
   if( i > nCol ) return versionColumn(pCur, ctx, i);
-  if( pCur->bVerRow && i < nCol ){
-    resultValue(ctx, sqlite3_column_value(pCur->pVer, i + 2));
+  if( pCur->ver.bVerRow && i < nCol ){
+    resultValue(ctx, sqlite3_column_value(pCur->ver.pVer, i + 2));
     return SQLITE_OK;
   }
   iStmtCol = pCur->aiStmtCol[i == nCol ? nCol + 1 : i];

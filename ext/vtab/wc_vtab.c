@@ -12,7 +12,10 @@
 ** keep them all in step (wc_write.c).  The tools find a table through SQL
 ** (wcTableLookup), so nothing here keeps a list of tables.
 */
-#include "vtab/wc_vtab.h"
+#include "vtab/wc_plan.h"
+#include "vtab/wc_scan.h"
+#include "vtab/wc_write.h"
+#include "vtab/wc_module.h"
 #include "store/wc_remote.h"
 #include "key/rk_bytes.h"
 

@@ -18,11 +18,42 @@
 ** written; a row whose latest version has expired is gone for every read,
 ** so a write finds it absent and removes it whole first.
 */
-#include "vtab/wc_vtab.h"
+#include "vtab/wc_write.h"
 #include "key/rk_bytes.h"
 #include "util/wc_stamp.h"
 
 #include <string.h>
+
+typedef struct WcKeySet WcKeySet;
+
+/* xUpdate's scratch, kept from one call to the next so that a write
+** allocates nothing once warm. */
+struct WcWriter {
+  WcBuf key;            /* The new row's key, */
+  WcValue *aVal;        /* its stored values, */
+  sqlite3_value **apCopy;  /* and the converted copies behind them; */
+  WcBuf *aIdxKey;       /* its index keys, */
+  WcBuf *aOldIdxKey;    /* and those of the row it replaces, */
+  WcValue *aOldVal;     /* whose values are these, */
+  sqlite3_value **apOld;   /* copied from the row table */
+  WcKeySet *pDisplaced; /* Keys this UPDATE took from rows still to come */
+  int64_t iTime;        /* Versioned tables: the new version's rowtime, */
+  int64_t iOldTime;     /* and that of the row it replaces (readOld) */
+  /* Stores whose rows carry stamps (WcStoreCaps.bStamps): */
+  unsigned char aWrite[WC_STAMP];   /* this write's stamp, */
+  WcBuf newStamps;      /* the row's stamps once written, */
+  WcBuf oldStamps;      /* those readOld() read (n 0: none read, or a row
+                        ** without them) */
+  int nMoved;           /* Rows moved by the UPDATE running (since its scan
+                        ** began), for the message if one cannot move */
+  unsigned nScanSeen;   /* WcVtab.nScanBegun as of the last write */
+  int64_t nRandomMade;  /* RANDOM: when this write chose the number, the
+                        ** bytes of key before it; else -1 */
+  const unsigned char *aScanKey;    /* An UPDATE's row: its key, and the */
+  int nScanKey;
+  sqlite3_value *pScanStamps;       /* stamps its scan read (_stamp), or
+                                    ** NULL (during xUpdate only) */
+};
 
 /*
 ** Keys an UPDATE OR REPLACE took from rows it still had to update.
@@ -70,11 +101,12 @@ static void keySetClear(WcKeySet *pSet){
 }
 
 static int keySetAdd(WcVtab *p, const unsigned char *a, int64_t n){
+  WcWriter *pW = p->pWriter;
   static const unsigned char aEmpty[1] = { 0 };
-  WcKeySet *pSet = p->pDisplaced;
+  WcKeySet *pSet = pW->pDisplaced;
   WcBuf *pSlot;
   if( pSet == 0 ){
-    pSet = p->pDisplaced = sqlite3_malloc(sizeof(*pSet));
+    pSet = pW->pDisplaced = sqlite3_malloc(sizeof(*pSet));
     if( pSet == 0 ) return SQLITE_NOMEM;
     memset(pSet, 0, sizeof(*pSet));
   }
@@ -105,51 +137,59 @@ static int keySetAdd(WcVtab *p, const unsigned char *a, int64_t n){
 
 /* A scan began since the last write: this write is a new statement's. */
 static void writeStatementBegins(WcVtab *p){
-  if( p->nScanSeen != p->nScanBegun ){
-    p->nScanSeen = p->nScanBegun;
-    keySetClear(p->pDisplaced);
-    p->nMoved = 0;
+  WcWriter *pW = p->pWriter;
+  if( pW->nScanSeen != p->nScanBegun ){
+    pW->nScanSeen = p->nScanBegun;
+    keySetClear(pW->pDisplaced);
+    pW->nMoved = 0;
   }
 }
 
 int wcWriteInit(WcVtab *p){
   const WcSchema *pS = p->pSchema;
   size_t nCol = (size_t)pS->nCol, nIdx = (size_t)pS->nIndex;
-  p->aVal = sqlite3_malloc64(sizeof(WcValue) * nCol);
-  p->apCopy = sqlite3_malloc64(sizeof(sqlite3_value*) * nCol);
-  p->aOldVal = sqlite3_malloc64(sizeof(WcValue) * nCol);
-  p->apOld = sqlite3_malloc64(sizeof(sqlite3_value*) * nCol);
-  p->aIdxKey = sqlite3_malloc64(sizeof(WcBuf) * (nIdx + 1));
-  p->aOldIdxKey = sqlite3_malloc64(sizeof(WcBuf) * (nIdx + 1));
-  if( p->apCopy ) memset(p->apCopy, 0, sizeof(sqlite3_value*) * nCol);
-  if( p->apOld ) memset(p->apOld, 0, sizeof(sqlite3_value*) * nCol);
-  if( p->aIdxKey ) memset(p->aIdxKey, 0, sizeof(WcBuf) * (nIdx + 1));
-  if( p->aOldIdxKey ) memset(p->aOldIdxKey, 0, sizeof(WcBuf) * (nIdx + 1));
-  if( p->aVal == 0 || p->apCopy == 0 || p->aOldVal == 0 || p->apOld == 0
-   || p->aIdxKey == 0 || p->aOldIdxKey == 0 ){
+  WcWriter *pW = p->pWriter = sqlite3_malloc64(sizeof(WcWriter));
+  if( pW == 0 ) return SQLITE_NOMEM;
+  memset(pW, 0, sizeof(*pW));
+  pW->aVal = sqlite3_malloc64(sizeof(WcValue) * nCol);
+  pW->apCopy = sqlite3_malloc64(sizeof(sqlite3_value*) * nCol);
+  pW->aOldVal = sqlite3_malloc64(sizeof(WcValue) * nCol);
+  pW->apOld = sqlite3_malloc64(sizeof(sqlite3_value*) * nCol);
+  pW->aIdxKey = sqlite3_malloc64(sizeof(WcBuf) * (nIdx + 1));
+  pW->aOldIdxKey = sqlite3_malloc64(sizeof(WcBuf) * (nIdx + 1));
+  if( pW->aVal == 0 || pW->apCopy == 0 || pW->aOldVal == 0 || pW->apOld == 0
+   || pW->aIdxKey == 0 || pW->aOldIdxKey == 0 ){
     return SQLITE_NOMEM;
   }
+  memset(pW->apCopy, 0, sizeof(sqlite3_value*) * nCol);
+  memset(pW->apOld, 0, sizeof(sqlite3_value*) * nCol);
+  memset(pW->aIdxKey, 0, sizeof(WcBuf) * (nIdx + 1));
+  memset(pW->aOldIdxKey, 0, sizeof(WcBuf) * (nIdx + 1));
   return SQLITE_OK;
 }
 
 void wcWriteFree(WcVtab *p){
+  WcWriter *pW = p->pWriter;
   int i;
+  if( pW == 0 ) return;
   for(i = 0; i < p->pSchema->nIndex; i++){
-    if( p->aIdxKey ) wcBufFree(&p->aIdxKey[i]);
-    if( p->aOldIdxKey ) wcBufFree(&p->aOldIdxKey[i]);
+    if( pW->aIdxKey ) wcBufFree(&pW->aIdxKey[i]);
+    if( pW->aOldIdxKey ) wcBufFree(&pW->aOldIdxKey[i]);
   }
-  keySetClear(p->pDisplaced);
-  if( p->pDisplaced ) sqlite3_free(p->pDisplaced->aSlot);
-  sqlite3_free(p->pDisplaced);
-  wcBufFree(&p->key);
-  wcBufFree(&p->newStamps);
-  wcBufFree(&p->oldStamps);
-  sqlite3_free(p->aVal);
-  sqlite3_free(p->apCopy);
-  sqlite3_free(p->aOldVal);
-  sqlite3_free(p->apOld);
-  sqlite3_free(p->aIdxKey);
-  sqlite3_free(p->aOldIdxKey);
+  keySetClear(pW->pDisplaced);
+  if( pW->pDisplaced ) sqlite3_free(pW->pDisplaced->aSlot);
+  sqlite3_free(pW->pDisplaced);
+  wcBufFree(&pW->key);
+  wcBufFree(&pW->newStamps);
+  wcBufFree(&pW->oldStamps);
+  sqlite3_free(pW->aVal);
+  sqlite3_free(pW->apCopy);
+  sqlite3_free(pW->aOldVal);
+  sqlite3_free(pW->apOld);
+  sqlite3_free(pW->aIdxKey);
+  sqlite3_free(pW->aOldIdxKey);
+  sqlite3_free(pW);
+  p->pWriter = 0;
 }
 
 /* A key for a message: readable text if it is printable, else hex. */
@@ -218,8 +258,8 @@ static int indexKeys(WcVtab *p, const WcValue *aVal, const unsigned char *aKey,
   return rc;
 }
 
-/* The stored values of the row in xUpdate's argv, in p->aVal, and its
-** key, in p->key.  xUpdate is never re-entered for one table (nothing it
+/* The stored values of the row in xUpdate's argv, in pW->aVal, and its
+** key, in pW->key.  xUpdate is never re-entered for one table (nothing it
 ** runs writes to a widecol table), so these live in the table object;
 ** rowRelease() frees the converted copies. */
 static void valuesFree(WcVtab *p, sqlite3_value **apVal){
@@ -231,7 +271,8 @@ static void valuesFree(WcVtab *p, sqlite3_value **apVal){
 }
 
 static void rowRelease(WcVtab *p){
-  valuesFree(p, p->apCopy);
+  WcWriter *pW = p->pWriter;
+  valuesFree(p, pW->apCopy);
 }
 
 /* A store may keep no empty row key, and none past a length (on
@@ -255,32 +296,35 @@ static int storeKey(WcVtab *p, const WcBuf *pKey, const char *zWhat){
 }
 
 static int storeKeys(WcVtab *p){
-  int i, rc = storeKey(p, &p->key, "row key");
+  WcWriter *pW = p->pWriter;
+  int i, rc = storeKey(p, &pW->key, "row key");
   for(i = 0; i < p->pSchema->nIndex && rc == SQLITE_OK; i++){
-    rc = storeKey(p, &p->aIdxKey[i], "index key");
+    rc = storeKey(p, &pW->aIdxKey[i], "index key");
   }
   return rc;
 }
 
-/* The values of the row in argv (p->aVal) and the key its fields make
-** (p->key; on a RANDOM design without the number, see randomKey()). */
+/* The values of the row in argv (pW->aVal) and the key its fields make
+** (pW->key; on a RANDOM design without the number, see randomKey()). */
 static int rowEncode(WcVtab *p, sqlite3_value **apArg){
+  WcWriter *pW = p->pWriter;
   const WcSchema *pS = p->pSchema;
   char *zErr = 0;
   int i, rc;
   for(i = 0; i < pS->nCol; i++){
-    if( wcValueStore(pS->aCol[i].cAff, apArg[i], &p->aVal[i],
-                     &p->apCopy[i]) ){
+    if( wcValueStore(pS->aCol[i].cAff, apArg[i], &pW->aVal[i],
+                     &pW->apCopy[i]) ){
       return SQLITE_NOMEM;
     }
   }
-  rc = wcEncodeKey(pS, p->pHasher, p->aVal, &p->key, &zErr);
+  rc = wcEncodeKey(pS, p->pHasher, pW->aVal, &pW->key, &zErr);
   return encodeResult(p, rc, zErr);
 }
 
 /* The row's index keys, once its key is whole, and Bigtable's limits. */
 static int rowKeys(WcVtab *p){
-  int rc = indexKeys(p, p->aVal, p->key.a, p->key.n, p->aIdxKey);
+  WcWriter *pW = p->pWriter;
+  int rc = indexKeys(p, pW->aVal, pW->key.a, pW->key.n, pW->aIdxKey);
   if( rc == SQLITE_OK ) rc = storeKeys(p);
   return rc;
 }
@@ -296,11 +340,12 @@ static const void *givenBytes(sqlite3_value *pGiven, int *pn){
 
 /* A rowkey the user gave must be the key the fields make. */
 static int checkGivenKey(WcVtab *p, sqlite3_value *pGiven){
+  WcWriter *pW = p->pWriter;
   const void *a;
   int n;
   if( sqlite3_value_type(pGiven) == SQLITE_NULL ) return SQLITE_OK;
   a = givenBytes(pGiven, &n);
-  if( n == p->key.n && (n == 0 || memcmp(a, p->key.a, (size_t)n) == 0) ){
+  if( n == pW->key.n && (n == 0 || memcmp(a, pW->key.a, (size_t)n) == 0) ){
     return SQLITE_OK;
   }
   if( p->pSchema->nRandom ){
@@ -361,37 +406,38 @@ static int duplicateKey(WcVtab *p, const unsigned char *aKey, int64_t nKey){
 ** entry's group (a put: the write's stamp; a delete: the old entry's,
 ** index iObj's stamp of the row read, 0s for none). */
 static void bindStamps(WcVtab *p, sqlite3_stmt *pStmt, int eStmt, int iObj){
+  WcWriter *pW = p->pWriter;
   static const unsigned char aZero[WC_STAMP] = {0};
   const WcSchema *pS = p->pSchema;
   switch( eStmt ){
     case WC_STMT_INSERT:
     case WC_STMT_INSERT_NOW:
     case WC_STMT_REPLACE:
-      sqlite3_bind_blob64(pStmt, WC_PARAM_STAMPS(pS), p->newStamps.a,
-                          (sqlite3_uint64)p->newStamps.n, SQLITE_STATIC);
+      sqlite3_bind_blob64(pStmt, WC_PARAM_STAMPS(pS), pW->newStamps.a,
+                          (sqlite3_uint64)pW->newStamps.n, SQLITE_STATIC);
       break;
     case WC_STMT_UPDATE:
     case WC_STMT_UPDATE_NOW:
-      sqlite3_bind_blob64(pStmt, WC_PARAM_STAMPS(pS), p->newStamps.a,
-                          (sqlite3_uint64)p->newStamps.n, SQLITE_STATIC);
+      sqlite3_bind_blob64(pStmt, WC_PARAM_STAMPS(pS), pW->newStamps.a,
+                          (sqlite3_uint64)pW->newStamps.n, SQLITE_STATIC);
       /* fall through */
     case WC_STMT_DELETE:
-      if( p->oldStamps.n > 0 ){
-        sqlite3_bind_blob64(pStmt, WC_PARAM_EXPECT(pS), p->oldStamps.a,
-                            (sqlite3_uint64)p->oldStamps.n, SQLITE_STATIC);
+      if( pW->oldStamps.n > 0 ){
+        sqlite3_bind_blob64(pStmt, WC_PARAM_EXPECT(pS), pW->oldStamps.a,
+                            (sqlite3_uint64)pW->oldStamps.n, SQLITE_STATIC);
       }else{
         sqlite3_bind_null(pStmt, WC_PARAM_EXPECT(pS));
       }
       break;
     case WC_STMT_INDEX_PUT:
-      sqlite3_bind_blob(pStmt, WC_PARAM_GROUP(pS), p->aWrite, WC_STAMP,
+      sqlite3_bind_blob(pStmt, WC_PARAM_GROUP(pS), pW->aWrite, WC_STAMP,
                         SQLITE_STATIC);
       break;
     case WC_STMT_INDEX_DEL: {
       int64_t iOff = (int64_t)WC_STAMP * (1 + iObj);
       sqlite3_bind_blob(pStmt, WC_PARAM_GROUP(pS),
-                        p->oldStamps.n >= iOff + WC_STAMP
-                        ? p->oldStamps.a + iOff : aZero, WC_STAMP,
+                        pW->oldStamps.n >= iOff + WC_STAMP
+                        ? pW->oldStamps.a + iOff : aZero, WC_STAMP,
                         SQLITE_STATIC);
       break;
     }
@@ -403,11 +449,12 @@ static void bindStamps(WcVtab *p, sqlite3_stmt *pStmt, int eStmt, int iObj){
 /* Runs a write statement: ?1 the row key aKey, ?(i + 2) the values aVal
 ** (if given), ?(nCol + 2) the index key pIdxKey (if given), on a
 ** versioned table's row (and under a TTL its index entries) the rowtime
-** p->iTime, and the stamps (bindStamps()).  Returns SQLite's extended
+** pW->iTime, and the stamps (bindStamps()).  Returns SQLite's extended
 ** result code (whether or not the application turned extended codes on),
 ** with no message. */
 static int execWrite(WcVtab *p, int eStmt, int iObj, const unsigned char *aKey,
                      int64_t nKey, const WcValue *aVal, const WcBuf *pIdxKey){
+  WcWriter *pW = p->pWriter;
   sqlite3_stmt *pStmt = 0;
   int nCol = p->pSchema->nCol, i;
   int rc = wcStoreAcquire(&p->store, eStmt, iObj, 0, &pStmt);
@@ -420,7 +467,7 @@ static int execWrite(WcVtab *p, int eStmt, int iObj, const unsigned char *aKey,
    || eStmt == WC_STMT_REPLACE || eStmt == WC_STMT_UPDATE
    || eStmt == WC_STMT_UPDATE_NOW))
    || (p->pSchema->nTtl > 0 && eStmt == WC_STMT_INDEX_PUT) ){
-    sqlite3_bind_int64(pStmt, WC_PARAM_ROWTIME(p->pSchema), p->iTime);
+    sqlite3_bind_int64(pStmt, WC_PARAM_ROWTIME(p->pSchema), pW->iTime);
   }
   if( wcStoreCaps(&p->store)->bStamps ) bindStamps(p, pStmt, eStmt, iObj);
   rc = sqlite3_step(pStmt);
@@ -452,23 +499,25 @@ static int writeError(WcVtab *p, int rc){
 ** (the write's, then each entry's: the old row's when bKeep, else 0s
 ** until stampEntry()). */
 static void stampsBegin(WcVtab *p, int bKeep){
+  WcWriter *pW = p->pWriter;
   static const unsigned char aZero[WC_STAMP] = {0};
   int i;
-  wcStampNew(p->aWrite);
-  p->newStamps.n = 0;
-  wcBufAppend(&p->newStamps, p->aWrite, WC_STAMP);
+  wcStampNew(pW->aWrite);
+  pW->newStamps.n = 0;
+  wcBufAppend(&pW->newStamps, pW->aWrite, WC_STAMP);
   for(i = 0; i < p->pSchema->nIndex; i++){
     int64_t iOff = (int64_t)WC_STAMP * (1 + i);
-    wcBufAppend(&p->newStamps, bKeep && p->oldStamps.n >= iOff + WC_STAMP
-                               ? p->oldStamps.a + iOff : aZero, WC_STAMP);
+    wcBufAppend(&pW->newStamps, bKeep && pW->oldStamps.n >= iOff + WC_STAMP
+                               ? pW->oldStamps.a + iOff : aZero, WC_STAMP);
   }
 }
 
 /* Index iIndex's entry is written again, under this write's stamp. */
 static void stampEntry(WcVtab *p, int iIndex){
+  WcWriter *pW = p->pWriter;
   int64_t iOff = (int64_t)WC_STAMP * (1 + iIndex);
-  if( p->newStamps.n >= iOff + WC_STAMP ){
-    memcpy(p->newStamps.a + iOff, p->aWrite, WC_STAMP);
+  if( pW->newStamps.n >= iOff + WC_STAMP ){
+    memcpy(pW->newStamps.a + iOff, pW->aWrite, WC_STAMP);
   }
 }
 
@@ -498,15 +547,16 @@ static int runWrite(WcVtab *p, int eStmt, int iObj, const unsigned char *aKey,
 ** on, so neither does the design, up to n rows per prefix.
 */
 
-/* *pbUsed: a row holds key p->key (on a versioned table, one whose latest
+/* *pbUsed: a row holds key pW->key (on a versioned table, one whose latest
 ** version the TTL has not expired: a write removes that one). */
 static int keyInUse(WcVtab *p, int *pbUsed){
+  WcWriter *pW = p->pWriter;
   const WcSchema *pS = p->pSchema;
   sqlite3_stmt *pStmt = 0;
   int rc = wcStoreAcquire(&p->store, WC_STMT_READ, 0, 0, &pStmt);
   *pbUsed = 0;
   if( rc != SQLITE_OK ) return rc;
-  bindKey(pStmt, 1, p->key.a, p->key.n);
+  bindKey(pStmt, 1, pW->key.a, pW->key.n);
   rc = sqlite3_step(pStmt);
   if( rc == SQLITE_ROW ){
     *pbUsed = pS->nTtl == 0 || sqlite3_column_int64(pStmt, pS->nCol)
@@ -521,21 +571,22 @@ static int keyInUse(WcVtab *p, int *pbUsed){
   return rc;
 }
 
-/* Ends p->key (its first nMade bytes made by the fields) in the first
+/* Ends pW->key (its first nMade bytes made by the fields) in the first
 ** free number from iFirst on, wrapping around. */
 static int randomFree(WcVtab *p, int64_t nMade, int64_t iFirst){
+  WcWriter *pW = p->pWriter;
   const WcSchema *pS = p->pSchema;
   char *zKey;
   int64_t k;
   int rc;
   for(k = 0; k < pS->nRandom; k++){
     int bUsed;
-    wcRandomSet(pS, nMade, (iFirst + k) % pS->nRandom, &p->key);
-    if( p->key.bOom ) return SQLITE_NOMEM;
+    wcRandomSet(pS, nMade, (iFirst + k) % pS->nRandom, &pW->key);
+    if( pW->key.bOom ) return SQLITE_NOMEM;
     rc = keyInUse(p, &bUsed);
     if( rc != SQLITE_OK || !bUsed ) return rc;
   }
-  zKey = describeKey(p->key.a, nMade);
+  zKey = describeKey(pW->key.a, nMade);
   rc = wcVtabError(&p->base, SQLITE_CONSTRAINT_CHECK, "widecol %s: all %lld numbers "
       "of RANDOM(%lld) are taken after the key %s: the design holds at most "
       "%lld rows with the same fields before RANDOM; give RANDOM a larger "
@@ -546,10 +597,11 @@ static int randomFree(WcVtab *p, int64_t nMade, int64_t iFirst){
   return rc;
 }
 
-/* Completes p->key for the row of xUpdate's argv. */
+/* Completes pW->key for the row of xUpdate's argv. */
 static int randomKey(WcVtab *p, sqlite3_value **argv){
+  WcWriter *pW = p->pWriter;
   const WcSchema *pS = p->pSchema;
-  int64_t nMade = p->key.n, iOwn;
+  int64_t nMade = pW->key.n, iOwn;
   int bInsert = sqlite3_value_type(argv[0]) == SQLITE_NULL;
   sqlite3_value *pGiven = bInsert ? argv[2 + pS->nCol] : argv[1];
   const unsigned char *aOld = bInsert ? 0 : sqlite3_value_blob(argv[0]);
@@ -564,20 +616,20 @@ static int randomKey(WcVtab *p, sqlite3_value **argv){
     int n;
     const void *a = givenBytes(pGiven, &n);
     /* checkGivenKey() reports a key the fields do not make. */
-    if( wcKeyIsMade(pS, &p->key, a, n) ){
-      p->key.n = 0;
-      wcBufAppend(&p->key, a, n);
+    if( wcKeyIsMade(pS, &pW->key, a, n) ){
+      pW->key.n = 0;
+      wcBufAppend(&pW->key, a, n);
     }
-    return p->key.bOom ? SQLITE_NOMEM : SQLITE_OK;
+    return pW->key.bOom ? SQLITE_NOMEM : SQLITE_OK;
   }
   sqlite3_randomness(sizeof(iRandom), &iRandom);
-  p->nRandomMade = nMade;
+  pW->nRandomMade = nMade;
   if( bInsert ) return randomFree(p, nMade, iRandom % (uint64_t)pS->nRandom);
   iOwn = wcRandomOf(pS, aOld, nOld);
   if( iOwn < 0 ) return randomFree(p, nMade, iRandom % (uint64_t)pS->nRandom);
-  wcRandomSet(pS, nMade, iOwn, &p->key);
-  if( p->key.bOom ) return SQLITE_NOMEM;
-  if( p->key.n == nOld && memcmp(p->key.a, aOld, (size_t)nOld) == 0 ){
+  wcRandomSet(pS, nMade, iOwn, &pW->key);
+  if( pW->key.bOom ) return SQLITE_NOMEM;
+  if( pW->key.n == nOld && memcmp(pW->key.a, aOld, (size_t)nOld) == 0 ){
     return SQLITE_OK;
   }
   rc = keyInUse(p, &bUsed);
@@ -592,6 +644,7 @@ static int randomKey(WcVtab *p, sqlite3_value **argv){
 /* Puts a row's family columns: a family row where one has a value, none
 ** where all are NULL. */
 static int writeFamilies(WcVtab *p, const unsigned char *aKey, int64_t nKey){
+  WcWriter *pW = p->pWriter;
   const WcSchema *pS = p->pSchema;
   int i, j, rc = SQLITE_OK;
   /* On a store whose families live in the row, they were written with it. */
@@ -600,44 +653,45 @@ static int writeFamilies(WcVtab *p, const unsigned char *aKey, int64_t nKey){
     const WcFamily *pFam = &pS->aFamily[i];
     int bAny = 0;
     for(j = 0; j < pFam->nCol; j++){
-      bAny |= p->aVal[pFam->aiCol[j]].eType != SQLITE_NULL;
+      bAny |= pW->aVal[pFam->aiCol[j]].eType != SQLITE_NULL;
     }
     rc = runWrite(p, bAny ? WC_STMT_FAMILY_PUT : WC_STMT_FAMILY_DEL, i, aKey,
-                  nKey, p->aVal, 0);
+                  nKey, pW->aVal, 0);
   }
   return rc;
 }
 
-/* Reads the row with key aKey into p->aOldVal (copies in p->apOld), its
-** index keys into p->aOldIdxKey, versioned, its rowtime into p->iOldTime,
-** and on a store with stamps, its stamps into p->oldStamps.  *pbFound is
+/* Reads the row with key aKey into pW->aOldVal (copies in pW->apOld), its
+** index keys into pW->aOldIdxKey, versioned, its rowtime into pW->iOldTime,
+** and on a store with stamps, its stamps into pW->oldStamps.  *pbFound is
 ** 0 if there is none. */
 static int readOld(WcVtab *p, const unsigned char *aKey, int64_t nKey,
                    int *pbFound){
+  WcWriter *pW = p->pWriter;
   const WcSchema *pS = p->pSchema;
   sqlite3_stmt *pStmt = 0;
   int rc = wcStoreAcquire(&p->store, WC_STMT_READ, 0, 0, &pStmt), i;
   *pbFound = 0;
-  p->oldStamps.n = 0;
+  pW->oldStamps.n = 0;
   if( rc != SQLITE_OK ) return rc;
   bindKey(pStmt, 1, aKey, nKey);
   rc = sqlite3_step(pStmt);
   if( rc == SQLITE_ROW ){
     rc = SQLITE_OK;
     for(i = 0; i < pS->nCol && rc == SQLITE_OK; i++){
-      p->apOld[i] = sqlite3_value_dup(sqlite3_column_value(pStmt, i));
-      if( p->apOld[i] == 0 ){
+      pW->apOld[i] = sqlite3_value_dup(sqlite3_column_value(pStmt, i));
+      if( pW->apOld[i] == 0 ){
         rc = SQLITE_NOMEM;
       }else{
-        wcValueFrom(p->apOld[i], &p->aOldVal[i]);
+        wcValueFrom(pW->apOld[i], &pW->aOldVal[i]);
       }
     }
-    if( pS->bVersioned ) p->iOldTime = sqlite3_column_int64(pStmt, pS->nCol);
+    if( pS->bVersioned ) pW->iOldTime = sqlite3_column_int64(pStmt, pS->nCol);
     if( wcStoreCaps(&p->store)->bStamps ){
       int iStamp = pS->nCol + (pS->bVersioned ? 1 : 0);
-      wcBufAppend(&p->oldStamps, sqlite3_column_blob(pStmt, iStamp),
+      wcBufAppend(&pW->oldStamps, sqlite3_column_blob(pStmt, iStamp),
                   sqlite3_column_bytes(pStmt, iStamp));
-      if( p->oldStamps.bOom ) rc = SQLITE_NOMEM;
+      if( pW->oldStamps.bOom ) rc = SQLITE_NOMEM;
     }
     *pbFound = 1;
   }else if( rc == SQLITE_DONE ){
@@ -645,7 +699,7 @@ static int readOld(WcVtab *p, const unsigned char *aKey, int64_t nKey,
   }
   wcStoreRelease(&p->store, WC_STMT_READ, 0, 0, pStmt);
   if( rc == SQLITE_OK && *pbFound ){
-    rc = indexKeys(p, p->aOldVal, aKey, nKey, p->aOldIdxKey);
+    rc = indexKeys(p, pW->aOldVal, aKey, nKey, pW->aOldIdxKey);
     if( rc != SQLITE_OK && rc != SQLITE_NOMEM ){
       rc = wcVtabError(&p->base, SQLITE_CORRUPT, "widecol %s: a stored row's index "
           "key cannot be made again; run SELECT * FROM widecol_check(%Q)",
@@ -656,21 +710,23 @@ static int readOld(WcVtab *p, const unsigned char *aKey, int64_t nKey,
 }
 
 static void oldRelease(WcVtab *p){
-  valuesFree(p, p->apOld);
+  WcWriter *pW = p->pWriter;
+  valuesFree(p, pW->apOld);
 }
 
 /* True if index i's entry for the old row equals the new row's (under
 ** a TTL the entry holds the row's rowtime too). */
 static int sameEntry(WcVtab *p, int iIndex){
+  WcWriter *pW = p->pWriter;
   const WcIndex *pIdx = &p->pSchema->aIndex[iIndex];
-  const WcBuf *pOld = &p->aOldIdxKey[iIndex], *pNew = &p->aIdxKey[iIndex];
+  const WcBuf *pOld = &pW->aOldIdxKey[iIndex], *pNew = &pW->aIdxKey[iIndex];
   int i;
   if( pOld->n != pNew->n || memcmp(pOld->a, pNew->a, (size_t)pNew->n) ){
     return 0;
   }
-  if( p->pSchema->nTtl > 0 && p->iOldTime != p->iTime ) return 0;
+  if( p->pSchema->nTtl > 0 && pW->iOldTime != pW->iTime ) return 0;
   for(i = 0; i < p->pSchema->nCol; i++){
-    if( pIdx->abStored[i] && !wcValueSame(&p->aOldVal[i], &p->aVal[i]) ){
+    if( pIdx->abStored[i] && !wcValueSame(&pW->aOldVal[i], &pW->aVal[i]) ){
       return 0;
     }
   }
@@ -678,22 +734,23 @@ static int sameEntry(WcVtab *p, int iIndex){
 }
 
 /* An UPDATE's row, read again (readOld(): found bFound, stamps in
-** p->oldStamps) before it is written: it must still be the row the
+** pW->oldStamps) before it is written: it must still be the row the
 ** UPDATE's scan read (SQLite computed the new values from that one), or
 ** another client changed or deleted it in between, and the UPDATE fails
 ** rather than undo that change. */
 static int checkScanned(WcVtab *p, const unsigned char *aKey, int64_t nKey,
                         int bFound){
+  WcWriter *pW = p->pWriter;
   int n;
   char *zKey;
   int rc;
-  if( p->pScanStamps == 0 || nKey != p->nScanKey
-   || (nKey && memcmp(aKey, p->aScanKey, (size_t)nKey)) ){
+  if( pW->pScanStamps == 0 || nKey != pW->nScanKey
+   || (nKey && memcmp(aKey, pW->aScanKey, (size_t)nKey)) ){
     return SQLITE_OK;
   }
-  n = sqlite3_value_bytes(p->pScanStamps);
-  if( bFound && p->oldStamps.n == n
-   && (n == 0 || memcmp(p->oldStamps.a, sqlite3_value_blob(p->pScanStamps),
+  n = sqlite3_value_bytes(pW->pScanStamps);
+  if( bFound && pW->oldStamps.n == n
+   && (n == 0 || memcmp(pW->oldStamps.a, sqlite3_value_blob(pW->pScanStamps),
                         (size_t)n) == 0) ){
     return SQLITE_OK;
   }
@@ -710,11 +767,12 @@ static int checkScanned(WcVtab *p, const unsigned char *aKey, int64_t nKey,
 ** read the row first: those its UPDATE's scan read, if it is that row
 ** (else none: the store goes by what it read last). */
 static void expectScanned(WcVtab *p, const unsigned char *aKey, int64_t nKey){
-  p->oldStamps.n = 0;
-  if( p->pScanStamps && nKey == p->nScanKey
-   && (nKey == 0 || memcmp(aKey, p->aScanKey, (size_t)nKey) == 0) ){
-    wcBufAppend(&p->oldStamps, sqlite3_value_blob(p->pScanStamps),
-                sqlite3_value_bytes(p->pScanStamps));
+  WcWriter *pW = p->pWriter;
+  pW->oldStamps.n = 0;
+  if( pW->pScanStamps && nKey == pW->nScanKey
+   && (nKey == 0 || memcmp(aKey, pW->aScanKey, (size_t)nKey) == 0) ){
+    wcBufAppend(&pW->oldStamps, sqlite3_value_blob(pW->pScanStamps),
+                sqlite3_value_bytes(pW->pScanStamps));
   }
 }
 
@@ -723,6 +781,7 @@ static void expectScanned(WcVtab *p, const unsigned char *aKey, int64_t nKey){
 ** entries; its versions go with it. */
 static int removeStamped(WcVtab *p, const unsigned char *aKey, int64_t nKey,
                          int *pbFound){
+  WcWriter *pW = p->pWriter;
   const WcSchema *pS = p->pSchema;
   int bFound = 1, rc = SQLITE_OK, i;
   if( pS->nIndex > 0 ){
@@ -736,7 +795,7 @@ static int removeStamped(WcVtab *p, const unsigned char *aKey, int64_t nKey,
     bFound = rc == SQLITE_OK && sqlite3_changes(p->store.db) > 0;
   }
   for(i = 0; i < pS->nIndex && rc == SQLITE_OK && bFound; i++){
-    rc = runWrite(p, WC_STMT_INDEX_DEL, i, aKey, nKey, 0, &p->aOldIdxKey[i]);
+    rc = runWrite(p, WC_STMT_INDEX_DEL, i, aKey, nKey, 0, &pW->aOldIdxKey[i]);
   }
   oldRelease(p);
   if( pbFound ) *pbFound = bFound;
@@ -747,12 +806,13 @@ static int removeStamped(WcVtab *p, const unsigned char *aKey, int64_t nKey,
 ** older versions. */
 static int removeRow(WcVtab *p, const unsigned char *aKey, int64_t nKey,
                      int *pbFound){
+  WcWriter *pW = p->pWriter;
   const WcSchema *pS = p->pSchema;
   int bFound = 1, rc = SQLITE_OK, i;
   if( wcStoreCaps(&p->store)->bStamps ) return removeStamped(p, aKey, nKey, pbFound);
   if( pS->nIndex > 0 ) rc = readOld(p, aKey, nKey, &bFound);
   for(i = 0; i < pS->nIndex && rc == SQLITE_OK && bFound; i++){
-    rc = runWrite(p, WC_STMT_INDEX_DEL, i, aKey, nKey, 0, &p->aOldIdxKey[i]);
+    rc = runWrite(p, WC_STMT_INDEX_DEL, i, aKey, nKey, 0, &pW->aOldIdxKey[i]);
   }
   oldRelease(p);
   for(i = 0; i < pS->nFamily && rc == SQLITE_OK && bFound; i++){
@@ -772,23 +832,25 @@ static int removeRow(WcVtab *p, const unsigned char *aKey, int64_t nKey,
 /* Puts the new row's entries under this write's stamp: every index's, or
 ** (bOld: a row read is being replaced) those that differ from its. */
 static int putEntries(WcVtab *p, int bOld){
+  WcWriter *pW = p->pWriter;
   int i, rc = SQLITE_OK;
   for(i = 0; i < p->pSchema->nIndex && rc == SQLITE_OK; i++){
     if( bOld && sameEntry(p, i) ) continue;
     stampEntry(p, i);
-    rc = runWrite(p, WC_STMT_INDEX_PUT, i, p->key.a, p->key.n, p->aVal,
-                  &p->aIdxKey[i]);
+    rc = runWrite(p, WC_STMT_INDEX_PUT, i, pW->key.a, pW->key.n, pW->aVal,
+                  &pW->aIdxKey[i]);
   }
   return rc;
 }
 
 /* Deletes the old row's entries that the new row's replace. */
 static int deleteOldEntries(WcVtab *p){
+  WcWriter *pW = p->pWriter;
   int i, rc = SQLITE_OK;
   for(i = 0; i < p->pSchema->nIndex && rc == SQLITE_OK; i++){
     if( sameEntry(p, i) ) continue;
-    rc = runWrite(p, WC_STMT_INDEX_DEL, i, p->key.a, p->key.n, 0,
-                  &p->aOldIdxKey[i]);
+    rc = runWrite(p, WC_STMT_INDEX_DEL, i, pW->key.a, pW->key.n, 0,
+                  &pW->aOldIdxKey[i]);
   }
   return rc;
 }
@@ -796,10 +858,11 @@ static int deleteOldEntries(WcVtab *p){
 /* The new row by eInsert (a plain INSERT), which succeeds unless the key
 ** is taken, and only then (*pbFound) by a replace. */
 static int insertElseReplace(WcVtab *p, int eInsert, int *pbFound){
-  int rc = execWrite(p, eInsert, 0, p->key.a, p->key.n, p->aVal, 0);
+  WcWriter *pW = p->pWriter;
+  int rc = execWrite(p, eInsert, 0, pW->key.a, pW->key.n, pW->aVal, 0);
   if( rc == SQLITE_CONSTRAINT_PRIMARYKEY ){
     *pbFound = 1;
-    rc = runWrite(p, WC_STMT_REPLACE, 0, p->key.a, p->key.n, p->aVal, 0);
+    rc = runWrite(p, WC_STMT_REPLACE, 0, pW->key.a, pW->key.n, pW->aVal, 0);
   }else if( rc != SQLITE_OK ){
     rc = writeError(p, rc);
   }
@@ -810,16 +873,17 @@ static int insertElseReplace(WcVtab *p, int eInsert, int *pbFound){
 ** without them), then the row, then the old row's entries that are no
 ** longer its. */
 static int insertStamped(WcVtab *p, int eInsert, int bKnow, int *pbReplaced){
+  WcWriter *pW = p->pWriter;
   const WcSchema *pS = p->pSchema;
   int rc = SQLITE_OK, bFound = 0;
-  p->oldStamps.n = 0;
+  pW->oldStamps.n = 0;
   if( eInsert == WC_STMT_REPLACE && pS->nIndex > 0 ){
     /* What it replaces, for the entries that go. */
-    rc = readOld(p, p->key.a, p->key.n, &bFound);
+    rc = readOld(p, pW->key.a, pW->key.n, &bFound);
     stampsBegin(p, bFound);
     if( rc == SQLITE_OK ) rc = putEntries(p, bFound);
     if( rc == SQLITE_OK ){
-      rc = runWrite(p, WC_STMT_REPLACE, 0, p->key.a, p->key.n, p->aVal, 0);
+      rc = runWrite(p, WC_STMT_REPLACE, 0, pW->key.a, pW->key.n, pW->aVal, 0);
     }
     if( rc == SQLITE_OK && bFound ) rc = deleteOldEntries(p);
     oldRelease(p);
@@ -828,7 +892,7 @@ static int insertStamped(WcVtab *p, int eInsert, int bKnow, int *pbReplaced){
     ** out whether it overwrote would cost a call per row.  An UPDATE that
     ** moves a row must know (bKnow): see WcKeySet. */
     stampsBegin(p, 0);
-    rc = runWrite(p, WC_STMT_REPLACE, 0, p->key.a, p->key.n, p->aVal, 0);
+    rc = runWrite(p, WC_STMT_REPLACE, 0, pW->key.a, pW->key.n, pW->aVal, 0);
   }else if( eInsert == WC_STMT_REPLACE ){
     stampsBegin(p, 0);
     rc = insertElseReplace(p, WC_STMT_INSERT_NOW, &bFound);
@@ -836,7 +900,7 @@ static int insertStamped(WcVtab *p, int eInsert, int bKnow, int *pbReplaced){
     stampsBegin(p, 0);
     rc = putEntries(p, 0);
     if( rc == SQLITE_OK ){
-      rc = runWrite(p, eInsert, 0, p->key.a, p->key.n, p->aVal, 0);
+      rc = runWrite(p, eInsert, 0, pW->key.a, pW->key.n, pW->aVal, 0);
     }
   }
   if( rc == SQLITE_OK && bFound ) wcHistoryKeyTaken(p->pHistory, 1);
@@ -844,34 +908,35 @@ static int insertStamped(WcVtab *p, int eInsert, int bKnow, int *pbReplaced){
   return rc;
 }
 
-/* Inserts the new row (p->aVal, p->key, p->aIdxKey) into every table.  A
+/* Inserts the new row (pW->aVal, pW->key, pW->aIdxKey) into every table.  A
 ** row it replaces (eInsert WC_STMT_REPLACE) is removed from them first,
 ** and counted: an overwrite, what an HBase put does to a key in use.
 ** *pbReplaced tells whether there was one (on a store whose put does not
 ** tell, only when bKnow asks for it). */
 static int insertRow(WcVtab *p, int eInsert, int bKnow, int *pbReplaced){
+  WcWriter *pW = p->pWriter;
   const WcSchema *pS = p->pSchema;
   int rc = SQLITE_OK, bFound = 0, i;
   if( wcStoreCaps(&p->store)->bStamps ){
     return insertStamped(p, eInsert, bKnow, pbReplaced);
   }
   if( eInsert == WC_STMT_REPLACE && pS->nIndex > 0 ){
-    rc = removeRow(p, p->key.a, p->key.n, &bFound);
+    rc = removeRow(p, pW->key.a, pW->key.n, &bFound);
     if( rc == SQLITE_OK ){
-      rc = runWrite(p, eInsert, 0, p->key.a, p->key.n, p->aVal, 0);
+      rc = runWrite(p, eInsert, 0, pW->key.a, pW->key.n, pW->aVal, 0);
     }
   }else if( eInsert == WC_STMT_REPLACE ){
     /* Without indexes there is nothing to read first. */
     rc = insertElseReplace(p, WC_STMT_INSERT, &bFound);
   }else{
-    rc = runWrite(p, eInsert, 0, p->key.a, p->key.n, p->aVal, 0);
+    rc = runWrite(p, eInsert, 0, pW->key.a, pW->key.n, pW->aVal, 0);
   }
   if( rc == SQLITE_OK && bFound ) wcHistoryKeyTaken(p->pHistory, 1);
   *pbReplaced = rc == SQLITE_OK && bFound;
-  if( rc == SQLITE_OK ) rc = writeFamilies(p, p->key.a, p->key.n);
+  if( rc == SQLITE_OK ) rc = writeFamilies(p, pW->key.a, pW->key.n);
   for(i = 0; i < pS->nIndex && rc == SQLITE_OK; i++){
-    rc = runWrite(p, WC_STMT_INDEX_PUT, i, p->key.a, p->key.n, p->aVal,
-                  &p->aIdxKey[i]);
+    rc = runWrite(p, WC_STMT_INDEX_PUT, i, pW->key.a, pW->key.n, pW->aVal,
+                  &pW->aIdxKey[i]);
   }
   return rc;
 }
@@ -880,49 +945,51 @@ static int insertRow(WcVtab *p, int eInsert, int bKnow, int *pbReplaced){
 ** if it still has the stamps read (without an index, as the store reads
 ** it), then the old entries. */
 static int updateStamped(WcVtab *p, int bOldRead, int eUpdate){
+  WcWriter *pW = p->pWriter;
   const WcSchema *pS = p->pSchema;
   int bFound = 1, rc = SQLITE_OK;
   if( pS->nIndex > 0 && !bOldRead ){
-    rc = readOld(p, p->key.a, p->key.n, &bFound);
-    if( rc == SQLITE_OK ) rc = checkScanned(p, p->key.a, p->key.n, bFound);
+    rc = readOld(p, pW->key.a, pW->key.n, &bFound);
+    if( rc == SQLITE_OK ) rc = checkScanned(p, pW->key.a, pW->key.n, bFound);
   }else if( !bOldRead ){
-    expectScanned(p, p->key.a, p->key.n);
+    expectScanned(p, pW->key.a, pW->key.n);
   }
   stampsBegin(p, 1);
   if( rc == SQLITE_OK && bFound && pS->nIndex > 0 ) rc = putEntries(p, 1);
   if( rc == SQLITE_OK ){
-    rc = runWrite(p, eUpdate, 0, p->key.a, p->key.n, p->aVal, 0);
+    rc = runWrite(p, eUpdate, 0, pW->key.a, pW->key.n, pW->aVal, 0);
   }
   if( rc == SQLITE_OK && bFound && pS->nIndex > 0 ) rc = deleteOldEntries(p);
   oldRelease(p);
   return rc;
 }
 
-/* Rewrites the row with key p->key in place: its key does not change.
+/* Rewrites the row with key pW->key in place: its key does not change.
 ** bOldRead: readOld() has read the row already.  eUpdate: WC_STMT_UPDATE,
 ** or WC_STMT_UPDATE_NOW to know at once whether the row was still as
 ** read. */
 static int updateRow(WcVtab *p, int bOldRead, int eUpdate){
+  WcWriter *pW = p->pWriter;
   const WcSchema *pS = p->pSchema;
   int bFound = 1, rc = SQLITE_OK, i;
   if( wcStoreCaps(&p->store)->bStamps ) return updateStamped(p, bOldRead, eUpdate);
   if( pS->nIndex > 0 && !bOldRead ){
-    rc = readOld(p, p->key.a, p->key.n, &bFound);
+    rc = readOld(p, pW->key.a, pW->key.n, &bFound);
   }
   for(i = 0; i < pS->nIndex && rc == SQLITE_OK && bFound; i++){
     if( sameEntry(p, i) ) continue;
-    rc = runWrite(p, WC_STMT_INDEX_DEL, i, p->key.a, p->key.n, 0,
-                  &p->aOldIdxKey[i]);
+    rc = runWrite(p, WC_STMT_INDEX_DEL, i, pW->key.a, pW->key.n, 0,
+                  &pW->aOldIdxKey[i]);
     if( rc == SQLITE_OK ){
-      rc = runWrite(p, WC_STMT_INDEX_PUT, i, p->key.a, p->key.n, p->aVal,
-                    &p->aIdxKey[i]);
+      rc = runWrite(p, WC_STMT_INDEX_PUT, i, pW->key.a, pW->key.n, pW->aVal,
+                    &pW->aIdxKey[i]);
     }
   }
   oldRelease(p);
   if( rc == SQLITE_OK ){
-    rc = runWrite(p, WC_STMT_UPDATE, 0, p->key.a, p->key.n, p->aVal, 0);
+    rc = runWrite(p, WC_STMT_UPDATE, 0, pW->key.a, pW->key.n, pW->aVal, 0);
   }
-  if( rc == SQLITE_OK ) rc = writeFamilies(p, p->key.a, p->key.n);
+  if( rc == SQLITE_OK ) rc = writeFamilies(p, pW->key.a, pW->key.n);
   return rc;
 }
 
@@ -1002,55 +1069,56 @@ static int givenTime(WcVtab *p, sqlite3_value *pTime, int64_t *piTime,
 ** (its key check, or whether the row was still as read). */
 static int versionedAttempt(WcVtab *p, int eInsert, int bGiven,
                             int64_t iGiven, int bNow, int *pbReplaced){
+  WcWriter *pW = p->pWriter;
   const WcSchema *pS = p->pSchema;
   int64_t iStep = rowtimeStep(p);
   int64_t iNow = wcClockNow(p->pClock) / iStep * iStep;
   int64_t iCutoff = wcClockCutoff(p->pClock, pS->nTtl);
   int bFound = 0, rc;
   *pbReplaced = 0;
-  rc = readOld(p, p->key.a, p->key.n, &bFound);
+  rc = readOld(p, pW->key.a, pW->key.n, &bFound);
   if( rc == SQLITE_OK && wcStoreCaps(&p->store)->bStamps ){
-    rc = checkScanned(p, p->key.a, p->key.n, bFound);
+    rc = checkScanned(p, pW->key.a, pW->key.n, bFound);
   }
-  if( rc == SQLITE_OK && bFound && p->iOldTime < iCutoff ){
+  if( rc == SQLITE_OK && bFound && pW->iOldTime < iCutoff ){
     /* Expired: no read sees it, so nothing is in the way. */
     oldRelease(p);
     bFound = 0;
-    rc = removeRow(p, p->key.a, p->key.n, 0);
+    rc = removeRow(p, pW->key.a, pW->key.n, 0);
   }
   if( rc != SQLITE_OK || !bFound ){
     oldRelease(p);
     if( rc != SQLITE_OK ) return rc;
-    p->iTime = bGiven ? iGiven : iNow;
+    pW->iTime = bGiven ? iGiven : iNow;
     return insertRow(p, bNow ? WC_STMT_INSERT_NOW : WC_STMT_INSERT, 0,
                      pbReplaced);
   }
   if( eInsert != WC_STMT_REPLACE ){
     oldRelease(p);
     wcHistoryKeyTaken(p->pHistory, 0);
-    return duplicateKey(p, p->key.a, p->key.n);
+    return duplicateKey(p, pW->key.a, pW->key.n);
   }
   /* A new version is what VERSIONS n > 1 is for, not an overwrite:
   ** widecol_lint judges those keys on their versions (versions-mask). */
   if( pS->nVersions == 1 ) wcHistoryKeyTaken(p->pHistory, 1);
   *pbReplaced = 1;
   if( !bGiven ){
-    if( p->iOldTime > WC_MAX_ROWTIME - iStep ){
+    if( pW->iOldTime > WC_MAX_ROWTIME - iStep ){
       oldRelease(p);
       return wcVtabError(&p->base, SQLITE_CONSTRAINT_CHECK, "widecol %s: the row's "
           "latest version is stamped %lld, the last rowtime there is, so a "
           "later version cannot be written; give rowtime explicitly",
-          p->store.zName, (long long)p->iOldTime);
+          p->store.zName, (long long)pW->iOldTime);
     }
-    iGiven = iNow > p->iOldTime ? iNow : p->iOldTime + iStep;
+    iGiven = iNow > pW->iOldTime ? iNow : pW->iOldTime + iStep;
   }
-  p->iTime = iGiven;
-  if( iGiven >= p->iOldTime ){
+  pW->iTime = iGiven;
+  if( iGiven >= pW->iOldTime ){
     /* The new latest: the old one goes to history, unless it is the same
     ** version written again (or the store keeps it there by itself). */
-    if( iGiven > p->iOldTime && pS->nVersions > 1
+    if( iGiven > pW->iOldTime && pS->nVersions > 1
      && !wcStoreCaps(&p->store)->bCellVersions ){
-      rc = putVersion(p, p->key.a, p->key.n, p->aOldVal, p->iOldTime);
+      rc = putVersion(p, pW->key.a, pW->key.n, pW->aOldVal, pW->iOldTime);
     }
     if( rc == SQLITE_OK ){
       rc = updateRow(p, 1, bNow ? WC_STMT_UPDATE_NOW : WC_STMT_UPDATE);
@@ -1060,17 +1128,17 @@ static int versionedAttempt(WcVtab *p, int eInsert, int bGiven,
   }else{
     oldRelease(p);
     if( pS->nVersions > 1 ){
-      rc = putVersion(p, p->key.a, p->key.n, p->aVal, iGiven);
+      rc = putVersion(p, pW->key.a, pW->key.n, pW->aVal, iGiven);
     }
   }
-  if( rc == SQLITE_OK ) rc = trimVersions(p, p->key.a, p->key.n, iCutoff);
+  if( rc == SQLITE_OK ) rc = trimVersions(p, pW->key.a, pW->key.n, iCutoff);
   return rc;
 }
 
 /* Attempts of an INSERT OR REPLACE that loses races before it fails. */
 #define WC_MAX_RACES 50
 
-/* Writes the row in p->aVal, p->key as a version stamped iGiven (bGiven)
+/* Writes the row in pW->aVal, pW->key as a version stamped iGiven (bGiven)
 ** or now.  A key in use takes a new version when eInsert is
 ** WC_STMT_REPLACE (an UPDATE's own row always), else it fails as a
 ** duplicate; *pbReplaced tells whether it was in use.  bFresh: the values
@@ -1084,6 +1152,7 @@ static int versionedAttempt(WcVtab *p, int eInsert, int bGiven,
 ** UPDATE fails instead: its values came from the row it read. */
 static int versionedPut(WcVtab *p, int eInsert, int bGiven, int64_t iGiven,
                         int bFresh, int *pbReplaced){
+  WcWriter *pW = p->pWriter;
   int bRaces = bFresh && eInsert == WC_STMT_REPLACE
             && wcStoreCaps(&p->store)->bLateChecks;
   int nTry, rc = SQLITE_OK;
@@ -1098,7 +1167,7 @@ static int versionedPut(WcVtab *p, int eInsert, int bGiven, int64_t iGiven,
     p->base.zErrMsg = 0;
   }
   {
-    char *zKey = describeKey(p->key.a, p->key.n);
+    char *zKey = describeKey(pW->key.a, pW->key.n);
     rc = wcVtabError(&p->base, SQLITE_BUSY, "widecol %s: INSERT OR REPLACE of key "
         "%s lost %d races in a row to other clients writing that key (each "
         "time, another version came between reading the row and writing "
@@ -1184,7 +1253,7 @@ int wcTableCompact(WcVtab *p, int64_t *pnRow, int64_t *pnVersion){
   return rc;
 }
 
-/* Writes the new row (p->aVal, p->key, p->aIdxKey), where no row was
+/* Writes the new row (pW->aVal, pW->key, pW->aIdxKey), where no row was
 ** (bMoved 1: an INSERT; 2: an UPDATE moved it here, and *pbReplaced must
 ** say whether it replaced a row) or over its own old version. */
 static int putRow(WcVtab *p, int eInsert, int bMoved,
@@ -1209,19 +1278,20 @@ static int putRow(WcVtab *p, int eInsert, int bMoved,
 ** replace a row), and one that lost the number tries the next free one. */
 static int insertNew(WcVtab *p, int eInsert, sqlite3_value *pTime,
                      int *pbReplaced){
+  WcWriter *pW = p->pWriter;
   const WcSchema *pS = p->pSchema;
   int64_t nTry;
   int rc;
-  if( p->nRandomMade < 0 || !wcStoreCaps(&p->store)->bLateChecks ){
+  if( pW->nRandomMade < 0 || !wcStoreCaps(&p->store)->bLateChecks ){
     return putRow(p, eInsert, 1, pTime, pbReplaced);
   }
   for(nTry = 1; ; nTry++){
-    int64_t iLost = wcRandomOf(pS, p->key.a, (int)p->key.n);
+    int64_t iLost = wcRandomOf(pS, pW->key.a, (int)pW->key.n);
     rc = putRow(p, WC_STMT_INSERT_NOW, 1, pTime, pbReplaced);
     if( rc != SQLITE_CONSTRAINT_PRIMARYKEY || nTry >= pS->nRandom ) break;
     sqlite3_free(p->base.zErrMsg);
     p->base.zErrMsg = 0;
-    rc = randomFree(p, p->nRandomMade, (iLost + 1) % pS->nRandom);
+    rc = randomFree(p, pW->nRandomMade, (iLost + 1) % pS->nRandom);
     if( rc == SQLITE_OK ) rc = rowKeys(p);
     if( rc != SQLITE_OK ) break;
   }
@@ -1231,10 +1301,11 @@ static int insertNew(WcVtab *p, int eInsert, sqlite3_value *pTime,
 /* A row of an UPDATE could not move, after others did: on a store without
 ** multi-row transactions those stay moved, and the message says so. */
 static int movedBefore(WcVtab *p, int rc){
+  WcWriter *pW = p->pWriter;
   char *zMsg = sqlite3_mprintf("%s; the %d row%s this UPDATE moved before "
       "it stay%s moved: the store has no multi-row transactions "
       "(%s, What a statement guarantees)", p->base.zErrMsg,
-      p->nMoved, p->nMoved == 1 ? "" : "s", p->nMoved == 1 ? "s" : "",
+      pW->nMoved, pW->nMoved == 1 ? "" : "s", pW->nMoved == 1 ? "s" : "",
       wcStoreCaps(&p->store)->zDocs);
   if( zMsg == 0 ) return SQLITE_NOMEM;
   sqlite3_free(p->base.zErrMsg);
@@ -1242,12 +1313,13 @@ static int movedBefore(WcVtab *p, int rc){
   return rc;
 }
 
-/* p->pScanStamps: on an UPDATE, the stamps (_stamp) of the row as its
+/* pW->pScanStamps: on an UPDATE, the stamps (_stamp) of the row as its
 ** scan read it, which the write then acts on only; an INSERT may not give
 ** them. */
 static int scanStamps(WcVtab *p, int argc, sqlite3_value **argv){
+  WcWriter *pW = p->pWriter;
   sqlite3_value *pStamps;
-  p->pScanStamps = 0;
+  pW->pScanStamps = 0;
   if( argc == 1 || p->store.iStampCol < 0 ) return SQLITE_OK;
   pStamps = argv[2 + p->store.iStampCol];
   if( sqlite3_value_type(pStamps) == SQLITE_NULL ) return SQLITE_OK;
@@ -1256,9 +1328,9 @@ static int scanStamps(WcVtab *p, int argc, sqlite3_value **argv){
         WC_STAMP_COLUMN " is the stamps of a row's last write, which widecol "
         "gives; an INSERT cannot set it", p->store.zName);
   }
-  p->pScanStamps = pStamps;
-  p->aScanKey = sqlite3_value_blob(argv[0]);
-  p->nScanKey = sqlite3_value_bytes(argv[0]);
+  pW->pScanStamps = pStamps;
+  pW->aScanKey = sqlite3_value_blob(argv[0]);
+  pW->nScanKey = sqlite3_value_bytes(argv[0]);
   return SQLITE_OK;
 }
 
@@ -1298,6 +1370,7 @@ static int checkReadParams(WcVtab *p, sqlite3_value **argv){
 
 static int writeUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv){
   WcVtab *p = (WcVtab*)pVtab;
+  WcWriter *pW = p->pWriter;
   int nCol = p->pSchema->nCol;
   int eConflict = sqlite3_vtab_on_conflict(p->store.db);
   const WcStoreCaps *pCaps = wcStoreCaps(&p->store);
@@ -1310,7 +1383,7 @@ static int writeUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv){
   sqlite3_value *pTime;
   const unsigned char *aOld;
   int nOld, rc, bReplaced = 0;
-  p->oldStamps.n = 0;
+  pW->oldStamps.n = 0;
   rc = scanStamps(p, argc, argv);
   if( rc != SQLITE_OK ) return rc;
   if( argc == 1 ){
@@ -1326,7 +1399,7 @@ static int writeUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv){
     if( rc != SQLITE_OK ) return rc;
   }
   rc = rowEncode(p, &argv[2]);
-  p->nRandomMade = -1;
+  pW->nRandomMade = -1;
   if( rc == SQLITE_OK && p->pSchema->nRandom ) rc = randomKey(p, argv);
   if( rc == SQLITE_OK ) rc = rowKeys(p);
   if( rc == SQLITE_OK && sqlite3_value_type(argv[0]) == SQLITE_NULL ){
@@ -1336,7 +1409,7 @@ static int writeUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv){
   }else if( rc == SQLITE_OK ){
     aOld = sqlite3_value_blob(argv[0]);
     nOld = sqlite3_value_bytes(argv[0]);
-    if( keySetHas(p->pDisplaced, aOld, nOld) ){
+    if( keySetHas(pW->pDisplaced, aOld, nOld) ){
       char *zKey = describeKey(aOld, nOld);
       rowRelease(p);
       rc = wcVtabError(&p->base, SQLITE_ERROR,
@@ -1362,7 +1435,7 @@ static int writeUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv){
       rc = checkGivenKey(p, argv[1]);
     }
     if( rc == SQLITE_OK ){
-      if( p->key.n == nOld && (nOld == 0 || memcmp(p->key.a, aOld,
+      if( pW->key.n == nOld && (nOld == 0 || memcmp(pW->key.a, aOld,
                                                    (size_t)nOld) == 0) ){
         rc = putRow(p, eInsert, 0, pTime, &bReplaced);
       }else{
@@ -1374,11 +1447,11 @@ static int writeUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv){
                        ? WC_STMT_INSERT_NOW : eInsert, 2, pTime, &bReplaced);
         if( rc == SQLITE_OK ) rc = removeRow(p, aOld, nOld, 0);
         if( rc == SQLITE_OK && bReplaced ){
-          rc = keySetAdd(p, p->key.a, p->key.n);
+          rc = keySetAdd(p, pW->key.a, pW->key.n);
         }
         if( rc == SQLITE_OK ){
-          p->nMoved++;
-        }else if( (rc & 0xFF) == SQLITE_CONSTRAINT && p->nMoved > 0
+          pW->nMoved++;
+        }else if( (rc & 0xFF) == SQLITE_CONSTRAINT && pW->nMoved > 0
                && !pCaps->bTransactional ){
           rc = movedBefore(p, rc);
         }
@@ -1394,10 +1467,11 @@ static int writeUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv){
 ** say) acts on them. */
 int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
                   sqlite3_int64 *pRowid){
+  WcVtab *p = (WcVtab*)pVtab;
   int rc;
   (void)pRowid;
-  writeStatementBegins((WcVtab*)pVtab);
+  writeStatementBegins(p);
   rc = writeUpdate(pVtab, argc, argv);
-  ((WcVtab*)pVtab)->pScanStamps = 0;
+  p->pWriter->pScanStamps = 0;
   return rc;
 }
