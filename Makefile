@@ -64,7 +64,7 @@ BT_SO     = $(if $(HAVE_BT),widecol_bigtable.so)
 BT_NEEDS  = it needs gRPC's C core, protobuf-c and protoc-c (apt-get \
             install libgrpc-dev libprotobuf-c-dev protobuf-c-compiler, \
             then make)
-TESTS    = $(sort $(wildcard tests/*.test))
+TESTS    = $(sort $(wildcard tests/logic/*.test))
 
 # Sanitizer builds live in their own directory so they never mix with the
 # release objects.
@@ -180,7 +180,7 @@ uninstall:
 	rm -rf $(DESTDIR)$(docdir)
 
 # make dist: widecol-<version>.tar.gz of the files in git, which builds
-# and passes its tests unpacked (tests/dist_check.sh).
+# and passes its tests unpacked (tests/packaging/dist_check.sh).
 dist:
 	git archive --format=tar.gz --prefix=widecol-$(VERSION)/ \
 	  -o widecol-$(VERSION).tar.gz HEAD
@@ -222,8 +222,9 @@ endif
 widecol.so: $(PIC_OBJ)
 	$(CC) $(CFLAGS) -shared -o $@ $(PIC_OBJ) $(LDLIBS)
 
-tests/slt: tests/slt.c
-	$(CC) $(CFLAGS) $(WARN) -o $@ tests/slt.c -lsqlite3 -lcrypto
+build/slt: tests/logic/slt.c
+	@mkdir -p build
+	$(CC) $(CFLAGS) $(WARN) -o $@ tests/logic/slt.c -lsqlite3 -lcrypto
 
 # Statements per design for the differential test in `make test`.
 DIFF_CASES = 300
@@ -273,41 +274,41 @@ test: check-packaging check-stores check
 check-packaging: widecol.so $(BT_SO) libwidecol.a examples/embed
 	@./examples/embed > build/embed.out && echo "examples/embed: ok" \
 	  || { cat build/embed.out; exit 1; }
-	@sh tests/install_check.sh
-	@sh tests/dist_check.sh
+	@sh tests/packaging/install_check.sh
+	@sh tests/packaging/dist_check.sh
 	@mkdir -p build && /usr/bin/python3 bench/compare.py --rows 1000000 --repeat 1 \
 	  --svg build/regions.svg > build/compare.out || \
 	  { cat build/compare.out; exit 1; }
-	@/usr/bin/python3 tests/docs_check.py --extension ./widecol
-	@sh tests/examples.sh
+	@/usr/bin/python3 tests/packaging/docs_check.py --extension ./widecol
+	@sh tests/packaging/examples.sh
 
-check-stores: widecol.so $(BT_SO) tests/slt
-	@sh tests/bigtable.sh
-	@sh tests/load_check.sh
+check-stores: widecol.so $(BT_SO) build/slt
+	@sh tests/stores/bigtable.sh
+	@sh tests/stores/load_check.sh
 
-check: widecol.so $(BT_SO) tests/slt $(REPLAY)
+check: widecol.so $(BT_SO) build/slt $(REPLAY)
 	@/usr/bin/python3 tests/layers.py --selftest
 	@/usr/bin/python3 tests/layers.py $(PIC_OBJ) \
 	  $(if $(HAVE_BT),$(filter build/pic/bigtable/%,$(BT_OBJ)))
-	@sh tests/selftest.sh tests/slt
-	@/usr/bin/python3 tests/differential.py --extension ./widecol --cases $(DIFF_CASES)
-	@/usr/bin/python3 tests/crash.py --extension ./widecol --iterations 4
-	@/usr/bin/python3 tests/check_versions.py --extension ./widecol
-	@/usr/bin/python3 tests/token_check.py --extension ./widecol
-	@/usr/bin/python3 tests/cql_check.py --extension ./widecol
-	@/usr/bin/python3 tests/concurrency.py --extension ./widecol
-	@timeout 300 /usr/bin/python3 tests/plans.py --extension ./widecol
-	@/usr/bin/python3 tests/lint_fixes.py --extension ./widecol
-	@/usr/bin/python3 tests/advise_check.py --extension ./widecol
+	@sh tests/logic/selftest.sh build/slt
+	@/usr/bin/python3 tests/harness/differential.py --extension ./widecol --cases $(DIFF_CASES)
+	@/usr/bin/python3 tests/harness/crash.py --extension ./widecol --iterations 4
+	@/usr/bin/python3 tests/harness/check_versions.py --extension ./widecol
+	@/usr/bin/python3 tests/harness/token_check.py --extension ./widecol
+	@/usr/bin/python3 tests/harness/cql_check.py --extension ./widecol
+	@/usr/bin/python3 tests/harness/concurrency.py --extension ./widecol
+	@timeout 300 /usr/bin/python3 tests/harness/plans.py --extension ./widecol
+	@/usr/bin/python3 tests/harness/lint_fixes.py --extension ./widecol
+	@/usr/bin/python3 tests/harness/advise_check.py --extension ./widecol
 	@for t in $(FUZZ_TARGETS); do build/replay/$$t $(FUZZ_CORPUS)/$$t; done
-	@tests/slt --defensive --extension ./widecol.so $(TESTS)
+	@build/slt --defensive --extension ./widecol.so $(TESTS)
 
 $(ASAN_DIR)/widecol.so: $(ASAN_OBJ)
 	$(CC) $(ASAN_FLAGS) -shared -o $@ $(ASAN_OBJ) $(LDLIBS)
 
-$(ASAN_DIR)/slt: tests/slt.c
+$(ASAN_DIR)/slt: tests/logic/slt.c
 	@mkdir -p $(ASAN_DIR)
-	$(CC) $(ASAN_FLAGS) $(WARN) -o $@ tests/slt.c -lsqlite3 -lcrypto
+	$(CC) $(ASAN_FLAGS) $(WARN) -o $@ tests/logic/slt.c -lsqlite3 -lcrypto
 
 # Google's Bigtable emulator (google-cloud-cli-bigtable-emulator), if here.
 BT_EMULATOR = $(shell command -v cbtemulator 2>/dev/null || dpkg -L \
@@ -320,19 +321,19 @@ SAN_PRELOAD = $(shell $(CC) -print-file-name=libasan.so) \
 
 asan: $(ASAN_DIR)/widecol.so $(BT_SO:%=$(ASAN_DIR)/%) $(ASAN_DIR)/slt \
       $(ASAN_REPLAY)
-	@sh tests/selftest.sh $(ASAN_DIR)/slt
+	@sh tests/logic/selftest.sh $(ASAN_DIR)/slt
 	@ASAN_OPTIONS=detect_leaks=1 BT_SLT=$(ASAN_DIR)/slt BT_LIB=$(ASAN_DIR) \
-	  BT_SCRIPTS_ONLY=1 BT_DIFF_PRELOAD="$(SAN_PRELOAD)" sh tests/bigtable.sh
+	  BT_SCRIPTS_ONLY=1 BT_DIFF_PRELOAD="$(SAN_PRELOAD)" sh tests/stores/bigtable.sh
 	@if command -v cbt >/dev/null 2>&1 && [ -x "$(BT_EMULATOR)" ] \
 	  && [ -f $(ASAN_DIR)/widecol_bigtable.so ]; then \
 	  LD_PRELOAD="$(SAN_PRELOAD)" ASAN_OPTIONS=detect_leaks=0 \
-	  timeout 900 /usr/bin/python3 tests/bigtable_reliability.py \
+	  timeout 900 /usr/bin/python3 tests/stores/bigtable_reliability.py \
 	  --emulator "$(BT_EMULATOR)" --extension $(ASAN_DIR)/widecol \
 	  --bigtable $(ASAN_DIR)/widecol_bigtable; fi
 	@for t in $(FUZZ_TARGETS); do \
 	  ASAN_OPTIONS=detect_leaks=1 $(ASAN_DIR)/replay_$$t $(FUZZ_CORPUS)/$$t; done
 	@LD_PRELOAD="$(SAN_PRELOAD)" ASAN_OPTIONS=detect_leaks=0 \
-	  /usr/bin/python3 tests/differential.py \
+	  /usr/bin/python3 tests/harness/differential.py \
 	  --extension $(ASAN_DIR)/widecol --cases $(DIFF_CASES)
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  $(ASAN_DIR)/slt --defensive --extension $(ASAN_DIR)/widecol.so $(TESTS)
@@ -344,19 +345,19 @@ SOAK_SECONDS = 600
 SOAK_SEED = $(shell date +%s)
 
 soak: widecol.so
-	/usr/bin/python3 tests/differential.py --extension ./widecol \
+	/usr/bin/python3 tests/harness/differential.py --extension ./widecol \
 	  --seed $(SOAK_SEED) --cases 1000 --random 20 --seconds $(SOAK_SECONDS)
-	/usr/bin/python3 tests/crash.py --extension ./widecol --iterations 100 \
+	/usr/bin/python3 tests/harness/crash.py --extension ./widecol --iterations 100 \
 	  --seed $(SOAK_SEED)
-	/usr/bin/python3 tests/concurrency.py --extension ./widecol --procs 8 --txns 500
+	/usr/bin/python3 tests/harness/concurrency.py --extension ./widecol --procs 8 --txns 500
 
 VALGRIND = valgrind -q --error-exitcode=1 --leak-check=full \
            --errors-for-leak-kinds=definite
 
-valgrind: widecol.so tests/slt $(REPLAY)
+valgrind: widecol.so build/slt $(REPLAY)
 	@for t in $(FUZZ_TARGETS); do \
 	  $(VALGRIND) build/replay/$$t $(FUZZ_CORPUS)/$$t || exit 1; done
-	@$(VALGRIND) tests/slt --defensive --extension ./widecol.so $(TESTS)
+	@$(VALGRIND) build/slt --defensive --extension ./widecol.so $(TESTS)
 
 demo: all
 	sqlite3 :memory: < sql/demo.sql
@@ -389,4 +390,4 @@ compare: widecol.so
 
 clean:
 	rm -rf widecol.so widecol_bigtable.so libwidecol.a \
-	  examples/embed tests/slt bench/bench build widecol-*.tar.gz
+	  examples/embed bench/bench build widecol-*.tar.gz

@@ -13,8 +13,11 @@ Usage: advise.py [--rows N] [--extension ./widecol]
 """
 import argparse
 import resource
-import sqlite3
 import time
+import os
+import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "lib"))
+import wctest  # noqa: E402
 
 WORKLOAD = [
     ("SELECT * FROM payments WHERE customer_id = ?1 AND paid_at BETWEEN ?2 AND ?3", 100),
@@ -34,9 +37,7 @@ def main():
     ap.add_argument("--rows", type=int, default=1000000)
     ap.add_argument("--extension", default="./widecol")
     args = ap.parse_args()
-    db = sqlite3.connect(":memory:")
-    db.enable_load_extension(True)
-    db.load_extension(args.extension)
+    db = wctest.connect(args.extension)
     db.execute("CREATE TABLE payments(customer_id INTEGER, paid_at TEXT, "
                "payment_id INTEGER PRIMARY KEY, amount REAL, mode TEXT)")
     db.execute("WITH RECURSIVE i(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM i WHERE x < ?) "

@@ -41,11 +41,12 @@ import os
 import random
 import shutil
 import socket
-import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "lib"))
+import wctest  # noqa: E402
 
 
 def emulator_path():
@@ -123,11 +124,7 @@ def profile_split(data):
 
 def connect(args):
     """A connection with widecol and its Bigtable store loaded."""
-    db = sqlite3.connect(":memory:", isolation_level=None)
-    db.enable_load_extension(True)
-    db.load_extension(args.extension)
-    db.load_extension(args.bigtable)
-    return db
+    return wctest.connect(args.extension, bigtable=args.bigtable, isolation_level=None)
 
 
 def call_costs(args):

@@ -27,10 +27,11 @@ stops otherwise.  With --svg it draws the writes per region (docs/regions.svg).
 import argparse
 import json
 import os
-import sqlite3
 import statistics
 import sys
 import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "lib"))
+import wctest  # noqa: E402
 
 DESIGNS = [
     ("sequential", "ROWKEY(order_ts, order_id PAD 10)"),
@@ -44,9 +45,7 @@ START = "2026-01-01 00:00:00"
 
 
 def connect(extension):
-    db = sqlite3.connect(":memory:", isolation_level=None)
-    db.enable_load_extension(True)
-    db.load_extension(extension)
+    db = wctest.connect(extension, isolation_level=None)
     db.execute("PRAGMA cache_size = -500000")
     return db
 

@@ -35,10 +35,12 @@ Usage: bench/index.py [--rows N] [--repeat R] [--extension ./widecol]
 """
 import argparse
 import os
-import sqlite3
 import statistics
 import tempfile
 import time
+import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "lib"))
+import wctest  # noqa: E402
 
 
 def timed(db, sql, repeat):
@@ -86,9 +88,8 @@ def main():
     n = args.rows
 
     with tempfile.TemporaryDirectory() as tmp:
-        db = sqlite3.connect(os.path.join(tmp, "bench.db"), isolation_level=None)
-        db.enable_load_extension(True)
-        db.load_extension(args.extension)
+        db = wctest.connect(args.extension, os.path.join(tmp, "bench.db"),
+                            isolation_level=None)
 
         print("writes: %d rows in one transaction" % n)
         print("%-10s %14s %14s %8s" % ("indexes", "widecol rows/s", "ordinary rows/s", "ratio"))

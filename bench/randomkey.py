@@ -13,9 +13,12 @@ repetitions, and prints the ratios random / plain.
 Usage: random.py [--rows N] [--extension ./widecol]
 """
 import argparse
-import sqlite3
 import statistics
 import time
+import os
+import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "lib"))
+import wctest  # noqa: E402
 
 
 def main():
@@ -23,9 +26,7 @@ def main():
     ap.add_argument("--rows", type=int, default=200000)
     ap.add_argument("--extension", default="./widecol")
     args = ap.parse_args()
-    db = sqlite3.connect(":memory:", isolation_level=None)
-    db.enable_load_extension(True)
-    db.load_extension(args.extension)
+    db = wctest.connect(args.extension, isolation_level=None)
     db.execute("CREATE TEMP TABLE src AS WITH RECURSIVE i(x) AS (SELECT 0 UNION ALL "
                "SELECT x + 1 FROM i WHERE x < ?) SELECT printf('user%05d', x % 5000) "
                "AS userid, x AS orderid, x * 0.5 AS total FROM i", (args.rows - 1,))

@@ -13,8 +13,11 @@ Usage: ring.py [--rows N] [--extension ./widecol]
 """
 import argparse
 import resource
-import sqlite3
 import time
+import os
+import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "lib"))
+import wctest  # noqa: E402
 
 
 def timed(db, sql):
@@ -28,9 +31,7 @@ def main():
     ap.add_argument("--rows", type=int, default=1000000)
     ap.add_argument("--extension", default="./widecol")
     args = ap.parse_args()
-    db = sqlite3.connect(":memory:")
-    db.enable_load_extension(True)
-    db.load_extension(args.extension)
+    db = wctest.connect(args.extension)
     db.execute("CREATE TABLE k(u TEXT)")
     db.execute("INSERT INTO k WITH RECURSIVE i(x) AS (SELECT 1 UNION ALL SELECT x + 1 "
                "FROM i WHERE x < ?) SELECT 'user' || x FROM i", (args.rows,))

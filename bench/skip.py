@@ -42,6 +42,9 @@ import sqlite3
 import statistics
 import tempfile
 import time
+import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "lib"))
+import wctest  # noqa: E402
 
 BASE_TS = 1364248490
 
@@ -120,9 +123,8 @@ def main():
     heap = Heap()
 
     with tempfile.TemporaryDirectory() as tmp:
-        db = sqlite3.connect(os.path.join(tmp, "bench.db"), isolation_level=None)
-        db.enable_load_extension(True)
-        db.load_extension(args.extension)
+        db = wctest.connect(args.extension, os.path.join(tmp, "bench.db"),
+                            isolation_level=None)
         build(db, args.rows)
 
         lo = BASE_TS + args.rows * 40 // 100

@@ -13,9 +13,12 @@ Usage: token.py [--rows N] [--users U] [--extension ./widecol]
 """
 import argparse
 import random
-import sqlite3
 import statistics
 import time
+import os
+import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "lib"))
+import wctest  # noqa: E402
 
 
 def batch(db, sql, args):
@@ -31,9 +34,7 @@ def main():
     ap.add_argument("--users", type=int, default=2000)
     ap.add_argument("--extension", default="./widecol")
     args = ap.parse_args()
-    db = sqlite3.connect(":memory:")
-    db.enable_load_extension(True)
-    db.load_extension(args.extension)
+    db = wctest.connect(args.extension)
     cols = "user_id INTEGER, liked_at INTEGER, item_id INTEGER, title TEXT"
     db.execute("CREATE VIRTUAL TABLE tok USING widecol(%s, PRIMARY KEY ((user_id), liked_at DESC, "
                "item_id))" % cols)

@@ -22,10 +22,12 @@ Usage: bench/versions.py [--rows N] [--repeat R] [--extension ./widecol]
 import argparse
 import os
 import random
-import sqlite3
 import statistics
 import tempfile
 import time
+import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "lib"))
+import wctest  # noqa: E402
 
 
 def timed(db, sql, params, repeat):
@@ -50,9 +52,8 @@ def main():
     args = ap.parse_args()
     n, rep = args.rows, args.repeat
     with tempfile.TemporaryDirectory() as tmp:
-        db = sqlite3.connect(os.path.join(tmp, "v.db"), isolation_level=None)
-        db.enable_load_extension(True)
-        db.load_extension(args.extension)
+        db = wctest.connect(args.extension, os.path.join(tmp, "v.db"),
+                            isolation_level=None)
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=OFF")
         db.execute("SELECT widecol_clock(1700000000000000)")

@@ -2,7 +2,7 @@
 ** rk_token.c: Cassandra's Murmur3Partitioner token (see rk_token.h),
 ** written from MurmurHash3's published algorithm (x64, 128 bits, seed 0)
 ** with Cassandra's reading of the tail, and checked against the DataStax
-** Python driver's implementation (tests/token_check.py).
+** Python driver's implementation (tests/harness/token_check.py).
 */
 #include "key/rk_token.h"
 

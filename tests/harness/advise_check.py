@@ -20,6 +20,8 @@ import os
 import sqlite3
 import subprocess
 import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import wctest  # noqa: E402
 
 SETUP = """
 CREATE TABLE payments(customer_id INTEGER, paid_at TEXT, payment_id INTEGER PRIMARY KEY,
@@ -51,9 +53,7 @@ WORKLOADS = [
 
 
 def connect(ext):
-    db = sqlite3.connect(":memory:", isolation_level=None)
-    db.enable_load_extension(True)
-    db.load_extension(ext)
+    db = wctest.connect(ext, isolation_level=None)
     db.executescript(SETUP)
     return db
 
@@ -78,9 +78,7 @@ def check_iot(ext):
     """The advisor and the lint agree: jittered timestamps rise, so an
     index on them is offered with a BUCKET in front, and no design the
     advisor ranks first has an index the lint calls a hotspot."""
-    db = sqlite3.connect(":memory:", isolation_level=None)
-    db.enable_load_extension(True)
-    db.load_extension(ext)
+    db = wctest.connect(ext, isolation_level=None)
     db.executescript(IOT)
     rows = db.execute("SELECT rank, ddl FROM widecol_advise('readings', "
                       "'SELECT sql, weight FROM workload', '{\"candidates\": 100}')").fetchall()
@@ -90,9 +88,7 @@ def check_iot(ext):
     failed += not ok
     print("advise check: jittered timestamps: %d of %d designs index ts behind a BUCKET: %s"
           % (len(bucketed), len(rows), "ok" if ok else "FAILED"))
-    t = sqlite3.connect(":memory:", isolation_level=None)
-    t.enable_load_extension(True)
-    t.load_extension(ext)
+    t = wctest.connect(ext, isolation_level=None)
     t.execute(rows[0][1])
     t.executemany("INSERT INTO main.readings VALUES (?, ?, ?)",
                   db.execute("SELECT * FROM readings ORDER BY rowid").fetchall())
@@ -129,9 +125,7 @@ def main():
                           "'SELECT sql, weight FROM workload', '{\"candidates\": 100}')").fetchall()
         for rank, ddl in rows:
             n_ddl += 1
-            t = sqlite3.connect(":memory:", isolation_level=None)
-            t.enable_load_extension(True)
-            t.load_extension(args.extension)
+            t = wctest.connect(args.extension, isolation_level=None)
             try:
                 t.execute(ddl)
                 for row in db.execute("SELECT * FROM payments"):

@@ -8,8 +8,10 @@ sqllogictest scripts run in defensive mode, where <name>_versions and
 Usage: check_versions.py [--extension ./widecol]
 """
 import argparse
-import sqlite3
 import sys
+import os
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import wctest  # noqa: E402
 
 SETUP = [
     "CREATE VIRTUAL TABLE s USING widecol(k TEXT, v INTEGER, ROWKEY(k), VERSIONS 2)",
@@ -48,9 +50,7 @@ def main():
     args = ap.parse_args()
     failed = 0
     for table, corrupt, want in CASES:
-        db = sqlite3.connect(":memory:", isolation_level=None)
-        db.enable_load_extension(True)
-        db.load_extension(args.extension)
+        db = wctest.connect(args.extension, isolation_level=None)
         for sql in SETUP:
             db.execute(sql)
         check = "SELECT * FROM widecol_check('%s')" % table

@@ -20,6 +20,8 @@ import os
 import sqlite3
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import wctest  # noqa: E402
 
 SCHEMA = """CREATE VIRTUAL TABLE t USING widecol(
   id INTEGER, grp INTEGER, v INTEGER, note TEXT,
@@ -28,10 +30,7 @@ COUNTER = 999999999
 
 
 def connect(path, ext):
-    db = sqlite3.connect(path, isolation_level=None, timeout=30)
-    db.enable_load_extension(True)
-    db.load_extension(ext)
-    return db
+    return wctest.connect(ext, path, isolation_level=None, timeout=30)
 
 
 def worker(path, ext, proc, txns, rows, queue):

@@ -16,8 +16,10 @@ Usage: cql_check.py [--extension ./widecol]
 import argparse
 import random
 import re
-import sqlite3
 import sys
+import os
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import wctest  # noqa: E402
 
 BACK = {"bigint": "INTEGER", "double": "REAL", "text": "TEXT", "blob": "BLOB",
         "decimal": "NUMERIC"}
@@ -67,9 +69,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--extension", default="./widecol")
     args = ap.parse_args()
-    db = sqlite3.connect(":memory:")
-    db.enable_load_extension(True)
-    db.load_extension(args.extension)
+    db = wctest.connect(args.extension)
     r = random.Random(17)
     failed = 0
     for n, (cols, key, cassandra) in enumerate(DESIGNS):

@@ -23,11 +23,12 @@ import argparse
 import os
 import random
 import signal
-import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import wctest  # noqa: E402
 
 SCHEMA = """CREATE VIRTUAL TABLE t USING widecol(
   id INTEGER, grp INTEGER, note TEXT, touched INTEGER,
@@ -36,9 +37,7 @@ SCHEMA = """CREATE VIRTUAL TABLE t USING widecol(
 
 
 def connect(path, ext, mode):
-    db = sqlite3.connect(path, isolation_level=None, timeout=10)
-    db.enable_load_extension(True)
-    db.load_extension(ext)
+    db = wctest.connect(ext, path, isolation_level=None, timeout=10)
     db.execute("PRAGMA journal_mode=%s" % mode)
     return db
 

@@ -41,7 +41,8 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import wctest  # noqa: E402
 from fault_proxy import FaultProxy  # noqa: E402
 
 INT64_MAX = 2**63 - 1
@@ -675,12 +676,9 @@ class Runner:
     def connect(self):
         # Statements are finalized after use, as a C program's are, so that
         # what widecol kept of one cannot outlive it unnoticed (ASan).
-        db = sqlite3.connect(":memory:", isolation_level=None, cached_statements=0)
+        db = wctest.connect(self.ext, bigtable=self.bigtable, isolation_level=None,
+                            cached_statements=0)
         db.text_factory = bytes
-        db.enable_load_extension(True)
-        db.load_extension(self.ext)
-        if self.bigtable:
-            db.load_extension(self.bigtable)
         if self.own_match:
             db.create_function("like", 2, contains_like, deterministic=True)
             db.create_function("glob", 2, contains_glob, deterministic=True)
@@ -801,7 +799,7 @@ class Runner:
         print(title)
         if self.own_match:
             print("-- reproduce in Python: like() and glob() are contains_like() and "
-                  "contains_glob() of tests/differential.py")
+                  "contains_glob() of tests/harness/differential.py")
         else:
             print("-- reproduce with: sqlite3 :memory: then paste")
         print(".load %s" % self.ext)
@@ -1834,10 +1832,7 @@ def race_spec(r, n):
 def race_worker(job):
     """One writer of a race: its statements and their outcomes, as JSON."""
     rng = random.Random(job["seed"])
-    db = sqlite3.connect(":memory:", isolation_level=None)
-    db.enable_load_extension(True)
-    db.load_extension(job["extension"])
-    db.load_extension(job["bigtable"])
+    db = wctest.connect(job["extension"], bigtable=job["bigtable"], isolation_level=None)
     db.execute(job["create"])
     keys = [bytes.fromhex(k) for k in job["keys"]]
     mine = job["rows"]

@@ -13,6 +13,9 @@ Usage: lint_fixes.py [--extension ./widecol]
 import argparse
 import sqlite3
 import sys
+import os
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import wctest  # noqa: E402
 
 
 def q(name):
@@ -157,9 +160,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--extension", default="./widecol")
     args = ap.parse_args()
-    db = sqlite3.connect(":memory:", isolation_level=None)
-    db.enable_load_extension(True)
-    db.load_extension(args.extension)
+    db = wctest.connect(args.extension, isolation_level=None)
     n_fix = failed = 0
     rules = set()
     for d in DESIGNS:

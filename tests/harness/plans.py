@@ -14,8 +14,10 @@ Usage: plans.py [--extension ./widecol] [--shapes 100000]
 import argparse
 import ctypes
 import ctypes.util
-import sqlite3
 import sys
+import os
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import wctest  # noqa: E402
 
 NCOL = 64
 
@@ -28,9 +30,7 @@ def main():
     lib = ctypes.CDLL(ctypes.util.find_library("sqlite3"))
     lib.sqlite3_memory_used.restype = ctypes.c_int64
 
-    db = sqlite3.connect(":memory:", isolation_level=None)
-    db.enable_load_extension(True)
-    db.load_extension(args.extension)
+    db = wctest.connect(args.extension, isolation_level=None)
     cols = ["c%d" % i for i in range(NCOL)]
     db.execute("CREATE VIRTUAL TABLE w USING widecol(k INTEGER, %s, "
                "ROWKEY(k PAD 6))" % ", ".join(c + " INTEGER" for c in cols))

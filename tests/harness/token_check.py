@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """rk_token() against Cassandra's token, as the DataStax driver computes it.
 
-tests/vectors/rk_token.jsonl.gz holds 100,000 partition keys and their
+tests/harness/vectors/rk_token.jsonl.gz holds 100,000 partition keys and their
 tokens, computed by Debian's python3-cassandra (cassandra.metadata.
 Murmur3Token.hash_fn over the key's bytes, the driver's own Murmur3): one
 value or a composite of 2 to 4, of every storage class, bytes of 0x80 and
@@ -22,9 +22,10 @@ import gzip
 import json
 import os
 import random
-import sqlite3
 import struct
 import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import wctest  # noqa: E402
 
 VECTORS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "vectors", "rk_token.jsonl.gz")
 COUNT = 100000
@@ -83,7 +84,7 @@ def generate():
             args = [random_arg(r) for _ in range(n)]
             while not key_bytes(args):
                 # Cassandra refuses an empty key (rk_token too: its test is
-                # in tests/rk_token.test); an empty part of a composite is
+                # in tests/logic/rk_token.test); an empty part of a composite is
                 # a key.
                 args = [random_arg(r)]
             f.write(json.dumps({"a": args, "t": Murmur3Token.hash_fn(key_bytes(args))},
@@ -100,9 +101,7 @@ def main():
         generate()
     with gzip.open(VECTORS, "rt", encoding="utf-8") as f:
         vectors = [json.loads(line) for line in f]
-    db = sqlite3.connect(":memory:")
-    db.enable_load_extension(True)
-    db.load_extension(args.extension)
+    db = wctest.connect(args.extension)
     failed, kinds = 0, {}
     for vec in vectors:
         vals = [value_of(a) for a in vec["a"]]

@@ -1,9 +1,9 @@
 #!/bin/sh
 # The runner's self-test: it must fail exactly the records of
-# tests/selftest/must_fail.test that follow a "# must fail" comment.
-# Usage: sh tests/selftest.sh <path to slt>
+# tests/logic/selftest/must_fail.test that follow a "# must fail" comment.
+# Usage: sh tests/logic/selftest.sh <path to slt>
 slt=$1
-file=tests/selftest/must_fail.test
+file=tests/logic/selftest/must_fail.test
 out=$("$slt" "$file")
 want=$(awk '/^# must fail/ { print NR + 1 }' "$file")
 got=$(printf '%s\n' "$out" | sed -n "s|^$file:\([0-9]*\): .*|\1|p")

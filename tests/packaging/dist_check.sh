@@ -23,7 +23,7 @@ cd "$tmp/widecol-$version" || { echo "dist check: no widecol-$version/: FAILED";
 # Built as where gRPC is not installed (pkg-config finds nothing): the
 # core is built, the Bigtable store skipped with a line saying how to get
 # it.  (`make distcheck` runs the tarball's whole make test.)
-if ! PKG_CONFIG_LIBDIR=/nonexistent make -s all tests/slt >build.log 2>&1 \
+if ! PKG_CONFIG_LIBDIR=/nonexistent make -s all build/slt >build.log 2>&1 \
    || grep -q 'warning:' build.log || [ ! -f widecol.so ] || [ ! -f libwidecol.a ]; then
   cat build.log
   echo "dist check: the unpacked tree does not build cleanly without gRPC: FAILED"
@@ -35,7 +35,7 @@ if [ -f widecol_bigtable.so ] || ! grep -q "widecol_bigtable.so, the Bigtable st
   exit 1
 fi
 echo "dist check: without gRPC, make builds widecol.so and libwidecol.a and says how to get the Bigtable store: ok"
-out=$(tests/slt --defensive --extension ./widecol.so tests/*.test 2>&1 | tail -1)
+out=$(build/slt --defensive --extension ./widecol.so tests/logic/*.test 2>&1 | tail -1)
 case "$out" in
   *" passed, 0 failed") echo "dist check: $tarball builds and its tests pass unpacked ($out)" ;;
   *) echo "dist check: $tarball's tests unpacked: $out: FAILED"; exit 1 ;;

@@ -31,10 +31,11 @@ import glob
 import os
 import re
 import shutil
-import sqlite3
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import wctest  # noqa: E402
 
 FILES = ["README.md", "CHANGELOG.md", "python/README.md"] + sorted(glob.glob("docs/*.md"))
 
@@ -256,9 +257,7 @@ def check_figures():
 
 
 def check_surface(ext):
-    db = sqlite3.connect(":memory:")
-    db.enable_load_extension(True)
-    db.load_extension(ext)
+    db = wctest.connect(ext)
     names = {r[0] for r in db.execute(
         "SELECT name FROM pragma_function_list WHERE name GLOB 'rk_*' OR name GLOB 'widecol*' "
         "UNION SELECT name FROM pragma_module_list WHERE name GLOB 'widecol*'")}

@@ -57,7 +57,7 @@ if [ -f "$tmp/stage/usr/lib/widecol.so" ] && [ -f "$tmp/stage/usr/include/wideco
   ok "make install DESTDIR: $n files under the stage, for /usr"
 else bad "make install DESTDIR"; fi
 # The installed docs' links resolve in the installed tree.
-if out=$(/usr/bin/python3 tests/docs_check.py --installed "$tmp/stage/usr/share/doc/widecol" 2>&1); then
+if out=$(/usr/bin/python3 tests/packaging/docs_check.py --installed "$tmp/stage/usr/share/doc/widecol" 2>&1); then
   ok "$(printf '%s' "$out" | tail -1 | sed 's/^docs check: //')"
 else printf '%s\n' "$out"; bad "the installed docs' links"; fi
 # The installed Bigtable demo runs where it was installed (its SQL beside

@@ -1,9 +1,9 @@
 #!/bin/sh
 # The Bigtable store's tests (make test): starts Google's Bigtable emulator
-# on a free loopback port, runs the sqllogictest scripts of tests/bigtable/
+# on a free loopback port, runs the sqllogictest scripts of tests/stores/bigtable/
 # with both libraries loaded, the cbt and error checks of
-# tests/bigtable_check.py, the several-writer and fault cases of
-# tests/bigtable_reliability.py, the demo, and the differential test on the
+# tests/stores/bigtable_check.py, the several-writer and fault cases of
+# tests/stores/bigtable_reliability.py, the demo, and the differential test on the
 # Bigtable store (under injected connection faults, with races of two
 # writer processes), then stops the emulator.  Without the emulator (package
 # google-cloud-cli-bigtable-emulator) or cbt (google-cloud-cli-cbt) the
@@ -13,7 +13,7 @@
 # libraries, BT_SCRIPTS_ONLY=1 leaves out the Python checks, and
 # BT_DIFF_PRELOAD (the sanitizers' runtimes) runs the differential test
 # under them.
-slt=${BT_SLT:-tests/slt}
+slt=${BT_SLT:-build/slt}
 lib=${BT_LIB:-.}
 if [ ! -f "$lib/widecol_bigtable.so" ]; then
   echo "bigtable tests: SKIPPED: $lib/widecol_bigtable.so was not built (it needs gRPC, protobuf-c and protoc-c: apt-get install libgrpc-dev libprotobuf-c-dev protobuf-c-compiler)"
@@ -50,17 +50,17 @@ echo "bigtable tests: the emulator $emulator on $BIGTABLE_EMULATOR_HOST"
 
 status=0
 "$slt" --defensive --extension "$lib/widecol.so" --extension "$lib/widecol_bigtable.so" \
-  tests/bigtable/*.test || status=1
+  tests/stores/bigtable/*.test || status=1
 if [ -n "$BT_DIFF_PRELOAD" ]; then
   # make asan: the differential test on Bigtable under the sanitizers,
   # preloaded into python3 (it finalizes statements after use, so that
   # what widecol keeps of one cannot outlive it unnoticed).
   LD_PRELOAD="$BT_DIFF_PRELOAD" ASAN_OPTIONS=detect_leaks=0 /usr/bin/python3 \
-    tests/differential.py --extension "$lib/widecol" --bigtable "$lib/widecol_bigtable" \
+    tests/harness/differential.py --extension "$lib/widecol" --bigtable "$lib/widecol_bigtable" \
     --cases "${BT_DIFF_CASES:-40}" || status=1
 fi
 if [ -z "$BT_SCRIPTS_ONLY" ]; then
-  /usr/bin/python3 tests/bigtable_check.py --emulator "$emulator" || status=1
+  /usr/bin/python3 tests/stores/bigtable_check.py --emulator "$emulator" || status=1
   # The README's script (its own emulator): the blog's two answers.
   out=$(sh sql/bigtable/demo.sh 2>&1)
   if printf '%s' "$out" | grep -q '| 000123_01-01-2017 16:06:30_012345682 | 99.0   | wire |' &&
@@ -72,11 +72,11 @@ if [ -z "$BT_SCRIPTS_ONLY" ]; then
   fi
   # Several writers, transactions and faults, each case against cbt and
   # widecol_check (its own emulator, which it stops, kills and restarts).
-  timeout 900 /usr/bin/python3 tests/bigtable_reliability.py --emulator "$emulator" \
+  timeout 900 /usr/bin/python3 tests/stores/bigtable_reliability.py --emulator "$emulator" \
     --extension "$lib/widecol" --bigtable "$lib/widecol_bigtable" || status=1
   # The differential test with a connection to Bigtable severed about once
   # a second, and races of two writer processes.
-  /usr/bin/python3 tests/differential.py --extension "$lib/widecol" \
+  /usr/bin/python3 tests/harness/differential.py --extension "$lib/widecol" \
     --bigtable "$lib/widecol_bigtable" --cases "${BT_DIFF_CASES:-40}" \
     --race "${BT_DIFF_RACES:-4}" --faults 1 || status=1
 fi

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The Bigtable store seen from outside, and its errors.
 
-Run by tests/bigtable.sh with BIGTABLE_EMULATOR_HOST set to a running
+Run by tests/stores/bigtable.sh with BIGTABLE_EMULATOR_HOST set to a running
 emulator.  What widecol wrote is read back with Google's own client, cbt:
 the row keys (byte for byte the keys the local store writes), the column
 families and their GC rules, every cell's family, qualifier and value, each
@@ -26,6 +26,8 @@ import subprocess
 import sys
 import tempfile
 import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import wctest  # noqa: E402
 
 FAILED = []
 
@@ -38,11 +40,7 @@ def expect(what, ok, detail=""):
 
 
 def connect(args):
-    db = sqlite3.connect(":memory:", isolation_level=None)
-    db.enable_load_extension(True)
-    db.load_extension(args.extension)
-    db.load_extension(args.bigtable)
-    return db
+    return wctest.connect(args.extension, bigtable=args.bigtable, isolation_level=None)
 
 
 def cbt(project, instance, *words):
@@ -508,16 +506,12 @@ def check_reopen_without_store(args):
     says what to load."""
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "r.db")
-        db = sqlite3.connect(path, isolation_level=None)
-        db.enable_load_extension(True)
-        db.load_extension(args.extension)
-        db.load_extension(args.bigtable)
+        db = wctest.connect(args.extension, path, bigtable=args.bigtable,
+                            isolation_level=None)
         db.execute("CREATE VIRTUAL TABLE rs USING widecol(k TEXT, ROWKEY(k), "
                    "STORAGE BIGTABLE 'projects/chk/instances/wc/tables/rs')")
         db.close()
-        db = sqlite3.connect(path, isolation_level=None)
-        db.enable_load_extension(True)
-        db.load_extension(args.extension)
+        db = wctest.connect(args.extension, path, isolation_level=None)
         try:
             db.execute("SELECT count(*) FROM rs").fetchall()
             got = "no error"

@@ -26,7 +26,8 @@ import tempfile
 import threading
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import wctest  # noqa: E402
 from fault_proxy import FaultProxy  # noqa: E402
 
 FAILED = []
@@ -46,11 +47,7 @@ def resource(table):
 
 
 def connect(ext, bigtable, path=":memory:"):
-    db = sqlite3.connect(path, isolation_level=None, timeout=30)
-    db.enable_load_extension(True)
-    db.load_extension(ext)
-    db.load_extension(bigtable)
-    return db
+    return wctest.connect(ext, path, bigtable=bigtable, isolation_level=None, timeout=30)
 
 
 def run(db, sql, params=()):

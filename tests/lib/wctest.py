@@ -1,0 +1,28 @@
+"""wctest: what the Python harnesses and benchmarks share.
+
+Every script takes the libraries to test as paths without the suffix
+(--extension ./widecol, --bigtable ./widecol_bigtable), as SQLite's
+load_extension does, so that the sanitizer builds (build/asan/) are tested
+the same way.  A script finds this module with
+
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                    "..", "lib"))   # tests/<kind>/x.py
+    import wctest
+
+Needs a Python whose sqlite3 module can load extensions (Debian's
+/usr/bin/python3; pyenv's default builds cannot).
+"""
+import sqlite3
+
+
+def connect(extension, database=":memory:", bigtable=None, **options):
+    """A sqlite3 connection to database with widecol loaded from extension
+    and, where bigtable is given, the Bigtable store from that path.
+    options go to sqlite3.connect as they are (isolation_level=None for
+    autocommit, as the sqlite3 shell; timeout; cached_statements)."""
+    db = sqlite3.connect(database, **options)
+    db.enable_load_extension(True)
+    db.load_extension(extension)
+    if bigtable:
+        db.load_extension(bigtable)
+    return db
