@@ -84,6 +84,7 @@ struct BtCursor {
   ProtobufCBinaryData aKey[1];
   WcBuf lastKey;        /* Key of the last row delivered */
   int bLast;            /* lastKey is set */
+  int bReversed;        /* Rows come in descending key order */
   int64_t nPage;        /* Rows the page asks for (0: no limit) */
   int64_t nPageRows;    /* Rows of the page delivered */
   int64_t iRetryStart;  /* When the wait for the message that did not
@@ -391,6 +392,42 @@ static int emptyRange(const Wcbt__KeyRange *pRange){
           || pRange->end_case == WCBT__KEY_RANGE__END_END_OPEN));
 }
 
+/* skipDelivered() of a reversed read, whose rows come from the end:
+** drops the keys and ranges at or after the last row delivered, and the
+** range it is in ends before it. */
+static int skipDeliveredReversed(BtCursor *pCur){
+  Wcbt__KeySet *pSet = &pCur->set;
+  Wcbt__KeyRange *pRange;
+  const unsigned char *aLast = pCur->lastKey.a;
+  size_t nLast = (size_t)pCur->lastKey.n;
+  while( pSet->n_keys > 0
+      && keyCompare(pSet->keys[pSet->n_keys - 1].data,
+                    pSet->keys[pSet->n_keys - 1].len, aLast, nLast) >= 0 ){
+    pSet->n_keys--;
+  }
+  while( pSet->n_ranges > 0 ){
+    pRange = pSet->ranges[pSet->n_ranges - 1];
+    if( pRange->start_case == WCBT__KEY_RANGE__START__NOT_SET
+     || keyCompare(pRange->start_closed.data, pRange->start_closed.len,
+                   aLast, nLast) < 0 ){
+      break;
+    }
+    pSet->n_ranges--;
+  }
+  if( pSet->n_ranges > 0 ){
+    pRange = pSet->ranges[pSet->n_ranges - 1];
+    if( pRange->end_case == WCBT__KEY_RANGE__END__NOT_SET
+     || keyCompare(pRange->end_open.data, pRange->end_open.len,
+                   aLast, nLast) >= 0 ){
+      pRange->end_case = WCBT__KEY_RANGE__END_END_OPEN;
+      pRange->end_open.data = btArenaCopy(&pCur->reqArena, aLast, nLast);
+      pRange->end_open.len = nLast;
+      if( pRange->end_open.data == 0 ) return 0;
+    }
+  }
+  return pSet->n_keys > 0 || pSet->n_ranges > 0;
+}
+
 /* Drops from the request what lies at or before the last row delivered:
 ** keys, and ranges that end there; the range it is in starts after it (a
 ** copy in the request's arena: lastKey changes as rows come).  True if
@@ -402,6 +439,7 @@ static int skipDelivered(BtCursor *pCur){
   const unsigned char *aLast = pCur->lastKey.a;
   size_t nLast = (size_t)pCur->lastKey.n;
   if( !pCur->bLast ) return pSet->n_keys > 0 || pSet->n_ranges > 0;
+  if( pCur->bReversed ) return skipDeliveredReversed(pCur);
   while( pSet->n_keys > 0
       && keyCompare(pSet->keys[0].data, pSet->keys[0].len, aLast, nLast) <= 0 ){
     pSet->keys++;
@@ -620,6 +658,7 @@ static int readRow(BtCursor *pCur){
       pCur->bMore = 0;
       pCur->bMarkerCell = 0;
       pCur->nPageRows++;
+      p->count.nRowIn++;
       pCur->nRetry = 0;
       waitBegins(pCur);
       pCur->lastKey.n = 0;
@@ -1127,7 +1166,7 @@ int btFilter(sqlite3_vtab_cursor *pCursor, int idxNum, const char *idxStr,
   BtTable *p = (BtTable*)pCursor->pVtab;
   BtArena *pA = &pCur->reqArena;
   Wcbt__KeyRange *pRange = &pCur->range;
-  sqlite3_value *pEq = 0, *pStamp = 0, *pRowkey = 0;
+  sqlite3_value *pEq = 0, *pStamp = 0, *pRowkey = 0, *pLimit = 0;
   int i, iArg = 0, rc, bEmpty = 0;
   (void)argc;
   cursorReset(pCur);
@@ -1143,12 +1182,16 @@ int btFilter(sqlite3_vtab_cursor *pCursor, int idxNum, const char *idxStr,
     WcRpcStats *pOut = sqlite3_value_pointer(argv[0], WC_RPC_COUNTERS);
     if( pOut ){
       pOut->nRpc += p->count.nRpc;
+      pOut->nRowIn += p->count.nRowIn;
       pOut->nMsgIn += p->count.nMsgIn;
       pOut->nByteIn += p->count.nByteIn;
       pOut->nByteOut += p->count.nByteOut;
       if( pOut->bReset ) memset(&p->count, 0, sizeof(p->count));
     }
     pCur->bEof = 1;
+    if( pOut && pOut->bEstimate && p->eKind == BT_ROWS ){
+      return btRowEstimate(p, &pOut->nRowEstimate);
+    }
     return SQLITE_OK;
   }
   /* The arguments: key constraints in bit order, then _stamp, rowkey. */
@@ -1160,6 +1203,7 @@ int btFilter(sqlite3_vtab_cursor *pCursor, int idxNum, const char *idxStr,
   }
   if( idxNum & BT_STAMPEQ ) pStamp = argv[iArg++];
   if( idxNum & BT_ROWKEYEQ ) pRowkey = argv[iArg++];
+  if( idxNum & BT_LIMIT ) pLimit = argv[iArg++];
   if( pEq && pStamp && sqlite3_value_type(pStamp) == SQLITE_BLOB
    && sqlite3_value_type(pEq) == SQLITE_BLOB ){
     /* Nothing is sent: what waits stays behind the write to come. */
@@ -1218,7 +1262,7 @@ int btFilter(sqlite3_vtab_cursor *pCursor, int idxNum, const char *idxStr,
     }
   }
   if( pStamp && sqlite3_value_type(pStamp) != SQLITE_NULL ) bEmpty = 1;
-  if( idxNum == BT_SET ){
+  if( idxNum & BT_SET ){
     rc = decodeSet(pCur, argv[0]);
     if( rc != SQLITE_OK ) return rc;
     bEmpty = pCur->set.n_ranges == 0;
@@ -1238,9 +1282,17 @@ int btFilter(sqlite3_vtab_cursor *pCursor, int idxNum, const char *idxStr,
     return pA->bOom ? SQLITE_NOMEM : SQLITE_OK;
   }
   pCur->req.table_name = p->zResource;
+  pCur->bReversed = (idxNum & BT_REVERSED) != 0;
+  pCur->req.reversed = pCur->bReversed;
   pCur->req.filter = readFilter(p, pCur->colUsed, pA);
   if( pCur->req.filter == 0 ) return SQLITE_NOMEM;
   pCur->nPage = pCur->set.n_keys == 0 ? BT_FIRST_PAGE : 0;
+  if( pLimit && pCur->nPage > 0
+   && sqlite3_value_numeric_type(pLimit) == SQLITE_INTEGER
+   && sqlite3_value_int64(pLimit) > 0 ){
+    int64_t nLimit = sqlite3_value_int64(pLimit);
+    pCur->nPage = nLimit < BT_MAX_PAGE ? nLimit : BT_MAX_PAGE;
+  }
   pCur->req.rows = &pCur->set;
   pCur->nVer = pCur->iVer = 0;
   waitBegins(pCur);

@@ -31,6 +31,9 @@ SQLITE_EXTENSION_INIT3
 #include <string.h>
 #include <time.h>
 
+/* Entries of initial metadata every call sends (requestOps()). */
+#define BT_CALL_METADATA 2
+
 /* Keepalive pings, as google-cloud-cpp's Bigtable client sends them
 ** (google/cloud/bigtable/internal/defaults.cc). */
 #define BT_KEEPALIVE_MS         30000
@@ -430,18 +433,28 @@ static void statusFrom(BtStatus *pStatus, grpc_status_code code,
   gpr_free(zDetail);
 }
 
+/* The features this client declares on every call: Bigtable's
+** FeatureFlags message (googleapis google/bigtable/v2/feature_flags.proto)
+** with reverse_scans (field 1) true, serialized (0x08 0x01) and
+** base64url-encoded, under the metadata key Google's clients use.  The
+** service answers a reversed ReadRows only for a client that declares it. */
+#define BT_FEATURES_KEY   "bigtable-features"
+#define BT_FEATURES_VALUE "CAE="
+
 /* The first four operations of every call: initial metadata (the
-** routing header zParams in *pMd), the request, the half-close, and the
-** response's initial metadata into *pInitial. */
-static void requestOps(grpc_op *aOp, grpc_metadata *pMd, const char *zParams,
+** routing header zParams and the features, in aMd[0..1]), the request,
+** the half-close, and the response's initial metadata into *pInitial. */
+static void requestOps(grpc_op *aOp, grpc_metadata *aMd, const char *zParams,
                        grpc_byte_buffer *pSend, grpc_metadata_array *pInitial){
   memset(aOp, 0, sizeof(grpc_op) * 4);
-  memset(pMd, 0, sizeof(*pMd));
-  pMd->key = grpc_slice_from_static_string("x-goog-request-params");
-  pMd->value = grpc_slice_from_copied_string(zParams ? zParams : "");
+  memset(aMd, 0, sizeof(*aMd) * BT_CALL_METADATA);
+  aMd[0].key = grpc_slice_from_static_string("x-goog-request-params");
+  aMd[0].value = grpc_slice_from_copied_string(zParams ? zParams : "");
+  aMd[1].key = grpc_slice_from_static_string(BT_FEATURES_KEY);
+  aMd[1].value = grpc_slice_from_static_string(BT_FEATURES_VALUE);
   aOp[0].op = GRPC_OP_SEND_INITIAL_METADATA;
-  aOp[0].data.send_initial_metadata.count = 1;
-  aOp[0].data.send_initial_metadata.metadata = pMd;
+  aOp[0].data.send_initial_metadata.count = BT_CALL_METADATA;
+  aOp[0].data.send_initial_metadata.metadata = aMd;
   /* A call made while the server is away waits for it (within its
   ** deadline) instead of failing at once: the wait polls the connection
   ** attempts, which otherwise progress only while some call polls. */
@@ -465,7 +478,7 @@ struct BtPending {
   grpc_byte_buffer *pRecv;
   grpc_status_code code;
   grpc_slice details;
-  grpc_metadata md;
+  grpc_metadata aMd[BT_CALL_METADATA];
   char *zParams;
   char *zMethod;
   int bStarted;
@@ -495,7 +508,7 @@ BtPending *btCallStart(BtConn *pConn, const char *zMethod, const char *zTable,
   p->zMethod = sqlite3_mprintf("%s", zMethod);
   grpc_metadata_array_init(&p->initial);
   grpc_metadata_array_init(&p->trailing);
-  requestOps(aOp, &p->md, p->zParams, p->pSend, &p->initial);
+  requestOps(aOp, p->aMd, p->zParams, p->pSend, &p->initial);
   memset(&aOp[4], 0, sizeof(grpc_op) * 2);
   aOp[4].op = GRPC_OP_RECV_MESSAGE;
   aOp[4].data.recv_message.recv_message = &p->pRecv;
@@ -534,7 +547,7 @@ int btCallFinish(BtPending *p, const ProtobufCMessageDescriptor *pRespDesc,
       rc = BT_OK;
     }
   }
-  grpc_slice_unref(p->md.value);
+  grpc_slice_unref(p->aMd[0].value);
   grpc_slice_unref(p->details);
   grpc_metadata_array_destroy(&p->initial);
   grpc_metadata_array_destroy(&p->trailing);
@@ -586,7 +599,7 @@ int btStreamOpen(BtConn *pConn, const char *zMethod, const char *zTable,
                  BtStatus *pStatus, const BtWait *pWait){
   BtStream *p = sqlite3_malloc(sizeof(*p));
   grpc_byte_buffer *pSend;
-  grpc_metadata md;
+  grpc_metadata aMd[BT_CALL_METADATA];
   grpc_op aOp[4];
   char *zParams;
   *ppStream = 0;
@@ -606,7 +619,7 @@ int btStreamOpen(BtConn *pConn, const char *zMethod, const char *zTable,
   grpc_metadata_array_init(&p->trailing);
   zParams = routingParams(zTable);
   pSend = packMessage(pReq, p->wait.pCount);
-  requestOps(aOp, &md, zParams, pSend, &p->initial);
+  requestOps(aOp, aMd, zParams, pSend, &p->initial);
   if( p->wait.pCount ) p->wait.pCount->nRpc++;
   /* A start that fails (an endpoint that is down, a server that does not
   ** answer) ends the call, and btStreamNext() reports the status it
@@ -615,7 +628,7 @@ int btStreamOpen(BtConn *pConn, const char *zMethod, const char *zTable,
     waitFor(p->pCq, (void*)1, p->pCall, p->pChannel, &p->wait,
             deadlineOf(&p->wait));
   }
-  grpc_slice_unref(md.value);
+  grpc_slice_unref(aMd[0].value);
   grpc_byte_buffer_destroy(pSend);
   sqlite3_free(zParams);
   *ppStream = p;

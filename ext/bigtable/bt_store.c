@@ -435,7 +435,7 @@ static int btDestroy(sqlite3_vtab *pVtab){
 static int btBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
   BtTable *p = (BtTable*)pVtab;
   int aiCons[5] = {-1, -1, -1, -1, -1};
-  int iStamp = -1, iRowkey = -1;
+  int iStamp = -1, iRowkey = -1, iLimit = -1;
   int i, idxNum = 0, nArg = 0;
   double cost = 1e6;
   for(i = 0; i < pInfo->nConstraint; i++){
@@ -470,6 +470,7 @@ static int btBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
         iRowkey = i;
       }
     }
+    if( pC->op == SQLITE_INDEX_CONSTRAINT_LIMIT ) iLimit = i;
     if( pC->iColumn != 0 ) continue;
     switch( pC->op ){
       case SQLITE_INDEX_CONSTRAINT_EQ: k = 0; break;
@@ -505,6 +506,12 @@ static int btBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
       pInfo->aConstraintUsage[iRowkey].omit = 1;
     }
   }
+  /* A LIMIT sizes the first page (SQLite still applies it).  It comes
+  ** only where SQLite leaves no term of the WHERE to itself. */
+  if( iLimit >= 0 && (idxNum & BT_EQ) == 0 ){
+    idxNum |= BT_LIMIT;
+    pInfo->aConstraintUsage[iLimit].argvIndex = ++nArg;
+  }
   if( idxNum & BT_EQ ){
     /* With _stamp = ?, no call at all. */
     cost = (idxNum & BT_STAMPEQ) ? 1 : 10;
@@ -520,7 +527,8 @@ static int btBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
   pInfo->estimatedCost = cost;
   pInfo->idxNum = idxNum;
   /* Rows come in key order; an OLDER table's versions of a key newest
-  ** first. */
+  ** first.  Descending key order is a reversed read (not of an OLDER
+  ** table, whose versions would come oldest first). */
   if( pInfo->nOrderBy >= 1 && pInfo->aOrderBy[0].iColumn == 0
    && !pInfo->aOrderBy[0].desc
    && (pInfo->nOrderBy == 1 || (pInfo->nOrderBy == 2
@@ -528,6 +536,10 @@ static int btBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
        && pInfo->aOrderBy[1].iColumn == BT_COL_ROWTIME(p)
        && pInfo->aOrderBy[1].desc)) ){
     pInfo->orderByConsumed = 1;
+  }else if( pInfo->nOrderBy == 1 && pInfo->aOrderBy[0].iColumn == 0
+         && pInfo->aOrderBy[0].desc && p->eKind != BT_OLDER ){
+    pInfo->orderByConsumed = 1;
+    pInfo->idxNum |= BT_REVERSED;
   }
   pInfo->idxStr = sqlite3_mprintf("%llx",
                                   (unsigned long long)pInfo->colUsed);

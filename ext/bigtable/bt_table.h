@@ -9,6 +9,7 @@
 **   bt_admin.c  the Bigtable tables: made, taken over, checked, deleted
 **   bt_batch.c  writes waiting to be sent, and sending them in order
 **   bt_txn.c    transactions, savepoints, DDL at COMMIT and ROLLBACK
+**   bt_sample.c SampleRowKeys: row estimates, tablet boundaries
 **   bt_read.c   cursors: paged ReadRows, stamps, index entries verified
 **   bt_write.c  xUpdate: rows, versions and index entries as mutations
 **   bt_store.c  the module: arguments, connecting, planning
@@ -401,8 +402,9 @@ int btFindColumn(const BtTable *p, const char *zFamily,
 
 /* Planning (bt_store.c) hands xFilter: idxNum bit 1 key = ?, 2 key >= ?,
 ** 4 key > ?, 8 key < ?, 16 key <= ?, in that argv order, then 128
-** _stamp = ? and 256 rowkey = ? (BT_ENTRIES); or BT_COUNTERS or BT_SET
-** alone.  idxStr: the columns used, colUsed in hex. */
+** _stamp = ? and 256 rowkey = ? (BT_ENTRIES); or BT_COUNTERS alone, or
+** BT_SET alone; and BT_REVERSED and BT_LIMIT with any but BT_COUNTERS.
+** idxStr: the columns used, colUsed in hex. */
 #define BT_EQ 1
 #define BT_GE 2
 #define BT_GT 4
@@ -417,6 +419,33 @@ int btFindColumn(const BtTable *p, const char *zFamily,
                           ** conditional on it; with key = ?, the row is
                           ** taken to be there, unread */
 #define BT_ROWKEYEQ 256   /* BT_ENTRIES: rowkey = ? (with the above) */
+#define BT_REVERSED 512   /* ORDER BY key DESC: rows read in descending
+                          ** key order (a reversed ReadRows), with any of
+                          ** the above but BT_COUNTERS */
+#define BT_LIMIT 1024     /* LIMIT ?, after the above: the rows the first
+                          ** page asks for (SQLite still applies it) */
+
+/* bt_sample.c: SampleRowKeys.  A sample is a key ending a section of
+** the table (the empty key: its end) and the bytes before it. */
+typedef struct BtSample BtSample;
+struct BtSample {
+  int64_t iKey, nKey;   /* The key, in BtSamples.keys */
+  int64_t nBefore;      /* Bytes of the table before it */
+};
+typedef struct BtSamples BtSamples;
+struct BtSamples {
+  int n;
+  WcBuf samples;        /* BtSample[n] */
+  WcBuf keys;
+};
+/* The table's samples, in key order (one call, sent again while its
+** answer is lost): SQLITE_OK, or an error with p's message set. */
+int btSampleRowKeys(BtTable *p, BtSamples *pOut);
+const BtSample *btSampleAt(const BtSamples *p, int i);
+void btSamplesClear(BtSamples *p);
+/* The table's rows, estimated from its samples (bt_sample.c says how
+** well). */
+int btRowEstimate(BtTable *p, int64_t *pnRow);
 
 /* bt_write.c */
 int btUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,

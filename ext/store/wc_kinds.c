@@ -20,7 +20,7 @@ static const WcStoreCaps aKind[WC_STORE_KINDS] = {
   [WC_STORE_LOCAL] = {
     .zEngine = "SQLite", .zDocs = "docs/widecol.md",
     .bTransactional = 1,
-    .iTimeStep = 1,
+    .iTimeStep = 1, .bReverseReads = 1,
     .nPrefixProbes = 1000,
   },
   [WC_STORE_BIGTABLE] = {
@@ -30,8 +30,9 @@ static const WcStoreCaps aKind[WC_STORE_KINDS] = {
     .bStamps = 1, .bCellVersions = 1, .bRowFamilies = 1, .bLateChecks = 1,
     .bStoreMessages = 1, .bNoEmptyKey = 1,
     .nMaxKey = WC_BIGTABLE_MAX_KEY, .iTimeStep = WC_BIGTABLE_TIME_STEP,
-    .rCallRows = WC_BIGTABLE_CALL, .bRangeSets = 1,
-    .nPrefixProbes = 64, .nCountMax = 10000,
+    .rCallRows = WC_BIGTABLE_CALL, .bRangeSets = 1, .bReverseReads = 1,
+    .nReadAhead = 1024,
+    .nPrefixProbes = 64, .bRowEstimates = 1, .nCountMax = 10000,
     .bRpcCounters = 1,
   },
 };

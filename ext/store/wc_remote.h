@@ -33,7 +33,9 @@
 ** with ?1 bound by sqlite3_bind_pointer() to a WcRpcStats* of type
 ** WC_RPC_COUNTERS: the store's xFindFunction makes that a constraint whose
 ** xFilter adds the table's figures (and clears them if bReset), as
-** wc_table.h's lookup finds a widecol table.  No registry is kept.
+** wc_table.h's lookup finds a widecol table.  No registry is kept.  With
+** bEstimate the store also estimates its rows for planning, in one call
+** whatever the table's size (Bigtable: SampleRowKeys).
 */
 #ifndef WIDECOL_WC_REMOTE_H
 #define WIDECOL_WC_REMOTE_H
@@ -45,10 +47,14 @@
 typedef struct WcRpcStats WcRpcStats;
 struct WcRpcStats {
   int64_t nRpc;         /* Calls started */
+  int64_t nRowIn;       /* Rows its cursors received, whole */
   int64_t nMsgIn;       /* Messages received */
   int64_t nByteIn;      /* Their bytes */
   int64_t nByteOut;     /* Bytes sent */
   int bReset;           /* In: clear the table's counters once added */
+  int bEstimate;        /* In: estimate the table's rows too (a row table
+                        ** only; one call) */
+  int64_t nRowEstimate; /* Out: that estimate, where asked */
 };
 
 #endif /* WIDECOL_WC_REMOTE_H */

@@ -630,6 +630,7 @@ static char *statementSql(WcStore *p, int eStmt, int iObj, uint64_t colUsed){
       }
       break;
     case WC_STMT_READ:
+    case WC_STMT_READ_AHEAD:
       sqlite3_str_appendall(pStr, "SELECT ");
       for(i = 0; i < pS->nCol; i++){
         sqlite3_str_appendall(pStr, i ? ", " : "");
@@ -637,9 +638,16 @@ static char *statementSql(WcStore *p, int eStmt, int iObj, uint64_t colUsed){
       }
       if( pS->bVersioned ) sqlite3_str_appendall(pStr, ", r.rowtime");
       if( bStamps ) sqlite3_str_appendall(pStr, ", r._stamp");
-      sqlite3_str_appendall(pStr, " FROM ");
-      appendRowSource(pStr, p, 0, ~(uint64_t)0);
-      sqlite3_str_appendall(pStr, " WHERE r.rowkey = ?1");
+      if( eStmt == WC_STMT_READ_AHEAD ){
+        sqlite3_str_appendall(pStr, ", r.rowkey FROM ");
+        appendRowSource(pStr, p, 0, ~(uint64_t)0);
+        sqlite3_str_appendall(pStr, " WHERE r.rowkey >= ?1 ORDER BY r.rowkey "
+                                    "LIMIT ?2");
+      }else{
+        sqlite3_str_appendall(pStr, " FROM ");
+        appendRowSource(pStr, p, 0, ~(uint64_t)0);
+        sqlite3_str_appendall(pStr, " WHERE r.rowkey = ?1");
+      }
       break;
     case WC_STMT_FAMILY_PUT:
       sqlite3_str_appendall(pStr, "INSERT OR REPLACE INTO ");
@@ -825,11 +833,33 @@ void wcStoreFree(WcStore *p){
   p->zDb = p->zName = 0;
 }
 
-/* The row count from ANALYZE's sqlite_stat1 if it has one, else counted:
-** every row, or on a store that costs calls up to nCountMax, past which
-** the table is taken to be large (WC_UNCOUNTED_ROWS).  A failed count is
-** the statement's error (its first read: an interrupt, a store that does
-** not answer). */
+int wcStoreRemoteStats(WcStore *p, int iFamily, int iIndex,
+                       WcRpcStats *pRpc){
+  sqlite3_str *pStr = sqlite3_str_new(p->db);
+  sqlite3_stmt *pStmt = 0;
+  char *zSql;
+  int rc;
+  sqlite3_str_appendall(pStr, "SELECT 1 FROM ");
+  wcStoreAppendTable(pStr, p, iFamily, iIndex);
+  sqlite3_str_appendf(pStr, " WHERE " WC_RPC_COUNTERS "(%s, ?1)",
+                      iIndex < 0 ? "rowkey" : "ikey");
+  zSql = sqlite3_str_finish(pStr);
+  if( zSql == 0 ) return SQLITE_NOMEM;
+  rc = sqlite3_prepare_v2(p->db, zSql, -1, &pStmt, 0);
+  sqlite3_free(zSql);
+  if( rc == SQLITE_OK ){
+    sqlite3_bind_pointer(pStmt, 1, pRpc, WC_RPC_COUNTERS, 0);
+    sqlite3_step(pStmt);
+    rc = sqlite3_finalize(pStmt);
+  }
+  return rc;
+}
+
+/* The row count from ANALYZE's sqlite_stat1 if it has one, else the
+** store's estimate where it makes one, else counted: every row, or on a
+** store that costs calls up to nCountMax, past which the table is taken
+** to be large (WC_UNCOUNTED_ROWS).  A failed read is the statement's
+** error (an interrupt, a store that does not answer). */
 int wcStoreRowCount(WcStore *p, int64_t *pnRow){
   const WcStoreCaps *pCaps = wcStoreCaps(p);
   sqlite3_stmt *pStmt = 0;
@@ -846,6 +876,15 @@ int wcStoreRowCount(WcStore *p, int64_t *pnRow){
   sqlite3_free(zSql);
   *pnRow = nRow < 0 ? 0 : nRow;
   if( nRow >= 0 ) return SQLITE_OK;
+  if( pCaps->bRowEstimates ){
+    WcRpcStats rpc;
+    memset(&rpc, 0, sizeof(rpc));
+    rpc.bEstimate = 1;
+    rc = wcStoreRemoteStats(p, -1, -1, &rpc);
+    if( rc != SQLITE_OK ) return wcStoreError(p, rc);
+    *pnRow = rpc.nRowEstimate;
+    return SQLITE_OK;
+  }
   pStmt = 0;
   zSql = pCaps->nCountMax > 0
       ? sqlite3_mprintf("SELECT count(*) FROM (SELECT 1 FROM \"%w\".\"%w_rows\" "

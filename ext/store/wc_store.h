@@ -19,6 +19,7 @@
 #include "util/wc_api.h"
 #include "util/wc_stamp.h"
 #include "key/wc_schema.h"
+#include "store/wc_remote.h"
 
 /* Statements.  Parameters: ?1 is the row key, ?(i + 2) column i, and
 ** ?(nCol + 2) an index key.  Those on a family or an index, and scans,
@@ -49,6 +50,9 @@
 #define WC_STMT_UPDATE_NOW   19 /* Bigtable: UPDATE OR FAIL, answered at
                                 ** once (SQLITE_BUSY_SNAPSHOT: the row
                                 ** changed since it was read) */
+#define WC_STMT_READ_AHEAD   20 /* the rows from key ?1 on, at most ?2 of
+                                ** them, in key order: WC_STMT_READ's
+                                ** columns, then rowkey */
 
 /* The rowtime parameter of writes on a versioned table. */
 #define WC_PARAM_ROWTIME(pS) ((pS)->nCol + 3)
@@ -96,10 +100,22 @@ struct WcStoreCaps {
   double rCallRows;     /* A call, in rows of a full scan (0: no calls) */
   int bRangeSets;       /* An ascending scan's ranges are read together,
                         ** WC_SET_MAX to a call (WC_STMT_SCAN_SET) */
+  int nReadAhead;       /* The rows a write may read ahead of the key it
+                        ** needs, in one call (WC_STMT_READ_AHEAD), so
+                        ** that writes in key order read a call per that
+                        ** many rows (0: a read per row) */
+  int bReverseReads;    /* A call reads keys in descending order (a scan
+                        ** ORDER BY key DESC is read from the end, in
+                        ** pages); without it a remote store's descending
+                        ** scan is read whole and sorted */
   int nPrefixProbes;    /* Distinct prefixes of a field counted, by probing,
                         ** for skip scans; past it, too many to skip */
+  int bRowEstimates;    /* Estimates its rows for planning in one call
+                        ** (wcStoreRemoteStats), instead of a count */
   int64_t nCountMax;    /* Rows counted for planning (0: all); a table with
-                        ** more is taken to hold WC_UNCOUNTED_ROWS */
+                        ** more is taken to hold WC_UNCOUNTED_ROWS.  Where
+                        ** rows are estimated, prefixes are probed only in
+                        ** a table estimated at most this large */
   int bRpcCounters;     /* Counts its calls for widecol_stats()
                         ** (WC_RPC_COUNTERS, wc_remote.h) */
 };
@@ -167,9 +183,16 @@ int wcStoreScanColumns(const WcStore *p, int iPath, uint64_t colUsed,
 /* True if an index table holds every column in colUsed. */
 int wcStoreCovers(const WcStore *p, int iPath, uint64_t colUsed);
 void wcStoreClose(WcStore *p);
-/* The table's rows, for planning, in *pnRow (see WcStoreCaps.nCountMax);
+/* The table's rows, for planning, in *pnRow: sqlite_stat1's figure, else
+** the store's estimate (bRowEstimates), else counted (see nCountMax);
 ** SQLITE_OK, or the error of the read (message set). */
 int wcStoreRowCount(WcStore *p, int64_t *pnRow);
+/* Adds what a remote store's calls to one table behind the widecol table
+** cost into *pRpc (wc_remote.h): the row table (iFamily and iIndex -1),
+** <name>_versions (iFamily WC_TABLE_VERSIONS) or index iIndex's table;
+** with the row table's estimate if pRpc->bEstimate.  SQLITE_OK, or the
+** store's error (message in the connection). */
+int wcStoreRemoteStats(WcStore *p, int iFamily, int iIndex, WcRpcStats *pRpc);
 /* The distinct prefixes of the first nElem elements of path iPath's key,
 ** in *pnFound, by the store's probe policy (in a table of nRowEst rows):
 ** counted up to WcStoreCaps.nPrefixProbes, and more than that is

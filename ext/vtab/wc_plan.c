@@ -367,6 +367,24 @@ static int elementHasRange(Planner *p, int iElem){
   return pCons->nLo || pCons->nHi || pCons->iLike >= 0;
 }
 
+/* The table's rows, for costs: asked of the store (wcStoreRowCount) the
+** first time a plan needs them, once per connection, so that a statement
+** whose plan needs none (a lookup by the whole row key) reads nothing
+** for planning.  A failed read is the statement's error (p->rc). */
+static double plannerRows(Planner *p){
+  WcVtab *pTab = p->pTab;
+  if( pTab->nRowEst < 0 ){
+    int64_t nRow = 0;
+    int rc = wcStoreRowCount(&pTab->store, &nRow);
+    if( rc != SQLITE_OK ){
+      if( p->rc == SQLITE_OK ) p->rc = rc;
+      return (double)WC_UNCOUNTED_ROWS;
+    }
+    pTab->nRowEst = nRow;
+  }
+  return (double)(pTab->nRowEst > 0 ? pTab->nRowEst : 1);
+}
+
 /* The distinct prefixes of the first k elements in the data, counted up
 ** to the store's nPrefixProbes (a larger result means "more than that")
 ** once per connection. */
@@ -374,8 +392,11 @@ static double prefixCount(Planner *p, int k){
   const WcStoreCaps *pCaps = wcStoreCaps(&p->pTab->store);
   int64_t *aCount = p->pTab->aPath[p->iPath].aPrefixCount;
   if( aCount[k] < 0 ){
-    int rc = wcStorePrefixCount(&p->pTab->store, p->iPath, k,
-                                p->pTab->nRowEst, &aCount[k]);
+    int rc;
+    plannerRows(p);
+    rc = p->rc != SQLITE_OK ? p->rc
+       : wcStorePrefixCount(&p->pTab->store, p->iPath, k, p->pTab->nRowEst,
+                            &aCount[k]);
     if( rc != SQLITE_OK ){
       if( p->rc == SQLITE_OK ) p->rc = rc;
       aCount[k] = -1;
@@ -390,7 +411,7 @@ static double prefixCount(Planner *p, int k){
 ** Returns -1 if there are too many to be worth skipping over. */
 static double skipPrefixes(Planner *p, int k){
   WcVtab *pTab = p->pTab;
-  double nRow = (double)(pTab->nRowEst > 0 ? pTab->nRowEst : 1);
+  double nRow = plannerRows(p);
   double nPrefix = 1.0;
   int i, bCounted = 0;
   for(i = 0; i < k; i++){
@@ -484,13 +505,13 @@ static double literalWidth(Planner *p, int iCol){
 static void planSkip(Planner *p){
   const WcSchema *pS = p->pS;
   const WcStoreCaps *pCaps = wcStoreCaps(&p->pTab->store);
-  double nRow = (double)(p->pTab->nRowEst > 0 ? p->pTab->nRowEst : 1);
-  double nPrefix, nDomain, nOut, rSeek, nCalls;
+  double nRow, nPrefix, nDomain, nOut, rSeek, nCalls;
   int k, i;
   for(k = 0; k < pS->nElem; k++){
     if( elementHasEq(p, k) || elementHasRange(p, k) ) break;
   }
   if( k == 0 || k == pS->nElem ) return;
+  nRow = plannerRows(p);
   nPrefix = skipPrefixes(p, k);
   if( nPrefix < 0 ){
     p->nNoSkipMany = k;
@@ -765,11 +786,16 @@ static void planLimit(Planner *p, int iLimit, int iOffset){
 static void planCost(Planner *p){
   sqlite3_index_info *pInfo = p->pInfo;
   const WcSchema *pS = p->pS;
-  double nRow = (double)(p->pTab->nRowEst > 0 ? p->pTab->nRowEst : 1);
-  double nOut = nRow, nSeek = 1.0, rEq = 1.0;
-  int i, bNarrow = 0, bRowkeyEq = 0;
   int bUnique = p->plan.nSkip == 0 && p->plan.nEqElem == pS->nElem
               && !pS->bSuffix;
+  /* A lookup of one whole key costs about the same in any table: on a
+  ** store whose reads are calls, rows are not counted for it (a table not
+  ** yet counted is taken to be large), so that the lookup is its one call. */
+  double nRow = bUnique && p->pTab->nRowEst < 0
+                && wcStoreCaps(&p->pTab->store)->rCallRows > 0.0
+              ? (double)WC_UNCOUNTED_ROWS : plannerRows(p);
+  double nOut = nRow, nSeek = 1.0, rEq = 1.0;
+  int i, bNarrow = 0, bRowkeyEq = 0;
   for(i = 0; i < p->nArg; i++){
     const WcTerm *pTerm = &p->plan.aTerm[i];
     switch( pTerm->eOp ){
@@ -1027,9 +1053,16 @@ static char *planText(Planner *p){
     }
   }
   if( pInfo->orderByConsumed && pInfo->nOrderBy ){
+    const WcStoreCaps *pCaps = wcStoreCaps(&p->pTab->store);
     sqlite3_str_appendall(pStr, p->plan.bDesc ? "; ORDER BY key DESC"
                                               : "; ORDER BY key");
     if( p->plan.bMerge ) sqlite3_str_appendall(pStr, " (merged)");
+    /* On a store that costs calls, how its calls give descending order. */
+    if( p->plan.bDesc && pCaps->rCallRows > 0.0 ){
+      sqlite3_str_appendall(pStr, pCaps->bReverseReads
+                                  ? " (reversed reads)"
+                                  : " (each range read whole, then sorted)");
+    }
   }
   if( p->iPath > 0 ){
     sqlite3_str_appendall(pStr, wcStoreCovers(&p->pTab->store, p->iPath,
@@ -1554,15 +1587,6 @@ int wcBestIndex(WcVtab *pTab, sqlite3_index_info *pInfo){
   rc = findVersionTerms(pTab, pInfo, &vt);
   if( rc != SQLITE_OK ) return rc;
   mReplaced = replacedMatchers(pTab->store.db, pInfo);
-  if( pTab->nRowEst < 0 ){
-    /* The first read of a statement on a fresh connection: if it fails
-    ** (an interrupt, a store that does not answer), so does the
-    ** statement, here, rather than planned blind to fail later. */
-    int64_t nRow;
-    rc = wcStoreRowCount(&pTab->store, &nRow);
-    if( rc != SQLITE_OK ) return rc;
-    pTab->nRowEst = nRow;
-  }
   nUnserved = wcHistoryQuery(pTab->pHistory, pTab->pSchema, pInfo,
                              aiUnserved);
   memset(&best, 0, sizeof(best));

@@ -205,7 +205,7 @@ const sqlite3_module wcModule = {
   wcScanColumn,
   wcScanRowid,
   wcWriteUpdate,
-  0,                    /* xBegin: rows are in an ordinary table */
+  wcWriteBegin,         /* xBegin: forgets rows read ahead */
   0,                    /* xSync */
   0,                    /* xCommit */
   0,                    /* xRollback */
@@ -361,27 +361,16 @@ const char *wcTableErrmsg(const WcVtab *p){
   return p->base.zErrMsg ? p->base.zErrMsg : "unknown error";
 }
 
-/* Adds the call counters of each Bigtable table behind p (the rows, each
-** index) into *pRpc, through the store's own lookup (wc_remote.h). */
+/* Adds the call counters of each remote table behind p (the rows, each
+** index, the older versions) into *pRpc, through the store's own lookup
+** (wc_remote.h). */
 static int rpcCounters(WcVtab *p, WcRpcStats *pRpc){
   int i, rc = SQLITE_OK;
   for(i = -1; rc == SQLITE_OK && i < p->pSchema->nIndex; i++){
-    sqlite3_str *pStr = sqlite3_str_new(p->store.db);
-    sqlite3_stmt *pStmt = 0;
-    char *zSql;
-    sqlite3_str_appendall(pStr, "SELECT 1 FROM ");
-    wcStoreAppendTable(pStr, &p->store, -1, i);
-    sqlite3_str_appendf(pStr, " WHERE " WC_RPC_COUNTERS "(%s, ?1)",
-                        i < 0 ? "rowkey" : "ikey");
-    zSql = sqlite3_str_finish(pStr);
-    if( zSql == 0 ) return SQLITE_NOMEM;
-    rc = sqlite3_prepare_v2(p->store.db, zSql, -1, &pStmt, 0);
-    sqlite3_free(zSql);
-    if( rc == SQLITE_OK ){
-      sqlite3_bind_pointer(pStmt, 1, pRpc, WC_RPC_COUNTERS, 0);
-      sqlite3_step(pStmt);
-      rc = sqlite3_finalize(pStmt);
-    }
+    rc = wcStoreRemoteStats(&p->store, -1, i, pRpc);
+  }
+  if( rc == SQLITE_OK && p->pSchema->bVersioned ){
+    rc = wcStoreRemoteStats(&p->store, WC_TABLE_VERSIONS, -1, pRpc);
   }
   return rc;
 }
@@ -389,8 +378,8 @@ static int rpcCounters(WcVtab *p, WcRpcStats *pRpc){
 /* widecol_stats('<table>' [, reset]): what scans of the table have done
 ** since it was connected or last reset, as JSON {"seeks":..,"rows_read":..,
 ** "rows_returned":..,"prefixes":..}, and on Bigtable what the calls of
-** this connection to its tables cost: "rpcs", "messages_in", "bytes_in",
-** "bytes_out".  With reset 1 the counters start
+** this connection to its tables cost: "rpcs", "rows_in" (rows received
+** whole), "messages_in", "bytes_in", "bytes_out".  With reset 1 the counters start
 ** again from zero once read, so a call after each query shows that query. */
 void wcStatsFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   static const char zFunc[] = "widecol_stats(table [, reset])";
@@ -430,9 +419,11 @@ void wcStatsFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
     }
     zJson = sqlite3_mprintf("{\"seeks\":%lld,\"rows_read\":%lld,"
         "\"rows_returned\":%lld,\"prefixes\":%lld,\"rpcs\":%lld,"
-        "\"messages_in\":%lld,\"bytes_in\":%lld,\"bytes_out\":%lld}",
+        "\"rows_in\":%lld,\"messages_in\":%lld,\"bytes_in\":%lld,"
+        "\"bytes_out\":%lld}",
         p->stats.nSeek, p->stats.nRowRead, p->stats.nRowOut,
-        p->stats.nPrefix, rpc.nRpc, rpc.nMsgIn, rpc.nByteIn, rpc.nByteOut);
+        p->stats.nPrefix, rpc.nRpc, rpc.nRowIn, rpc.nMsgIn, rpc.nByteIn,
+        rpc.nByteOut);
   }else{
     zJson = sqlite3_mprintf("{\"seeks\":%lld,\"rows_read\":%lld,"
         "\"rows_returned\":%lld,\"prefixes\":%lld}", p->stats.nSeek,

@@ -19,12 +19,28 @@
 ** so a write finds it absent and removes it whole first.
 */
 #include "vtab/wc_write.h"
+#include "vtab/wc_prefetch.h"
 #include "key/rk_bytes.h"
 #include "util/wc_stamp.h"
+#include "util/wc_keyset.h"
 
 #include <string.h>
 
-typedef struct WcKeySet WcKeySet;
+/*
+** Keys an UPDATE OR REPLACE took from rows it still had to update
+** (WcWriter.displaced).
+**
+** SQLite runs an UPDATE of a virtual table in two passes: it reads every
+** row and computes its new values, then calls xUpdate for each.  When a
+** row moves onto the key of a row that comes later, REPLACE removes that
+** row, and its xUpdate still arrives, with values computed from the row
+** that is gone.  An ordinary table would compute them from the row now
+** there.  Neither is what the values say, so the statement stops: the
+** xUpdate of a key in this set fails.  The set lives for one statement:
+** its first pass calls xFilter before any xUpdate, and the scanner counts
+** the scans it starts (WcVtab.nScanBegun), so the first write after a new
+** scan begins a new set.
+*/
 
 /* xUpdate's scratch, kept from one call to the next so that a write
 ** allocates nothing once warm. */
@@ -36,7 +52,11 @@ struct WcWriter {
   WcBuf *aOldIdxKey;    /* and those of the row it replaces, */
   WcValue *aOldVal;     /* whose values are these, */
   sqlite3_value **apOld;   /* copied from the row table */
-  WcKeySet *pDisplaced; /* Keys this UPDATE took from rows still to come */
+  sqlite3_value **apRead;  /* A row as readRow() gives it (WC_STMT_READ's
+                           ** columns, unprotected) */
+  WcKeySet displaced;   /* Keys this UPDATE took from rows still to come */
+  WcPrefetch *pPrefetch;   /* Rows read ahead of the keys written, on a
+                           ** store whose reads are calls (or NULL) */
   int64_t iTime;        /* Versioned tables: the new version's rowtime, */
   int64_t iOldTime;     /* and that of the row it replaces (readOld) */
   /* Stores whose rows carry stamps (WcStoreCaps.bStamps): */
@@ -55,94 +75,20 @@ struct WcWriter {
                                     ** NULL (during xUpdate only) */
 };
 
-/*
-** Keys an UPDATE OR REPLACE took from rows it still had to update.
-**
-** SQLite runs an UPDATE of a virtual table in two passes: it reads every
-** row and computes its new values, then calls xUpdate for each.  When a
-** row moves onto the key of a row that comes later, REPLACE removes that
-** row, and its xUpdate still arrives, with values computed from the row
-** that is gone.  An ordinary table would compute them from the row now
-** there.  Neither is what the values say, so the statement stops: the
-** xUpdate of a key in this set fails.  The set lives for one statement:
-** its first pass calls xFilter before any xUpdate, and the scanner counts
-** the scans it starts (WcVtab.nScanBegun), so the first write after a new
-** scan begins a new set.
-*/
-struct WcKeySet {
-  WcBuf *aSlot;         /* Open addressing; a slot with n == 0 and no
-                        ** bytes is empty (keys are never empty here:
-                        ** an empty key marks its slot with a = "") */
-  int nSlot;            /* A power of two */
-  int nUsed;
-};
-
-static WcBuf *keySlot(WcKeySet *pSet, const unsigned char *a, int64_t n){
-  int i = (int)(wcBytesHash(a, n) & (uint32_t)(pSet->nSlot - 1));
-  for(;;){
-    WcBuf *pSlot = &pSet->aSlot[i];
-    if( pSlot->a == 0 ) return pSlot;
-    if( pSlot->n == n && (n == 0 || memcmp(pSlot->a, a, (size_t)n) == 0) ){
-      return pSlot;
-    }
-    i = (i + 1) & (pSet->nSlot - 1);
-  }
-}
-
-static int keySetHas(WcKeySet *pSet, const unsigned char *a, int64_t n){
-  return pSet && pSet->nUsed > 0 && keySlot(pSet, a, n)->a != 0;
-}
-
-static void keySetClear(WcKeySet *pSet){
-  int i;
-  if( pSet == 0 ) return;
-  for(i = 0; i < pSet->nSlot; i++) wcBufFree(&pSet->aSlot[i]);
-  pSet->nUsed = 0;
-}
-
-static int keySetAdd(WcVtab *p, const unsigned char *a, int64_t n){
-  WcWriter *pW = p->pWriter;
-  static const unsigned char aEmpty[1] = { 0 };
-  WcKeySet *pSet = pW->pDisplaced;
-  WcBuf *pSlot;
-  if( pSet == 0 ){
-    pSet = pW->pDisplaced = sqlite3_malloc(sizeof(*pSet));
-    if( pSet == 0 ) return SQLITE_NOMEM;
-    memset(pSet, 0, sizeof(*pSet));
-  }
-  if( 2 * (pSet->nUsed + 1) > pSet->nSlot ){
-    WcKeySet grown;
-    int i;
-    grown.nSlot = pSet->nSlot ? 2 * pSet->nSlot : 16;
-    grown.nUsed = pSet->nUsed;
-    grown.aSlot = sqlite3_malloc64(sizeof(WcBuf) * (sqlite3_uint64)grown.nSlot);
-    if( grown.aSlot == 0 ) return SQLITE_NOMEM;
-    memset(grown.aSlot, 0, sizeof(WcBuf) * (size_t)grown.nSlot);
-    for(i = 0; i < pSet->nSlot; i++){
-      if( pSet->aSlot[i].a ){
-        *keySlot(&grown, pSet->aSlot[i].a, pSet->aSlot[i].n) = pSet->aSlot[i];
-      }
-    }
-    sqlite3_free(pSet->aSlot);
-    *pSet = grown;
-  }
-  pSlot = keySlot(pSet, a, n);
-  if( pSlot->a ) return SQLITE_OK;
-  wcBufAppend(pSlot, n ? a : aEmpty, n ? n : 1);
-  if( pSlot->bOom ) return SQLITE_NOMEM;
-  pSlot->n = n;
-  pSet->nUsed++;
-  return SQLITE_OK;
-}
-
 /* A scan began since the last write: this write is a new statement's. */
 static void writeStatementBegins(WcVtab *p){
   WcWriter *pW = p->pWriter;
   if( pW->nScanSeen != p->nScanBegun ){
     pW->nScanSeen = p->nScanBegun;
-    keySetClear(pW->pDisplaced);
+    wcKeySetClear(&pW->displaced);
     pW->nMoved = 0;
   }
+}
+
+int wcWriteBegin(sqlite3_vtab *pVtab){
+  WcVtab *p = (WcVtab*)pVtab;
+  if( p->pWriter ) wcPrefetchReset(p->pWriter->pPrefetch);
+  return SQLITE_OK;
 }
 
 int wcWriteInit(WcVtab *p){
@@ -157,8 +103,13 @@ int wcWriteInit(WcVtab *p){
   pW->apOld = sqlite3_malloc64(sizeof(sqlite3_value*) * nCol);
   pW->aIdxKey = sqlite3_malloc64(sizeof(WcBuf) * (nIdx + 1));
   pW->aOldIdxKey = sqlite3_malloc64(sizeof(WcBuf) * (nIdx + 1));
+  pW->apRead = sqlite3_malloc64(sizeof(sqlite3_value*) * (nCol + 2));
   if( pW->aVal == 0 || pW->apCopy == 0 || pW->aOldVal == 0 || pW->apOld == 0
-   || pW->aIdxKey == 0 || pW->aOldIdxKey == 0 ){
+   || pW->aIdxKey == 0 || pW->aOldIdxKey == 0 || pW->apRead == 0 ){
+    return SQLITE_NOMEM;
+  }
+  if( wcStoreCaps(&p->store)->nReadAhead > 0
+   && (pW->pPrefetch = wcPrefetchNew()) == 0 ){
     return SQLITE_NOMEM;
   }
   memset(pW->apCopy, 0, sizeof(sqlite3_value*) * nCol);
@@ -176,9 +127,8 @@ void wcWriteFree(WcVtab *p){
     if( pW->aIdxKey ) wcBufFree(&pW->aIdxKey[i]);
     if( pW->aOldIdxKey ) wcBufFree(&pW->aOldIdxKey[i]);
   }
-  keySetClear(pW->pDisplaced);
-  if( pW->pDisplaced ) sqlite3_free(pW->pDisplaced->aSlot);
-  sqlite3_free(pW->pDisplaced);
+  wcKeySetFree(&pW->displaced);
+  wcPrefetchFree(pW->pPrefetch);
   wcBufFree(&pW->key);
   wcBufFree(&pW->newStamps);
   wcBufFree(&pW->oldStamps);
@@ -188,6 +138,7 @@ void wcWriteFree(WcVtab *p){
   sqlite3_free(pW->apOld);
   sqlite3_free(pW->aIdxKey);
   sqlite3_free(pW->aOldIdxKey);
+  sqlite3_free(pW->apRead);
   sqlite3_free(pW);
   p->pWriter = 0;
 }
@@ -446,6 +397,17 @@ static void bindStamps(WcVtab *p, sqlite3_stmt *pStmt, int eStmt, int iObj){
   }
 }
 
+/* True if eStmt writes a row of <name>_rows. */
+static int writesRow(int eStmt){
+  switch( eStmt ){
+    case WC_STMT_INSERT: case WC_STMT_INSERT_NOW: case WC_STMT_REPLACE:
+    case WC_STMT_UPDATE: case WC_STMT_UPDATE_NOW: case WC_STMT_DELETE:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
 /* Runs a write statement: ?1 the row key aKey, ?(i + 2) the values aVal
 ** (if given), ?(nCol + 2) the index key pIdxKey (if given), on a
 ** versioned table's row (and under a TTL its index entries) the rowtime
@@ -457,7 +419,13 @@ static int execWrite(WcVtab *p, int eStmt, int iObj, const unsigned char *aKey,
   WcWriter *pW = p->pWriter;
   sqlite3_stmt *pStmt = 0;
   int nCol = p->pSchema->nCol, i;
-  int rc = wcStoreAcquire(&p->store, eStmt, iObj, 0, &pStmt);
+  int rc;
+  /* A row written (or tried) is no longer as read ahead. */
+  if( pW->pPrefetch && writesRow(eStmt) ){
+    rc = wcPrefetchDirty(pW->pPrefetch, aKey, nKey);
+    if( rc != SQLITE_OK ) return rc;
+  }
+  rc = wcStoreAcquire(&p->store, eStmt, iObj, 0, &pStmt);
   if( rc != SQLITE_OK ) return rc;
   bindKey(pStmt, 1, aKey, nKey);
   for(i = 0; aVal && i < nCol; i++) bindValue(pStmt, i + 2, &aVal[i]);
@@ -538,6 +506,42 @@ static int runWrite(WcVtab *p, int eStmt, int iObj, const unsigned char *aKey,
   return rc;
 }
 
+/* The row of key aKey as WC_STMT_READ reads it: from the rows read ahead
+** where the store's reads are calls and each statement is its own
+** transaction (xBegin starts each one, so none answers from another's
+** reads), else read now.  *papRow: its columns, NULL if there is none;
+** valid until the next read, or until *ppStmt (to release) is. */
+static int readRow(WcVtab *p, const unsigned char *aKey, int64_t nKey,
+                   sqlite3_value ***papRow, sqlite3_stmt **ppStmt){
+  WcWriter *pW = p->pWriter;
+  int rc, i, bKnown = 0;
+  *papRow = 0;
+  *ppStmt = 0;
+  if( pW->pPrefetch && sqlite3_get_autocommit(p->store.db) ){
+    rc = wcPrefetchFind(pW->pPrefetch, &p->store, aKey, nKey, papRow,
+                        &bKnown);
+    if( rc != SQLITE_OK || bKnown ) return rc;
+  }
+  rc = wcStoreAcquire(&p->store, WC_STMT_READ, 0, 0, ppStmt);
+  if( rc != SQLITE_OK ) return rc;
+  bindKey(*ppStmt, 1, aKey, nKey);
+  rc = sqlite3_step(*ppStmt);
+  if( rc == SQLITE_ROW ){
+    for(i = 0; i < sqlite3_column_count(*ppStmt); i++){
+      pW->apRead[i] = sqlite3_column_value(*ppStmt, i);
+    }
+    *papRow = pW->apRead;
+    return SQLITE_OK;
+  }
+  return rc == SQLITE_DONE ? SQLITE_OK
+                          : wcStoreError(&p->store, sqlite3_reset(*ppStmt));
+}
+
+/* Ends readRow(). */
+static void readRowEnd(WcVtab *p, sqlite3_stmt *pStmt){
+  if( pStmt ) wcStoreRelease(&p->store, WC_STMT_READ, 0, 0, pStmt);
+}
+
 /*
 ** RANDOM(n).  The key the fields make is followed by a number: the one
 ** the statement gives in rowkey; on an UPDATE the row's own, unless
@@ -553,21 +557,12 @@ static int keyInUse(WcVtab *p, int *pbUsed){
   WcWriter *pW = p->pWriter;
   const WcSchema *pS = p->pSchema;
   sqlite3_stmt *pStmt = 0;
-  int rc = wcStoreAcquire(&p->store, WC_STMT_READ, 0, 0, &pStmt);
-  *pbUsed = 0;
-  if( rc != SQLITE_OK ) return rc;
-  bindKey(pStmt, 1, pW->key.a, pW->key.n);
-  rc = sqlite3_step(pStmt);
-  if( rc == SQLITE_ROW ){
-    *pbUsed = pS->nTtl == 0 || sqlite3_column_int64(pStmt, pS->nCol)
-                               >= wcClockCutoff(p->pClock, pS->nTtl);
-    rc = SQLITE_OK;
-  }else if( rc == SQLITE_DONE ){
-    rc = SQLITE_OK;
-  }else{
-    rc = writeError(p, sqlite3_reset(pStmt));
-  }
-  wcStoreRelease(&p->store, WC_STMT_READ, 0, 0, pStmt);
+  sqlite3_value **apRow = 0;
+  int rc = readRow(p, pW->key.a, pW->key.n, &apRow, &pStmt);
+  *pbUsed = rc == SQLITE_OK && apRow
+         && (pS->nTtl == 0 || sqlite3_value_int64(apRow[pS->nCol])
+                              >= wcClockCutoff(p->pClock, pS->nTtl));
+  readRowEnd(p, pStmt);
   return rc;
 }
 
@@ -670,34 +665,30 @@ static int readOld(WcVtab *p, const unsigned char *aKey, int64_t nKey,
   WcWriter *pW = p->pWriter;
   const WcSchema *pS = p->pSchema;
   sqlite3_stmt *pStmt = 0;
-  int rc = wcStoreAcquire(&p->store, WC_STMT_READ, 0, 0, &pStmt), i;
+  sqlite3_value **apRow = 0;
+  int rc, i;
   *pbFound = 0;
   pW->oldStamps.n = 0;
-  if( rc != SQLITE_OK ) return rc;
-  bindKey(pStmt, 1, aKey, nKey);
-  rc = sqlite3_step(pStmt);
-  if( rc == SQLITE_ROW ){
-    rc = SQLITE_OK;
+  rc = readRow(p, aKey, nKey, &apRow, &pStmt);
+  if( rc == SQLITE_OK && apRow ){
     for(i = 0; i < pS->nCol && rc == SQLITE_OK; i++){
-      pW->apOld[i] = sqlite3_value_dup(sqlite3_column_value(pStmt, i));
+      pW->apOld[i] = sqlite3_value_dup(apRow[i]);
       if( pW->apOld[i] == 0 ){
         rc = SQLITE_NOMEM;
       }else{
         wcValueFrom(pW->apOld[i], &pW->aOldVal[i]);
       }
     }
-    if( pS->bVersioned ) pW->iOldTime = sqlite3_column_int64(pStmt, pS->nCol);
+    if( pS->bVersioned ) pW->iOldTime = sqlite3_value_int64(apRow[pS->nCol]);
     if( wcStoreCaps(&p->store)->bStamps ){
       int iStamp = pS->nCol + (pS->bVersioned ? 1 : 0);
-      wcBufAppend(&pW->oldStamps, sqlite3_column_blob(pStmt, iStamp),
-                  sqlite3_column_bytes(pStmt, iStamp));
+      wcBufAppend(&pW->oldStamps, sqlite3_value_blob(apRow[iStamp]),
+                  sqlite3_value_bytes(apRow[iStamp]));
       if( pW->oldStamps.bOom ) rc = SQLITE_NOMEM;
     }
     *pbFound = 1;
-  }else if( rc == SQLITE_DONE ){
-    rc = SQLITE_OK;
   }
-  wcStoreRelease(&p->store, WC_STMT_READ, 0, 0, pStmt);
+  readRowEnd(p, pStmt);
   if( rc == SQLITE_OK && *pbFound ){
     rc = indexKeys(p, pW->aOldVal, aKey, nKey, pW->aOldIdxKey);
     if( rc != SQLITE_OK && rc != SQLITE_NOMEM ){
@@ -1409,7 +1400,7 @@ static int writeUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv){
   }else if( rc == SQLITE_OK ){
     aOld = sqlite3_value_blob(argv[0]);
     nOld = sqlite3_value_bytes(argv[0]);
-    if( keySetHas(pW->pDisplaced, aOld, nOld) ){
+    if( wcKeySetHas(&pW->displaced, aOld, nOld) ){
       char *zKey = describeKey(aOld, nOld);
       rowRelease(p);
       rc = wcVtabError(&p->base, SQLITE_ERROR,
@@ -1447,7 +1438,7 @@ static int writeUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv){
                        ? WC_STMT_INSERT_NOW : eInsert, 2, pTime, &bReplaced);
         if( rc == SQLITE_OK ) rc = removeRow(p, aOld, nOld, 0);
         if( rc == SQLITE_OK && bReplaced ){
-          rc = keySetAdd(p, pW->key.a, pW->key.n);
+          rc = wcKeySetAdd(&pW->displaced, pW->key.a, pW->key.n);
         }
         if( rc == SQLITE_OK ){
           pW->nMoved++;

@@ -14,5 +14,8 @@ int wcWriteInit(WcVtab *p);
 void wcWriteFree(WcVtab *p);
 int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
                   sqlite3_int64 *pRowid);
+/* xBegin: a write statement begins (in autocommit, each one does), so
+** nothing read ahead for the last one is trusted. */
+int wcWriteBegin(sqlite3_vtab *pVtab);
 
 #endif /* WIDECOL_WC_WRITE_H */

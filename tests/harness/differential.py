@@ -1116,9 +1116,38 @@ class Runner:
                 "INSERT OR REPLACE" if i else "INSERT", ", ".join(d.cols), vals)
             self.check_or_refused(d, db, log, sql, row, "not valid UTF-8")
 
+    def bulk_write(self, d, db, log, seen):
+        """A load: one INSERT (OR REPLACE, OR IGNORE) of 5 to 40 rows in no
+        order, new rows mixed with rows of keys in use (other values), and a
+        key twice, as INSERT ... SELECT from a staging table writes them.
+        On a store whose reads are calls widecol reads the rows they replace
+        ahead, many a call (vtab/wc_prefetch.c): each must still be the row
+        there, the statement's own writes included."""
+        rows = [d.row() for _ in range(d.rng.randint(5, 40))]
+        for i in range(len(rows)):
+            if seen and d.rng.random() < 0.4:
+                old = d.rng.choice(seen)
+                rows[i] = tuple(old[j] if c in d.key else rows[i][j]
+                                for j, c in enumerate(d.cols))
+        rows.append(rows[d.rng.randrange(len(rows))])
+        d.rng.shuffle(rows)
+        if d.rng.random() < 0.5:
+            rows.sort(key=lambda row: [str(row[d.cols.index(k)]) for k in d.key])
+        verb = d.rng.choice(["INSERT OR REPLACE", "INSERT OR REPLACE", "INSERT OR IGNORE",
+                             "INSERT"])
+        sql = "%s INTO {t}(%s) SELECT * FROM (VALUES %s)" % (verb, ", ".join(d.cols), ", ".join(
+            "(%s)" % ", ".join("?" * len(d.cols)) for _ in rows))
+        params = [v for row in rows for v in row]
+        out = self.check(d, db, log, sql, params)
+        if out[0] == "ok":
+            seen.extend(rows)
+        log_both(log, sql, params)
+
     def write(self, d, db, log, seen):
         r = d.rng.random()
-        if r < 0.04 and d.reversed:
+        if r < 0.03:
+            self.bulk_write(d, db, log, seen)
+        elif r < 0.04 and d.reversed:
             self.utf8_write(d, db, log, seen)
         elif r < 0.12 and seen:
             self.point_write(d, db, log, seen)

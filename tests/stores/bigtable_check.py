@@ -524,27 +524,77 @@ def check_reopen_without_store(args):
         db.close()
 
 
+def check_fresh_connection(args):
+    """A connection's first statements read no more than they need: a
+    lookup by the whole row key is its one ReadRows (no row count, no
+    probe), whatever the table's size; a range's plan estimates the rows
+    with one SampleRowKeys (in 1.1.1 up to 10,001 keys were read)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "f.db")
+        db = wctest.connect(args.extension, path, bigtable=args.bigtable,
+                            isolation_level=None)
+        db.execute("CREATE VIRTUAL TABLE fresh USING widecol(c INTEGER, t TEXT, id INTEGER, "
+                   "amt REAL, ROWKEY(c PAD 6, t, id PAD 9), "
+                   "STORAGE BIGTABLE 'projects/chk/instances/wc/tables/fresh')")
+        db.execute("INSERT OR REPLACE INTO fresh WITH RECURSIVE i(x) AS (SELECT 1 UNION ALL "
+                   "SELECT x + 1 FROM i WHERE x < 20000) SELECT x % 500, 'd' || (x % 37), x, "
+                   "x * 1.5 FROM i")
+        db.close()
+        db = wctest.connect(args.extension, path, bigtable=args.bigtable,
+                            isolation_level=None)
+        row = db.execute("SELECT amt FROM fresh WHERE c = 7 AND t = 'd7' AND id = 7").fetchall()
+        st = json.loads(db.execute("SELECT widecol_stats('fresh', 1)").fetchone()[0])
+        expect("a fresh connection's lookup by the whole key of 20,000 rows: one ReadRows",
+               row == [(10.5,)] and st["rpcs"] == 1 and st["rows_in"] == 1, (row, st))
+        n = db.execute("SELECT count(*) FROM fresh WHERE c = 8").fetchone()[0]
+        st = json.loads(db.execute("SELECT widecol_stats('fresh', 1)").fetchone()[0])
+        # 40 rows: pages of 2, 16 and 128 rows, and the estimate.
+        expect("then a range: its pages and one SampleRowKeys for the plan, not a count",
+               n == 40 and st["rpcs"] == 4 and st["rows_in"] == 40, (n, st))
+        db.execute("DROP TABLE fresh")
+        db.close()
+
+
 def check_load_calls(args):
     """What a load of 5,000 rows costs in calls, as docs/bigtable.md
-    quotes it: INSERT OR REPLACE batches its puts (5 MutateRows of 1,000)
-    unless the table has an INDEX, where each row is read first (its old
-    entries must go) and written at once, 3 calls a row; a plain INSERT
-    is one CheckAndMutateRow a row, its entries batched."""
+    quotes it.  INSERT OR REPLACE batches its puts (5 MutateRows of 1,000)
+    without an INDEX.  With one, the rows it replaces are read ahead in key
+    order (vtab/wc_prefetch.c): into a new table one read finds it empty
+    (then 10 batches of 500 rows, each sent as entries, then rows); over
+    the same keys with new values, 8 reads of windows of 16, 64, 256 and
+    1,024 rows, each sending the writes waiting, and each batch sent in
+    three phases (new entries, rows, old entries deleted).  A plain
+    INSERT is one CheckAndMutateRow a row, its entries batched.  An UPDATE
+    of every tenth row of an indexed column reads its rows ahead too: one
+    CheckAndMutateRow a row, its scan (5 pages), the planner's estimate
+    (1), 8 reads ahead and the entries' batches, not a read and a write a
+    row (2,010 in 1.1.1)."""
     db = connect(args)
     load = ("WITH RECURSIVE i(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM i WHERE x < 4999) "
-            "%s INTO %s SELECT x, 'v' || x FROM i")
+            "%s INTO %s SELECT x, %s || x FROM i")
     got = []
-    for name, idx, verb in (("lc_put", "", "INSERT OR REPLACE"),
-                            ("lc_put_idx", ", INDEX by_v(v)", "INSERT OR REPLACE"),
-                            ("lc_ins_idx", ", INDEX by_v(v)", "INSERT")):
+    for name, idx, verbs in (("lc_put", "", [("INSERT OR REPLACE", "'v'")]),
+                             ("lc_put_idx", ", INDEX by_v(v)",
+                              [("INSERT OR REPLACE", "'v'"), ("INSERT OR REPLACE", "'w'")]),
+                             ("lc_ins_idx", ", INDEX by_v(v)", [("INSERT", "'v'")])):
         db.execute("CREATE VIRTUAL TABLE %s USING widecol(k INTEGER, v TEXT, ROWKEY(k PAD 6)%s, "
                    "STORAGE BIGTABLE 'projects/chk/instances/wc/tables/%s')" % (name, idx, name))
-        db.execute("SELECT widecol_stats(?, 1)", (name,))
-        db.execute(load % (verb, name))
-        got.append(json.loads(db.execute("SELECT widecol_stats(?)", (name,)).fetchone()[0])["rpcs"])
+        for verb, prefix in verbs:
+            db.execute("SELECT widecol_stats(?, 1)", (name,))
+            db.execute(load % (verb, name, prefix))
+            got.append(json.loads(db.execute("SELECT widecol_stats(?)", (name,)).fetchone()[0])["rpcs"])
+        if name == "lc_ins_idx":
+            db.execute("SELECT widecol_stats(?, 1)", (name,))
+            db.execute("UPDATE %s SET v = v || 'x' WHERE k %% 10 = 0" % name)
+            got.append(json.loads(db.execute("SELECT widecol_stats(?)", (name,)).fetchone()[0])["rpcs"])
+            ok = db.execute("SELECT count(*) FROM %s WHERE v = 'v10x'" % name).fetchone()[0]
+            checked = db.execute("SELECT * FROM widecol_check(?)", (name,)).fetchall()
+            expect("the UPDATE of every tenth row: the index finds the new value, widecol_check ok",
+                   ok == 1 and checked == [("ok",)], (ok, checked))
         db.execute("DROP TABLE %s" % name)
-    expect("5,000 rows: INSERT OR REPLACE 5 calls, with an INDEX 15,000; plain INSERT with "
-           "an INDEX 5,010", got == [5, 15000, 5010], got)
+    expect("5,000 rows: INSERT OR REPLACE 5 calls; with an INDEX 21 into a new table, 71 over "
+           "the same keys; plain INSERT with an INDEX 5,010; UPDATE of 500 of them 530",
+           got == [5, 21, 71, 5010, 530], got)
     db.close()
 
 
@@ -563,6 +613,7 @@ def main():
     check_ddl(args)
     check_wide(args)
     check_load_calls(args)
+    check_fresh_connection(args)
     check_reopen_without_store(args)
     print("bigtable check: %d failed" % len(FAILED))
     return 1 if FAILED else 0
