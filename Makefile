@@ -300,6 +300,7 @@ check: widecol.so $(BT_SO) build/slt $(REPLAY)
 	@timeout 300 /usr/bin/python3 tests/harness/plans.py --extension ./widecol
 	@/usr/bin/python3 tests/harness/lint_fixes.py --extension ./widecol
 	@/usr/bin/python3 tests/harness/advise_check.py --extension ./widecol
+	@/usr/bin/python3 tests/harness/progress_check.py --extension ./widecol
 	@for t in $(FUZZ_TARGETS); do build/replay/$$t $(FUZZ_CORPUS)/$$t; done
 	@build/slt --defensive --extension ./widecol.so $(TESTS)
 

@@ -15,6 +15,8 @@
 ** extension on the connection takes over.  The tools find a table by schema
 ** and name through SQL (wc_table.h), so loading the extension again on a
 ** connection replaces the registrations and every function keeps working.
+** One setting is the process's, as standard error is: whether long
+** statements print progress lines there (widecol_progress(), wc_progress.h).
 */
 #include "util/wc_api.h"
 #include "key/rk_functions.h"
@@ -24,6 +26,7 @@
 #include "tools/wc_tvf.h"
 #include "vtab/wc_clock.h"
 #include "vtab/wc_module.h"
+#include "util/wc_progress.h"
 
 #include <stddef.h>
 
@@ -81,7 +84,8 @@ static const char zHelp[] =
 "on a cluster\n"
 "  widecol_check(table)  widecol_stats(table[, reset])  "
 "widecol_compact(table)\n"
-"  widecol_clock([micros])  widecol_version()  widecol_help()\n"
+"  widecol_clock([micros])  widecol_progress([on])  widecol_version()  "
+"widecol_help()\n"
 "\n"
 "Docs: docs/tutorial.md (start here), docs/reference.md (every "
 "signature), docs/choosing-a-design.md,\n"
@@ -124,6 +128,8 @@ static const struct {
   { "widecol_ddl",     3, WC_DIRECT, 0, wcDdlFunc       },
   { "widecol_clock",   0, WC_DIRECT, WC_DATA_CLOCK, wcClockFunc },
   { "widecol_clock",   1, WC_DIRECT, WC_DATA_CLOCK, wcClockFunc },
+  { "widecol_progress", 0, WC_DIRECT, 0, wcProgressFunc  },
+  { "widecol_progress", 1, WC_DIRECT, 0, wcProgressFunc  },
   { WC_TABLE_FUNC,     2, WC_DIRECT, 0, wcTableFunc     },
 };
 

@@ -1190,7 +1190,9 @@ int btFilter(sqlite3_vtab_cursor *pCursor, int idxNum, const char *idxStr,
     }
     pCur->bEof = 1;
     if( pOut && pOut->bEstimate && p->eKind == BT_ROWS ){
-      return btRowEstimate(p, &pOut->nRowEstimate);
+      return btRowEstimate(p, &pOut->nRowEstimate,
+                           pOut->bSamples ? &pOut->aSample : 0,
+                           &pOut->nSample);
     }
     return SQLITE_OK;
   }

@@ -86,12 +86,38 @@ static int64_t rowBytes(const BtTable *p){
   return 1 + BT_STAMPS_SIZE(p->nStamp) + (p->nCol + 7) / 8 + 9 * p->nCol;
 }
 
-int btRowEstimate(BtTable *p, int64_t *pnRow){
+/* The samples in wc_remote.h's format (WcRpcStats.aSample), in a new
+** buffer; SQLITE_OK or SQLITE_NOMEM. */
+static int samplesExport(const BtSamples *pS, unsigned char **paOut,
+                         int64_t *pnOut){
+  WcBuf out;
+  int i, k;
+  memset(&out, 0, sizeof(out));
+  for(i = 0; i < pS->n; i++){
+    const BtSample *pOne = btSampleAt(pS, i);
+    unsigned char aNum[8];
+    for(k = 0; k < 4; k++) aNum[k] = (unsigned char)(pOne->nKey >> (24 - 8 * k));
+    wcBufAppend(&out, aNum, 4);
+    wcBufAppend(&out, pS->keys.a + pOne->iKey, pOne->nKey);
+    for(k = 0; k < 8; k++){
+      aNum[k] = (unsigned char)((uint64_t)pOne->nBefore >> (56 - 8 * k));
+    }
+    wcBufAppend(&out, aNum, 8);
+  }
+  if( out.bOom ) return SQLITE_NOMEM;
+  *paOut = out.a;
+  *pnOut = out.n;
+  return SQLITE_OK;
+}
+
+int btRowEstimate(BtTable *p, int64_t *pnRow, unsigned char **paSample,
+                  int64_t *pnSample){
   BtSamples s;
   int rc;
   memset(&s, 0, sizeof(s));
   rc = btSampleRowKeys(p, &s);
   *pnRow = 0;
+  if( rc == SQLITE_OK && paSample ) rc = samplesExport(&s, paSample, pnSample);
   if( rc == SQLITE_OK && s.n > 0 ){
     /* The last sample's offset is the bytes before it: the table's size
     ** where it is the empty key (the end), else one row less.  Every

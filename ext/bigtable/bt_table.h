@@ -444,8 +444,10 @@ int btSampleRowKeys(BtTable *p, BtSamples *pOut);
 const BtSample *btSampleAt(const BtSamples *p, int i);
 void btSamplesClear(BtSamples *p);
 /* The table's rows, estimated from its samples (bt_sample.c says how
-** well). */
-int btRowEstimate(BtTable *p, int64_t *pnRow);
+** well); with paSample, the samples too, in wc_remote.h's format (the
+** caller frees *paSample). */
+int btRowEstimate(BtTable *p, int64_t *pnRow, unsigned char **paSample,
+                  int64_t *pnSample);
 
 /* bt_write.c */
 int btUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,

@@ -34,8 +34,10 @@
 ** WC_RPC_COUNTERS: the store's xFindFunction makes that a constraint whose
 ** xFilter adds the table's figures (and clears them if bReset), as
 ** wc_table.h's lookup finds a widecol table.  No registry is kept.  With
-** bEstimate the store also estimates its rows for planning, in one call
-** whatever the table's size (Bigtable: SampleRowKeys).
+** bEstimate the store also estimates its rows for planning, and with
+** bSamples gives keys that cut the table into sections of about equal
+** size (widecol_lint's runs, widecol_regions' real boundaries), in one
+** call whatever the table's size (Bigtable: SampleRowKeys).
 */
 #ifndef WIDECOL_WC_REMOTE_H
 #define WIDECOL_WC_REMOTE_H
@@ -53,8 +55,16 @@ struct WcRpcStats {
   int64_t nByteOut;     /* Bytes sent */
   int bReset;           /* In: clear the table's counters once added */
   int bEstimate;        /* In: estimate the table's rows too (a row table
-                        ** only; one call) */
-  int64_t nRowEstimate; /* Out: that estimate, where asked */
+                        ** only; one call), */
+  int bSamples;         /* and its sample keys (in the same call) */
+  int64_t nRowEstimate; /* Out: that estimate, where asked; */
+  unsigned char *aSample;  /* the sample keys, from sqlite3_malloc(), the
+                           ** caller's to free: each a 4-byte big-endian
+                           ** length, the key, and the bytes of the table
+                           ** before it, 8 bytes big-endian; in key order,
+                           ** the empty key (the end) last where the store
+                           ** gives it */
+  int64_t nSample;      /* Bytes of aSample */
 };
 
 #endif /* WIDECOL_WC_REMOTE_H */

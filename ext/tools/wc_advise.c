@@ -23,20 +23,16 @@
 **   5. the score, documented in docs/design-tools.md (score()), and the
 **      rows, best first.
 */
-#ifndef _GNU_SOURCE
-# define _GNU_SOURCE     /* program_invocation_short_name */
-#endif
 #include "tools/wc_tvf.h"
 #include "vtab/wc_table.h"
 #include "tools/wc_workload.h"
 #include "key/rk_bytes.h"
+#include "util/wc_progress.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #define WC_ADVISE_SAMPLE   100000
 #define WC_ADVISE_MAX_SAMPLE 10000000
@@ -221,10 +217,9 @@ static void readSettings(Advisor *p, sqlite3_value *pJson){
   pSet->nRegion = WC_ADVISE_REGIONS;
   pSet->bHbase = 1;
   pSet->nDraw = WC_ADVISE_DRAWS;
-  pSet->bProgress = isatty(2);
-#ifdef __GLIBC__
-  pSet->bProgress |= strncmp(program_invocation_short_name, "sqlite3", 7) == 0;
-#endif
+  /* As every long statement's (widecol_progress()), unless the settings
+  ** say. */
+  pSet->bProgress = wcProgressOn();
   if( pJson == 0 || sqlite3_value_type(pJson) == SQLITE_NULL ) return;
   rc = sqlite3_prepare_v2(p->pPriv, "SELECT key, type, value, "
                           "json_valid(?1) FROM json_each(?1)", -1, &pStmt, 0);

@@ -27,6 +27,7 @@
 #include "vtab/wc_history.h"
 #include "tools/wc_tvf.h"
 #include "key/rk_bytes.h"
+#include "util/wc_progress.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -51,7 +52,9 @@ struct Lint {
   const WcSchema *pS;
   const WcHistory *pH;
   WcTvfRows *pRows;
-  char *zSample;        /* "(SELECT ...)": the sample, as a subquery */
+  char *zSample;        /* The sample's table, in the temp schema */
+  int bSampleMade;      /* It exists (to drop at the end) */
+  WcProgress progress;  /* Runs read into the sample */
   WcBuf *aRunKey;       /* Runs: the first key of run i, 2i, and the
                         ** key after its last row, 2i + 1; parameters
                         ** ?1, ?2, ... of every query on the sample */
@@ -1477,13 +1480,6 @@ static void readRuns(Lint *p, sqlite3_int64 nRun){
   wcStoreAppendTable(pStr, wcTableStore(p->pTab), -1, -1);
   sqlite3_str_appendall(pStr, " ORDER BY rowkey");
   pStmt = lintPrepare(p, "%z", sqlite3_str_finish(pStr));
-  p->aRunKey = sqlite3_malloc64(sizeof(WcBuf) * 2 * WC_LINT_RUNS);
-  if( p->aRunKey == 0 ){
-    p->rc = SQLITE_NOMEM;
-    sqlite3_finalize(pStmt);
-    return;
-  }
-  memset(p->aRunKey, 0, sizeof(WcBuf) * 2 * WC_LINT_RUNS);
   while( pStmt && iRun < WC_LINT_RUNS && sqlite3_step(pStmt) == SQLITE_ROW ){
     /* Run i starts at row i * (nTable - nRun) / (WC_LINT_RUNS - 1). */
     if( iRow == iFirst || iRow == iFirst + nRun - 1 ){
@@ -1502,40 +1498,186 @@ static void readRuns(Lint *p, sqlite3_int64 nRun){
   p->nRunKey -= p->nRunKey % 2;
 }
 
-/* The sample: the whole table, or runs spread over its key order. */
+/* Keeps, as the runs' first keys, up to WC_LINT_RUNS of the store's
+** sample keys, spread evenly over them (aSample: wc_remote.h's format);
+** no last keys: a run is the nRun rows from its first. */
+static void sampleRuns(Lint *p, const unsigned char *aSample, int64_t nSample){
+  int64_t iOff, nKeys = 0, iKey = 0;
+  int nRun = 0;
+  for(iOff = 0; iOff + 12 <= nSample; nKeys++){
+    int64_t n = ((int64_t)aSample[iOff] << 24) | (aSample[iOff + 1] << 16)
+              | (aSample[iOff + 2] << 8) | aSample[iOff + 3];
+    iOff += 12 + n;
+  }
+  /* The first run starts at the table's start. */
+  p->nRunKey = 1;
+  for(iOff = 0; iOff + 12 <= nSample && p->rc == SQLITE_OK; iKey++){
+    int64_t n = ((int64_t)aSample[iOff] << 24) | (aSample[iOff + 1] << 16)
+              | (aSample[iOff + 2] << 8) | aSample[iOff + 3];
+    /* Sample i of nKeys opens run i * WC_LINT_RUNS / nKeys, if it is the
+    ** first to do so. */
+    if( n > 0 && p->nRunKey < WC_LINT_RUNS
+     && iKey * (WC_LINT_RUNS - 1) / (nKeys > 0 ? nKeys : 1) >= nRun ){
+      WcBuf *pKey = &p->aRunKey[p->nRunKey++];
+      wcBufAppend(pKey, aSample + iOff + 4, n);
+      if( pKey->bOom ) p->rc = SQLITE_NOMEM;
+      nRun = (int)(iKey * (WC_LINT_RUNS - 1) / (nKeys > 0 ? nKeys : 1)) + 1;
+    }
+    iOff += 12 + n;
+  }
+}
+
+/* The rows the store holds, from the sample keys it gives in one call
+** (Bigtable's SampleRowKeys): its row estimate in p->nTable, run starts
+** in aRunKey.  0 if the store gives none. */
+static int storeSamples(Lint *p){
+  WcRpcStats rpc;
+  const WcStore *pStore = wcTableStore(p->pTab);
+  int rc;
+  if( !wcStoreCaps(pStore)->bRowEstimates ) return 0;
+  memset(&rpc, 0, sizeof(rpc));
+  rpc.bEstimate = 1;
+  rpc.bSamples = 1;
+  rc = wcStoreRemoteStats((WcStore*)pStore, -1, -1, &rpc);
+  if( rc != SQLITE_OK ){
+    lintFail(p, rc);
+  }else{
+    p->nTable = rpc.nRowEstimate;
+    if( p->nTable > WC_LINT_SAMPLE ) sampleRuns(p, rpc.aSample, rpc.nSample);
+  }
+  sqlite3_free(rpc.aSample);
+  return 1;
+}
+
+/* Copies rows of the table into the sample (SQL zSelect, its parameters
+** the run keys from iKey on); the statement's error is the lint's. */
+static void sampleCopy(Lint *p, const char *zSelect, int iKey,
+                       sqlite3_int64 nLimit){
+  sqlite3_stmt *pStmt = lintPrepare(p, "INSERT OR IGNORE INTO %s %s",
+                                    p->zSample, zSelect);
+  int i, n;
+  if( pStmt == 0 ) return;
+  n = sqlite3_bind_parameter_count(pStmt);
+  for(i = 0; i < n; i++){
+    if( nLimit > 0 && i == n - 1 ){
+      sqlite3_bind_int64(pStmt, i + 1, nLimit);
+    }else if( iKey + i < p->nRunKey ){
+      const WcBuf *pKey = &p->aRunKey[iKey + i];
+      sqlite3_bind_blob64(pStmt, i + 1, pKey->n ? pKey->a : (const void*)"",
+                          (sqlite3_uint64)pKey->n, SQLITE_STATIC);
+    }
+  }
+  sqlite3_step(pStmt);
+  if( sqlite3_finalize(pStmt) != SQLITE_OK ) lintFail(p, SQLITE_ERROR);
+}
+
+/* The sample, read once into a table of the connection's temp schema
+** (every rule reads it; on Bigtable a read is calls): the whole table, or
+** runs spread over its key order, found by reading the keys (the local
+** store) or from the store's sample keys (a remote one, whose estimate
+** gives the table's size). */
 static void sampleTable(Lint *p){
-  sqlite3_str *pStr = sqlite3_str_new(p->db);
-  char *zRuns = 0;
-  int i;
-  sqlite3_str_appendall(pStr, "SELECT count(*) FROM ");
-  wcStoreAppendTable(pStr, wcTableStore(p->pTab), -1, -1);
-  p->nTable = lintInt(p, "%z", sqlite3_str_finish(pStr));
-  if( p->nTable > WC_LINT_SAMPLE ){
-    readRuns(p, WC_LINT_SAMPLE / WC_LINT_RUNS);
-    pStr = sqlite3_str_new(0);
+  const WcSchema *pS = p->pS;
+  const WcStore *pStore = wcTableStore(p->pTab);
+  sqlite3_str *pStr;
+  char *zSelect;
+  unsigned char aId[8];
+  int i, bRemote;
+  p->aRunKey = sqlite3_malloc64(sizeof(WcBuf) * 2 * WC_LINT_RUNS);
+  if( p->aRunKey == 0 ){
+    p->rc = SQLITE_NOMEM;
+    return;
+  }
+  memset(p->aRunKey, 0, sizeof(WcBuf) * 2 * WC_LINT_RUNS);
+  bRemote = storeSamples(p);
+  if( !bRemote ){
+    pStr = sqlite3_str_new(p->db);
+    sqlite3_str_appendall(pStr, "SELECT count(*) FROM ");
+    wcStoreAppendTable(pStr, pStore, -1, -1);
+    p->nTable = lintInt(p, "%z", sqlite3_str_finish(pStr));
+    if( p->nTable > WC_LINT_SAMPLE ) readRuns(p, WC_LINT_SAMPLE / WC_LINT_RUNS);
+  }
+  if( p->rc != SQLITE_OK ) return;
+  sqlite3_randomness(sizeof(aId), aId);
+  p->zSample = sqlite3_mprintf("temp.\"widecol_lint_%02x%02x%02x%02x%02x%02x%02x"
+                               "%02x\"", aId[0], aId[1], aId[2], aId[3], aId[4],
+                               aId[5], aId[6], aId[7]);
+  if( p->zSample == 0 ){
+    p->rc = SQLITE_NOMEM;
+    return;
+  }
+  /* Columns without a type: the values are kept as they are. */
+  pStr = sqlite3_str_new(p->db);
+  sqlite3_str_appendf(pStr, "CREATE TABLE %s(rowkey PRIMARY KEY", p->zSample);
+  for(i = 0; i < pS->nCol; i++){
+    sqlite3_str_appendf(pStr, ", \"%w\"", pS->aCol[i].zName);
+  }
+  if( pS->bVersioned ) sqlite3_str_appendall(pStr, ", rowtime");
+  sqlite3_str_appendall(pStr, ")");
+  zSelect = sqlite3_str_finish(pStr);
+  if( zSelect == 0 ){
+    p->rc = SQLITE_NOMEM;
+    return;
+  }
+  lintInt(p, "%s", zSelect);
+  sqlite3_free(zSelect);
+  if( p->rc != SQLITE_OK ) return;
+  p->bSampleMade = 1;
+  pStr = sqlite3_str_new(p->db);
+  wcStoreAppendRowsSelect(pStr, pStore, 0);
+  if( p->nRunKey == 0 ){
+    zSelect = sqlite3_str_finish(pStr);
+    if( zSelect ) sampleCopy(p, zSelect, 0, 0);
+  }else if( !bRemote ){
+    /* Runs between first and last keys, one statement. */
+    sqlite3_free(sqlite3_str_finish(pStr));
+    pStr = sqlite3_str_new(p->db);
     sqlite3_str_appendall(pStr, "(VALUES ");
     for(i = 0; i < p->nRunKey; i += 2){
       sqlite3_str_appendf(pStr, "%s(?%d, ?%d)", i ? ", " : "", i + 1, i + 2);
     }
     sqlite3_str_appendall(pStr, ")");
-    zRuns = sqlite3_str_finish(pStr);
-    if( zRuns == 0 || p->nRunKey == 0 ){
-      if( p->rc == SQLITE_OK ) p->rc = SQLITE_NOMEM;
-      sqlite3_free(zRuns);
-      return;
+    zSelect = sqlite3_str_finish(pStr);
+    pStr = sqlite3_str_new(p->db);
+    wcStoreAppendRowsSelect(pStr, pStore, zSelect);
+    sqlite3_free(zSelect);
+    zSelect = sqlite3_str_finish(pStr);
+    if( zSelect ) sampleCopy(p, zSelect, 0, 0);
+  }else{
+    /* Runs of nRun rows from each first key (the first: the start), up to
+    ** the next one: a range with an end, which the emulator reads in time
+    ** proportional to it, not to the rest of the table. */
+    char *zLast;
+    sqlite3_str_appendall(pStr, " WHERE r.rowkey >= ?1");
+    zLast = sqlite3_mprintf("%s ORDER BY r.rowkey LIMIT ?2",
+                            sqlite3_str_value(pStr));
+    sqlite3_str_appendall(pStr, " AND r.rowkey < ?2 ORDER BY r.rowkey "
+                                "LIMIT ?3");
+    zSelect = sqlite3_str_finish(pStr);
+    wcProgressBegin(&p->progress, "runs of rows read into the sample",
+                    p->nRunKey, "widecol_lint(%s)", wcTableName(p->pTab));
+    for(i = 0; zSelect && zLast && i < p->nRunKey && p->rc == SQLITE_OK; i++){
+      sampleCopy(p, i + 1 < p->nRunKey ? zSelect : zLast, i,
+                 WC_LINT_SAMPLE / p->nRunKey);
+      wcProgressStep(&p->progress, i + 1);
     }
+    if( zLast == 0 ) p->rc = SQLITE_NOMEM;
+    sqlite3_free(zLast);
   }
-  pStr = sqlite3_str_new(p->db);
-  sqlite3_str_appendall(pStr, "(");
-  wcStoreAppendRowsSelect(pStr, wcTableStore(p->pTab), zRuns);
-  sqlite3_str_appendall(pStr, ")");
-  p->zSample = sqlite3_str_finish(pStr);
-  sqlite3_free(zRuns);
-  if( p->zSample == 0 ){
-    p->rc = SQLITE_NOMEM;
-    return;
-  }
+  if( zSelect == 0 && p->rc == SQLITE_OK ) p->rc = SQLITE_NOMEM;
+  sqlite3_free(zSelect);
+  /* The queries on the sample take no parameters now. */
+  p->nRunKey = 0;
   p->nSample = lintInt(p, "SELECT count(*) FROM %s", p->zSample);
+}
+
+/* Drops the sample's table. */
+static void sampleDrop(Lint *p){
+  char *zSql;
+  if( !p->bSampleMade ) return;
+  zSql = sqlite3_mprintf("DROP TABLE %s", p->zSample);
+  if( zSql ) sqlite3_exec(p->db, zSql, 0, 0, 0);
+  sqlite3_free(zSql);
 }
 
 static void lintTable(Lint *p){
@@ -1587,6 +1729,8 @@ static int lintFill(sqlite3 *db, sqlite3_value **apArg, WcTvfRows *pRows,
   lint.pS = wcTableSchema(lint.pTab);
   lint.pH = wcTableHistory(lint.pTab);
   lintTable(&lint);
+  sampleDrop(&lint);
+  wcProgressEnd(&lint.progress);
   sqlite3_free(lint.zSample);
   sqlite3_free(lint.aeTime);
   for(i = 0; lint.aRunKey && i < 2 * WC_LINT_RUNS; i++){

@@ -207,8 +207,8 @@ const sqlite3_module wcModule = {
   wcWriteUpdate,
   wcWriteBegin,         /* xBegin: forgets rows read ahead */
   0,                    /* xSync */
-  0,                    /* xCommit */
-  0,                    /* xRollback */
+  wcWriteEnd,           /* xCommit: ends the writes' progress lines */
+  wcWriteEnd,           /* xRollback */
   wcFindFunction,
   wcRename,
   0,                    /* xSavepoint */

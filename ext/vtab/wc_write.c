@@ -23,6 +23,7 @@
 #include "key/rk_bytes.h"
 #include "util/wc_stamp.h"
 #include "util/wc_keyset.h"
+#include "util/wc_progress.h"
 
 #include <string.h>
 
@@ -57,6 +58,10 @@ struct WcWriter {
   WcKeySet displaced;   /* Keys this UPDATE took from rows still to come */
   WcPrefetch *pPrefetch;   /* Rows read ahead of the keys written, on a
                            ** store whose reads are calls (or NULL) */
+  WcProgress progress;  /* Rows written since the transaction began (in
+                        ** autocommit, by the statement), for the lines a
+                        ** long load prints */
+  int64_t nWritten;
   int64_t iTime;        /* Versioned tables: the new version's rowtime, */
   int64_t iOldTime;     /* and that of the row it replaces (readOld) */
   /* Stores whose rows carry stamps (WcStoreCaps.bStamps): */
@@ -87,7 +92,17 @@ static void writeStatementBegins(WcVtab *p){
 
 int wcWriteBegin(sqlite3_vtab *pVtab){
   WcVtab *p = (WcVtab*)pVtab;
-  if( p->pWriter ) wcPrefetchReset(p->pWriter->pPrefetch);
+  if( p->pWriter ){
+    wcPrefetchReset(p->pWriter->pPrefetch);
+    wcProgressEnd(&p->pWriter->progress);
+    p->pWriter->nWritten = 0;
+  }
+  return SQLITE_OK;
+}
+
+int wcWriteEnd(sqlite3_vtab *pVtab){
+  WcVtab *p = (WcVtab*)pVtab;
+  if( p->pWriter ) wcProgressEnd(&p->pWriter->progress);
   return SQLITE_OK;
 }
 
@@ -1175,10 +1190,13 @@ int wcTableCompact(WcVtab *p, int64_t *pnRow, int64_t *pnVersion){
   sqlite3_str *pSql;
   char *zSql;
   WcBuf key;
+  WcProgress progress;
   int rc;
   *pnRow = *pnVersion = 0;
   if( !pS->bVersioned || pS->nTtl == 0 ) return SQLITE_OK;
   memset(&key, 0, sizeof(key));
+  wcProgressBegin(&progress, "expired rows removed", -1, "widecol_compact(%s)",
+                  p->store.zName);
   /* The next row, past the last one removed, whose latest has expired;
   ** nothing stays open while rows are removed. */
   pSql = sqlite3_str_new(p->store.db);
@@ -1225,8 +1243,9 @@ int wcTableCompact(WcVtab *p, int64_t *pnRow, int64_t *pnVersion){
       if( rc != SQLITE_OK ) rc = writeError(p, rc);
     }
     if( rc == SQLITE_OK ) rc = removeRow(p, key.a, key.n, 0);
-    (*pnRow)++;
+    wcProgressStep(&progress, ++(*pnRow));
   }
+  wcProgressEnd(&progress);
   sqlite3_finalize(pNext);
   sqlite3_finalize(pCount);
   wcBufFree(&key);
@@ -1459,9 +1478,15 @@ static int writeUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv){
 int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
                   sqlite3_int64 *pRowid){
   WcVtab *p = (WcVtab*)pVtab;
+  WcWriter *pW = p->pWriter;
   int rc;
   (void)pRowid;
   writeStatementBegins(p);
+  if( !pW->progress.bStarted ){
+    wcProgressBegin(&pW->progress, "rows written", -1, "widecol %s",
+                    p->store.zName);
+  }
+  wcProgressStep(&pW->progress, ++pW->nWritten);
   rc = writeUpdate(pVtab, argc, argv);
   p->pWriter->pScanStamps = 0;
   return rc;

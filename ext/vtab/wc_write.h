@@ -17,5 +17,8 @@ int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
 /* xBegin: a write statement begins (in autocommit, each one does), so
 ** nothing read ahead for the last one is trusted. */
 int wcWriteBegin(sqlite3_vtab *pVtab);
+/* xCommit and xRollback: the transaction's writes are over (the last of
+** their progress lines). */
+int wcWriteEnd(sqlite3_vtab *pVtab);
 
 #endif /* WIDECOL_WC_WRITE_H */
