@@ -118,33 +118,47 @@ int64_t rkFind(const unsigned char *a, int64_t n, int64_t iFrom,
 
 /* True if z[0..n) is valid UTF-8, and with bPrintable also free of
 ** control characters. */
+/* The bytes of the valid UTF-8 character at z[0..n), or 0 if none
+** starts there (printable ASCII only, where bPrintable). */
+static int utf8CharLen(const unsigned char *z, int64_t n, int bPrintable){
+  unsigned char c = z[0];
+  int nCont, k;
+  uint32_t cp;
+  if( c < 0x80 ) return bPrintable && (c < 0x20 || c == 0x7F) ? 0 : 1;
+  if( c >= 0xC2 && c <= 0xDF ){ nCont = 1; cp = c & 0x1F; }
+  else if( c >= 0xE0 && c <= 0xEF ){ nCont = 2; cp = c & 0x0F; }
+  else if( c >= 0xF0 && c <= 0xF4 ){ nCont = 3; cp = c & 0x07; }
+  else return 0;
+  for(k = 1; k <= nCont; k++){
+    if( k >= n || !IS_CONTINUATION(z[k]) ) return 0;
+    cp = (cp << 6) | (z[k] & 0x3F);
+  }
+  /* Overlong forms, surrogates and values past U+10FFFF. */
+  if( (nCont == 2 && cp < 0x800) || (nCont == 3 && cp < 0x10000)
+   || (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF ){
+    return 0;
+  }
+  return nCont + 1;
+}
+
 static int isUtf8(const unsigned char *z, int64_t n, int bPrintable){
   int64_t i = 0;
   while( i < n ){
-    unsigned char c = z[i];
-    int nCont, k;
-    uint32_t cp;
-    if( c < 0x80 ){
-      if( bPrintable && (c < 0x20 || c == 0x7F) ) return 0;
-      i++;
-      continue;
-    }
-    if( c >= 0xC2 && c <= 0xDF ){ nCont = 1; cp = c & 0x1F; }
-    else if( c >= 0xE0 && c <= 0xEF ){ nCont = 2; cp = c & 0x0F; }
-    else if( c >= 0xF0 && c <= 0xF4 ){ nCont = 3; cp = c & 0x07; }
-    else return 0;
-    for(k = 1; k <= nCont; k++){
-      if( i + k >= n || !IS_CONTINUATION(z[i + k]) ) return 0;
-      cp = (cp << 6) | (z[i + k] & 0x3F);
-    }
-    /* Overlong forms, surrogates and values past U+10FFFF. */
-    if( (nCont == 2 && cp < 0x800) || (nCont == 3 && cp < 0x10000)
-     || (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF ){
-      return 0;
-    }
-    i += nCont + 1;
+    int nChar = utf8CharLen(&z[i], n - i, bPrintable);
+    if( nChar == 0 ) return 0;
+    i += nChar;
   }
   return 1;
+}
+
+int64_t rkUtf8Bytes(const unsigned char *z, int64_t n, int64_t nChar){
+  int64_t i = 0, k;
+  for(k = 0; k < nChar; k++){
+    int nLen = i < n ? utf8CharLen(&z[i], n - i, 0) : 0;
+    if( nLen == 0 ) return -1;
+    i += nLen;
+  }
+  return i;
 }
 
 int rkIsPrintableUtf8(const unsigned char *z, int64_t n){

@@ -27,6 +27,11 @@ int64_t rkCharCount(const unsigned char *z, int64_t n);
 /* Bytes taken by the first nChar characters of z[0..n) (n if it has fewer). */
 int64_t rkCharBytes(const unsigned char *z, int64_t n, int64_t nChar);
 
+/* Bytes of the first nChar characters of z[0..n) read as UTF-8, each a
+** whole valid sequence, or -1 if z does not start with that many: where a
+** field of characters ends in a key, whatever bytes follow it. */
+int64_t rkUtf8Bytes(const unsigned char *z, int64_t n, int64_t nChar);
+
 /* Decimal digits needed to write v. */
 int rkDigitCount(uint64_t v);
 

@@ -400,6 +400,15 @@ static int applyPad(const WcSchema *pS, int iCol, const WcTransform *pX,
     int64_t nChar = rkCharCount(pF->a, pF->n), k;
     int nFill = (int)strlen(pX->zFill);
     WcBuf *pW;
+    /* PAD counts characters, and the key is read back by counting them
+    ** (WC_SPAN_CHARS): bytes that belong to no character would let the
+    ** field's end move into the next field, two rows sharing one key. */
+    if( !bBound && pS->aCol[iCol].cAff == WC_AFF_TEXT
+     && !rkIsUtf8(pF->a, pF->n) ){
+      return noFit(pzErr, pS, iCol, pVal, "it is not valid UTF-8, and PAD "
+                   "counts characters, which only valid UTF-8 has; declare "
+                   "the column BLOB, or CAST the value to valid text");
+    }
     if( nChar > nWidth ){
       char zMsg[120];
       sqlite3_snprintf(sizeof(zMsg), zMsg, "it has %lld characters, more "
@@ -857,8 +866,10 @@ int64_t wcElementSpan(const WcSchema *pS, int iElem, const unsigned char *a,
       nSpan = pElem->nSpan;
       break;
     case WC_SPAN_CHARS:
-      nSpan = rkCharBytes(a, n, pElem->nSpan);
-      if( rkCharCount(a, nSpan) != pElem->nSpan ) return -1;
+      /* PAD takes valid UTF-8 only, so the field is that many whole
+      ** characters, not followed by bytes that would continue the last. */
+      nSpan = rkUtf8Bytes(a, n, pElem->nSpan);
+      if( nSpan < 0 ) return -1;
       break;
     case WC_SPAN_DESC:
       /* rk_desc bytes are the escaped encoding, inverted. */

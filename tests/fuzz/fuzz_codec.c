@@ -13,11 +13,16 @@
 **   - on a RANDOM(n) design, each key (the fields' key) followed by a
 **     number below n from the input gives that number back, is a key its
 **     fields make, and is one the other row's fields make exactly when
-**     the two fields' keys are equal.
+**     the two fields' keys are equal;
+**   - when every column the key depends on is one of its fields, the key
+**     decodes (wcDecodeKey) into values SQLite calls equal to the row's,
+**     and the key with one byte changed, cut short or lengthened decodes
+**     only into fields that make it again.
 ** SQL order and equality are SQLite's own comparison of the two values.
 */
 #include "fuzz_common.h"
 #include "key/wc_codec.h"
+#include "key/wc_decode.h"
 
 #include <math.h>
 #include <string.h>
@@ -191,6 +196,49 @@ static void checkRandom(const WcSchema *pS, FuzzInput *pIn, const WcBuf *aMade){
   wcBufFree(&aFull[1]);
 }
 
+/* The key (with RANDOM's digits, 0s, where the design has them) decodes
+** into the row's key fields; a mutation of it decodes only into fields
+** that make the mutated key. */
+static void checkDecode(const WcSchema *pS, FuzzInput *pIn, WcValue *aRow,
+                        const WcBuf *pKey){
+  WcValue aOut[4];
+  WcBuf full, buf, made;
+  int i, rc;
+  unsigned k = fuzzByte(pIn);
+  memset(&full, 0, sizeof(full));
+  memset(&buf, 0, sizeof(buf));
+  memset(&made, 0, sizeof(made));
+  wcBufAppend(&full, pKey->a, pKey->n);
+  if( pS->nRandom ) wcRandomSet(pS, pKey->n, 0, &full);
+  if( full.bOom ) abort();
+  memcpy(aOut, aRow, sizeof(aOut));
+  rc = wcDecodeKey(pS, pHasher, full.a, full.n, aOut, &buf, 0);
+  if( rc != WC_OK ) abort();
+  for(i = 0; i < pS->nCol; i++){
+    if( pS->aCol[i].iElem >= 0 && sqlOrder(&aRow[i], &aOut[i]) != 0 ) abort();
+  }
+  /* One byte changed, the last dropped, or a byte added. */
+  if( full.n > 0 && (k & 3) == 0 ){
+    full.a[fuzzByte(pIn) % full.n] ^= (unsigned char)(1 + fuzzByte(pIn) % 255);
+  }else if( full.n > 0 && (k & 3) == 1 ){
+    full.n--;
+  }else{
+    unsigned char c = (unsigned char)fuzzByte(pIn);
+    wcBufAppend(&full, &c, 1);
+  }
+  if( full.bOom ) abort();
+  if( wcDecodeKey(pS, pHasher, full.n ? full.a : (const unsigned char*)"",
+                  full.n, aOut, &buf, 0) == WC_OK ){
+    if( wcEncodeKey(pS, pHasher, aOut, &made, 0) != WC_OK
+     || !wcKeyIsMade(pS, &made, full.a, full.n) ){
+      abort();
+    }
+  }
+  wcBufFree(&full);
+  wcBufFree(&buf);
+  wcBufFree(&made);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *a, size_t n){
   FuzzInput in;
   WcSchema *pS;
@@ -222,6 +270,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *a, size_t n){
     }
     if( keyHoldsColumns(pS) ) checkOneKeyOneRow(pS, aRow, aKey);
     if( pS->nRandom ) checkRandom(pS, &in, aKey);
+    if( keyHoldsColumns(pS) ){
+      checkDecode(pS, &in, aRow[0], &aKey[0]);
+      checkDecode(pS, &in, aRow[1], &aKey[1]);
+    }
   }
   wcBufFree(&aKey[0]);
   wcBufFree(&aKey[1]);
