@@ -1104,10 +1104,12 @@ class Runner:
         log_both(log, sql, row)
 
     def utf8_write(self, d, db, log, seen):
-        """A REVERSEd TEXT field given two values that are not valid UTF-8
-        and whose characters, reversed, would be the same bytes: widecol
-        must refuse both (characters are what REVERSE reverses)."""
-        col = d.rng.choice(d.reversed)
+        """A REVERSEd or PADded TEXT field given two values that are not
+        valid UTF-8: for REVERSE two whose characters, reversed, would be
+        the same bytes; for PAD two that, with the next field's bytes,
+        could share a key.  widecol must refuse both (characters are what
+        REVERSE reverses and PAD counts)."""
+        col = d.rng.choice(sorted(set(d.reversed) | set(d.padtext)))
         row = list(d.row())
         for i, raw in enumerate((b"\xb2" * 7 + b"0\xb2", b"\xb2" * 8 + b"0")):
             row[d.cols.index(col)] = raw
@@ -1147,7 +1149,7 @@ class Runner:
         r = d.rng.random()
         if r < 0.03:
             self.bulk_write(d, db, log, seen)
-        elif r < 0.04 and d.reversed:
+        elif r < 0.04 and (d.reversed or d.padtext):
             self.utf8_write(d, db, log, seen)
         elif r < 0.12 and seen:
             self.point_write(d, db, log, seen)
