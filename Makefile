@@ -72,7 +72,7 @@ ASAN_DIR   = build/asan
 ASAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
              -fno-sanitize-recover=all -DWC_DEBUG
 
-.PHONY: all test check check-stores check-packaging asan valgrind demo bench bench-more compare soak fuzz clean \
+.PHONY: all test check check-stores check-packaging asan valgrind pyclient demo bench bench-more compare soak fuzz clean \
         bigtable bigtable-demo test-bigtable examples install uninstall dist \
         distcheck
 
@@ -171,7 +171,8 @@ install: all
 	      -e 's|^\.load \./widecol_bigtable$$|.load $(libdir)/widecol_bigtable|' \
 	      $$f > $(DESTDIR)$(docdir)/$$f || exit 1; \
 	done
-	$(INSTALL) -m 755 sql/bigtable/demo.sh $(DESTDIR)$(docdir)/sql/bigtable
+	$(INSTALL) -m 755 sql/bigtable/demo.sh sql/bigtable/existing.sh \
+	  $(DESTDIR)$(docdir)/sql/bigtable
 
 uninstall:
 	rm -f $(DESTDIR)$(libdir)/widecol.so $(DESTDIR)$(libdir)/widecol_bigtable.so \
@@ -359,6 +360,17 @@ valgrind: widecol.so build/slt $(REPLAY)
 	@for t in $(FUZZ_TARGETS); do \
 	  $(VALGRIND) build/replay/$$t $(FUZZ_CORPUS)/$$t || exit 1; done
 	@$(VALGRIND) build/slt --defensive --extension ./widecol.so $(TESTS)
+
+# Google's Python client for Bigtable (google-cloud-bigtable), in a Python
+# of its own over Debian's (whose sqlite3 loads extensions): the other
+# application of tests/stores/bigtable_existing.py and a baseline of
+# bench/bigtable.py.  .ci/run makes it; WIDECOL_PY names another.
+PYCLIENT_DIR = /opt/widecol-py
+
+pyclient:
+	@/usr/bin/python3 -m venv --system-site-packages $(PYCLIENT_DIR)
+	@$(PYCLIENT_DIR)/bin/pip install -q --disable-pip-version-check \
+	  google-cloud-bigtable==2.50.2
 
 demo: all
 	sqlite3 :memory: < sql/demo.sql

@@ -191,6 +191,39 @@ static int claimDesign(BtTable *p, int *pbClaimed){
   return rc;
 }
 
+int btCheckExisting(BtTable *p){
+  const char *zId = strstr(p->zResource, "/tables/") + 8;
+  Wcbt__Table *pTable = 0;
+  BtStatus st = {0, 0};
+  int code, rc = SQLITE_OK, i;
+  if( btTableConnect(p) ) return SQLITE_ERROR;
+  code = getTable(p, &pTable, &st);
+  if( code == BT_NOT_FOUND ){
+    rc = btError(p, SQLITE_ERROR, "widecol %s: STORAGE BIGTABLE '%s' "
+        "EXISTING opens a table made by another application, and there is no "
+        "such table (cbt ls lists them); leave EXISTING out for widecol to "
+        "make one", p->zTable, p->zResource);
+  }else if( code != BT_OK ){
+    rc = btRpcError(p, "could not read", &st);
+  }
+  for(i = 0; rc == SQLITE_OK && i < p->nCol; i++){
+    const char *zFamily = p->aCol[i].zFamily;
+    size_t k;
+    if( p->aCol[i].eLayout == BT_LAYOUT_KEY ) continue;
+    for(k = 0; k < pTable->n_families
+               && strcmp(pTable->families[k]->key, zFamily); k++){}
+    if( k == pTable->n_families ){
+      rc = btError(p, SQLITE_ERROR, "widecol %s: CELLS gives column %s the "
+          "cell %s:%s, and the Bigtable table %s has no column family \"%s\" "
+          "(cbt ls %s lists its families)", p->zTable, p->aCol[i].zName,
+          zFamily, p->aCol[i].zQual, p->zResource, zFamily, zId);
+    }
+  }
+  if( pTable ) protobuf_c_message_free_unpacked(&pTable->base, 0);
+  btStatusClear(&st);
+  return rc;
+}
+
 int btCreateRemote(BtTable *p, int *pbMade, int *pbClaimed){
   Wcbt__CreateTableRequest req = WCBT__CREATE_TABLE_REQUEST__INIT;
   Wcbt__Table table = WCBT__TABLE__INIT;

@@ -37,6 +37,8 @@ struct BtBatch {
                         ** write (open addressing) */
   int nSlot;            /* A power of two, or 0 */
   int nKey;
+  const char *zTable;   /* The writing table's name and KEYS, in arena, */
+  const char *zKeys;    /* as the last write queued gave them */
   BtBatch *pNext;
 };
 
@@ -68,6 +70,18 @@ static void batchClear(BtBatch *pB){
   pB->nOp = 0;
   if( pB->aiSlot ) memset(pB->aiSlot, 0, sizeof(int) * (size_t)pB->nSlot);
   pB->nKey = 0;
+  pB->zTable = pB->zKeys = 0;
+}
+
+/* Names pOp's writer, p, in pB's arena (shared by its consecutive writes). */
+static void nameWriter(BtTable *p, BtBatch *pB, BtOp *pOp){
+  if( pB->zTable == 0 || strcmp(pB->zTable, p->zTable) != 0 ){
+    pB->zTable = btArenaCopy(&pB->arena, p->zTable, strlen(p->zTable) + 1);
+    pB->zKeys = p->zKeys ? btArenaCopy(&pB->arena, p->zKeys,
+                                       strlen(p->zKeys) + 1) : 0;
+  }
+  pOp->zTable = pB->zTable;
+  pOp->zKeys = pB->zKeys;
 }
 
 void btBatchFreeAll(BtTxn *pTxn){
@@ -241,6 +255,8 @@ int btOpQueue(BtTable *p, BtBatch *pB, BtOp *pOp){
   int rc;
   if( pB->arena.bOom ) return SQLITE_NOMEM;
   pOp->pBatch = pB;
+  nameWriter(p, pB, pOp);
+  if( pB->arena.bOom ) return SQLITE_NOMEM;
   if( pOp->iPhase == BT_PHASE_ROW ){
     BtOp *pLast = lastOf(pB, pOp->aKey, pOp->nKey);
     if( pLast && pLast->eCond == BT_COND_NONE && pOp->eCond == BT_COND_NONE ){
@@ -360,13 +376,13 @@ static void notWritten(Flush *pF, BtTable *pT, BtOp *pOp, int eOutcome,
     rc = SQLITE_BUSY_SNAPSHOT;
   }
   if( pF->zTable == 0 ){
-    pF->zTable = pT->zTable;
-    pF->zKeys = pT->zKeys;
+    pF->zTable = pOp->zTable ? pOp->zTable : pT->zTable;
+    pF->zKeys = pOp->zTable ? pOp->zKeys : pT->zKeys;
   }
   if( pF->rc == SQLITE_OK ) pF->rc = rc;
   if( pF->nListed >= BT_LISTED ) return;
   i = pF->nListed++;
-  pF->azTable[i] = pT->zTable;
+  pF->azTable[i] = pOp->zTable ? pOp->zTable : pT->zTable;
   pF->azKey[i] = btDescribeKey(pOp->aKey, pOp->nKey);
   switch( eOutcome ){
     case BT_OUT_CONFLICT:

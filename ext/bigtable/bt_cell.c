@@ -79,6 +79,88 @@ void btCellResult(sqlite3_context *ctx, const unsigned char *a, int64_t n){
   }
 }
 
+int btCellEncodeAs(int eLayout, sqlite3_value *pVal, WcBuf *pOut){
+  int eType = sqlite3_value_type(pVal);
+  unsigned char a[8];
+  switch( eLayout ){
+    case BT_LAYOUT_LONG: {
+      double r = sqlite3_value_double(pVal);
+      if( eType == SQLITE_FLOAT
+       && !(r > -9223372036854775808.0 && r < 9223372036854775808.0
+            && (double)(int64_t)r == r) ){
+        return SQLITE_MISMATCH;
+      }
+      if( eType != SQLITE_INTEGER && eType != SQLITE_FLOAT ){
+        return SQLITE_MISMATCH;
+      }
+      putBigEndian(a, (uint64_t)(eType == SQLITE_FLOAT ? (int64_t)r
+                                 : sqlite3_value_int64(pVal)));
+      wcBufAppend(pOut, a, 8);
+      return SQLITE_OK;
+    }
+    case BT_LAYOUT_DOUBLE: {
+      double r = sqlite3_value_double(pVal);
+      uint64_t u;
+      if( eType != SQLITE_INTEGER && eType != SQLITE_FLOAT ){
+        return SQLITE_MISMATCH;
+      }
+      /* An integer a double cannot hold exactly would read back another. */
+      if( eType == SQLITE_INTEGER
+       && !(r > -9223372036854775808.0 && r < 9223372036854775808.0
+            && (int64_t)r == sqlite3_value_int64(pVal)) ){
+        return SQLITE_MISMATCH;
+      }
+      memcpy(&u, &r, 8);
+      putBigEndian(a, u);
+      wcBufAppend(pOut, a, 8);
+      return SQLITE_OK;
+    }
+    /* Each cell reads back as one storage class (the column's affinity
+    ** aside): a value of another would not come back as it was written. */
+    case BT_LAYOUT_BYTES:
+      if( eType != SQLITE_BLOB ) return SQLITE_MISMATCH;
+      wcBufAppend(pOut, sqlite3_value_blob(pVal), sqlite3_value_bytes(pVal));
+      return SQLITE_OK;
+    case BT_LAYOUT_STRING:
+      if( eType == SQLITE_BLOB ) return SQLITE_MISMATCH;
+      wcBufAppend(pOut, sqlite3_value_text(pVal), sqlite3_value_bytes(pVal));
+      return SQLITE_OK;
+    default:
+      btCellEncode(pVal, pOut);
+      return SQLITE_OK;
+  }
+}
+
+int btCellResultAs(sqlite3_context *ctx, int eLayout, const unsigned char *a,
+                   int64_t n){
+  switch( eLayout ){
+    case BT_LAYOUT_LONG:
+      if( n != 8 ) return SQLITE_MISMATCH;
+      sqlite3_result_int64(ctx, (sqlite3_int64)getBigEndian(a));
+      return SQLITE_OK;
+    case BT_LAYOUT_DOUBLE: {
+      uint64_t u;
+      double r;
+      if( n != 8 ) return SQLITE_MISMATCH;
+      u = getBigEndian(a);
+      memcpy(&r, &u, 8);
+      sqlite3_result_double(ctx, r);
+      return SQLITE_OK;
+    }
+    case BT_LAYOUT_BYTES:
+      sqlite3_result_blob64(ctx, n ? a : (const unsigned char*)"",
+                            (sqlite3_uint64)n, SQLITE_TRANSIENT);
+      return SQLITE_OK;
+    case BT_LAYOUT_STRING:
+      sqlite3_result_text64(ctx, n ? (const char*)a : "", (sqlite3_uint64)n,
+                            SQLITE_TRANSIENT, SQLITE_UTF8);
+      return SQLITE_OK;
+    default:
+      btCellResult(ctx, a, n);
+      return SQLITE_OK;
+  }
+}
+
 void btMarkerEncode(WcBuf *pOut, const unsigned char *aStamps, int nStamp,
                     const unsigned char *abHas, int nCol){
   unsigned char c = BT_MARKER_V2;

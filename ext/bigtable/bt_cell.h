@@ -66,6 +66,29 @@ int btMarkerHas(const unsigned char *aBits, int iCol);
 const unsigned char *btMarkerEntryStamp(const unsigned char *a, size_t n,
                                         int iIndex);
 
+/* How a cell holds a column's value: widecol's own tables as above; an
+** EXISTING table's (made by another application) as its CELLS say. */
+#define BT_LAYOUT_TAGGED 0  /* widecol's: a tag byte, above */
+#define BT_LAYOUT_STRING 1  /* UTF-8 text, as written */
+#define BT_LAYOUT_LONG   2  /* 8 bytes big-endian two's complement */
+#define BT_LAYOUT_DOUBLE 3  /* 8 bytes big-endian IEEE 754 */
+#define BT_LAYOUT_BYTES  4  /* the bytes */
+#define BT_LAYOUT_KEY    5  /* no cell: a field of the row key, read by
+                            ** widecol from the key (NULL here) */
+
+/* Appends the cell of a value that is not NULL, laid out as eLayout
+** (BT_LAYOUT_TAGGED to BT_LAYOUT_BYTES), to pOut: SQLITE_OK, or
+** SQLITE_MISMATCH for a value the layout cannot hold exactly (LONG: not
+** a whole number; DOUBLE: not a number, or an integer a double cannot
+** hold; STRING: a blob; BYTES: not a blob), nothing appended. */
+int btCellEncodeAs(int eLayout, sqlite3_value *pVal, WcBuf *pOut);
+
+/* Sets the result of ctx to the value of a cell a[0..n) laid out as
+** eLayout: SQLITE_OK, or SQLITE_MISMATCH when a LONG or DOUBLE cell is not
+** 8 bytes (nothing set). */
+int btCellResultAs(sqlite3_context *ctx, int eLayout, const unsigned char *a,
+                   int64_t n);
+
 /* Appends the cell bytes of a value that is not NULL to pOut. */
 void btCellEncode(sqlite3_value *pVal, WcBuf *pOut);
 

@@ -129,15 +129,15 @@ static int64_t *cursorVers(const BtCursor *pCur){
 
 int btFindColumn(const BtTable *p, const char *zFamily,
                  const unsigned char *aQual, size_t nQual){
-  int lo = 0, hi = p->nCol - 1;
+  int lo = 0, hi = p->nSorted - 1;
   while( lo <= hi ){
     int mid = (lo + hi) / 2;
     const BtColumn *pCol = &p->aCol[p->aiSorted[mid]];
     int c = strcmp(pCol->zFamily, zFamily);
     if( c == 0 ){
-      size_t nName = strlen(pCol->zName);
+      size_t nName = strlen(pCol->zQual);
       size_t nMin = nName < nQual ? nName : nQual;
-      c = nMin ? memcmp(pCol->zName, aQual, nMin) : 0;
+      c = nMin ? memcmp(pCol->zQual, aQual, nMin) : 0;
       if( c == 0 ) c = nName < nQual ? -1 : nName > nQual ? 1 : 0;
     }
     if( c == 0 ) return p->aiSorted[mid];
@@ -150,6 +150,37 @@ static int columnUsed(uint64_t colUsed, int iCol){
   /* Column 0 is the key; bit 63 stands for every column from 63 on. */
   int iBit = iCol + 1;
   return ((colUsed >> (iBit < 63 ? iBit : 63)) & 1) != 0;
+}
+
+/* True if a column with cells is in colUsed. */
+static int anyColumnUsed(const BtTable *p, uint64_t colUsed){
+  int i;
+  for(i = 0; i < p->nCol; i++){
+    if( columnUsed(colUsed, i) && p->aCol[i].eLayout != BT_LAYOUT_KEY ){
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* A filter passing one cell of each row, its value stripped: the keys
+** alone.  In pA; 0 on OOM. */
+static Wcbt__Filter *keysFilter(BtArena *pA){
+  Wcbt__Filter *pTop = btArenaAlloc(pA, sizeof(*pTop));
+  Wcbt__Filter__List *pList = btArenaAlloc(pA, sizeof(*pList));
+  Wcbt__Filter **ap = btArenaAlloc(pA, sizeof(Wcbt__Filter*) * 2);
+  Wcbt__Filter *aPart = btArenaAlloc(pA, sizeof(Wcbt__Filter) * 2);
+  if( pTop == 0 || pList == 0 || ap == 0 || aPart == 0 ) return 0;
+  wcbt__filter__init(&aPart[0]);
+  aPart[0].kind_case = WCBT__FILTER__KIND_CELLS_PER_ROW_LIMIT;
+  aPart[0].cells_per_row_limit = 1;
+  wcbt__filter__init(&aPart[1]);
+  aPart[1].kind_case = WCBT__FILTER__KIND_STRIP_VALUE;
+  aPart[1].strip_value = 1;
+  ap[0] = &aPart[0];
+  ap[1] = &aPart[1];
+  btFilterOf(pTop, 1, pList, ap, 2);
+  return pTop;
 }
 
 /* The read filter: the cells of each column used, and the marker; only
@@ -180,14 +211,21 @@ static Wcbt__Filter *readFilter(BtTable *p, uint64_t colUsed, BtArena *pA){
     pLimit->kind_case = WCBT__FILTER__KIND_CELLS_PER_COLUMN_LIMIT;
     pLimit->cells_per_column_limit = 1;
   }
-  if( bAll || p->eKind == BT_ENTRIES ) return pLimit;
+  /* An EXISTING table has no marker to show that a row holding none of
+  ** the columns read is a row: the latest cell of every column is read,
+  ** or, where none is read (its keys), one cell a row, its value
+  ** stripped. */
+  if( p->bExisting && !anyColumnUsed(p, colUsed) ){
+    return keysFilter(pA);
+  }
+  if( bAll || p->eKind == BT_ENTRIES || p->bExisting ) return pLimit;
   btMarkerFilter(&aPick[nMix], &aRange[nMix]);
   apMix[nMix] = &aPick[nMix];
   nMix++;
   for(i = 0; i < p->nCol; i++){
-    if( !columnUsed(colUsed, i) ) continue;
+    if( !columnUsed(colUsed, i) || p->aCol[i].eLayout == BT_LAYOUT_KEY ) continue;
     btColumnFilter(&aPick[nMix], &aRange[nMix], p->aCol[i].zFamily,
-                   p->aCol[i].zName, strlen(p->aCol[i].zName));
+                   p->aCol[i].zQual, strlen(p->aCol[i].zQual));
     apMix[nMix] = &aPick[nMix];
     nMix++;
   }
@@ -1319,8 +1357,18 @@ int btColumn(sqlite3_vtab_cursor *pCursor, sqlite3_context *ctx, int iCol){
                                            : (const unsigned char*)"",
                           (sqlite3_uint64)pCur->key.n, SQLITE_TRANSIENT);
   }else if( iCol <= p->nCol ){
-    if( pCur->abHave[iCol - 1] ){
-      btCellResult(ctx, pCur->aVal[iCol - 1].a, pCur->aVal[iCol - 1].n);
+    const BtColumn *pCol = &p->aCol[iCol - 1];
+    if( pCur->abHave[iCol - 1]
+     && btCellResultAs(ctx, pCol->eLayout, pCur->aVal[iCol - 1].a,
+                       pCur->aVal[iCol - 1].n) != SQLITE_OK ){
+      char *zKey = btDescribeKey(pCur->key.a, (size_t)pCur->key.n);
+      int rc = btError(p, SQLITE_MISMATCH, "widecol %s: the cell %s:%s of "
+          "row %s holds %lld bytes, not the 8 of a %s; name it BYTES in "
+          "CELLS to read it as it is", p->zTable, pCol->zFamily, pCol->zQual,
+          zKey ? zKey : "?", (long long)pCur->aVal[iCol - 1].n,
+          pCol->eLayout == BT_LAYOUT_LONG ? "LONG" : "DOUBLE");
+      sqlite3_free(zKey);
+      return rc;
     }
   }else if( p->bRowtime && iCol == BT_COL_ROWTIME(p) ){
     sqlite3_result_int64(ctx, pCur->iRowtime);

@@ -81,28 +81,49 @@ const BtSample *btSampleAt(const BtSamples *p, int i){
 
 /* The bytes a row of p takes as Bigtable counts them, about: its cells'
 ** values (the marker, then a tag and 8 bytes a column, which numbers take
-** and short texts come near). */
+** and short texts come near; an EXISTING table's 8 bytes a cell, untagged,
+** no marker). */
 static int64_t rowBytes(const BtTable *p){
-  return 1 + BT_STAMPS_SIZE(p->nStamp) + (p->nCol + 7) / 8 + 9 * p->nCol;
+  int64_t nByte = 0;
+  int i;
+  if( !p->bExisting ){
+    return 1 + BT_STAMPS_SIZE(p->nStamp) + (p->nCol + 7) / 8 + 9 * p->nCol;
+  }
+  for(i = 0; i < p->nCol; i++){
+    if( p->aCol[i].eLayout != BT_LAYOUT_KEY ) nByte += 8;
+  }
+  return nByte > 0 ? nByte : 1;
+}
+
+/* A sample in wc_remote.h's format: the key's length, 4 bytes, the key,
+** and the bytes before it, 8 bytes, big-endian. */
+static void sampleAppend(WcBuf *pOut, const unsigned char *aKey, int64_t nKey,
+                         int64_t nBefore){
+  unsigned char aNum[8];
+  int k;
+  for(k = 0; k < 4; k++) aNum[k] = (unsigned char)(nKey >> (24 - 8 * k));
+  wcBufAppend(pOut, aNum, 4);
+  wcBufAppend(pOut, aKey, nKey);
+  for(k = 0; k < 8; k++){
+    aNum[k] = (unsigned char)((uint64_t)nBefore >> (56 - 8 * k));
+  }
+  wcBufAppend(pOut, aNum, 8);
 }
 
 /* The samples in wc_remote.h's format (WcRpcStats.aSample), in a new
-** buffer; SQLITE_OK or SQLITE_NOMEM. */
-static int samplesExport(const BtSamples *pS, unsigned char **paOut,
-                         int64_t *pnOut){
+** buffer, ending with the empty key at nByte, the table's size, where
+** Bigtable's did not; SQLITE_OK or SQLITE_NOMEM. */
+static int samplesExport(const BtSamples *pS, int64_t nByte,
+                         unsigned char **paOut, int64_t *pnOut){
   WcBuf out;
-  int i, k;
+  int i;
   memset(&out, 0, sizeof(out));
   for(i = 0; i < pS->n; i++){
     const BtSample *pOne = btSampleAt(pS, i);
-    unsigned char aNum[8];
-    for(k = 0; k < 4; k++) aNum[k] = (unsigned char)(pOne->nKey >> (24 - 8 * k));
-    wcBufAppend(&out, aNum, 4);
-    wcBufAppend(&out, pS->keys.a + pOne->iKey, pOne->nKey);
-    for(k = 0; k < 8; k++){
-      aNum[k] = (unsigned char)((uint64_t)pOne->nBefore >> (56 - 8 * k));
-    }
-    wcBufAppend(&out, aNum, 8);
+    sampleAppend(&out, pS->keys.a + pOne->iKey, pOne->nKey, pOne->nBefore);
+  }
+  if( pS->n == 0 || btSampleAt(pS, pS->n - 1)->nKey > 0 ){
+    sampleAppend(&out, (const unsigned char*)"", 0, nByte);
   }
   if( out.bOom ) return SQLITE_NOMEM;
   *paOut = out.a;
@@ -115,18 +136,21 @@ int btRowEstimate(BtTable *p, int64_t *pnRow, unsigned char **paSample,
   BtSamples s;
   int rc;
   memset(&s, 0, sizeof(s));
+  int64_t nByte = 0;
   rc = btSampleRowKeys(p, &s);
   *pnRow = 0;
-  if( rc == SQLITE_OK && paSample ) rc = samplesExport(&s, paSample, pnSample);
   if( rc == SQLITE_OK && s.n > 0 ){
     /* The last sample's offset is the bytes before it: the table's size
     ** where it is the empty key (the end), else one row less.  Every
     ** sample but the end names a row. */
     const BtSample *pLast = btSampleAt(&s, s.n - 1);
-    int64_t nByte = pLast->nBefore + (pLast->nKey > 0 ? rowBytes(p) : 0);
     int64_t nNamed = s.n - (pLast->nKey == 0);
+    nByte = pLast->nBefore + (pLast->nKey > 0 ? rowBytes(p) : 0);
     *pnRow = nByte / rowBytes(p);
     if( *pnRow < nNamed ) *pnRow = nNamed;
+  }
+  if( rc == SQLITE_OK && paSample ){
+    rc = samplesExport(&s, nByte, paSample, pnSample);
   }
   btSamplesClear(&s);
   return rc;

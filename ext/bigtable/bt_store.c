@@ -105,24 +105,53 @@ static int validResource(const char *zRes){
   return n > 0 && n <= 50;
 }
 
-/* Orders column i before column j by (family, name). */
+/* Orders column i before column j by (family, qualifier). */
 static int columnBefore(const BtTable *p, int i, int j){
   int c = strcmp(p->aCol[i].zFamily, p->aCol[j].zFamily);
-  return (c ? c : strcmp(p->aCol[i].zName, p->aCol[j].zName)) < 0;
+  return (c ? c : strcmp(p->aCol[i].zQual, p->aCol[j].zQual)) < 0;
 }
 
-/* p->aiSorted: the columns by (family, name), for findColumn().  An
-** insertion sort: qsort() has no argument to carry the table through,
-** and a static one would be shared by every thread. */
+/* p->aiSorted: the columns with cells by (family, qualifier), for
+** btFindColumn().  An insertion sort: qsort() has no argument to carry
+** the table through, and a static one would be shared by every thread. */
 static void sortColumns(BtTable *p){
   int i, j;
+  p->nSorted = 0;
   for(i = 0; i < p->nCol; i++){
     int iCol = i;
-    for(j = i; j > 0 && columnBefore(p, iCol, p->aiSorted[j - 1]); j--){
+    if( p->aCol[i].eLayout == BT_LAYOUT_KEY ) continue;
+    for(j = p->nSorted; j > 0 && columnBefore(p, iCol, p->aiSorted[j - 1]);
+        j--){
       p->aiSorted[j] = p->aiSorted[j - 1];
     }
     p->aiSorted[j] = iCol;
+    p->nSorted++;
   }
+}
+
+/* After a column's family: KEY, or CELL '<qualifier>' and how the cell
+** holds the value (an EXISTING table's); SQLITE_OK or a message. */
+static char *columnCell(BtTable *p, BtColumn *pCol, const char **pz){
+  static const char *const azType[] = { "STRING", "LONG", "DOUBLE", "BYTES" };
+  const char *zRest = *pz;
+  int bBare = 0, k;
+  char *zTok = nextToken(&zRest, 0, &bBare);
+  if( zTok == 0 || !bBare || sqlite3_stricmp(zTok, "CELL") != 0 ){
+    sqlite3_free(zTok);
+    return 0;
+  }
+  sqlite3_free(zTok);
+  pCol->zQual = nextToken(&zRest, 0, 0);
+  zTok = nextToken(&zRest, 0, &bBare);
+  for(k = 0; k < 4 && (zTok == 0 || sqlite3_stricmp(zTok, azType[k])); k++){}
+  sqlite3_free(zTok);
+  *pz = zRest;
+  if( pCol->zQual == 0 || k == 4 ){
+    return sqlite3_mprintf("%s: column %s: CELL takes a qualifier and STRING, "
+                           "LONG, DOUBLE or BYTES", p->zName, pCol->zName);
+  }
+  pCol->eLayout = BT_LAYOUT_STRING + k;
+  return 0;
 }
 
 /* p->zTable: the widecol table's name, zName less SUFFIX (zName when it
@@ -165,6 +194,14 @@ static int parseOption(BtTable *p, const char *zTok, const char **pz,
   }
   if( sqlite3_stricmp(zTok, "EXTERNAL") == 0 ){
     p->bExternal = 1;
+    return 1;
+  }
+  if( sqlite3_stricmp(zTok, "EXISTING") == 0 ){
+    p->bExisting = 1;
+    return 1;
+  }
+  if( sqlite3_stricmp(zTok, "WRITABLE") == 0 ){
+    p->bWritable = 1;
     return 1;
   }
   if( sqlite3_stricmp(zTok, "SPLITS") == 0 ){
@@ -274,12 +311,26 @@ static char *parseArgs(BtTable *p, int argc, const char *const *argv,
     {
       BtColumn *pCol = &p->aCol[p->nCol];
       int k;
+      memset(pCol, 0, sizeof(*pCol));
       pCol->zName = zTok;
       pCol->zFamily = nextToken(&z, 0, 0);
+      if( pCol->zFamily && sqlite3_stricmp(pCol->zFamily, "KEY") == 0 ){
+        /* A field of the row key: no cell, read from the key by widecol. */
+        sqlite3_free(pCol->zFamily);
+        pCol->zFamily = 0;
+        pCol->eLayout = BT_LAYOUT_KEY;
+      }
       if( pCol->zFamily == 0 ) pCol->zFamily = sqlite3_mprintf("%s",
                                                    BT_DEFAULT_FAMILY);
       p->nCol++;
       if( pCol->zFamily == 0 ) return sqlite3_mprintf("out of memory");
+      if( pCol->eLayout != BT_LAYOUT_KEY ){
+        zErr = columnCell(p, pCol, &z);
+        if( zErr ) return zErr;
+      }
+      if( pCol->zQual == 0 ) pCol->zQual = sqlite3_mprintf("%s", pCol->zName);
+      if( pCol->zQual == 0 ) return sqlite3_mprintf("out of memory");
+      if( pCol->eLayout == BT_LAYOUT_KEY ) continue;
       if( !validFamily(pCol->zFamily) ){
         return sqlite3_mprintf("%s: \"%s\" cannot name a Bigtable column "
             "family (letters, digits, _ - ., at most 64 characters)",
@@ -365,8 +416,11 @@ static int btInit(sqlite3 *db, BtTxn *pTxn, int argc,
   sqlite3_free(zDecl);
   if( rc == SQLITE_OK ){
     sqlite3_vtab_config(db, SQLITE_VTAB_CONSTRAINT_SUPPORT, 1);
-    /* An OLDER table shows the Bigtable table its row table made. */
-    if( bCreate && p->eKind != BT_OLDER ){
+    /* An OLDER table shows the Bigtable table its row table made; an
+    ** EXISTING one, a table another application made. */
+    if( bCreate && p->bExisting ){
+      rc = btCheckExisting(p);
+    }else if( bCreate && p->eKind != BT_OLDER ){
       int bMade = 0, bClaimed = 0;
       if( btTxnDropping(pTxn, p->zResource) ){
         rc = btError(p, SQLITE_ERROR, "widecol %s: a DROP TABLE earlier in "
@@ -415,10 +469,10 @@ static int btDisconnect(sqlite3_vtab *pVtab){
 }
 
 /* DROP TABLE: the Bigtable table goes at COMMIT (bt_txn.c), unless
-** widecol does not own it. */
+** widecol does not own it (EXTERNAL, EXISTING). */
 static int btDestroy(sqlite3_vtab *pVtab){
   BtTable *p = (BtTable*)pVtab;
-  if( p->eKind == BT_OLDER || p->bExternal ){
+  if( p->eKind == BT_OLDER || p->bExternal || p->bExisting ){
     btTableFree(p);
     return SQLITE_OK;
   }

@@ -88,9 +88,12 @@ void btArenaFree(BtArena *p);
 */
 typedef struct BtColumn BtColumn;
 struct BtColumn {
-  char *zName;          /* Also its qualifier */
-  char *zFamily;
+  char *zName;          /* The column's name, */
+  char *zFamily;        /* its cell's family */
+  char *zQual;          /* and qualifier: zName, unless CELL names one */
+  int eLayout;          /* How its cell holds a value: BT_LAYOUT_* */
 };
+
 
 /* What a table of the module is (its arguments say). */
 #define BT_ROWS    0    /* Rows with a marker (STAMPS n: carrying the
@@ -156,7 +159,8 @@ struct BtTable {
   int eKind;            /* BT_ROWS, BT_ENTRIES, BT_PLAIN, BT_OLDER */
   int nCol;             /* Columns after the key */
   BtColumn *aCol;
-  int *aiSorted;        /* Columns by (family, qualifier), for lookups */
+  int *aiSorted;        /* Columns with cells by (family, qualifier), */
+  int nSorted;          /* for lookups */
   int iRowkeyCol;       /* BT_ENTRIES: the column holding the row key */
   int nFamily;
   char **azFamily;      /* Distinct families, BT_DEFAULT_FAMILY first */
@@ -169,6 +173,10 @@ struct BtTable {
   char *zRowsOf;        /* BT_ENTRIES: the row table's resource, */
   int iEntry;           /* and which of its marker's index stamps */
   int bExternal;        /* EXTERNAL: DROP TABLE keeps the Bigtable table */
+  int bExisting;        /* EXISTING: a table another application made; its
+                        ** cells as CELL says, no marker, no design record,
+                        ** kept at DROP TABLE, */
+  int bWritable;        /* written only if WRITABLE */
   char *zOwner;         /* OWNER: the id of the CREATE that made it */
   char *zDesign;        /* DESIGN: what the design record must say */
   BtConn *pConn;        /* Opened on first use */
@@ -278,6 +286,9 @@ char *btDesignDiff(const char *zRecorded, const char *zNow);
 ** logged).  btDropRemote() deletes p's table if p's CREATE made it
 ** (*pbKept otherwise: EXTERNAL, taken over, an OLDER table). */
 int btCreateRemote(BtTable *p, int *pbMade, int *pbClaimed);
+/* An EXISTING table's CREATE: the table is there, with the families its
+** cells are in; nothing is made or recorded. */
+int btCheckExisting(BtTable *p);
 void btUndoCreate(BtTable *p, int bMade, int bClaimed);
 int btDropRemote(BtTable *p, int *pbKept);
 int btDeleteRemote(BtTable *p, const char *zResource);
@@ -315,6 +326,10 @@ struct BtOp {
   int eOutcome;         /* While sent: BT_OUT_* */
   BtArena *pArena;      /* Its memory: its batch's, or the caller's */
   BtBatch *pBatch;      /* Its batch, once queued */
+  /* Once queued, the table that wrote it, for errors: several tables
+  ** can write one Bigtable table (EXISTING), and share its batch. */
+  const char *zTable;
+  const char *zKeys;
 };
 #define BT_OUT_WAIT     0
 #define BT_OUT_OK       1

@@ -104,6 +104,7 @@ void btTableFree(BtTable *p){
   for(i = 0; i < p->nCol; i++){
     sqlite3_free(p->aCol[i].zName);
     sqlite3_free(p->aCol[i].zFamily);
+    sqlite3_free(p->aCol[i].zQual);
   }
   for(i = 0; p->aSplit && i < p->nSplit; i++) wcBufFree(&p->aSplit[i]);
   sqlite3_free(p->aSplit);

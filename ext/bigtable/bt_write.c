@@ -106,7 +106,7 @@ static Wcbt__Mutation *mutDeleteRow(BtArena *pA){
 }
 
 static const unsigned char *columnQual(const BtColumn *pCol){
-  return (const unsigned char*)pCol->zName;
+  return (const unsigned char*)pCol->zQual;
 }
 
 /* The qualifier of column zName (NULL: the marker) in group aStamp of an
@@ -152,11 +152,31 @@ static int rowMicros(BtTable *p, sqlite3_value *pTime, int64_t iAfter,
   return SQLITE_OK;
 }
 
-/* The cell of value pVal in *pCell; SQLITE_TOOBIG (message set) past
-** Bigtable's cell limit. */
+/* The cell of value pVal in *pCell, laid out as its column's cell is;
+** SQLITE_MISMATCH for a value an EXISTING table's LONG or DOUBLE cell
+** cannot hold, SQLITE_TOOBIG past Bigtable's cell limit (message set). */
 static int encodeCell(BtTable *p, int iCol, sqlite3_value *pVal, WcBuf *pCell){
+  const BtColumn *pCol = &p->aCol[iCol];
   pCell->n = 0;
-  btCellEncode(pVal, pCell);
+  if( btCellEncodeAs(pCol->eLayout, pVal, pCell) != SQLITE_OK ){
+    static const char *const azHolds[] = {
+      /* STRING */ "STRING, which holds text",
+      /* LONG */   "LONG, which holds whole numbers",
+      /* DOUBLE */ "DOUBLE, which holds numbers (an integer only where a "
+                   "double holds it exactly)",
+      /* BYTES */  "BYTES, which holds blobs (write CAST(x AS BLOB))",
+    };
+    int eType = sqlite3_value_type(pVal);
+    char *zVal = eType == SQLITE_BLOB ? sqlite3_mprintf("a blob")
+               : sqlite3_mprintf(eType == SQLITE_TEXT ? "%Q" : "%s",
+                                 sqlite3_value_text(pVal));
+    int rc = btError(p, SQLITE_MISMATCH, "widecol %s: column %s's cell %s:%s "
+        "is %s; %s is not one", p->zTable, pCol->zName, pCol->zFamily,
+        pCol->zQual, azHolds[pCol->eLayout - BT_LAYOUT_STRING],
+        zVal ? zVal : "the value");
+    sqlite3_free(zVal);
+    return rc;
+  }
   if( pCell->bOom ) return SQLITE_NOMEM;
   if( pCell->n > BT_MAX_CELL ){
     int bBlob = sqlite3_value_type(pVal) == SQLITE_BLOB;
@@ -197,7 +217,8 @@ static int columnMutations(BtTable *p, BtOp *pOp, sqlite3_value **argv,
     sqlite3_value *pVal = argv[i];
     const BtColumn *pCol = &p->aCol[i];
     const unsigned char *aQual = columnQual(pCol);
-    size_t nQual = strlen(pCol->zName);
+    size_t nQual = strlen(pCol->zQual);
+    if( pCol->eLayout == BT_LAYOUT_KEY ) continue;
     if( bUpdate && sqlite3_value_nochange(pVal) ){
       abHas[i] = 2;     /* unknown: kept from the row as read */
       continue;
@@ -249,6 +270,9 @@ static int columnMutations(BtTable *p, BtOp *pOp, sqlite3_value **argv,
 ** row's mutations one by one until one fails; Bigtable, atomically). */
 static int familyChecks(BtTable *p, BtOp *pOp){
   int i;
+  /* An EXISTING table's families were checked when it was opened; its
+  ** application may keep a cell under the empty qualifier. */
+  if( p->bExisting ) return SQLITE_OK;
   for(i = 1; i < p->nFamily; i++){
     if( !btOpAdd(pOp, mutDeleteColumn(pOp->pArena, p->azFamily[i],
                                       (const unsigned char*)"", 0, 0, 0)) ){
@@ -268,6 +292,8 @@ static int markerMutation(BtTable *p, BtOp *pOp, sqlite3_value *pStamps,
   unsigned char *aStamps;
   WcBuf marker;
   int i, rc = SQLITE_OK;
+  /* An EXISTING table holds its application's cells and nothing more. */
+  if( p->bExisting ) return SQLITE_OK;
   if( p->bSeen && p->bSeenMarker && !p->bSeenPrefix
    && p->seenKey.n == (int64_t)pOp->nKey
    && memcmp(p->seenKey.a, pOp->aKey, pOp->nKey) == 0 ){
@@ -325,7 +351,8 @@ static int seenIs(const BtTable *p, const unsigned char *aKey, size_t n){
 /* What a write of key aKey is conditional on: the row as its scan saw it
 ** (its marker, the stamp given, or no marker), or nothing. */
 static void expectSeen(BtTable *p, BtOp *pOp){
-  if( !seenIs(p, pOp->aKey, pOp->nKey) || !p->bSeen ){
+  /* An EXISTING table's rows have no marker to be conditional on. */
+  if( p->bExisting || !seenIs(p, pOp->aKey, pOp->nKey) || !p->bSeen ){
     pOp->eCond = BT_COND_NONE;
   }else if( p->bSeenPrefix ){
     pOp->eCond = BT_COND_PREFIX;
@@ -374,6 +401,35 @@ static int rowBegin(BtTable *p, RowWrite *w, sqlite3_value *pKey, int nMut){
   return SQLITE_OK;
 }
 
+/* An EXISTING table's row is its cells (there is no marker), and
+** Bigtable keeps no row without one: SQLITE_CONSTRAINT_CHECK, as for a
+** key Bigtable cannot hold, where the write would leave none of its
+** columns' cells (abHas: 1 set, 2 kept as it was). */
+static int existingRowEmpty(BtTable *p, const BtOp *pOp,
+                            const unsigned char *abHas){
+  sqlite3_str *pCols;
+  char *zKey, *zCols;
+  int i, rc;
+  for(i = 0; i < p->nCol; i++){
+    if( p->aCol[i].eLayout != BT_LAYOUT_KEY && abHas[i] ) return SQLITE_OK;
+  }
+  pCols = sqlite3_str_new(0);
+  for(i = 0; i < p->nCol; i++){
+    if( p->aCol[i].eLayout == BT_LAYOUT_KEY ) continue;
+    sqlite3_str_appendf(pCols, "%s%s", sqlite3_str_length(pCols) ? ", " : "",
+                        p->aCol[i].zName);
+  }
+  zCols = sqlite3_str_finish(pCols);
+  zKey = btDescribeKey(pOp->aKey, pOp->nKey);
+  rc = btError(p, SQLITE_CONSTRAINT_CHECK, "widecol %s: row %s would have "
+      "no cell: a row of a table opened EXISTING is its cells, and Bigtable "
+      "keeps no row without one; give one of its columns with a cell (%s) "
+      "a value", p->zTable, zKey ? zKey : "?", zCols ? zCols : "?");
+  sqlite3_free(zKey);
+  sqlite3_free(zCols);
+  return rc;
+}
+
 /* Ends w: adds the columns argv[3..] (bFresh: the row was deleted first;
 ** else an UPDATE's) and the marker, stamped iMicros, then queues the
 ** write or sends it now.  rc: how the write's making went so far. */
@@ -382,6 +438,9 @@ static int rowEnd(BtTable *p, RowWrite *w, sqlite3_value **argv, int bFresh,
   if( rc == SQLITE_OK ){
     rc = columnMutations(p, w->pOp, &argv[3], bFresh, !bFresh, 0, iMicros,
                          w->abHas);
+  }
+  if( rc == SQLITE_OK && p->bExisting ){
+    rc = existingRowEmpty(p, w->pOp, w->abHas);
   }
   if( rc == SQLITE_OK ){
     rc = markerMutation(p, w->pOp, argv[2 + BT_COL_STAMP(p)], w->abHas,
@@ -421,11 +480,14 @@ static int rowInsert(BtTable *p, sqlite3_value **argv, int bMoved){
   w.pOp->eCond = bReplace ? BT_COND_NONE : BT_COND_ABSENT;
   if( bReplace ){
     rc = familyChecks(p, w.pOp);
-    if( rc == SQLITE_OK && !btOpAdd(w.pOp, mutDeleteRow(w.pOp->pArena)) ){
+    /* An EXISTING table's row may hold cells no column names: a replace
+    ** sets the columns' cells (a NULL deletes one) and keeps those. */
+    if( rc == SQLITE_OK && !p->bExisting
+     && !btOpAdd(w.pOp, mutDeleteRow(w.pOp->pArena)) ){
       rc = SQLITE_NOMEM;
     }
   }
-  return rowEnd(p, &w, argv, 1, iMicros, rc);
+  return rowEnd(p, &w, argv, !bReplace || !p->bExisting, iMicros, rc);
 }
 
 /* An UPDATE of the row at argv[0] in place: the columns set, conditional
@@ -617,6 +679,12 @@ int btUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
     return btError(p, pTxn->rcFailed, "%s", pTxn->zFailed);
   }
   if( btTableConnect(p) ) return SQLITE_ERROR;
+  if( p->bExisting && !p->bWritable ){
+    return btError(p, SQLITE_READONLY, "widecol %s: the Bigtable table %s was "
+        "made by another application and is opened read only (EXISTING); "
+        "add WRITABLE after EXISTING to write its cells", p->zTable,
+        p->zResource);
+  }
   if( argc == 1 ){
     const unsigned char *aKey = sqlite3_value_blob(argv[0]);
     size_t nKey = (size_t)sqlite3_value_bytes(argv[0]);

@@ -299,23 +299,3 @@ int wcDecodeKey(const WcSchema *pS, RkHasher *pHasher,
   wcBufFree(&made);
   return rc;
 }
-
-char *wcDecodeUnable(const WcSchema *pS){
-  int i, j;
-  for(i = 0; i < pS->nElem; i++){
-    const WcElement *pElem = &pS->aElem[i];
-    int nSrc = pElem->eKind == WC_ELEM_SALT ? pElem->nSaltCol
-             : pElem->eKind == WC_ELEM_BUCKET ? 1 : 0;
-    for(j = 0; j < nSrc; j++){
-      int iCol = pElem->eKind == WC_ELEM_SALT ? pElem->aiSaltCol[j]
-                                               : pElem->iCol;
-      if( pS->aCol[iCol].iElem < 0 ){
-        return sqlite3_mprintf("column %s is only hashed into the key (%s), "
-                               "so a key cannot be read back into it; make "
-                               "it a field of the key too",
-                               pS->aCol[iCol].zName, wcDerivedName(pElem));
-      }
-    }
-  }
-  return 0;
-}

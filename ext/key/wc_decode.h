@@ -25,9 +25,4 @@ int wcDecodeKey(const WcSchema *pS, RkHasher *pHasher,
                 const unsigned char *aKey, int64_t nKey, WcValue *aOut,
                 WcBuf *pBuf, char **pzErr);
 
-/* Why a design's keys cannot be read back, or NULL if they can: a column
-** the key only hashes (a SALT's or BUCKET's source that is not a field of
-** its own).  From sqlite3_mprintf(). */
-char *wcDecodeUnable(const WcSchema *pS);
-
 #endif /* WIDECOL_WC_DECODE_H */

@@ -17,8 +17,9 @@
 
 /* The options, as messages list them. */
 #define WC_OPTIONS "DELIMITER '<text>', ENCODING TEXT|BINARY, VERSIONS n, " \
-                   "TTL seconds, STORAGE BIGTABLE '<table>' and " \
-                   "SPLITS ('<key>', ...)"
+                   "TTL seconds, STORAGE BIGTABLE '<table>', " \
+                   "SPLITS ('<key>', ...) and CELLS(column " \
+                   "'family:qualifier' STRING|LONG|DOUBLE|BYTES, ...)"
 
 /*
 ** A lexer for one argument.
@@ -1079,10 +1080,181 @@ static void parseStorage(Parse *p, const char *zArg){
   if( tokenIs(&lex.tk, "EXTERNAL") ){
     pS->bExternal = 1;
     lexNext(&lex);
+  }else if( tokenIs(&lex.tk, "EXISTING") ){
+    pS->bExisting = 1;
+    lexNext(&lex);
+    if( tokenIs(&lex.tk, "WRITABLE") ){
+      pS->bWritable = 1;
+      lexNext(&lex);
+    }
   }
   if( lex.tk.eType != TK_END ){
     unexpected(p, &lex.tk, "STORAGE BIGTABLE '<table>'", "EXTERNAL (DROP "
-               "TABLE keeps the Bigtable tables) or nothing more");
+               "TABLE keeps the Bigtable tables), EXISTING [WRITABLE] (a "
+               "table made by another application, with CELLS(...)) or "
+               "nothing more");
+  }
+}
+
+/* CELLS(column 'family:qualifier' STRING|LONG|DOUBLE|BYTES, ...): where
+** an EXISTING table keeps each column that is not a key field. */
+static void parseCells(Parse *p, const char *zArg){
+  static const char *const azType[] = { "STRING", "LONG", "DOUBLE", "BYTES" };
+  WcSchema *pS = p->pSchema;
+  Lexer lex;
+  lexInit(&lex, zArg);
+  lexNext(&lex);     /* CELLS */
+  if( lex.tk.eType != TK_LP ){
+    unexpected(p, &lex.tk, "CELLS", "\"(\" and the cells: CELLS(column "
+               "'family:qualifier' STRING|LONG|DOUBLE|BYTES, ...)");
+    return;
+  }
+  lexNext(&lex);
+  while( !p->zErr ){
+    WcColumn *pCol;
+    char *zName, *zCell, *zColon;
+    int iCol, k;
+    zName = lex.tk.eType == TK_ID ? tokenText(&lex.tk) : 0;
+    iCol = zName ? wcSchemaColumn(pS, zName) : -1;
+    if( iCol < 0 ){
+      if( zName ){
+        parseError(p, "widecol %s: CELLS names %s, which is not a column",
+                   pS->zTable, zName);
+      }else{
+        unexpected(p, &lex.tk, "CELLS(", "a column's name");
+      }
+      sqlite3_free(zName);
+      return;
+    }
+    sqlite3_free(zName);
+    pCol = &pS->aCol[iCol];
+    if( pCol->eCell ){
+      parseError(p, "widecol %s: CELLS names column %s twice", pS->zTable,
+                 pCol->zName);
+      return;
+    }
+    lexNext(&lex);
+    zCell = lex.tk.eType == TK_STRING ? tokenText(&lex.tk) : 0;
+    zColon = zCell ? strchr(zCell, ':') : 0;
+    if( zColon == 0 || zColon == zCell || zColon[1] == 0 ){
+      if( lex.tk.eType != TK_STRING ){
+        unexpected(p, &lex.tk, "CELLS(column", "its cell as a string, "
+                   "'family:qualifier'");
+      }else{
+        parseError(p, "widecol %s: CELLS gives column %s the cell '%s'; "
+                   "write it 'family:qualifier', both parts given",
+                   pS->zTable, pCol->zName, zCell ? zCell : "");
+      }
+      sqlite3_free(zCell);
+      return;
+    }
+    pCol->zCellFamily = sqlite3_mprintf("%.*s", (int)(zColon - zCell), zCell);
+    pCol->zCellQualifier = sqlite3_mprintf("%s", zColon + 1);
+    sqlite3_free(zCell);
+    if( pCol->zCellFamily == 0 || pCol->zCellQualifier == 0 ){
+      parseError(p, "out of memory");
+      return;
+    }
+    if( !isTableId(pCol->zCellFamily, (int)strlen(pCol->zCellFamily))
+     || strlen(pCol->zCellFamily) > 64 ){
+      parseError(p, "widecol %s: CELLS gives column %s the family \"%s\", "
+                 "which cannot be a Bigtable column family (letters, digits, "
+                 "_ - ., at most 64 characters)", pS->zTable, pCol->zName,
+                 pCol->zCellFamily);
+      return;
+    }
+    lexNext(&lex);
+    for(k = 0; k < 4 && !tokenIs(&lex.tk, azType[k]); k++){}
+    if( k == 4 ){
+      unexpected(p, &lex.tk, "CELLS(column 'family:qualifier'", "how the "
+                 "cell holds the value: STRING (UTF-8 text), LONG or DOUBLE "
+                 "(8 bytes big-endian, as HBase's Bytes.toBytes writes "
+                 "them) or BYTES");
+      return;
+    }
+    pCol->eCell = WC_CELL_STRING + k;
+    lexNext(&lex);
+    if( lex.tk.eType == TK_RP ) break;
+    if( lex.tk.eType != TK_COMMA ){
+      unexpected(p, &lex.tk, "CELLS(...)", "\",\" or \")\"");
+      return;
+    }
+    lexNext(&lex);
+  }
+  lexNext(&lex);
+  if( !p->zErr && lex.tk.eType != TK_END ){
+    unexpected(p, &lex.tk, "CELLS(...)", "nothing after the closing \")\"");
+  }
+}
+
+/* An EXISTING table: keys the design can read back, a cell for every
+** column that is not a key field, nothing widecol would keep beside the
+** rows; CELLS only with EXISTING. */
+static void checkExisting(Parse *p, int bCells){
+  WcSchema *pS = p->pSchema;
+  int i;
+  if( !pS->bExisting ){
+    if( bCells ){
+      parseError(p, "widecol %s: CELLS maps the columns of a table widecol "
+                 "did not make; add EXISTING after STORAGE BIGTABLE "
+                 "'<table>'", pS->zTable);
+    }
+    return;
+  }
+  if( pS->nIndex > 0 || pS->nFamily > 0 || pS->bVersioned ){
+    parseError(p, "widecol %s: an EXISTING table is read as it is: %s is "
+               "widecol's own layout; drop it, or copy the rows into a "
+               "table of your design (INSERT INTO new SELECT * FROM %s)",
+               pS->zTable, pS->nIndex ? "INDEX" : pS->nFamily ? "FAMILY"
+               : "VERSIONS or TTL", pS->zTable);
+    return;
+  }
+  if( pS->nSplit > 0 ){
+    parseError(p, "widecol %s: an EXISTING table keeps the splits it has; "
+               "drop SPLITS (widecol_regions('%s') shows them)", pS->zTable,
+               pS->zTable);
+    return;
+  }
+  /* A SALT's or BUCKET's source must be a field too, to be read back. */
+  for(i = 0; i < pS->nElem; i++){
+    const WcElement *pElem = &pS->aElem[i];
+    int nSrc = pElem->eKind == WC_ELEM_SALT ? pElem->nSaltCol
+             : pElem->eKind == WC_ELEM_BUCKET ? 1 : 0, j;
+    for(j = 0; j < nSrc; j++){
+      int iCol = pElem->eKind == WC_ELEM_SALT ? pElem->aiSaltCol[j]
+                                               : pElem->iCol;
+      if( pS->aCol[iCol].iElem < 0 ){
+        parseError(p, "widecol %s: an EXISTING table's key fields are read "
+                   "from its keys, but column %s is only hashed into the key "
+                   "(%s); make it a field of the key too", pS->zTable,
+                   pS->aCol[iCol].zName,
+                   pElem->eKind == WC_ELEM_BUCKET ? "BUCKET"
+                   : pElem->bToken ? "TOKEN" : "SALT");
+        return;
+      }
+    }
+  }
+  if( pS->bWritable && !bCells ){
+    parseError(p, "widecol %s: EXISTING WRITABLE needs CELLS: a row of a "
+               "table opened EXISTING is its cells, and Bigtable keeps no row "
+               "without one; name a column's cell in CELLS(column "
+               "'family:qualifier' STRING, ...), or drop WRITABLE", pS->zTable);
+    return;
+  }
+  for(i = 0; i < pS->nCol; i++){
+    const WcColumn *pCol = &pS->aCol[i];
+    if( pCol->iElem >= 0 && pCol->eCell ){
+      parseError(p, "widecol %s: column %s is a field of the key, read from "
+                 "the key; CELLS names the other columns", pS->zTable,
+                 pCol->zName);
+      return;
+    }
+    if( pCol->iElem < 0 && !pCol->eCell ){
+      parseError(p, "widecol %s: column %s is no field of the key and has no "
+                 "cell; name it in CELLS(%s 'family:qualifier' STRING, ...)",
+                 pS->zTable, pCol->zName, pCol->zName);
+      return;
+    }
   }
 }
 
@@ -1746,6 +1918,12 @@ static int optionLookalike(Parse *p, const char *zArg){
   const char *zNear, *zHBase;
   lexInit(&lex, zArg);
   zNear = nearOption(&lex.tk);
+  /* CELL is a column's name too (a map's cell): close to CELLS only
+  ** where a "(" follows, as no column definition has it. */
+  if( zNear == 0 && lex.tk.eType == TK_ID
+   && wordDistance(lex.tk.z, lex.tk.n, "CELLS") == 1 && nextIsParen(&lex) ){
+    zNear = "CELLS";
+  }
   zHBase = zNear ? 0 : hbaseSetting(&lex.tk);
   if( zNear ){
     parseError(p, "widecol %s: \"%.*s\" is not an option of widecol; did "
@@ -1779,11 +1957,12 @@ static int optionLookalike(Parse *p, const char *zArg){
 #define ARG_STORAGE   9
 #define ARG_SPLITS   10
 #define ARG_PRIMARY  11   /* PRIMARY KEY (...), CQL's form of ROWKEY */
+#define ARG_CELLS    12   /* CELLS(...), an EXISTING table's cells */
 
 /* INDEX and FAMILY start an argument when a name and "(" follow. */
 static int argKind(const char *zArg){
   Lexer lex;
-  int bRowkey, bIndex, bFamily, bPrimary;
+  int bRowkey, bIndex, bFamily, bPrimary, bCells;
   lexInit(&lex, zArg);
   if( lex.tk.eType != TK_ID ) return ARG_BAD;
   if( tokenIs(&lex.tk, "DELIMITER") ) return ARG_DELIMITER;
@@ -1797,8 +1976,10 @@ static int argKind(const char *zArg){
   bIndex = tokenIs(&lex.tk, "INDEX");
   bFamily = tokenIs(&lex.tk, "FAMILY");
   bPrimary = tokenIs(&lex.tk, "PRIMARY");
+  bCells = tokenIs(&lex.tk, "CELLS");
   lexNext(&lex);
   if( bRowkey && lex.tk.eType == TK_LP ) return ARG_ROWKEY;
+  if( bCells && lex.tk.eType == TK_LP ) return ARG_CELLS;
   if( bPrimary && tokenIs(&lex.tk, "KEY") && nextIsParen(&lex) ){
     return ARG_PRIMARY;
   }
@@ -1864,7 +2045,7 @@ WcSchema *wcSchemaParse(const char *zTable, int argc, const char *const *argv,
   Parse sParse;
   WcSchema *pS = sqlite3_malloc(sizeof(WcSchema));
   Given given;
-  int i, bPrimary = 0;
+  int i, bPrimary = 0, bCells = 0;
   memset(&given, 0, sizeof(given));
   memset(&sParse, 0, sizeof(sParse));
   sParse.bCreate = bCreate;
@@ -1909,6 +2090,8 @@ WcSchema *wcSchemaParse(const char *zTable, int argc, const char *const *argv,
       case ARG_SPLITS:
         parseSplits(&sParse, argv[i]);
         break;
+      case ARG_CELLS:
+        break;          /* after the key: it must know the key fields */
       case ARG_UNKNOWN: {
         Lexer lex;
         lexInit(&lex, argv[i]);
@@ -1955,10 +2138,20 @@ WcSchema *wcSchemaParse(const char *zTable, int argc, const char *const *argv,
   for(i = 0; i < argc && !sParse.zErr; i++){
     if( argKind(argv[i]) == ARG_INDEX ) parseIndex(&sParse, argv[i]);
   }
+  for(i = 0; i < argc && !sParse.zErr; i++){
+    if( argKind(argv[i]) == ARG_CELLS ){
+      parseCells(&sParse, argv[i]);
+      bCells = 1;
+    }
+  }
+  if( !sParse.zErr ) checkExisting(&sParse, bCells);
   if( !sParse.zErr && pS->eStore == WC_STORE_BIGTABLE ){
     checkBigtable(&sParse);
   }
-  if( !sParse.zErr && pS->eStore != WC_STORE_LOCAL && bCreate ){
+  /* A design record goes with the tables widecol makes, not with a table
+  ** it opens as it finds it (EXISTING). */
+  if( !sParse.zErr && pS->eStore != WC_STORE_LOCAL && bCreate
+   && !pS->bExisting ){
     buildDesign(&sParse, argc, argv);
   }
   if( sParse.zErr ){
@@ -1991,6 +2184,8 @@ void wcSchemaFree(WcSchema *p){
       sqlite3_free(p->aCol[i].zName);
       sqlite3_free(p->aCol[i].zType);
       sqlite3_free(p->aCol[i].zColl);
+      sqlite3_free(p->aCol[i].zCellFamily);
+      sqlite3_free(p->aCol[i].zCellQualifier);
     }
     sqlite3_free(p->zTable);
     sqlite3_free(p->zDelim);

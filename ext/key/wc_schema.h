@@ -89,7 +89,19 @@ struct WcColumn {
   int iFamily;          /* FAMILY holding the column, or -1: <name>_rows */
   int iIndexField;      /* An INDEX whose key depends on the column (so it
                         ** must not be NULL), or -1 */
+  /* STORAGE ... EXISTING: the cell holding the column, from CELLS(column
+  ** 'family:qualifier' type, ...); eCell 0 for a key field (read from the
+  ** key) or any column of a table widecol writes. */
+  char *zCellFamily;
+  char *zCellQualifier;
+  int eCell;            /* WC_CELL_* */
 };
+
+/* How an EXISTING table's cell holds its column's values (CELLS). */
+#define WC_CELL_STRING 1  /* UTF-8 text, as the application wrote it */
+#define WC_CELL_LONG   2  /* 8 bytes, big-endian two's complement */
+#define WC_CELL_DOUBLE 3  /* 8 bytes, big-endian IEEE 754 */
+#define WC_CELL_BYTES  4  /* the bytes as they are */
 
 struct WcTransform {
   int eOp;              /* WC_XFORM_* */
@@ -168,6 +180,13 @@ struct WcSchema {
   /* STORAGE <kind> '<resource>' EXTERNAL: widecol does not own the
   ** engine's tables, and DROP TABLE keeps them. */
   int bExternal;
+  /* STORAGE <kind> '<resource>' EXISTING [WRITABLE]: a table another
+  ** application made and fills: each row's key fields are read from its
+  ** key (key/wc_decode.h), the other columns from the cells CELLS names;
+  ** nothing of widecol's is kept there (no marker, no design record), it
+  ** is read only unless WRITABLE, and DROP TABLE keeps it. */
+  int bExisting;
+  int bWritable;
   /* At CREATE on a store of another engine: the arguments that say how
   ** rows are stored (all but STORAGE and SPLITS), canonical, one a line;
   ** the engine's design record of the table holds it, so that another

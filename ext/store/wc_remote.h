@@ -62,8 +62,8 @@ struct WcRpcStats {
                            ** caller's to free: each a 4-byte big-endian
                            ** length, the key, and the bytes of the table
                            ** before it, 8 bytes big-endian; in key order,
-                           ** the empty key (the end) last where the store
-                           ** gives it */
+                           ** the empty key (the end, at the table's size)
+                           ** last; wcStoreSampleNext() reads them */
   int64_t nSample;      /* Bytes of aSample */
 };
 

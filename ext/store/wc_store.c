@@ -119,7 +119,13 @@ void wcStoreAppendRowsSelect(sqlite3_str *pStr, const WcStore *p,
   if( pS->bVersioned ) sqlite3_str_appendall(pStr, ", r.rowtime AS rowtime");
   sqlite3_str_appendall(pStr, " FROM ");
   if( zRuns ) sqlite3_str_appendf(pStr, "%s AS b CROSS JOIN ", zRuns);
-  wcStoreAppendTable(pStr, p, -1, -1);
+  if( pS->bExisting ){
+    /* Its key fields are in its keys: read through the widecol table,
+    ** which reads them there. */
+    sqlite3_str_appendf(pStr, "\"%w\".\"%w\"", p->zDb, p->zName);
+  }else{
+    wcStoreAppendTable(pStr, p, -1, -1);
+  }
   sqlite3_str_appendall(pStr, " AS r");
   if( zRuns ){
     sqlite3_str_appendall(pStr, " ON r.rowkey BETWEEN b.column1 AND "
@@ -200,6 +206,11 @@ static int createInModule(WcStore *p, int iFamily, int iIndex){
     sqlite3_str_appendf(pStr, " USING %s('%q_idx_%q', ikey, rowkey _, "
                         "ENTRIES OF %Q %d", pCaps->zModule, pS->zStorage,
                         pS->aIndex[iIndex].zName, pS->zStorage, iIndex);
+  }else if( pS->bExisting ){
+    /* A table made elsewhere: only its cells, nothing of widecol's. */
+    sqlite3_str_appendf(pStr, " USING %s(%Q, rowkey, EXISTING%s",
+                        pCaps->zModule, pS->zStorage,
+                        pS->bWritable ? ", WRITABLE" : "");
   }else{
     sqlite3_str_appendf(pStr, " USING %s(%Q, rowkey, STAMPS %d",
                         pCaps->zModule, pS->zStorage, pS->nIndex);
@@ -214,7 +225,7 @@ static int createInModule(WcStore *p, int iFamily, int iIndex){
   /* Who made it (a new id per table: the module records it with the
   ** design, and DROP deletes only what its own CREATE made), and how its
   ** rows are stored, for another database taking it over. */
-  {
+  if( !pS->bExisting ){
     unsigned char aId[8];
     sqlite3_randomness(sizeof(aId), aId);
     sqlite3_str_appendf(pStr, ", OWNER '%02x%02x%02x%02x%02x%02x%02x%02x'",
@@ -232,11 +243,21 @@ static int createInModule(WcStore *p, int iFamily, int iIndex){
   }
   sqlite3_str_appendall(pStr, "'");
   for(i = 0; i < pS->nCol; i++){
+    static const char *const azCell[] = { "STRING", "LONG", "DOUBLE", "BYTES" };
     const WcColumn *pCol = &pS->aCol[i];
     if( !storedIn(pS, i, iFamily, iIndex) ) continue;
-    sqlite3_str_appendf(pStr, ", \"%w\" %s", pCol->zName,
-                        iIndex < 0 && pCol->iFamily >= 0
-                        ? pS->aFamily[pCol->iFamily].zName : "_");
+    if( pS->bExisting && pCol->eCell == 0 ){
+      /* A key field: read from the key, never a cell. */
+      sqlite3_str_appendf(pStr, ", \"%w\" KEY", pCol->zName);
+    }else if( pS->bExisting ){
+      sqlite3_str_appendf(pStr, ", \"%w\" %s CELL %Q %s", pCol->zName,
+                          pCol->zCellFamily, pCol->zCellQualifier,
+                          azCell[pCol->eCell - WC_CELL_STRING]);
+    }else{
+      sqlite3_str_appendf(pStr, ", \"%w\" %s", pCol->zName,
+                          iIndex < 0 && pCol->iFamily >= 0
+                          ? pS->aFamily[pCol->iFamily].zName : "_");
+    }
   }
   if( hasRowtime(pS, iFamily, iIndex) ){
     sqlite3_str_appendall(pStr, ", ROWTIME");
@@ -831,6 +852,23 @@ void wcStoreFree(WcStore *p){
   sqlite3_free(p->zDb);
   sqlite3_free(p->zName);
   p->zDb = p->zName = 0;
+}
+
+int wcStoreSampleNext(const unsigned char *aSample, int64_t nSample,
+                      int64_t *piOff, const unsigned char **paKey,
+                      int64_t *pnKey, int64_t *pnBefore){
+  int64_t i = *piOff, n;
+  int k;
+  if( i + 12 > nSample ) return 0;
+  n = ((int64_t)aSample[i] << 24) | (aSample[i + 1] << 16)
+    | (aSample[i + 2] << 8) | aSample[i + 3];
+  if( i + 12 + n > nSample ) return 0;
+  *paKey = aSample + i + 4;
+  *pnKey = n;
+  *pnBefore = 0;
+  for(k = 0; k < 8; k++) *pnBefore = (*pnBefore << 8) | aSample[i + 4 + n + k];
+  *piOff = i + 12 + n;
+  return 1;
 }
 
 int wcStoreRemoteStats(WcStore *p, int iFamily, int iIndex,

@@ -193,6 +193,12 @@ int wcStoreRowCount(WcStore *p, int64_t *pnRow);
 ** with the row table's estimate if pRpc->bEstimate.  SQLITE_OK, or the
 ** store's error (message in the connection). */
 int wcStoreRemoteStats(WcStore *p, int iFamily, int iIndex, WcRpcStats *pRpc);
+/* The sample at aSample[*piOff] (WcRpcStats.aSample's format): its key in
+** *paKey, *pnKey (empty: the end), the bytes before it in *pnBefore; then
+** *piOff moves past it.  0 at the end of aSample. */
+int wcStoreSampleNext(const unsigned char *aSample, int64_t nSample,
+                      int64_t *piOff, const unsigned char **paKey,
+                      int64_t *pnKey, int64_t *pnBefore);
 /* The distinct prefixes of the first nElem elements of path iPath's key,
 ** in *pnFound, by the store's probe policy (in a table of nRowEst rows):
 ** counted up to WcStoreCaps.nPrefixProbes, and more than that is
@@ -211,7 +217,9 @@ void wcStoreAppendTable(sqlite3_str *pStr, const WcStore *p, int iFamily,
 /* Appends "SELECT r.rowkey AS rowkey, <every column AS its name>[,
 ** r.rowtime AS rowtime] FROM <name>_rows AS r LEFT JOIN <each family>":
 ** the table's rows as the virtual table shows them (rowtime last, on a
-** versioned table), read from the tables behind it.  With zRuns,
+** versioned table), read from the tables behind it (an EXISTING table's
+** from the widecol table itself, which reads its key fields from its
+** keys and leaves out the rows whose keys do not decode).  With zRuns,
 ** a FROM item of two columns (first and last row key of a run, as in
 ** VALUES (?1, ?2), ...), only the rows of those runs of keys. */
 void wcStoreAppendRowsSelect(sqlite3_str *pStr, const WcStore *p,

@@ -4,7 +4,9 @@
 **
 ** It returns one row, 'ok', or one row per problem found (the first
 ** WC_CHECK_MAX, in row order): a row key that is not the key its fields
-** make (and RANDOM's number, on a design that has one), an index entry
+** make (and RANDOM's number, on a design that has one; on an EXISTING
+** table, whose fields are read from its keys, a key that is no key of
+** the design), an index entry
 ** missing, pointing nowhere, under the wrong key or holding other values
 ** than the row, a family row without a row or with no value, and on a
 ** versioned table an older version without a row, not older than the
@@ -22,6 +24,7 @@
 #include "vtab/wc_table.h"
 #include "tools/wc_tvf.h"
 #include "util/wc_progress.h"
+#include "key/wc_decode.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -682,6 +685,72 @@ static void checkFamily(Check *p, int iFamily){
   sqlite3_finalize(pStmt);
 }
 
+/* Examples of keys that do not decode an EXISTING table's check lists,
+** before the count of them all. */
+#define WC_CHECK_UNDECODABLE 20
+
+/* An EXISTING table (made by another application): every key must be a
+** key of the design, whose fields widecol reads from it; a read skips
+** one that is not (widecol_stats counts them), the check lists them. */
+static void checkExistingKeys(Check *p){
+  WcVtab *pTab = p->pTab;
+  const WcSchema *pS = wcTableSchema(pTab);
+  sqlite3_str *pStr = sqlite3_str_new(wcTableDb(pTab));
+  WcValue *aVal = sqlite3_malloc64(sizeof(WcValue) * (sqlite3_uint64)pS->nCol);
+  WcBuf buf;
+  sqlite3_stmt *pRows;
+  int64_t nRow = 0, nBad = 0;
+  memset(&buf, 0, sizeof(buf));
+  if( aVal == 0 ){
+    sqlite3_free(sqlite3_str_finish(pStr));
+    p->rc = SQLITE_NOMEM;
+    return;
+  }
+  sqlite3_str_appendall(pStr, "SELECT rowkey FROM ");
+  wcStoreAppendTable(pStr, wcTableStore(pTab), -1, -1);
+  sqlite3_str_appendall(pStr, " ORDER BY rowkey");
+  pRows = prepare(p, pStr);
+  while( p->rc == SQLITE_OK && sqlite3_step(pRows) == SQLITE_ROW ){
+    const unsigned char *aKey = sqlite3_column_blob(pRows, 0);
+    int64_t nKey = sqlite3_column_bytes(pRows, 0);
+    char *zWhy = 0;
+    int rc;
+    step(p);
+    nRow++;
+    rc = wcDecodeKey(pS, wcTableHasher(pTab), aKey ? aKey
+                     : (const unsigned char*)"", nKey, aVal, &buf, &zWhy);
+    if( rc == WC_NOFIT ){
+      if( ++nBad <= WC_CHECK_UNDECODABLE ){
+        char *zKey = keyText(aKey, nKey);
+        problem(p, GROUP_ROW, aKey, nKey, -1, "row %s: its key is no key of "
+                "the design: %s", zKey, zWhy ? zWhy : "?");
+        sqlite3_free(zKey);
+      }
+    }else if( encodeFailed(p, rc, &zWhy) ){
+      /* the check stops */
+    }
+    sqlite3_free(zWhy);
+  }
+  if( p->rc == SQLITE_OK && pRows ){
+    int rc = sqlite3_reset(pRows);
+    if( rc != SQLITE_OK ) p->rc = rc;
+  }
+  sqlite3_finalize(pRows);
+  if( p->rc == SQLITE_OK && nBad > 0 ){
+    /* After every listed row (the last key, a group of its own). */
+    problem(p, GROUP_FIELDS, (const unsigned char*)"\xff\xff\xff\xff", 4, -1,
+            "%lld of the %lld rows %s no key of the design (reads skip "
+            "%s; %s): is the design the one the application writes its keys "
+            "with?", (long long)nBad, (long long)nRow,
+            nBad == 1 ? "has a key that is" : "have keys that are",
+            nBad == 1 ? "it" : "them",
+            nBad <= WC_CHECK_UNDECODABLE ? "listed above"
+                                         : "the first 20 are listed above");
+  }
+  sqlite3_free(aVal);
+  wcBufFree(&buf);
+}
+
 static void checkTable(Check *p){
   WcVtab *pTab = p->pTab;
   const WcSchema *pS = wcTableSchema(pTab);
@@ -704,6 +773,12 @@ static void checkTable(Check *p){
   wcProgressBegin(&p->progress, "rows and entries read",
                   nRow >= 0 ? nRow * (1 + pS->nIndex) : -1,
                   "widecol_check(%s)", wcTableName(pTab));
+  if( pS->bExisting ){
+    checkExistingKeys(p);
+    wcProgressEnd(&p->progress);
+    sqlite3_free(aVal);
+    return;
+  }
   if( pS->nIndex > 0 ) expectedOpen(p);
   if( p->rc == SQLITE_OK ) checkRows(p, aVal, &buf);
   for(i = 0; i < pS->nIndex && p->rc == SQLITE_OK; i++){

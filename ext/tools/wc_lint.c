@@ -1502,28 +1502,27 @@ static void readRuns(Lint *p, sqlite3_int64 nRun){
 ** sample keys, spread evenly over them (aSample: wc_remote.h's format);
 ** no last keys: a run is the nRun rows from its first. */
 static void sampleRuns(Lint *p, const unsigned char *aSample, int64_t nSample){
-  int64_t iOff, nKeys = 0, iKey = 0;
+  const unsigned char *aKey;
+  int64_t iOff = 0, nKey, nBefore, nKeys = 0, iKey = 0;
   int nRun = 0;
-  for(iOff = 0; iOff + 12 <= nSample; nKeys++){
-    int64_t n = ((int64_t)aSample[iOff] << 24) | (aSample[iOff + 1] << 16)
-              | (aSample[iOff + 2] << 8) | aSample[iOff + 3];
-    iOff += 12 + n;
+  while( wcStoreSampleNext(aSample, nSample, &iOff, &aKey, &nKey, &nBefore) ){
+    nKeys++;
   }
   /* The first run starts at the table's start. */
   p->nRunKey = 1;
-  for(iOff = 0; iOff + 12 <= nSample && p->rc == SQLITE_OK; iKey++){
-    int64_t n = ((int64_t)aSample[iOff] << 24) | (aSample[iOff + 1] << 16)
-              | (aSample[iOff + 2] << 8) | aSample[iOff + 3];
+  iOff = 0;
+  while( p->rc == SQLITE_OK
+      && wcStoreSampleNext(aSample, nSample, &iOff, &aKey, &nKey, &nBefore) ){
     /* Sample i of nKeys opens run i * WC_LINT_RUNS / nKeys, if it is the
     ** first to do so. */
-    if( n > 0 && p->nRunKey < WC_LINT_RUNS
-     && iKey * (WC_LINT_RUNS - 1) / (nKeys > 0 ? nKeys : 1) >= nRun ){
+    if( nKey > 0 && p->nRunKey < WC_LINT_RUNS
+     && iKey * (WC_LINT_RUNS - 1) / nKeys >= nRun ){
       WcBuf *pKey = &p->aRunKey[p->nRunKey++];
-      wcBufAppend(pKey, aSample + iOff + 4, n);
+      wcBufAppend(pKey, aKey, nKey);
       if( pKey->bOom ) p->rc = SQLITE_NOMEM;
-      nRun = (int)(iKey * (WC_LINT_RUNS - 1) / (nKeys > 0 ? nKeys : 1)) + 1;
+      nRun = (int)(iKey * (WC_LINT_RUNS - 1) / nKeys) + 1;
     }
-    iOff += 12 + n;
+    iKey++;
   }
 }
 

@@ -16,8 +16,15 @@
 ** are sorted once to ranks; two Fenwick trees over the ranks count the
 ** rows present and mark the regions' first ranks, so that finding a key's
 ** region, its row count and its middle key each take O(log n).
+**
+** SELECT * FROM widecol_regions('<table>') shows instead the regions a
+** widecol table stored on an engine already has: the sample keys its store
+** gives in one call (Bigtable's SampleRowKeys: a key per tablet split on
+** Cloud Bigtable), each region's rows estimated from the bytes before each
+** key; recent_writes and skew are NULL (the engine does not say).
 */
 #include "tools/wc_tvf.h"
+#include "vtab/wc_table.h"
 #include "key/wc_codec.h"
 
 #include <stdlib.h>
@@ -277,6 +284,58 @@ static int intArg(sqlite3_value *pArg, const char *zArg, sqlite3_int64 iMin,
   return SQLITE_OK;
 }
 
+/* widecol_regions('<table>'): the regions the table's engine has, from
+** the sample keys its store gives. */
+static int storeRegions(sqlite3 *db, const char *zName, WcTvfRows *pRows,
+                        char **pzErr){
+  WcVtab *pTab = 0;
+  WcRpcStats rpc;
+  const unsigned char *aPrev = 0, *aKey;
+  int64_t nPrev = 0, nKey, nBefore, nPrevBefore = 0, iOff = 0, nTotal = 0;
+  int rc, iRegion = 0;
+  rc = wcTableLookup(db, zName, "widecol_regions", &pTab, pzErr);
+  if( rc != SQLITE_OK ) return rc;
+  if( !wcStoreCaps(wcTableStore(pTab))->bRowEstimates ){
+    *pzErr = sqlite3_mprintf("widecol_regions(%Q): its rows are in this "
+        "database, which has no regions; simulate them from its keys: "
+        "widecol_regions('SELECT rowkey FROM %w_rows', max_rows)", zName,
+        wcTableName(pTab));
+    return SQLITE_ERROR;
+  }
+  memset(&rpc, 0, sizeof(rpc));
+  rpc.bEstimate = 1;
+  rpc.bSamples = 1;
+  rc = wcStoreRemoteStats((WcStore*)wcTableStore(pTab), -1, -1, &rpc);
+  if( rc != SQLITE_OK ){
+    *pzErr = sqlite3_mprintf("widecol_regions(%Q): %s", zName,
+                             sqlite3_errmsg(db));
+    sqlite3_free(rpc.aSample);
+    return rc;
+  }
+  /* The table's bytes: the end's offset, the last sample. */
+  while( wcStoreSampleNext(rpc.aSample, rpc.nSample, &iOff, &aKey, &nKey,
+                           &nBefore) ){
+    nTotal = nBefore;
+  }
+  /* Region i runs from sample i-1's key to sample i's, the first from the
+  ** start, the last (the end's, an empty key) to the end; its rows are
+  ** the estimate's share of its bytes. */
+  iOff = 0;
+  while( rc == SQLITE_OK && wcStoreSampleNext(rpc.aSample, rpc.nSample,
+                                              &iOff, &aKey, &nKey, &nBefore) ){
+    int64_t nRow = nTotal > 0 ? (int64_t)((double)rpc.nRowEstimate
+                                * (double)(nBefore - nPrevBefore)
+                                / (double)nTotal + 0.5) : rpc.nRowEstimate;
+    rc = wcTvfAddRow(pRows, "ibbinn", (int64_t)++iRegion, aPrev, nPrev,
+                     nKey ? aKey : 0, nKey, nRow);
+    aPrev = aKey;
+    nPrev = nKey;
+    nPrevBefore = nBefore;
+  }
+  sqlite3_free(rpc.aSample);
+  return rc;
+}
+
 static int regionsFill(sqlite3 *db, sqlite3_value **apArg, WcTvfRows *pRows,
                        char **pzErr){
   const char *zSql = (const char*)sqlite3_value_text(apArg[0]);
@@ -284,6 +343,15 @@ static int regionsFill(sqlite3 *db, sqlite3_value **apArg, WcTvfRows *pRows,
   Sim sim;
   int nRegion, rc;
   memset(&sim, 0, sizeof(sim));
+  if( apArg[1] == 0 && zSql ){
+    if( strcspn(zSql, " \t\r\n") < strlen(zSql) ){
+      *pzErr = sqlite3_mprintf("widecol_regions: a query of keys needs "
+          "max_rows too, the rows at which a region splits, as in "
+          "widecol_regions(%Q, 1000)", zSql);
+      return SQLITE_ERROR;
+    }
+    return storeRegions(db, zSql, pRows, pzErr);
+  }
   if( sqlite3_value_type(apArg[0]) != SQLITE_TEXT ){
     *pzErr = sqlite3_mprintf("widecol_regions: the first argument must be "
         "the text of a query returning keys in write order, as in "
@@ -323,9 +391,10 @@ const WcTvfDef wcRegionsDef = {
   "widecol_regions",
   "region INTEGER, start_key, end_key, rows INTEGER, recent_writes INTEGER, "
   "skew REAL",
-  "sql, max_rows, recent", 2,
+  "sql, max_rows, recent", 1,
   "give the query of keys in write order and the rows at which a region "
   "splits, as in SELECT * FROM widecol_regions('SELECT rowkey FROM orders "
-  "ORDER BY order_id', 1000)",
+  "ORDER BY order_id', 1000), or a table stored on an engine, as in "
+  "widecol_regions('orders')",
   regionsFill
 };

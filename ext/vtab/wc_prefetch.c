@@ -10,7 +10,10 @@
 ** (up to the store's nReadAhead) after one that answered more than the
 ** key it was read for, and shrinks four-fold after one that did not, so
 ** that writes in key order, dense or sparse, read a call per many keys,
-** and writes in no order read about a row a call, as reads by key do.
+** and writes in no order read about a row a call, as reads by key do,
+** except into a table that was empty when the statement began (one more
+** read tells, where the first window finds nothing), which read nothing
+** more.
 */
 #include "vtab/wc_prefetch.h"
 #include "util/wc_keyset.h"
@@ -33,6 +36,7 @@ struct WcPrefetch {
   WcKeySet dirty;       /* Keys written since the window was read */
   int nWindow;          /* Rows the next read asks for */
   int nAnswered;        /* Keys the window answered */
+  int bRead;            /* A window was read in this statement */
 };
 
 WcPrefetch *wcPrefetchNew(void){
@@ -57,7 +61,10 @@ static void windowClear(WcPrefetch *p){
 }
 
 void wcPrefetchReset(WcPrefetch *p){
-  if( p ) windowClear(p);
+  if( p ){
+    windowClear(p);
+    p->bRead = 0;
+  }
 }
 
 void wcPrefetchFree(WcPrefetch *p){
@@ -106,6 +113,21 @@ static int windowReserve(WcPrefetch *p, int nRow, int nCol){
     p->nCol = nCol;
   }
   return SQLITE_OK;
+}
+
+/* *pbEmpty: whether the store's table holds no row. */
+static int tableEmpty(WcStore *pStore, int *pbEmpty){
+  sqlite3_stmt *pStmt = 0;
+  int rc = wcStoreAcquire(pStore, WC_STMT_READ_AHEAD, 0, 0, &pStmt);
+  if( rc != SQLITE_OK ) return rc;
+  sqlite3_bind_blob64(pStmt, 1, "", 0, SQLITE_STATIC);
+  sqlite3_bind_int(pStmt, 2, 1);
+  rc = sqlite3_step(pStmt);
+  *pbEmpty = rc == SQLITE_DONE;
+  rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK
+     : wcStoreError(pStore, sqlite3_reset(pStmt));
+  wcStoreRelease(pStore, WC_STMT_READ_AHEAD, 0, 0, pStmt);
+  return rc;
 }
 
 /* Reads the window from aKey on; the next window's size follows from how
@@ -166,6 +188,15 @@ static int windowRead(WcPrefetch *p, WcStore *pStore, const unsigned char *aKey,
   }
   if( p->lo.bOom || p->hi.bOom ) return SQLITE_NOMEM;
   p->bValid = 1;
+  /* The statement's first window found nothing from its first key on:
+  ** if nothing comes before it either, the table was empty, and every key
+  ** is answered (a load in no key order then reads nothing more). */
+  if( !p->bRead && p->nRow == 0 && nKey > 0 ){
+    rc = tableEmpty(pStore, &p->bValid);
+    if( rc != SQLITE_OK ) return rc;
+    if( p->bValid ) p->lo.n = 0; else p->bValid = 1;
+  }
+  p->bRead = 1;
   return SQLITE_OK;
 }
 

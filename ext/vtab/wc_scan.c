@@ -33,6 +33,7 @@
 */
 #include "vtab/wc_scan.h"
 #include "vtab/wc_range.h"
+#include "key/wc_decode.h"
 #include "key/rk_bytes.h"
 #include "store/wc_remote.h"
 
@@ -101,6 +102,13 @@ struct WcCursor {
     int64_t nSorted;
     int64_t iSorted;      /* The current row, in aiSorted */
   } sorted;
+  struct {              /* EXISTING tables: key fields read from keys */
+    WcBuf key;            /* The key last decoded, */
+    int rc;               /* how it went (WC_OK: aVal holds its fields), */
+    int bValid;           /* if any was */
+    WcValue *aVal;        /* nCol values, key fields set */
+    WcBuf bytes;          /* aVal's text and blob bytes */
+  } dec;
   struct {              /* Versioned tables */
     int64_t iCutoff;      /* Rows stamped before this have expired (TTL) */
     int iTimeCol;         /* Place of rowtime in a scan's row, or -1 */
@@ -136,10 +144,52 @@ static int versionBufCompare(const WcBuf *a, const WcBuf *b){
   return c ? c : (a->n < b->n ? -1 : a->n > b->n);
 }
 
-/* True if a row whose rowtime is pTime has expired under a TTL: it is
-** before the cutoff.  Without a TTL nothing is read. */
-static int rowExpired(const WcCursor *pCur, sqlite3_value *const *apVal,
+/* EXISTING tables: the fields of row key aKey[0..nKey) in dec.aVal,
+** decoded once per key (key/wc_decode.h).  WC_OK, WC_NOFIT (not a key of
+** the design), or WC_NOMEM / WC_ERROR. */
+static int decodeKey(WcCursor *pCur, const unsigned char *aKey, int64_t nKey){
+  WcVtab *pTab = cursorTab(pCur);
+  const WcSchema *pS = pTab->pSchema;
+  if( pCur->dec.bValid && pCur->dec.key.n == nKey
+   && (nKey == 0 || memcmp(pCur->dec.key.a, aKey, (size_t)nKey) == 0) ){
+    return pCur->dec.rc;
+  }
+  if( pCur->dec.aVal == 0 ){
+    pCur->dec.aVal = sqlite3_malloc64(sizeof(WcValue)
+                                      * (sqlite3_uint64)pS->nCol);
+    if( pCur->dec.aVal == 0 ) return WC_NOMEM;
+    memset(pCur->dec.aVal, 0, sizeof(WcValue) * (size_t)pS->nCol);
+  }
+  pCur->dec.key.n = 0;
+  wcBufAppend(&pCur->dec.key, aKey, nKey);
+  if( pCur->dec.key.bOom ) return WC_NOMEM;
+  pCur->dec.bValid = 1;
+  pCur->dec.rc = wcDecodeKey(pS, pTab->pHasher, nKey ? aKey
+                             : (const unsigned char*)"", nKey, pCur->dec.aVal,
+                             &pCur->dec.bytes, 0);
+  return pCur->dec.rc;
+}
+
+/* True if a row the scan read is not one to return: its latest version
+** has expired under a TTL (its rowtime before the cutoff), or, on an
+** EXISTING table, its key is no key of the design (counted in
+** widecol_stats(), listed by widecol_check()).  The row is in apVal, or
+** at pStmt's current row. */
+static int rowSkipped(WcCursor *pCur, sqlite3_value *const *apVal,
                       sqlite3_stmt *pStmt){
+  WcVtab *pTab = cursorTab(pCur);
+  if( pTab->pSchema->bExisting ){
+    int iKey = pCur->aiStmtCol[pTab->pSchema->nCol];
+    sqlite3_value *pKey = apVal ? apVal[iKey]
+                                : sqlite3_column_value(pStmt, iKey);
+    int rc = decodeKey(pCur, sqlite3_value_blob(pKey),
+                       sqlite3_value_bytes(pKey));
+    if( rc == WC_NOFIT ){
+      pTab->stats.nUndecodable++;
+      return 1;
+    }
+    /* Out of memory: the column read says so. */
+  }
   if( pCur->ver.iCutoff == INT64_MIN ) return 0;
   return (apVal ? sqlite3_value_int64(apVal[pCur->ver.iTimeCol])
                 : sqlite3_column_int64(pStmt, pCur->ver.iTimeCol))
@@ -274,7 +324,7 @@ static int subStep(WcCursor *pCur, Sub *pSub){
     if( rc == SQLITE_ROW ){
       pTab->stats.nRowRead++;
       pCur->nRead++;
-      if( rowExpired(pCur, 0, pSub->pStmt) ) continue;
+      if( rowSkipped(pCur, 0, pSub->pStmt) ) continue;
       return SQLITE_OK;
     }
     if( rc != SQLITE_DONE ) return cursorError(pCur, rc);
@@ -338,7 +388,7 @@ static int subFetch(WcCursor *pCur, Sub *pSub){
       pSub->bHasKey = 1;
       wcStoreRelease(&pTab->store, eStmt, pCur->plan.iPath, pCur->colUsed,
                      pStmt);
-      if( rc == SQLITE_ROW && rowExpired(pCur, pSub->apVal, 0) ) continue;
+      if( rc == SQLITE_ROW && rowSkipped(pCur, pSub->apVal, 0) ) continue;
       wcBufFree(&bound);
       return rc == SQLITE_ROW ? SQLITE_OK : rc;
     }
@@ -1060,6 +1110,9 @@ static void cursorFree(WcCursor *pCur){
   wcBufFree(&pCur->planCode);
   wcBufFree(&pCur->ver.verLast);
   wcBufFree(&pCur->ver.verKey);
+  wcBufFree(&pCur->dec.key);
+  wcBufFree(&pCur->dec.bytes);
+  sqlite3_free(pCur->dec.aVal);
   sqlite3_free(pCur->aiStmtCol);
   sqlite3_free(pCur);
 }
@@ -1271,6 +1324,59 @@ static int versionColumn(WcCursor *pCur, sqlite3_context *ctx, int i){
   return SQLITE_OK;
 }
 
+static void resultFrom(sqlite3_context *ctx, const WcValue *pVal){
+  switch( pVal->eType ){
+    case SQLITE_INTEGER: sqlite3_result_int64(ctx, pVal->i); break;
+    case SQLITE_FLOAT:   sqlite3_result_double(ctx, pVal->r); break;
+    case SQLITE_TEXT:
+      sqlite3_result_text64(ctx, (const char*)pVal->a, (sqlite3_uint64)pVal->n,
+                            SQLITE_TRANSIENT, SQLITE_UTF8);
+      break;
+    case SQLITE_BLOB:
+      sqlite3_result_blob64(ctx, pVal->a, (sqlite3_uint64)pVal->n,
+                            SQLITE_TRANSIENT);
+      break;
+    default:
+      break;
+  }
+}
+
+/* Column i of an EXISTING table: a key field, read from the row's key;
+** any other, its cell's value as the column holds it (the affinity of its
+** declared type, as an ordinary table would store what the application
+** wrote). */
+static int existingColumn(WcCursor *pCur, sqlite3_context *ctx, int i){
+  const WcSchema *pS = cursorTab(pCur)->pSchema;
+  int nCol = pS->nCol;
+  int iStmtCol = pCur->aiStmtCol[pS->aCol[i].iElem >= 0 ? nCol : i];
+  sqlite3_value *pVal, *pCopy = 0;
+  WcValue v;
+  int rc;
+  if( iStmtCol < 0 ){
+    sqlite3_result_error(ctx, "widecol: a column the query plan did not "
+                         "select was read; please report this", -1);
+    return SQLITE_ERROR;
+  }
+  pVal = baseValue(pCur, iStmtCol);
+  if( pS->aCol[i].iElem >= 0 ){
+    rc = decodeKey(pCur, sqlite3_value_blob(pVal), sqlite3_value_bytes(pVal));
+    if( rc == WC_OK ){
+      resultFrom(ctx, &pCur->dec.aVal[i]);
+      return SQLITE_OK;
+    }
+    if( rc == WC_NOMEM ) return SQLITE_NOMEM;
+    sqlite3_result_error(ctx, "widecol: a row whose key does not decode was "
+                         "read; please report this", -1);
+    return SQLITE_ERROR;
+  }
+  if( wcValueStore(pS->aCol[i].cAff, pVal, &v, &pCopy) != WC_OK ){
+    return SQLITE_NOMEM;
+  }
+  resultFrom(ctx, &v);
+  sqlite3_value_free(pCopy);
+  return SQLITE_OK;
+}
+
 int wcScanColumn(sqlite3_vtab_cursor *pBase, sqlite3_context *ctx, int i){
   WcCursor *pCur = (WcCursor*)pBase;
   int nCol = cursorTab(pCur)->pSchema->nCol;
@@ -1287,6 +1393,9 @@ int wcScanColumn(sqlite3_vtab_cursor *pBase, sqlite3_context *ctx, int i){
   if( pCur->ver.bVerRow && i < nCol ){
     resultValue(ctx, sqlite3_column_value(pCur->ver.pVer, i + 2));
     return SQLITE_OK;
+  }
+  if( cursorTab(pCur)->pSchema->bExisting && i < nCol ){
+    return existingColumn(pCur, ctx, i);
   }
   iStmtCol = pCur->aiStmtCol[i == nCol ? nCol + 1 : i];
   /* The scan selects only the columns SQLite said the query reads (and

@@ -417,13 +417,21 @@ void wcStatsFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
       sqlite3_result_error(ctx, sqlite3_errmsg(p->store.db), -1);
       return;
     }
-    zJson = sqlite3_mprintf("{\"seeks\":%lld,\"rows_read\":%lld,"
+    sqlite3_str *pJson = sqlite3_str_new(0);
+    sqlite3_str_appendf(pJson, "{\"seeks\":%lld,\"rows_read\":%lld,"
         "\"rows_returned\":%lld,\"prefixes\":%lld,\"rpcs\":%lld,"
         "\"rows_in\":%lld,\"messages_in\":%lld,\"bytes_in\":%lld,"
-        "\"bytes_out\":%lld}",
+        "\"bytes_out\":%lld",
         p->stats.nSeek, p->stats.nRowRead, p->stats.nRowOut,
         p->stats.nPrefix, rpc.nRpc, rpc.nRowIn, rpc.nMsgIn, rpc.nByteIn,
         rpc.nByteOut);
+    /* An EXISTING table's rows whose keys are no keys of the design. */
+    if( p->pSchema->bExisting ){
+      sqlite3_str_appendf(pJson, ",\"undecodable\":%lld",
+                          p->stats.nUndecodable);
+    }
+    sqlite3_str_appendall(pJson, "}");
+    zJson = sqlite3_str_finish(pJson);
   }else{
     zJson = sqlite3_mprintf("{\"seeks\":%lld,\"rows_read\":%lld,"
         "\"rows_returned\":%lld,\"prefixes\":%lld}", p->stats.nSeek,

@@ -32,6 +32,8 @@ struct WcStats {
   int64_t nRowRead;     /* Rows read from <name>_rows */
   int64_t nRowOut;      /* Rows returned to SQLite */
   int64_t nPrefix;      /* Salt, bucket or field prefixes found by probing */
+  int64_t nUndecodable; /* EXISTING tables: rows skipped, their keys no
+                        ** keys of the design */
 };
 
 /* A table a scan can read keys from: the row table or an index's. */

@@ -1481,6 +1481,14 @@ int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
   WcWriter *pW = p->pWriter;
   int rc;
   (void)pRowid;
+  if( p->pSchema->bExisting && !p->pSchema->bWritable ){
+    return wcVtabError(&p->base, SQLITE_READONLY, "widecol %s: its rows are "
+        "a %s table another application made, opened read only (STORAGE "
+        "... EXISTING); add WRITABLE after EXISTING to write its cells as "
+        "CELLS lays them out, or copy the rows into a table of your design: "
+        "INSERT INTO <new> SELECT * FROM %s", p->store.zName,
+        wcStoreCaps(&p->store)->zEngine, p->store.zName);
+  }
   writeStatementBegins(p);
   if( !pW->progress.bStarted ){
     wcProgressBegin(&pW->progress, "rows written", -1, "widecol %s",

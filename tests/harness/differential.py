@@ -25,12 +25,16 @@ Bigtable (STORAGE BIGTABLE, a new Bigtable table per design, dropped after
 it), on the endpoint BIGTABLE_EMULATOR_HOST names: the same statements,
 the same ordinary tables to agree with.  Versioned designs are left out
 there too, with rowtimes in whole milliseconds (Bigtable's granularity).
+About a third of the designs that can be are opened as EXISTING WRITABLE
+tables over a Bigtable table another CREATE made, their columns in CELLS
+(as_existing): every statement must agree there too.
 
 Usage: differential.py [--extension ./widecol] [--seed N] [--cases N]
                        [--random N] [--seconds N]
                        [--bigtable ./widecol_bigtable]
 """
 import argparse
+import collections
 import json
 import os
 import random
@@ -671,6 +675,8 @@ class Runner:
         self.n_cases = 0
         self.n_mismatch = 0
         self.n_refused = 0
+        self.n_existing = 0
+        self.existing = False
         self.own_match = False
 
     def connect(self):
@@ -687,13 +693,21 @@ class Runner:
     def new_bigtable(self):
         """A Bigtable table no design has used in this run."""
         self.n_tables += 1
-        return "projects/diff/instances/diff/tables/s%d_t%d" % (self.seed, self.n_tables)
+        # Named by process and runner too: an EXISTING design's table
+        # outlives its DROP, and each runner counts from 1.
+        return "projects/diff/instances/diff/tables/p%d_s%d_%s%d" % (
+            os.getpid(), self.seed, type(self).__name__[0].lower(), self.n_tables)
 
-    def fresh_tables(self, line):
+    def fresh_tables(self, line, names):
         """A logged statement with each Bigtable table renamed to a new one,
-        so that a replay starts from empty tables."""
-        return re.sub(r"'(projects/diff/instances/diff/tables/)[^']*'",
-                      lambda m: "'%s'" % self.new_bigtable(), line)
+        so that a replay starts from empty tables; names maps the log's
+        tables to the replay's (an EXISTING table opens the one its maker
+        made)."""
+        def rename(m):
+            if m.group(0) not in names:
+                names[m.group(0)] = "'%s'" % self.new_bigtable()
+            return names[m.group(0)]
+        return re.sub(r"'projects/diff/instances/diff/tables/[^']*'", rename, line)
 
     def drop_w(self, db):
         """Drops w, which deletes its Bigtable tables."""
@@ -715,6 +729,16 @@ class Runner:
             except sqlite3.Error as e:
                 if self.bigtable and sql is sql_w and "Bigtable keeps no" in str(e):
                     out.append(("refused", "Bigtable key"))
+                elif (self.existing and sql is sql_w
+                      and getattr(e, "sqlite_errorcode", 0) == sqlite3.SQLITE_MISMATCH):
+                    # A value its column's cell cannot hold (an EXISTING
+                    # table's CELLS type), refused as documented.
+                    out.append(("refused", "cell type"))
+                elif (self.existing and sql is sql_w
+                      and getattr(e, "sqlite_errorcode", 0) == sqlite3.SQLITE_CONSTRAINT_CHECK):
+                    # A row with no cell, which an EXISTING table cannot
+                    # keep, refused as documented.
+                    out.append(("refused", "no cell"))
                 elif self.bigtable and sql is sql_w and "may yet apply" in str(e):
                     # Its answer was lost (--faults): applied or not, as
                     # documented; o takes w's rows.
@@ -722,6 +746,17 @@ class Runner:
                 else:
                     out.append(("error", type(e).__name__))
         return out
+
+    def skipped_cellless(self, d, db):
+        """True if w and o differ, and only by rows with no cell that o
+        took and w skipped (an UPDATE's: w kept the row as it was)."""
+        cols = ", ".join(d.cols)
+        w = collections.Counter(db.execute("SELECT %s FROM w" % cols).fetchall())
+        o = collections.Counter(db.execute("SELECT %s FROM o" % cols).fetchall())
+        only_o, only_w = o - w, w - o
+        cells = [i for i, c in enumerate(d.cols) if c not in d.key]
+        return (bool(only_o) and sum(only_w.values()) <= sum(only_o.values())
+                and all(row[i] is None for row in only_o for i in cells))
 
     def check(self, design, db, log, sql, params=(), ordered=True):
         self.n_cases += 1
@@ -743,6 +778,14 @@ class Runner:
             self.n_ambiguous += 1
             self.resync = True
             return res[0]
+        # OR IGNORE skips, on an EXISTING table, a row that would have no
+        # cell (a constraint, as documented) where o takes it: o takes w's
+        # rows where each row only o has is such a row.
+        if (self.existing and res[0][0] == "ok" and re.search(r"\bOR IGNORE\b", sql)
+                and self.skipped_cellless(design, db)):
+            self.n_refused += 1
+            self.resync = True
+            return res[0]
         if res[0] != res[1]:
             q = inline(sql, params)
             qw, qo = for_table(q, "w"), for_table(q, "o")
@@ -758,11 +801,12 @@ class Runner:
         """True if probe(db) holds after the statements of log, run on a
         new database (their errors ignored)."""
         db = self.connect()
+        names = {}
         try:
             for step in log:
                 for line in step:
                     try:
-                        db.execute(self.fresh_tables(line) if self.bigtable else line)
+                        db.execute(self.fresh_tables(line, names) if self.bigtable else line)
                     except sqlite3.Error:
                         pass
             return probe(db)
@@ -1224,7 +1268,8 @@ class Runner:
         if not getattr(d, "probe", False):
             w = d.create_sql()[0]
             w = re.sub(r"CREATE VIRTUAL TABLE \S+ USING", "CREATE VIRTUAL TABLE temp.wprobe USING", w, count=1)
-            db.execute(re.sub(r", STORAGE BIGTABLE '[^']*'", "", w))
+            w = re.sub(r", CELLS\((?:[^()']|'[^']*')*\)", "", w)
+            db.execute(re.sub(r", STORAGE BIGTABLE '[^']*'( EXISTING WRITABLE)?", "", w))
             d.probe = True
         db.execute("DELETE FROM temp.wprobe")
         try:
@@ -1246,10 +1291,12 @@ class Runner:
         if self.resync:
             self.resync = False
             cols = ", ".join(d.cols)
+            # As multisets: a RANDOM design's rows may repeat.
+            counted = "SELECT %s, count(*) FROM %%s GROUP BY %s" % (cols, cols)
             same = [r[0] for r in db.execute(
-                "SELECT (SELECT count(*) FROM (SELECT %s FROM w EXCEPT SELECT %s FROM o))"
-                " + (SELECT count(*) FROM (SELECT %s FROM o EXCEPT SELECT %s FROM w))"
-                % (cols, cols, cols, cols))]
+                "SELECT (SELECT count(*) FROM (%s EXCEPT %s))"
+                " + (SELECT count(*) FROM (%s EXCEPT %s))"
+                % (counted % "w", counted % "o", counted % "o", counted % "w"))]
             if same != [0]:
                 self.n_partial += 1
                 steps = ["DELETE FROM o", "INSERT INTO o SELECT %s FROM w" % cols]
@@ -1296,8 +1343,10 @@ class Runner:
             d.schema = "aux"
             attach.append("ATTACH ':memory:' AS aux")
             db.execute(attach[-1])
+        self.existing = False
         if self.bigtable:
             d.storage = ", STORAGE BIGTABLE '%s'" % self.new_bigtable()
+            attach += self.as_existing(d, db, rng)
         w, o = d.create_sql()
         try:
             db.execute(w)
@@ -1311,6 +1360,62 @@ class Runner:
         for sql in o + ["CREATE TABLE j(x)"]:
             db.execute(sql)
         return d, db, [attach + [w] + o + ["CREATE TABLE j(x)"]]
+
+    # The CELLS type that holds every value of one storage class.
+    CELL_TYPES = {"integer": "LONG", "real": "DOUBLE", "text": "STRING", "blob": "BYTES"}
+
+    def as_existing(self, d, db, rng):
+        """For some designs on Bigtable, w opens as EXISTING WRITABLE the
+        Bigtable table another CREATE made (EXTERNAL, then dropped), each
+        column not in the key in the cell CELLS names, of the type that
+        holds what its generator makes after the column's affinity (a value
+        of another type is refused, as documented).  Returns the statements
+        run, for the log; d.storage is w's.  Designs with what an EXISTING
+        table cannot have (INDEX, FAMILY, RANDOM, SPLITS, values of two
+        storage classes in a column) stay as they are."""
+        spec = d.spec
+        if ("extra" in spec or "random" in spec or "SPLITS" in spec.get("options", "")
+                or rng.random() >= 0.3):
+            return []
+        fields = set(d.key)
+        cells = []
+        probe = random.Random(rng.random())
+        for name, typ, gen in spec["cols"]:
+            if name in fields:
+                continue
+            db.execute("CREATE TEMP TABLE cellprobe(c %s)" % typ)
+            db.executemany("INSERT INTO cellprobe VALUES (?)", [(gen(probe),) for _ in range(200)])
+            kinds = {r[0] for r in db.execute("SELECT DISTINCT typeof(c) FROM cellprobe")}
+            db.execute("DROP TABLE cellprobe")
+            kinds = {k.decode() if isinstance(k, bytes) else k for k in kinds} - {"null"}
+            if len(kinds) > 1:
+                return []
+            cells.append("%s '_:%s' %s" % (name, name, self.CELL_TYPES[kinds.pop()]
+                                           if kinds else "STRING"))
+        if not cells:
+            # Every column a field of the key: a row would have no cell.
+            return []
+        res = re.search(r"'[^']*'", d.storage).group(0)
+        maker = [re.sub(r"CREATE VIRTUAL TABLE \S+ USING", "CREATE VIRTUAL TABLE temp.wmaker USING",
+                        d.create_sql()[0], count=1).replace(res + ")", res + " EXTERNAL)"),
+                 "DROP TABLE temp.wmaker"]
+        storage = ", CELLS(%s), STORAGE BIGTABLE %s EXISTING WRITABLE" % (
+            ", ".join(cells), res)
+        try:
+            for sql in maker:
+                db.execute(sql)
+            # What EXISTING cannot read back (a SALT's source that is no
+            # field of the key) is refused at CREATE: such a design stays.
+            db.execute(re.sub(r"CREATE VIRTUAL TABLE \S+ USING", "CREATE VIRTUAL TABLE temp.wtry USING",
+                              d.create_sql()[0], count=1).replace(d.storage, storage))
+            db.execute("DROP TABLE temp.wtry")
+        except sqlite3.Error:
+            d.storage = ", STORAGE BIGTABLE '%s'" % self.new_bigtable()
+            return []
+        d.storage = storage
+        self.existing = True
+        self.n_existing += 1
+        return maker
 
     def run_design(self, spec, seed):
         rng = random.Random(seed)
@@ -2109,7 +2214,8 @@ def main():
           % (" (Bigtable store)" if args.bigtable else "",
              seeds, designs, runner.n_cases + vrunner.n_cases + rrunner.n_cases,
              runner.n_refused, vrunner.n_cases,
-             "; %d failed writes kept what they sent, as documented" % runner.n_partial
+             "; %d failed writes kept what they sent, as documented; %d designs opened "
+             "as EXISTING WRITABLE tables" % (runner.n_partial, runner.n_existing)
              if args.bigtable else "",
              "; %d races of two writer processes, %d statements, %d conflicts refused, "
              "%d answers lost" % (rrunner.n_rounds, rrunner.n_cases, rrunner.n_conflicts,
