@@ -786,15 +786,19 @@ static void planLimit(Planner *p, int iLimit, int iOffset){
 static void planCost(Planner *p){
   sqlite3_index_info *pInfo = p->pInfo;
   const WcSchema *pS = p->pS;
-  int bUnique = p->plan.nSkip == 0 && p->plan.nEqElem == pS->nElem
-              && !pS->bSuffix;
-  /* A lookup of one whole key costs about the same in any table: on a
-  ** store whose reads are calls, rows are not counted for it (a table not
-  ** yet counted is taken to be large), so that the lookup is its one call. */
-  double nRow = bUnique && p->pTab->nRowEst < 0
+  /* '=' on every element: the rows of one key (of an IN's keys, of a
+  ** key's versions), whatever the table holds.  A lookup of one whole key
+  ** costs about the same in any table: on a store whose reads are calls,
+  ** rows are not counted for it (a table not yet counted is taken to be
+  ** large), nor prefixes probed, so that the lookup is its one call, a
+  ** parameter's too (whose value the plan cannot see). */
+  int bWholeKey = p->plan.nSkip == 0 && p->plan.nEqElem == pS->nElem
+                && !pS->bSuffix;
+  int bUnique = bWholeKey;
+  double nRow = bWholeKey && p->pTab->nRowEst < 0
                 && wcStoreCaps(&p->pTab->store)->rCallRows > 0.0
               ? (double)WC_UNCOUNTED_ROWS : plannerRows(p);
-  double nOut = nRow, nSeek = 1.0, rEq = 1.0;
+  double nOut = nRow, nSeek = 1.0, rEq = 1.0, nKeyRows = 1.0;
   int i, bNarrow = 0, bRowkeyEq = 0;
   for(i = 0; i < p->nArg; i++){
     const WcTerm *pTerm = &p->plan.aTerm[i];
@@ -814,6 +818,7 @@ static void planCost(Planner *p){
         if( pTerm->eOp == WC_TERM_IN ){
           nSeek *= 4.0;
           nOut *= 4.0;
+          nKeyRows *= 4.0;
           bUnique = 0;
         }
         bNarrow = 1;
@@ -830,6 +835,7 @@ static void planCost(Planner *p){
       case WC_TERM_VERSIONS:
         /* Several rows per key. */
         nOut *= (double)p->pTab->pSchema->nVersions;
+        nKeyRows *= (double)p->pTab->pSchema->nVersions;
         bUnique = 0;
         break;
     }
@@ -839,12 +845,12 @@ static void planCost(Planner *p){
   ** WC_SKIP_PROBES, beyond which it is at least that many.  A tenth per
   ** '=' alone would make a lookup by a leading field of 100,000 values
   ** cost a tenth of a full scan, and SQLite would scan instead. */
-  if( rEq > 1.0 && !bUnique && p->plan.nSkip == 0 && p->plan.nEqElem > 0 ){
+  if( rEq > 1.0 && !bWholeKey && p->plan.nSkip == 0 && p->plan.nEqElem > 0 ){
     double nPrefix = prefixCount(p, p->plan.nEqElem);
     rEq = nPrefix > wcStoreCaps(&p->pTab->store)->nPrefixProbes
         ? (rEq > nPrefix ? rEq : nPrefix) : nPrefix;
   }
-  nOut = bRowkeyEq ? 1.0 : nOut / rEq;
+  nOut = bRowkeyEq ? 1.0 : bWholeKey ? nKeyRows : nOut / rEq;
   if( p->plan.bEmpty ){
     nOut = 0.0;
     bNarrow = 1;
