@@ -99,6 +99,9 @@ class Client_:
         self.admin = Client(project=PROJECT, admin=True).instance(INSTANCE)
         self.data = BigtableDataClient(project=PROJECT)
 
+    def drop(self, name):
+        self.admin.table(name).delete()
+
     def make(self, name, families=("_",)):
         t = self.admin.table(name)
         if t.exists():
@@ -199,6 +202,192 @@ print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
     return int(out.stdout.split()[-1]) / 1024.0
 
 
+class Run:
+    """What the phases share: the arguments, the source rows, the output."""
+
+    def __init__(self, args):
+        self.args = args
+        self.n = args.rows
+        self.n_plain = args.plain_rows or args.rows
+        self.path = os.path.join(args.dir, "bigtable_scale.db")
+        self.lines = []
+
+    def say(self, line):
+        self.lines.append(line)
+        print(line, flush=True)
+
+    def connect(self):
+        db = wctest.connect(self.args.extension, self.path, bigtable=self.args.bigtable,
+                            isolation_level=None)
+        db.execute("SELECT widecol_progress(0)")
+        return db
+
+
+def load_shape(run, db, client, shape, extra):
+    """The three loads of one table shape, widecol's and the client's."""
+    n, n_plain, rows = run.n, run.n_plain, run.rows
+    tag = "i" if extra else "n"
+    progress("%s: INSERT OR REPLACE of %d rows" % (shape, n))
+    db.execute("CREATE VIRTUAL TABLE r%s USING widecol(%s%s, STORAGE BIGTABLE '%s')"
+               % (tag, COLS, extra, resource_name("r" + tag)))
+    stats(db, "r" + tag, True)
+    t_rep = timed(lambda: db.execute("INSERT OR REPLACE INTO r%s SELECT * FROM src" % tag))
+    c_rep = stats(db, "r" + tag)["rpcs"]
+    progress("%s: plain INSERT of %d rows" % (shape, n_plain))
+    db.execute("CREATE VIRTUAL TABLE p%s USING widecol(%s%s, STORAGE BIGTABLE '%s')"
+               % (tag, COLS, extra, resource_name("p" + tag)))
+    stats(db, "p" + tag, True)
+    t_ins = timed(lambda: db.execute("INSERT INTO p%s SELECT * FROM src LIMIT %d"
+                                     % (tag, n_plain)))
+    c_ins = stats(db, "p" + tag)["rpcs"]
+    db.execute("DROP TABLE p%s" % tag)
+    progress("%s: UPDATE of 10%%" % shape)
+    stats(db, "r" + tag, True)
+    set_col = "mode = mode || '+'" if extra else "amount = amount + 1"
+    t_upd = timed(lambda: db.execute("UPDATE r%s SET %s WHERE payment_id %% 10 = 0"
+                                     % (tag, set_col)))
+    c_upd = stats(db, "r" + tag)["rpcs"]
+
+    progress("%s: the client's batcher, %d rows" % (shape, n))
+    ct = client.make("c" + tag)
+    entries = []
+    if extra:
+        entries = [(client.make("c%s_day" % tag), lambda k, r: r[1].encode() + b"_" + k),
+                   (client.make("c%s_mode" % tag),
+                    lambda k, r: ("%s_%06d" % (r[4], r[0])).encode() + b"_" + k)]
+    tc_rep = timed(lambda: client_load(ct, rows, entries))
+    m = min(run.args.client_check_rows, n_plain)
+    progress("%s: the client's CheckAndMutateRow, %d rows" % (shape, m))
+    cp = client.make("cp" + tag)
+    tc_ins = timed(lambda: (client_insert(cp, rows[:m]), client_entries(rows[:m], entries)))
+    client.drop("cp" + tag)
+    progress("%s: the client's UPDATE of 10%%" % shape)
+    tc_upd = timed(lambda: client_update(ct))
+    run.say("  load, %s:" % shape)
+    run.say("    INSERT OR REPLACE ... SELECT  %8.0f rows/s  %6.2fx client (%8.0f rows/s)  %d calls"
+            % (n / t_rep, tc_rep / t_rep, n / tc_rep, c_rep))
+    run.say("    plain INSERT ... SELECT       %8.0f rows/s  %6.2fx client (%8.0f rows/s, %d rows)"
+            "  %d calls" % (n_plain / t_ins, (n_plain / t_ins) / (m / tc_ins), m / tc_ins, m,
+                            c_ins))
+    run.say("    UPDATE of 10%% (%d rows)    %8.2f s       %6.2fx client (%8.2f s)  %d calls"
+            % (n // 10, t_upd, tc_upd / t_upd, tc_upd, c_upd))
+    return t_rep
+
+
+# Every column, as widecol_check reads them.
+EVERY = ("SELECT count(*), sum(customer_id), max(paid_at), sum(payment_id), sum(amount),"
+         " max(mode) FROM %s")
+
+
+def check_phase(run, db):
+    progress("widecol_check")
+    t_scan = timed(lambda: db.execute(EVERY % "ri").fetchone())
+    stats(db, "ri", True)
+    t_check = timed(lambda: db.execute("SELECT * FROM widecol_check('ri')").fetchall())
+    calls = stats(db, "ri")["rpcs"]
+    ok = db.execute("SELECT * FROM widecol_check('ri')").fetchall()
+    run.say("  widecol_check, two INDEXes: %.1f s = %.2fx a full scan of every column (%.1f s),"
+            " %d calls, answer %r" % (t_check, t_check / t_scan, t_scan, calls, ok[0][0]))
+
+
+def cbt_phase(run):
+    progress("cbt import of %d rows" % run.n)
+    fd, path = tempfile.mkstemp(suffix=".csv", dir=run.args.dir)
+    with os.fdopen(fd, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["", "customer_id", "paid_at", "payment_id", "amount", "mode"])
+        for key, row in run.rows:
+            w.writerow([key.decode()] + list(row))
+    cbt("createtable", "viacbt")
+    cbt("createfamily", "viacbt", "_")
+    t_cbt = timed(lambda: cbt("import", "viacbt", path, "column-family=_", "batch-size=500",
+                              "workers=1"))
+    os.unlink(path)
+    return t_cbt
+
+
+def read_phase(run, db, client):
+    n = run.n
+    ctable = client.data.get_table(INSTANCE, "cn")
+    progress("full scans")
+    t_scan = min(timed(lambda: db.execute(EVERY % "rn").fetchone()) for _ in range(2))
+    t_cscan = min(timed(lambda: client_scan(ctable)) for _ in range(2))
+    t_cbtscan = timed(lambda: cbt("read", "viacbt", "cells-per-column=1"))
+    run.say("  reads:")
+    run.say("    full scan            %8.0f rows/s  %6.2fx client (%8.0f rows/s); cbt read"
+            " %.0f rows/s" % (n / t_scan, t_cscan / t_scan, n / t_cscan, n / t_cbtscan))
+    lo = run.n_cust // 2
+    hi = lo + max(run.n_cust // 100, 1)
+    nr = db.execute("SELECT count(*) FROM src WHERE customer_id >= ? AND customer_id < ?",
+                    (lo, hi)).fetchone()[0]
+    q_range = "SELECT * FROM rn WHERE customer_id >= ? AND customer_id < ?"
+    stats(db, "rn", True)
+    t_r = min(timed(lambda: db.execute(q_range, (lo, hi)).fetchall()) for _ in range(3))
+    st = stats(db, "rn")
+    rq = ReadRowsQuery(row_ranges=RowRange(b"%06d" % lo, b"%06d" % hi),
+                       row_filter=CellsColumnLimitFilter(1))
+    t_cr = min(timed(lambda: client_scan(ctable, rq)) for _ in range(3))
+    t_cbtr = timed(lambda: cbt("read", "viacbt", "start=%06d" % lo, "end=%06d" % hi,
+                               "cells-per-column=1"))
+    run.say("    1%% range (%d rows)   %8.4f s       %6.2fx client (%8.4f s); cbt read %.4f s;"
+            " %d calls for 3 reads" % (nr, t_r, t_cr / t_r, t_cr, t_cbtr, st["rpcs"]))
+    cust = lo
+    # paid_at is TEXT in a delimited key, whose byte order widecol does
+    # not take for the text's: the key's order, which here is the
+    # payment time's (fixed-width dates), is asked for by rowkey.
+    q_new = "SELECT * FROM rn WHERE customer_id = ? ORDER BY rowkey DESC LIMIT 10"
+    stats(db, "rn", True)
+    k = 50
+    t_n = timed(lambda: [db.execute(q_new, (cust,)).fetchall() for _ in range(k)]) / k
+    st = stats(db, "rn")
+    got = db.execute(q_new, (cust,)).fetchall()
+    want = db.execute("SELECT * FROM src WHERE customer_id = ? ORDER BY paid_at DESC, "
+                      "payment_id DESC LIMIT 10", (cust,)).fetchall()
+    if [r[:3] for r in got] != [r[:3] for r in want]:
+        sys.exit("bench/bigtable_scale.py: newest 10 differ: %r %r" % (got, want))
+    # The client has no reversed reads: the customer's rows, the last 10.
+    pq = ReadRowsQuery(row_ranges=RowRange(b"%06d_" % cust, b"%06d`" % cust),
+                       row_filter=CellsColumnLimitFilter(1))
+    t_cn = timed(lambda: [list(ctable.read_rows_stream(pq))[-10:] for _ in range(k)]) / k
+    t_cbtn = timed(lambda: cbt("read", "viacbt", "prefix=%06d_" % cust, "reversed=true",
+                               "count=10", "cells-per-column=1"))
+    run.say("    newest 10 of one customer %8.5f s  %6.2fx client (%8.5f s, reads the customer"
+            " forward); cbt read reversed=true %.4f s; rows_in %d for %d returned"
+            % (t_n, t_cn / t_n, t_cn, t_cbtn, st["rows_in"] // k, 10))
+    picks = random.Random(2).sample(run.rows, 500)
+    q_pt = "SELECT * FROM rn WHERE customer_id = ? AND paid_at = ? AND payment_id = ?"
+    t_p = timed(lambda: [db.execute(q_pt, r[:3]).fetchall() for _, r in picks]) / len(picks)
+    t_cp = timed(lambda: [ctable.read_row(key) for key, _ in picks]) / len(picks)
+    t_cbtp = timed(lambda: cbt("lookup", "viacbt", picks[0][0].decode()))
+    run.say("    point lookup         %8.5f s       %6.2fx client (%8.5f s); cbt lookup %.4f s"
+            % (t_p, t_cp / t_p, t_cp, t_cbtp))
+
+    progress("widecol_lint")
+    t_lint = timed(lambda: db.execute("SELECT * FROM widecol_lint('rn')").fetchall())
+    run.say("  widecol_lint: %.1f s = %.2fx a full scan of every column (%.1f s)"
+            % (t_lint, t_lint / t_scan, t_scan))
+
+    # The database file opened again, in a process of its own (no
+    # channel to the server yet): its first lookup.
+    code = r"""
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+import wctest
+db = wctest.connect(sys.argv[2], sys.argv[4], bigtable=sys.argv[3], isolation_level=None)
+row = json.loads(sys.argv[5])
+t = time.perf_counter()
+got = db.execute("%s", row).fetchall()
+t = time.perf_counter() - t
+print(t, json.loads(db.execute("SELECT widecol_stats('rn')").fetchone()[0])["rpcs"], len(got))
+""" % q_pt
+    f_out = subprocess.run([sys.executable, "-c", code, os.path.join(BENCH, "..", "tests", "lib"),
+                            run.args.extension, run.args.bigtable, run.path,
+                            json.dumps(list(picks[1][1][:3]))],
+                           capture_output=True, text=True, check=True).stdout.split()
+    run.say("  fresh connection (a new process): first point lookup %.1f ms, %s call(s), %s row"
+            % (float(f_out[0]) * 1000, f_out[1], f_out[2]))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", type=int, default=1000000)
@@ -210,195 +399,60 @@ def main():
     ap.add_argument("--bigtable", default="./widecol_bigtable")
     ap.add_argument("--dir", default="/tmp")
     args = ap.parse_args()
-    n = args.rows
-    n_plain = args.plain_rows or n
-    main_path = os.path.join(args.dir, "bigtable_scale.db")
-    proc = start_emulator()
-    out = []
-
-    def say(line):
-        out.append(line)
-        print(line, flush=True)
+    run = Run(args)
+    # The emulator slows as it fills (it keeps everything in memory): a
+    # call may wait longer than the 30 s default deadline.
+    os.environ.setdefault("WIDECOL_BIGTABLE_TIMEOUT_MS", "600000")
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(run.path + suffix):
+            os.unlink(run.path + suffix)
+    db = run.connect()
+    db.execute("PRAGMA journal_mode = WAL")
+    run.n_cust = make_source(db, run.n)
+    run.rows = [(k.encode(), r) for k, *r in db.execute(
+        "SELECT %s, customer_id, paid_at, payment_id, amount, mode FROM src" % KEY)]
+    db.close()
+    run.say("Bigtable emulator, %d rows (ratios: widecol over Google's Python client "
+            "google-cloud-bigtable, same run; each phase on an emulator of its own)" % run.n)
     try:
-        # A database file, which a fresh connection opens again at the end.
-        if os.path.exists(main_path):
-            os.unlink(main_path)
-        db = wctest.connect(args.extension, main_path, bigtable=args.bigtable,
-                            isolation_level=None)
-        db.execute("PRAGMA journal_mode = WAL")
-        db.execute("SELECT widecol_progress(0)")
-        n_cust = make_source(db, n)
-        rows = [(k.encode(), r) for k, *r in db.execute(
-            "SELECT %s, customer_id, paid_at, payment_id, amount, mode FROM src" % KEY)]
-        client = Client_()
-        say("Bigtable emulator, %d rows (ratios: widecol over Google's Python client "
-            "google-cloud-bigtable, same run)" % n)
-
-        # --- loads, no INDEX and two --------------------------------------
-        results = {}
-        for shape, extra in (("no INDEX", ""), ("two INDEXes", INDEXES)):
-            tag = "i" if extra else "n"
-            progress("%s: INSERT OR REPLACE of %d rows" % (shape, n))
-            db.execute("CREATE VIRTUAL TABLE r%s USING widecol(%s%s, STORAGE BIGTABLE '%s')"
-                       % (tag, COLS, extra, resource_name("r" + tag)))
-            stats(db, "r" + tag, True)
-            t_rep = timed(lambda: db.execute("INSERT OR REPLACE INTO r%s SELECT * FROM src" % tag))
-            c_rep = stats(db, "r" + tag)["rpcs"]
-            progress("%s: plain INSERT of %d rows" % (shape, n_plain))
-            db.execute("CREATE VIRTUAL TABLE p%s USING widecol(%s%s, STORAGE BIGTABLE '%s')"
-                       % (tag, COLS, extra, resource_name("p" + tag)))
-            stats(db, "p" + tag, True)
-            t_ins = timed(lambda: db.execute("INSERT INTO p%s SELECT * FROM src LIMIT %d"
-                                             % (tag, n_plain)))
-            c_ins = stats(db, "p" + tag)["rpcs"]
-            db.execute("DROP TABLE p%s" % tag)
-            progress("%s: UPDATE of 10%%" % shape)
-            stats(db, "r" + tag, True)
-            set_col = "mode = mode || '+'" if extra else "amount = amount + 1"
-            t_upd = timed(lambda: db.execute("UPDATE r%s SET %s WHERE payment_id %% 10 = 0"
-                                             % (tag, set_col)))
-            c_upd = stats(db, "r" + tag)["rpcs"]
-
-            progress("%s: the client's batcher, %d rows" % (shape, n))
-            ct = client.make("c" + tag)
-            entries = []
-            if extra:
-                entries = [(client.make("c%s_day" % tag),
-                            lambda k, r: r[1].encode() + b"_" + k),
-                           (client.make("c%s_mode" % tag),
-                            lambda k, r: ("%s_%06d" % (r[4], r[0])).encode() + b"_" + k)]
-            tc_rep = timed(lambda: client_load(ct, rows, entries))
-            m = min(args.client_check_rows, n_plain)
-            progress("%s: the client's CheckAndMutateRow, %d rows" % (shape, m))
-            cp = client.make("cp" + tag)
-            tc_ins = timed(lambda: (client_insert(cp, rows[:m]), client_entries(rows[:m], entries)))
-            progress("%s: the client's UPDATE of 10%%" % shape)
-            tc_upd = timed(lambda: client_update(ct))
-            results[shape] = (t_rep, c_rep, t_ins, c_ins, t_upd, c_upd, tc_rep, tc_ins, m, tc_upd)
-            say("  load, %s:" % shape)
-            say("    INSERT OR REPLACE ... SELECT  %8.0f rows/s  %6.2fx client (%8.0f rows/s)  %d calls"
-                % (n / t_rep, t_rep and (n / t_rep) / (n / tc_rep), n / tc_rep, c_rep))
-            say("    plain INSERT ... SELECT       %8.0f rows/s  %6.2fx client (%8.0f rows/s, %d rows)"
-                "  %d calls" % (n_plain / t_ins, (n_plain / t_ins) / (m / tc_ins), m / tc_ins, m,
-                                c_ins))
-            say("    UPDATE of 10%% (%d rows)    %8.2f s       %6.2fx client (%8.2f s)  %d calls"
-                % (n // 10, t_upd, tc_upd / t_upd, tc_upd, c_upd))
-
-        progress("cbt import of %d rows" % n)
-        fd, path = tempfile.mkstemp(suffix=".csv", dir=args.dir)
-        with os.fdopen(fd, "w", newline="") as f:
-            w = csv.writer(f)
-            w.writerow(["", "customer_id", "paid_at", "payment_id", "amount", "mode"])
-            for key, row in rows:
-                w.writerow([key.decode()] + list(row))
-        cbt("createtable", "viacbt")
-        cbt("createfamily", "viacbt", "_")
-        t_cbt = timed(lambda: cbt("import", "viacbt", path, "column-family=_", "batch-size=500",
-                                  "workers=1"))
-        os.unlink(path)
-        t_rep = results["no INDEX"][0]
-        say("  cbt import (batch 500, 1 worker) %8.0f rows/s; widecol's INSERT OR REPLACE "
-            "%.2fx it" % (n / t_cbt, t_cbt / t_rep))
-
-        # --- reads ----------------------------------------------------------
-        ctable = client.data.get_table(INSTANCE, "cn")
-        scan = "SELECT count(*), sum(amount), max(mode) FROM rn"
-        progress("full scans")
-        t_scan = min(timed(lambda: db.execute(scan).fetchone()) for _ in range(2))
-        t_cscan = min(timed(lambda: client_scan(ctable)) for _ in range(2))
-        t_cbtscan = timed(lambda: cbt("read", "viacbt", "cells-per-column=1"))
-        say("  reads:")
-        say("    full scan            %8.0f rows/s  %6.2fx client (%8.0f rows/s); cbt read %.0f rows/s"
-            % (n / t_scan, t_cscan / t_scan, n / t_cscan, n / t_cbtscan))
-        lo = n_cust // 2
-        hi = lo + max(n_cust // 100, 1)
-        nr = db.execute("SELECT count(*) FROM src WHERE customer_id >= ? AND customer_id < ?",
-                        (lo, hi)).fetchone()[0]
-        q_range = "SELECT * FROM rn WHERE customer_id >= ? AND customer_id < ?"
-        stats(db, "rn", True)
-        t_r = min(timed(lambda: db.execute(q_range, (lo, hi)).fetchall()) for _ in range(3))
-        st = stats(db, "rn")
-        rq = ReadRowsQuery(row_ranges=RowRange(b"%06d" % lo, b"%06d" % hi),
-                           row_filter=CellsColumnLimitFilter(1))
-        t_cr = min(timed(lambda: client_scan(ctable, rq)) for _ in range(3))
-        t_cbtr = timed(lambda: cbt("read", "viacbt", "start=%06d" % lo, "end=%06d" % hi,
-                                   "cells-per-column=1"))
-        say("    1%% range (%d rows)   %8.4f s       %6.2fx client (%8.4f s); cbt read %.4f s;"
-            " %d calls for 3 reads" % (nr, t_r, t_cr / t_r, t_cr, t_cbtr, st["rpcs"]))
-        cust = lo
-        # paid_at is TEXT in a delimited key, whose byte order widecol does
-        # not take for the text's: the key's order, which here is the
-        # payment time's (fixed-width dates), is asked for by rowkey.
-        q_new = "SELECT * FROM rn WHERE customer_id = ? ORDER BY rowkey DESC LIMIT 10"
-        stats(db, "rn", True)
-        k = 50
-        t_n = timed(lambda: [db.execute(q_new, (cust,)).fetchall() for _ in range(k)]) / k
-        st = stats(db, "rn")
-        got = db.execute(q_new, (cust,)).fetchall()
-        want = db.execute("SELECT * FROM src WHERE customer_id = ? ORDER BY paid_at DESC, "
-                          "payment_id DESC LIMIT 10", (cust,)).fetchall()
-        if [r[:3] for r in got] != [r[:3] for r in want]:
-            sys.exit("bench/bigtable_scale.py: newest 10 differ: %r %r" % (got, want))
-        # The client has no reversed reads: the customer's rows, the last 10.
-        pq = ReadRowsQuery(row_ranges=RowRange(b"%06d_" % cust, b"%06d`" % cust),
-                           row_filter=CellsColumnLimitFilter(1))
-        t_cn = timed(lambda: [list(ctable.read_rows_stream(pq))[-10:] for _ in range(k)]) / k
-        t_cbtn = timed(lambda: cbt("read", "viacbt", "prefix=%06d_" % cust, "reversed=true",
-                                   "count=10", "cells-per-column=1"))
-        say("    newest 10 of one customer %8.5f s  %6.2fx client (%8.5f s, reads the customer"
-            " forward); cbt read reversed=true %.4f s; rows_in %d for %d returned"
-            % (t_n, t_cn / t_n, t_cn, t_cbtn, st["rows_in"] // k, 10))
-        picks = random.Random(2).sample(rows, 500)
-        q_pt = "SELECT * FROM rn WHERE customer_id = ? AND paid_at = ? AND payment_id = ?"
-        t_p = timed(lambda: [db.execute(q_pt, r[:3]).fetchall() for _, r in picks]) / len(picks)
-        t_cp = timed(lambda: [ctable.read_row(key) for key, _ in picks]) / len(picks)
-        t_cbtp = timed(lambda: cbt("lookup", "viacbt", picks[0][0].decode()))
-        say("    point lookup         %8.5f s       %6.2fx client (%8.5f s); cbt lookup %.4f s"
-            % (t_p, t_cp / t_p, t_cp, t_cbtp))
-
-        # --- tools against a full scan --------------------------------------
-        progress("widecol_check and widecol_lint")
-        t_iscan = timed(lambda: db.execute("SELECT count(*), sum(amount) FROM ri").fetchone())
-        t_check = timed(lambda: db.execute("SELECT * FROM widecol_check('ri')").fetchall())
-        ok = db.execute("SELECT * FROM widecol_check('ri')").fetchall()
-        t_lint = timed(lambda: db.execute("SELECT * FROM widecol_lint('rn')").fetchall())
-        say("  tools: widecol_check (two INDEXes) %.1f s = %.2fx a full scan (%.1f s), %s;"
-            " widecol_lint %.1f s = %.2fx a full scan (%.1f s)"
-            % (t_check, t_check / t_iscan, t_iscan, ok[0][0].decode() if isinstance(ok[0][0], bytes)
-               else ok[0][0], t_lint, t_lint / t_scan, t_scan))
-
-        # --- a fresh connection's first statement ---------------------------
-        # The database file opened again, in a process of its own (no
-        # channel to the server yet): its first lookup.
-        code = r"""
-import json, sys, time
-sys.path.insert(0, sys.argv[1])
-import wctest
-db = wctest.connect(sys.argv[2], sys.argv[4], bigtable=sys.argv[3], isolation_level=None)
-row = json.loads(sys.argv[5])
-t = time.perf_counter()
-got = db.execute("%s", row).fetchall()
-t = time.perf_counter() - t
-print(t, json.loads(db.execute("SELECT widecol_stats('rn')").fetchone()[0])["rpcs"], len(got))
-""" % q_pt
-        f_out = subprocess.run([sys.executable, "-c", code, os.path.join(BENCH, "..", "tests", "lib"),
-                                args.extension, args.bigtable, main_path,
-                                json.dumps(list(picks[1][1][:3]))],
-                               capture_output=True, text=True, check=True).stdout.split()
-        say("  fresh connection (a new process): first point lookup %.1f ms, %s call(s), %s row"
-            % (float(f_out[0]) * 1000, f_out[1], f_out[2]))
-
-        # --- memory ---------------------------------------------------------
-        progress("memory")
-        small, big = rss_after_load(args, n // 10), rss_after_load(args, n)
-        say("  memory: peak RSS of a process loading and scanning %d rows %.0f MiB, %d rows"
-            " %.0f MiB" % (n // 10, small, n, big))
+        # Phase 1: two INDEXes, and the check.
+        proc = start_emulator()
+        try:
+            db = run.connect()
+            load_shape(run, db, Client_(), "two INDEXes", INDEXES)
+            check_phase(run, db)
+            db.close()
+        finally:
+            proc.kill()
+            proc.wait()
+        # Phase 2: no INDEX, cbt import, the reads, lint, a fresh connection.
+        proc = start_emulator()
+        try:
+            db = run.connect()
+            client = Client_()
+            t_rep = load_shape(run, db, client, "no INDEX", "")
+            t_cbt = cbt_phase(run)
+            run.say("  cbt import (batch 500, 1 worker) %8.0f rows/s; widecol's INSERT OR REPLACE"
+                    " %.2fx it" % (run.n / t_cbt, t_cbt / t_rep))
+            read_phase(run, db, client)
+            db.close()
+        finally:
+            proc.kill()
+            proc.wait()
+        # Phase 3: memory, in processes of their own.
+        proc = start_emulator()
+        try:
+            progress("memory")
+            small, big = rss_after_load(args, run.n // 10), rss_after_load(args, run.n)
+            run.say("  memory: peak RSS of a process loading and scanning %d rows %.0f MiB,"
+                    " %d rows %.0f MiB" % (run.n // 10, small, run.n, big))
+        finally:
+            proc.kill()
+            proc.wait()
     finally:
-        proc.kill()
-        proc.wait()
         for suffix in ("", "-wal", "-shm"):
-            if os.path.exists(main_path + suffix):
-                os.unlink(main_path + suffix)
+            if os.path.exists(run.path + suffix):
+                os.unlink(run.path + suffix)
     return 0
 
 
