@@ -63,8 +63,9 @@ warnings.filterwarnings("ignore", "Connecting to Bigtable emulator")
 try:
     from google.cloud.bigtable import Client
     from google.cloud.bigtable import column_family
-    from google.cloud.bigtable.data import (BigtableDataClient, ReadRowsQuery, RowRange,
-                                            RowMutationEntry, SetCell)
+    from google.cloud.bigtable.data import (BigtableDataClient, DeleteAllFromRow,
+                                            ReadRowsQuery, RowRange, RowMutationEntry,
+                                            SetCell)
     from google.cloud.bigtable.data.row_filters import (CellsColumnLimitFilter,
                                                         PassAllFilter)
 except ImportError:
@@ -153,16 +154,30 @@ def client_scan(table, query=None):
     return n
 
 
-def client_update(table):
-    """A full read, then the batcher's puts for every tenth payment."""
+def client_update(table, mode_entries=None):
+    """A full read, then the batcher's puts for every tenth payment: its
+    amount plus one, or (mode_entries: the by_mode index's table, as widecol
+    UPDATEs the indexed shape) its mode with '+' appended, its old entry
+    deleted and its new one put."""
     todo = []
     for row in table.read_rows_stream(ReadRowsQuery(row_filter=CellsColumnLimitFilter(1))):
         cells = {c.qualifier: c.value for c in row.cells}
         if int(cells[b"payment_id"]) % 10 == 0:
-            todo.append((row.row_key, float(cells[b"amount"]) + 1))
+            todo.append((row.row_key, cells))
     with table.mutations_batcher() as b:
-        for key, amount in todo:
-            b.append(RowMutationEntry(key, [SetCell("_", "amount", str(amount).encode())]))
+        for key, cells in todo:
+            if mode_entries is None:
+                new = str(float(cells[b"amount"]) + 1).encode()
+                b.append(RowMutationEntry(key, [SetCell("_", "amount", new)]))
+            else:
+                b.append(RowMutationEntry(key, [SetCell("_", "mode", cells[b"mode"] + b"+")]))
+    if mode_entries is not None:
+        with mode_entries.mutations_batcher() as b:
+            for key, cells in todo:
+                old = b"%s_%06d_%s" % (cells[b"mode"], int(cells[b"customer_id"]), key)
+                new = b"%s+_%06d_%s" % (cells[b"mode"], int(cells[b"customer_id"]), key)
+                b.append(RowMutationEntry(old, [DeleteAllFromRow()]))
+                b.append(RowMutationEntry(new, [SetCell("_", "e", b"")]))
     return len(todo)
 
 
@@ -262,7 +277,7 @@ def load_shape(run, db, client, shape, extra):
     tc_ins = timed(lambda: (client_insert(cp, rows[:m]), client_entries(rows[:m], entries)))
     client.drop("cp" + tag)
     progress("%s: the client's UPDATE of 10%%" % shape)
-    tc_upd = timed(lambda: client_update(ct))
+    tc_upd = timed(lambda: client_update(ct, entries[1][0] if entries else None))
     run.say("  load, %s:" % shape)
     run.say("    INSERT OR REPLACE ... SELECT  %8.0f rows/s  %6.2fx client (%8.0f rows/s)  %d calls"
             % (n / t_rep, tc_rep / t_rep, n / tc_rep, c_rep))
@@ -398,7 +413,14 @@ def main():
     ap.add_argument("--extension", default="./widecol")
     ap.add_argument("--bigtable", default="./widecol_bigtable")
     ap.add_argument("--dir", default="/tmp")
+    ap.add_argument("--phases", default="index,plain,memory",
+                    help="which to run: index (two INDEXes, the check), plain (no INDEX,"
+                         " cbt, the reads, lint, a fresh connection), memory")
     args = ap.parse_args()
+    phases = args.phases.split(",")
+    if any(ph not in PHASES for ph in phases):
+        ap.error("--phases takes index, plain and memory, comma-separated")
+    os.makedirs(args.dir, exist_ok=True)
     run = Run(args)
     # The emulator slows as it fills (it keeps everything in memory): a
     # call may wait longer than the 30 s default deadline.
@@ -415,45 +437,49 @@ def main():
     run.say("Bigtable emulator, %d rows (ratios: widecol over Google's Python client "
             "google-cloud-bigtable, same run; each phase on an emulator of its own)" % run.n)
     try:
-        # Phase 1: two INDEXes, and the check.
-        proc = start_emulator()
-        try:
-            db = run.connect()
-            load_shape(run, db, Client_(), "two INDEXes", INDEXES)
-            check_phase(run, db)
-            db.close()
-        finally:
-            proc.kill()
-            proc.wait()
-        # Phase 2: no INDEX, cbt import, the reads, lint, a fresh connection.
-        proc = start_emulator()
-        try:
-            db = run.connect()
-            client = Client_()
-            t_rep = load_shape(run, db, client, "no INDEX", "")
-            t_cbt = cbt_phase(run)
-            run.say("  cbt import (batch 500, 1 worker) %8.0f rows/s; widecol's INSERT OR REPLACE"
-                    " %.2fx it" % (run.n / t_cbt, t_cbt / t_rep))
-            read_phase(run, db, client)
-            db.close()
-        finally:
-            proc.kill()
-            proc.wait()
-        # Phase 3: memory, in processes of their own.
-        proc = start_emulator()
-        try:
-            progress("memory")
-            small, big = rss_after_load(args, run.n // 10), rss_after_load(args, run.n)
-            run.say("  memory: peak RSS of a process loading and scanning %d rows %.0f MiB,"
-                    " %d rows %.0f MiB" % (run.n // 10, small, run.n, big))
-        finally:
-            proc.kill()
-            proc.wait()
+        for phase in phases:
+            proc = start_emulator()
+            try:
+                PHASES[phase](run)
+            finally:
+                proc.kill()
+                proc.wait()
     finally:
         for suffix in ("", "-wal", "-shm"):
             if os.path.exists(run.path + suffix):
                 os.unlink(run.path + suffix)
     return 0
+
+
+def phase_index(run):
+    """Two INDEXes: the loads, and the check."""
+    db = run.connect()
+    load_shape(run, db, Client_(), "two INDEXes", INDEXES)
+    check_phase(run, db)
+    db.close()
+
+
+def phase_plain(run):
+    """No INDEX: the loads, cbt import, the reads, lint, a fresh connection."""
+    db = run.connect()
+    client = Client_()
+    t_rep = load_shape(run, db, client, "no INDEX", "")
+    t_cbt = cbt_phase(run)
+    run.say("  cbt import (batch 500, 1 worker) %8.0f rows/s; widecol's INSERT OR REPLACE"
+            " %.2fx it" % (run.n / t_cbt, t_cbt / t_rep))
+    read_phase(run, db, client)
+    db.close()
+
+
+def phase_memory(run):
+    """Peak RSS of loads of N/10 and N rows, each in a process of its own."""
+    progress("memory")
+    small, big = rss_after_load(run.args, run.n // 10), rss_after_load(run.args, run.n)
+    run.say("  memory: peak RSS of a process loading and scanning %d rows %.0f MiB,"
+            " %d rows %.0f MiB" % (run.n // 10, small, run.n, big))
+
+
+PHASES = {"index": phase_index, "plain": phase_plain, "memory": phase_memory}
 
 
 if __name__ == "__main__":
