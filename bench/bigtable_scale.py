@@ -297,12 +297,20 @@ EVERY = ("SELECT count(*), sum(customer_id), max(paid_at), sum(payment_id), sum(
 def check_phase(run, db):
     progress("widecol_check")
     t_scan = timed(lambda: db.execute(EVERY % "ri").fetchone())
+    # What the check must read besides the rows: each INDEX whole, read
+    # here by a covering query, as a user's query would read it.
+    t_indexes = sum(timed(lambda: db.execute(
+        "SELECT count(*) FROM ri WHERE %s >= ''" % col).fetchone())
+        for col in ("paid_at", "mode"))
     stats(db, "ri", True)
     t_check = timed(lambda: db.execute("SELECT * FROM widecol_check('ri')").fetchall())
     calls = stats(db, "ri")["rpcs"]
     ok = db.execute("SELECT * FROM widecol_check('ri')").fetchall()
     run.say("  widecol_check, two INDEXes: %.1f s = %.2fx a full scan of every column (%.1f s),"
-            " %d calls, answer %r" % (t_check, t_check / t_scan, t_scan, calls, ok[0][0]))
+            " %.2fx that scan and each INDEX read whole by a covering query (%.1f s),"
+            " %d calls, answer %r" % (t_check, t_check / t_scan, t_scan,
+                                      t_check / (t_scan + t_indexes), t_scan + t_indexes,
+                                      calls, ok[0][0]))
 
 
 def cbt_phase(run):

@@ -344,10 +344,16 @@ struct Flush {
   char *zPutFailure;    /* Why phase 1 failed, if it did */
 };
 
-static int stampIn(const WcBuf *pSet, const unsigned char *aStamp){
+/* True if a write carries no stamp: an EXISTING table's, which has no
+** marker. */
+static int stampNone(const unsigned char *aStamp){
   static const unsigned char aZero[BT_STAMP] = {0};
+  return memcmp(aStamp, aZero, BT_STAMP) == 0;
+}
+
+static int stampIn(const WcBuf *pSet, const unsigned char *aStamp){
   int64_t i;
-  if( memcmp(aStamp, aZero, BT_STAMP) == 0 ) return 0;
+  if( stampNone(aStamp) ) return 0;
   for(i = 0; i + BT_STAMP <= pSet->n; i += BT_STAMP){
     if( memcmp(pSet->a + i, aStamp, BT_STAMP) == 0 ) return 1;
   }
@@ -637,22 +643,49 @@ static Wcbt__CheckAndMutateRowRequest *conditionalRequest(const char *zRes,
 }
 
 /* What settleUnknown() reads of a row: whether it has any cell (bRow),
-** and its latest marker (bMarker, marker). */
+** and its latest marker (bMarker, marker).  For a write with no marker
+** (pCells: an EXISTING table's), how many of its cells the row holds as
+** written (nSame), and the cell being read: its family, qualifier, time
+** and value so far (a value may come in pieces, the chunks after the
+** first naming nothing). */
 typedef struct MarkerRead MarkerRead;
 struct MarkerRead {
   int bRow;
   int bMarker;
   WcBuf marker;
+  const BtOp *pCells;
+  int nSame;
+  WcBuf family, qual, value;
+  int64_t iMicros;
+  int bPartial;
 };
 
 static void markerBegin(void *pCtx){
   MarkerRead *pR = (MarkerRead*)pCtx;
   pR->bRow = pR->bMarker = 0;
   pR->marker.n = 0;
+  pR->nSame = 0;
+  pR->family.n = pR->qual.n = pR->value.n = 0;
+  pR->bPartial = 0;
+}
+
+/* True if cell mutation pS is the cell *pR has read whole. */
+static int sameCell(const MarkerRead *pR, const Wcbt__Mutation__SetCell *pS){
+  size_t nFamily = strlen(pS->family);
+  return pS->micros == pR->iMicros
+      && (int64_t)nFamily == pR->family.n
+      && memcmp(pS->family, pR->family.a, nFamily) == 0
+      && (int64_t)pS->qualifier.len == pR->qual.n
+      && (pS->qualifier.len == 0
+          || memcmp(pS->qualifier.data, pR->qual.a, pS->qualifier.len) == 0)
+      && (int64_t)pS->value.len == pR->value.n
+      && (pS->value.len == 0
+          || memcmp(pS->value.data, pR->value.a, pS->value.len) == 0);
 }
 
 static void markerChunk(void *pCtx, const Wcbt__Chunk *pC){
   MarkerRead *pR = (MarkerRead*)pCtx;
+  int i;
   pR->bRow = 1;
   if( pC->qualifier && pC->qualifier->value.len == 0
    && pC->family && strcmp(pC->family->value, BT_DEFAULT_FAMILY) == 0
@@ -660,6 +693,40 @@ static void markerChunk(void *pCtx, const Wcbt__Chunk *pC){
     pR->bMarker = 1;
     wcBufAppend(&pR->marker, pC->value.data, (int64_t)pC->value.len);
   }
+  if( pR->pCells == 0 ) return;
+  if( pC->family ){
+    pR->family.n = 0;
+    wcBufAppend(&pR->family, pC->family->value, strlen(pC->family->value));
+  }
+  if( pC->qualifier ){
+    pR->qual.n = 0;
+    wcBufAppend(&pR->qual, pC->qualifier->value.data,
+                (int64_t)pC->qualifier->value.len);
+  }
+  if( !pR->bPartial ){
+    pR->iMicros = pC->micros;
+    pR->value.n = 0;
+  }
+  wcBufAppend(&pR->value, pC->value.data, (int64_t)pC->value.len);
+  pR->bPartial = pC->value_size > 0;
+  if( pR->bPartial ) return;
+  for(i = 0; i < pR->pCells->nMut; i++){
+    const Wcbt__Mutation *pM = pR->pCells->apMut[i];
+    if( pM->kind_case == WCBT__MUTATION__KIND_SET_CELL
+     && sameCell(pR, pM->set_cell) ){
+      pR->nSame++;
+      break;
+    }
+  }
+}
+
+/* The cells write pOp sets (a write with no marker). */
+static int cellsSet(const BtOp *pOp){
+  int i, n = 0;
+  for(i = 0; i < pOp->nMut; i++){
+    n += pOp->apMut[i]->kind_case == WCBT__MUTATION__KIND_SET_CELL;
+  }
+  return n;
 }
 
 /* True if the marker read is the one pOp expects (or begins with it, for
@@ -674,9 +741,10 @@ static int expectHolds(const BtOp *pOp, const MarkerRead *pR){
 
 /* After a conditional write's call ended without an answer: reads the
 ** row's marker.  BT_OUT_OK if the write was applied (the marker carries
-** its stamp; a delete: no marker), BT_OUT_WAIT if its condition still
-** holds (send it again), BT_OUT_CONFLICT if not; BT_OUT_FAILED if the
-** read failed too. */
+** its stamp; a delete: no marker; a write with no marker, an EXISTING
+** table's: the row holds each of its cells, at its time), BT_OUT_WAIT if
+** its condition still holds (send it again), BT_OUT_CONFLICT if not;
+** BT_OUT_FAILED if the read failed too. */
 static int settleUnknown(BtTable *pT, const char *zRes, BtOp *pOp,
                          int bDeletes){
   Wcbt__ReadRowsRequest req = WCBT__READ_ROWS_REQUEST__INIT;
@@ -687,8 +755,12 @@ static int settleUnknown(BtTable *pT, const char *zRes, BtOp *pOp,
   BtStatus st = {0, 0};
   MarkerRead rd;
   BtChunkSink sink;
-  int r, eOut;
+  int r, eOut, nCell = 0;
   memset(&rd, 0, sizeof(rd));
+  if( !bDeletes && stampNone(pOp->aStamp) ){
+    nCell = cellsSet(pOp);
+    if( nCell > 0 ) rd.pCells = pOp;
+  }
   key.data = (uint8_t*)pOp->aKey;
   key.len = pOp->nKey;
   set.n_keys = 1;
@@ -703,13 +775,16 @@ static int settleUnknown(BtTable *pT, const char *zRes, BtOp *pOp,
   /* The connection that lost the write's answer may lose this one too:
   ** btReadAll() sends it again. */
   r = btReadAll(pT, zRes, &req, &pT->wait, &sink, &st);
-  if( r < 0 ){
+  if( r < 0 || rd.marker.bOom || rd.family.bOom || rd.qual.bOom
+   || rd.value.bOom ){
     eOut = BT_OUT_FAILED;
   }else if( bDeletes ){
     /* A delete is done when the marker is gone. */
     eOut = !rd.bMarker ? BT_OUT_OK
          : (pOp->eCond == BT_COND_MARKER || pOp->eCond == BT_COND_PREFIX)
            && expectHolds(pOp, &rd) ? BT_OUT_WAIT : BT_OUT_CONFLICT;
+  }else if( rd.pCells && rd.nSame == nCell ){
+    eOut = BT_OUT_OK;
   }else if( rd.bMarker && rd.marker.n >= 1 + BT_STAMP
          && memcmp(rd.marker.a + 1, pOp->aStamp, BT_STAMP) == 0 ){
     eOut = BT_OUT_OK;
@@ -722,6 +797,9 @@ static int settleUnknown(BtTable *pT, const char *zRes, BtOp *pOp,
   }
   btStatusClear(&st);
   wcBufFree(&rd.marker);
+  wcBufFree(&rd.family);
+  wcBufFree(&rd.qual);
+  wcBufFree(&rd.value);
   return eOut;
 }
 

@@ -2176,6 +2176,10 @@ def main():
     ap.add_argument("--faults", type=float, default=0,
                     help="with --bigtable: connections to Bigtable severed "
                          "at random, this many times a second on average")
+    ap.add_argument("--lose", type=float, default=0,
+                    help="with --bigtable: a connection severed instead of "
+                         "passing on the server's answer, with this "
+                         "probability each (a write applied, its answer lost)")
     ap.add_argument("--race-worker", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.race_worker:
@@ -2183,11 +2187,12 @@ def main():
             o["$blob"]) if "$blob" in o else o))
         return 0
     proxy = None
-    if args.faults and args.bigtable:
+    if (args.faults or args.lose) and args.bigtable:
         host, port = os.environ["BIGTABLE_EMULATOR_HOST"].rsplit(":", 1)
         proxy = FaultProxy(host, int(port), seed=args.seed)
         os.environ["BIGTABLE_EMULATOR_HOST"] = proxy.address()
         proxy.chaos(args.faults)
+        proxy.lose(args.lose)
     runner = Runner(args.extension, args.seed, args.cases, args.bigtable)
     vrunner = VersionRunner(args.extension, args.seed, args.cases, args.bigtable)
     rrunner = RaceRunner(args.extension, args.seed, args.bigtable)
@@ -2220,8 +2225,10 @@ def main():
              "; %d races of two writer processes, %d statements, %d conflicts refused, "
              "%d answers lost" % (rrunner.n_rounds, rrunner.n_cases, rrunner.n_conflicts,
                                    rrunner.n_ambiguous) if args.race and args.bigtable else "",
-             "; %d connections severed at random, %d answers lost, kept as documented" % (
-                 proxy.counts()["severed"], runner.n_ambiguous + vrunner.n_ambiguous)
+             "; %d connections severed at random, %d as the server answered, %d writes"
+             " left in doubt, kept as documented" % (
+                 proxy.counts()["severed"], proxy.counts()["lost"],
+                 runner.n_ambiguous + vrunner.n_ambiguous)
              if proxy else "", failed))
     return 1 if failed else 0
 

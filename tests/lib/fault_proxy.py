@@ -9,7 +9,11 @@ server.  Faults, on demand or at random:
   refuse(seconds) closes each new connection at once for that long, as a
                   server that is restarting does;
   chaos(rate)     severs every connection at random, on average `rate`
-                  times a second, from a thread of its own (0 stops it).
+                  times a second, from a thread of its own (0 stops it);
+  lose(p)         severs a connection instead of passing on what the
+                  server sends, with probability p each time: the answer
+                  to a write the server applied is lost, which a sever at
+                  random seldom hits (0 stops it).
 The server keeps its data through all of it, so that what a client sees
 afterwards can be checked.  counts() says how many connections were
 severed and refused.
@@ -37,6 +41,8 @@ class FaultProxy:
         self.refused = 0
         self.closed = False
         self.rate = 0.0
+        self.p_lose = 0.0
+        self.lost = 0
         self.random = random.Random(seed)
         threading.Thread(target=self._accept, daemon=True).start()
         threading.Thread(target=self._chaos, daemon=True).start()
@@ -79,11 +85,18 @@ class FaultProxy:
                              daemon=True).start()
 
     def _pump(self, src, dst, pair):
+        answers = src is pair[1]
         try:
             while True:
                 data = src.recv(65536)
                 if not data:
                     break
+                if answers and self.p_lose > 0:
+                    with self.lock:
+                        lose = self.random.random() < self.p_lose
+                        self.lost += lose
+                    if lose:
+                        break
                 dst.sendall(data)
         except OSError:
             pass
@@ -121,9 +134,12 @@ class FaultProxy:
     def chaos(self, rate):
         self.rate = rate
 
+    def lose(self, p):
+        self.p_lose = p
+
     def counts(self):
         with self.lock:
-            return {"severed": self.severed, "refused": self.refused}
+            return {"severed": self.severed, "refused": self.refused, "lost": self.lost}
 
     def close(self):
         self.closed = True

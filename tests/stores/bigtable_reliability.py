@@ -591,6 +591,53 @@ def case_restart(args, emu, path):
             os.environ["BIGTABLE_EMULATOR_HOST"] = saved
 
 
+def case_lost_answers(args, emu, path):
+    """The fault proxy loses a fifth of the server's answers, after the
+    server has applied the write: a plain INSERT whose answer is lost
+    reads the row to learn whether it landed (by widecol's marker; on an
+    EXISTING table, which has none, by its cells and their time), so each
+    is acknowledged once, never refused as its own duplicate.  A key
+    another program holds is still refused."""
+    db = connect(args.extension, args.bigtable, path)
+    db.execute(table_sql("t16"))
+    db.execute("CREATE VIRTUAL TABLE t16x USING widecol(k INTEGER, v TEXT, ROWKEY(k PAD 4), "
+               "CELLS(v '_:x' STRING), STORAGE BIGTABLE '%s' EXISTING WRITABLE)"
+               % resource("t16"))
+    db.close()
+    cbt("set", "t16", "0999", "_:x=theirs")
+    saved = os.environ["BIGTABLE_EMULATOR_HOST"]
+    got = {}
+    with FaultProxy("127.0.0.1", emu.port, seed=16) as proxy:
+        os.environ["BIGTABLE_EMULATOR_HOST"] = proxy.address()
+        try:
+            db = connect(args.extension, args.bigtable, path)
+            db.execute("SELECT count(*) FROM t16").fetchall()
+            proxy.lose(0.2)
+            for table, first in (("t16", 0), ("t16x", 100)):
+                got[table] = [run(db, "INSERT INTO %s VALUES (?, 'mine')" % table, (k,))
+                              for k in range(first, first + 40)]
+            got["theirs"] = run(db, "INSERT INTO t16x VALUES (999, 'mine')")
+            proxy.lose(0)
+            lost = proxy.counts()["lost"]
+            db.close()
+        finally:
+            os.environ["BIGTABLE_EMULATOR_HOST"] = saved
+    keys = cbt_keys("t16")
+    want = ["%04d" % k for k in list(range(0, 40)) + list(range(100, 140))] + ["0999"]
+    errors = [r for t in ("t16", "t16x") for r in got[t] if r[0] != "ok"]
+    theirs = got["theirs"]
+    expect("answers lost after the write applied: every plain INSERT acknowledged once, "
+           "with its marker and on an EXISTING table (%d answers lost)" % lost,
+           not errors and keys == want and lost >= 10, (errors[:3], keys[:5], len(keys), lost))
+    expect("answers lost: an INSERT onto another program's row is still refused",
+           theirs[0] == "error" and "UNIQUE constraint failed" in theirs[1]
+           and "theirs" in cbt("lookup", "t16", "0999"), theirs)
+    db = connect(args.extension, args.bigtable, path)
+    db.execute("DROP TABLE t16x")
+    db.execute("DROP TABLE t16")
+    db.close()
+
+
 def case_plan_prices_calls(args, path):
     """ROWKEY(BUCKET(16, ts), ts PAD 8, h) with WHERE h = ?: a skip scan
     would cost a call per prefix on Bigtable; the planner prices calls and
@@ -633,6 +680,7 @@ CASES = [
     ("frozen", lambda a, e, p: case_frozen(a, e, p)),
     ("restart", lambda a, e, p: case_restart(a, e, p)),
     ("plan_prices_calls", lambda a, e, p: case_plan_prices_calls(a, p)),
+    ("lost_answers", lambda a, e, p: case_lost_answers(a, e, p)),
 ]
 
 
