@@ -694,9 +694,11 @@ class Runner:
         """A Bigtable table no design has used in this run."""
         self.n_tables += 1
         # Named by process and runner too: an EXISTING design's table
-        # outlives its DROP, and each runner counts from 1.
+        # outlives its DROP, and each runner counts from 1.  (By the
+        # runner's whole name: by its initial, the races took the main
+        # runner's tables, were refused at CREATE, and 3 in 4 never ran.)
         return "projects/diff/instances/diff/tables/p%d_s%d_%s%d" % (
-            os.getpid(), self.seed, type(self).__name__[0].lower(), self.n_tables)
+            os.getpid(), self.seed, type(self).__name__.lower(), self.n_tables)
 
     def fresh_tables(self, line, names):
         """A logged statement with each Bigtable table renamed to a new one,
@@ -2222,9 +2224,11 @@ def main():
              "; %d failed writes kept what they sent, as documented; %d designs opened "
              "as EXISTING WRITABLE tables" % (runner.n_partial, runner.n_existing)
              if args.bigtable else "",
-             "; %d races of two writer processes, %d statements, %d conflicts refused, "
-             "%d answers lost" % (rrunner.n_rounds, rrunner.n_cases, rrunner.n_conflicts,
-                                   rrunner.n_ambiguous) if args.race and args.bigtable else "",
+             "; %d of %d races of two writer processes run (the others' designs refused"
+             " at CREATE or left with no row), %d statements, %d conflicts refused, "
+             "%d answers lost" % (rrunner.n_rounds, args.race * seeds, rrunner.n_cases,
+                                  rrunner.n_conflicts, rrunner.n_ambiguous)
+             if args.race and args.bigtable else "",
              "; %d connections severed at random, %d as the server answered, %d writes"
              " left in doubt, kept as documented" % (
                  proxy.counts()["severed"], proxy.counts()["lost"],
