@@ -73,14 +73,9 @@ struct BtCursor {
   int bMarkerCell;      /* The current cell is that marker */
   uint64_t colUsed;     /* Columns the statement reads */
   /* The read, in pages: a scan asks for BT_FIRST_PAGE rows, then for
-  ** BT_PAGE_GROWTH times more after the last key of a full page, so that
-  ** a probe or a LIMIT reads about what it uses; after a page of
-  ** BT_MAX_PAGE rows, for the rest with no limit, so that a long scan
-  ** takes few calls (7 for any size).  The emulator gathers a read's
-  ** whole range before it applies the limit: a page there costs the rest
-  ** of the table (a full scan of 1,000,000 rows in pages of 65,536 took
-  ** 67 s).  Bigtable streams a read, and flow control holds back what
-  ** the statement does not take. */
+  ** BT_PAGE_GROWTH times more after the last key of a full page (up to
+  ** BT_MAX_PAGE), so that a probe or a LIMIT reads about what it uses and
+  ** a long scan takes few calls. */
   BtArena reqArena;     /* The request's filter and bounds */
   Wcbt__ReadRowsRequest req;
   Wcbt__KeySet set;
@@ -518,13 +513,13 @@ static void waitBegins(BtCursor *pCur){
 }
 
 /* Opens the ReadRows of the cursor's next page: the first (bNext 0), or
-** the one after the last key delivered, BT_PAGE_GROWTH times larger, or
-** after BT_MAX_PAGE the rest.  No stream (the end) if nothing is left. */
+** the one after the last key delivered, BT_PAGE_GROWTH times larger.  No
+** stream (the end) if nothing is left. */
 static void readPage(BtTable *p, BtCursor *pCur, int bNext){
   BtStatus st = {0, 0};
   if( bNext ){
     if( !skipDelivered(pCur) ) return;
-    pCur->nPage = pCur->nPage >= BT_MAX_PAGE ? 0 : pCur->nPage * BT_PAGE_GROWTH;
+    pCur->nPage *= BT_PAGE_GROWTH;
     if( pCur->nPage > BT_MAX_PAGE ) pCur->nPage = BT_MAX_PAGE;
   }
   pCur->req.rows_limit = pCur->nPage;
