@@ -16,7 +16,7 @@ server.  Faults, on demand or at random:
                   random seldom hits (0 stops it).
 The server keeps its data through all of it, so that what a client sees
 afterwards can be checked.  counts() says how many connections were
-severed and refused.
+severed and refused, and how many answers lost.
 
 Use: with FaultProxy("127.0.0.1", server_port) as proxy: ... proxy.port
 """
