@@ -171,7 +171,7 @@ install: all
 	      -e 's|^\.load \./widecol_bigtable$$|.load $(libdir)/widecol_bigtable|' \
 	      $$f > $(DESTDIR)$(docdir)/$$f || exit 1; \
 	done
-	$(INSTALL) -m 755 sql/bigtable/demo.sh sql/bigtable/existing.sh \
+	$(INSTALL) -m 755 sql/bigtable/demo.sh sql/bigtable/existing.sh sql/bigtable/emulator.sh \
 	  $(DESTDIR)$(docdir)/sql/bigtable
 
 uninstall:
