@@ -2224,10 +2224,12 @@ def main():
              "; %d failed writes kept what they sent, as documented; %d designs opened "
              "as EXISTING WRITABLE tables" % (runner.n_partial, runner.n_existing)
              if args.bigtable else "",
-             "; %d of %d races of two writer processes run (the others' designs refused"
-             " at CREATE or left with no row), %d statements, %d conflicts refused, "
-             "%d answers lost" % (rrunner.n_rounds, args.race * seeds, rrunner.n_cases,
-                                  rrunner.n_conflicts, rrunner.n_ambiguous)
+             "; %d of %d races of two writer processes run%s, %d statements, %d conflicts"
+             " refused, %d answers lost" % (
+                 rrunner.n_rounds, args.race * seeds,
+                 " (the others' designs refused at CREATE or left with no row)"
+                 if rrunner.n_rounds < args.race * seeds else "",
+                 rrunner.n_cases, rrunner.n_conflicts, rrunner.n_ambiguous)
              if args.race and args.bigtable else "",
              "; %d connections severed at random, %d as the server answered, %d writes"
              " left in doubt, kept as documented" % (
