@@ -6,7 +6,8 @@
 #   make test       every test: make check-packaging, check-stores, check
 #   make check      the core's tests: layers, sqllogictest scripts, corpus
 #                   replays, the differential test, the Python harnesses
-#   make check-stores    the Bigtable store on its emulator; loading
+#   make check-stores    the Bigtable store on its emulator, the HBase
+#                   store on HBase's mini cluster; loading
 #   make check-packaging install, dist, the embedding example, the docs
 #   make install    the libraries, widecol.h, widecol.pc, docs and sql/
 #                   examples under PREFIX (/usr/local), staged in DESTDIR;
@@ -50,20 +51,33 @@ LAYERS   = util key store vtab tools
 EXT_SRC  = ext/widecol.c $(foreach d,$(LAYERS),$(wildcard ext/$(d)/*.c))
 EXT_HDR  = ext/widecol.h $(foreach d,$(LAYERS),$(wildcard ext/$(d)/*.h))
 
-# The Bigtable store (widecol_bigtable.so): gRPC's C core and protobuf-c,
-# with messages generated from our own ext/bigtable/bt_wire.proto.  It
-# links util/ and nothing else of the core (store/'s interface is headers).
-BT_SRC    = $(wildcard ext/bigtable/*.c) $(wildcard ext/util/*.c)
+# The remote stores, each a library of its own that links util/ and
+# nothing else of the core (store/'s interface is headers): the cell store
+# of ext/bigtable/ (messages generated from our own bt_wire.proto, with
+# protobuf-c) under one transport.  widecol_bigtable.so: its gRPC
+# transport (bt_rpc.c); widecol_hbase.so: HBase's Thrift2 (ext/hbase/).
+CELL_SRC  = $(filter-out ext/bigtable/bt_rpc.c ext/bigtable/widecol_bigtable.c,\
+              $(wildcard ext/bigtable/*.c)) $(wildcard ext/util/*.c)
+BT_SRC    = $(CELL_SRC) ext/bigtable/bt_rpc.c ext/bigtable/widecol_bigtable.c
+HB_SRC    = $(CELL_SRC) $(wildcard ext/hbase/*.c)
 BT_CFLAGS = $(shell pkg-config --cflags grpc libprotobuf-c 2>/dev/null)
 BT_LIBS   = $(shell pkg-config --libs grpc libprotobuf-c 2>/dev/null)
-# Without gRPC's C core, protobuf-c or protoc-c, `make` builds the core
-# alone and says how to get the store (make HAVE_BT= pretends so).
-HAVE_BT  := $(shell pkg-config --exists grpc libprotobuf-c 2>/dev/null && \
+HB_CFLAGS = $(shell pkg-config --cflags libprotobuf-c 2>/dev/null)
+HB_LIBS   = $(shell pkg-config --libs libprotobuf-c 2>/dev/null)
+# Without protobuf-c and protoc-c, or gRPC's C core for Bigtable, `make`
+# builds what it can and says how to get the rest (make HAVE_BT= or
+# HAVE_HB= pretends so).
+HAVE_PBC := $(shell pkg-config --exists libprotobuf-c 2>/dev/null && \
               command -v protoc-c >/dev/null 2>&1 && echo 1)
+HAVE_BT  := $(if $(HAVE_PBC),$(shell pkg-config --exists grpc 2>/dev/null && echo 1))
+HAVE_HB  := $(HAVE_PBC)
 BT_SO     = $(if $(HAVE_BT),widecol_bigtable.so)
+HB_SO     = $(if $(HAVE_HB),widecol_hbase.so)
 BT_NEEDS  = it needs gRPC's C core, protobuf-c and protoc-c (apt-get \
             install libgrpc-dev libprotobuf-c-dev protobuf-c-compiler, \
             then make)
+HB_NEEDS  = it needs protobuf-c and protoc-c (apt-get install \
+            libprotobuf-c-dev protobuf-c-compiler, then make)
 TESTS    = $(sort $(wildcard tests/logic/*.test))
 
 # Sanitizer builds live in their own directory so they never mix with the
@@ -73,12 +87,15 @@ ASAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
              -fno-sanitize-recover=all -DWC_DEBUG
 
 .PHONY: all test check check-stores check-packaging asan valgrind pyclient demo bench bench-more compare soak fuzz clean \
-        bigtable bigtable-demo test-bigtable examples install uninstall dist \
+        bigtable bigtable-demo test-bigtable hbase examples install uninstall dist \
         distcheck
 
-all: widecol.so $(BT_SO) libwidecol.a
+all: widecol.so $(BT_SO) $(HB_SO) libwidecol.a
 ifeq ($(HAVE_BT),)
 	@echo "widecol: built widecol.so and libwidecol.a; widecol_bigtable.so, the Bigtable store, was skipped: $(BT_NEEDS)"
+endif
+ifeq ($(HAVE_HB),)
+	@echo "widecol: widecol_hbase.so, the HBase store, was skipped: $(HB_NEEDS)"
 endif
 
 # The version, read from its one place: the public header.
@@ -106,6 +123,8 @@ LIB_OBJ  = $(EXT_SRC:ext/%.c=build/lib/%.o)
 ASAN_OBJ = $(EXT_SRC:ext/%.c=$(ASAN_DIR)/pic/%.o)
 BT_OBJ      = $(BT_SRC:ext/%.c=build/pic/%.o)
 BT_ASAN_OBJ = $(BT_SRC:ext/%.c=$(ASAN_DIR)/pic/%.o)
+HB_OBJ      = $(HB_SRC:ext/%.c=build/pic/%.o)
+HB_ASAN_OBJ = $(HB_SRC:ext/%.c=$(ASAN_DIR)/pic/%.o)
 
 build/pic/%.o: ext/%.c
 	@mkdir -p $(@D)
@@ -119,10 +138,13 @@ $(ASAN_DIR)/pic/%.o: ext/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ASAN_FLAGS) $(WARN) $(EXTFLAGS) $(DEPFLAGS) $(BT_INC) -c -o $@ $<
 
-# The store's files see gRPC's headers and the generated messages.
+# The stores' files see the generated messages (and gRPC's headers).
 build/pic/bigtable/%.o $(ASAN_DIR)/pic/bigtable/%.o: \
   BT_INC = -Ibuild/bt $(BT_CFLAGS)
-$(filter %.o,$(BT_OBJ:build/pic/util/%=) $(BT_ASAN_OBJ:$(ASAN_DIR)/pic/util/%=)): \
+build/pic/hbase/%.o $(ASAN_DIR)/pic/hbase/%.o: \
+  BT_INC = -Ibuild/bt $(HB_CFLAGS)
+$(filter build/pic/bigtable/% build/pic/hbase/% $(ASAN_DIR)/pic/bigtable/% \
+  $(ASAN_DIR)/pic/hbase/%,$(BT_OBJ) $(BT_ASAN_OBJ) $(HB_OBJ) $(HB_ASAN_OBJ)): \
   | build/bt/bt_wire.pb-c.h
 
 -include $(wildcard build/pic/*.d build/pic/*/*.d build/lib/*.d \
@@ -154,7 +176,7 @@ install: all
 	  $(DESTDIR)$(pkgconfigdir) $(DESTDIR)$(docdir)/docs \
 	  $(DESTDIR)$(docdir)/sql/bigtable $(DESTDIR)$(docdir)/examples \
 	  $(DESTDIR)$(docdir)/python
-	$(INSTALL) -m 755 widecol.so $(BT_SO) $(DESTDIR)$(libdir)
+	$(INSTALL) -m 755 widecol.so $(BT_SO) $(HB_SO) $(DESTDIR)$(libdir)
 	$(INSTALL) -m 644 libwidecol.a $(DESTDIR)$(libdir)
 	$(INSTALL) -m 644 ext/widecol.h $(DESTDIR)$(includedir)
 	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@prefix@|$(prefix)|' \
@@ -176,6 +198,7 @@ install: all
 
 uninstall:
 	rm -f $(DESTDIR)$(libdir)/widecol.so $(DESTDIR)$(libdir)/widecol_bigtable.so \
+	  $(DESTDIR)$(libdir)/widecol_hbase.so \
 	  $(DESTDIR)$(libdir)/libwidecol.a $(DESTDIR)$(includedir)/widecol.h \
 	  $(DESTDIR)$(pkgconfigdir)/widecol.pc
 	rm -rf $(DESTDIR)$(docdir)
@@ -198,19 +221,35 @@ distcheck: dist
 	  $(MAKE) -C "$$tmp/widecol-$(VERSION)" check && \
 	  echo "distcheck: widecol-$(VERSION).tar.gz builds and its make check passes unpacked"
 
-ifeq ($(HAVE_BT),)
-bigtable widecol_bigtable.so $(ASAN_DIR)/widecol_bigtable.so:
-	@echo "widecol: widecol_bigtable.so, the Bigtable store, cannot be built here: $(BT_NEEDS)"; exit 1
-else
-bigtable: widecol_bigtable.so
-
+ifneq ($(HAVE_PBC),)
 build/bt/bt_wire.pb-c.c build/bt/bt_wire.pb-c.h: ext/bigtable/bt_wire.proto
 	@mkdir -p build/bt
 	protoc-c --c_out=build/bt -Iext/bigtable ext/bigtable/bt_wire.proto
 
 # Generated code: compiled without our warning flags.
 build/bt/bt_wire.pb-c.o: build/bt/bt_wire.pb-c.c build/bt/bt_wire.pb-c.h
-	$(CC) $(CFLAGS) -fPIC $(BT_CFLAGS) -c -o $@ build/bt/bt_wire.pb-c.c
+	$(CC) $(CFLAGS) -fPIC $(HB_CFLAGS) -c -o $@ build/bt/bt_wire.pb-c.c
+endif
+
+ifeq ($(HAVE_HB),)
+hbase widecol_hbase.so $(ASAN_DIR)/widecol_hbase.so:
+	@echo "widecol: widecol_hbase.so, the HBase store, cannot be built here: $(HB_NEEDS)"; exit 1
+else
+hbase: widecol_hbase.so
+
+widecol_hbase.so: $(HB_OBJ) build/bt/bt_wire.pb-c.o
+	$(CC) $(CFLAGS) -shared -o $@ $(HB_OBJ) build/bt/bt_wire.pb-c.o $(HB_LIBS)
+
+$(ASAN_DIR)/widecol_hbase.so: $(HB_ASAN_OBJ) build/bt/bt_wire.pb-c.o
+	$(CC) $(ASAN_FLAGS) -shared -o $@ $(HB_ASAN_OBJ) build/bt/bt_wire.pb-c.o \
+	  $(HB_LIBS)
+endif
+
+ifeq ($(HAVE_BT),)
+bigtable widecol_bigtable.so $(ASAN_DIR)/widecol_bigtable.so:
+	@echo "widecol: widecol_bigtable.so, the Bigtable store, cannot be built here: $(BT_NEEDS)"; exit 1
+else
+bigtable: widecol_bigtable.so
 
 widecol_bigtable.so: $(BT_OBJ) build/bt/bt_wire.pb-c.o
 	$(CC) $(CFLAGS) -shared -o $@ $(BT_OBJ) build/bt/bt_wire.pb-c.o $(BT_LIBS)
@@ -265,7 +304,8 @@ fuzz: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/%)
 #   make check-packaging  the embedding example, make install, the release
 #                         tarball, the docs (their links, runnable blocks,
 #                         the tutorial, quoted figures)
-#   make check-stores     the Bigtable store on Google's emulator, and
+#   make check-stores     the Bigtable store on Google's emulator, the
+#                         HBase store on HBase's mini cluster, and
 #                         loading the libraries the ways users do
 #   make check            the core: the layers check, the sqllogictest
 #                         scripts, the corpus replays, the differential
@@ -283,14 +323,21 @@ check-packaging: widecol.so $(BT_SO) libwidecol.a examples/embed
 	@/usr/bin/python3 tests/packaging/docs_check.py --extension ./widecol
 	@sh tests/packaging/examples.sh
 
-check-stores: widecol.so $(BT_SO) build/slt
-	@sh tests/stores/bigtable.sh
+# The HBase tests wait on HBase's JVM and the Bigtable tests on the
+# emulator: they run side by side, the HBase tests' output after.
+check-stores: widecol.so $(BT_SO) $(HB_SO) build/slt
+	@mkdir -p build && { sh tests/stores/hbase.sh > build/hbase-tests.log 2>&1; \
+	  echo $$? > build/hbase-tests.rc; } & \
+	  sh tests/stores/bigtable.sh; bt=$$?; wait; cat build/hbase-tests.log; \
+	  [ $$bt = 0 ] && [ "$$(cat build/hbase-tests.rc)" = 0 ]
 	@sh tests/stores/load_check.sh
 
-check: widecol.so $(BT_SO) build/slt $(REPLAY)
+check: widecol.so $(BT_SO) $(HB_SO) build/slt $(REPLAY)
 	@/usr/bin/python3 tests/layers.py --selftest
 	@/usr/bin/python3 tests/layers.py $(PIC_OBJ) \
 	  $(if $(HAVE_BT),$(filter build/pic/bigtable/%,$(BT_OBJ)))
+	@$(if $(HAVE_HB),/usr/bin/python3 tests/layers.py \
+	  $(filter build/pic/bigtable/% build/pic/hbase/%,$(HB_OBJ)),true)
 	@sh tests/logic/selftest.sh build/slt
 	@/usr/bin/python3 tests/harness/differential.py --extension ./widecol --cases $(DIFF_CASES)
 	@/usr/bin/python3 tests/harness/crash.py --extension ./widecol --iterations 4

@@ -1,7 +1,7 @@
 """Builds the widecol package from a checkout where `make` has been run.
 
 The package holds the compiled libraries (widecol.so, and
-widecol_bigtable.so when it was built) and the version, both taken from
+widecol_bigtable.so and widecol_hbase.so when they were built) and the version, both taken from
 the checkout at build time: the version from its one place, the public
 header ext/widecol.h.  Install without network access:
 
@@ -36,7 +36,7 @@ class BuildWithLibraries(build_py):
         core = os.path.join(ROOT, "widecol.so")
         if not os.path.exists(core):
             raise SystemExit("widecol: %s is not built; run make in %s first" % (core, ROOT))
-        for name in ("widecol.so", "widecol_bigtable.so"):
+        for name in ("widecol.so", "widecol_bigtable.so", "widecol_hbase.so"):
             src = os.path.join(ROOT, name)
             if os.path.exists(src):
                 shutil.copy2(src, os.path.join(target, name))

@@ -103,7 +103,7 @@ static int ruleKeeps(const Wcbt__GcRule *pRule, int nVersions, int64_t nTtl){
 /* Taking over table pTable (GetTable's answer): it must have every family
 ** of the design, each with a GC rule that keeps what the design keeps. */
 static int checkTakeover(BtTable *p, const Wcbt__Table *pTable){
-  const char *zId = strstr(p->zResource, "/tables/") + 8;
+  const char *zId = btResourceId(p->zResource);
   int i;
   for(i = 0; i < p->nFamily; i++){
     const Wcbt__ColumnFamily *pFam = 0;
@@ -115,10 +115,14 @@ static int checkTakeover(BtTable *p, const Wcbt__Table *pTable){
       }
     }
     if( k == pTable->n_families ){
-      return btError(p, SQLITE_ERROR, "widecol %s: the Bigtable table %s "
+      char *zDrop = sqlite3_mprintf(btEngine.zDropTable, zId);
+      int rc = btError(p, SQLITE_ERROR, "widecol %s: the %s table %s "
           "exists but has no column family \"%s\", so it was not made for "
-          "this design: delete it (cbt deletetable %s) or name another table",
-          p->zTable, p->zResource, p->azFamily[i], zId);
+          "this design: delete it (%s) or name another table",
+          p->zTable, btEngine.zName, p->zResource, p->azFamily[i],
+          zDrop ? zDrop : "?");
+      sqlite3_free(zDrop);
+      return rc;
     }
     if( !ruleKeeps(pFam ? pFam->gc_rule : 0, p->nVersions, p->nTtl) ){
       sqlite3_str *pRule = sqlite3_str_new(0);
@@ -126,17 +130,14 @@ static int checkTakeover(BtTable *p, const Wcbt__Table *pTable){
       int rc;
       describeRule(pRule, pFam->gc_rule);
       zRule = sqlite3_str_finish(pRule);
-      zFix = p->nTtl > 0 ? sqlite3_mprintf("'maxversions=%d or maxage=%llds'",
-                                           p->nVersions, (long long)p->nTtl)
-                         : sqlite3_mprintf("maxversions=%d", p->nVersions);
-      rc = btError(p, SQLITE_ERROR, "widecol %s: the Bigtable table %s "
+      zFix = btRuleFix(zId, p->azFamily[i], p->nVersions, p->nTtl);
+      rc = btError(p, SQLITE_ERROR, "widecol %s: the %s table %s "
           "exists, and the GC rule of its column family \"%s\" (%s) would "
           "delete cells this design keeps (%d version%s of each column%s): "
-          "change the rule (cbt setgcpolicy %s %s %s) and CREATE again, or "
-          "name another table", p->zTable, p->zResource, p->azFamily[i],
+          "change the rule (%s) and CREATE again, or name another table",
+          p->zTable, btEngine.zName, p->zResource, p->azFamily[i],
           zRule ? zRule : "?", p->nVersions, p->nVersions == 1 ? "" : "s",
-          p->nTtl > 0 ? ", younger than the TTL" : "", zId, p->azFamily[i],
-          zFix ? zFix : "?");
+          p->nTtl > 0 ? ", younger than the TTL" : "", zFix ? zFix : "?");
       sqlite3_free(zRule);
       sqlite3_free(zFix);
       return rc;
@@ -179,10 +180,11 @@ static int claimDesign(BtTable *p, int *pbClaimed){
     }else if( code != BT_OK ){
       rc = btRpcError(p, "could not read", &st);
     }else{
-      rc = btError(p, SQLITE_ERROR, "widecol %s: the Bigtable table %s holds "
+      rc = btError(p, SQLITE_ERROR, "widecol %s: the %s table %s holds "
           "the rows of another design (%s): a widecol table reads it only "
           "with the design it was made with; CREATE it with that design, or "
-          "name another Bigtable table", p->zTable, p->zResource, zDiff);
+          "name another %s table", p->zTable, btEngine.zName, p->zResource,
+          zDiff, btEngine.zName);
     }
     btStatusClear(&st);
   }
@@ -192,17 +194,18 @@ static int claimDesign(BtTable *p, int *pbClaimed){
 }
 
 int btCheckExisting(BtTable *p){
-  const char *zId = strstr(p->zResource, "/tables/") + 8;
+  const char *zId = btResourceId(p->zResource);
   Wcbt__Table *pTable = 0;
   BtStatus st = {0, 0};
   int code, rc = SQLITE_OK, i;
   if( btTableConnect(p) ) return SQLITE_ERROR;
   code = getTable(p, &pTable, &st);
   if( code == BT_NOT_FOUND ){
-    rc = btError(p, SQLITE_ERROR, "widecol %s: STORAGE BIGTABLE '%s' "
+    rc = btError(p, SQLITE_ERROR, "widecol %s: STORAGE %s '%s' "
         "EXISTING opens a table made by another application, and there is no "
-        "such table (cbt ls lists them); leave EXISTING out for widecol to "
-        "make one", p->zTable, p->zResource);
+        "such table (%s lists them); leave EXISTING out for widecol to "
+        "make one", p->zTable, btEngine.zKind, p->zResource,
+        btEngine.zListTables);
   }else if( code != BT_OK ){
     rc = btRpcError(p, "could not read", &st);
   }
@@ -213,10 +216,13 @@ int btCheckExisting(BtTable *p){
     for(k = 0; k < pTable->n_families
                && strcmp(pTable->families[k]->key, zFamily); k++){}
     if( k == pTable->n_families ){
+      char *zList = sqlite3_mprintf(btEngine.zListFamilies, zId);
       rc = btError(p, SQLITE_ERROR, "widecol %s: CELLS gives column %s the "
-          "cell %s:%s, and the Bigtable table %s has no column family \"%s\" "
-          "(cbt ls %s lists its families)", p->zTable, p->aCol[i].zName,
-          zFamily, p->aCol[i].zQual, p->zResource, zFamily, zId);
+          "cell %s:%s, and the %s table %s has no column family \"%s\" "
+          "(%s lists its families)", p->zTable, p->aCol[i].zName,
+          zFamily, p->aCol[i].zQual, btEngine.zName, p->zResource, zFamily,
+          zList ? zList : "?");
+      sqlite3_free(zList);
     }
   }
   if( pTable ) protobuf_c_message_free_unpacked(&pTable->base, 0);
@@ -245,9 +251,8 @@ int btCreateRemote(BtTable *p, int *pbMade, int *pbClaimed){
     rc = claimDesign(p, pbClaimed);
     if( rc != SQLITE_OK ) return rc;
   }
-  zId = strstr(p->zResource, "/tables/") + 8;
-  zParent = sqlite3_mprintf("%.*s", (int)(zId - 8 - p->zResource),
-                            p->zResource);
+  zId = btResourceId(p->zResource);
+  zParent = btResourceParent(p->zResource);
   aEntry = sqlite3_malloc64(sizeof(*aEntry) * (size_t)p->nFamily);
   apEntry = sqlite3_malloc64(sizeof(*apEntry) * (size_t)p->nFamily);
   aFam = sqlite3_malloc64(sizeof(*aFam) * (size_t)p->nFamily);
@@ -303,7 +308,7 @@ int btCreateRemote(BtTable *p, int *pbMade, int *pbClaimed){
     if( pTable ) protobuf_c_message_free_unpacked(&pTable->base, 0);
   }
   if( code != BT_OK && rc == SQLITE_OK ){
-    rc = btRpcError(p, "could not create the Bigtable table", &st);
+    rc = btRpcError(p, "could not create the table", &st);
   }
 done:
   btStatusClear(&st);
@@ -328,7 +333,7 @@ int btDeleteRemote(BtTable *p, const char *zResource){
   if( pResp ) protobuf_c_message_free_unpacked(pResp, 0);
   /* Gone already is what DROP wants. */
   if( code != BT_OK && code != BT_NOT_FOUND ){
-    rc = btRpcError(p, "could not delete the Bigtable table", &st);
+    rc = btRpcError(p, "could not delete the table", &st);
   }
   btStatusClear(&st);
   return rc;
@@ -385,19 +390,23 @@ int btMissingColumn(BtTable *p, int iCol, const unsigned char *aKey,
   if( pTable ) protobuf_c_message_free_unpacked(&pTable->base, 0);
   btStatusClear(&st);
   if( bGone ){
-    rc = btError(p, SQLITE_ERROR, "widecol %s: the Bigtable table %s has no "
-        "column family \"%s\" any more (deleted outside widecol, by cbt "
-        "deletefamily?), so column %s of row %s, which was written with a "
-        "value, cannot be read: make the family again (cbt createfamily; its "
-        "cells are gone) and write the values again, or DROP the widecol "
-        "table", p->zTable, p->zResource, zFamily, p->aCol[iCol].zName,
-        zKey ? zKey : "?");
+    char *zMake = sqlite3_mprintf(btEngine.zMakeFamily,
+                                  btResourceId(p->zResource), zFamily);
+    rc = btError(p, SQLITE_ERROR, "widecol %s: the %s table %s has no "
+        "column family \"%s\" any more (deleted outside widecol?), so "
+        "column %s of row %s, which was written with a value, cannot be "
+        "read: make the family again (%s; its cells are gone) and write the "
+        "values again, or DROP the widecol table", p->zTable, btEngine.zName,
+        p->zResource, zFamily, p->aCol[iCol].zName, zKey ? zKey : "?",
+        zMake ? zMake : "?");
+    sqlite3_free(zMake);
   }else{
     rc = btError(p, SQLITE_ERROR, "widecol %s: column %s of row %s was "
-        "written with a value, but Bigtable table %s has no cell for it "
-        "(family \"%s\"): it was deleted outside widecol (cbt deletecolumn, "
-        "a GC rule of the family?); write the row again", p->zTable,
-        p->aCol[iCol].zName, zKey ? zKey : "?", p->zResource, zFamily);
+        "written with a value, but %s table %s has no cell for it "
+        "(family \"%s\"): it was deleted outside widecol (a delete, or a "
+        "GC rule of the family?); write the row again", p->zTable,
+        p->aCol[iCol].zName, zKey ? zKey : "?", btEngine.zName, p->zResource,
+        zFamily);
   }
   sqlite3_free(zKey);
   return rc;

@@ -1081,22 +1081,23 @@ static void flushDeletes(Flush *pF){
 
 /* The message of a flush that did not write every row. */
 static char *flushMessage(Flush *pF){
-  static const char zOthers[] = "; the other rows sent with them were "
-      "written: Bigtable has no multi-row transactions (docs/bigtable.md, "
-      "What a statement guarantees)";
   const char *zTable = pF->zTable ? pF->zTable : pF->p->zTable;
-  char *zWhy, *zMsg;
+  char *zWhy, *zMsg, *zOthers;
   if( pF->nNotWritten == 0 ){
-    return sqlite3_mprintf("widecol %s: out of memory while writing to "
-                           "Bigtable", zTable);
+    return sqlite3_mprintf("widecol %s: out of memory while writing to %s",
+                           zTable, btEngine.zName);
   }
+  zOthers = sqlite3_mprintf("; the other rows sent with them were written: "
+      "%s has no multi-row transactions (%s, What a statement guarantees)",
+      btEngine.zName, btEngine.zDocs);
+  if( zOthers == 0 ) return 0;
   zWhy = listedRows(pF);
   if( pF->nMaybe == pF->nNotWritten ){
     zMsg = sqlite3_mprintf("widecol %s: %d row%s may not have been written "
-        "to Bigtable: no answer came (%s), so Bigtable "
+        "to %s: no answer came (%s), so %s "
         "may yet apply them; read them to know%s", zTable, pF->nNotWritten,
-        pF->nNotWritten == 1 ? "" : "s", zWhy ? zWhy : "",
-        pF->nWritten ? zOthers : "");
+        pF->nNotWritten == 1 ? "" : "s", btEngine.zName, zWhy ? zWhy : "",
+        btEngine.zName, pF->nWritten ? zOthers : "");
   }else if( pF->nUnique == pF->nNotWritten ){
     /* As widecol words a key in use, with what the key is made from. */
     const char *zKeys = pF->zKeys;
@@ -1114,12 +1115,13 @@ static char *flushMessage(Flush *pF){
           pF->nWritten ? zOthers : "");
     }
   }else{
-    zMsg = sqlite3_mprintf("widecol %s: %d row%s not written to Bigtable "
+    zMsg = sqlite3_mprintf("widecol %s: %d row%s not written to %s "
         "(%s)%s", zTable, pF->nNotWritten,
-        pF->nNotWritten == 1 ? " was" : "s were", zWhy ? zWhy : "",
-        pF->nWritten ? zOthers : "");
+        pF->nNotWritten == 1 ? " was" : "s were", btEngine.zName,
+        zWhy ? zWhy : "", pF->nWritten ? zOthers : "");
   }
   sqlite3_free(zWhy);
+  sqlite3_free(zOthers);
   return zMsg;
 }
 
@@ -1132,9 +1134,10 @@ static int failedBefore(BtTable *p){
     return btError(p, pTxn->rcFailed, "%s", pTxn->zFailed);
   }
   return btError(p, SQLITE_ERROR, "widecol %s: this statement would send "
-      "writes to Bigtable, but earlier writes of the transaction were not "
+      "writes to %s, but earlier writes of the transaction were not "
       "taken (%s), so it sends nothing more and COMMIT will fail: ROLLBACK, "
-      "then run the transaction again", p->zTable, pTxn->zFailed);
+      "then run the transaction again", p->zTable, btEngine.zName,
+      pTxn->zFailed);
 }
 
 int btTxnFlush(BtTable *p, int bReport, const unsigned char *aMine){
@@ -1220,9 +1223,11 @@ int btOpSendNow(BtTable *p, BtOp *pOp){
     default: {
       char *z = btRpcDescribe(p, "could not write to", codeWhy, zWhy);
       rc = btRpcCode(codeWhy);
-      rc = z ? btError(p, rc, "widecol %s: %s%s", p->zTable, z,
+      rc = z ? btError(p, rc, "widecol %s: %s%s%s%s", p->zTable, z,
                        btMaybeApplied(rc) ? "; the row was sent, but no "
-                       "answer came, so Bigtable may yet apply it: read it "
+                       "answer came, so " : "",
+                       btMaybeApplied(rc) ? btEngine.zName : "",
+                       btMaybeApplied(rc) ? " may yet apply it: read it "
                        "to know" : "")
              : SQLITE_NOMEM;
       sqlite3_free(z);

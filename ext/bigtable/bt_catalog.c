@@ -39,10 +39,8 @@ void btRecordClear(BtRecord *pRec){
 /* The catalog's resource name and the record's key (the table id) of
 ** Bigtable table zResource; sqlite3_free() the name. */
 static char *catalogOf(const char *zResource, const char **pzId){
-  const char *zTables = strstr(zResource, "/tables/");
-  *pzId = zTables + 8;
-  return sqlite3_mprintf("%.*s/tables/" BT_CATALOG_ID,
-                         (int)(zTables - zResource), zResource);
+  *pzId = btResourceId(zResource);
+  return btResourceSibling(zResource, BT_CATALOG_ID);
 }
 
 static int64_t nowMicros(void){
@@ -62,8 +60,7 @@ static int catalogMake(BtTable *p, const char *zCatalog){
   Wcbt__GcRule rule = WCBT__GC_RULE__INIT;
   ProtobufCMessage *pResp = 0;
   BtStatus st = {0, 0};
-  char *zParent = sqlite3_mprintf("%.*s", (int)(strstr(zCatalog, "/tables/")
-                                               - zCatalog), zCatalog);
+  char *zParent = btResourceParent(zCatalog);
   int code, rc = SQLITE_OK;
   if( zParent == 0 ) return SQLITE_NOMEM;
   rule.rule_case = WCBT__GC_RULE__RULE_MAX_VERSIONS;

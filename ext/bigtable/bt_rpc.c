@@ -38,10 +38,9 @@ SQLITE_EXTENSION_INIT3
 ** (google/cloud/bigtable/internal/defaults.cc). */
 #define BT_KEEPALIVE_MS         30000
 #define BT_KEEPALIVE_TIMEOUT_MS 10000
-/* Retries of idempotent calls wait 50 ms, then twice as long each time,
-** up to this; gRPC's own reconnection attempts, which a call waits for
-** (GRPC_INITIAL_METADATA_WAIT_FOR_READY), from 100 ms to the same. */
-#define BT_MAX_BACKOFF_MS 2000
+/* gRPC's own reconnection attempts, which a call waits for
+** (GRPC_INITIAL_METADATA_WAIT_FOR_READY), from 100 ms to the longest
+** backoff of retries (bt_rpc.h). */
 #define BT_FIRST_RECONNECT_MS 100
 
 struct BtConn {
@@ -68,24 +67,29 @@ struct BtStream {
   BtWait wait;
 };
 
+const BtEngine btEngine = {
+  .zName = "Bigtable", .zKind = "BIGTABLE", .zModule = "widecol_bigtable",
+  .zTxnModule = "widecol_bigtable_txn", .zDocs = "docs/bigtable.md",
+  .nMaxKey = WC_BIGTABLE_MAX_KEY, .nMaxCell = 100 << 20,
+  .zListTables = "cbt ls", .zDropTable = "cbt deletetable %s",
+  .zListFamilies = "cbt ls %s",
+  .zMakeFamily = "cbt createfamily %s %s",
+  .zResourceForm = "'projects/<project>/instances/<instance>/tables/<table>' "
+      "(the table id: letters, digits, _ - ., at most 50 characters)",
+};
+
+char *btRuleFix(const char *zId, const char *zFamily, int nVersions,
+                int64_t nTtl){
+  return nTtl > 0
+      ? sqlite3_mprintf("cbt setgcpolicy %s %s 'maxversions=%d or "
+                        "maxage=%llds'", zId, zFamily, nVersions,
+                        (long long)nTtl)
+      : sqlite3_mprintf("cbt setgcpolicy %s %s maxversions=%d", zId, zFamily,
+                        nVersions);
+}
+
 static pthread_mutex_t connMutex = PTHREAD_MUTEX_INITIALIZER;
 static BtConn *pConnList = 0;
-
-void btStatusClear(BtStatus *p){
-  sqlite3_free(p->zMsg);
-  p->zMsg = 0;
-  p->code = 0;
-}
-
-static void setStatus(BtStatus *p, int code, const char *zFormat, ...){
-  va_list ap;
-  if( p == 0 ) return;
-  sqlite3_free(p->zMsg);
-  va_start(ap, zFormat);
-  p->zMsg = sqlite3_vmprintf(zFormat, ap);
-  va_end(ap);
-  p->code = code;
-}
 
 static void intArg(grpc_arg *pArg, const char *zKey, int iValue){
   pArg->type = GRPC_ARG_INTEGER;
@@ -234,12 +238,59 @@ void btConnClose(BtConn *pConn){
   grpc_shutdown();
 }
 
-const char *btConnEndpoint(const BtConn *pConn){
-  return pConn->zEndpoint;
+/* Checks zRes is projects/<p>/instances/<i>/tables/<t> with a valid table
+** id ([_a-zA-Z0-9][-_.a-zA-Z0-9]*, at most 50 characters). */
+int btValidResource(const char *zRes){
+  const char *z = zRes;
+  int i, n = 0;
+  static const char *const azPart[] = { "projects/", "instances/",
+                                        "tables/" };
+  for(i = 0; i < 3; i++){
+    size_t nPart = strlen(azPart[i]);
+    if( strncmp(z, azPart[i], nPart) != 0 ) return 0;
+    z += nPart;
+    if( i < 2 ){
+      const char *zEnd = strchr(z, '/');
+      if( zEnd == 0 || zEnd == z ) return 0;
+      z = zEnd + 1;
+    }
+  }
+  if( *z == '-' || *z == '.' ) return 0;
+  for(; *z; z++, n++){
+    if( !((*z >= 'a' && *z <= 'z') || (*z >= 'A' && *z <= 'Z')
+       || (*z >= '0' && *z <= '9') || *z == '-' || *z == '_' || *z == '.') ){
+      return 0;
+    }
+  }
+  return n > 0 && n <= 50;
 }
 
-int btConnIsEmulator(const BtConn *pConn){
-  return pConn->bEmulator;
+const char *btConnHint(const BtConn *pConn, int code){
+  switch( code ){
+    case BT_UNAVAILABLE:
+      return pConn->bEmulator
+        ? "; is the emulator running? (cbtemulator -host 127.0.0.1 -port N, "
+          "with BIGTABLE_EMULATOR_HOST=127.0.0.1:N)"
+        : "; check the network and the endpoint";
+    case BT_DEADLINE_EXCEEDED:
+      return "; is the server up and reachable? (" BT_TIMEOUT_ENV
+             " sets another deadline)";
+    case BT_CANCELLED:
+      return "; the statement was interrupted";
+    case BT_NOT_FOUND:
+      return "; the Bigtable table is gone (deleted outside widecol?): "
+             "DROP TABLE and CREATE the widecol table again to make it";
+    case BT_PERMISSION_DENIED:
+    case BT_UNAUTHENTICATED:
+      return "; give the account Bigtable access, or renew the token "
+             "(export " BT_TOKEN_ENV "=$(gcloud auth print-access-token))";
+    default:
+      return "";
+  }
+}
+
+const char *btConnEndpoint(const BtConn *pConn){
+  return pConn->zEndpoint;
 }
 
 int64_t btConnTimeoutMs(const BtConn *pConn){
@@ -251,47 +302,6 @@ void btConnRetryNow(BtConn *pConn){
   if( pConn->pAdmin != pConn->pData ){
     grpc_channel_reset_connect_backoff(pConn->pAdmin);
   }
-}
-
-int64_t btNowMs(void){
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static int interrupted(const BtWait *pWait){
-  return pWait && pWait->xInterrupted && pWait->xInterrupted(pWait->pArg);
-}
-
-int btRetryable(int code){
-  return code == BT_UNAVAILABLE || code == BT_ABORTED;
-}
-
-int btBackoff(const BtWait *pWait, int nAttempt, int64_t iStartMs){
-  int64_t nDelay = 50, iUntil;
-  if( interrupted(pWait) ) return BT_CANCELLED;
-  while( --nAttempt > 0 && nDelay < BT_MAX_BACKOFF_MS ) nDelay *= 2;
-  if( nDelay > BT_MAX_BACKOFF_MS ) nDelay = BT_MAX_BACKOFF_MS;
-  iUntil = btNowMs() + nDelay;
-  if( iUntil > iStartMs + pWait->nTimeoutMs ) return BT_DEADLINE_EXCEEDED;
-  while( btNowMs() < iUntil ){
-    struct timespec ts;
-    int64_t n = iUntil - btNowMs();
-    if( n > BT_POLL_MS ) n = BT_POLL_MS;
-    if( n <= 0 ) break;
-    ts.tv_sec = 0;
-    ts.tv_nsec = (long)n * 1000000L;
-    nanosleep(&ts, 0);
-    if( interrupted(pWait) ) return BT_CANCELLED;
-  }
-  return BT_OK;
-}
-
-BtWait btRetryWait(const BtWait *pWait, int64_t iStartMs){
-  BtWait w = *pWait;
-  w.iUntilMs = iStartMs + (pWait->nTimeoutMs > 0 ? pWait->nTimeoutMs
-                                                 : BT_DEFAULT_TIMEOUT_MS);
-  return w;
 }
 
 /* The routing header Bigtable's front end reads: the table's resource
@@ -381,7 +391,7 @@ static int waitFor(grpc_completion_queue *pCq, void *pTag, grpc_call *pCall,
                                        gpr_inf_future(GPR_CLOCK_REALTIME), 0);
       break;
     }
-    if( interrupted(pWait) ){
+    if( btInterrupted(pWait) ){
       grpc_call_cancel_with_status(pCall, GRPC_STATUS_CANCELLED,
                                    "interrupted", 0);
       ev = grpc_completion_queue_pluck(pCq, pTag,
@@ -427,7 +437,7 @@ static void statusFrom(BtStatus *pStatus, grpc_status_code code,
                        grpc_slice details, const char *zMethod){
   char *zDetail = grpc_slice_to_c_string(details);
   const char *zShort = strrchr(zMethod, '/');
-  setStatus(pStatus, (int)code, "%s failed: %s (gRPC status %d)",
+  btStatusSet(pStatus, (int)code, "%s failed: %s (gRPC status %d)",
             zShort ? zShort + 1 : zMethod,
             zDetail && zDetail[0] ? zDetail : "no details", (int)code);
   gpr_free(zDetail);
@@ -528,7 +538,7 @@ int btCallFinish(BtPending *p, const ProtobufCMessageDescriptor *pRespDesc,
   int rc;
   *ppResp = 0;
   if( !p->bStarted ){
-    setStatus(pStatus, BT_INTERNAL, "gRPC could not run the call %s",
+    btStatusSet(pStatus, BT_INTERNAL, "gRPC could not run the call %s",
               zMethod);
     rc = BT_INTERNAL;
   }else{
@@ -540,7 +550,7 @@ int btCallFinish(BtPending *p, const ProtobufCMessageDescriptor *pRespDesc,
       rc = (int)p->code;
     }else if( p->pRecv == 0 || (*ppResp = unpackMessage(p->pRecv, pRespDesc,
                                                  p->wait.pCount)) == 0 ){
-      setStatus(pStatus, BT_INTERNAL, "%s: the response could not be read",
+      btStatusSet(pStatus, BT_INTERNAL, "%s: the response could not be read",
                 zMethod);
       rc = BT_INTERNAL;
     }else{
@@ -561,39 +571,6 @@ int btCallFinish(BtPending *p, const ProtobufCMessageDescriptor *pRespDesc,
   return rc;
 }
 
-int btCall(BtConn *pConn, const char *zMethod, const char *zTable,
-           const ProtobufCMessage *pReq,
-           const ProtobufCMessageDescriptor *pRespDesc,
-           ProtobufCMessage **ppResp, BtStatus *pStatus,
-           const BtWait *pWait){
-  BtPending *p = btCallStart(pConn, zMethod, zTable, pReq, pWait);
-  if( p == 0 ){
-    *ppResp = 0;
-    setStatus(pStatus, BT_INTERNAL, "out of memory");
-    return BT_INTERNAL;
-  }
-  return btCallFinish(p, pRespDesc, ppResp, pStatus);
-}
-
-int btCallIdempotent(BtConn *pConn, const char *zMethod, const char *zTable,
-                     const ProtobufCMessage *pReq,
-                     const ProtobufCMessageDescriptor *pRespDesc,
-                     ProtobufCMessage **ppResp, BtStatus *pStatus,
-                     const BtWait *pWait){
-  int64_t iStart = btNowMs();
-  BtWait w = btRetryWait(pWait, iStart);
-  int nAttempt = 0, code;
-  for(;;){
-    code = btCall(pConn, zMethod, zTable, pReq, pRespDesc, ppResp, pStatus,
-                  &w);
-    if( !btRetryable(code) || btBackoff(pWait, ++nAttempt, iStart) != BT_OK ){
-      return code;
-    }
-    btStatusClear(pStatus);
-    btConnRetryNow(pConn);
-  }
-}
-
 int btStreamOpen(BtConn *pConn, const char *zMethod, const char *zTable,
                  const ProtobufCMessage *pReq, BtStream **ppStream,
                  BtStatus *pStatus, const BtWait *pWait){
@@ -604,7 +581,7 @@ int btStreamOpen(BtConn *pConn, const char *zMethod, const char *zTable,
   char *zParams;
   *ppStream = 0;
   if( p == 0 ){
-    setStatus(pStatus, BT_INTERNAL, "out of memory");
+    btStatusSet(pStatus, BT_INTERNAL, "out of memory");
     return BT_INTERNAL;
   }
   memset(p, 0, sizeof(*p));
@@ -680,7 +657,7 @@ int btStreamNext(BtStream *p, const ProtobufCMessageDescriptor *pDesc,
   /* An answer came: the next waits for theirs as long as any. */
   p->wait.iUntilMs = 0;
   if( *ppMsg == 0 ){
-    setStatus(pStatus, BT_INTERNAL, "a %s from Bigtable could not be read",
+    btStatusSet(pStatus, BT_INTERNAL, "a %s from Bigtable could not be read",
               pDesc->name);
     return -1;
   }

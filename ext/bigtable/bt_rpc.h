@@ -1,8 +1,17 @@
 /*
-** bt_rpc.h: calls to Bigtable over gRPC's C core, for widecol's Bigtable
-** store (widecol_bigtable.so).  The bottom of the store: it knows gRPC and
-** protobuf-c, nothing of SQLite's tables.
+** bt_rpc.h: the calls of widecol's cell store (the stores of HBase and
+** Bigtable), and the transports that make them.  The bottom of the store:
+** nothing here knows SQLite's tables.
 **
+** Calls are named by Bigtable's methods and carry bt_wire.proto's
+** messages, whose shapes (rows of cells in families, conditional
+** mutations, read filters) are what both engines keep.  Each library
+** links one transport: bt_rpc.c sends them to Bigtable over gRPC's C core
+** (widecol_bigtable.so); ext/hbase/hb_rpc.c makes them HBase Thrift2 calls
+** (widecol_hbase.so).  btEngine says which engine a library talks to and
+** its limits.  Below both, bt_wait.c: statuses, the clock, backoff.
+**
+** On Bigtable:
 ** A BtConn is the way to one Bigtable endpoint: BIGTABLE_EMULATOR_HOST
 ** when it is set (plain gRPC, no credentials, as every official client
 ** does), else Google's endpoints over TLS with the access token in the
@@ -41,6 +50,62 @@ typedef struct BtPending BtPending;
 #define BT_UNAVAILABLE       14
 #define BT_UNAUTHENTICATED   16
 
+/* Retries of idempotent calls wait 50 ms, then twice as long each time,
+** up to this. */
+#define BT_MAX_BACKOFF_MS 2000
+
+/*
+** The engine a library's transport talks to: its name and limits, and
+** how its users do what widecol's messages advise (each a printf format
+** taking one %s, the engine's table).
+*/
+typedef struct BtEngine BtEngine;
+struct BtEngine {
+  const char *zName;        /* "Bigtable", "HBase" */
+  const char *zKind;        /* Its STORAGE kind: "BIGTABLE" */
+  const char *zModule;      /* The store's module: "widecol_bigtable" */
+  const char *zTxnModule;   /* Its transaction table (bt_store.h) */
+  const char *zDocs;        /* "docs/bigtable.md" */
+  int nMaxKey;              /* The longest row key, in bytes, */
+  int nKeyByName;           /* less the table's name and this many if not
+                            ** 0 (HBase finds a row's region in hbase:meta
+                            ** by "<table>,<key>,<14 digits>", itself a
+                            ** row key) */
+  int64_t nMaxCell;         /* The largest cell value, in bytes */
+  int bRowAtomic;           /* A row's mutations are applied all or none
+                            ** wherever the engine runs (Bigtable's
+                            ** emulator applies them one by one) */
+  const char *zListTables;  /* "cbt ls" */
+  const char *zDropTable;   /* "cbt deletetable %s" */
+  const char *zListFamilies;   /* "cbt ls %s" */
+  const char *zResourceForm;   /* How a table is named, for messages */
+  const char *zMakeFamily;  /* Two %s: table id, family: "cbt createfamily
+                            ** %s %s" */
+};
+extern const BtEngine btEngine;
+
+/* How a user changes family zFamily of table zId to keep nVersions
+** versions and cells younger than nTtl seconds (0: no TTL), for
+** messages; from sqlite3_mprintf(). */
+char *btRuleFix(const char *zId, const char *zFamily, int nVersions,
+                int64_t nTtl);
+
+/* True if zRes names a table as the engine does (BtEngine.zResourceForm
+** says how). */
+int btValidResource(const char *zRes);
+
+/*
+** Resource names.  A table's is its parent's (Bigtable:
+** projects/<p>/instances/<i>; HBase: its namespace, or none), a
+** separator ("/tables/", ":") and the table's id; these read either form.
+*/
+/* The table's id in zRes (a pointer into it). */
+const char *btResourceId(const char *zRes);
+/* The parent of zRes, from sqlite3_mprintf() ("" if it has none). */
+char *btResourceParent(const char *zRes);
+/* The table zId beside zRes (same parent), from sqlite3_mprintf(). */
+char *btResourceSibling(const char *zRes, const char *zId);
+
 /* The environment variable holding the access token for Google's
 ** endpoints (e.g. export WIDECOL_BIGTABLE_TOKEN=$(gcloud auth
 ** print-access-token)). */
@@ -58,6 +123,7 @@ struct BtStatus {
   char *zMsg;           /* From sqlite3_mprintf(), or NULL */
 };
 void btStatusClear(BtStatus *p);
+void btStatusSet(BtStatus *p, int code, const char *zFormat, ...);
 
 /* What the calls cost, for widecol_stats() (wc_remote.h). */
 typedef WcRpcStats BtCounters;
@@ -80,7 +146,9 @@ int btConnOpen(BtConn **ppConn, char **pzErr);
 void btConnClose(BtConn *pConn);
 /* "127.0.0.1:8086 (the emulator, BIGTABLE_EMULATOR_HOST)", for messages. */
 const char *btConnEndpoint(const BtConn *pConn);
-int btConnIsEmulator(const BtConn *pConn);
+/* What a user can do about a failed call's status code: "; is the
+** emulator running? ..." or "". */
+const char *btConnHint(const BtConn *pConn, int code);
 /* The deadline the environment sets (BT_TIMEOUT_ENV), in milliseconds. */
 int64_t btConnTimeoutMs(const BtConn *pConn);
 /* Ends the wait for a reconnection: after a server came back, the next
@@ -98,6 +166,8 @@ int btBackoff(const BtWait *pWait, int nAttempt, int64_t iStartMs);
 ** when the first attempt's deadline does. */
 BtWait btRetryWait(const BtWait *pWait, int64_t iStartMs);
 int64_t btNowMs(void);
+/* True if the statement pWait waits for was interrupted. */
+int btInterrupted(const BtWait *pWait);
 
 /* A unary call: zMethod is the full method path
 ** ("/google.bigtable.v2.Bigtable/CheckAndMutateRow"), zTable the

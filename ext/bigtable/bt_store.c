@@ -7,6 +7,7 @@
 #include <sqlite3ext.h>
 SQLITE_EXTENSION_INIT3
 #include "bigtable/bt_table.h"
+#include "util/wc_ask.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -78,32 +79,6 @@ static int validFamily(const char *z){
   return n > 0 && n <= 64;
 }
 
-/* Checks zRes is projects/<p>/instances/<i>/tables/<t> with a valid table
-** id ([_a-zA-Z0-9][-_.a-zA-Z0-9]*, at most 50 characters). */
-static int validResource(const char *zRes){
-  const char *z = zRes;
-  int i, n = 0;
-  static const char *const azPart[] = { "projects/", "instances/",
-                                        "tables/" };
-  for(i = 0; i < 3; i++){
-    size_t nPart = strlen(azPart[i]);
-    if( strncmp(z, azPart[i], nPart) != 0 ) return 0;
-    z += nPart;
-    if( i < 2 ){
-      const char *zEnd = strchr(z, '/');
-      if( zEnd == 0 || zEnd == z ) return 0;
-      z = zEnd + 1;
-    }
-  }
-  if( *z == '-' || *z == '.' ) return 0;
-  for(; *z; z++, n++){
-    if( !((*z >= 'a' && *z <= 'z') || (*z >= 'A' && *z <= 'Z')
-       || (*z >= '0' && *z <= '9') || *z == '-' || *z == '_' || *z == '.') ){
-      return 0;
-    }
-  }
-  return n > 0 && n <= 50;
-}
 
 /* Orders column i before column j by (family, qualifier). */
 static int columnBefore(const BtTable *p, int i, int j){
@@ -272,17 +247,15 @@ static char *parseArgs(BtTable *p, int argc, const char *const *argv,
   char *zTok, *zErr = 0;
   int i;
   if( argc < 5 ){
-    return sqlite3_mprintf("widecol_bigtable %s: arguments are the Bigtable "
-                           "table and the key column, then the columns",
-                           p->zName);
+    return sqlite3_mprintf("%s %s: arguments are the %s table and the key "
+                           "column, then the columns", btEngine.zModule,
+                           p->zName, btEngine.zName);
   }
   z = argv[3];
   p->zResource = nextToken(&z, 0, 0);
-  if( p->zResource == 0 || !validResource(p->zResource) ){
-    return sqlite3_mprintf("%s: %s is not a Bigtable table name; write "
-        "'projects/<project>/instances/<instance>/tables/<table>' (the "
-        "table id: letters, digits, _ - ., at most 50 characters)",
-        p->zName, argv[3]);
+  if( p->zResource == 0 || !btValidResource(p->zResource) ){
+    return sqlite3_mprintf("%s: %s is not a %s table name; write %s",
+        p->zName, argv[3], btEngine.zName, btEngine.zResourceForm);
   }
   z = argv[4];
   *pzKey = nextToken(&z, 0, 0);
@@ -424,9 +397,9 @@ static int btInit(sqlite3 *db, BtTxn *pTxn, int argc,
       int bMade = 0, bClaimed = 0;
       if( btTxnDropping(pTxn, p->zResource) ){
         rc = btError(p, SQLITE_ERROR, "widecol %s: a DROP TABLE earlier in "
-            "this transaction deletes the Bigtable table %s at COMMIT: "
+            "this transaction deletes the %s table %s at COMMIT: "
             "COMMIT first, then CREATE the table again", p->zTable,
-            p->zResource);
+            btEngine.zName, p->zResource);
       }else{
         rc = btCreateRemote(p, &bMade, &bClaimed);
         if( rc == SQLITE_OK ){
@@ -616,7 +589,7 @@ void btCountersFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   (void)argc;
   (void)argv;
   sqlite3_result_error(ctx, WC_RPC_COUNTERS "() is widecol's own: it reads "
-      "a Bigtable-stored table's call counters for widecol_stats(); call "
+      "a remote-stored table's call counters for widecol_stats(); call "
       "widecol_stats('<table>')", -1);
 }
 
@@ -657,3 +630,44 @@ const sqlite3_module btModule = {
   btRollbackTo,
   0                     /* xShadowName */
 };
+
+/* False if the connection has no widecol module: the store is
+** reached only through it (where the pragma cannot say, assumed there). */
+static int widecolLoaded(sqlite3 *db){
+  return wcAskRow(db, "SELECT 1 FROM pragma_module_list WHERE name = ?1",
+                  "widecol", 1);
+}
+
+int btRegister(sqlite3 *db, char **pzErrMsg, const char *zPython){
+  BtTxn *pTxn;
+  int rc;
+  if( !widecolLoaded(db) ){
+    if( pzErrMsg ){
+      *pzErrMsg = sqlite3_mprintf("%s is the %s store of widecol tables "
+          "and needs widecol loaded first: .load widecol, then .load %s "
+          "(Python: %s)", btEngine.zModule, btEngine.zName, btEngine.zModule,
+          zPython);
+    }
+    return SQLITE_ERROR;
+  }
+  /* Tables already connected keep the state they share; a second load
+  ** gives the tables connected after it a new one. */
+  pTxn = btTxnNew();
+  if( pTxn == 0 ) return SQLITE_NOMEM;
+  rc = sqlite3_create_function_v2(db, WC_RPC_COUNTERS, 2,
+                                  SQLITE_UTF8 | SQLITE_DIRECTONLY, 0,
+                                  btCountersFunc, 0, 0, 0);
+  if( rc != SQLITE_OK ){
+    btTxnUnref(pTxn);
+    return rc;
+  }
+  btTxnRef(pTxn);
+  rc = sqlite3_create_module_v2(db, btEngine.zModule, &btModule, pTxn,
+                                btTxnUnref);
+  if( rc != SQLITE_OK ){
+    btTxnUnref(pTxn);
+    return rc;
+  }
+  return sqlite3_create_module_v2(db, btEngine.zTxnModule, &btTxnModule, pTxn,
+                                  btTxnUnref);
+}

@@ -64,11 +64,15 @@ BtTxn *btTxnNew(void);
 void btTxnRef(BtTxn *p);
 void btTxnUnref(void *pTxn);
 
-/* widecol_bigtable_txn: an eponymous table of this module, holding
-** nothing, that its DDL puts in the transaction so that the DDL's remote
-** part happens at COMMIT or ROLLBACK (bt_txn.c).  Registered with the
-** same client data as btModule. */
-#define BT_TXN_MODULE "widecol_bigtable_txn"
+/* widecol_bigtable_txn (btEngine.zTxnModule): an eponymous table of this
+** module, holding nothing, that its DDL puts in the transaction so that
+** the DDL's remote part happens at COMMIT or ROLLBACK (bt_txn.c).
+** Registered with the same client data as btModule. */
 extern const sqlite3_module btTxnModule;
+
+/* Registers the store's modules and function on db, named as btEngine
+** says: what a library's entry point does (widecol_bigtable.c,
+** ext/hbase/widecol_hbase.c).  zPython: how Python loads the library. */
+int btRegister(sqlite3 *db, char **pzErrMsg, const char *zPython);
 
 #endif /* WIDECOL_BT_STORE_H */

@@ -47,10 +47,9 @@
 /* Writes waiting, across the connection, before they are sent anyway. */
 #define BT_BATCH_ROWS  1000
 #define BT_BATCH_BYTES (8 << 20)
-/* Bigtable's limits: a row key, a cell value, its timestamps' step (the
-** first and last shared with the core: wc_remote.h). */
-#define BT_MAX_KEY   WC_BIGTABLE_MAX_KEY
-#define BT_MAX_CELL  (100 << 20)
+/* The step of timestamps, microseconds in whole milliseconds: Bigtable's
+** default granularity and HBase's unit (shared with the core:
+** wc_remote.h).  The engine's other limits are btEngine's (bt_rpc.h). */
 #define BT_TICK      WC_BIGTABLE_TIME_STEP
 /* Conditional writes in flight at once when a batch is sent. */
 #define BT_INFLIGHT 64

@@ -276,11 +276,14 @@ int btRollbackTo(sqlite3_vtab *pVtab, int iSavepoint){
 /* Puts widecol_bigtable_txn in the transaction, so that its end comes to
 ** this module whatever else the transaction holds. */
 static int enlist(BtTable *p){
-  int rc = sqlite3_exec(p->db, "INSERT INTO main." BT_TXN_MODULE
-                        " VALUES (NULL)", 0, 0, 0);
+  char *zSql = sqlite3_mprintf("INSERT INTO main.\"%w\" VALUES (NULL)",
+                               btEngine.zTxnModule);
+  int rc = zSql ? sqlite3_exec(p->db, zSql, 0, 0, 0) : SQLITE_NOMEM;
+  sqlite3_free(zSql);
   if( rc != SQLITE_OK ){
-    rc = btError(p, rc, "widecol %s: could not put its Bigtable DDL in the "
-                 "transaction: %s", p->zTable, sqlite3_errmsg(p->db));
+    rc = btError(p, rc, "widecol %s: could not put its %s DDL in the "
+                 "transaction: %s", p->zTable, btEngine.zName,
+                 sqlite3_errmsg(p->db));
   }
   return rc;
 }
@@ -383,8 +386,8 @@ static int txnConnect(sqlite3 *db, void *pAux, int argc,
   p->db = db;
   p->pTxn = (BtTxn*)pAux;
   btTxnRef(p->pTxn);
-  p->zName = sqlite3_mprintf("%s", BT_TXN_MODULE);
-  p->zTable = sqlite3_mprintf("%s", BT_TXN_MODULE);
+  p->zName = sqlite3_mprintf("%s", btEngine.zTxnModule);
+  p->zTable = sqlite3_mprintf("%s", btEngine.zTxnModule);
   rc = p->zName && p->zTable
      ? sqlite3_declare_vtab(db, "CREATE TABLE x(ddl)") : SQLITE_NOMEM;
   if( rc != SQLITE_OK ){

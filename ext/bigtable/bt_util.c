@@ -71,35 +71,8 @@ int btRpcCode(int code){
 
 char *btRpcDescribe(BtTable *p, const char *zDoing, int code,
                     const char *zMsg){
-  const char *zHint = "";
-  char *zRet;
-  switch( code ){
-    case BT_UNAVAILABLE:
-      zHint = p->pConn && btConnIsEmulator(p->pConn)
-        ? "; is the emulator running? (cbtemulator -host 127.0.0.1 -port N, "
-          "with BIGTABLE_EMULATOR_HOST=127.0.0.1:N)"
-        : "; check the network and the endpoint";
-      break;
-    case BT_DEADLINE_EXCEEDED:
-      zHint = "; is the server up and reachable? (" BT_TIMEOUT_ENV
-              " sets another deadline)";
-      break;
-    case BT_CANCELLED:
-      zHint = "; the statement was interrupted";
-      break;
-    case BT_NOT_FOUND:
-      zHint = "; the Bigtable table is gone (deleted outside widecol?): "
-              "DROP TABLE and CREATE the widecol table again to make it";
-      break;
-    case BT_PERMISSION_DENIED:
-    case BT_UNAUTHENTICATED:
-      zHint = "; give the account Bigtable access, or renew the token "
-              "(export " BT_TOKEN_ENV "=$(gcloud auth print-access-token))";
-      break;
-    default:
-      break;
-  }
-  zRet = sqlite3_mprintf("%s %s at %s: %s%s", zDoing, p->zResource,
+  const char *zHint = p->pConn ? btConnHint(p->pConn, code) : "";
+  char *zRet = sqlite3_mprintf("%s %s at %s: %s%s", zDoing, p->zResource,
                          p->pConn ? btConnEndpoint(p->pConn) : "?",
                          zMsg ? zMsg : "failed", zHint);
   return zRet;
@@ -253,5 +226,38 @@ void btFilterOf(Wcbt__Filter *pOut, int bChain, Wcbt__Filter__List *pList,
   }else{
     pOut->kind_case = WCBT__FILTER__KIND_INTERLEAVE;
     pOut->interleave = pList;
+  }
+}
+
+int btCall(BtConn *pConn, const char *zMethod, const char *zTable,
+           const ProtobufCMessage *pReq,
+           const ProtobufCMessageDescriptor *pRespDesc,
+           ProtobufCMessage **ppResp, BtStatus *pStatus,
+           const BtWait *pWait){
+  BtPending *p = btCallStart(pConn, zMethod, zTable, pReq, pWait);
+  if( p == 0 ){
+    *ppResp = 0;
+    btStatusSet(pStatus, BT_INTERNAL, "out of memory");
+    return BT_INTERNAL;
+  }
+  return btCallFinish(p, pRespDesc, ppResp, pStatus);
+}
+
+int btCallIdempotent(BtConn *pConn, const char *zMethod, const char *zTable,
+                     const ProtobufCMessage *pReq,
+                     const ProtobufCMessageDescriptor *pRespDesc,
+                     ProtobufCMessage **ppResp, BtStatus *pStatus,
+                     const BtWait *pWait){
+  int64_t iStart = btNowMs();
+  BtWait w = btRetryWait(pWait, iStart);
+  int nAttempt = 0, code;
+  for(;;){
+    code = btCall(pConn, zMethod, zTable, pReq, pRespDesc, ppResp, pStatus,
+                  &w);
+    if( !btRetryable(code) || btBackoff(pWait, ++nAttempt, iStart) != BT_OK ){
+      return code;
+    }
+    btStatusClear(pStatus);
+    btConnRetryNow(pConn);
   }
 }

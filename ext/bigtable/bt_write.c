@@ -145,8 +145,8 @@ static int rowMicros(BtTable *p, sqlite3_value *pTime, int64_t iAfter,
   if( sqlite3_value_type(pTime) != SQLITE_INTEGER || *piMicros < 0
    || *piMicros % BT_TICK != 0 ){
     return btError(p, SQLITE_CONSTRAINT_CHECK, "widecol %s: rowtime must be "
-        "an integer number of microseconds in whole milliseconds (Bigtable's "
-        "timestamp granularity), not %Q", p->zTable,
+        "an integer number of microseconds in whole milliseconds (%s's "
+        "timestamp granularity), not %Q", p->zTable, btEngine.zName,
         sqlite3_value_text(pTime));
   }
   return SQLITE_OK;
@@ -154,7 +154,7 @@ static int rowMicros(BtTable *p, sqlite3_value *pTime, int64_t iAfter,
 
 /* The cell of value pVal in *pCell, laid out as its column's cell is;
 ** SQLITE_MISMATCH for a value an EXISTING table's LONG or DOUBLE cell
-** cannot hold, SQLITE_TOOBIG past Bigtable's cell limit (message set). */
+** cannot hold, SQLITE_TOOBIG past the engine's cell limit (message set). */
 static int encodeCell(BtTable *p, int iCol, sqlite3_value *pVal, WcBuf *pCell){
   const BtColumn *pCol = &p->aCol[iCol];
   pCell->n = 0;
@@ -178,22 +178,22 @@ static int encodeCell(BtTable *p, int iCol, sqlite3_value *pVal, WcBuf *pCell){
     return rc;
   }
   if( pCell->bOom ) return SQLITE_NOMEM;
-  if( pCell->n > BT_MAX_CELL ){
+  if( pCell->n > btEngine.nMaxCell ){
     int bBlob = sqlite3_value_type(pVal) == SQLITE_BLOB;
     char zWhy[96];
     zWhy[0] = 0;
     if( bBlob ){
       sqlite3_snprintf(sizeof(zWhy), zWhy, "; a BLOB's cell is a type byte "
-                       "and its bytes, so a BLOB may hold at most %d bytes",
-                       BT_MAX_CELL - 1);
+                       "and its bytes, so a BLOB may hold at most %lld bytes",
+                       (long long)btEngine.nMaxCell - 1);
     }else if( sqlite3_value_type(pVal) == SQLITE_TEXT ){
       sqlite3_snprintf(sizeof(zWhy), zWhy, "; a text starting with a byte "
                        "of 0xF8 or more takes one byte more");
     }
     return btError(p, SQLITE_TOOBIG, "widecol %s: the value of column %s "
-        "takes %lld bytes in its Bigtable cell, more than the %d a cell may "
-        "hold (100 MiB)%s", p->zTable, p->aCol[iCol].zName,
-        (long long)pCell->n, BT_MAX_CELL, zWhy);
+        "takes %lld bytes in its %s cell, more than the %lld a cell may "
+        "hold%s", p->zTable, p->aCol[iCol].zName, (long long)pCell->n,
+        btEngine.zName, (long long)btEngine.nMaxCell, zWhy);
   }
   return SQLITE_OK;
 }
@@ -267,12 +267,13 @@ static int columnMutations(BtTable *p, BtOp *pOp, sqlite3_value **argv,
 /* Every family of the row's columns other than "_" is named first by a
 ** mutation that changes nothing, so that a family gone from the table
 ** fails the write before any of it is applied (the emulator applies a
-** row's mutations one by one until one fails; Bigtable, atomically). */
+** row's mutations one by one until one fails; Bigtable, atomically).  An
+** engine that applies them atomically everywhere needs none. */
 static int familyChecks(BtTable *p, BtOp *pOp){
   int i;
   /* An EXISTING table's families were checked when it was opened; its
   ** application may keep a cell under the empty qualifier. */
-  if( p->bExisting ) return SQLITE_OK;
+  if( p->bExisting || btEngine.bRowAtomic ) return SQLITE_OK;
   for(i = 1; i < p->nFamily; i++){
     if( !btOpAdd(pOp, mutDeleteColumn(pOp->pArena, p->azFamily[i],
                                       (const unsigned char*)"", 0, 0, 0)) ){
@@ -331,13 +332,16 @@ static int markerMutation(BtTable *p, BtOp *pOp, sqlite3_value *pStamps,
 
 static int checkKey(BtTable *p, sqlite3_value *pKey){
   int n = sqlite3_value_bytes(pKey);
+  int nMax = btEngine.nMaxKey - (btEngine.nKeyByName
+                 ? (int)strlen(p->zResource) + btEngine.nKeyByName : 0);
   if( sqlite3_value_type(pKey) == SQLITE_NULL || n == 0 ){
-    return btError(p, SQLITE_CONSTRAINT_NOTNULL, "widecol %s: a Bigtable row "
-                   "key cannot be empty", p->zTable);
+    return btError(p, SQLITE_CONSTRAINT_NOTNULL, "widecol %s: a %s row "
+                   "key cannot be empty", p->zTable, btEngine.zName);
   }
-  if( n > BT_MAX_KEY ){
+  if( n > nMax ){
     return btError(p, SQLITE_TOOBIG, "widecol %s: the row key is %d bytes; "
-                   "Bigtable takes at most %d", p->zTable, n, BT_MAX_KEY);
+                   "%s takes at most %d in table %s", p->zTable, n,
+                   btEngine.zName, nMax, p->zResource);
   }
   return SQLITE_OK;
 }
@@ -422,9 +426,10 @@ static int existingRowEmpty(BtTable *p, const BtOp *pOp,
   zCols = sqlite3_str_finish(pCols);
   zKey = btDescribeKey(pOp->aKey, pOp->nKey);
   rc = btError(p, SQLITE_CONSTRAINT_CHECK, "widecol %s: row %s would have "
-      "no cell: a row of a table opened EXISTING is its cells, and Bigtable "
+      "no cell: a row of a table opened EXISTING is its cells, and %s "
       "keeps no row without one; give one of its columns with a cell (%s) "
-      "a value", p->zTable, zKey ? zKey : "?", zCols ? zCols : "?");
+      "a value", p->zTable, zKey ? zKey : "?", btEngine.zName,
+      zCols ? zCols : "?");
   sqlite3_free(zKey);
   sqlite3_free(zCols);
   return rc;
@@ -680,10 +685,10 @@ int btUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
   }
   if( btTableConnect(p) ) return SQLITE_ERROR;
   if( p->bExisting && !p->bWritable ){
-    return btError(p, SQLITE_READONLY, "widecol %s: the Bigtable table %s was "
+    return btError(p, SQLITE_READONLY, "widecol %s: the %s table %s was "
         "made by another application and is opened read only (EXISTING); "
         "add WRITABLE after EXISTING to write its cells", p->zTable,
-        p->zResource);
+        btEngine.zName, p->zResource);
   }
   if( argc == 1 ){
     const unsigned char *aKey = sqlite3_value_blob(argv[0]);

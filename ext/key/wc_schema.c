@@ -17,7 +17,7 @@
 
 /* The options, as messages list them. */
 #define WC_OPTIONS "DELIMITER '<text>', ENCODING TEXT|BINARY, VERSIONS n, " \
-                   "TTL seconds, STORAGE BIGTABLE '<table>', " \
+                   "TTL seconds, STORAGE BIGTABLE|HBASE '<table>', " \
                    "SPLITS ('<key>', ...) and CELLS(column " \
                    "'family:qualifier' STRING|LONG|DOUBLE|BYTES, ...)"
 
@@ -1008,9 +1008,10 @@ static void parseOption(Parse *p, const char *zArg, Given *pGiven){
 }
 
 /*
-** STORAGE BIGTABLE '<projects/p/instances/i/tables/t>' and SPLITS ('k',
-** x'..', ...).  The table name is checked here as Bigtable would check it,
-** so that a typo is an error before anything is made.
+** STORAGE BIGTABLE '<projects/p/instances/i/tables/t>', STORAGE HBASE
+** '[namespace:]table', and SPLITS ('k', x'..', ...).  The table name is
+** checked here as its engine would check it, so that a typo is an error
+** before anything is made.
 */
 
 /* True if z[0..n) is a Bigtable table id: [_a-zA-Z0-9][-_.a-zA-Z0-9]*. */
@@ -1041,8 +1042,52 @@ static int isBigtableName(const char *z){
   return (int)strlen(zC) <= 50 && isTableId(zC, (int)strlen(zC));
 }
 
+/* An HBase table name: [namespace:]table, each part of letters, digits,
+** _ - and . (not first), as HBase's TableName takes them. */
+static int isHBaseName(const char *z){
+  const char *zColon = strchr(z, ':');
+  if( zColon == 0 ) return isTableId(z, (int)strlen(z)) && strlen(z) <= 255;
+  return isTableId(z, (int)(zColon - z))
+      && isTableId(zColon + 1, (int)strlen(zColon + 1))
+      && strlen(zColon + 1) <= 255;
+}
+
+/* The remote kinds STORAGE names: the word, the engine, how a table is
+** named, and where the table's own name starts in it. */
+typedef struct RemoteKind RemoteKind;
+struct RemoteKind {
+  const char *zWord;
+  int eStore;
+  const char *zEngine;
+  const char *zForm;
+  int (*xValid)(const char*);
+  const char *zAfter;   /* The table's id follows this, if there */
+  int nMaxId;           /* Its longest id, for an INDEX's table */
+};
+static const RemoteKind aRemoteKind[] = {
+  { "BIGTABLE", WC_STORE_BIGTABLE, "Bigtable",
+    "'projects/<project>/instances/<instance>/tables/<table>', the table id "
+    "of letters, digits, _ - and . (not first), at most 50 characters",
+    isBigtableName, "/tables/", 50 },
+  { "HBASE", WC_STORE_HBASE, "HBase",
+    "'<table>' or '<namespace>:<table>', each of letters, digits, _ - and . "
+    "(not first)", isHBaseName, ":", 255 },
+};
+
+static const RemoteKind *remoteKind(int eStore){
+  size_t i;
+  for(i = 0; i < sizeof(aRemoteKind) / sizeof(aRemoteKind[0]); i++){
+    if( aRemoteKind[i].eStore == eStore ) return &aRemoteKind[i];
+  }
+  return 0;
+}
+
 static void parseStorage(Parse *p, const char *zArg){
   WcSchema *pS = p->pSchema;
+  const RemoteKind *pKind = 0;
+  const char *zId;
+  char zWhat[32];
+  size_t i;
   Lexer lex;
   lexInit(&lex, zArg);
   lexNext(&lex);
@@ -1050,16 +1095,22 @@ static void parseStorage(Parse *p, const char *zArg){
     parseError(p, "widecol %s: STORAGE is given twice", pS->zTable);
     return;
   }
-  if( !tokenIs(&lex.tk, "BIGTABLE") ){
+  for(i = 0; i < sizeof(aRemoteKind) / sizeof(aRemoteKind[0]); i++){
+    if( tokenIs(&lex.tk, aRemoteKind[i].zWord) ) pKind = &aRemoteKind[i];
+  }
+  if( pKind == 0 ){
     unexpected(p, &lex.tk, "STORAGE", "BIGTABLE '<projects/<project>/"
-               "instances/<instance>/tables/<table>'");
+               "instances/<instance>/tables/<table>>' or HBASE "
+               "'[<namespace>:]<table>'");
     return;
   }
+  sqlite3_snprintf(sizeof(zWhat), zWhat, "STORAGE %s", pKind->zWord);
   lexNext(&lex);
   if( lex.tk.eType != TK_STRING ){
-    unexpected(p, &lex.tk, "STORAGE BIGTABLE", "the Bigtable table's name as "
-               "a string: 'projects/<project>/instances/<instance>/tables/"
-               "<table>'");
+    char *zHow = sqlite3_mprintf("the %s table's name as a string: %s",
+                                 pKind->zEngine, pKind->zForm);
+    unexpected(p, &lex.tk, zWhat, zHow ? zHow : "a string");
+    sqlite3_free(zHow);
     return;
   }
   pS->zStorage = tokenText(&lex.tk);
@@ -1067,15 +1118,16 @@ static void parseStorage(Parse *p, const char *zArg){
     parseError(p, "out of memory");
     return;
   }
-  if( !isBigtableName(pS->zStorage) ){
-    parseError(p, "widecol %s: STORAGE BIGTABLE '%s' is not a Bigtable table "
-               "name; write 'projects/<project>/instances/<instance>/tables/"
-               "<table>', the table id of letters, digits, _ - and . (not "
-               "first), at most 50 characters", pS->zTable, pS->zStorage);
+  if( !pKind->xValid(pS->zStorage) ){
+    parseError(p, "widecol %s: %s '%s' is not a%s %s table name; write %s",
+               pS->zTable, zWhat, pS->zStorage,
+               pKind->zEngine[0] == 'H' ? "n" : "", pKind->zEngine,
+               pKind->zForm);
     return;
   }
-  pS->eStore = WC_STORE_BIGTABLE;
-  pS->zStorageTable = strstr(pS->zStorage, "/tables/") + 8;
+  pS->eStore = pKind->eStore;
+  zId = strstr(pS->zStorage, pKind->zAfter);
+  pS->zStorageTable = zId ? zId + strlen(pKind->zAfter) : pS->zStorage;
   lexNext(&lex);
   if( tokenIs(&lex.tk, "EXTERNAL") ){
     pS->bExternal = 1;
@@ -1089,10 +1141,13 @@ static void parseStorage(Parse *p, const char *zArg){
     }
   }
   if( lex.tk.eType != TK_END ){
-    unexpected(p, &lex.tk, "STORAGE BIGTABLE '<table>'", "EXTERNAL (DROP "
-               "TABLE keeps the Bigtable tables), EXISTING [WRITABLE] (a "
-               "table made by another application, with CELLS(...)) or "
-               "nothing more");
+    char *zHow = sqlite3_mprintf("EXTERNAL (DROP TABLE keeps the %s "
+        "tables), EXISTING [WRITABLE] (a table made by another application, "
+        "with CELLS(...)) or nothing more", pKind->zEngine);
+    char zAfter[48];
+    sqlite3_snprintf(sizeof(zAfter), zAfter, "%s '<table>'", zWhat);
+    unexpected(p, &lex.tk, zAfter, zHow ? zHow : "nothing more");
+    sqlite3_free(zHow);
   }
 }
 
@@ -1158,7 +1213,7 @@ static void parseCells(Parse *p, const char *zArg){
     if( !isTableId(pCol->zCellFamily, (int)strlen(pCol->zCellFamily))
      || strlen(pCol->zCellFamily) > 64 ){
       parseError(p, "widecol %s: CELLS gives column %s the family \"%s\", "
-                 "which cannot be a Bigtable column family (letters, digits, "
+                 "which cannot be a column family (letters, digits, "
                  "_ - ., at most 64 characters)", pS->zTable, pCol->zName,
                  pCol->zCellFamily);
       return;
@@ -1196,7 +1251,7 @@ static void checkExisting(Parse *p, int bCells){
   if( !pS->bExisting ){
     if( bCells ){
       parseError(p, "widecol %s: CELLS maps the columns of a table widecol "
-                 "did not make; add EXISTING after STORAGE BIGTABLE "
+                 "did not make; add EXISTING after STORAGE BIGTABLE|HBASE "
                  "'<table>'", pS->zTable);
     }
     return;
@@ -1235,10 +1290,12 @@ static void checkExisting(Parse *p, int bCells){
     }
   }
   if( pS->bWritable && !bCells ){
+    const RemoteKind *pKind = remoteKind(pS->eStore);
     parseError(p, "widecol %s: EXISTING WRITABLE needs CELLS: a row of a "
-               "table opened EXISTING is its cells, and Bigtable keeps no row "
+               "table opened EXISTING is its cells, and %s keeps no row "
                "without one; name a column's cell in CELLS(column "
-               "'family:qualifier' STRING, ...), or drop WRITABLE", pS->zTable);
+               "'family:qualifier' STRING, ...), or drop WRITABLE", pS->zTable,
+               pKind ? pKind->zEngine : "the store");
     return;
   }
   for(i = 0; i < pS->nCol; i++){
@@ -1258,30 +1315,32 @@ static void checkExisting(Parse *p, int bCells){
   }
 }
 
-/* On Bigtable each FAMILY is a column family, next to "_" (the other
-** columns), and each INDEX a table of its own, <table>_idx_<index>: their
-** names must be Bigtable's. */
-static void checkBigtable(Parse *p){
+/* On a remote store each FAMILY is a column family, next to "_" (the
+** other columns), and each INDEX a table of its own, <table>_idx_<index>:
+** their names must be the engine's. */
+static void checkRemote(Parse *p){
   WcSchema *pS = p->pSchema;
   const char *zId = pS->zStorageTable;
+  const RemoteKind *pKind = remoteKind(pS->eStore);
   int i;
   for(i = 0; i < pS->nFamily; i++){
     const char *z = pS->aFamily[i].zName;
     if( !isTableId(z, (int)strlen(z)) || strlen(z) > 64 ){
-      parseError(p, "widecol %s: FAMILY %s cannot be a Bigtable column family "
+      parseError(p, "widecol %s: FAMILY %s cannot be a%s %s column family "
                  "(letters, digits, _ - ., at most 64 characters)",
-                 pS->zTable, z);
+                 pS->zTable, z, pKind->zEngine[0] == 'H' ? "n" : "",
+                 pKind->zEngine);
       return;
     }
   }
   for(i = 0; i < pS->nIndex; i++){
     const char *z = pS->aIndex[i].zName;
     if( !isTableId(z, (int)strlen(z))
-     || strlen(zId) + 5 + strlen(z) > 50 ){
-      parseError(p, "widecol %s: INDEX %s would be the Bigtable table "
+     || strlen(zId) + 5 + strlen(z) > (size_t)pKind->nMaxId ){
+      parseError(p, "widecol %s: INDEX %s would be the %s table "
                  "%s_idx_%s, which is not a valid table id (letters, digits, "
-                 "_ - ., at most 50 characters); shorten or rename it",
-                 pS->zTable, z, zId, z);
+                 "_ - ., at most %d characters); shorten or rename it",
+                 pS->zTable, z, pKind->zEngine, zId, z, pKind->nMaxId);
       return;
     }
   }
@@ -2145,8 +2204,8 @@ WcSchema *wcSchemaParse(const char *zTable, int argc, const char *const *argv,
     }
   }
   if( !sParse.zErr ) checkExisting(&sParse, bCells);
-  if( !sParse.zErr && pS->eStore == WC_STORE_BIGTABLE ){
-    checkBigtable(&sParse);
+  if( !sParse.zErr && remoteKind(pS->eStore) ){
+    checkRemote(&sParse);
   }
   /* A design record goes with the tables widecol makes, not with a table
   ** it opens as it finds it (EXISTING). */

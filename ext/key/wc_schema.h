@@ -68,7 +68,8 @@ typedef struct WcSchema WcSchema;
 #define WC_STORE_LOCAL    0   /* No STORAGE: SQLite's own tables */
 #define WC_STORE_BIGTABLE 1   /* STORAGE BIGTABLE 'projects/p/instances/i/
                               ** tables/t' */
-#define WC_STORE_KINDS    2
+#define WC_STORE_HBASE    2   /* STORAGE HBASE '[namespace:]table' */
+#define WC_STORE_KINDS    3
 typedef struct WcIndex WcIndex;
 typedef struct WcFamily WcFamily;
 typedef struct WcSplit WcSplit;

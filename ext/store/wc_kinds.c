@@ -13,6 +13,10 @@
 ** skip scan's calls are mostly probes.  Google's service, a network away,
 ** is dearer per call still. */
 #define WC_BIGTABLE_CALL 500.0
+/* A call through HBase's Thrift2 gateway: a scan opened and closed on the
+** region server per call (getScannerResults); measured in bench/ once the
+** benchmark runs on HBase, taken as Bigtable's until then. */
+#define WC_HBASE_CALL 500.0
 
 /* In WC_STORE_* order; a field not given is 0 (WcStoreCaps, wc_store.h,
 ** says what each means). */
@@ -36,6 +40,20 @@ static const WcStoreCaps aKind[WC_STORE_KINDS] = {
     ** table, so small windows made a long UPDATE quadratic (1,024-row
     ** windows: an UPDATE of 10% of 1,000,000 indexed rows ran past 17
     ** minutes; docs/bigtable.md). */
+    .nReadAhead = 65536,
+    .nPrefixProbes = 64, .bRowEstimates = 1, .nCountMax = 10000,
+    .bRpcCounters = 1,
+  },
+  /* The same cell store under HBase's Thrift2 gateway (ext/hbase/): keys
+  ** up to HBase's 32,767 bytes, timestamps in milliseconds. */
+  [WC_STORE_HBASE] = {
+    .zKind = "HBASE", .zEngine = "HBase",
+    .zModule = "widecol_hbase", .zBuild = "make hbase",
+    .zDocs = "docs/hbase.md",
+    .bStamps = 1, .bCellVersions = 1, .bRowFamilies = 1, .bLateChecks = 1,
+    .bStoreMessages = 1, .bNoEmptyKey = 1,
+    .nMaxKey = WC_HBASE_MAX_KEY, .iTimeStep = WC_BIGTABLE_TIME_STEP,
+    .rCallRows = WC_HBASE_CALL, .bRangeSets = 1, .bReverseReads = 1,
     .nReadAhead = 65536,
     .nPrefixProbes = 64, .bRowEstimates = 1, .nCountMax = 10000,
     .bRpcCounters = 1,

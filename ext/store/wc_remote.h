@@ -20,6 +20,9 @@
 ** takes).  Written once, here.
 */
 #define WC_BIGTABLE_MAX_KEY   4096
+/* HBase's longest row key (Short.MAX_VALUE); its timestamps are whole
+** milliseconds, the same step. */
+#define WC_HBASE_MAX_KEY      32767
 #define WC_BIGTABLE_TIME_STEP 1000
 
 /*

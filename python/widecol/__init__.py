@@ -25,10 +25,12 @@ class Error(Exception):
     """widecol cannot be loaded into this connection."""
 
 
-def path(bigtable=False):
+def path(bigtable=False, hbase=False):
     """The file of the library: widecol.so, or widecol_bigtable.so (the
-    Bigtable store, present when it was built)."""
-    name = "widecol_bigtable.so" if bigtable else "widecol.so"
+    Bigtable store) or widecol_hbase.so (the HBase store), each present
+    when it was built."""
+    name = ("widecol_bigtable.so" if bigtable else
+            "widecol_hbase.so" if hbase else "widecol.so")
     for d in (_HERE, os.path.join(_HERE, "..", "..")):
         p = os.path.abspath(os.path.join(d, name))
         if os.path.exists(p):
@@ -37,9 +39,10 @@ def path(bigtable=False):
                 "install the package again" % (name, _HERE))
 
 
-def load(conn, bigtable=False):
-    """Loads widecol (and with bigtable=True the Bigtable store) into conn,
-    a sqlite3.Connection, leaving extension loading off again after."""
+def load(conn, bigtable=False, hbase=False):
+    """Loads widecol (and with bigtable=True the Bigtable store, with
+    hbase=True the HBase store) into conn, a sqlite3.Connection, leaving
+    extension loading off again after."""
     if not hasattr(conn, "enable_load_extension"):
         raise Error("this Python's sqlite3 module cannot load extensions: it was "
                     "built without them (configure --enable-loadable-sqlite-"
@@ -51,5 +54,7 @@ def load(conn, bigtable=False):
         conn.load_extension(path())
         if bigtable:
             conn.load_extension(path(bigtable=True))
+        if hbase:
+            conn.load_extension(path(hbase=True))
     finally:
         conn.enable_load_extension(False)

@@ -662,6 +662,14 @@ def contains_glob(pattern, value):
     return int(needle in _match_text(value))
 
 
+# The remote store the run's widecol tables use (--bigtable, --hbase): its
+# STORAGE kind, engine, how its tables are named, where its endpoint is.
+STORE = {"kind": "BIGTABLE", "engine": "Bigtable", "env": "BIGTABLE_EMULATOR_HOST",
+         "prefix": "projects/diff/instances/diff/tables/"}
+HBASE_STORE = {"kind": "HBASE", "engine": "HBase", "env": "WIDECOL_HBASE",
+               "prefix": "diff:"}
+
+
 class Runner:
     def __init__(self, ext, seed, cases, bigtable=None):
         self.ext = ext
@@ -697,7 +705,7 @@ class Runner:
         # outlives its DROP, and each runner counts from 1.  (By the
         # runner's whole name: by its initial, the races took the main
         # runner's tables, were refused at CREATE, and 3 in 4 never ran.)
-        return "projects/diff/instances/diff/tables/p%d_s%d_%s%d" % (
+        return STORE["prefix"] + "p%d_s%d_%s%d" % (
             os.getpid(), self.seed, type(self).__name__.lower(), self.n_tables)
 
     def fresh_tables(self, line, names):
@@ -709,7 +717,7 @@ class Runner:
             if m.group(0) not in names:
                 names[m.group(0)] = "'%s'" % self.new_bigtable()
             return names[m.group(0)]
-        return re.sub(r"'projects/diff/instances/diff/tables/[^']*'", rename, line)
+        return re.sub(r"'%s[^']*'" % re.escape(STORE["prefix"]), rename, line)
 
     def drop_w(self, db):
         """Drops w, which deletes its Bigtable tables."""
@@ -729,7 +737,7 @@ class Runner:
                     rows.sort(key=repr)
                 out.append(("ok", rows))
             except sqlite3.Error as e:
-                if self.bigtable and sql is sql_w and "Bigtable keeps no" in str(e):
+                if self.bigtable and sql is sql_w and "keeps no row" in str(e):
                     out.append(("refused", "Bigtable key"))
                 elif (self.existing and sql is sql_w
                       and getattr(e, "sqlite_errorcode", 0) == sqlite3.SQLITE_MISMATCH):
@@ -1271,7 +1279,7 @@ class Runner:
             w = d.create_sql()[0]
             w = re.sub(r"CREATE VIRTUAL TABLE \S+ USING", "CREATE VIRTUAL TABLE temp.wprobe USING", w, count=1)
             w = re.sub(r", CELLS\((?:[^()']|'[^']*')*\)", "", w)
-            db.execute(re.sub(r", STORAGE BIGTABLE '[^']*'( EXISTING WRITABLE)?", "", w))
+            db.execute(re.sub(r", STORAGE \w+ '[^']*'( EXISTING WRITABLE)?", "", w))
             d.probe = True
         db.execute("DELETE FROM temp.wprobe")
         try:
@@ -1347,7 +1355,7 @@ class Runner:
             db.execute(attach[-1])
         self.existing = False
         if self.bigtable:
-            d.storage = ", STORAGE BIGTABLE '%s'" % self.new_bigtable()
+            d.storage = ", STORAGE %s '%s'" % (STORE["kind"], self.new_bigtable())
             attach += self.as_existing(d, db, rng)
         w, o = d.create_sql()
         try:
@@ -1401,8 +1409,8 @@ class Runner:
         maker = [re.sub(r"CREATE VIRTUAL TABLE \S+ USING", "CREATE VIRTUAL TABLE temp.wmaker USING",
                         d.create_sql()[0], count=1).replace(res + ")", res + " EXTERNAL)"),
                  "DROP TABLE temp.wmaker"]
-        storage = ", CELLS(%s), STORAGE BIGTABLE %s EXISTING WRITABLE" % (
-            ", ".join(cells), res)
+        storage = ", CELLS(%s), STORAGE %s %s EXISTING WRITABLE" % (
+            ", ".join(cells), STORE["kind"], res)
         try:
             for sql in maker:
                 db.execute(sql)
@@ -1412,7 +1420,7 @@ class Runner:
                               d.create_sql()[0], count=1).replace(d.storage, storage))
             db.execute("DROP TABLE temp.wtry")
         except sqlite3.Error:
-            d.storage = ", STORAGE BIGTABLE '%s'" % self.new_bigtable()
+            d.storage = ", STORAGE %s '%s'" % (STORE["kind"], self.new_bigtable())
             return []
         d.storage = storage
         self.existing = True
@@ -1432,7 +1440,7 @@ class Runner:
             try:
                 db.execute("INSERT INTO w(%s) VALUES (%s)" % (", ".join(d.cols), ", ".join("?" * len(row))), row)
             except sqlite3.Error as e:
-                if not (self.bigtable and "Bigtable keeps no" in str(e)):
+                if not (self.bigtable and "keeps no row" in str(e)):
                     raise
                 db.execute("DELETE FROM o WHERE (%s) IS (%s)" % (", ".join(d.key), ", ".join("?" * len(d.key))),
                            [row[d.cols.index(k)] for k in d.key])
@@ -1522,7 +1530,7 @@ class VersionRunner(Runner):
         if spec["versions"] == 1 and not spec["ttl"]:
             opts = ", VERSIONS 1"
         if self.bigtable:
-            opts += ", STORAGE BIGTABLE '%s'" % self.new_bigtable()
+            opts += ", STORAGE %s '%s'" % (STORE["kind"], self.new_bigtable())
         w = "CREATE VIRTUAL TABLE w USING widecol(%s, ROWKEY(%s)%s%s%s)" % (
             d.col_defs(), spec["rowkey"], spec.get("options", ""), spec.get("extra", ""), opts)
         cols = ", ".join(d.cols)
@@ -2017,7 +2025,7 @@ class RaceRunner(Runner):
     def run_round(self, spec, seed):
         rng = random.Random(seed)
         d = Design(spec, rng)
-        d.storage = ", STORAGE BIGTABLE '%s'" % self.new_bigtable()
+        d.storage = ", STORAGE %s '%s'" % (STORE["kind"], self.new_bigtable())
         create = d.create_sql()[0]
         db = self.connect()
         db.text_factory = str
@@ -2172,6 +2180,10 @@ def main():
     ap.add_argument("--bigtable", default=None,
                     help="the Bigtable store's library: every widecol table "
                          "keeps its rows in Bigtable (BIGTABLE_EMULATOR_HOST)")
+    ap.add_argument("--hbase", default=None,
+                    help="the HBase store's library: every widecol table "
+                         "keeps its rows in HBase (WIDECOL_HBASE), as with "
+                         "--bigtable")
     ap.add_argument("--race", type=int, default=0,
                     help="with --bigtable: races per seed, two writer "
                          "processes on one table (see RACE_STATEMENTS)")
@@ -2188,11 +2200,14 @@ def main():
         race_worker(json.loads(args.race_worker, object_hook=lambda o: bytes.fromhex(
             o["$blob"]) if "$blob" in o else o))
         return 0
+    if args.hbase:
+        STORE.update(HBASE_STORE)
+        args.bigtable = args.hbase
     proxy = None
     if (args.faults or args.lose) and args.bigtable:
-        host, port = os.environ["BIGTABLE_EMULATOR_HOST"].rsplit(":", 1)
+        host, port = os.environ[STORE["env"]].rsplit(":", 1)
         proxy = FaultProxy(host, int(port), seed=args.seed)
-        os.environ["BIGTABLE_EMULATOR_HOST"] = proxy.address()
+        os.environ[STORE["env"]] = proxy.address()
         proxy.chaos(args.faults)
         proxy.lose(args.lose)
     runner = Runner(args.extension, args.seed, args.cases, args.bigtable)
@@ -2218,7 +2233,7 @@ def main():
     print("differential%s: %d seeds, %d designs, %d statements compared "
           "(%d refused as documented; %d of them on versioned designs against "
           "the model%s%s%s), %d designs with a mismatch"
-          % (" (Bigtable store)" if args.bigtable else "",
+          % (" (%s store)" % STORE["engine"] if args.bigtable else "",
              seeds, designs, runner.n_cases + vrunner.n_cases + rrunner.n_cases,
              runner.n_refused, vrunner.n_cases,
              "; %d failed writes kept what they sent, as documented; %d designs opened "

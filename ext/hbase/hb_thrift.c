@@ -1,0 +1,453 @@
+/*
+** hb_thrift.c: Thrift's binary protocol over one TCP connection (see
+** hb_thrift.h).  Written for widecol from Thrift's protocol description:
+** strict messages (version 1), fields as a type byte and a 16-bit id, all
+** integers big-endian, strings and binaries as a 32-bit length and bytes.
+*/
+#include "hbase/hb_thrift.h"
+#include "sqlite3ext.h"
+SQLITE_EXTENSION_INIT3
+
+#include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include <fcntl.h>
+
+#define HB_VERSION_1 0x80010000u
+/* Bounds on what a reply may hold, so that a broken peer cannot make the
+** reader allocate without end or recurse past its stack. */
+#define HB_MAX_DEPTH   64
+#define HB_MAX_STRING  (512 << 20)
+#define HB_MAX_MEMBERS (64 << 20)
+#define HB_READ_CHUNK  65536
+
+/* ---- Arena ---- */
+
+struct HbBlock {
+  HbBlock *pNext;
+  size_t nUsed, nSize;
+};
+
+void *hbArenaAlloc(HbArena *p, size_t n){
+  HbBlock *pB = p->pHead;
+  void *pOut;
+  n = (n + 15) & ~(size_t)15;
+  if( pB == 0 || pB->nUsed + n > pB->nSize ){
+    size_t nSize = n > 65536 ? n : 65536;
+    pB = sqlite3_malloc64(sizeof(HbBlock) + 16 + nSize);
+    if( pB == 0 ) return 0;
+    pB->nUsed = 0;
+    pB->nSize = nSize;
+    pB->pNext = p->pHead;
+    p->pHead = pB;
+  }
+  pOut = (unsigned char*)pB + ((sizeof(HbBlock) + 15) & ~(size_t)15) + pB->nUsed;
+  pB->nUsed += n;
+  return pOut;
+}
+
+void hbArenaFree(HbArena *p){
+  while( p->pHead ){
+    HbBlock *pNext = p->pHead->pNext;
+    sqlite3_free(p->pHead);
+    p->pHead = pNext;
+  }
+}
+
+const HbVal *hbField(const HbVal *pStruct, int id){
+  int64_t i;
+  if( pStruct == 0 || pStruct->eType != HB_STRUCT ) return 0;
+  for(i = 0; i < pStruct->n; i++){
+    if( pStruct->aChild[i].id == id ) return &pStruct->aChild[i];
+  }
+  return 0;
+}
+
+int64_t hbFieldInt(const HbVal *pStruct, int id, int64_t iDefault){
+  const HbVal *pV = hbField(pStruct, id);
+  return pV ? pV->i : iDefault;
+}
+
+/* ---- Writing ---- */
+
+static void putBE(WcBuf *p, uint64_t v, int nByte){
+  unsigned char a[8];
+  int i;
+  for(i = 0; i < nByte; i++) a[i] = (unsigned char)(v >> (8 * (nByte - 1 - i)));
+  wcBufAppend(p, a, nByte);
+}
+
+void hbWriteByte(WcBuf *p, int v){ putBE(p, (uint64_t)(v & 0xFF), 1); }
+void hbWriteI16(WcBuf *p, int v){ putBE(p, (uint64_t)(v & 0xFFFF), 2); }
+void hbWriteI32(WcBuf *p, int32_t v){ putBE(p, (uint32_t)v, 4); }
+void hbWriteI64(WcBuf *p, int64_t v){ putBE(p, (uint64_t)v, 8); }
+
+void hbWriteBinary(WcBuf *p, const void *a, int64_t n){
+  hbWriteI32(p, (int32_t)n);
+  wcBufAppend(p, a, n);
+}
+
+void hbWriteCall(WcBuf *p, const char *zMethod, int32_t iSeq){
+  hbWriteI32(p, (int32_t)(HB_VERSION_1 | HB_MSG_CALL));
+  hbWriteBinary(p, zMethod, (int64_t)strlen(zMethod));
+  hbWriteI32(p, iSeq);
+}
+
+void hbWriteField(WcBuf *p, int eType, int id){
+  hbWriteByte(p, eType);
+  hbWriteI16(p, id);
+}
+
+void hbWriteStop(WcBuf *p){ hbWriteByte(p, HB_STOP); }
+
+void hbWriteListBegin(WcBuf *p, int eElem, int32_t n){
+  hbWriteByte(p, eElem);
+  hbWriteI32(p, n);
+}
+
+void hbWriteMapBegin(WcBuf *p, int eKey, int eValue, int32_t n){
+  hbWriteByte(p, eKey);
+  hbWriteByte(p, eValue);
+  hbWriteI32(p, n);
+}
+
+void hbWriteBinaryField(WcBuf *p, int id, const void *a, int64_t n){
+  hbWriteField(p, HB_STRING, id);
+  hbWriteBinary(p, a, n);
+}
+
+void hbWriteI32Field(WcBuf *p, int id, int32_t v){
+  hbWriteField(p, HB_I32, id);
+  hbWriteI32(p, v);
+}
+
+void hbWriteI64Field(WcBuf *p, int id, int64_t v){
+  hbWriteField(p, HB_I64, id);
+  hbWriteI64(p, v);
+}
+
+void hbWriteBoolField(WcBuf *p, int id, int v){
+  hbWriteField(p, HB_BOOL, id);
+  hbWriteByte(p, v ? 1 : 0);
+}
+
+/* ---- The connection ---- */
+
+struct HbSock {
+  int fd;
+  unsigned char *aIn;   /* Received, not yet parsed: aIn[iIn..nIn) */
+  int64_t iIn, nIn;
+  int64_t nByteIn, nByteOut;
+};
+
+int64_t hbNowMs(void){
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Waits until fd is ready for events (POLLIN or POLLOUT): 0, or HB_ERR_*. */
+static int waitReady(int fd, short events, const HbDeadline *pWait){
+  for(;;){
+    struct pollfd pfd;
+    int64_t nLeft = pWait->iUntilMs - hbNowMs();
+    int rc;
+    if( pWait->xInterrupted && pWait->xInterrupted(pWait->pArg) ){
+      return HB_ERR_CANCELLED;
+    }
+    if( nLeft <= 0 ) return HB_ERR_TIMEOUT;
+    pfd.fd = fd;
+    pfd.events = events;
+    pfd.revents = 0;
+    rc = poll(&pfd, 1, (int)(nLeft < HB_POLL_MS ? nLeft : HB_POLL_MS));
+    if( rc > 0 ) return 0;
+    if( rc < 0 && errno != EINTR ) return HB_ERR_IO;
+  }
+}
+
+int hbSockOpen(HbSock **ppSock, const char *zHost, int port,
+               const HbDeadline *pWait, char **pzErr){
+  struct addrinfo hints, *pList = 0, *pA;
+  char zPort[16];
+  int fd = -1, rc, one = 1;
+  HbSock *pSock;
+  *ppSock = 0;
+  memset(&hints, 0, sizeof(hints));
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  snprintf(zPort, sizeof(zPort), "%d", port);
+  rc = getaddrinfo(zHost, zPort, &hints, &pList);
+  if( rc != 0 ){
+    *pzErr = sqlite3_mprintf("cannot resolve %s: %s", zHost, gai_strerror(rc));
+    return HB_ERR_IO;
+  }
+  rc = HB_ERR_IO;
+  for(pA = pList; pA && fd < 0; pA = pA->ai_next){
+    int err = 0;
+    socklen_t nErr = sizeof(err);
+    fd = socket(pA->ai_family, pA->ai_socktype | SOCK_CLOEXEC, pA->ai_protocol);
+    if( fd < 0 ) continue;
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+    if( connect(fd, pA->ai_addr, pA->ai_addrlen) == 0 ) break;
+    if( errno == EINPROGRESS ){
+      rc = waitReady(fd, POLLOUT, pWait);
+      if( rc == 0 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &nErr) == 0
+       && err == 0 ){
+        break;
+      }
+      if( rc == 0 ){
+        rc = HB_ERR_IO;
+        errno = err;
+      }
+    }
+    close(fd);
+    fd = -1;
+    if( rc == HB_ERR_CANCELLED || rc == HB_ERR_TIMEOUT ) break;
+  }
+  freeaddrinfo(pList);
+  if( fd < 0 ){
+    *pzErr = rc == HB_ERR_IO
+        ? sqlite3_mprintf("cannot connect to %s:%d: %s", zHost, port,
+                          strerror(errno))
+        : sqlite3_mprintf("no connection to %s:%d within the deadline",
+                          zHost, port);
+    return rc == 0 ? HB_ERR_IO : rc;
+  }
+  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+  pSock = sqlite3_malloc(sizeof(*pSock));
+  if( pSock == 0 ){
+    close(fd);
+    return HB_ERR_NOMEM;
+  }
+  memset(pSock, 0, sizeof(*pSock));
+  pSock->fd = fd;
+  *ppSock = pSock;
+  return 0;
+}
+
+void hbSockClose(HbSock *pSock){
+  if( pSock == 0 ) return;
+  close(pSock->fd);
+  sqlite3_free(pSock->aIn);
+  sqlite3_free(pSock);
+}
+
+int64_t hbSockBytesIn(const HbSock *pSock){ return pSock->nByteIn; }
+int64_t hbSockBytesOut(const HbSock *pSock){ return pSock->nByteOut; }
+
+int hbSockSend(HbSock *pSock, const unsigned char *a, int64_t n,
+               const HbDeadline *pWait){
+  while( n > 0 ){
+    ssize_t nSent = send(pSock->fd, a, (size_t)n, MSG_NOSIGNAL);
+    if( nSent > 0 ){
+      a += nSent;
+      n -= nSent;
+      pSock->nByteOut += nSent;
+    }else if( nSent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK
+                            || errno == EINTR) ){
+      int rc = waitReady(pSock->fd, POLLOUT, pWait);
+      if( rc ) return rc;
+    }else{
+      return HB_ERR_IO;
+    }
+  }
+  return 0;
+}
+
+/* Makes n bytes available at pSock->aIn[iIn]: 0, or HB_ERR_*. */
+static int need(HbSock *pSock, int64_t n, const HbDeadline *pWait){
+  while( pSock->nIn - pSock->iIn < n ){
+    ssize_t nGot;
+    int64_t nWant = n - (pSock->nIn - pSock->iIn);
+    if( pSock->iIn > 0 ){
+      memmove(pSock->aIn, &pSock->aIn[pSock->iIn],
+              (size_t)(pSock->nIn - pSock->iIn));
+      pSock->nIn -= pSock->iIn;
+      pSock->iIn = 0;
+    }
+    {
+      int64_t nRoom = sqlite3_msize(pSock->aIn) - pSock->nIn;
+      if( nRoom < nWant || nRoom < HB_READ_CHUNK ){
+        int64_t nNew = pSock->nIn + (nWant > HB_READ_CHUNK ? nWant : HB_READ_CHUNK);
+        unsigned char *aNew = sqlite3_realloc64(pSock->aIn, (sqlite3_uint64)nNew);
+        if( aNew == 0 ) return HB_ERR_NOMEM;
+        pSock->aIn = aNew;
+      }
+    }
+    nGot = recv(pSock->fd, &pSock->aIn[pSock->nIn],
+                (size_t)(sqlite3_msize(pSock->aIn) - pSock->nIn), 0);
+    if( nGot > 0 ){
+      pSock->nIn += nGot;
+      pSock->nByteIn += nGot;
+    }else if( nGot < 0 && (errno == EAGAIN || errno == EWOULDBLOCK
+                           || errno == EINTR) ){
+      int rc = waitReady(pSock->fd, POLLIN, pWait);
+      if( rc ) return rc;
+    }else{
+      return HB_ERR_IO;
+    }
+  }
+  return 0;
+}
+
+static int readBE(HbSock *pSock, int nByte, const HbDeadline *pWait,
+                  uint64_t *pV){
+  int rc = need(pSock, nByte, pWait), i;
+  uint64_t v = 0;
+  if( rc ) return rc;
+  for(i = 0; i < nByte; i++) v = (v << 8) | pSock->aIn[pSock->iIn + i];
+  pSock->iIn += nByte;
+  *pV = v;
+  return 0;
+}
+
+typedef struct Reader Reader;
+struct Reader {
+  HbSock *pSock;
+  HbArena *pArena;
+  const HbDeadline *pWait;
+};
+
+static int readValue(Reader *r, int eType, HbVal *pOut, int iDepth);
+
+/* Reads n members of types aeType[] (a map's key and value alternate). */
+static int readMembers(Reader *r, const int *aeType, int nType, int64_t n,
+                       HbVal *pOut, int iDepth){
+  int64_t i;
+  int rc;
+  if( n < 0 || n > HB_MAX_MEMBERS ) return HB_ERR_PROTOCOL;
+  pOut->n = n * nType;
+  pOut->aChild = n ? hbArenaAlloc(r->pArena, sizeof(HbVal) * (size_t)pOut->n) : 0;
+  if( n && pOut->aChild == 0 ) return HB_ERR_NOMEM;
+  for(i = 0; i < pOut->n; i++){
+    memset(&pOut->aChild[i], 0, sizeof(HbVal));
+    rc = readValue(r, aeType[i % nType], &pOut->aChild[i], iDepth + 1);
+    if( rc ) return rc;
+  }
+  return 0;
+}
+
+/* A struct's fields, up to its stop; as many as it has. */
+static int readStruct(Reader *r, HbVal *pOut, int iDepth){
+  HbVal aField[32], *aMore = 0;
+  int64_t n = 0, nAlloc = 32;
+  int rc;
+  for(;;){
+    uint64_t eType, id;
+    HbVal *pF;
+    if( (rc = readBE(r->pSock, 1, r->pWait, &eType)) != 0 ) return rc;
+    if( eType == HB_STOP ) break;
+    if( (rc = readBE(r->pSock, 2, r->pWait, &id)) != 0 ) return rc;
+    if( n == nAlloc ){
+      HbVal *aNew = hbArenaAlloc(r->pArena, sizeof(HbVal) * (size_t)nAlloc * 2);
+      if( aNew == 0 ) return HB_ERR_NOMEM;
+      memcpy(aNew, aMore ? aMore : aField, sizeof(HbVal) * (size_t)n);
+      aMore = aNew;
+      nAlloc *= 2;
+    }
+    pF = aMore ? &aMore[n] : &aField[n];
+    memset(pF, 0, sizeof(*pF));
+    pF->id = (int16_t)id;
+    if( (rc = readValue(r, (int)eType, pF, iDepth + 1)) != 0 ) return rc;
+    n++;
+  }
+  pOut->n = n;
+  if( aMore ){
+    pOut->aChild = aMore;
+  }else if( n ){
+    pOut->aChild = hbArenaAlloc(r->pArena, sizeof(HbVal) * (size_t)n);
+    if( pOut->aChild == 0 ) return HB_ERR_NOMEM;
+    memcpy(pOut->aChild, aField, sizeof(HbVal) * (size_t)n);
+  }
+  return 0;
+}
+
+static int readValue(Reader *r, int eType, HbVal *pOut, int iDepth){
+  uint64_t v, e1, e2;
+  int rc, aeType[2];
+  if( iDepth > HB_MAX_DEPTH ) return HB_ERR_PROTOCOL;
+  pOut->eType = eType;
+  switch( eType ){
+    case HB_BOOL: case HB_BYTE:
+      if( (rc = readBE(r->pSock, 1, r->pWait, &v)) != 0 ) return rc;
+      pOut->i = (int8_t)v;
+      return 0;
+    case HB_I16:
+      if( (rc = readBE(r->pSock, 2, r->pWait, &v)) != 0 ) return rc;
+      pOut->i = (int16_t)v;
+      return 0;
+    case HB_I32:
+      if( (rc = readBE(r->pSock, 4, r->pWait, &v)) != 0 ) return rc;
+      pOut->i = (int32_t)v;
+      return 0;
+    case HB_I64: case HB_DOUBLE:
+      if( (rc = readBE(r->pSock, 8, r->pWait, &v)) != 0 ) return rc;
+      pOut->i = (int64_t)v;
+      return 0;
+    case HB_STRING: {
+      unsigned char *a;
+      if( (rc = readBE(r->pSock, 4, r->pWait, &v)) != 0 ) return rc;
+      if( (int32_t)v < 0 || v > HB_MAX_STRING ) return HB_ERR_PROTOCOL;
+      if( (rc = need(r->pSock, (int64_t)v, r->pWait)) != 0 ) return rc;
+      a = hbArenaAlloc(r->pArena, (size_t)v + 1);
+      if( a == 0 ) return HB_ERR_NOMEM;
+      memcpy(a, &r->pSock->aIn[r->pSock->iIn], (size_t)v);
+      a[v] = 0;
+      r->pSock->iIn += (int64_t)v;
+      pOut->a = a;
+      pOut->n = (int64_t)v;
+      return 0;
+    }
+    case HB_STRUCT:
+      return readStruct(r, pOut, iDepth);
+    case HB_LIST: case HB_SET:
+      if( (rc = readBE(r->pSock, 1, r->pWait, &e1)) != 0 ) return rc;
+      if( (rc = readBE(r->pSock, 4, r->pWait, &v)) != 0 ) return rc;
+      aeType[0] = (int)e1;
+      return readMembers(r, aeType, 1, (int32_t)v, pOut, iDepth);
+    case HB_MAP:
+      if( (rc = readBE(r->pSock, 1, r->pWait, &e1)) != 0 ) return rc;
+      if( (rc = readBE(r->pSock, 1, r->pWait, &e2)) != 0 ) return rc;
+      if( (rc = readBE(r->pSock, 4, r->pWait, &v)) != 0 ) return rc;
+      aeType[0] = (int)e1;
+      aeType[1] = (int)e2;
+      return readMembers(r, aeType, 2, (int32_t)v, pOut, iDepth);
+    default:
+      return HB_ERR_PROTOCOL;
+  }
+}
+
+int hbReadReply(HbSock *pSock, HbArena *pArena, const HbDeadline *pWait,
+                int *peKind, int32_t *piSeq, HbVal **ppBody){
+  Reader r;
+  uint64_t v, nName, iSeq;
+  HbVal *pBody;
+  int rc;
+  r.pSock = pSock;
+  r.pArena = pArena;
+  r.pWait = pWait;
+  *ppBody = 0;
+  if( (rc = readBE(pSock, 4, pWait, &v)) != 0 ) return rc;
+  if( (v & 0xFFFF0000u) != HB_VERSION_1 ) return HB_ERR_PROTOCOL;
+  *peKind = (int)(v & 0xFF);
+  if( (rc = readBE(pSock, 4, pWait, &nName)) != 0 ) return rc;
+  if( nName > 1024 ) return HB_ERR_PROTOCOL;
+  if( (rc = need(pSock, (int64_t)nName, pWait)) != 0 ) return rc;
+  pSock->iIn += (int64_t)nName;
+  if( (rc = readBE(pSock, 4, pWait, &iSeq)) != 0 ) return rc;
+  *piSeq = (int32_t)iSeq;
+  pBody = hbArenaAlloc(pArena, sizeof(HbVal));
+  if( pBody == 0 ) return HB_ERR_NOMEM;
+  memset(pBody, 0, sizeof(*pBody));
+  pBody->eType = HB_STRUCT;
+  if( (rc = readStruct(&r, pBody, 0)) != 0 ) return rc;
+  *ppBody = pBody;
+  return 0;
+}

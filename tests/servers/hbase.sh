@@ -1,0 +1,168 @@
+#!/bin/sh
+# The HBase of widecol's tests, the binding way to start and stop it (for
+# our tests and for tests outside the project):
+#
+#   sh tests/servers/hbase.sh start    resolves HBase 2.6 from Maven Central
+#       (tests/servers/hbase/pom.xml), starts WidecolHBase.java with JDK 17
+#       (a one-master, one-region-server mini cluster on the local
+#       filesystem and its Thrift2 gateway, every port a free loopback
+#       port) and, once HBase answers, prints one NAME=value a line:
+#         WIDECOL_HBASE=127.0.0.1:PORT      the Thrift2 gateway (widecol)
+#         WIDECOL_HBASE_ZK=127.0.0.1:PORT   ZooKeeper (HBase's Java client)
+#   sh tests/servers/hbase.sh stop     stops it by its PID, removes its data
+#   sh tests/servers/hbase.sh client ARGS...   HBase's Java client, the
+#       ground truth (WidecolHBase.java: cells|regions|describe <table>,
+#       tables)
+#   sh tests/servers/hbase.sh check    says whether Java 17 and Maven are
+#       here (exit 0), or why not (exit 1)
+#
+# State lives in $WIDECOL_HBASE_DIR (default build/hbase under the current
+# directory).  The Maven repository cache (~/.m2) may stay between runs;
+# nothing from Maven is committed.  Readiness waits up to
+# $WIDECOL_HBASE_START_SECONDS (180).
+set -e
+here=$(cd "$(dirname "$0")" && pwd)
+dir=${WIDECOL_HBASE_DIR:-build/hbase}
+mkdir -p "$dir"
+dir=$(cd "$dir" && pwd)
+
+# JDK 17 by name, never whatever java comes first on the PATH: HBase 2.6
+# is built and tested on it.
+jdk17() {
+  if command -v update-java-alternatives >/dev/null 2>&1; then
+    update-java-alternatives -l 2>/dev/null | awk '$1 ~ /17/ { print $3; exit }'
+  fi
+}
+
+check() {
+  home=$(jdk17)
+  if [ -z "$home" ]; then
+    for h in /usr/lib/jvm/java-17-openjdk-amd64 /usr/lib/jvm/java-17-openjdk-arm64; do
+      [ -x "$h/bin/java" ] && home=$h && break
+    done
+  fi
+  if [ -z "$home" ] || [ ! -x "$home/bin/javac" ]; then
+    echo "no JDK 17 (apt-get install openjdk-17-jdk-headless)"
+    return 1
+  fi
+  if ! command -v mvn >/dev/null 2>&1; then
+    echo "no Maven (apt-get install maven)"
+    return 1
+  fi
+  JAVA_HOME=$home
+  return 0
+}
+
+# The flags HBase's own build runs its tests with on JDK 17: its shaded
+# Netty and its memory accounting reach into the JDK's internals.
+JVM_FLAGS="-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true
+  --add-modules jdk.unsupported
+  --add-opens java.base/java.nio=ALL-UNNAMED
+  --add-opens java.base/sun.nio.ch=ALL-UNNAMED
+  --add-opens java.base/java.lang=ALL-UNNAMED
+  --add-opens java.base/jdk.internal.ref=ALL-UNNAMED
+  --add-opens java.base/java.lang.reflect=ALL-UNNAMED
+  --add-opens java.base/java.util=ALL-UNNAMED
+  --add-opens java.base/java.util.concurrent=ALL-UNNAMED
+  --add-exports java.base/jdk.internal.misc=ALL-UNNAMED
+  --add-exports java.security.jgss/sun.security.krb5=ALL-UNNAMED
+  --add-exports java.base/sun.net.dns=ALL-UNNAMED
+  --add-exports java.base/sun.net.util=ALL-UNNAMED"
+
+# The classpath (resolved once, then from the cache) and the harness,
+# compiled when its source is newer.
+build() {
+  cp="$dir/classpath.txt"
+  if [ ! -s "$cp" ] || [ "$here/hbase/pom.xml" -nt "$cp" ]; then
+    echo "hbase: resolving HBase from Maven (tests/servers/hbase/pom.xml)" >&2
+    JAVA_HOME=$JAVA_HOME mvn -q -B -f "$here/hbase/pom.xml" \
+      dependency:build-classpath -Dmdep.outputFile="$cp" >"$dir/mvn.log" 2>&1 || {
+        echo "hbase: Maven could not resolve HBase:" >&2
+        tail -n 20 "$dir/mvn.log" >&2
+        exit 1
+      }
+  fi
+  src="$here/hbase/src/main/java/WidecolHBase.java"
+  if [ ! -f "$dir/classes/WidecolHBase.class" ] || [ "$src" -nt "$dir/classes/WidecolHBase.class" ]; then
+    mkdir -p "$dir/classes"
+    "$JAVA_HOME/bin/javac" -nowarn -cp "$(cat "$cp")" -d "$dir/classes" "$src"
+  fi
+  cat > "$dir/log4j.properties" <<LOG
+log4j.rootLogger=WARN,file
+log4j.appender.file=org.apache.log4j.FileAppender
+log4j.appender.file.File=\${widecol.hbase.log}
+log4j.appender.file.layout=org.apache.log4j.PatternLayout
+log4j.appender.file.layout.ConversionPattern=%d %p %c{1}: %m%n
+LOG
+}
+
+java_run() {
+  log=$1; heap=$2; shift 2
+  # exec: the PID started is the JVM's, which stop kills.
+  # shellcheck disable=SC2086
+  exec "$JAVA_HOME/bin/java" "-Xmx$heap" $JVM_FLAGS \
+    -Dlog4j.configuration="file:$dir/log4j.properties" -Dwidecol.hbase.log="$log" \
+    -cp "$dir/classes:$(cat "$dir/classpath.txt")" WidecolHBase "$@"
+}
+
+stop() {
+  for f in java holder; do
+    if [ -f "$dir/$f.pid" ]; then
+      pid=$(cat "$dir/$f.pid")
+      kill "$pid" 2>/dev/null || true
+      i=0
+      while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+      kill -9 "$pid" 2>/dev/null || true
+      rm -f "$dir/$f.pid"
+    fi
+  done
+  rm -rf "$dir/data" "$dir/stdin" "$dir/out.txt" "$dir/env"
+}
+
+case "$1" in
+  check)
+    check
+    ;;
+  start)
+    check >"$dir/why" || { echo "hbase: cannot start: $(cat "$dir/why")" >&2; exit 1; }
+    stop
+    build
+    mkdir -p "$dir/data"
+    mkfifo "$dir/stdin"
+    # The harness stops when its stdin closes; this holds it open until
+    # stop kills it.
+    sleep 2147483647 >"$dir/stdin" &
+    echo $! >"$dir/holder.pid"
+    java_run "$dir/data/hbase.log" 1g serve "$dir/data" <"$dir/stdin" \
+      >"$dir/out.txt" 2>"$dir/data/stderr.txt" &
+    echo $! >"$dir/java.pid"
+    limit=${WIDECOL_HBASE_START_SECONDS:-180}
+    i=0
+    while ! grep -q '^ready$' "$dir/out.txt" 2>/dev/null; do
+      if ! kill -0 "$(cat "$dir/java.pid")" 2>/dev/null || [ $i -ge $((limit * 10)) ]; then
+        echo "hbase: HBase did not start within ${limit} s; its log:" >&2
+        tail -n 30 "$dir/data/stderr.txt" "$dir/data/hbase.log" >&2 2>/dev/null
+        stop
+        exit 1
+      fi
+      sleep 0.1
+      i=$((i + 1))
+    done
+    grep '^WIDECOL_' "$dir/out.txt" | tee "$dir/env"
+    ;;
+  stop)
+    stop
+    ;;
+  client)
+    shift
+    check >/dev/null || { echo "hbase: no client: $(check)" >&2; exit 1; }
+    [ -f "$dir/env" ] || { echo "hbase: not started (sh tests/servers/hbase.sh start)" >&2; exit 1; }
+    build
+    zk=$(sed -n 's/^WIDECOL_HBASE_ZK=//p' "$dir/env")
+    (java_run "$dir/client.log" 512m "$zk" "$@")
+    ;;
+  *)
+    echo "usage: sh tests/servers/hbase.sh start|stop|client ARGS|check" >&2
+    exit 2
+    ;;
+esac

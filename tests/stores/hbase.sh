@@ -1,0 +1,38 @@
+#!/bin/sh
+# The HBase store's tests (make test): starts the HBase of our tests once
+# (tests/servers/hbase.sh: HBase 2.6's mini cluster and its Thrift2
+# gateway, on free loopback ports), runs the sqllogictest scripts of
+# tests/stores/hbase/ with both libraries loaded, the checks against
+# HBase's Java client of tests/stores/hbase_check.py, and the differential
+# test on the HBase store, then stops HBase by its PID.  Without
+# widecol_hbase.so, JDK 17 or Maven the tests report themselves skipped,
+# with the reason.  Run from the repository root after `make`.  HB_SLT
+# names the runner, HB_LIB the directory of the two libraries.
+slt=${HB_SLT:-build/slt}
+lib=${HB_LIB:-.}
+if [ ! -f "$lib/widecol_hbase.so" ]; then
+  echo "hbase tests: SKIPPED: $lib/widecol_hbase.so was not built (it needs protobuf-c and protoc-c: apt-get install libprotobuf-c-dev protobuf-c-compiler)"
+  exit 0
+fi
+if ! why=$(sh tests/servers/hbase.sh check); then
+  echo "hbase tests: SKIPPED: $why"
+  exit 0
+fi
+export WIDECOL_HBASE_DIR="${WIDECOL_HBASE_DIR:-build/hbase-test}"
+started=$(date +%s)
+if ! env=$(sh tests/servers/hbase.sh start); then
+  echo "hbase tests: HBase did not start (tests/servers/hbase.sh start, above)"
+  exit 1
+fi
+trap 'sh tests/servers/hbase.sh stop' EXIT
+for line in $env; do export "$line"; done
+echo "hbase tests: HBase's Thrift2 gateway on $WIDECOL_HBASE, ready in $(( $(date +%s) - started )) s"
+
+status=0
+"$slt" --defensive --extension "$lib/widecol.so" --extension "$lib/widecol_hbase.so" \
+  tests/stores/hbase/*.test || status=1
+/usr/bin/python3 tests/stores/hbase_check.py --extension "$lib/widecol" \
+  --hbase "$lib/widecol_hbase" || status=1
+/usr/bin/python3 tests/harness/differential.py --extension "$lib/widecol" \
+  --hbase "$lib/widecol_hbase" --cases 20 --random 0 || status=1
+exit $status
