@@ -368,9 +368,11 @@ BT_EMULATOR = $(shell command -v cbtemulator 2>/dev/null || dpkg -L \
 SAN_PRELOAD = $(shell $(CC) -print-file-name=libasan.so) \
               $(shell $(CC) -print-file-name=libubsan.so)
 
-asan: $(ASAN_DIR)/widecol.so $(BT_SO:%=$(ASAN_DIR)/%) $(ASAN_DIR)/slt \
-      $(ASAN_REPLAY)
+asan: $(ASAN_DIR)/widecol.so $(BT_SO:%=$(ASAN_DIR)/%) $(HB_SO:%=$(ASAN_DIR)/%) \
+      $(ASAN_DIR)/slt $(ASAN_REPLAY)
 	@sh tests/logic/selftest.sh $(ASAN_DIR)/slt
+	@ASAN_OPTIONS=detect_leaks=1 HB_SLT=$(ASAN_DIR)/slt HB_LIB=$(ASAN_DIR) \
+	  HB_SCRIPTS_ONLY=1 sh tests/stores/hbase.sh
 	@ASAN_OPTIONS=detect_leaks=1 BT_SLT=$(ASAN_DIR)/slt BT_LIB=$(ASAN_DIR) \
 	  BT_SCRIPTS_ONLY=1 BT_DIFF_PRELOAD="$(SAN_PRELOAD)" sh tests/stores/bigtable.sh
 	@if command -v cbt >/dev/null 2>&1 && [ -x "$(BT_EMULATOR)" ] \

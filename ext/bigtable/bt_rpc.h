@@ -169,7 +169,8 @@ int64_t btNowMs(void);
 /* True if the statement pWait waits for was interrupted. */
 int btInterrupted(const BtWait *pWait);
 
-/* A unary call: zMethod is the full method path
+/* A unary call (bt_util.c, over btCallStart() and btCallFinish(), which
+** each transport defines): zMethod is the full method path
 ** ("/google.bigtable.v2.Bigtable/CheckAndMutateRow"), zTable the
 ** resource the call is about (routing header).  On success *ppResp is the
 ** response, to free with protobuf_c_message_free_unpacked(). */

@@ -144,6 +144,8 @@ struct BtPending {
                             ** else = !applied */
   int bCheck;           /* A CheckAndMutateRow */
   int bNoCall;          /* Nothing was sent: the answer is bMatched */
+  const ProtobufCMessage *pAdmin;   /* An admin call's request, made whole
+                                    ** at btCallFinish() */
   int bMatched;
 };
 
@@ -853,7 +855,7 @@ static int rowExists(BtConn *pConn, const char *zTable,
   WcBuf req = {0, 0, 0, 0};
   BtPending *pDone = 0;
   const HbVal *pRes = 0;
-  int code;
+  int code, bExists;
   hbWriteCall(&req, "exists", 0);
   hbWriteBinaryField(&req, 1, zTable, (int64_t)strlen(zTable));
   hbWriteField(&req, HB_STRUCT, 2);
@@ -862,9 +864,10 @@ static int rowExists(BtConn *pConn, const char *zTable,
   hbWriteStop(&req);
   code = invoke(pConn, "exists", zTable, &req, pWait, &pDone, &pRes, pStatus);
   wcBufFree(&req);
+  bExists = code == BT_OK && pRes && pRes->i;
   pendingFree(pDone);
   if( code != BT_OK ) return -1;
-  return pRes && pRes->i ? 1 : 0;
+  return bExists;
 }
 
 /* Starts a CheckAndMutateRow: the marker read first if the check is of a
@@ -1328,7 +1331,7 @@ BtPending *btCallStart(BtConn *pConn, const char *zMethod, const char *zTable,
   p->zMethod = zMethod;
   p->wait = *pWait;
   p->bNoCall = 1;
-  p->reply.pBody = (HbVal*)pReq;   /* the request, read at finish */
+  p->pAdmin = pReq;
   p->bRead = 1;
   return p;
 }
@@ -1342,8 +1345,7 @@ int btCallFinish(BtPending *p, const ProtobufCMessageDescriptor *pRespDesc,
   if( p->bCheck ){
     code = finishCheckAndMutate(p, ppResp, pStatus);
   }else{
-    const ProtobufCMessage *pReq = (const ProtobufCMessage*)p->reply.pBody;
-    p->reply.pBody = 0;
+    const ProtobufCMessage *pReq = p->pAdmin;
     if( M_SUFFIX(zMethod, "/CreateTable") ){
       code = createTable(p->pConn, (const Wcbt__CreateTableRequest*)pReq,
                          &p->wait, ppResp, pStatus);

@@ -7,7 +7,8 @@
 # test on the HBase store, then stops HBase by its PID.  Without
 # widecol_hbase.so, JDK 17 or Maven the tests report themselves skipped,
 # with the reason.  Run from the repository root after `make`.  HB_SLT
-# names the runner, HB_LIB the directory of the two libraries.
+# names the runner, HB_LIB the directory of the two libraries, and
+# HB_SCRIPTS_ONLY=1 runs the scripts alone (`make asan`).
 slt=${HB_SLT:-build/slt}
 lib=${HB_LIB:-.}
 if [ ! -f "$lib/widecol_hbase.so" ]; then
@@ -31,6 +32,7 @@ echo "hbase tests: HBase's Thrift2 gateway on $WIDECOL_HBASE, ready in $(( $(dat
 status=0
 "$slt" --defensive --extension "$lib/widecol.so" --extension "$lib/widecol_hbase.so" \
   tests/stores/hbase/*.test || status=1
+[ -n "$HB_SCRIPTS_ONLY" ] && exit $status
 /usr/bin/python3 tests/stores/hbase_check.py --extension "$lib/widecol" \
   --hbase "$lib/widecol_hbase" || status=1
 /usr/bin/python3 tests/harness/differential.py --extension "$lib/widecol" \
