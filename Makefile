@@ -21,6 +21,10 @@
 #                   protobuf-c); `make` builds it too
 #   make bigtable-demo  the payments design on Google's Bigtable emulator
 #                   (sql/bigtable/demo.sh starts and stops it)
+#   make hbase      build widecol_hbase.so, the HBase store (protobuf-c);
+#                   `make` builds it too
+#   make hbase-demo the payments design on a real HBase
+#                   (sql/hbase/demo.sh starts and stops it)
 #   make bench      widecol against SQLite's own B-tree (bench/bench.c) at
 #                   100,000 and 1,000,000 rows; BENCH_10M=1 adds 10,000,000
 #   make compare    1,000,000 orders under a sequential, a reversed and a
@@ -87,7 +91,7 @@ ASAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
              -fno-sanitize-recover=all -DWC_DEBUG
 
 .PHONY: all test check check-stores check-packaging asan valgrind pyclient demo bench bench-more compare soak fuzz clean \
-        bigtable bigtable-demo test-bigtable hbase examples install uninstall dist \
+        bigtable bigtable-demo test-bigtable hbase hbase-demo examples install uninstall dist \
         distcheck
 
 all: widecol.so $(BT_SO) $(HB_SO) libwidecol.a
@@ -426,6 +430,9 @@ demo: all
 
 bigtable-demo: widecol.so widecol_bigtable.so
 	sh sql/bigtable/demo.sh
+
+hbase-demo: widecol.so widecol_hbase.so
+	sh sql/hbase/demo.sh
 
 bench/bench: bench/bench.c
 	$(CC) $(CFLAGS) $(WARN) -o $@ bench/bench.c -lsqlite3

@@ -37,4 +37,15 @@ status=0
   --hbase "$lib/widecol_hbase" || status=1
 /usr/bin/python3 tests/harness/differential.py --extension "$lib/widecol" \
   --hbase "$lib/widecol_hbase" --cases 20 --random 0 || status=1
+# The README's script, on this HBase: the seeds' answers.
+out=$(sh sql/hbase/demo.sh 2>&1)
+if printf '%s' "$out" | grep -q '| 000123_01-01-2017 16:06:30_012345682 | 99.0   | wire |' &&
+   printf '%s' "$out" | grep -q '| 01-01-2017 09:07:00_000023_012345683 | 23 ' &&
+   printf '%s' "$out" | grep -q '| 1364248510 | d ' &&
+   printf '%s' "$out" | grep -q '| 59b2_user000002  | user000002 | bob ' &&
+   printf '%s' "$out" | grep -q '^000123_01-01-2017 16:06:30_012345682 p:mode timestamp=[0-9]* value=wire$'; then
+  echo "hbase demo: ok"
+else
+  echo "hbase demo FAILED:"; printf '%s\n' "$out" | tail -20; status=1
+fi
 exit $status

@@ -11,6 +11,9 @@
 **                   its standard input closes.
 **   <zk> cells <table>     every cell, every version: hex(row) family
 **                          hex(qualifier) timestamp hex(value), one a line
+**   <zk> scan <table> [prefix]  the newest cells, as HBase's shell shows
+**                          bytes (Bytes.toStringBinary): row family:qualifier
+**                          timestamp=t value=v
 **   <zk> regions <table>   each region's start key, hex ("" the first)
 **   <zk> describe <table>  each family: name VERSIONS n TTL s
 **                          NEW_VERSION_BEHAVIOR true|false
@@ -135,6 +138,9 @@ public final class WidecolHBase {
         case "cells":
           cells(conn, TableName.valueOf(args[2]));
           break;
+        case "scan":
+          scan(conn, TableName.valueOf(args[2]), args.length > 3 ? args[3] : "");
+          break;
         case "regions":
           try (RegionLocator loc = conn.getRegionLocator(TableName.valueOf(args[2]))) {
             for (HRegionLocation r : loc.getAllRegionLocations()) {
@@ -162,6 +168,21 @@ public final class WidecolHBase {
               + Bytes.toHex(CellUtil.cloneQualifier(c)) + " "
               + c.getTimestamp() + " "
               + Bytes.toHex(CellUtil.cloneValue(c)));
+        }
+      }
+    }
+  }
+
+  private static void scan(Connection conn, TableName name, String prefix) throws IOException {
+    Scan scan = new Scan().setRowPrefixFilter(Bytes.toBytes(prefix));
+    try (Table t = conn.getTable(name); ResultScanner rs = t.getScanner(scan)) {
+      for (Result r : rs) {
+        for (Cell c : r.rawCells()) {
+          System.out.println(Bytes.toStringBinary(CellUtil.cloneRow(c)) + " "
+              + Bytes.toString(CellUtil.cloneFamily(c)) + ":"
+              + Bytes.toStringBinary(CellUtil.cloneQualifier(c))
+              + " timestamp=" + c.getTimestamp()
+              + " value=" + Bytes.toStringBinary(CellUtil.cloneValue(c)));
         }
       }
     }

@@ -1,0 +1,21 @@
+#!/bin/sh
+# Runs sql/hbase/payments.sql on a real HBase (the payments design created
+# on HBase, the local rows copied over, the HBase blog's two scans read
+# back, Lindorm's newest-N logs, a salted design) and shows the rows as
+# HBase's own Java client reads them.  Starts HBase with
+# tests/servers/hbase.sh (JDK 17 and Maven) and stops it after, unless
+# WIDECOL_HBASE names a running Thrift2 gateway already.  Run from the
+# repository root after `make` (`make hbase-demo`).
+set -e
+here=$(dirname "$0")
+if [ -z "$WIDECOL_HBASE" ]; then
+  export WIDECOL_HBASE_DIR="${WIDECOL_HBASE_DIR:-build/hbase-demo}"
+  env=$(sh tests/servers/hbase.sh start)
+  trap 'sh tests/servers/hbase.sh stop' EXIT
+  for line in $env; do export "$line"; done
+  echo "HBase's Thrift2 gateway on $WIDECOL_HBASE"
+fi
+sqlite3 -bail :memory: < "$here/payments.sql"
+echo
+echo "HBase's Java client (tests/servers/hbase.sh client scan demo:payments 000123):"
+sh tests/servers/hbase.sh client scan demo:payments 000123
