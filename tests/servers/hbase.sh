@@ -85,7 +85,8 @@ build() {
   src="$here/hbase/src/main/java/WidecolHBase.java"
   if [ ! -f "$dir/classes/WidecolHBase.class" ] || [ "$src" -nt "$dir/classes/WidecolHBase.class" ]; then
     mkdir -p "$dir/classes"
-    "$JAVA_HOME/bin/javac" -nowarn -cp "$(cat "$cp")" -d "$dir/classes" "$src"
+    "$JAVA_HOME/bin/javac" -nowarn -cp "$(cat "$cp")" -d "$dir/classes" "$src" \
+      >"$dir/javac.log" 2>&1 || { cat "$dir/javac.log" >&2; exit 1; }
   fi
   cat > "$dir/log4j.properties" <<LOG
 log4j.rootLogger=WARN,file
