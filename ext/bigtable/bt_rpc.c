@@ -129,27 +129,10 @@ static grpc_channel *makeChannel(const char *zTarget, const char *zToken){
   return pChannel;
 }
 
-/* The deadline BT_TIMEOUT_ENV sets, or -1 (and *pzErr) if it is not a
-** number of milliseconds. */
-static int64_t timeoutFromEnv(char **pzErr){
-  const char *z = getenv(BT_TIMEOUT_ENV);
-  char *zEnd = 0;
-  long long n;
-  if( z == 0 || z[0] == 0 ) return BT_DEFAULT_TIMEOUT_MS;
-  n = strtoll(z, &zEnd, 10);
-  if( zEnd == z || *zEnd != 0 || n < 1 || n > 86400000 ){
-    *pzErr = sqlite3_mprintf(BT_TIMEOUT_ENV " must be the deadline of a "
-        "Bigtable call in milliseconds, from 1 to 86400000 (a day); it is "
-        "%Q", z);
-    return -1;
-  }
-  return n;
-}
-
 int btConnOpen(BtConn **ppConn, char **pzErr){
   const char *zHost = getenv("BIGTABLE_EMULATOR_HOST");
   const char *zToken = 0;
-  int64_t nTimeoutMs = timeoutFromEnv(pzErr);
+  int64_t nTimeoutMs = btTimeoutFromEnv(BT_TIMEOUT_ENV, btEngine.zName, pzErr);
   char *zKey;
   BtConn *p;
   *ppConn = 0;

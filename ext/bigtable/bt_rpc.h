@@ -149,6 +149,11 @@ const char *btConnEndpoint(const BtConn *pConn);
 /* What a user can do about a failed call's status code: "; is the
 ** emulator running? ..." or "". */
 const char *btConnHint(const BtConn *pConn, int code);
+/* The deadline environment variable zEnv sets for calls to engine
+** zEngine, in milliseconds (BT_DEFAULT_TIMEOUT_MS if unset), or -1 and
+** *pzErr if it is not a number of milliseconds (bt_wait.c). */
+int64_t btTimeoutFromEnv(const char *zEnv, const char *zEngine,
+                         char **pzErr);
 /* The deadline the environment sets (BT_TIMEOUT_ENV), in milliseconds. */
 int64_t btConnTimeoutMs(const BtConn *pConn);
 /* Ends the wait for a reconnection: after a server came back, the next

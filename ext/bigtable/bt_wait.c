@@ -10,6 +10,7 @@
 SQLITE_EXTENSION_INIT3
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -97,4 +98,20 @@ char *btResourceParent(const char *zRes){
 char *btResourceSibling(const char *zRes, const char *zId){
   return sqlite3_mprintf("%.*s%s", (int)(btResourceId(zRes) - zRes), zRes,
                          zId);
+}
+
+int64_t btTimeoutFromEnv(const char *zEnv, const char *zEngine,
+                         char **pzErr){
+  const char *z = getenv(zEnv);
+  char *zEnd = 0;
+  long long n;
+  if( z == 0 || z[0] == 0 ) return BT_DEFAULT_TIMEOUT_MS;
+  n = strtoll(z, &zEnd, 10);
+  if( zEnd == z || *zEnd != 0 || n < 1 || n > 86400000 ){
+    *pzErr = sqlite3_mprintf("%s must be the deadline of a call to %s in "
+        "milliseconds, from 1 to 86400000 (a day); it is %Q", zEnv, zEngine,
+        z);
+    return -1;
+  }
+  return n;
 }

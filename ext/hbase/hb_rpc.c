@@ -159,24 +159,10 @@ struct BtConn {
   BtPending *pHead, *pTail;   /* Sent, reply not read yet */
 };
 
-static int64_t timeoutFromEnv(char **pzErr){
-  const char *z = getenv(HB_TIMEOUT_ENV);
-  char *zEnd = 0;
-  long long n;
-  if( z == 0 || z[0] == 0 ) return BT_DEFAULT_TIMEOUT_MS;
-  n = strtoll(z, &zEnd, 10);
-  if( zEnd == z || *zEnd != 0 || n < 1 || n > 86400000 ){
-    *pzErr = sqlite3_mprintf(HB_TIMEOUT_ENV " must be the deadline of an "
-        "HBase call in milliseconds, from 1 to 86400000 (a day); it is %Q", z);
-    return -1;
-  }
-  return n;
-}
-
 int btConnOpen(BtConn **ppConn, char **pzErr){
   const char *zGate = getenv(HB_ENV);
   const char *zColon;
-  int64_t nTimeoutMs = timeoutFromEnv(pzErr);
+  int64_t nTimeoutMs = btTimeoutFromEnv(HB_TIMEOUT_ENV, btEngine.zName, pzErr);
   BtConn *p;
   char *zEnd = 0;
   long port;
