@@ -178,7 +178,8 @@ DOC_SRC_LINK = -e 's@\[`\($(SRC_ONLY)\)`\](\(\.\./\)*\1)@`\1` (in the source tar
 install: all
 	$(INSTALL) -d $(DESTDIR)$(libdir) $(DESTDIR)$(includedir) \
 	  $(DESTDIR)$(pkgconfigdir) $(DESTDIR)$(docdir)/docs \
-	  $(DESTDIR)$(docdir)/sql/bigtable $(DESTDIR)$(docdir)/examples \
+	  $(DESTDIR)$(docdir)/sql/bigtable $(DESTDIR)$(docdir)/sql/hbase \
+	  $(DESTDIR)$(docdir)/examples \
 	  $(DESTDIR)$(docdir)/python
 	$(INSTALL) -m 755 widecol.so $(BT_SO) $(HB_SO) $(DESTDIR)$(libdir)
 	$(INSTALL) -m 644 libwidecol.a $(DESTDIR)$(libdir)
@@ -192,9 +193,10 @@ install: all
 	done
 	$(INSTALL) -m 644 docs/*.svg $(DESTDIR)$(docdir)/docs
 	$(INSTALL) -m 644 examples/embed.c $(DESTDIR)$(docdir)/examples
-	for f in sql/*.sql sql/bigtable/*.sql; do \
+	for f in sql/*.sql sql/bigtable/*.sql sql/hbase/*.sql; do \
 	  sed -e 's|^\.load \./widecol$$|.load $(libdir)/widecol|' \
 	      -e 's|^\.load \./widecol_bigtable$$|.load $(libdir)/widecol_bigtable|' \
+	      -e 's|^\.load \./widecol_hbase$$|.load $(libdir)/widecol_hbase|' \
 	      $$f > $(DESTDIR)$(docdir)/$$f || exit 1; \
 	done
 	$(INSTALL) -m 755 sql/bigtable/demo.sh sql/bigtable/existing.sh sql/bigtable/emulator.sh \

@@ -66,6 +66,10 @@ if [ -f widecol_bigtable.so ] && ! grep -q "^\.load /usr/lib/widecol_bigtable$" 
      "$tmp/stage/usr/share/doc/widecol/sql/bigtable/payments.sql"; then
   bad "the installed sql/bigtable/payments.sql loads /usr/lib/widecol_bigtable"
 fi
+if [ -f widecol_hbase.so ] && ! grep -q "^\.load /usr/lib/widecol_hbase$" \
+     "$tmp/stage/usr/share/doc/widecol/sql/hbase/payments.sql"; then
+  bad "the installed sql/hbase/payments.sql loads /usr/lib/widecol_hbase"
+fi
 
 # 3. Python.
 if /usr/bin/python3 -m pip install -q --no-build-isolation --no-deps --target "$tmp/py" \
