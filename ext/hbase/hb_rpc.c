@@ -74,6 +74,11 @@ SQLITE_EXTENSION_INIT3
 ** means "now" to it, so one less. */
 #define HB_LATEST ((int64_t)0x7ffffffffffffffeLL)
 
+/* Why a row's mutations cannot be sent: a delete of a column's versions
+** between two times, which HBase has no delete for. */
+static const char zNoRangeDelete[] = "HBase deletes the versions of a "
+    "column before a time, or at one; not between two";
+
 const BtEngine btEngine = {
   .zName = "HBase", .zKind = "HBASE", .zModule = "widecol_hbase",
   .zTxnModule = "widecol_hbase_txn", .zDocs = "docs/hbase.md",
@@ -628,6 +633,18 @@ static int writeRowMutations(WcBuf *p, int id, const ProtobufCBinaryData *pRow,
   return 0;
 }
 
+/* A whole mutateRow request of a row's mutations; 0, or 1 (nothing
+** usable written) if HBase cannot delete what they ask. */
+static int writeMutateRow(WcBuf *p, const char *zTable,
+                          const ProtobufCBinaryData *pRow,
+                          Wcbt__Mutation **apM, size_t n){
+  hbWriteCall(p, "mutateRow", 0);
+  hbWriteBinaryField(p, 1, zTable, (int64_t)strlen(zTable));
+  if( writeRowMutations(p, 2, pRow, apM, n) ) return 1;
+  hbWriteStop(p);
+  return 0;
+}
+
 static int allSets(Wcbt__Mutation **apM, size_t n){
   size_t i;
   for(i = 0; i < n; i++){
@@ -875,17 +892,11 @@ static BtPending *startCheckAndMutate(BtConn *pConn,
    && pReq->n_true_mutations == pReq->n_false_mutations ){
     /* The same mutations whatever the row holds: a plain mutateRow, whose
     ** answer says nothing (the store reads none of such a write). */
-    hbWriteCall(&req, "mutateRow", 0);
-    hbWriteBinaryField(&req, 1, pReq->table_name,
-                       (int64_t)strlen(pReq->table_name));
-    if( writeRowMutations(&req, 2, &pReq->row_key, pReq->true_mutations,
-                          pReq->n_true_mutations) ){
+    if( writeMutateRow(&req, pReq->table_name, &pReq->row_key,
+                       pReq->true_mutations, pReq->n_true_mutations) ){
       wcBufFree(&req);
-      return failedPending(pConn, "mutateRow", BT_INTERNAL, "HBase deletes "
-                           "the versions of a column before a time, or at "
-                           "one; not between two");
+      return failedPending(pConn, "mutateRow", BT_INTERNAL, zNoRangeDelete);
     }
-    hbWriteStop(&req);
     p = sendCall(pConn, "mutateRow", pReq->table_name, &req, pWait);
     wcBufFree(&req);
     if( p ) p->bMatchedIfApplied = 1;
@@ -986,9 +997,7 @@ static BtPending *startCheckAndMutate(BtConn *pConn,
     if( writeRowMutations(&req, 7, &pReq->row_key, apM, nM) ){
       wcBufFree(&req);
       pendingFree(pRead);
-      return failedPending(pConn, zCall, BT_INTERNAL, "HBase deletes the "
-                           "versions of a column before a time, or at one; "
-                           "not between two");
+      return failedPending(pConn, zCall, BT_INTERNAL, zNoRangeDelete);
     }
   }
   hbWriteStop(&req);
@@ -1782,21 +1791,16 @@ static int mutateAll(BtStream *p, BtStatus *pStatus){
         writePut(&req, &pK->row_key, pK->mutations, 0, pK->n_mutations);
       }
       hbWriteStop(&req);
-      code = invoke(p->pConn, "putMultiple", pReq->table_name, &req, &p->wait, &pDone, &pRes,
-                    &st);
+      code = invoke(p->pConn, "putMultiple", pReq->table_name, &req,
+                    &p->wait, &pDone, &pRes, &st);
     }else{
-      hbWriteCall(&req, "mutateRow", 0);
-      hbWriteBinaryField(&req, 1, pReq->table_name,
-                         (int64_t)strlen(pReq->table_name));
-      if( writeRowMutations(&req, 2, &pE->row_key, pE->mutations,
-                            pE->n_mutations) ){
+      if( writeMutateRow(&req, pReq->table_name, &pE->row_key,
+                         pE->mutations, pE->n_mutations) ){
         code = BT_INTERNAL;
-        btStatusSet(&st, code, "HBase deletes the versions of a column "
-                    "before a time, or at one; not between two");
+        btStatusSet(&st, code, "%s", zNoRangeDelete);
       }else{
-        hbWriteStop(&req);
-        code = invoke(p->pConn, "mutateRow", pReq->table_name, &req, &p->wait, &pDone, &pRes,
-                      &st);
+        code = invoke(p->pConn, "mutateRow", pReq->table_name, &req,
+                      &p->wait, &pDone, &pRes, &st);
       }
     }
     wcBufFree(&req);
@@ -1883,8 +1887,8 @@ static int sampleAll(BtStream *p, BtStatus *pStatus){
   hbWriteBinaryField(&req, 1, pReq->table_name,
                      (int64_t)strlen(pReq->table_name));
   hbWriteStop(&req);
-  code = invoke(p->pConn, "getAllRegionLocations", pReq->table_name, &req, &p->wait, &pDone,
-                &pRes, pStatus);
+  code = invoke(p->pConn, "getAllRegionLocations", pReq->table_name, &req,
+                &p->wait, &pDone, &pRes, pStatus);
   wcBufFree(&req);
   if( code != BT_OK ){
     pendingFree(pDone);

@@ -144,7 +144,7 @@ struct HbSock {
   int fd;
   unsigned char *aIn;   /* Received, not yet parsed: aIn[iIn..nIn) */
   int64_t iIn, nIn;
-  int64_t nByteIn, nByteOut;
+  int64_t nByteIn;
 };
 
 int64_t hbNowMs(void){
@@ -240,7 +240,6 @@ void hbSockClose(HbSock *pSock){
 }
 
 int64_t hbSockBytesIn(const HbSock *pSock){ return pSock->nByteIn; }
-int64_t hbSockBytesOut(const HbSock *pSock){ return pSock->nByteOut; }
 
 int hbSockSend(HbSock *pSock, const unsigned char *a, int64_t n,
                const HbDeadline *pWait){
@@ -249,7 +248,6 @@ int hbSockSend(HbSock *pSock, const unsigned char *a, int64_t n,
     if( nSent > 0 ){
       a += nSent;
       n -= nSent;
-      pSock->nByteOut += nSent;
     }else if( nSent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK
                             || errno == EINTR) ){
       int rc = waitReady(pSock->fd, POLLOUT, pWait);

@@ -118,8 +118,8 @@ int hbSockSend(HbSock *pSock, const unsigned char *a, int64_t n,
 ** struct (*ppBody, in pArena). */
 int hbReadReply(HbSock *pSock, HbArena *pArena, const HbDeadline *pWait,
                 int *peKind, int32_t *piSeq, HbVal **ppBody);
-/* Bytes received and sent since the connection opened. */
+/* Bytes received since the connection opened (what is sent, the caller
+** knows). */
 int64_t hbSockBytesIn(const HbSock *pSock);
-int64_t hbSockBytesOut(const HbSock *pSock);
 
 #endif /* WIDECOL_HB_THRIFT_H */
