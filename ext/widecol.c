@@ -76,7 +76,7 @@ static const char zHelp[] =
 "measured on your rows\n"
 "  widecol_lint(table)                           the guides' checklist, "
 "on the data\n"
-"  widecol_regions(sql, max_rows[, recent])      keys through HBase "
+"  widecol_regions(sql, max_rows|policy[, recent])  keys through HBase "
 "region splits\n"
 "  widecol_ring(sql, nodes[, vnodes[, seed]])    partitions on a "
 "Cassandra ring\n"

@@ -11,11 +11,19 @@
 ** an even share: sequential keys send every recent write to the last
 ** region, salted or reversed keys spread them.
 **
+** With a split policy in bytes instead of max_rows ('ConstantSize 10GiB',
+** 'Stepping 10GiB flush 128MiB', ...), the query's second column gives
+** each write's bytes, and a region splits as HBase's policy of that name
+** would split it: once it holds more bytes than the policy's size for the
+** table's region count, at the key where its first half of bytes ends.
+** A third Fenwick tree sums the bytes per rank.
+**
 ** Keys are compared as bytes, as HBase compares them: blobs as they are,
 ** text by its UTF-8 bytes, numbers by their text ('10' < '9').  The keys
 ** are sorted once to ranks; two Fenwick trees over the ranks count the
 ** rows present and mark the regions' first ranks, so that finding a key's
-** region, its row count and its middle key each take O(log n).
+** region, its row count (or bytes) and its middle key each take
+** O(log n).
 **
 ** SELECT * FROM widecol_regions('<table>') shows instead the regions a
 ** widecol table stored on an engine already has: the sample keys its store
@@ -37,37 +45,42 @@ struct RegKey {
   int n;
   int bBlob;
   int iWrite;           /* Write that gave it */
+  sqlite3_int64 nSize;  /* The row's bytes on the engine, as the write
+                        ** gave them (byte-size policies) */
 };
 
 /* A Fenwick tree over ranks 0..n-1. */
+/* A Fenwick tree over ranks 0..n-1: a count (of rows, of region starts)
+** or a sum of bytes per rank, never negative. */
 typedef struct Fenwick Fenwick;
 struct Fenwick {
   int n;
-  int *a;               /* 1-based */
+  sqlite3_int64 *a;     /* 1-based */
 };
 
 static int fenInit(Fenwick *p, int n){
   p->n = n;
-  p->a = sqlite3_malloc64(sizeof(int) * ((sqlite3_uint64)n + 1));
+  p->a = sqlite3_malloc64(sizeof(sqlite3_int64) * ((sqlite3_uint64)n + 1));
   if( p->a == 0 ) return SQLITE_NOMEM;
-  memset(p->a, 0, sizeof(int) * ((size_t)n + 1));
+  memset(p->a, 0, sizeof(sqlite3_int64) * ((size_t)n + 1));
   return SQLITE_OK;
 }
 
-static void fenAdd(Fenwick *p, int iRank){
+static void fenAdd(Fenwick *p, int iRank, sqlite3_int64 iDelta){
   int i;
-  for(i = iRank + 1; i <= p->n; i += i & -i) p->a[i]++;
+  for(i = iRank + 1; i <= p->n; i += i & -i) p->a[i] += iDelta;
 }
 
-/* Marks at ranks 0..iRank. */
-static int fenCount(const Fenwick *p, int iRank){
-  int i, n = 0;
+/* The sum at ranks 0..iRank (0 for iRank < 0). */
+static sqlite3_int64 fenCount(const Fenwick *p, int iRank){
+  int i;
+  sqlite3_int64 n = 0;
   for(i = iRank + 1; i > 0; i -= i & -i) n += p->a[i];
   return n;
 }
 
-/* The rank of the k-th mark (1-based k). */
-static int fenKth(const Fenwick *p, int k){
+/* The first rank whose sum from rank 0 reaches k (k >= 1). */
+static int fenKth(const Fenwick *p, sqlite3_int64 k){
   int iPos = 0, iStep = 1;
   while( iStep * 2 <= p->n ) iStep *= 2;
   for(; iStep; iStep /= 2){
@@ -79,8 +92,39 @@ static int fenKth(const Fenwick *p, int k){
   return iPos;
 }
 
+/* How a region decides to split.  By rows (widecol_regions(q, max_rows)),
+** or by bytes as HBase's split policies do (widecol_regions(q, 'policy
+** size [flush size]')): HBase splits a region once one of its stores holds
+** more bytes than the policy's size for the table's current region count,
+** at the store's middle key.  One region server is modelled, so the
+** table's regions are all "on this server", as IncreasingToUpperBound and
+** Stepping count them. */
+typedef enum SplitKind {
+  SPLIT_ROWS,           /* at nMax rows */
+  SPLIT_CONSTANT,       /* ConstantSizeRegionSplitPolicy: over nMax bytes */
+  SPLIT_INCREASING,     /* IncreasingToUpperBoundRegionSplitPolicy: over
+                        ** min(nMax, 2 * nFlush * regions^3) */
+  SPLIT_STEPPING        /* SteppingRegionSplitPolicy: over 2 * nFlush while
+                        ** the table has one region, then nMax */
+} SplitKind;
+
+typedef struct SplitPolicy SplitPolicy;
+struct SplitPolicy {
+  SplitKind eKind;
+  sqlite3_int64 nMax;   /* Rows, or bytes (HBase's MAX_FILESIZE) */
+  sqlite3_int64 nFlush; /* The memstore flush size, bytes */
+};
+
+/* HBase's default hbase.hregion.memstore.flush.size. */
+#define SPLIT_DEFAULT_FLUSH (128 * 1024 * 1024)
+
+/* The largest size a policy takes, 1 PiB: far past any region, and the
+** sums of a replay's bytes stay far from overflowing. */
+#define SPLIT_MAX_BYTES ((sqlite3_int64)1 << 50)
+
 typedef struct Sim Sim;
 struct Sim {
+  const SplitPolicy *pPolicy;
   WcBuf bytes;          /* Every key's bytes, one after another */
   int nWrite;
   RegKey *aSorted;      /* The keys in write order as read, then the
@@ -90,6 +134,8 @@ struct Sim {
   unsigned char *abRow; /* Rank -> it holds a row */
   Fenwick rows;         /* Ranks holding a row */
   Fenwick starts;       /* First rank of each region */
+  Fenwick size;         /* Bytes of the row at each rank (byte policies) */
+  sqlite3_int64 *aiSize;/* Write -> its bytes (byte policies) */
 };
 
 static void simFree(Sim *p){
@@ -99,12 +145,40 @@ static void simFree(Sim *p){
   sqlite3_free(p->abRow);
   sqlite3_free(p->rows.a);
   sqlite3_free(p->starts.a);
+  sqlite3_free(p->size.a);
+  sqlite3_free(p->aiSize);
+}
+
+/* The bytes of write iWrite: the query's second column, an integer of at
+** least 0. */
+static int readSize(sqlite3_stmt *pStmt, int iWrite, sqlite3_int64 *pnSize,
+                    char **pzErr){
+  sqlite3_value *pSize;
+  if( sqlite3_column_count(pStmt) < 2 ){
+    *pzErr = sqlite3_mprintf("widecol_regions: a split policy in bytes needs "
+        "each write's bytes as the query's second column, as in "
+        "widecol_regions('SELECT rowkey, 180 FROM orders ORDER BY order_id', "
+        "'ConstantSize 10GiB')");
+    return SQLITE_ERROR;
+  }
+  pSize = sqlite3_column_value(pStmt, 1);
+  if( sqlite3_value_numeric_type(pSize) != SQLITE_INTEGER
+   || sqlite3_value_int64(pSize) < 0 ){
+    *pzErr = sqlite3_mprintf("widecol_regions: the bytes of write number %d "
+        "are %Q; the query's second column must be an integer of at least 0, "
+        "the row's bytes on the engine", iWrite + 1,
+        sqlite3_value_text(pSize));
+    return SQLITE_MISMATCH;
+  }
+  *pnSize = sqlite3_value_int64(pSize);
+  return SQLITE_OK;
 }
 
 /* Runs the query and keeps the keys it returns, in order. */
 static int readKeys(sqlite3 *db, const char *zSql, Sim *p, char **pzErr){
   sqlite3_stmt *pStmt = 0;
   int nAlloc = 0;
+  sqlite3_int64 nSize = 0;
   int rc = wcTvfPrepareQuery(db, "widecol_regions", zSql, "the keys in "
       "write order, as in widecol_regions('SELECT rowkey FROM orders ORDER "
       "BY order_id', 1000)", &pStmt, pzErr);
@@ -124,6 +198,10 @@ static int readKeys(sqlite3 *db, const char *zSql, Sim *p, char **pzErr){
     a = eType == SQLITE_BLOB ? sqlite3_value_blob(pKey)
                              : (const void*)sqlite3_value_text(pKey);
     n = sqlite3_value_bytes(pKey);
+    if( p->pPolicy->eKind != SPLIT_ROWS ){
+      rc = readSize(pStmt, p->nWrite, &nSize, pzErr);
+      if( rc != SQLITE_OK ) break;
+    }
     if( p->nWrite == nAlloc ){
       int nNew = nAlloc ? 2 * nAlloc : 1024;
       RegKey *aNew = sqlite3_realloc64(p->aSorted,
@@ -139,6 +217,7 @@ static int readKeys(sqlite3 *db, const char *zSql, Sim *p, char **pzErr){
     p->aSorted[p->nWrite].n = n;
     p->aSorted[p->nWrite].bBlob = eType == SQLITE_BLOB;
     p->aSorted[p->nWrite].iWrite = p->nWrite;
+    p->aSorted[p->nWrite].nSize = nSize;
     if( n ) wcBufAppend(&p->bytes, a, n);
     if( p->bytes.bOom || (n && a == 0) ){
       rc = SQLITE_NOMEM;
@@ -148,7 +227,7 @@ static int readKeys(sqlite3 *db, const char *zSql, Sim *p, char **pzErr){
   }
   if( rc == SQLITE_DONE ){
     rc = SQLITE_OK;
-  }else if( rc != SQLITE_NOMEM && *pzErr == 0 ){
+  }else if( rc != SQLITE_NOMEM && rc != SQLITE_MISMATCH && *pzErr == 0 ){
     *pzErr = sqlite3_mprintf("widecol_regions: the query of keys failed: %s",
                              sqlite3_errmsg(db));
   }
@@ -170,6 +249,11 @@ static int rankKeys(Sim *p){
   p->aiRank = sqlite3_malloc64(sizeof(int) * ((sqlite3_uint64)p->nWrite + 1));
   p->abRow = sqlite3_malloc64((sqlite3_uint64)p->nWrite + 1);
   if( p->aiRank == 0 || p->abRow == 0 ) return SQLITE_NOMEM;
+  if( p->pPolicy->eKind != SPLIT_ROWS ){
+    p->aiSize = sqlite3_malloc64(sizeof(sqlite3_int64)
+                                 * ((sqlite3_uint64)p->nWrite + 1));
+    if( p->aiSize == 0 ) return SQLITE_NOMEM;
+  }
   memset(p->abRow, 0, (size_t)p->nWrite + 1);
   for(i = 0; i < p->nWrite; i++){
     p->aSorted[i].a = p->bytes.a + p->aSorted[i].iOff;
@@ -186,13 +270,14 @@ static int rankKeys(Sim *p){
       p->aSorted[p->nRank++] = *pKey;
     }
     p->aiRank[pKey->iWrite] = p->nRank - 1;
+    if( p->aiSize ) p->aiSize[pKey->iWrite] = pKey->nSize;
   }
   return SQLITE_OK;
 }
 
 /* Index (0-based) of the region holding rank iRank. */
 static int regionOf(const Sim *p, int iRank){
-  return fenCount(&p->starts, iRank) - 1;
+  return (int)fenCount(&p->starts, iRank) - 1;
 }
 
 /* Rows in region iRegion of nRegion, and its first rank and the one
@@ -201,23 +286,71 @@ static int regionRows(const Sim *p, int iRegion, int nRegion, int *piStart,
                       int *piEnd){
   *piStart = fenKth(&p->starts, iRegion + 1);
   *piEnd = iRegion + 1 < nRegion ? fenKth(&p->starts, iRegion + 2) : p->nRank;
-  return fenCount(&p->rows, *piEnd - 1)
-       - (*piStart ? fenCount(&p->rows, *piStart - 1) : 0);
+  return (int)(fenCount(&p->rows, *piEnd - 1)
+               - fenCount(&p->rows, *piStart - 1));
+}
+
+/* The bytes over which a region splits while the table has nRegion. */
+static sqlite3_int64 splitSize(const SplitPolicy *pPolicy, int nRegion){
+  sqlite3_int64 nInitial = 2 * pPolicy->nFlush, nCube;
+  switch( pPolicy->eKind ){
+    case SPLIT_STEPPING:
+      return nRegion == 1 ? nInitial : pPolicy->nMax;
+    case SPLIT_INCREASING:
+      /* HBase uses the maximum past 100 regions, against overflow. */
+      if( nRegion > 100 ) return pPolicy->nMax;
+      nCube = (sqlite3_int64)nRegion * nRegion * nRegion;
+      return nInitial > pPolicy->nMax / nCube ? pPolicy->nMax
+                                               : nInitial * nCube;
+    default:
+      return pPolicy->nMax;
+  }
+}
+
+/* Whether the region from rank iStart to iEnd splits after a write, and
+** where: *piSplit is the first rank of the upper half.  By rows, at the
+** middle key; by bytes, at the key where the region's first half of
+** bytes ends (HBase's store midkey), never at the region's first key. */
+static int shouldSplit(const Sim *p, int nRegion, int nRows, int iStart,
+                       int iEnd, int *piSplit){
+  if( p->pPolicy->eKind == SPLIT_ROWS ){
+    sqlite3_int64 nBefore;
+    if( nRows < p->pPolicy->nMax ) return 0;
+    nBefore = fenCount(&p->rows, iStart - 1);
+    *piSplit = fenKth(&p->rows, nBefore + nRows / 2 + 1);
+    return 1;
+  }else{
+    sqlite3_int64 nBefore = fenCount(&p->size, iStart - 1);
+    sqlite3_int64 nSize = fenCount(&p->size, iEnd - 1) - nBefore;
+    if( nSize <= splitSize(p->pPolicy, nRegion) ) return 0;
+    *piSplit = fenKth(&p->size, nBefore + nSize / 2 + 1);
+    return *piSplit > fenKth(&p->rows, fenCount(&p->rows, iStart - 1) + 1);
+  }
 }
 
 /* Replays the writes; returns the number of regions. */
-static int replay(Sim *p, int nMax){
+static int replay(Sim *p){
   int nRegion = 1, i;
-  fenAdd(&p->starts, 0);
+  int bBytes = p->pPolicy->eKind != SPLIT_ROWS;
+  fenAdd(&p->starts, 0, 1);
   for(i = 0; i < p->nWrite; i++){
-    int iRank = p->aiRank[i], iStart, iEnd, nRows;
-    if( p->abRow[iRank] ) continue;     /* an overwrite: no new row */
-    p->abRow[iRank] = 1;
-    fenAdd(&p->rows, iRank);
+    int iRank = p->aiRank[i], iStart, iEnd, iSplit, nRows;
+    if( bBytes ){
+      /* A put replaces the row's bytes (the older version goes at the
+      ** next compaction). */
+      fenAdd(&p->size, iRank, p->aiSize[i]
+             - (p->abRow[iRank] ? fenCount(&p->size, iRank)
+                                  - fenCount(&p->size, iRank - 1) : 0));
+    }else if( p->abRow[iRank] ){
+      continue;                         /* an overwrite: no new row */
+    }
+    if( !p->abRow[iRank] ){
+      p->abRow[iRank] = 1;
+      fenAdd(&p->rows, iRank, 1);
+    }
     nRows = regionRows(p, regionOf(p, iRank), nRegion, &iStart, &iEnd);
-    if( nRows >= nMax ){
-      int nBefore = iStart ? fenCount(&p->rows, iStart - 1) : 0;
-      fenAdd(&p->starts, fenKth(&p->rows, nBefore + nRows / 2 + 1));
+    if( shouldSplit(p, nRegion, nRows, iStart, iEnd, &iSplit) ){
+      fenAdd(&p->starts, iSplit, 1);
       nRegion++;
     }
   }
@@ -284,6 +417,100 @@ static int intArg(sqlite3_value *pArg, const char *zArg, sqlite3_int64 iMin,
   return SQLITE_OK;
 }
 
+/* A size in bytes at *pz, as 4194304, 4MiB, 4 MiB or 4M (units of
+** 1024: B, K/KiB/KB, M/MiB/MB, G/GiB/GB, any case); advances *pz. */
+static int parseSize(const char **pz, sqlite3_int64 *pn){
+  static const struct { const char *zUnit; int nShift; } aUnit[] = {
+    {"kib", 10}, {"kb", 10}, {"k", 10}, {"mib", 20}, {"mb", 20}, {"m", 20},
+    {"gib", 30}, {"gb", 30}, {"g", 30}, {"b", 0},
+  };
+  const char *z = *pz;
+  sqlite3_int64 n = 0;
+  size_t i;
+  if( *z < '0' || *z > '9' ) return 0;
+  for(; *z >= '0' && *z <= '9'; z++){
+    if( n > (SPLIT_MAX_BYTES - (*z - '0')) / 10 ) return 0;
+    n = n * 10 + (*z - '0');
+  }
+  while( *z == ' ' ) z++;
+  for(i = 0; i < sizeof(aUnit) / sizeof(aUnit[0]); i++){
+    size_t nUnit = strlen(aUnit[i].zUnit);
+    if( sqlite3_strnicmp(z, aUnit[i].zUnit, (int)nUnit) == 0
+     && (z[nUnit] == 0 || z[nUnit] == ' ') ){
+      if( n > (SPLIT_MAX_BYTES >> aUnit[i].nShift) ) return 0;
+      n <<= aUnit[i].nShift;
+      z += nUnit;
+      break;
+    }
+  }
+  if( n < 1 ) return 0;
+  *pz = z;
+  *pn = n;
+  return 1;
+}
+
+/* Whether the n bytes at z end a policy's class name: HBase's classes are
+** ConstantSizeRegionSplitPolicy, IncreasingToUpperBoundRegionSplitPolicy
+** and SteppingSplitPolicy. */
+static int isPolicySuffix(const char *z, size_t n){
+  return (n == 17 && sqlite3_strnicmp(z, "RegionSplitPolicy", 17) == 0)
+      || (n == 11 && sqlite3_strnicmp(z, "SplitPolicy", 11) == 0);
+}
+
+/* A split policy in bytes: '<policy> <size> [flush <size>]', the policy
+** named as HBase names its class, with or without the class's suffix. */
+static int parsePolicy(const char *zPolicy, SplitPolicy *pPolicy,
+                       char **pzErr){
+  static const struct { const char *zName; SplitKind eKind; } aName[] = {
+    {"ConstantSize", SPLIT_CONSTANT},
+    {"IncreasingToUpperBound", SPLIT_INCREASING},
+    {"Stepping", SPLIT_STEPPING},
+  };
+  const char *z = zPolicy;
+  size_t i, nWord;
+  while( *z == ' ' ) z++;
+  nWord = strcspn(z, " ");
+  for(i = 0; i < sizeof(aName) / sizeof(aName[0]); i++){
+    size_t nName = strlen(aName[i].zName);
+    if( nWord >= nName && sqlite3_strnicmp(z, aName[i].zName, (int)nName) == 0
+     && (nWord == nName || isPolicySuffix(z + nName, nWord - nName)) ){
+      break;
+    }
+  }
+  if( i < sizeof(aName) / sizeof(aName[0]) ){
+    pPolicy->eKind = aName[i].eKind;
+    pPolicy->nFlush = SPLIT_DEFAULT_FLUSH;
+    for(z += nWord; *z == ' '; z++){}
+    if( parseSize(&z, &pPolicy->nMax) ){
+      int bOk = 1;
+      while( *z == ' ' ) z++;
+      if( sqlite3_strnicmp(z, "flush ", 6) == 0 ){
+        for(z += 6; *z == ' '; z++){}
+        bOk = parseSize(&z, &pPolicy->nFlush);
+        while( *z == ' ' ) z++;
+      }
+      if( bOk && *z == 0 ) return SQLITE_OK;
+    }
+  }
+  *pzErr = sqlite3_mprintf("widecol_regions: %Q is neither max_rows (an "
+      "integer of at least 2) nor a split policy in bytes: ConstantSize, "
+      "IncreasingToUpperBound or Stepping, then HBase's MAX_FILESIZE, then "
+      "optionally flush and the memstore flush size (default 128MiB), as in "
+      "'ConstantSize 10GiB' or 'Stepping 10GiB flush 128MiB'", zPolicy);
+  return SQLITE_ERROR;
+}
+
+/* The second argument: max_rows, or a split policy in bytes. */
+static int policyArg(sqlite3_value *pArg, SplitPolicy *pPolicy, char **pzErr){
+  if( sqlite3_value_type(pArg) == SQLITE_TEXT
+   && sqlite3_value_numeric_type(pArg) == SQLITE_TEXT ){
+    return parsePolicy((const char*)sqlite3_value_text(pArg), pPolicy, pzErr);
+  }
+  pPolicy->eKind = SPLIT_ROWS;
+  return intArg(pArg, "max_rows", 2, "a region that reaches it splits in "
+                "two", &pPolicy->nMax, pzErr);
+}
+
 /* widecol_regions('<table>'): the regions the table's engine has, from
 ** the sample keys its store gives. */
 static int storeRegions(sqlite3 *db, const char *zName, WcTvfRows *pRows,
@@ -339,10 +566,13 @@ static int storeRegions(sqlite3 *db, const char *zName, WcTvfRows *pRows,
 static int regionsFill(sqlite3 *db, sqlite3_value **apArg, WcTvfRows *pRows,
                        char **pzErr){
   const char *zSql = (const char*)sqlite3_value_text(apArg[0]);
-  sqlite3_int64 nMax = 0, nRecent = -1;
+  sqlite3_int64 nRecent = -1;
+  SplitPolicy policy;
   Sim sim;
   int nRegion, rc;
   memset(&sim, 0, sizeof(sim));
+  memset(&policy, 0, sizeof(policy));
+  sim.pPolicy = &policy;
   if( apArg[1] == 0 && zSql ){
     if( strcspn(zSql, " \t\r\n") < strlen(zSql) ){
       *pzErr = sqlite3_mprintf("widecol_regions: a query of keys needs "
@@ -359,8 +589,7 @@ static int regionsFill(sqlite3 *db, sqlite3_value **apArg, WcTvfRows *pRows,
         "1000)");
     return SQLITE_ERROR;
   }
-  rc = intArg(apArg[1], "max_rows", 2, "a region that reaches it splits in "
-              "two", &nMax, pzErr);
+  rc = policyArg(apArg[1], &policy, pzErr);
   if( rc == SQLITE_OK && apArg[2] ){
     rc = intArg(apArg[2], "recent", 1, "how many of the last writes to "
                 "count", &nRecent, pzErr);
@@ -379,8 +608,11 @@ static int regionsFill(sqlite3 *db, sqlite3_value **apArg, WcTvfRows *pRows,
   }
   if( rc == SQLITE_OK ) rc = fenInit(&sim.rows, sim.nRank);
   if( rc == SQLITE_OK ) rc = fenInit(&sim.starts, sim.nRank ? sim.nRank : 1);
+  if( rc == SQLITE_OK && policy.eKind != SPLIT_ROWS ){
+    rc = fenInit(&sim.size, sim.nRank);
+  }
   if( rc == SQLITE_OK ){
-    nRegion = replay(&sim, (int)nMax);
+    nRegion = replay(&sim);
     rc = addRegions(&sim, nRegion, (int)nRecent, pRows);
   }
   simFree(&sim);

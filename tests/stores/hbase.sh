@@ -3,7 +3,8 @@
 # (tests/servers/hbase.sh: HBase 2.6's mini cluster and its Thrift2
 # gateway, on free loopback ports), runs the sqllogictest scripts of
 # tests/stores/hbase/ with both libraries loaded, the checks against
-# HBase's Java client of tests/stores/hbase_check.py, and the differential
+# HBase's Java client of tests/stores/hbase_check.py, widecol_regions'
+# split policies against HBase's splits (hbase_regions.py), the differential
 # test on the HBase store, then stops HBase by its PID.  Without
 # widecol_hbase.so, JDK 17 or Maven the tests report themselves skipped,
 # with the reason.  Run from the repository root after `make`.  HB_SLT
@@ -34,6 +35,8 @@ status=0
   tests/stores/hbase/*.test || status=1
 [ -n "$HB_SCRIPTS_ONLY" ] && exit $status
 /usr/bin/python3 tests/stores/hbase_check.py --extension "$lib/widecol" \
+  --hbase "$lib/widecol_hbase" || status=1
+/usr/bin/python3 tests/stores/hbase_regions.py --extension "$lib/widecol" \
   --hbase "$lib/widecol_hbase" || status=1
 /usr/bin/python3 tests/harness/differential.py --extension "$lib/widecol" \
   --hbase "$lib/widecol_hbase" --cases 20 --random 0 || status=1
