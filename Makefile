@@ -91,7 +91,7 @@ ASAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
              -fno-sanitize-recover=all -DWC_DEBUG
 
 .PHONY: all test check check-stores check-packaging asan valgrind pyclient demo bench bench-more compare soak fuzz clean \
-        bigtable bigtable-demo test-bigtable hbase hbase-demo examples install uninstall dist \
+        bigtable bigtable-demo test-bigtable hbase hbase-demo bench-hbase examples install uninstall dist \
         distcheck
 
 all: widecol.so $(BT_SO) $(HB_SO) libwidecol.a
@@ -453,6 +453,10 @@ bench-more: widecol.so
 	/usr/bin/python3 bench/token.py --extension ./widecol
 	/usr/bin/python3 bench/randomkey.py --extension ./widecol
 	/usr/bin/python3 bench/advise.py --extension ./widecol
+
+# widecol on HBase against HBase's Java client (starts HBase itself).
+bench-hbase: widecol.so $(HB_SO)
+	/usr/bin/python3 bench/hbase_scale.py --extension ./widecol --hbase ./widecol_hbase
 
 COMPARE_ROWS = 1000000
 compare: widecol.so

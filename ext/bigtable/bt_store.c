@@ -154,7 +154,7 @@ static int64_t numberArg(const char *z, int64_t iMin){
 /* Reads option zTok (the rest of its argument at *pz) into p; 1 if it
 ** was one, 0 if zTok names a column, -1 on a bad value (*pzErr set). */
 static int parseOption(BtTable *p, const char *zTok, const char **pz,
-                       int argc, char **pzErr){
+                       char **pzErr){
   char *zArg = 0;
   if( sqlite3_stricmp(zTok, "ASYNC_INSERTS") == 0 ){
     return 1;   /* widecol 1.0's: how inserts wait is this module's now */
@@ -180,10 +180,30 @@ static int parseOption(BtTable *p, const char *zTok, const char **pz,
     return 1;
   }
   if( sqlite3_stricmp(zTok, "SPLITS") == 0 ){
-    while( (zArg = nextToken(pz, &p->aSplit[p->nSplit], 0)) != 0 ){
+    /* One argument holds every split point (up to WC_MAX_SPLITS of a SALT
+    ** or BUCKET, any number of SPLITS): counted, then read. */
+    WcBuf scratch;
+    WcBuf *aNew;
+    const char *zCount = *pz;
+    int nMore = 0;
+    memset(&scratch, 0, sizeof(scratch));
+    while( (zArg = nextToken(&zCount, &scratch, 0)) != 0 ){
+      sqlite3_free(zArg);
+      nMore++;
+    }
+    wcBufFree(&scratch);
+    aNew = sqlite3_realloc64(p->aSplit, sizeof(WcBuf)
+                             * ((sqlite3_uint64)p->nSplit + nMore + 1));
+    if( aNew == 0 ){
+      *pzErr = sqlite3_mprintf("out of memory");
+      return -1;
+    }
+    p->aSplit = aNew;
+    memset(&p->aSplit[p->nSplit], 0, sizeof(WcBuf) * ((size_t)nMore + 1));
+    while( nMore-- > 0
+        && (zArg = nextToken(pz, &p->aSplit[p->nSplit], 0)) != 0 ){
       sqlite3_free(zArg);
       p->nSplit++;
-      if( p->nSplit >= argc ) break;
     }
     return 1;
   }
@@ -262,11 +282,9 @@ static char *parseArgs(BtTable *p, int argc, const char *const *argv,
   p->aCol = sqlite3_malloc64(sizeof(BtColumn) * (sqlite3_uint64)argc);
   p->aiSorted = sqlite3_malloc64(sizeof(int) * (sqlite3_uint64)argc);
   p->azFamily = sqlite3_malloc64(sizeof(char*) * (sqlite3_uint64)(argc + 1));
-  p->aSplit = sqlite3_malloc64(sizeof(WcBuf) * (sqlite3_uint64)argc);
-  if( *pzKey == 0 || !p->aCol || !p->aiSorted || !p->azFamily || !p->aSplit ){
+  if( *pzKey == 0 || !p->aCol || !p->aiSorted || !p->azFamily ){
     return sqlite3_mprintf("out of memory");
   }
-  memset(p->aSplit, 0, sizeof(WcBuf) * (size_t)argc);
   p->nVersions = 1;
   p->iRowkeyCol = -1;
   p->azFamily[p->nFamily++] = BT_DEFAULT_FAMILY;
@@ -275,7 +293,7 @@ static char *parseArgs(BtTable *p, int argc, const char *const *argv,
     z = argv[i];
     zTok = nextToken(&z, 0, &bBare);
     if( zTok == 0 ) continue;
-    r = bBare ? parseOption(p, zTok, &z, argc, &zErr) : 0;
+    r = bBare ? parseOption(p, zTok, &z, &zErr) : 0;
     if( r != 0 ){
       sqlite3_free(zTok);
       if( r < 0 ) return zErr;

@@ -158,8 +158,8 @@ static int hasRowtime(const WcSchema *pS, int iFamily, int iIndex){
   return pS->bVersioned && (iFamily == -1 || iFamily == WC_TABLE_VERSIONS);
 }
 
-/* SPLITS for the engine's table of the rows (wcDesignSplits()), as blob
-** literals. */
+/* SPLITS for the engine's table of the rows or of an INDEX (pS its key;
+** wcDesignSplits()), as blob literals: widecol_ddl() writes the same. */
 static int appendSplits(sqlite3_str *pStr, const WcSchema *pS){
   WcSplits splits;
   int k, rc;
@@ -271,7 +271,9 @@ static int createInModule(WcStore *p, int iFamily, int iIndex){
       sqlite3_str_appendf(pStr, ", TTL %lld", (long long)pS->nTtl);
     }
   }
-  rc = iIndex < 0 && iFamily == -1 ? appendSplits(pStr, pS) : SQLITE_OK;
+  rc = iFamily == -1 ? appendSplits(pStr, iIndex < 0 ? pS
+                                                    : pS->aIndex[iIndex].pKey)
+                     : SQLITE_OK;
   sqlite3_str_appendall(pStr, ")");
   zSql = sqlite3_str_finish(pStr);
   if( zSql == 0 || rc != SQLITE_OK ){

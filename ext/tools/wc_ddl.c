@@ -4,9 +4,11 @@
 **
 **   hbase     the HBase shell's create, one per table (the rows, then each
 **             INDEX's <table>_idx_<index>): a family per FAMILY and "_" for
-**             the other columns, VERSIONS and TTL from the options, SPLITS
-**             written as Bytes.toBytesBinary reads them (bytes 0x20-0x7E as
-**             they are but \ and ', others \xNN with uppercase digits)
+**             the other columns, VERSIONS (1 on an INDEX's) and TTL from
+**             the options, NEW_VERSION_BEHAVIOR as widecol's CREATE makes
+**             it, SPLITS written as Bytes.toBytesBinary reads them (bytes
+**             0x20-0x7E as they are but \ and ', others \xNN with
+**             uppercase digits)
 **   bigtable  cbt createtable, createfamily and setgcpolicy, as sh
 **             commands (arguments in single quotes; split keys that are
 **             not all text made by printf from octal escapes)
@@ -111,6 +113,13 @@ static void appendHBaseKey(sqlite3_str *pStr, const WcBuf *pKey){
   sqlite3_str_appendchar(pStr, 1, '\'');
 }
 
+/* The versions a table of the design keeps: the design's on the rows, one
+** on an INDEX's, which holds current entries only (as the store makes
+** it). */
+static int ddlVersions(const WcSchema *pS, int bRows){
+  return bRows ? pS->nVersions : 1;
+}
+
 /* HBase's create for one table: its families, then SPLITS. */
 static void hbaseCreate(sqlite3_str *pStr, const WcSchema *pS,
                         const char *zName, int bRows, const WcSplits *pSplits){
@@ -120,11 +129,13 @@ static void hbaseCreate(sqlite3_str *pStr, const WcSchema *pS,
   for(i = -1; i < (bRows ? pS->nFamily : 0); i++){
     sqlite3_str_appendall(pStr, ", {NAME => ");
     appendRuby(pStr, i < 0 ? "_" : pS->aFamily[i].zName);
-    sqlite3_str_appendf(pStr, ", VERSIONS => %d", pS->nVersions);
+    sqlite3_str_appendf(pStr, ", VERSIONS => %d", ddlVersions(pS, bRows));
     if( pS->nTtl > 0 ){
       sqlite3_str_appendf(pStr, ", TTL => %lld", (long long)pS->nTtl);
     }
-    sqlite3_str_appendall(pStr, "}");
+    /* widecol's own CREATE asks for it too: a delete hides what was
+    ** written before it, never what comes after (docs/hbase.md). */
+    sqlite3_str_appendall(pStr, ", NEW_VERSION_BEHAVIOR => 'true'}");
   }
   if( pSplits->n > 0 ){
     sqlite3_str_appendall(pStr, ", SPLITS => [");
@@ -233,9 +244,9 @@ static void cbtCreate(sqlite3_str *pStr, const WcSchema *pS,
     sqlite3_str_appendall(pStr, " ");
     if( pS->nTtl > 0 ){
       sqlite3_str_appendf(pStr, "'maxversions=%d or maxage=%llds'\n",
-                          pS->nVersions, (long long)pS->nTtl);
+                          ddlVersions(pS, bRows), (long long)pS->nTtl);
     }else{
-      sqlite3_str_appendf(pStr, "maxversions=%d\n", pS->nVersions);
+      sqlite3_str_appendf(pStr, "maxversions=%d\n", ddlVersions(pS, bRows));
     }
   }
 }

@@ -54,11 +54,13 @@ check() {
 }
 
 # The flags HBase's own build runs its tests with on JDK 17: its shaded
-# Netty and its memory accounting reach into the JDK's internals.
+# Netty and its memory accounting reach into the JDK's internals (and
+# JRuby, for create.rb, into java.io).
 JVM_FLAGS="-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true
   --add-modules jdk.unsupported
   --add-opens java.base/java.nio=ALL-UNNAMED
   --add-opens java.base/sun.nio.ch=ALL-UNNAMED
+  --add-opens java.base/java.io=ALL-UNNAMED
   --add-opens java.base/java.lang=ALL-UNNAMED
   --add-opens java.base/jdk.internal.ref=ALL-UNNAMED
   --add-opens java.base/java.lang.reflect=ALL-UNNAMED
@@ -103,6 +105,7 @@ java_run() {
   # shellcheck disable=SC2086
   exec "$JAVA_HOME/bin/java" "-Xmx$heap" $JVM_FLAGS \
     -Dlog4j.configuration="file:$dir/log4j.properties" -Dwidecol.hbase.log="$log" \
+    -Dwidecol.hbase.create="$here/hbase/create.rb" \
     -cp "$dir/classes:$(cat "$dir/classpath.txt")" WidecolHBase "$@"
 }
 

@@ -4,7 +4,8 @@
 # gateway, on free loopback ports), runs the sqllogictest scripts of
 # tests/stores/hbase/ with both libraries loaded, the checks against
 # HBase's Java client of tests/stores/hbase_check.py, widecol_regions'
-# split policies against HBase's splits (hbase_regions.py), the differential
+# split policies against HBase's splits (hbase_regions.py), widecol_ddl's
+# commands run against HBase (hbase_ddl.py), the differential
 # test on the HBase store, then stops HBase by its PID.  Without
 # widecol_hbase.so, JDK 17 or Maven the tests report themselves skipped,
 # with the reason.  Run from the repository root after `make`.  HB_SLT
@@ -37,6 +38,8 @@ status=0
 /usr/bin/python3 tests/stores/hbase_check.py --extension "$lib/widecol" \
   --hbase "$lib/widecol_hbase" || status=1
 /usr/bin/python3 tests/stores/hbase_regions.py --extension "$lib/widecol" \
+  --hbase "$lib/widecol_hbase" || status=1
+/usr/bin/python3 tests/stores/hbase_ddl.py --extension "$lib/widecol" \
   --hbase "$lib/widecol_hbase" || status=1
 /usr/bin/python3 tests/harness/differential.py --extension "$lib/widecol" \
   --hbase "$lib/widecol_hbase" --cases 20 --random 0 || status=1

@@ -33,14 +33,13 @@ import argparse
 import bisect
 import os
 import random
-import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import wctest  # noqa: E402
+from hbase_session import Session  # noqa: E402
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 KIB = 1024
 MIB = 1024 * KIB
 ROWS = 10000
@@ -81,32 +80,6 @@ def expect(what, ok, detail=""):
     print("hbase regions: %s: %s%s" % (what, "ok" if ok else "FAILED", " (%s)" % detail if detail else ""))
     if not ok:
         failed += 1
-
-
-class Session:
-    """HBase's Java client, one JVM for every question (hbase.sh client session)."""
-
-    def __init__(self):
-        self.proc = subprocess.Popen(
-            ["sh", os.path.join(HERE, "..", "servers", "hbase.sh"), "client", "session"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-
-    def ask(self, line):
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-        out = []
-        while True:
-            got = self.proc.stdout.readline()
-            if got == "":
-                raise RuntimeError("hbase client session ended at: " + line)
-            got = got.rstrip("\n")
-            if got == ".":
-                return out
-            out.append(got)
-
-    def close(self):
-        self.proc.stdin.close()
-        self.proc.wait()
 
 
 def payments(db):

@@ -27,9 +27,26 @@
 **   <zk> settle <table>    waits until the table's splits and compactions
 **                          have settled (no compaction, the same regions,
 **                          for 2 s), then prints the regions as `regions`
+**   <zk> shell <file>      runs the file's HBase shell commands (those
+**                          widecol_ddl writes) as Ruby, with create.rb's
+**                          create and create_namespace
+**   <zk> drop-namespace <ns>  disables and deletes its tables (all at
+**                          once), then the namespace
+**   <zk> bench-load <table> <rows> <seed>
+**                          HBase's Java client's own load, for
+**                          bench/hbase_scale.py: the payments rows in the
+**                          cells widecol writes (docs/hbase.md), through a
+**                          BufferedMutator; prints "rows N seconds S"
+**   <zk> bench-scan <table> <start> <stop>
+**                          a Table.getScanner of the rows from start to
+**                          stop (text keys); prints "rows N seconds S"
+**   <zk> bench-get <table> <keys file>
+**                          a Table.get per key (a line each); prints "rows
+**                          N seconds S"
 **   <zk> session           reads commands as above from standard input,
 **                          one a line; after each one's output prints "."
-**                          (one JVM for a test that asks many times)
+**                          (one JVM for a test that asks many times); a
+**                          command that fails prints "! " and why
 **
 ** <zk> is the WIDECOL_HBASE_ZK the server printed.
 */
@@ -66,6 +83,8 @@ import org.apache.hadoop.hbase.util.Bytes;
 
 public final class WidecolHBase {
   private static final String HOST = "127.0.0.1";
+  /* create.rb, beside the harness's source (hbase.sh passes its path). */
+  private static final String CREATE_RB = System.getProperty("widecol.hbase.create");
 
   public static void main(String[] args) throws Exception {
     if (args.length == 2 && args[0].equals("serve")) {
@@ -159,7 +178,11 @@ public final class WidecolHBase {
           String[] cmd = new String[words.length + 1];
           cmd[0] = args[0];
           System.arraycopy(words, 0, cmd, 1, words.length);
-          command(conn, cmd);
+          try {
+            command(conn, cmd);
+          } catch (IOException | RuntimeException e) {
+            System.out.println("! " + String.valueOf(e.getMessage()).replace('\n', ' '));
+          }
           System.out.println(".");
           System.out.flush();
         }
@@ -190,6 +213,21 @@ public final class WidecolHBase {
       case "settle":
         settle(conn.getAdmin(), TableName.valueOf(args[2]));
         regions(conn, TableName.valueOf(args[2]));
+        break;
+      case "shell":
+        shell(conn.getAdmin(), args[2]);
+        break;
+      case "bench-load":
+        benchLoad(conn, TableName.valueOf(args[2]), Integer.parseInt(args[3]), Long.parseLong(args[4]));
+        break;
+      case "bench-scan":
+        benchScan(conn, TableName.valueOf(args[2]), args[3], args[4]);
+        break;
+      case "bench-get":
+        benchGet(conn, TableName.valueOf(args[2]), args[3]);
+        break;
+      case "drop-namespace":
+        dropNamespace(conn.getAdmin(), args[2]);
         break;
       case "describe":
         describe(conn.getAdmin(), TableName.valueOf(args[2]));
@@ -257,6 +295,109 @@ public final class WidecolHBase {
     } catch (InterruptedException e) {
       throw new IOException(e);
     }
+  }
+
+  private static void shell(Admin admin, String file) throws IOException {
+    org.jruby.embed.ScriptingContainer ruby = new org.jruby.embed.ScriptingContainer(
+        org.jruby.embed.LocalContextScope.SINGLETHREAD, org.jruby.embed.LocalVariableBehavior.TRANSIENT);
+    try {
+      ruby.put("$admin", admin);
+      ruby.runScriptlet(org.jruby.embed.PathType.ABSOLUTE, CREATE_RB);
+      ruby.runScriptlet(org.jruby.embed.PathType.ABSOLUTE, new java.io.File(file).getAbsolutePath());
+    } catch (org.jruby.embed.EvalFailedException e) {
+      throw new IOException(file + ": " + e.getMessage());
+    } finally {
+      ruby.terminate();
+    }
+  }
+
+  /* Until the namespace lists no table: a table a procedure was still
+  ** making when it was listed shows up on the next round. */
+  private static void dropNamespace(Admin admin, String ns) throws IOException {
+    List<java.util.concurrent.Future<Void>> pending = new java.util.ArrayList<>();
+    try {
+      for (int round = 0; round < 10; round++) {
+        TableName[] tables = admin.listTableNamesByNamespace(ns);
+        if (tables.length == 0) {
+          admin.deleteNamespace(ns);
+          return;
+        }
+        pending.clear();
+        for (TableName t : tables) {
+          if (admin.isTableEnabled(t)) pending.add(admin.disableTableAsync(t));
+        }
+        for (java.util.concurrent.Future<Void> f : pending) f.get();
+        pending.clear();
+        for (TableName t : tables) pending.add(admin.deleteTableAsync(t));
+        for (java.util.concurrent.Future<Void> f : pending) f.get();
+      }
+    } catch (InterruptedException | java.util.concurrent.ExecutionException e) {
+      throw new IOException(e);
+    }
+    throw new IOException("the namespace " + ns + " still has tables after 10 rounds");
+  }
+
+  private static final byte[] FAMILY = Bytes.toBytes("_");
+
+  private static byte[] tagged(int tag, byte[] bytes) {
+    byte[] out = new byte[bytes.length + 1];
+    out[0] = (byte) tag;
+    System.arraycopy(bytes, 0, out, 1, bytes.length);
+    return out;
+  }
+
+  /* The payments bench/hbase_scale.py makes for widecol, made here from
+  ** the same seeded sequence (a customer in 1..100000 and a time a row,
+  ** amount and mode from the row number), in widecol's cells: the marker
+  ** _:\x00, INTEGER 0xF9 + 8 bytes, REAL 0xFA + 8 bytes, TEXT its bytes. */
+  private static void benchLoad(Connection conn, TableName name, int rows, long seed) throws IOException {
+    java.util.Random rnd = new java.util.Random(seed);
+    String[] modes = {"card", "cash", "wire"};
+    long started = System.nanoTime();
+    try (org.apache.hadoop.hbase.client.BufferedMutator m = conn.getBufferedMutator(name)) {
+      for (int i = 0; i < rows; i++) {
+        long customer = 1 + rnd.nextInt(100000);
+        String paidAt = String.format("2017-%02d-%02d %02d:%02d:%02d", 1 + i / 2678400 % 12,
+            1 + i / 86400 % 28, i / 3600 % 24, i / 60 % 60, i % 60);
+        long payment = 10000000L + i;
+        byte[] key = Bytes.toBytes(String.format("%06d_%s_%09d", customer, paidAt, payment));
+        org.apache.hadoop.hbase.client.Put put = new org.apache.hadoop.hbase.client.Put(key);
+        put.addColumn(FAMILY, new byte[] {0}, tagged(0x01, Bytes.toBytes(started + i)));
+        put.addColumn(FAMILY, Bytes.toBytes("customer_id"), tagged(0xF9, Bytes.toBytes(customer)));
+        put.addColumn(FAMILY, Bytes.toBytes("paid_at"), Bytes.toBytes(paidAt));
+        put.addColumn(FAMILY, Bytes.toBytes("payment_id"), tagged(0xF9, Bytes.toBytes(payment)));
+        put.addColumn(FAMILY, Bytes.toBytes("amount"), tagged(0xFA, Bytes.toBytes((i % 50000) / 100.0)));
+        put.addColumn(FAMILY, Bytes.toBytes("mode"), Bytes.toBytes(modes[i % 3]));
+        m.mutate(put);
+      }
+    }
+    printRate(rows, started);
+  }
+
+  private static void benchScan(Connection conn, TableName name, String start, String stop) throws IOException {
+    long started = System.nanoTime();
+    int rows = 0;
+    Scan scan = new Scan().withStartRow(Bytes.toBytes(start)).withStopRow(Bytes.toBytes(stop)).setCaching(1000);
+    try (Table t = conn.getTable(name); ResultScanner rs = t.getScanner(scan)) {
+      for (Result r : rs) rows++;
+    }
+    printRate(rows, started);
+  }
+
+  private static void benchGet(Connection conn, TableName name, String keysFile) throws IOException {
+    List<String> keys = java.nio.file.Files.readAllLines(java.nio.file.Paths.get(keysFile));
+    long started = System.nanoTime();
+    int rows = 0;
+    try (Table t = conn.getTable(name)) {
+      for (String k : keys) {
+        if (!t.get(new org.apache.hadoop.hbase.client.Get(Bytes.toBytes(k))).isEmpty()) rows++;
+      }
+    }
+    printRate(rows, started);
+  }
+
+  private static void printRate(int rows, long started) {
+    System.out.println("rows " + rows + " seconds " + (System.nanoTime() - started) / 1e9);
   }
 
   private static void cells(Connection conn, TableName name) throws IOException {

@@ -1,0 +1,38 @@
+"""HBase's Java client in one JVM for a test that asks it many things:
+`sh tests/servers/hbase.sh client session` reads the harness's commands a
+line at a time and ends each answer with a line "."; a command that failed
+answers "! " and why.  The HBase store's tests use it
+(tests/stores/hbase_regions.py, hbase_ddl.py)."""
+import os
+import subprocess
+
+SERVERS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "servers")
+
+
+class Session:
+    """HBase's Java client, one JVM for every question (hbase.sh client session)."""
+
+    def __init__(self):
+        self.proc = subprocess.Popen(
+            ["sh", os.path.join(SERVERS, "hbase.sh"), "client", "session"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def ask(self, line, check=True):
+        """The answer's lines; with check, a failed command raises."""
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+        out = []
+        while True:
+            got = self.proc.stdout.readline()
+            if got == "":
+                raise RuntimeError("hbase client session ended at: " + line)
+            got = got.rstrip("\n")
+            if got == ".":
+                if check and out and out[0].startswith("! "):
+                    raise RuntimeError("hbase client: %s: %s" % (line, out[0][2:]))
+                return out
+            out.append(got)
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait()
