@@ -100,8 +100,10 @@ def main():
     started_here = False
     if not os.environ.get("WIDECOL_HBASE"):
         os.environ.setdefault("WIDECOL_HBASE_DIR", "build/hbase-bench")
+        # Standard output only: HBase's JVM keeps the script's standard
+        # error, so waiting for its end would wait for HBase's.
         env = subprocess.run(["sh", os.path.join(HERE, "..", "tests", "servers", "hbase.sh"), "start"],
-                             capture_output=True, text=True, check=True).stdout
+                             stdout=subprocess.PIPE, text=True, check=True).stdout
         for line in env.split():
             k, v = line.split("=", 1)
             os.environ[k] = v

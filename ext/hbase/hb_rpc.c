@@ -14,8 +14,9 @@
 **                      (hb_filter.c).  Timestamps: HBase keeps milliseconds,
 **                      the store microseconds in whole milliseconds.
 **   MutateRows         putMultiple for rows that only set cells, mutateRow
-**                      (atomic) for a row that deletes; each row's outcome
-**                      is its call's
+**                      (atomic) for a row that deletes, up to HB_PIPELINE
+**                      of those in flight over HB_LANES connections; each
+**                      row's outcome is its call's
 **   CheckAndMutateRow  checkAndMutate on the row marker (family "_", the
 **                      empty qualifier): equal to a value, or absent.  A
 **                      marker that must start with a value is read first
@@ -36,8 +37,10 @@
 ** older timestamps until a major compaction), which is what Bigtable does.
 **
 ** One connection per btConnOpen(), so that each widecol table's calls
-** have a socket of their own.  Calls in flight (btCallStart()) are
-** pipelined: requests are sent at once, replies read in the order sent.
+** have a socket of their own, and HB_LANES - 1 more for a batch's
+** mutateRow calls, opened when first used.  Calls in flight
+** (btCallStart()) are pipelined: requests are sent at once, replies read
+** in the order sent.
 */
 #include "bigtable/bt_rpc.h"
 #include "bt_wire.pb-c.h"
@@ -154,6 +157,11 @@ struct BtPending {
   int bMatched;
 };
 
+/* Connections to the gateway a batch of mutateRow calls is spread over:
+** the gateway serves each on a thread of its own, so HBase applies them
+** side by side and writes its log for several at once. */
+#define HB_LANES 16
+
 struct BtConn {
   char *zHost;
   int port;
@@ -162,6 +170,8 @@ struct BtConn {
   HbSock *pSock;        /* NULL until connected, and after a failure */
   int32_t iSeq;
   BtPending *pHead, *pTail;   /* Sent, reply not read yet */
+  BtConn *apLane[HB_LANES - 1];   /* Lanes 1.. (lane 0 is this one), made
+                                  ** when first used */
 };
 
 int btConnOpen(BtConn **ppConn, char **pzErr){
@@ -206,6 +216,28 @@ int btConnOpen(BtConn **ppConn, char **pzErr){
   return BT_OK;
 }
 
+/* Lane iLane of pConn (0: pConn itself), or NULL if out of memory. */
+static BtConn *connLane(BtConn *pConn, int iLane){
+  BtConn *p;
+  if( iLane == 0 ) return pConn;
+  p = pConn->apLane[iLane - 1];
+  if( p == 0 ){
+    p = sqlite3_malloc(sizeof(*p));
+    if( p == 0 ) return 0;
+    memset(p, 0, sizeof(*p));
+    p->zHost = sqlite3_mprintf("%s", pConn->zHost);
+    p->zEndpoint = sqlite3_mprintf("%s", pConn->zEndpoint);
+    p->port = pConn->port;
+    p->nTimeoutMs = pConn->nTimeoutMs;
+    if( p->zHost == 0 || p->zEndpoint == 0 ){
+      btConnClose(p);
+      return 0;
+    }
+    pConn->apLane[iLane - 1] = p;
+  }
+  return p;
+}
+
 static void pendingFree(BtPending *p){
   if( p == 0 ) return;
   hbArenaFree(&p->reply.arena);
@@ -228,7 +260,9 @@ static void dropSocket(BtConn *pConn, int code, const char *zWhy){
 }
 
 void btConnClose(BtConn *pConn){
+  int i;
   if( pConn == 0 ) return;
+  for(i = 0; i < HB_LANES - 1; i++) btConnClose(pConn->apLane[i]);
   dropSocket(pConn, BT_CANCELLED, "the connection closed");
   sqlite3_free(pConn->zHost);
   sqlite3_free(pConn->zEndpoint);
@@ -1744,8 +1778,91 @@ static int readNext(BtStream *p, ProtobufCMessage **ppMsg, BtStatus *pStatus){
   return 0;
 }
 
-/* MutateRows: each entry its own call, or with its neighbours that only
-** set cells, one putMultiple; the answer made whole. */
+/* mutateRow calls in flight at once, over HB_LANES connections: no call
+** waits for the round trip of the one before, and HBase applies those of
+** different lanes side by side (Thrift2 has no call that mutates several
+** rows, so a row that deletes is a call of its own). */
+#define HB_PIPELINE 256
+
+/* Entries i..j-1 (at most HB_PIPELINE), each a mutateRow, sent back to
+** back, each row on the lane its key hashes to (so that two writes of one
+** row keep their order), then answered in order: each entry's status set
+** in aSt, a message of a failure in azMsg. */
+static void mutateRowsPipelined(BtStream *p, size_t i, size_t j,
+                                Wcbt__Status *aSt, char **azMsg){
+  const Wcbt__MutateRowsRequest *pReq = (const Wcbt__MutateRowsRequest*)p->pReq;
+  BtPending *apSent[HB_PIPELINE];
+  size_t k;
+  assert( j > i && j - i <= HB_PIPELINE );
+  for(k = i; k < j; k++){
+    const Wcbt__MutateRowsRequest__Entry *pE = pReq->entries[k];
+    WcBuf req = {0, 0, 0, 0};
+    apSent[k - i] = 0;
+    aSt[k].code = BT_INTERNAL;
+    if( writeMutateRow(&req, pReq->table_name, &pE->row_key, pE->mutations,
+                       pE->n_mutations) ){
+      azMsg[k] = sqlite3_mprintf("%s", zNoRangeDelete);
+    }else{
+      BtConn *pLane = connLane(p->pConn, (int)(wcBytesHash(pE->row_key.data,
+                                   (int64_t)pE->row_key.len) % HB_LANES));
+      apSent[k - i] = pLane ? sendCall(pLane, "mutateRow", pReq->table_name,
+                                       &req, &p->wait) : 0;
+    }
+    wcBufFree(&req);
+  }
+  for(k = i; k < j; k++){
+    if( apSent[k - i] ){
+      BtStatus st = {0, 0};
+      const HbVal *pRes = 0;
+      aSt[k].code = resultOf(apSent[k - i], &pRes, &st);
+      if( aSt[k].code != BT_OK ){
+        azMsg[k] = sqlite3_mprintf("%s", st.zMsg ? st.zMsg : "failed");
+      }
+      btStatusClear(&st);
+      pendingFree(apSent[k - i]);
+    }
+    if( aSt[k].code != BT_OK ){
+      aSt[k].message = azMsg[k] ? azMsg[k] : (char*)"out of memory";
+    }
+  }
+}
+
+/* Entries i..j-1, each only setting cells, in one putMultiple. */
+static void putRun(BtStream *p, size_t i, size_t j, Wcbt__Status *aSt,
+                   char **azMsg){
+  const Wcbt__MutateRowsRequest *pReq = (const Wcbt__MutateRowsRequest*)p->pReq;
+  WcBuf req = {0, 0, 0, 0};
+  BtStatus st = {0, 0};
+  BtPending *pDone = 0;
+  const HbVal *pRes = 0;
+  size_t k;
+  int code;
+  hbWriteCall(&req, "putMultiple", 0);
+  hbWriteBinaryField(&req, 1, pReq->table_name,
+                     (int64_t)strlen(pReq->table_name));
+  hbWriteField(&req, HB_LIST, 2);
+  hbWriteListBegin(&req, HB_STRUCT, (int32_t)(j - i));
+  for(k = i; k < j; k++){
+    const Wcbt__MutateRowsRequest__Entry *pK = pReq->entries[k];
+    writePut(&req, &pK->row_key, pK->mutations, 0, pK->n_mutations);
+  }
+  hbWriteStop(&req);
+  code = invoke(p->pConn, "putMultiple", pReq->table_name, &req, &p->wait,
+                &pDone, &pRes, &st);
+  wcBufFree(&req);
+  pendingFree(pDone);
+  for(k = i; k < j; k++){
+    aSt[k].code = code;
+    if( code != BT_OK ){
+      azMsg[k] = sqlite3_mprintf("%s", st.zMsg ? st.zMsg : "failed");
+      aSt[k].message = azMsg[k] ? azMsg[k] : (char*)"out of memory";
+    }
+  }
+  btStatusClear(&st);
+}
+
+/* MutateRows: runs of entries that only set cells, one putMultiple each;
+** the others mutateRow calls, pipelined; the answer made whole. */
 static int mutateAll(BtStream *p, BtStatus *pStatus){
   const Wcbt__MutateRowsRequest *pReq = (const Wcbt__MutateRowsRequest*)p->pReq;
   size_t n = pReq->n_entries, i = 0, k;
@@ -1769,50 +1886,19 @@ static int mutateAll(BtStream *p, BtStatus *pStatus){
     azMsg[k] = 0;
   }
   while( i < n ){
-    WcBuf req = {0, 0, 0, 0};
-    BtStatus st = {0, 0};
-    BtPending *pDone = 0;
-    const HbVal *pRes = 0;
-    size_t j = i + 1;
-    int code;
     const Wcbt__MutateRowsRequest__Entry *pE = pReq->entries[i];
-    if( allSets(pE->mutations, pE->n_mutations) ){
-      while( j < n && allSets(pReq->entries[j]->mutations,
-                              pReq->entries[j]->n_mutations) ){
-        j++;
-      }
-      hbWriteCall(&req, "putMultiple", 0);
-      hbWriteBinaryField(&req, 1, pReq->table_name,
-                         (int64_t)strlen(pReq->table_name));
-      hbWriteField(&req, HB_LIST, 2);
-      hbWriteListBegin(&req, HB_STRUCT, (int32_t)(j - i));
-      for(k = i; k < j; k++){
-        const Wcbt__MutateRowsRequest__Entry *pK = pReq->entries[k];
-        writePut(&req, &pK->row_key, pK->mutations, 0, pK->n_mutations);
-      }
-      hbWriteStop(&req);
-      code = invoke(p->pConn, "putMultiple", pReq->table_name, &req,
-                    &p->wait, &pDone, &pRes, &st);
+    int bSets = allSets(pE->mutations, pE->n_mutations);
+    size_t j = i + 1;
+    while( j < n && (bSets || j - i < HB_PIPELINE)
+        && allSets(pReq->entries[j]->mutations,
+                   pReq->entries[j]->n_mutations) == bSets ){
+      j++;
+    }
+    if( bSets ){
+      putRun(p, i, j, aSt, azMsg);
     }else{
-      if( writeMutateRow(&req, pReq->table_name, &pE->row_key,
-                         pE->mutations, pE->n_mutations) ){
-        code = BT_INTERNAL;
-        btStatusSet(&st, code, "%s", zNoRangeDelete);
-      }else{
-        code = invoke(p->pConn, "mutateRow", pReq->table_name, &req,
-                      &p->wait, &pDone, &pRes, &st);
-      }
+      mutateRowsPipelined(p, i, j, aSt, azMsg);
     }
-    wcBufFree(&req);
-    pendingFree(pDone);
-    for(k = i; k < j; k++){
-      aSt[k].code = code;
-      if( code != BT_OK ){
-        azMsg[k] = sqlite3_mprintf("%s", st.zMsg ? st.zMsg : "failed");
-        aSt[k].message = azMsg[k] ? azMsg[k] : (char*)"out of memory";
-      }
-    }
-    btStatusClear(&st);
     i = j;
   }
   if( rc == 0 ){

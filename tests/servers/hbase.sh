@@ -83,6 +83,8 @@ build() {
         tail -n 20 "$dir/mvn.log" >&2
         exit 1
       }
+    # Maven leaves the file as it was when the classpath is the same.
+    touch "$cp"
   fi
   src="$here/hbase/src/main/java/WidecolHBase.java"
   if [ ! -f "$dir/classes/WidecolHBase.class" ] || [ "$src" -nt "$dir/classes/WidecolHBase.class" ]; then

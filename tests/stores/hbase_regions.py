@@ -57,9 +57,12 @@ CASES = [
     ("by_date", "ConstantSizeRegionSplitPolicy", 1 * MIB, 256 * KIB, False),
     # 2 x 128 KiB while the table has one region, then 1 MiB.
     ("by_date", "SteppingSplitPolicy", 1 * MIB, 128 * KIB, False),
+    # 2 x 128 KiB x regions^3: 256 KiB, then 2 MiB, then 6.75 MiB, with
+    # one region growing (where several grow at once, HBase may split two
+    # that passed the size before either split raised it: timing, which the
+    # model leaves out).
+    ("by_date", "IncreasingToUpperBoundRegionSplitPolicy", 8 * MIB, 128 * KIB, False),
     ("by_customer", "ConstantSizeRegionSplitPolicy", 1 * MIB, 256 * KIB, True),
-    # 2 x 128 KiB x regions^3: 256 KiB, then 2 MiB, then 6.75 MiB.
-    ("by_customer", "IncreasingToUpperBoundRegionSplitPolicy", 8 * MIB, 128 * KIB, True),
 ]
 
 # A row's bytes in an HBase store file: each cell is its key, family `_`,
