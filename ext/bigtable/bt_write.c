@@ -463,6 +463,25 @@ static int rowEnd(BtTable *p, RowWrite *w, sqlite3_value **argv, int bFresh,
   return btOpQueue(p, w->pB, w->pOp);
 }
 
+/* True if a replace of the row with columns argv[0..nCol) sets every
+** cell the row can hold, so that deleting the row first would change
+** nothing: a row of widecol's (not an index's entries, not an EXISTING
+** table's), one version a column, no ROWTIME, and no NULL (which deletes
+** its column's cell).  Such a write only sets cells, which an engine can
+** batch with others' (HBase's putMultiple, where a row that deletes is a
+** call of its own). */
+static int setsEveryCell(const BtTable *p, sqlite3_value **argv){
+  int i;
+  if( p->eKind != BT_ROWS || p->bExisting || p->nVersions != 1
+   || p->bRowtime ){
+    return 0;
+  }
+  for(i = 0; i < p->nCol; i++){
+    if( sqlite3_value_type(argv[i]) == SQLITE_NULL ) return 0;
+  }
+  return 1;
+}
+
 /* A new row at key argv[2] (an INSERT, or an UPDATE that moves a row),
 ** columns argv[3..]. */
 static int rowInsert(BtTable *p, sqlite3_value **argv, int bMoved){
@@ -487,7 +506,7 @@ static int rowInsert(BtTable *p, sqlite3_value **argv, int bMoved){
     rc = familyChecks(p, w.pOp);
     /* An EXISTING table's row may hold cells no column names: a replace
     ** sets the columns' cells (a NULL deletes one) and keeps those. */
-    if( rc == SQLITE_OK && !p->bExisting
+    if( rc == SQLITE_OK && !p->bExisting && !setsEveryCell(p, &argv[3])
      && !btOpAdd(w.pOp, mutDeleteRow(w.pOp->pArena)) ){
       rc = SQLITE_NOMEM;
     }

@@ -17,10 +17,10 @@ The tolerances, and why:
   spread);
 - where writes spread, each boundary within a fifth of a region's rows of
   the predicted one: HBase splits at its largest file's middle block, the
-  model at the region's middle byte; the first splits come at a few
-  hundred KiB, where the largest file holds a sample of the region's keys
-  whose middle strays by a few hundredths of the key space (up to 8% of a
-  region in our runs; 2% once regions are 1 MiB);
+  model at the region's middle byte; a split at a few hundred KiB takes
+  the middle of a largest file that holds a sample of the region's keys,
+  which strays by a few hundredths of the key space (up to 8% of a region
+  in our runs; 4% with regions of 1 MiB);
 - where writes are sequential, the mean rows per region within a fifth:
   HBase's largest file then holds the older keys, so its middle falls
   below the region's and real regions come out smaller (by about a tenth
@@ -106,7 +106,11 @@ def run_case(db, hbase, n, design, policy, max_bytes, flush_bytes, spread):
     db.execute("CREATE VIRTUAL TABLE lc%d USING widecol(%s, %s)" % (n, cols, DESIGNS[design]))
     hbase.ask("split-policy %s %s %d %d %d" % (table, policy, max_bytes, flush_bytes, 8 * KIB))
     started = time.time()
-    db.execute("INSERT OR REPLACE INTO hb%d SELECT customer_id, paid_at, payment_id, amount, mode "
+    # Plain INSERTs, a conditional put a row: a steady writer (about 1,000
+    # rows/s here), whose regions HBase splits as they fill.  A load many
+    # times faster (INSERT OR REPLACE goes many rows a call) outruns
+    # splits that take HBase a second or two each; the model has no clock.
+    db.execute("INSERT INTO hb%d SELECT customer_id, paid_at, payment_id, amount, mode "
                "FROM pay ORDER BY i" % n)
     real = [bytes.fromhex(k) for k in hbase.ask("settle " + table)][1:]
     seconds = time.time() - started

@@ -285,10 +285,15 @@ public final class WidecolHBase {
         }
         Thread.sleep(250);
         StringBuilder now = new StringBuilder();
-        for (org.apache.hadoop.hbase.client.RegionInfo r : admin.getRegions(name)) {
-          now.append(r.getRegionNameAsString()).append('\n');
+        boolean quiet;
+        try {
+          for (org.apache.hadoop.hbase.client.RegionInfo r : admin.getRegions(name)) {
+            now.append(r.getRegionNameAsString()).append('\n');
+          }
+          quiet = admin.getCompactionState(name) == CompactionState.NONE;
+        } catch (IOException | RuntimeException e) {
+          quiet = false;   // a region in transition answers nothing yet
         }
-        boolean quiet = admin.getCompactionState(name) == CompactionState.NONE;
         nStable = quiet && now.toString().equals(last) ? nStable + 1 : 0;
         last = now.toString();
       }
