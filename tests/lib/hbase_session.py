@@ -2,9 +2,13 @@
 `sh tests/servers/hbase.sh client session` reads the harness's commands a
 line at a time and ends each answer with a line "."; a command that failed
 answers "! " and why.  The HBase store's tests use it
-(tests/stores/hbase_regions.py, hbase_ddl.py)."""
+(tests/stores/hbase_regions.py, hbase_ddl.py), and connect_from_args()
+to open widecol as each of them is run."""
+import argparse
 import os
 import subprocess
+
+import wctest
 
 SERVERS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "servers")
 
@@ -36,3 +40,14 @@ class Session:
     def close(self):
         self.proc.stdin.close()
         self.proc.wait()
+
+
+def connect_from_args():
+    """A connection with widecol and the HBase store loaded (autocommit),
+    from the arguments every HBase store test takes: --extension ./widecol
+    --hbase ./widecol_hbase."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--extension", required=True)
+    ap.add_argument("--hbase", required=True)
+    args = ap.parse_args()
+    return wctest.connect(args.extension, bigtable=args.hbase, isolation_level=None)

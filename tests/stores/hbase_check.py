@@ -9,14 +9,13 @@ formats, never read back from widecol.
 
     tests/stores/hbase_check.py --extension ./widecol --hbase ./widecol_hbase
 """
-import argparse
 import os
 import struct
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-import wctest  # noqa: E402
+from hbase_session import connect_from_args  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 failed = 0
@@ -49,11 +48,7 @@ def cells(table):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--extension", required=True)
-    ap.add_argument("--hbase", required=True)
-    args = ap.parse_args()
-    db = wctest.connect(args.extension, bigtable=args.hbase, isolation_level=None)
+    db = connect_from_args()
 
     # The issue's payments design, and its documented cells.
     db.execute("""CREATE VIRTUAL TABLE hb_payments USING widecol(

@@ -17,7 +17,6 @@ create_namespace for the keys widecol_ddl writes, and refuses any other
 
     tests/stores/hbase_ddl.py --extension ./widecol --hbase ./widecol_hbase
 """
-import argparse
 import glob
 import os
 import random
@@ -28,9 +27,8 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 sys.path.insert(0, os.path.join(HERE, "..", "harness"))
-import wctest  # noqa: E402
 import differential  # noqa: E402
-from hbase_session import Session  # noqa: E402
+from hbase_session import Session, connect_from_args  # noqa: E402
 
 SHELL_NS = "ddlshell%d" % os.getpid()   # create_namespace fails on one that exists
 STORE_NS = "ddlstore%d" % os.getpid()
@@ -95,11 +93,7 @@ def describe(hbase, table):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--extension", required=True)
-    ap.add_argument("--hbase", required=True)
-    args = ap.parse_args()
-    db = wctest.connect(args.extension, bigtable=args.hbase, isolation_level=None)
+    db = connect_from_args()
     designs = sql_designs() + differential_designs()
     hbase = Session()
     script = ["create_namespace '%s'" % SHELL_NS]

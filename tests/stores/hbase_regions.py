@@ -29,7 +29,6 @@ The tolerances, and why:
 
     tests/stores/hbase_regions.py --extension ./widecol --hbase ./widecol_hbase
 """
-import argparse
 import bisect
 import os
 import random
@@ -37,8 +36,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-import wctest  # noqa: E402
-from hbase_session import Session  # noqa: E402
+from hbase_session import Session, connect_from_args  # noqa: E402
 
 KIB = 1024
 MIB = 1024 * KIB
@@ -160,11 +158,7 @@ def run_case(db, hbase, n, design, policy, max_bytes, flush_bytes, spread):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--extension", required=True)
-    ap.add_argument("--hbase", required=True)
-    args = ap.parse_args()
-    db = wctest.connect(args.extension, bigtable=args.hbase, isolation_level=None)
+    db = connect_from_args()
     payments(db)
     hbase = Session()
     try:
