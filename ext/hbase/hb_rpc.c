@@ -1793,7 +1793,7 @@ static void mutateRowsPipelined(BtStream *p, size_t i, size_t j,
   const Wcbt__MutateRowsRequest *pReq = (const Wcbt__MutateRowsRequest*)p->pReq;
   BtPending *apSent[HB_PIPELINE];
   size_t k;
-  assert( j > i && j - i <= HB_PIPELINE );
+  wcAssert( j > i && j - i <= HB_PIPELINE );
   for(k = i; k < j; k++){
     const Wcbt__MutateRowsRequest__Entry *pE = pReq->entries[k];
     WcBuf req = {0, 0, 0, 0};
