@@ -663,11 +663,13 @@ def contains_glob(pattern, value):
 
 
 # The remote store the run's widecol tables use (--bigtable, --hbase): its
-# STORAGE kind, engine, how its tables are named, where its endpoint is.
+# STORAGE kind, engine, how its tables are named, where its endpoint is,
+# and whether a new table's regions are its split points (HBase's are; the
+# emulator keeps one tablet).
 STORE = {"kind": "BIGTABLE", "engine": "Bigtable", "env": "BIGTABLE_EMULATOR_HOST",
          "prefix": "projects/diff/instances/diff/tables/"}
 HBASE_STORE = {"kind": "HBASE", "engine": "HBase", "env": "WIDECOL_HBASE",
-               "prefix": "diff:"}
+               "prefix": "diff:", "regions_are_splits": True}
 
 
 class Runner:
@@ -1367,9 +1369,34 @@ class Runner:
             self.n_refused += 1
             db.close()
             return self.create(strip_key_collations(spec), rng)
+        if STORE.get("regions_are_splits") and not self.existing:
+            self.check_regions(d, db, attach + [w])
         for sql in o + ["CREATE TABLE j(x)"]:
             db.execute(sql)
         return d, db, [attach + [w] + o + ["CREATE TABLE j(x)"]]
+
+    def check_regions(self, d, db, made):
+        """The engine's regions of a new w are the split points widecol_ddl
+        gives its design: one region more than SPLITS has keys (a CREATE
+        once made only as many as it had arguments)."""
+        w = "%s.w" % d.schema
+        ddl = db.execute("SELECT CAST(widecol_ddl(?, 'hbase') AS BLOB)",
+                         (w,)).fetchone()[0].decode().splitlines()[0]
+        want = 1 + (len(re.findall(r"'[^']*'", ddl.split("SPLITS => [", 1)[1]))
+                    if "SPLITS => [" in ddl else 0)
+        got = db.execute("SELECT count(*) FROM widecol_regions(?)", (w,)).fetchone()[0]
+        if got != want:
+            self.n_mismatch += 1
+            print("MISMATCH: %s on %s has %d regions; widecol_ddl's SPLITS for its design "
+                  "make %d" % (w, STORE["engine"], got, want))
+            print("-- reproduce with: sqlite3 :memory: then paste")
+            print(".load %s" % self.ext)
+            print(".load %s" % self.bigtable)
+            for line in made:
+                print(line + ";")
+            print("SELECT widecol_ddl(%s, 'hbase');" % lit(w))
+            print("SELECT count(*) FROM widecol_regions(%s);" % lit(w))
+            raise Mismatch()
 
     # The CELLS type that holds every value of one storage class.
     CELL_TYPES = {"integer": "LONG", "real": "DOUBLE", "text": "STRING", "blob": "BYTES"}
