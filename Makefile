@@ -7,7 +7,8 @@
 #   make check      the core's tests: layers, sqllogictest scripts, corpus
 #                   replays, the differential test, the Python harnesses
 #   make check-stores    the Bigtable store on its emulator, the HBase
-#                   store on HBase's mini cluster; loading
+#                   store on HBase's mini cluster, widecol's Cassandra
+#                   predictions on Cassandra 5.0; loading
 #   make check-packaging install, dist, the embedding example, the docs
 #   make install    the libraries, widecol.h, widecol.pc, docs and sql/
 #                   examples under PREFIX (/usr/local), staged in DESTDIR;
@@ -329,13 +330,15 @@ check-packaging: widecol.so $(BT_SO) libwidecol.a examples/embed
 	@/usr/bin/python3 tests/packaging/docs_check.py --extension ./widecol
 	@sh tests/packaging/examples.sh
 
-# The HBase tests wait on HBase's JVM and the Bigtable tests on the
-# emulator: they run side by side, the HBase tests' output after.
+# The HBase tests wait on HBase's JVM, the Bigtable tests on the emulator
+# and the Cassandra tests on Cassandra's JVM: the HBase tests run beside
+# the other two, their output after.
 check-stores: widecol.so $(BT_SO) $(HB_SO) build/slt
 	@mkdir -p build && { sh tests/stores/hbase.sh > build/hbase-tests.log 2>&1; \
 	  echo $$? > build/hbase-tests.rc; } & \
-	  sh tests/stores/bigtable.sh; bt=$$?; wait; cat build/hbase-tests.log; \
-	  [ $$bt = 0 ] && [ "$$(cat build/hbase-tests.rc)" = 0 ]
+	  sh tests/stores/bigtable.sh; bt=$$?; sh tests/stores/cassandra.sh; cs=$$?; \
+	  wait; cat build/hbase-tests.log; \
+	  [ $$bt = 0 ] && [ $$cs = 0 ] && [ "$$(cat build/hbase-tests.rc)" = 0 ]
 	@sh tests/stores/load_check.sh
 
 check: widecol.so $(BT_SO) $(HB_SO) build/slt $(REPLAY)

@@ -1,7 +1,10 @@
 /*
 ** wc_ring.c: SELECT * FROM widecol_ring('<query>', nodes [, vnodes
 ** [, seed]]) places partitions on a Cassandra ring, as widecol_regions()
-** splits HBase regions.
+** splits HBase regions; widecol_ring('<query>', '<tokens>') on a ring
+** whose tokens are given, a cluster's own ("t, t, ...; t, ...": each
+** node's tokens, nodes apart by ';'), as system.local and system.peers
+** list them.
 **
 ** The query returns one row per write, in write order: the partition
 ** key's values (hashed as rk_token() hashes them), or a single column
@@ -18,6 +21,7 @@
 #include "tools/wc_tvf.h"
 #include "key/rk_token.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -188,7 +192,7 @@ static int intArg(sqlite3_value *pArg, const char *zArg, int64_t iMin,
 typedef struct RingNode RingNode;
 struct RingNode {
   double rOwned;        /* Share of the token space */
-  int64_t nPartition, nRow, nRecent;
+  int64_t nToken, nPartition, nRow, nRecent;
   sqlite3_str *pRanges; /* "(a, b], ..." in token order */
 };
 
@@ -223,6 +227,7 @@ static void ownRanges(const RingToken *aRing, int nRing, RingNode *aNode){
     int64_t iPrev = aRing[i ? i - 1 : nRing - 1].iToken;
     uint64_t nWidth = (uint64_t)aRing[i].iToken - (uint64_t)iPrev;
     RingNode *pN = &aNode[aRing[i].iNode];
+    pN->nToken++;
     /* A ring of one token owns everything. */
     pN->rOwned += nRing == 1 ? 1.0 : (double)nWidth / 18446744073709551616.0;
     sqlite3_str_appendf(pN->pRanges, "%s(%lld, %lld]",
@@ -231,21 +236,114 @@ static void ownRanges(const RingToken *aRing, int nRing, RingNode *aNode){
   }
 }
 
-static int ringFill(sqlite3 *db, sqlite3_value **apArg, WcTvfRows *pRows,
-                    char **pzErr){
-  int64_t nNode = 0, nVnode = WC_RING_VNODES, iSeed = 0, nRecent;
-  uint64_t iState;
-  Writes w;
+/* The ring written as text, "t, t, ...; t, ...", into aRing (allocated,
+** sorted) and its node count; tokens apart by commas or spaces. */
+static int parseTokens(const char *z, RingToken **paRing, int *pnRing,
+                       int64_t *pnNode, char **pzErr){
   RingToken *aRing = 0;
-  RingNode *aNode = 0;
-  int nRing = 0, i, rc;
-  memset(&w, 0, sizeof(w));
-  if( sqlite3_value_type(apArg[0]) != SQLITE_TEXT ){
-    *pzErr = sqlite3_mprintf("widecol_ring: the first argument must be the "
-        "text of a query returning partition keys (or tokens, as a column "
-        "named token) in write order, as in widecol_ring('SELECT user_id "
-        "FROM likes', 6)");
-    return SQLITE_ERROR;
+  int nRing = 0, nAlloc = 0, iNode = 0, nInNode = 0, i;
+  const char *zStart = z;
+  for(;;){
+    while( *z == ' ' || *z == ',' || *z == '\t' || *z == '\n' ) z++;
+    if( *z == ';' || *z == 0 ){
+      if( nInNode == 0 ){
+        *pzErr = sqlite3_mprintf("widecol_ring: node %d of the ring %Q has "
+            "no tokens; write each node's tokens, nodes apart by ';', as in "
+            "'-9000, 12; 4000, 8000'", iNode + 1, zStart);
+        sqlite3_free(aRing);
+        return SQLITE_ERROR;
+      }
+      if( *z == 0 ) break;
+      z++;
+      iNode++;
+      nInNode = 0;
+      continue;
+    }else{
+      char *zEnd;
+      long long v;
+      errno = 0;
+      v = strtoll(z, &zEnd, 10);
+      if( zEnd == z || errno == ERANGE
+       || (*zEnd && strchr(" ,;\t\n", *zEnd) == 0) ){
+        *pzErr = sqlite3_mprintf("widecol_ring: the ring %Q has %.*Q where a "
+            "token belongs: tokens are integers from -2^63 to 2^63 - 1, "
+            "each node's apart by commas, nodes by ';'", zStart,
+            (int)strcspn(z, " ,;\t\n"), z);
+        sqlite3_free(aRing);
+        return SQLITE_ERROR;
+      }
+      if( nRing == WC_RING_MAX_TOKENS ){
+        *pzErr = sqlite3_mprintf("widecol_ring: the ring has more than the "
+                                 "%d tokens a ring here may have",
+                                 WC_RING_MAX_TOKENS);
+        sqlite3_free(aRing);
+        return SQLITE_ERROR;
+      }
+      if( nRing == nAlloc ){
+        RingToken *aNew;
+        nAlloc = nAlloc ? nAlloc * 2 : 64;
+        aNew = sqlite3_realloc64(aRing, sizeof(RingToken) * (size_t)nAlloc);
+        if( aNew == 0 ){
+          sqlite3_free(aRing);
+          return SQLITE_NOMEM;
+        }
+        aRing = aNew;
+      }
+      aRing[nRing].iToken = v;
+      aRing[nRing++].iNode = iNode;
+      nInNode++;
+      z = zEnd;
+    }
+  }
+  qsort(aRing, (size_t)nRing, sizeof(RingToken), ringTokenCmp);
+  for(i = 1; i < nRing; i++){
+    if( aRing[i].iToken == aRing[i - 1].iToken ){
+      *pzErr = sqlite3_mprintf("widecol_ring: token %lld is in the ring "
+          "twice (nodes %d and %d); a ring's tokens are distinct",
+          (long long)aRing[i].iToken, aRing[i - 1].iNode + 1,
+          aRing[i].iNode + 1);
+      sqlite3_free(aRing);
+      return SQLITE_ERROR;
+    }
+  }
+  *paRing = aRing;
+  *pnRing = nRing;
+  *pnNode = iNode + 1;
+  return SQLITE_OK;
+}
+
+/* The ring of nNode nodes of nVnode random tokens from iSeed, sorted. */
+static int randomRing(int64_t nNode, int64_t nVnode, int64_t iSeed,
+                      RingToken **paRing, int *pnRing){
+  uint64_t iState = (uint64_t)iSeed;
+  int nRing = (int)(nNode * nVnode), i;
+  RingToken *aRing = sqlite3_malloc64(sizeof(RingToken) * (size_t)nRing);
+  if( aRing == 0 ) return SQLITE_NOMEM;
+  for(i = 0; i < nRing; i++){
+    aRing[i].iToken = (int64_t)splitmix64(&iState);
+    aRing[i].iNode = (int)(i / nVnode);
+  }
+  qsort(aRing, (size_t)nRing, sizeof(RingToken), ringTokenCmp);
+  *paRing = aRing;
+  *pnRing = nRing;
+  return SQLITE_OK;
+}
+
+/* The ring the arguments describe: given tokens, or nodes, vnodes, seed. */
+static int ringArgs(sqlite3_value **apArg, RingToken **paRing, int *pnRing,
+                    int64_t *pnNode, char **pzErr){
+  int64_t nNode = 0, nVnode = WC_RING_VNODES, iSeed = 0;
+  int rc;
+  if( sqlite3_value_type(apArg[1]) == SQLITE_TEXT ){
+    if( apArg[2] || apArg[3] ){
+      *pzErr = sqlite3_mprintf("widecol_ring: a ring given by its tokens "
+          "takes no vnodes or seed; give either the tokens, as in "
+          "widecol_ring(sql, '-9000, 12; 4000, 8000'), or nodes[, vnodes[, "
+          "seed]]");
+      return SQLITE_ERROR;
+    }
+    return parseTokens((const char*)sqlite3_value_text(apArg[1]), paRing,
+                       pnRing, pnNode, pzErr);
   }
   rc = intArg(apArg[1], "nodes", 1, WC_RING_MAX_NODES, "the ring's nodes",
               &nNode, pzErr);
@@ -264,24 +362,37 @@ static int ringFill(sqlite3 *db, sqlite3_value **apArg, WcTvfRows *pRows,
     rc = intArg(apArg[3], "seed", INT64_MIN, INT64_MAX, "the ring's random "
                 "tokens", &iSeed, pzErr);
   }
+  if( rc == SQLITE_OK ) rc = randomRing(nNode, nVnode, iSeed, paRing, pnRing);
+  *pnNode = nNode;
+  return rc;
+}
+
+static int ringFill(sqlite3 *db, sqlite3_value **apArg, WcTvfRows *pRows,
+                    char **pzErr){
+  int64_t nNode = 0, nRecent;
+  Writes w;
+  RingToken *aRing = 0;
+  RingNode *aNode = 0;
+  int nRing = 0, i, rc;
+  memset(&w, 0, sizeof(w));
+  if( sqlite3_value_type(apArg[0]) != SQLITE_TEXT ){
+    *pzErr = sqlite3_mprintf("widecol_ring: the first argument must be the "
+        "text of a query returning partition keys (or tokens, as a column "
+        "named token) in write order, as in widecol_ring('SELECT user_id "
+        "FROM likes', 6)");
+    return SQLITE_ERROR;
+  }
+  rc = ringArgs(apArg, &aRing, &nRing, &nNode, pzErr);
   if( rc == SQLITE_OK ){
     rc = readTokens(db, (const char*)sqlite3_value_text(apArg[0]), &w,
                     pzErr);
   }
   if( rc == SQLITE_OK ){
-    nRing = (int)(nNode * nVnode);
-    aRing = sqlite3_malloc64(sizeof(RingToken) * (size_t)nRing);
     aNode = sqlite3_malloc64(sizeof(RingNode) * (size_t)nNode);
     if( aNode ) memset(aNode, 0, sizeof(RingNode) * (size_t)nNode);
-    if( aRing == 0 || aNode == 0 ) rc = SQLITE_NOMEM;
+    if( aNode == 0 ) rc = SQLITE_NOMEM;
   }
   if( rc == SQLITE_OK ){
-    iState = (uint64_t)iSeed;
-    for(i = 0; i < nRing; i++){
-      aRing[i].iToken = (int64_t)splitmix64(&iState);
-      aRing[i].iNode = (int)(i / nVnode);
-    }
-    qsort(aRing, (size_t)nRing, sizeof(RingToken), ringTokenCmp);
     for(i = 0; i < nNode; i++) aNode[i].pRanges = sqlite3_str_new(0);
     nRecent = w.n >= 10 ? w.n / 10 : w.n;
     rc = countWrites(aRing, nRing, &w, nRecent, aNode);
@@ -297,7 +408,7 @@ static int ringFill(sqlite3 *db, sqlite3_value **apArg, WcTvfRows *pRows,
         break;
       }
       rc = wcTvfAddRow(pRows, "iimriiir", (sqlite3_int64)i + 1,
-                       (sqlite3_int64)nVnode, zRanges, pN->rOwned,
+                       (sqlite3_int64)pN->nToken, zRanges, pN->rOwned,
                        (sqlite3_int64)pN->nPartition, (sqlite3_int64)pN->nRow,
                        (sqlite3_int64)pN->nRecent,
                        w.n ? (double)pN->nRow * (double)nNode / (double)w.n
@@ -319,6 +430,8 @@ const WcTvfDef wcRingDef = {
   "rows INTEGER, recent_writes INTEGER, skew REAL",
   "sql, nodes, vnodes, seed", 2,
   "give the query of partition keys in write order and the number of "
-  "nodes, as in SELECT * FROM widecol_ring('SELECT user_id FROM likes', 6)",
+  "nodes, as in SELECT * FROM widecol_ring('SELECT user_id FROM likes', 6), "
+  "or the ring's tokens, as in widecol_ring('SELECT user_id FROM likes', "
+  "'-9000, 12; 4000, 8000')",
   ringFill
 };

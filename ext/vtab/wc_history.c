@@ -74,100 +74,141 @@ static int cqlOp(int op){
   return CQL_OTHER;
 }
 
-/* The rule a statement with restrictions aUse[] (CQL_* per column)
-** breaks, or 0; from sqlite3_mprintf(). */
-static char *cqlRefusal(const WcSchema *pS, const unsigned char *aUse){
+/* The columns of a CQL table's primary key, in order: the partition key
+** (a leading TOKEN's columns, else the key's first column field), then
+** the clustering columns (the key's other column fields and, for an
+** INDEX's table, the row key's fields it does not have), each once. */
+typedef struct CqlKey CqlKey;
+struct CqlKey {
+  int nPart;            /* aiCol[0..nPart) is the partition key */
+  int nCol;             /* aiCol[nPart..nCol) the clustering columns */
+  int *aiCol;
+};
+
+static void cqlKeyAdd(CqlKey *pK, int iCol){
+  int i;
+  for(i = 0; i < pK->nCol && pK->aiCol[i] != iCol; i++){}
+  if( i == pK->nCol ) pK->aiCol[pK->nCol++] = iCol;
+}
+
+static void cqlKeyFields(CqlKey *pK, const WcSchema *pKey){
+  int i;
+  for(i = 0; i < pKey->nElem; i++){
+    if( pKey->aElem[i].eKind == WC_ELEM_COLUMN ){
+      cqlKeyAdd(pK, pKey->aElem[i].iCol);
+      if( pK->nPart == 0 ) pK->nPart = 1;
+    }
+  }
+}
+
+/* Fills *pK for key pKey (of table pS, whose row key it is, or one of its
+** INDEXes'); aiCol has room for every column. */
+static void cqlKeyOf(CqlKey *pK, const WcSchema *pS, const WcSchema *pKey){
+  const WcElement *pTok = &pKey->aElem[0];
+  int i;
+  pK->nPart = pK->nCol = 0;
+  if( pKey->nElem > 0 && pTok->bToken ){
+    for(i = 0; i < pTok->nSaltCol; i++) cqlKeyAdd(pK, pTok->aiSaltCol[i]);
+    pK->nPart = pK->nCol;
+  }
+  cqlKeyFields(pK, pKey);
+  if( pKey != pS ) cqlKeyFields(pK, pS);
+}
+
+/* The rule a statement with restrictions aUse[] (CQL_* per column), with
+** an ORDER BY where bOrderBy, breaks on the CQL table of key pKey, or 0;
+** from sqlite3_mprintf().  The rules are checked in the order Cassandra
+** 5.0 checks them, so that the message quoted is the one it gives
+** (tests/stores/cassandra_rules.py finds both by asking it). */
+static char *cqlRefusal(const WcSchema *pS, const WcSchema *pKey,
+                        const unsigned char *aUse, int bOrderBy){
   static const char zFilter[] = "Cannot execute this query as it might "
       "involve data filtering and thus may have unpredictable performance. "
       "If you want to execute this query despite the performance "
       "unpredictability, use ALLOW FILTERING";
-  const WcElement *pTok = &pS->aElem[0];
-  const char *zGap = 0, *zSlice = 0;
-  int i, nFixed = 0, bAny = 0;
+  CqlKey key;
+  const char *zPrev = 0, *zMissing = 0, *zRanged = 0;
+  char *zRule = 0;
+  int i, nFixed = 0, nPartUsed = 0, bAny = 0;
   for(i = 0; i < pS->nCol; i++) bAny |= aUse[i] != 0;
-  if( !bAny ) return 0;     /* a whole-table read: allowed */
-  for(i = 0; i < pTok->nSaltCol; i++){
-    int iCol = pTok->aiSaltCol[i];
-    if( aUse[iCol] & CQL_EQ ){
+  if( !bAny && !bOrderBy ) return 0;     /* a whole-table read: allowed */
+  key.aiCol = sqlite3_malloc64(sizeof(int) * ((sqlite3_uint64)pS->nCol + 1));
+  if( key.aiCol == 0 ) return 0;
+  cqlKeyOf(&key, pS, pKey);
+  for(i = 0; i < key.nPart; i++){
+    int iCol = key.aiCol[i];
+    nPartUsed += aUse[iCol] != 0;
+    if( aUse[iCol] == CQL_EQ ){
       nFixed++;
-    }else if( aUse[iCol] ){
-      return sqlite3_mprintf("ranges over the partition key column %s: "
-          "\"Only EQ and IN relation are supported on the partition key "
-          "(unless you use the token() function)\"", pS->aCol[iCol].zName);
+    }else if( aUse[iCol] == 0 ){
+      if( zMissing == 0 ) zMissing = pS->aCol[iCol].zName;
+    }else if( zRanged == 0 ){
+      zRanged = pS->aCol[iCol].zName;
     }
   }
-  if( nFixed == 0 ){
-    return sqlite3_mprintf("does not fix the partition key with = or IN: "
-                           "\"%s\"", zFilter);
-  }
-  if( nFixed < pTok->nSaltCol ){
-    /* Cassandra names every part left unrestricted. */
-    sqlite3_str *pParts = sqlite3_str_new(0);
-    for(i = 0; i < pTok->nSaltCol; i++){
-      int iCol = pTok->aiSaltCol[i];
-      if( aUse[iCol] & CQL_EQ ) continue;
-      sqlite3_str_appendf(pParts, "%s%s", sqlite3_str_length(pParts)
-                          ? ", " : "", pS->aCol[iCol].zName);
-    }
-    return sqlite3_mprintf("fixes part of the partition key: \"Partition "
-        "key parts: %z must be restricted as other parts are\"",
-        sqlite3_str_finish(pParts));
-  }
-  for(i = 1 + pTok->nSaltCol; i < pS->nElem; i++){
-    const WcElement *pE = &pS->aElem[i];
-    const char *zCol;
-    if( pE->eKind != WC_ELEM_COLUMN ) continue;
-    zCol = pS->aCol[pE->iCol].zName;
-    if( aUse[pE->iCol] && zGap ){
-      return sqlite3_mprintf("restricts %s but not %s before it: \"PRIMARY "
-          "KEY column \"%s\" cannot be restricted as preceding column "
-          "\"%s\" is not restricted\"", zCol, zGap, zCol, zGap);
-    }
-    if( aUse[pE->iCol] && zSlice ){
-      return sqlite3_mprintf("restricts %s after a range on %s: "
+  /* A clustering column restricted after a range on one before it
+  ** (Cassandra names the pair in the WHERE clause's order; this, the
+  ** first in key order). */
+  for(i = key.nPart; i < key.nCol && zRule == 0; i++){
+    const char *zCol = pS->aCol[key.aiCol[i]].zName;
+    if( aUse[key.aiCol[i]] && zPrev ){
+      zRule = sqlite3_mprintf("restricts %s after a range on %s: "
           "\"Clustering column \"%s\" cannot be restricted (preceding "
           "column \"%s\" is restricted by a non-EQ relation)\"", zCol,
-          zSlice, zCol, zSlice);
+          zPrev, zCol, zPrev);
     }
-    if( aUse[pE->iCol] & CQL_OTHER ){
-      return sqlite3_mprintf("restricts the clustering column %s other than "
-                             "by =, IN or a range: \"%s\"", zCol, zFilter);
+    if( aUse[key.aiCol[i]] & CQL_RANGE ) zPrev = zCol;
+  }
+  /* The partition key ranged over, or fixed in part. */
+  if( zRule == 0 && nPartUsed > 0 && zMissing ){
+    zRule = sqlite3_mprintf("fixes part of the partition key, not %s: "
+                            "\"%s\"", zMissing, zFilter);
+  }else if( zRule == 0 && zRanged ){
+    zRule = sqlite3_mprintf("restricts the partition key column %s other "
+                            "than by = or IN: \"%s\"", zRanged, zFilter);
+  }
+  /* A clustering column restricted while one before it is not: Cassandra
+  ** names the first that is not. */
+  for(i = key.nPart, zPrev = 0; i < key.nCol && zRule == 0; i++){
+    const char *zCol = pS->aCol[key.aiCol[i]].zName;
+    if( aUse[key.aiCol[i]] && zPrev ){
+      zRule = sqlite3_mprintf("restricts %s but not %s before it: \"PRIMARY "
+          "KEY column \"%s\" cannot be restricted as preceding column "
+          "\"%s\" is not restricted\"", zCol, zPrev, zCol, zPrev);
     }
-    if( !aUse[pE->iCol] ) zGap = zCol;
-    if( aUse[pE->iCol] & CQL_RANGE ) zSlice = zCol;
+    if( !aUse[key.aiCol[i]] && zPrev == 0 ) zPrev = zCol;
   }
-  for(i = 0; i < pS->nCol; i++){
-    /* A partition column only hashed into the TOKEN is in the key too. */
-    if( aUse[i] && pS->aCol[i].iElem < 0 && !wcPartitionColumn(pS, i) ){
-      return sqlite3_mprintf("restricts %s, which is not in the primary "
-                             "key: \"%s\"", pS->aCol[i].zName, zFilter);
+  for(i = key.nPart; i < key.nCol && zRule == 0; i++){
+    if( aUse[key.aiCol[i]] & CQL_OTHER ){
+      zRule = sqlite3_mprintf("restricts the clustering column %s other "
+          "than by =, IN or a range: \"%s\"", pS->aCol[key.aiCol[i]].zName,
+          zFilter);
     }
   }
-  return 0;
-}
-
-/* True if INDEX key pKey serves a statement with restrictions aUse[] as
-** Cassandra would serve it from a table keyed so (or a secondary index):
-** its partition, a leading TOKEN's columns or else its first field, is
-** fixed with = or IN. */
-static int cqlIndexServes(const WcSchema *pKey, const unsigned char *aUse){
-  const WcElement *pE = &pKey->aElem[0];
-  int i;
-  if( pE->bToken ){
-    for(i = 0; i < pE->nSaltCol; i++){
-      if( !(aUse[pE->aiSaltCol[i]] & CQL_EQ) ) return 0;
+  for(i = 0; i < pS->nCol && zRule == 0; i++){
+    int j;
+    for(j = 0; j < key.nCol && key.aiCol[j] != i; j++){}
+    if( aUse[i] && j == key.nCol ){
+      zRule = sqlite3_mprintf("restricts %s, which is not in the primary "
+                              "key: \"%s\"", pS->aCol[i].zName, zFilter);
     }
-    return 1;
   }
-  for(i = 0; i < pKey->nElem; i++){
-    pE = &pKey->aElem[i];
-    if( pE->eKind == WC_ELEM_COLUMN ) return (aUse[pE->iCol] & CQL_EQ) != 0;
+  if( zRule == 0 && bOrderBy && nFixed < key.nPart ){
+    zRule = sqlite3_mprintf("orders rows without fixing the partition key "
+        "with = or IN: \"ORDER BY is only supported when the partition key "
+        "is restricted by an EQ or an IN.\"");
   }
-  return 0;
+  if( zRule == 0 && nFixed < key.nPart ){
+    zRule = sqlite3_mprintf("does not fix the partition key with = or IN: "
+                            "\"%s\"", zFilter);
+  }
+  sqlite3_free(key.aiCol);
+  return zRule;
 }
 
 /* Keeps the rule a statement on a table in Cassandra's form broke, unless
-** one of its INDEXes serves the statement. */
+** the CQL table of one of its INDEXes (eBay's User_By_Item beside
+** Item_By_User) takes the statement. */
 static void cqlRecord(WcHistory *p, const WcSchema *pS,
                       const sqlite3_index_info *pInfo){
   unsigned char *aUse;
@@ -183,12 +224,14 @@ static void cqlRecord(WcHistory *p, const WcSchema *pS,
       aUse[pC->iColumn] |= (unsigned char)cqlOp(pC->op);
     }
   }
-  zRule = cqlRefusal(pS, aUse);
+  zRule = cqlRefusal(pS, pS, aUse, pInfo->nOrderBy > 0);
   for(i = 0; zRule && i < pS->nIndex; i++){
-    if( cqlIndexServes(pS->aIndex[i].pKey, aUse) ){
+    char *zIndex = cqlRefusal(pS, pS->aIndex[i].pKey, aUse, pInfo->nOrderBy > 0);
+    if( zIndex == 0 ){
       sqlite3_free(zRule);
       zRule = 0;
     }
+    sqlite3_free(zIndex);
   }
   sqlite3_free(aUse);
   if( zRule == 0 ) return;

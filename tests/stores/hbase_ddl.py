@@ -17,17 +17,14 @@ create_namespace for the keys widecol_ddl writes, and refuses any other
 
     tests/stores/hbase_ddl.py --extension ./widecol --hbase ./widecol_hbase
 """
-import glob
 import os
-import random
 import re
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
-sys.path.insert(0, os.path.join(HERE, "..", "harness"))
-import differential  # noqa: E402
+from designs import all_designs  # noqa: E402
 from hbase_session import Session, connect_from_args  # noqa: E402
 
 SHELL_NS = "ddlshell%d" % os.getpid()   # create_namespace fails on one that exists
@@ -41,32 +38,6 @@ def expect(what, ok, detail=""):
     if not ok:
         print("hbase ddl: %s: FAILED (%s)" % (what, detail))
         failed += 1
-
-
-def sql_designs():
-    """(where, widecol arguments) of each CREATE VIRTUAL TABLE in sql/*.sql."""
-    out = []
-    for path in sorted(glob.glob(os.path.join(HERE, "..", "..", "sql", "*.sql"))):
-        text = open(path, encoding="utf-8").read()
-        for m in re.finditer(r"CREATE VIRTUAL TABLE\s+(\w+)\s+USING\s+widecol\s*\((.*?)\);",
-                             text, re.S | re.I):
-            out.append(("sql/%s: %s" % (os.path.basename(path), m.group(1)), m.group(2)))
-    return out
-
-
-def differential_designs():
-    """(where, widecol arguments) of the differential's fixed designs."""
-    out = []
-    rng = random.Random(0)
-    for spec in differential.DESIGNS:
-        w = differential.Design(spec, rng).create_sql()[0]
-        out.append(("differential: " + spec["name"], w[w.index("widecol(") + 8:-1]))
-    for spec in differential.VERSIONED:
-        d = differential.Design(spec, rng)
-        opts = ", VERSIONS %d" % spec["versions"] + (", TTL %d" % spec["ttl"] if spec["ttl"] else "")
-        out.append(("differential: " + spec["name"], "%s, ROWKEY(%s)%s%s%s" % (
-            d.col_defs(), spec["rowkey"], spec.get("options", ""), spec.get("extra", ""), opts)))
-    return out
 
 
 def expected_families(args, index):
@@ -94,7 +65,7 @@ def describe(hbase, table):
 
 def main():
     db = connect_from_args()
-    designs = sql_designs() + differential_designs()
+    designs = all_designs()
     hbase = Session()
     script = ["create_namespace '%s'" % SHELL_NS]
     tables = []   # (where, design args, local name, [HBase table names])

@@ -1,0 +1,36 @@
+#!/bin/sh
+# widecol's predictions checked against a real Cassandra (make test):
+# starts the Cassandra of our tests once (tests/servers/cassandra.sh:
+# Apache Cassandra 5.0 as a child JVM, on free loopback ports), checks
+# rk_token against the server's token() (cassandra_tokens.py),
+# widecol_lint's allow-filtering verdicts against the server's query rules
+# (cassandra_rules.py), widecol_ddl's CQL against system_schema
+# (cassandra_ddl.py) and widecol_ring against the server's token ranges
+# (cassandra_ring.py), through Cassandra's Python driver, then stops
+# Cassandra by its PID.  Without JDK 17, Maven or python3-cassandra the
+# tests report themselves skipped, with the reason.  Run from the
+# repository root after `make`; CASS_LIB names the directory of widecol.so.
+lib=${CASS_LIB:-.}
+if ! why=$(sh tests/servers/cassandra.sh check); then
+  echo "cassandra tests: SKIPPED: $why"
+  exit 0
+fi
+if ! /usr/bin/python3 -c 'import cassandra.cluster' 2>/dev/null; then
+  echo "cassandra tests: SKIPPED: no Cassandra driver for Python (apt-get install python3-cassandra)"
+  exit 0
+fi
+export WIDECOL_CASSANDRA_DIR="${WIDECOL_CASSANDRA_DIR:-build/cassandra-test}"
+started=$(date +%s)
+if ! env=$(sh tests/servers/cassandra.sh start); then
+  echo "cassandra tests: Cassandra did not start (tests/servers/cassandra.sh start, above)"
+  exit 1
+fi
+trap 'sh tests/servers/cassandra.sh stop' EXIT
+for line in $env; do export "$line"; done
+echo "cassandra tests: Cassandra 5.0 takes CQL on $WIDECOL_CASSANDRA, ready in $(( $(date +%s) - started )) s"
+
+status=0
+for t in tokens rules ddl ring; do
+  /usr/bin/python3 "tests/stores/cassandra_$t.py" --extension "$lib/widecol" || status=1
+done
+exit $status
