@@ -65,6 +65,12 @@ CELL_SRC  = $(filter-out ext/bigtable/bt_rpc.c ext/bigtable/widecol_bigtable.c,\
               $(wildcard ext/bigtable/*.c)) $(wildcard ext/util/*.c)
 BT_SRC    = $(CELL_SRC) ext/bigtable/bt_rpc.c ext/bigtable/widecol_bigtable.c
 HB_SRC    = $(CELL_SRC) $(wildcard ext/hbase/*.c)
+# widecol_cassandra.so: its CQL client and table module (ext/cassandra/)
+# over util/ and key/: a CQL table's typed columns are made from row keys
+# and row keys from them with the core's own codec.  It needs nothing
+# more than widecol.so does.
+CQ_SRC    = $(wildcard ext/cassandra/*.c) $(wildcard ext/util/*.c) \
+            $(wildcard ext/key/*.c)
 BT_CFLAGS = $(shell pkg-config --cflags grpc libprotobuf-c 2>/dev/null)
 BT_LIBS   = $(shell pkg-config --libs grpc libprotobuf-c 2>/dev/null)
 HB_CFLAGS = $(shell pkg-config --cflags libprotobuf-c 2>/dev/null)
@@ -92,10 +98,11 @@ ASAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
              -fno-sanitize-recover=all -DWC_DEBUG
 
 .PHONY: all test check check-stores check-packaging asan valgrind pyclient demo bench bench-more compare soak fuzz clean \
-        bigtable bigtable-demo test-bigtable hbase hbase-demo bench-hbase examples install uninstall dist \
+        bigtable bigtable-demo test-bigtable hbase hbase-demo bench-hbase cassandra examples install \
+        uninstall dist \
         distcheck
 
-all: widecol.so $(BT_SO) $(HB_SO) libwidecol.a
+all: widecol.so $(BT_SO) $(HB_SO) widecol_cassandra.so libwidecol.a
 ifeq ($(HAVE_BT),)
 	@echo "widecol: built widecol.so and libwidecol.a; widecol_bigtable.so, the Bigtable store, was skipped: $(BT_NEEDS)"
 endif
@@ -130,6 +137,8 @@ BT_OBJ      = $(BT_SRC:ext/%.c=build/pic/%.o)
 BT_ASAN_OBJ = $(BT_SRC:ext/%.c=$(ASAN_DIR)/pic/%.o)
 HB_OBJ      = $(HB_SRC:ext/%.c=build/pic/%.o)
 HB_ASAN_OBJ = $(HB_SRC:ext/%.c=$(ASAN_DIR)/pic/%.o)
+CQ_OBJ      = $(CQ_SRC:ext/%.c=build/pic/%.o)
+CQ_ASAN_OBJ = $(CQ_SRC:ext/%.c=$(ASAN_DIR)/pic/%.o)
 
 build/pic/%.o: ext/%.c
 	@mkdir -p $(@D)
@@ -269,6 +278,14 @@ endif
 widecol.so: $(PIC_OBJ)
 	$(CC) $(CFLAGS) -shared -o $@ $(PIC_OBJ) $(LDLIBS)
 
+cassandra: widecol_cassandra.so
+
+widecol_cassandra.so: $(CQ_OBJ)
+	$(CC) $(CFLAGS) -shared -o $@ $(CQ_OBJ) $(LDLIBS)
+
+$(ASAN_DIR)/widecol_cassandra.so: $(CQ_ASAN_OBJ)
+	$(CC) $(ASAN_FLAGS) -shared -o $@ $(CQ_ASAN_OBJ) $(LDLIBS)
+
 build/slt: tests/logic/slt.c
 	@mkdir -p build
 	$(CC) $(CFLAGS) $(WARN) -o $@ tests/logic/slt.c -lsqlite3 -lcrypto
@@ -333,7 +350,7 @@ check-packaging: widecol.so $(BT_SO) libwidecol.a examples/embed
 # The HBase tests wait on HBase's JVM, the Bigtable tests on the emulator
 # and the Cassandra tests on Cassandra's JVM: the HBase tests run beside
 # the other two, their output after.
-check-stores: widecol.so $(BT_SO) $(HB_SO) build/slt
+check-stores: widecol.so $(BT_SO) $(HB_SO) widecol_cassandra.so build/slt
 	@mkdir -p build && { sh tests/stores/hbase.sh > build/hbase-tests.log 2>&1; \
 	  echo $$? > build/hbase-tests.rc; } & \
 	  sh tests/stores/bigtable.sh; bt=$$?; sh tests/stores/cassandra.sh; cs=$$?; \
@@ -341,12 +358,13 @@ check-stores: widecol.so $(BT_SO) $(HB_SO) build/slt
 	  [ $$bt = 0 ] && [ $$cs = 0 ] && [ "$$(cat build/hbase-tests.rc)" = 0 ]
 	@sh tests/stores/load_check.sh
 
-check: widecol.so $(BT_SO) $(HB_SO) build/slt $(REPLAY)
+check: widecol.so $(BT_SO) $(HB_SO) widecol_cassandra.so build/slt $(REPLAY)
 	@/usr/bin/python3 tests/layers.py --selftest
 	@/usr/bin/python3 tests/layers.py $(PIC_OBJ) \
 	  $(if $(HAVE_BT),$(filter build/pic/bigtable/%,$(BT_OBJ)))
 	@$(if $(HAVE_HB),/usr/bin/python3 tests/layers.py \
 	  $(filter build/pic/bigtable/% build/pic/hbase/%,$(HB_OBJ)),true)
+	@/usr/bin/python3 tests/layers.py $(CQ_OBJ)
 	@sh tests/logic/selftest.sh build/slt
 	@/usr/bin/python3 tests/harness/differential.py --extension ./widecol --cases $(DIFF_CASES)
 	@/usr/bin/python3 tests/harness/crash.py --extension ./widecol --iterations 4

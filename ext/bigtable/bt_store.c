@@ -649,17 +649,10 @@ const sqlite3_module btModule = {
   0                     /* xShadowName */
 };
 
-/* False if the connection has no widecol module: the store is
-** reached only through it (where the pragma cannot say, assumed there). */
-static int widecolLoaded(sqlite3 *db){
-  return wcAskRow(db, "SELECT 1 FROM pragma_module_list WHERE name = ?1",
-                  "widecol", 1);
-}
-
 int btRegister(sqlite3 *db, char **pzErrMsg, const char *zPython){
   BtTxn *pTxn;
   int rc;
-  if( !widecolLoaded(db) ){
+  if( !wcWidecolLoaded(db) ){
     if( pzErrMsg ){
       *pzErrMsg = sqlite3_mprintf("%s is the %s store of widecol tables "
           "and needs widecol loaded first: .load widecol, then .load %s "

@@ -6,6 +6,7 @@
 #include <sqlite3ext.h>
 SQLITE_EXTENSION_INIT3
 #include "bigtable/bt_table.h"
+#include "util/wc_ask.h"
 #include "util/wc_stamp.h"
 
 #include <stdarg.h>
@@ -91,18 +92,9 @@ int btRpcError(BtTable *p, const char *zDoing, const BtStatus *pStatus){
   return rc;
 }
 
-/* The wait's interrupt check: a statement stepped while
-** sqlite3_interrupt() is in force fails at once with SQLITE_INTERRUPT
-** (SQLite clears the flag only when no statement is running, and ours
-** runs inside the one interrupted).  SQLite 3.41's sqlite3_is_interrupted()
-** says the same, but the extension builds against older SQLites. */
+/* The wait's interrupt check (util/wc_ask.h). */
 static int probeInterrupted(void *pArg){
-  BtTable *p = (BtTable*)pArg;
-  int rc;
-  if( p->pProbe == 0 ) return 0;
-  rc = sqlite3_step(p->pProbe);
-  sqlite3_reset(p->pProbe);
-  return rc == SQLITE_INTERRUPT;
+  return wcAskInterrupted(((BtTable*)pArg)->pProbe);
 }
 
 int btTableConnect(BtTable *p){

@@ -167,7 +167,7 @@ struct BtConn {
   int port;
   char *zEndpoint;
   int64_t nTimeoutMs;
-  HbSock *pSock;        /* NULL until connected, and after a failure */
+  WcSock *pSock;        /* NULL until connected, and after a failure */
   int32_t iSeq;
   BtPending *pHead, *pTail;   /* Sent, reply not read yet */
   BtConn *apLane[HB_LANES - 1];   /* Lanes 1.. (lane 0 is this one), made
@@ -255,7 +255,7 @@ static void dropSocket(BtConn *pConn, int code, const char *zWhy){
     p->zErr = sqlite3_mprintf("%s", zWhy);
   }
   pConn->pHead = pConn->pTail = 0;
-  hbSockClose(pConn->pSock);
+  wcSockClose(pConn->pSock);
   pConn->pSock = 0;
 }
 
@@ -306,8 +306,8 @@ static int interruptedCb(void *pArg){
   return btInterrupted((const BtWait*)pArg);
 }
 
-static HbDeadline deadlineOf(const BtWait *pWait, int64_t iStart){
-  HbDeadline d;
+static WcDeadline deadlineOf(const BtWait *pWait, int64_t iStart){
+  WcDeadline d;
   int64_t n = pWait->nTimeoutMs > 0 ? pWait->nTimeoutMs : BT_DEFAULT_TIMEOUT_MS;
   d.iUntilMs = iStart + n;
   if( pWait->iUntilMs > 0 && pWait->iUntilMs < d.iUntilMs ){
@@ -345,7 +345,7 @@ static BtPending *sendCall(BtConn *pConn, const char *zMethod,
                            const char *zTable, WcBuf *pReq,
                            const BtWait *pWait){
   BtPending *p = sqlite3_malloc(sizeof(*p));
-  HbDeadline d;
+  WcDeadline d;
   int rc = 0;
   if( p == 0 ) return 0;
   memset(p, 0, sizeof(*p));
@@ -363,7 +363,7 @@ static BtPending *sendCall(BtConn *pConn, const char *zMethod,
   }
   if( pConn->pSock == 0 ){
     char *zErr = 0;
-    rc = hbSockOpen(&pConn->pSock, pConn->zHost, pConn->port, &d, &zErr);
+    rc = wcSockOpen(&pConn->pSock, pConn->zHost, pConn->port, &d, &zErr);
     if( rc ){
       p->bRead = 1;
       p->code = codeOfIo(rc);
@@ -381,7 +381,7 @@ static BtPending *sendCall(BtConn *pConn, const char *zMethod,
     a[2] = (unsigned char)(p->iSeq >> 8);
     a[3] = (unsigned char)p->iSeq;
   }
-  rc = hbSockSend(pConn->pSock, pReq->a, pReq->n, &d);
+  rc = wcSockSend(pConn->pSock, pReq->a, pReq->n, &d);
   if( pWait->pCount ){
     pWait->pCount->nRpc++;
     pWait->pCount->nByteOut += pReq->n;
@@ -402,9 +402,9 @@ static BtPending *sendCall(BtConn *pConn, const char *zMethod,
 static void readUntil(BtConn *pConn, BtPending *pTarget){
   while( !pTarget->bRead ){
     BtPending *p = pConn->pHead;
-    HbDeadline d = deadlineOf(&pTarget->wait, pTarget->iUntilMs);
+    WcDeadline d = deadlineOf(&pTarget->wait, pTarget->iUntilMs);
     int32_t iSeq = 0;
-    int64_t nBefore = hbSockBytesIn(pConn->pSock);
+    int64_t nBefore = wcSockBytesIn(pConn->pSock);
     int rc = hbReadReply(pConn->pSock, &p->reply.arena, &d, &p->reply.eKind,
                          &iSeq, &p->reply.pBody);
     if( rc == 0 && iSeq != p->iSeq ) rc = HB_ERR_PROTOCOL;
@@ -414,7 +414,7 @@ static void readUntil(BtConn *pConn, BtPending *pTarget){
     }
     if( p->wait.pCount ){
       p->wait.pCount->nMsgIn++;
-      p->wait.pCount->nByteIn += hbSockBytesIn(pConn->pSock) - nBefore;
+      p->wait.pCount->nByteIn += wcSockBytesIn(pConn->pSock) - nBefore;
     }
     p->bRead = 1;
     pConn->pHead = p->pNext;

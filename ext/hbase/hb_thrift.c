@@ -8,17 +8,7 @@
 #include "sqlite3ext.h"
 SQLITE_EXTENSION_INIT3
 
-#include <errno.h>
-#include <netdb.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <poll.h>
-#include <stdio.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <time.h>
-#include <unistd.h>
-#include <fcntl.h>
 
 #define HB_VERSION_1 0x80010000u
 /* Bounds on what a reply may hold, so that a broken peer cannot make the
@@ -26,7 +16,6 @@ SQLITE_EXTENSION_INIT3
 #define HB_MAX_DEPTH   64
 #define HB_MAX_STRING  (512 << 20)
 #define HB_MAX_MEMBERS (64 << 20)
-#define HB_READ_CHUNK  65536
 
 /* ---- Arena ---- */
 
@@ -138,179 +127,23 @@ void hbWriteBoolField(WcBuf *p, int id, int v){
   hbWriteByte(p, v ? 1 : 0);
 }
 
-/* ---- The connection ---- */
-
-struct HbSock {
-  int fd;
-  unsigned char *aIn;   /* Received, not yet parsed: aIn[iIn..nIn) */
-  int64_t iIn, nIn;
-  int64_t nByteIn;
-};
-
-int64_t hbNowMs(void){
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* Waits until fd is ready for events (POLLIN or POLLOUT): 0, or HB_ERR_*. */
-static int waitReady(int fd, short events, const HbDeadline *pWait){
-  for(;;){
-    struct pollfd pfd;
-    int64_t nLeft = pWait->iUntilMs - hbNowMs();
-    int rc;
-    if( pWait->xInterrupted && pWait->xInterrupted(pWait->pArg) ){
-      return HB_ERR_CANCELLED;
-    }
-    if( nLeft <= 0 ) return HB_ERR_TIMEOUT;
-    pfd.fd = fd;
-    pfd.events = events;
-    pfd.revents = 0;
-    rc = poll(&pfd, 1, (int)(nLeft < HB_POLL_MS ? nLeft : HB_POLL_MS));
-    if( rc > 0 ) return 0;
-    if( rc < 0 && errno != EINTR ) return HB_ERR_IO;
-  }
-}
-
-int hbSockOpen(HbSock **ppSock, const char *zHost, int port,
-               const HbDeadline *pWait, char **pzErr){
-  struct addrinfo hints, *pList = 0, *pA;
-  char zPort[16];
-  int fd = -1, rc, one = 1;
-  HbSock *pSock;
-  *ppSock = 0;
-  memset(&hints, 0, sizeof(hints));
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  snprintf(zPort, sizeof(zPort), "%d", port);
-  rc = getaddrinfo(zHost, zPort, &hints, &pList);
-  if( rc != 0 ){
-    *pzErr = sqlite3_mprintf("cannot resolve %s: %s", zHost, gai_strerror(rc));
-    return HB_ERR_IO;
-  }
-  rc = HB_ERR_IO;
-  for(pA = pList; pA && fd < 0; pA = pA->ai_next){
-    int err = 0;
-    socklen_t nErr = sizeof(err);
-    fd = socket(pA->ai_family, pA->ai_socktype | SOCK_CLOEXEC, pA->ai_protocol);
-    if( fd < 0 ) continue;
-    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-    if( connect(fd, pA->ai_addr, pA->ai_addrlen) == 0 ) break;
-    if( errno == EINPROGRESS ){
-      rc = waitReady(fd, POLLOUT, pWait);
-      if( rc == 0 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &nErr) == 0
-       && err == 0 ){
-        break;
-      }
-      if( rc == 0 ){
-        rc = HB_ERR_IO;
-        errno = err;
-      }
-    }
-    close(fd);
-    fd = -1;
-    if( rc == HB_ERR_CANCELLED || rc == HB_ERR_TIMEOUT ) break;
-  }
-  freeaddrinfo(pList);
-  if( fd < 0 ){
-    *pzErr = rc == HB_ERR_IO
-        ? sqlite3_mprintf("cannot connect to %s:%d: %s", zHost, port,
-                          strerror(errno))
-        : sqlite3_mprintf("no connection to %s:%d within the deadline",
-                          zHost, port);
-    return rc == 0 ? HB_ERR_IO : rc;
-  }
-  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-  pSock = sqlite3_malloc(sizeof(*pSock));
-  if( pSock == 0 ){
-    close(fd);
-    return HB_ERR_NOMEM;
-  }
-  memset(pSock, 0, sizeof(*pSock));
-  pSock->fd = fd;
-  *ppSock = pSock;
-  return 0;
-}
-
-void hbSockClose(HbSock *pSock){
-  if( pSock == 0 ) return;
-  close(pSock->fd);
-  sqlite3_free(pSock->aIn);
-  sqlite3_free(pSock);
-}
-
-int64_t hbSockBytesIn(const HbSock *pSock){ return pSock->nByteIn; }
-
-int hbSockSend(HbSock *pSock, const unsigned char *a, int64_t n,
-               const HbDeadline *pWait){
-  while( n > 0 ){
-    ssize_t nSent = send(pSock->fd, a, (size_t)n, MSG_NOSIGNAL);
-    if( nSent > 0 ){
-      a += nSent;
-      n -= nSent;
-    }else if( nSent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK
-                            || errno == EINTR) ){
-      int rc = waitReady(pSock->fd, POLLOUT, pWait);
-      if( rc ) return rc;
-    }else{
-      return HB_ERR_IO;
-    }
-  }
-  return 0;
-}
-
-/* Makes n bytes available at pSock->aIn[iIn]: 0, or HB_ERR_*. */
-static int need(HbSock *pSock, int64_t n, const HbDeadline *pWait){
-  while( pSock->nIn - pSock->iIn < n ){
-    ssize_t nGot;
-    int64_t nWant = n - (pSock->nIn - pSock->iIn);
-    if( pSock->iIn > 0 ){
-      memmove(pSock->aIn, &pSock->aIn[pSock->iIn],
-              (size_t)(pSock->nIn - pSock->iIn));
-      pSock->nIn -= pSock->iIn;
-      pSock->iIn = 0;
-    }
-    {
-      int64_t nRoom = sqlite3_msize(pSock->aIn) - pSock->nIn;
-      if( nRoom < nWant || nRoom < HB_READ_CHUNK ){
-        int64_t nNew = pSock->nIn + (nWant > HB_READ_CHUNK ? nWant : HB_READ_CHUNK);
-        unsigned char *aNew = sqlite3_realloc64(pSock->aIn, (sqlite3_uint64)nNew);
-        if( aNew == 0 ) return HB_ERR_NOMEM;
-        pSock->aIn = aNew;
-      }
-    }
-    nGot = recv(pSock->fd, &pSock->aIn[pSock->nIn],
-                (size_t)(sqlite3_msize(pSock->aIn) - pSock->nIn), 0);
-    if( nGot > 0 ){
-      pSock->nIn += nGot;
-      pSock->nByteIn += nGot;
-    }else if( nGot < 0 && (errno == EAGAIN || errno == EWOULDBLOCK
-                           || errno == EINTR) ){
-      int rc = waitReady(pSock->fd, POLLIN, pWait);
-      if( rc ) return rc;
-    }else{
-      return HB_ERR_IO;
-    }
-  }
-  return 0;
-}
-
-static int readBE(HbSock *pSock, int nByte, const HbDeadline *pWait,
+static int readBE(WcSock *pSock, int nByte, const WcDeadline *pWait,
                   uint64_t *pV){
-  int rc = need(pSock, nByte, pWait), i;
+  const unsigned char *a;
+  int rc = wcSockPeek(pSock, nByte, pWait, &a), i;
   uint64_t v = 0;
   if( rc ) return rc;
-  for(i = 0; i < nByte; i++) v = (v << 8) | pSock->aIn[pSock->iIn + i];
-  pSock->iIn += nByte;
+  for(i = 0; i < nByte; i++) v = (v << 8) | a[i];
+  wcSockSkip(pSock, nByte);
   *pV = v;
   return 0;
 }
 
 typedef struct Reader Reader;
 struct Reader {
-  HbSock *pSock;
+  WcSock *pSock;
   HbArena *pArena;
-  const HbDeadline *pWait;
+  const WcDeadline *pWait;
 };
 
 static int readValue(Reader *r, int eType, HbVal *pOut, int iDepth);
@@ -391,14 +224,15 @@ static int readValue(Reader *r, int eType, HbVal *pOut, int iDepth){
       return 0;
     case HB_STRING: {
       unsigned char *a;
+      const unsigned char *aIn;
       if( (rc = readBE(r->pSock, 4, r->pWait, &v)) != 0 ) return rc;
       if( (int32_t)v < 0 || v > HB_MAX_STRING ) return HB_ERR_PROTOCOL;
-      if( (rc = need(r->pSock, (int64_t)v, r->pWait)) != 0 ) return rc;
+      if( (rc = wcSockPeek(r->pSock, (int64_t)v, r->pWait, &aIn)) != 0 ) return rc;
       a = hbArenaAlloc(r->pArena, (size_t)v + 1);
       if( a == 0 ) return HB_ERR_NOMEM;
-      memcpy(a, &r->pSock->aIn[r->pSock->iIn], (size_t)v);
+      memcpy(a, aIn, (size_t)v);
       a[v] = 0;
-      r->pSock->iIn += (int64_t)v;
+      wcSockSkip(r->pSock, (int64_t)v);
       pOut->a = a;
       pOut->n = (int64_t)v;
       return 0;
@@ -422,7 +256,7 @@ static int readValue(Reader *r, int eType, HbVal *pOut, int iDepth){
   }
 }
 
-int hbReadReply(HbSock *pSock, HbArena *pArena, const HbDeadline *pWait,
+int hbReadReply(WcSock *pSock, HbArena *pArena, const WcDeadline *pWait,
                 int *peKind, int32_t *piSeq, HbVal **ppBody){
   Reader r;
   uint64_t v, nName, iSeq;
@@ -437,8 +271,11 @@ int hbReadReply(HbSock *pSock, HbArena *pArena, const HbDeadline *pWait,
   *peKind = (int)(v & 0xFF);
   if( (rc = readBE(pSock, 4, pWait, &nName)) != 0 ) return rc;
   if( nName > 1024 ) return HB_ERR_PROTOCOL;
-  if( (rc = need(pSock, (int64_t)nName, pWait)) != 0 ) return rc;
-  pSock->iIn += (int64_t)nName;
+  {
+    const unsigned char *aName;
+    if( (rc = wcSockPeek(pSock, (int64_t)nName, pWait, &aName)) != 0 ) return rc;
+    wcSockSkip(pSock, (int64_t)nName);
+  }
   if( (rc = readBE(pSock, 4, pWait, &iSeq)) != 0 ) return rc;
   *piSeq = (int32_t)iSeq;
   pBody = hbArenaAlloc(pArena, sizeof(HbVal));

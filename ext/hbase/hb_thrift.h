@@ -9,14 +9,14 @@
 ** HbArena the caller frees.  The gateway speaks the protocol unframed
 ** (HBase's default: TBinaryProtocol over a plain socket), so a reply's
 ** length is known only by parsing it; the reader pulls bytes as it parses.
-** Every wait has a deadline and asks a callback whether the statement
-** was interrupted (every HB_POLL_MS).
+** The connection, with its deadlines, is util/wc_sock.h's.
 */
 #ifndef WIDECOL_HB_THRIFT_H
 #define WIDECOL_HB_THRIFT_H
 
 #include <stdint.h>
 #include "util/wc_buf.h"
+#include "util/wc_sock.h"
 
 /* Thrift's type codes. */
 #define HB_STOP    0
@@ -37,14 +37,14 @@
 #define HB_MSG_REPLY     2
 #define HB_MSG_EXCEPTION 3
 
-/* What a socket call returns besides 0 (done). */
-#define HB_ERR_IO        1  /* the connection failed or closed */
-#define HB_ERR_TIMEOUT   2  /* the deadline passed */
-#define HB_ERR_CANCELLED 3  /* the statement was interrupted */
-#define HB_ERR_PROTOCOL  4  /* the peer sent what Thrift does not allow */
-#define HB_ERR_NOMEM     5
-
-#define HB_POLL_MS 50
+/* What a call returns besides 0 (done): the socket's results, and one
+** of Thrift's own. */
+#define HB_ERR_IO        WC_SOCK_IO
+#define HB_ERR_TIMEOUT   WC_SOCK_TIMEOUT
+#define HB_ERR_CANCELLED WC_SOCK_CANCELLED
+#define HB_ERR_NOMEM     WC_SOCK_NOMEM
+#define HB_ERR_PROTOCOL  (WC_SOCK_LAST + 1)  /* the peer sent what Thrift
+                                             ** does not allow */
 
 /*
 ** One value read: a struct's field (id set), a list's element or a map's
@@ -95,31 +95,11 @@ void hbWriteI64Field(WcBuf *p, int id, int64_t v);
 void hbWriteBoolField(WcBuf *p, int id, int v);
 
 /*
-** A connection.
+** A reply, read from a connection (util/wc_sock.h).
 */
-typedef struct HbSock HbSock;
-typedef struct HbDeadline HbDeadline;
-struct HbDeadline {
-  int64_t iUntilMs;     /* On the monotonic clock of hbNowMs() */
-  int (*xInterrupted)(void*);   /* May be NULL */
-  void *pArg;
-};
-int64_t hbNowMs(void);
-
-/* Connects to zHost:port (numeric or a name).  0, or HB_ERR_* with
-** *pzErr set (sqlite3_mprintf()). */
-int hbSockOpen(HbSock **ppSock, const char *zHost, int port,
-               const HbDeadline *pWait, char **pzErr);
-void hbSockClose(HbSock *pSock);
-/* Sends a[0..n) whole. */
-int hbSockSend(HbSock *pSock, const unsigned char *a, int64_t n,
-               const HbDeadline *pWait);
 /* Reads one reply: its kind (HB_MSG_*), its sequence number and its
 ** struct (*ppBody, in pArena). */
-int hbReadReply(HbSock *pSock, HbArena *pArena, const HbDeadline *pWait,
+int hbReadReply(WcSock *pSock, HbArena *pArena, const WcDeadline *pWait,
                 int *peKind, int32_t *piSeq, HbVal **ppBody);
-/* Bytes received since the connection opened (what is sent, the caller
-** knows). */
-int64_t hbSockBytesIn(const HbSock *pSock);
 
 #endif /* WIDECOL_HB_THRIFT_H */

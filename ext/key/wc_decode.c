@@ -233,23 +233,26 @@ static int decodeBinary(const WcSchema *pS, const WcElement *pElem,
   return rc;
 }
 
-int wcDecodeKey(const WcSchema *pS, RkHasher *pHasher,
-                const unsigned char *aKey, int64_t nKey, WcValue *aOut,
-                WcBuf *pBuf, char **pzErr){
+/* Decodes the elements of aKey[0..nBody) from the first, up to nElem of
+** them, into aOut (as wcDecodeKey() does), and the bytes they take into
+** *pnUsed.  With bPrefix an element cut short ends the decoding (WC_OK,
+** *pnElem elements decoded); without it, it is WC_NOFIT. */
+static int decodeElements(const WcSchema *pS, const unsigned char *aKey,
+                          int64_t nBody, int nElem, int bPrefix,
+                          WcValue *aOut, WcBuf *pBuf, int *pnElem,
+                          int64_t *pnUsed, char **pzErr){
   Field *aField;
-  WcBuf made;
-  int64_t iOff = 0, nBody = nKey - pS->nRandomDigit;
+  int64_t iOff = 0;
   int i, nField = 0, rc = WC_OK;
   pBuf->n = 0;
-  if( nBody < 0 ) return notKey(pzErr, "it is shorter than RANDOM's "
-                                "digits", 0);
   aField = sqlite3_malloc64(sizeof(Field) * (sqlite3_uint64)(pS->nElem + 1));
   if( aField == 0 ) return WC_NOMEM;
-  for(i = 0; i < pS->nElem && rc == WC_OK; i++){
+  for(i = 0; i < nElem && rc == WC_OK; i++){
     const WcElement *pElem = &pS->aElem[i];
     int64_t nSpan = wcElementSpan(pS, i, aKey + iOff, nBody - iOff), nVal;
     int bSep = pS->eEncoding == WC_ENCODING_TEXT && !wcElementIsLast(pS, i)
             && pS->nDelim > 0;
+    if( nSpan < 0 && bPrefix ) break;
     if( nSpan < 0 ){
       rc = notKey(pzErr, "its bytes do not end where the design's "
                   "element ends:", pElem->eKind == WC_ELEM_COLUMN
@@ -271,23 +274,45 @@ int wcDecodeKey(const WcSchema *pS, RkHasher *pHasher,
     }
     iOff += nSpan;
   }
-  if( rc == WC_OK && iOff != nBody ){
-    rc = notKey(pzErr, "bytes follow the design's last element", 0);
-  }
-  if( rc != WC_OK ){
-    sqlite3_free(aField);
-    return rc;
-  }
-  for(i = 0; i < nField; i++){
-    WcValue *pV = &aOut[aField[i].iCol];
-    memset(pV, 0, sizeof(*pV));
-    pV->eType = aField[i].eType;
-    pV->i = aField[i].i;
-    pV->r = aField[i].r;
-    pV->a = pBuf->n ? pBuf->a + aField[i].iOff : (const unsigned char*)"";
-    pV->n = aField[i].n;
+  if( rc == WC_OK ){
+    int k;
+    for(k = 0; k < nField; k++){
+      WcValue *pV = &aOut[aField[k].iCol];
+      memset(pV, 0, sizeof(*pV));
+      pV->eType = aField[k].eType;
+      pV->i = aField[k].i;
+      pV->r = aField[k].r;
+      pV->a = pBuf->n ? pBuf->a + aField[k].iOff : (const unsigned char*)"";
+      pV->n = aField[k].n;
+    }
+    *pnElem = i;
+    *pnUsed = iOff;
   }
   sqlite3_free(aField);
+  return rc;
+}
+
+int wcDecodePrefix(const WcSchema *pS, const unsigned char *aKey,
+                   int64_t nKey, int nElem, WcValue *aOut, WcBuf *pBuf,
+                   int *pnElem, int64_t *pnUsed){
+  return decodeElements(pS, aKey, nKey, nElem, 1, aOut, pBuf, pnElem,
+                        pnUsed, 0);
+}
+
+int wcDecodeKey(const WcSchema *pS, RkHasher *pHasher,
+                const unsigned char *aKey, int64_t nKey, WcValue *aOut,
+                WcBuf *pBuf, char **pzErr){
+  WcBuf made;
+  int64_t nBody = nKey - pS->nRandomDigit, nUsed = 0;
+  int nDone = 0, rc;
+  if( nBody < 0 ) return notKey(pzErr, "it is shorter than RANDOM's "
+                                "digits", 0);
+  rc = decodeElements(pS, aKey, nBody, pS->nElem, 0, aOut, pBuf, &nDone,
+                      &nUsed, pzErr);
+  if( rc == WC_OK && nUsed != nBody ){
+    rc = notKey(pzErr, "bytes follow the design's last element", 0);
+  }
+  if( rc != WC_OK ) return rc;
   /* The fields must make this very key. */
   memset(&made, 0, sizeof(made));
   rc = wcEncodeKey(pS, pHasher, aOut, &made, 0);

@@ -25,4 +25,14 @@ int wcDecodeKey(const WcSchema *pS, RkHasher *pHasher,
                 const unsigned char *aKey, int64_t nKey, WcValue *aOut,
                 WcBuf *pBuf, char **pzErr);
 
+/* The first elements of a key, or of a scan bound that may stop inside an
+** element: up to nElem elements, as many as aKey[0..nKey) holds whole, in
+** *pnElem, the bytes they take in *pnUsed, their columns' values in aOut
+** as wcDecodeKey() gives them.  Not checked by writing them again: the
+** caller compares keys.  WC_OK, WC_NOFIT (an element's bytes are no value
+** of its column) or WC_NOMEM. */
+int wcDecodePrefix(const WcSchema *pS, const unsigned char *aKey,
+                   int64_t nKey, int nElem, WcValue *aOut, WcBuf *pBuf,
+                   int *pnElem, int64_t *pnUsed);
+
 #endif /* WIDECOL_WC_DECODE_H */

@@ -17,7 +17,7 @@
 
 /* The options, as messages list them. */
 #define WC_OPTIONS "DELIMITER '<text>', ENCODING TEXT|BINARY, VERSIONS n, " \
-                   "TTL seconds, STORAGE BIGTABLE|HBASE '<table>', " \
+                   "TTL seconds, STORAGE BIGTABLE|HBASE|CASSANDRA '<table>', " \
                    "SPLITS ('<key>', ...) and CELLS(column " \
                    "'family:qualifier' STRING|LONG|DOUBLE|BYTES, ...)"
 
@@ -1052,8 +1052,32 @@ static int isHBaseName(const char *z){
       && strlen(zColon + 1) <= 255;
 }
 
+/* A Cassandra name, keyspace.table: each part of letters, digits and _,
+** a letter or digit first, at most 48 characters (Cassandra's limit). */
+static int isCqlId(const char *z, int n){
+  int i;
+  if( n < 1 || n > 48 || z[0] == '_' ) return 0;
+  for(i = 0; i < n; i++){
+    unsigned char c = (unsigned char)z[i];
+    if( !(isDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+          || c == '_') ){
+      return 0;
+    }
+  }
+  return 1;
+}
+
+static int isCassandraName(const char *z){
+  const char *zDot = strchr(z, '.');
+  return zDot && isCqlId(z, (int)(zDot - z))
+      && isCqlId(zDot + 1, (int)strlen(zDot + 1));
+}
+
+static void checkCassandra(Parse *p);
+
 /* The remote kinds STORAGE names: the word, the engine, how a table is
-** named, and where the table's own name starts in it. */
+** named, where the table's own name starts in it, and what else the
+** engine asks of a design. */
 typedef struct RemoteKind RemoteKind;
 struct RemoteKind {
   const char *zWord;
@@ -1063,15 +1087,19 @@ struct RemoteKind {
   int (*xValid)(const char*);
   const char *zAfter;   /* The table's id follows this, if there */
   int nMaxId;           /* Its longest id, for an INDEX's table */
+  void (*xCheck)(Parse*);   /* The design's own checks, or NULL */
 };
 static const RemoteKind aRemoteKind[] = {
   { "BIGTABLE", WC_STORE_BIGTABLE, "Bigtable",
     "'projects/<project>/instances/<instance>/tables/<table>', the table id "
     "of letters, digits, _ - and . (not first), at most 50 characters",
-    isBigtableName, "/tables/", 50 },
+    isBigtableName, "/tables/", 50, 0 },
   { "HBASE", WC_STORE_HBASE, "HBase",
     "'<table>' or '<namespace>:<table>', each of letters, digits, _ - and . "
-    "(not first)", isHBaseName, ":", 255 },
+    "(not first)", isHBaseName, ":", 255, 0 },
+  { "CASSANDRA", WC_STORE_CASSANDRA, "Cassandra",
+    "'<keyspace>.<table>', each of letters, digits and _ (not first), at "
+    "most 48 characters", isCassandraName, ".", 48, checkCassandra },
 };
 
 static const RemoteKind *remoteKind(int eStore){
@@ -1100,8 +1128,8 @@ static void parseStorage(Parse *p, const char *zArg){
   }
   if( pKind == 0 ){
     unexpected(p, &lex.tk, "STORAGE", "BIGTABLE '<projects/<project>/"
-               "instances/<instance>/tables/<table>>' or HBASE "
-               "'[<namespace>:]<table>'");
+               "instances/<instance>/tables/<table>>', HBASE "
+               "'[<namespace>:]<table>' or CASSANDRA '<keyspace>.<table>'");
     return;
   }
   sqlite3_snprintf(sizeof(zWhat), zWhat, "STORAGE %s", pKind->zWord);
@@ -1318,11 +1346,108 @@ static void checkExisting(Parse *p, int bCells){
 /* On a remote store each FAMILY is a column family, next to "_" (the
 ** other columns), and each INDEX a table of its own, <table>_idx_<index>:
 ** their names must be the engine's. */
+/* STORAGE CASSANDRA keeps each row as the CQL table its design means
+** (partition key, clustering columns in order, the other columns), so the
+** design must be one CQL can hold: Cassandra's form, each field a column
+** in value order.  Each refusal says what to write instead. */
+static void checkCassandra(Parse *p){
+  WcSchema *pS = p->pSchema;
+  const WcElement *pTok = &pS->aElem[0];
+  const char *zT = pS->zTable;
+  int i, j;
+  if( pS->bExisting ){
+    parseError(p, "widecol %s: STORAGE CASSANDRA has no EXISTING: a CQL "
+               "table's columns are typed, not cells; copy the rows into a "
+               "widecol table instead (INSERT INTO ... SELECT ...)", zT);
+    return;
+  }
+  if( !pTok->bToken ){
+    parseError(p, "widecol %s: STORAGE CASSANDRA keeps rows as the CQL table "
+               "the design means, so the key must be in Cassandra's form: "
+               "PRIMARY KEY ((partition columns), clustering columns), or "
+               "ROWKEY(TOKEN(p, ...), p, ..., c, ...)", zT);
+    return;
+  }
+  for(i = 0; i < pTok->nSaltCol; i++){
+    const WcElement *pE = i + 1 < pS->nElem ? &pS->aElem[i + 1] : 0;
+    if( pE == 0 || pE->eKind != WC_ELEM_COLUMN
+     || pE->iCol != pTok->aiSaltCol[i] ){
+      parseError(p, "widecol %s: STORAGE CASSANDRA needs the partition key's "
+                 "columns as the fields right after TOKEN(...), in its order, "
+                 "as PRIMARY KEY ((%s, ...), ...) writes them: a row is "
+                 "deleted by its key, which must hold the column %s", zT,
+                 pS->aCol[pTok->aiSaltCol[0]].zName,
+                 pS->aCol[pTok->aiSaltCol[i]].zName);
+      return;
+    }
+  }
+  for(i = 1; i < pS->nElem; i++){
+    const WcElement *pE = &pS->aElem[i];
+    if( pE->eKind != WC_ELEM_COLUMN ){
+      parseError(p, "widecol %s: STORAGE CASSANDRA has no SALT or BUCKET "
+                 "after the partition key: Cassandra's token spreads the "
+                 "partitions already; a bucket belongs in the partition "
+                 "key, as a column the application fills: PRIMARY KEY "
+                 "((sensor, bucket), ts)", zT);
+      return;
+    }
+    for(j = 0; j < pE->nXform; j++){
+      if( pE->aXform[j].eOp == WC_XFORM_REVERSE ){
+        parseError(p, "widecol %s: STORAGE CASSANDRA has no REVERSE (on %s): "
+                   "a CQL column keeps its value; to spread writes, put the "
+                   "column in the partition key, whose token spreads them",
+                   zT, pS->aCol[pE->iCol].zName);
+        return;
+      }
+    }
+    /* The token orders partitions; a clustering column, its rows. */
+    if( i > pTok->nSaltCol && pE->eOrder != WC_ORDER_ASC
+     && pE->eOrder != WC_ORDER_DESC ){
+      parseError(p, "widecol %s: STORAGE CASSANDRA needs each clustering "
+                 "column's bytes in its values' order, as CQL sorts the "
+                 "rows of a partition, but %s's are not (%s); write the key "
+                 "as PRIMARY KEY (...) does (ENCODING BINARY)", zT,
+                 pS->aCol[pE->iCol].zName, pE->zUnordered ? pE->zUnordered
+                 : "text sorts by its bytes only up to the delimiter");
+      return;
+    }
+  }
+  if( pS->nRandom ){
+    parseError(p, "widecol %s: STORAGE CASSANDRA has no RANDOM(n): its number "
+               "is no CQL column; add a clustering column the application "
+               "fills (widecol_ddl(t, 'cql') writes one)", zT);
+  }else if( pS->nFamily > 0 ){
+    parseError(p, "widecol %s: STORAGE CASSANDRA has no FAMILY: a CQL table's "
+               "columns are all the row's; drop FAMILY %s", zT,
+               pS->aFamily[0].zName);
+  }else if( pS->nVersions > 1 ){
+    parseError(p, "widecol %s: STORAGE CASSANDRA keeps one value per cell, "
+               "not VERSIONS %d; keep history as a clustering column (a "
+               "timestamp: PRIMARY KEY ((id), at DESC))", zT, pS->nVersions);
+  }else if( pS->bVersioned ){
+    parseError(p, "widecol %s: STORAGE CASSANDRA does not take TTL yet "
+               "(default_time_to_live is widecol_ddl(t, 'cql')'s); make the "
+               "table without it", zT);
+  }else if( pS->nIndex > 0 ){
+    parseError(p, "widecol %s: STORAGE CASSANDRA does not keep INDEX %s yet "
+               "(its own CQL table, as eBay's User_By_Item); make that "
+               "table a widecol table of its own, keyed by what it asks "
+               "for", zT, pS->aIndex[0].zName);
+  }else if( pS->nSplit > 0 ){
+    parseError(p, "widecol %s: STORAGE CASSANDRA has no SPLITS: Cassandra "
+               "places partitions on its ring by token; drop SPLITS", zT);
+  }
+}
+
 static void checkRemote(Parse *p){
   WcSchema *pS = p->pSchema;
   const char *zId = pS->zStorageTable;
   const RemoteKind *pKind = remoteKind(pS->eStore);
   int i;
+  if( pKind->xCheck ){
+    pKind->xCheck(p);
+    if( p->zErr ) return;
+  }
   for(i = 0; i < pS->nFamily; i++){
     const char *z = pS->aFamily[i].zName;
     if( !isTableId(z, (int)strlen(z)) || strlen(z) > 64 ){

@@ -69,7 +69,8 @@ typedef struct WcSchema WcSchema;
 #define WC_STORE_BIGTABLE 1   /* STORAGE BIGTABLE 'projects/p/instances/i/
                               ** tables/t' */
 #define WC_STORE_HBASE    2   /* STORAGE HBASE '[namespace:]table' */
-#define WC_STORE_KINDS    3
+#define WC_STORE_CASSANDRA 3  /* STORAGE CASSANDRA 'keyspace.table' */
+#define WC_STORE_KINDS    4
 typedef struct WcIndex WcIndex;
 typedef struct WcFamily WcFamily;
 typedef struct WcSplit WcSplit;

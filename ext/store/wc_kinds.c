@@ -17,6 +17,9 @@
 ** region server per call (getScannerResults); measured in bench/ once the
 ** benchmark runs on HBase, taken as Bigtable's until then. */
 #define WC_HBASE_CALL 500.0
+/* A CQL request to Cassandra: a paged SELECT; taken as Bigtable's until
+** bench/ measures it. */
+#define WC_CASSANDRA_CALL 500.0
 
 /* In WC_STORE_* order; a field not given is 0 (WcStoreCaps, wc_store.h,
 ** says what each means). */
@@ -57,6 +60,18 @@ static const WcStoreCaps aKind[WC_STORE_KINDS] = {
     .nReadAhead = 65536,
     .nPrefixProbes = 64, .bRowEstimates = 1, .nCountMax = 10000,
     .bRpcCounters = 1,
+  },
+  /* Rows as the CQL table the design means (ext/cassandra/): a plain
+  ** INSERT is a lightweight transaction answered at its row, reads walk
+  ** token ranges forward only (a descending scan is read and sorted). */
+  [WC_STORE_CASSANDRA] = {
+    .zKind = "CASSANDRA", .zEngine = "Cassandra",
+    .zModule = "widecol_cassandra", .zBuild = "make cassandra",
+    .zDocs = "docs/cassandra.md",
+    .bStoreMessages = 1, .bNoEmptyKey = 1,
+    .iTimeStep = 1,
+    .rCallRows = WC_CASSANDRA_CALL,
+    .nPrefixProbes = 64, .nCountMax = 10000,
   },
 };
 

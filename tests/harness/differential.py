@@ -670,6 +670,32 @@ STORE = {"kind": "BIGTABLE", "engine": "Bigtable", "env": "BIGTABLE_EMULATOR_HOS
          "prefix": "projects/diff/instances/diff/tables/"}
 HBASE_STORE = {"kind": "HBASE", "engine": "HBase", "env": "WIDECOL_HBASE",
                "prefix": "diff:", "regions_are_splits": True}
+# Cassandra keeps only designs in its own form (the CQL table a design
+# means), of one type per column: the PRIMARY KEY designs, DESIGNS' and
+# CQL_DESIGNS', no EXISTING, no versioned designs.
+CASSANDRA_STORE = {"kind": "CASSANDRA", "engine": "Cassandra", "env": "WIDECOL_CASSANDRA",
+                   "prefix": "diff.", "cql_only": True, "no_existing": True}
+
+# Further designs in Cassandra's form for the Cassandra store: a
+# composite partition key with a DESC REAL clustering column, a BLOB
+# partition key (each column's values of one type, as CQL's columns are;
+# no -0.0, which CQL tells from 0.0 and SQLite does not).
+CQL_DESIGNS = [
+    dict(name="cql_scores",
+         cols=[("board", "TEXT", lambda r: r.choice(["b", "bb", "b\u00e9", "Z"])),
+               ("season", "INTEGER", lambda r: r.randint(-2, 3)),
+               ("score", "REAL", lambda r: r.choice([0.5, 1.0, 2.25, -3.5, 1e10, 7.0])),
+               ("player", "TEXT", lambda r: r.choice(["p", "q", "pp", "a b"])),
+               ("note", "TEXT", lambda r: r.choice([None, "n", "nn"]))],
+         rowkey="", primary="(board, season), score DESC, player",
+         key=["board", "season", "score", "player"]),
+    dict(name="cql_blobs",
+         cols=[("k", "BLOB", lambda r: r.choice([b"\x00", b"\x01\x02", b"\xff", b"k"])),
+               ("n", "INTEGER", lambda r: r.randint(-50, 50)),
+               ("v", "TEXT", lambda r: r.choice([None, "v", "w"]))],
+         rowkey="", primary="(k), n",
+         key=["k", "n"]),
+]
 
 
 class Runner:
@@ -1358,7 +1384,8 @@ class Runner:
         self.existing = False
         if self.bigtable:
             d.storage = ", STORAGE %s '%s'" % (STORE["kind"], self.new_bigtable())
-            attach += self.as_existing(d, db, rng)
+            if not STORE.get("no_existing"):
+                attach += self.as_existing(d, db, rng)
         w, o = d.create_sql()
         try:
             db.execute(w)
@@ -2179,6 +2206,10 @@ def run_seed(runner, vrunner, seed, n_random):
                        for n in range(n_random)]
     vspecs = VERSIONED + [versioned_random(random.Random(seed * 104729 + n), n)
                           for n in range(max(1, n_random // 3))]
+    if STORE.get("cql_only"):
+        specs = [s for s in DESIGNS if "primary" in s
+                 or s.get("rowkey", "").startswith("TOKEN(")] + CQL_DESIGNS
+        vspecs = []
     runner.seed = vrunner.seed = seed
     for i, spec in enumerate(specs):
         try:
@@ -2211,6 +2242,10 @@ def main():
                     help="the HBase store's library: every widecol table "
                          "keeps its rows in HBase (WIDECOL_HBASE), as with "
                          "--bigtable")
+    ap.add_argument("--cassandra", default=None,
+                    help="the Cassandra store's library: the designs in "
+                         "Cassandra's form keep their rows in Cassandra "
+                         "(WIDECOL_CASSANDRA), as with --bigtable")
     ap.add_argument("--race", type=int, default=0,
                     help="with --bigtable: races per seed, two writer "
                          "processes on one table (see RACE_STATEMENTS)")
@@ -2230,6 +2265,9 @@ def main():
     if args.hbase:
         STORE.update(HBASE_STORE)
         args.bigtable = args.hbase
+    if args.cassandra:
+        STORE.update(CASSANDRA_STORE)
+        args.bigtable = args.cassandra
     proxy = None
     if (args.faults or args.lose) and args.bigtable:
         host, port = os.environ[STORE["env"]].rsplit(":", 1)

@@ -1,15 +1,21 @@
 #!/bin/sh
-# widecol's predictions checked against a real Cassandra (make test):
-# starts the Cassandra of our tests once (tests/servers/cassandra.sh:
-# Apache Cassandra 5.0 as a child JVM, on free loopback ports), checks
-# rk_token against the server's token() (cassandra_tokens.py),
-# widecol_lint's allow-filtering verdicts against the server's query rules
+# The Cassandra store's tests and widecol's predictions checked against a
+# real Cassandra (make test): starts the Cassandra of our tests once
+# (tests/servers/cassandra.sh: Apache Cassandra 5.0 as a child JVM, on
+# free loopback ports), runs the sqllogictest scripts of
+# tests/stores/cassandra/ with both libraries loaded, checks the store
+# against Cassandra's Python driver (cassandra_check.py), rk_token against
+# the server's token() (cassandra_tokens.py), widecol_lint's
+# allow-filtering verdicts against the server's query rules
 # (cassandra_rules.py), widecol_ddl's CQL against system_schema
 # (cassandra_ddl.py) and widecol_ring against the server's token ranges
-# (cassandra_ring.py), through Cassandra's Python driver, then stops
-# Cassandra by its PID.  Without JDK 17, Maven or python3-cassandra the
-# tests report themselves skipped, with the reason.  Run from the
-# repository root after `make`; CASS_LIB names the directory of widecol.so.
+# (cassandra_ring.py), runs the differential test on the store, then
+# stops Cassandra by its PID.  Without JDK 17, Maven or python3-cassandra
+# the tests report themselves skipped, with the reason.  Run from the
+# repository root after `make`.  CASS_SLT names the runner, CASS_LIB the
+# directory of the two libraries, and CASS_SCRIPTS_ONLY=1 runs the
+# scripts alone (`make asan`).
+slt=${CASS_SLT:-build/slt}
 lib=${CASS_LIB:-.}
 if ! why=$(sh tests/servers/cassandra.sh check); then
   echo "cassandra tests: SKIPPED: $why"
@@ -30,7 +36,14 @@ for line in $env; do export "$line"; done
 echo "cassandra tests: Cassandra 5.0 takes CQL on $WIDECOL_CASSANDRA, ready in $(( $(date +%s) - started )) s"
 
 status=0
+"$slt" --defensive --extension "$lib/widecol.so" --extension "$lib/widecol_cassandra.so" \
+  tests/stores/cassandra/*.test || status=1
+[ -n "$CASS_SCRIPTS_ONLY" ] && exit $status
+/usr/bin/python3 tests/stores/cassandra_check.py --extension "$lib/widecol" \
+  --cassandra "$lib/widecol_cassandra" || status=1
 for t in tokens rules ddl ring; do
   /usr/bin/python3 "tests/stores/cassandra_$t.py" --extension "$lib/widecol" || status=1
 done
+/usr/bin/python3 tests/harness/differential.py --extension "$lib/widecol" \
+  --cassandra "$lib/widecol_cassandra" --cases 300 --random 0 --seed 1 || status=1
 exit $status

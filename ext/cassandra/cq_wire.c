@@ -1,0 +1,516 @@
+/*
+** cq_wire.c: Cassandra's native protocol v4 (see cq_wire.h), written from
+** the protocol's specification (native_protocol_v4.spec): a frame is a
+** 9-byte header (version, flags, stream, opcode, body length) and a body
+** of big-endian integers, [string]s (a 16-bit length), [long string]s and
+** [bytes] (a 32-bit length, -1 for NULL).  Requests go one at a time on
+** stream 0, so a reply is always the one awaited.
+*/
+#include "cassandra/cq_wire.h"
+#include "sqlite3ext.h"
+SQLITE_EXTENSION_INIT3
+
+#include <string.h>
+
+#define CQ_VERSION_REQUEST  0x04
+#define CQ_VERSION_RESPONSE 0x84
+#define CQ_HEADER 9
+#define CQ_MAX_BODY (256 << 20)   /* the protocol's largest frame */
+
+#define CQ_OP_ERROR   0x00
+#define CQ_OP_STARTUP 0x01
+#define CQ_OP_READY   0x02
+#define CQ_OP_AUTH    0x03
+#define CQ_OP_QUERY   0x07
+#define CQ_OP_RESULT  0x08
+#define CQ_OP_PREPARE 0x09
+#define CQ_OP_EXECUTE 0x0A
+
+/* Query flags. */
+#define CQ_FLAG_VALUES    0x01
+#define CQ_FLAG_PAGE_SIZE 0x04
+#define CQ_FLAG_PAGING    0x08
+
+/* A reply's flags: what precedes its message. */
+#define CQ_FRAME_TRACING  0x02
+#define CQ_FRAME_PAYLOAD  0x04
+#define CQ_FRAME_WARNING  0x08
+
+/* Rows metadata flags. */
+#define CQ_META_GLOBAL    0x01
+#define CQ_META_MORE      0x02
+#define CQ_META_NONE      0x04
+
+struct CqStmt {
+  char *zCql;
+  unsigned char *aId;
+  int nId;
+  CqStmt *pNext;
+};
+
+struct CqConn {
+  WcSock *pSock;
+  WcBuf req;            /* The request being written */
+  CqStmt *pStmts;       /* Prepared on this connection */
+};
+
+/* ---- Writing ---- */
+
+static void putBE(WcBuf *p, uint64_t v, int nByte){
+  unsigned char a[8];
+  int i;
+  for(i = nByte - 1; i >= 0; i--){ a[i] = (unsigned char)(v & 0xFF); v >>= 8; }
+  wcBufAppend(p, a, nByte);
+}
+
+static void putString(WcBuf *p, const char *z){
+  putBE(p, strlen(z), 2);
+  wcBufAppend(p, z, (int64_t)strlen(z));
+}
+
+static void putLongString(WcBuf *p, const char *z){
+  putBE(p, strlen(z), 4);
+  wcBufAppend(p, z, (int64_t)strlen(z));
+}
+
+void cqPutBigint(WcBuf *p, int64_t v){ putBE(p, (uint64_t)v, 8); }
+
+void cqPutDouble(WcBuf *p, double r){
+  uint64_t v;
+  memcpy(&v, &r, 8);
+  putBE(p, v, 8);
+}
+
+/* A varint: the fewest big-endian two's-complement bytes. */
+void cqPutDecimal(WcBuf *p, int64_t iUnscaled, int32_t iScale){
+  int n = 8;
+  putBE(p, (uint32_t)iScale, 4);
+  while( n > 1 ){
+    int64_t iTop = iUnscaled >> ((n - 1) * 8 - 1);
+    if( iTop != 0 && iTop != -1 ) break;
+    n--;
+  }
+  putBE(p, (uint64_t)iUnscaled, n);
+}
+
+int64_t cqGetBigint(const unsigned char *a){
+  uint64_t v = 0;
+  int i;
+  for(i = 0; i < 8; i++) v = (v << 8) | a[i];
+  return (int64_t)v;
+}
+
+double cqGetDouble(const unsigned char *a){
+  uint64_t v = (uint64_t)cqGetBigint(a);
+  double r;
+  memcpy(&r, &v, 8);
+  return r;
+}
+
+int cqGetDecimal(const unsigned char *a, int n, int64_t *piUnscaled,
+                 int32_t *piScale){
+  uint64_t v;
+  int i;
+  if( n < 5 || n > 12 ) return 1;
+  *piScale = (int32_t)(((uint32_t)a[0] << 24) | ((uint32_t)a[1] << 16)
+                       | ((uint32_t)a[2] << 8) | a[3]);
+  v = (a[4] & 0x80) ? ~(uint64_t)0 : 0;
+  for(i = 4; i < n; i++) v = (v << 8) | a[i];
+  *piUnscaled = (int64_t)v;
+  return 0;
+}
+
+/* Starts a request of opcode eOp in p->req; cqSend() fills in its length. */
+static void beginRequest(CqConn *p, int eOp){
+  wcBufClear(&p->req);
+  putBE(&p->req, CQ_VERSION_REQUEST, 1);
+  putBE(&p->req, 0, 1);
+  putBE(&p->req, 0, 2);
+  putBE(&p->req, (uint64_t)eOp, 1);
+  putBE(&p->req, 0, 4);
+}
+
+/* ---- Reading ---- */
+
+/* A reader over a reply's body; any read past its end sets bBad. */
+typedef struct Reader Reader;
+struct Reader {
+  const unsigned char *a;
+  int64_t n, i;
+  int bBad;
+};
+
+static uint64_t getBE(Reader *r, int nByte){
+  uint64_t v = 0;
+  int k;
+  if( r->i + nByte > r->n ){
+    r->bBad = 1;
+    return 0;
+  }
+  for(k = 0; k < nByte; k++) v = (v << 8) | r->a[r->i + k];
+  r->i += nByte;
+  return v;
+}
+
+static int32_t getInt(Reader *r){ return (int32_t)getBE(r, 4); }
+
+/* A [string]'s bytes (*pn of them), or NULL past the end. */
+static const unsigned char *getString(Reader *r, int *pn){
+  int n = (int)getBE(r, 2);
+  const unsigned char *a = r->a + r->i;
+  if( r->bBad || r->i + n > r->n ){
+    r->bBad = 1;
+    return 0;
+  }
+  r->i += n;
+  *pn = n;
+  return a;
+}
+
+/* Skips a type [option], with the types nested in it. */
+static void skipOption(Reader *r, int iDepth){
+  int eType = (int)getBE(r, 2), n, i;
+  if( iDepth > 16 ){
+    r->bBad = 1;
+    return;
+  }
+  switch( eType ){
+    case 0x0000: getString(r, &n); break;                /* custom */
+    case 0x0020: case 0x0022: skipOption(r, iDepth + 1); break;
+    case 0x0021:
+      skipOption(r, iDepth + 1);
+      skipOption(r, iDepth + 1);
+      break;
+    case 0x0030:                                         /* UDT */
+      getString(r, &n);
+      getString(r, &n);
+      n = (int)getBE(r, 2);
+      for(i = 0; i < n && !r->bBad; i++){
+        int m;
+        getString(r, &m);
+        skipOption(r, iDepth + 1);
+      }
+      break;
+    case 0x0031:                                         /* tuple */
+      n = (int)getBE(r, 2);
+      for(i = 0; i < n && !r->bBad; i++) skipOption(r, iDepth + 1);
+      break;
+  }
+}
+
+void cqResultClear(CqResult *p){
+  wcBufFree(&p->frame);
+  sqlite3_free(p->aType);
+  sqlite3_free(p->aCell);
+  sqlite3_free(p->zError);
+  sqlite3_free(p->zWriteType);
+  memset(p, 0, sizeof(*p));
+}
+
+const unsigned char *cqCell(const CqResult *p, int64_t iRow, int iCol,
+                            int *pnByte){
+  int64_t iOff = p->aCell[iRow * p->nCol + iCol];
+  if( iOff < 0 ){
+    *pnByte = -1;
+    return 0;
+  }
+  *pnByte = (int)(((uint32_t)p->frame.a[iOff] << 24)
+                  | ((uint32_t)p->frame.a[iOff + 1] << 16)
+                  | ((uint32_t)p->frame.a[iOff + 2] << 8)
+                  | p->frame.a[iOff + 3]);
+  return &p->frame.a[iOff + 4];
+}
+
+/* A Rows result's metadata and cells. */
+static int readRows(Reader *r, CqResult *pRes){
+  int fFlags = getInt(r), i, n;
+  int64_t iRow, nCell;
+  pRes->nCol = getInt(r);
+  if( r->bBad || pRes->nCol < 0 || pRes->nCol > 65535 ) return CQ_ERR_PROTOCOL;
+  if( fFlags & CQ_META_MORE ){
+    int32_t nPaging = getInt(r);
+    if( nPaging >= 0 && r->i + nPaging <= r->n ){
+      pRes->aPaging = r->a + r->i;
+      pRes->nPaging = nPaging;
+      r->i += nPaging;
+    }
+  }
+  pRes->aType = sqlite3_malloc64(sizeof(int) * ((size_t)pRes->nCol + 1));
+  if( pRes->aType == 0 ) return WC_SOCK_NOMEM;
+  if( !(fFlags & CQ_META_NONE) ){
+    if( fFlags & CQ_META_GLOBAL ){
+      getString(r, &n);
+      getString(r, &n);
+    }
+    for(i = 0; i < pRes->nCol && !r->bBad; i++){
+      if( !(fFlags & CQ_META_GLOBAL) ){
+        getString(r, &n);
+        getString(r, &n);
+      }
+      getString(r, &n);
+      pRes->aType[i] = (int)getBE(r, 2);
+      r->i -= 2;
+      skipOption(r, 0);
+    }
+  }
+  pRes->nRow = getInt(r);
+  if( r->bBad || pRes->nRow < 0 ) return CQ_ERR_PROTOCOL;
+  nCell = pRes->nRow * pRes->nCol;
+  pRes->aCell = sqlite3_malloc64(sizeof(int64_t) * ((size_t)nCell + 1));
+  if( pRes->aCell == 0 ) return WC_SOCK_NOMEM;
+  for(iRow = 0; iRow < nCell && !r->bBad; iRow++){
+    int64_t iOff = r->i;
+    int32_t nByte = getInt(r);
+    if( nByte < 0 ){
+      pRes->aCell[iRow] = -1;
+    }else if( r->i + nByte > r->n ){
+      r->bBad = 1;
+    }else{
+      pRes->aCell[iRow] = iOff;
+      r->i += nByte;
+    }
+  }
+  return r->bBad ? CQ_ERR_PROTOCOL : 0;
+}
+
+/* An ERROR frame's code, message and the details widecol reports. */
+static int readError(Reader *r, CqResult *pRes){
+  const unsigned char *a;
+  int n;
+  pRes->iError = getInt(r);
+  a = getString(r, &n);
+  pRes->zError = sqlite3_mprintf("%.*s", a ? n : 0, a ? (const char*)a : "");
+  if( pRes->iError == CQ_WRITE_TIMEOUT ){
+    getBE(r, 2);
+    pRes->nReceived = getInt(r);
+    pRes->nBlockFor = getInt(r);
+    a = getString(r, &n);
+    if( a ) pRes->zWriteType = sqlite3_mprintf("%.*s", n, (const char*)a);
+  }
+  return pRes->zError ? CQ_ERR_SERVER : WC_SOCK_NOMEM;
+}
+
+/* What a reply's flags put before its message: a tracing id, the
+** server's warnings (a [string list]: a partition past a size guardrail,
+** say), a custom payload (a [bytes map]).  widecol asks for none of them
+** but the warnings, which it does not show yet. */
+static void skipPreamble(Reader *r, int fFlags){
+  int nByte, i, n;
+  if( fFlags & CQ_FRAME_TRACING ){
+    getBE(r, 8);
+    getBE(r, 8);
+  }
+  if( fFlags & CQ_FRAME_WARNING ){
+    n = (int)getBE(r, 2);
+    for(i = 0; i < n && !r->bBad; i++) getString(r, &nByte);
+  }
+  if( fFlags & CQ_FRAME_PAYLOAD ){
+    n = (int)getBE(r, 2);
+    for(i = 0; i < n && !r->bBad; i++){
+      int32_t nValue;
+      getString(r, &nByte);
+      nValue = getInt(r);
+      if( nValue > 0 && r->i + nValue > r->n ) r->bBad = 1;
+      else if( nValue > 0 ) r->i += nValue;
+    }
+  }
+}
+
+/* Sends p->req and reads the reply into *pRes. */
+static int roundTrip(CqConn *p, const WcDeadline *pWait, CqResult *pRes){
+  const unsigned char *aHead, *aBody;
+  int64_t nBody;
+  int rc, eOp, aHeadFlags;
+  Reader r;
+  memset(pRes, 0, sizeof(*pRes));
+  if( p->req.bOom ) return WC_SOCK_NOMEM;
+  nBody = p->req.n - CQ_HEADER;
+  p->req.a[5] = (unsigned char)(nBody >> 24);
+  p->req.a[6] = (unsigned char)(nBody >> 16);
+  p->req.a[7] = (unsigned char)(nBody >> 8);
+  p->req.a[8] = (unsigned char)nBody;
+  rc = wcSockSend(p->pSock, p->req.a, p->req.n, pWait);
+  if( rc == 0 ) rc = wcSockPeek(p->pSock, CQ_HEADER, pWait, &aHead);
+  if( rc ) return rc;
+  if( aHead[0] != CQ_VERSION_RESPONSE ) return CQ_ERR_PROTOCOL;
+  eOp = aHead[4];
+  aHeadFlags = aHead[1];
+  nBody = ((int64_t)aHead[5] << 24) | (aHead[6] << 16) | (aHead[7] << 8)
+        | aHead[8];
+  if( nBody > CQ_MAX_BODY || (aHead[1] & 0x01) ) return CQ_ERR_PROTOCOL;
+  wcSockSkip(p->pSock, CQ_HEADER);
+  rc = wcSockPeek(p->pSock, nBody, pWait, &aBody);
+  if( rc ) return rc;
+  wcBufAppend(&pRes->frame, aBody, nBody);
+  wcSockSkip(p->pSock, nBody);
+  if( pRes->frame.bOom ) return WC_SOCK_NOMEM;
+  r.a = pRes->frame.a;
+  r.n = pRes->frame.n;
+  r.i = 0;
+  r.bBad = 0;
+  skipPreamble(&r, aHeadFlags);
+  if( eOp == CQ_OP_ERROR ) return readError(&r, pRes);
+  if( eOp == CQ_OP_READY ) return 0;
+  if( eOp != CQ_OP_RESULT ) return CQ_ERR_PROTOCOL;
+  pRes->eKind = getInt(&r);
+  if( pRes->eKind == CQ_RESULT_ROWS ) return readRows(&r, pRes);
+  return r.bBad ? CQ_ERR_PROTOCOL : 0;
+}
+
+/* ---- Calls ---- */
+
+int cqOpen(CqConn **pp, const char *zHost, int port, const WcDeadline *pWait,
+           char **pzErr){
+  CqConn *p = sqlite3_malloc(sizeof(*p));
+  CqResult res;
+  int rc;
+  *pp = 0;
+  if( p == 0 ) return WC_SOCK_NOMEM;
+  memset(p, 0, sizeof(*p));
+  rc = wcSockOpen(&p->pSock, zHost, port, pWait, pzErr);
+  if( rc ){
+    sqlite3_free(p);
+    return rc;
+  }
+  beginRequest(p, CQ_OP_STARTUP);
+  putBE(&p->req, 1, 2);
+  putString(&p->req, "CQL_VERSION");
+  putString(&p->req, "3.0.0");
+  rc = roundTrip(p, pWait, &res);
+  if( rc == CQ_ERR_SERVER ){
+    *pzErr = sqlite3_mprintf("%s:%d refused CQL's STARTUP: %s", zHost, port,
+                             res.zError);
+  }else if( rc == CQ_ERR_PROTOCOL ){
+    *pzErr = sqlite3_mprintf("%s:%d does not speak CQL's native protocol v4 "
+                             "(is it Cassandra's native_transport_port?)",
+                             zHost, port);
+  }
+  cqResultClear(&res);
+  if( rc ){
+    cqClose(p);
+    return rc;
+  }
+  *pp = p;
+  return 0;
+}
+
+void cqClose(CqConn *p){
+  if( p == 0 ) return;
+  while( p->pStmts ){
+    CqStmt *pNext = p->pStmts->pNext;
+    sqlite3_free(p->pStmts->zCql);
+    sqlite3_free(p->pStmts->aId);
+    sqlite3_free(p->pStmts);
+    p->pStmts = pNext;
+  }
+  wcSockClose(p->pSock);
+  wcBufFree(&p->req);
+  sqlite3_free(p);
+}
+
+/* Consistency, flags and the paging fields of a QUERY or an EXECUTE. */
+static void putParameters(WcBuf *pReq, const CqValue *aVal, int nVal,
+                          int eConsistency, int nPage,
+                          const unsigned char *aPaging, int nPaging){
+  int i, fFlags = 0;
+  if( nVal > 0 ) fFlags |= CQ_FLAG_VALUES;
+  if( nPage > 0 ) fFlags |= CQ_FLAG_PAGE_SIZE;
+  if( aPaging ) fFlags |= CQ_FLAG_PAGING;
+  putBE(pReq, (uint64_t)eConsistency, 2);
+  putBE(pReq, (uint64_t)fFlags, 1);
+  if( nVal > 0 ){
+    putBE(pReq, (uint64_t)nVal, 2);
+    for(i = 0; i < nVal; i++){
+      putBE(pReq, (uint32_t)(aVal[i].n < CQ_UNSET ? -1 : aVal[i].n), 4);
+      if( aVal[i].n > 0 ) wcBufAppend(pReq, aVal[i].a, aVal[i].n);
+    }
+  }
+  if( nPage > 0 ) putBE(pReq, (uint64_t)nPage, 4);
+  if( aPaging ){
+    putBE(pReq, (uint64_t)nPaging, 4);
+    wcBufAppend(pReq, aPaging, nPaging);
+  }
+}
+
+int cqQuery(CqConn *p, const char *zCql, int eConsistency,
+            const WcDeadline *pWait, CqResult *pRes){
+  beginRequest(p, CQ_OP_QUERY);
+  putLongString(&p->req, zCql);
+  putParameters(&p->req, 0, 0, eConsistency, 0, 0, 0);
+  return roundTrip(p, pWait, pRes);
+}
+
+/* Prepares pStmt->zCql (again), keeping its new id. */
+static int prepareText(CqConn *p, CqStmt *pStmt, const WcDeadline *pWait,
+                       CqResult *pRes){
+  Reader r;
+  const unsigned char *aId;
+  int rc, nId;
+  beginRequest(p, CQ_OP_PREPARE);
+  putLongString(&p->req, pStmt->zCql);
+  rc = roundTrip(p, pWait, pRes);
+  if( rc ) return rc;
+  if( pRes->eKind != CQ_RESULT_PREPARED ) return CQ_ERR_PROTOCOL;
+  r.a = pRes->frame.a;
+  r.n = pRes->frame.n;
+  r.i = 4;
+  r.bBad = 0;
+  nId = (int)getBE(&r, 2);
+  aId = r.a + r.i;
+  if( r.bBad || r.i + nId > r.n ) return CQ_ERR_PROTOCOL;
+  sqlite3_free(pStmt->aId);
+  pStmt->aId = sqlite3_malloc(nId > 0 ? nId : 1);
+  if( pStmt->aId == 0 ) return WC_SOCK_NOMEM;
+  memcpy(pStmt->aId, aId, (size_t)nId);
+  pStmt->nId = nId;
+  return 0;
+}
+
+int cqPrepare(CqConn *p, const char *zCql, const WcDeadline *pWait,
+              CqStmt **ppStmt, CqResult *pRes){
+  CqStmt *pStmt;
+  int rc;
+  memset(pRes, 0, sizeof(*pRes));
+  for(pStmt = p->pStmts; pStmt && strcmp(pStmt->zCql, zCql); pStmt = pStmt->pNext){}
+  if( pStmt ){
+    *ppStmt = pStmt;
+    return 0;
+  }
+  pStmt = sqlite3_malloc(sizeof(*pStmt));
+  if( pStmt == 0 ) return WC_SOCK_NOMEM;
+  memset(pStmt, 0, sizeof(*pStmt));
+  pStmt->zCql = sqlite3_mprintf("%s", zCql);
+  rc = pStmt->zCql ? prepareText(p, pStmt, pWait, pRes) : WC_SOCK_NOMEM;
+  if( rc ){
+    sqlite3_free(pStmt->zCql);
+    sqlite3_free(pStmt->aId);
+    sqlite3_free(pStmt);
+    return rc;
+  }
+  cqResultClear(pRes);
+  pStmt->pNext = p->pStmts;
+  p->pStmts = pStmt;
+  *ppStmt = pStmt;
+  return 0;
+}
+
+int cqExecute(CqConn *p, CqStmt *pStmt, const CqValue *aVal, int nVal,
+              int eConsistency, int nPage, const unsigned char *aPaging,
+              int nPaging, const WcDeadline *pWait, CqResult *pRes){
+  int rc, nTry;
+  for(nTry = 0; ; nTry++){
+    beginRequest(p, CQ_OP_EXECUTE);
+    putBE(&p->req, (uint64_t)pStmt->nId, 2);
+    wcBufAppend(&p->req, pStmt->aId, pStmt->nId);
+    putParameters(&p->req, aVal, nVal, eConsistency, nPage, aPaging, nPaging);
+    rc = roundTrip(p, pWait, pRes);
+    if( rc != CQ_ERR_SERVER || pRes->iError != CQ_UNPREPARED || nTry > 0 ){
+      return rc;
+    }
+    /* The server forgot it (a restart, its cache full): once more. */
+    cqResultClear(pRes);
+    rc = prepareText(p, pStmt, pWait, pRes);
+    if( rc ) return rc;
+    cqResultClear(pRes);
+  }
+}

@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""The Cassandra store against Cassandra's own driver, the ground truth of
+what the server holds (tests/stores/cassandra.sh runs this, with
+WIDECOL_CASSANDRA set):
+
+- rows widecol writes (INSERT, INSERT OR REPLACE, UPDATE, DELETE) are the
+  rows the driver reads from the CQL table;
+- rows the driver writes (another application) are the rows widecol reads:
+  a whole scan in token order, then clustering order, each partition's
+  slice, and a row by its key;
+- the CQL table widecol's CREATE makes is the one widecol_ddl(t, 'cql')
+  writes for the design (system_schema's partition key, clustering order
+  and types, both read back).
+
+    tests/stores/cassandra_check.py --extension ./widecol --cassandra ./widecol_cassandra
+"""
+import argparse
+import os
+import random
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+import wctest  # noqa: E402
+from cassandra_session import connect, make_keyspace  # noqa: E402
+
+KEYSPACE = "check%d" % os.getpid()
+failed = 0
+
+
+def expect(what, ok, detail=""):
+    global failed
+    if not ok:
+        print("cassandra check: %s: FAILED (%s)" % (what, detail))
+        failed += 1
+
+
+def schema(session, table):
+    rows = session.execute(
+        "SELECT column_name, kind, position, clustering_order, type FROM "
+        "system_schema.columns WHERE keyspace_name = %s AND table_name = %s",
+        (KEYSPACE, table))
+    return sorted((r.column_name, r.kind, r.position, r.clustering_order, r.type) for r in rows)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--extension", default="./widecol")
+    ap.add_argument("--cassandra", default="./widecol_cassandra")
+    args = ap.parse_args()
+    cluster, session = connect()
+    make_keyspace(session, KEYSPACE)
+    db = wctest.connect(args.extension, isolation_level=None)
+    db.load_extension(args.cassandra)
+    design = ("sensor TEXT, day INTEGER, ts INTEGER, v REAL, note TEXT, "
+              "PRIMARY KEY ((sensor, day), ts DESC)")
+    db.execute("CREATE VIRTUAL TABLE r USING widecol(%s, STORAGE CASSANDRA '%s.r')"
+               % (design, KEYSPACE))
+
+    # The store's table is widecol_ddl's.
+    db.execute("CREATE VIRTUAL TABLE plain USING widecol(%s)" % design)
+    ddl = db.execute("SELECT widecol_ddl('plain', 'cql')").fetchone()[0]
+    session.set_keyspace(KEYSPACE)
+    session.execute(ddl.strip().rstrip(";"))
+    expect("the CQL table of STORAGE CASSANDRA is widecol_ddl's",
+           schema(session, "r") == schema(session, "plain"),
+           "%s against %s" % (schema(session, "r"), schema(session, "plain")))
+
+    # widecol writes, the driver reads.
+    rng = random.Random(36)
+    rows = {}
+    for _ in range(2000):
+        k = ("s%d" % rng.randint(0, 30), rng.randint(20151220, 20151229), rng.randint(0, 10 ** 6))
+        rows[k] = (rng.uniform(-5, 5), rng.choice([None, "n", "x\u00e9"]))
+    db.executemany("INSERT INTO r VALUES (?, ?, ?, ?, ?)", [k + v for k, v in rows.items()])
+    for k in list(rows)[:100]:
+        rows[k] = (1.0, "replaced")
+        db.execute("INSERT OR REPLACE INTO r VALUES (?, ?, ?, ?, ?)", k + rows[k])
+    for k in list(rows)[100:200]:
+        del rows[k]
+        db.execute("DELETE FROM r WHERE sensor = ? AND day = ? AND ts = ?", k)
+    db.execute("UPDATE r SET note = 'u' WHERE sensor = 's3'")
+    for k in rows:
+        if k[0] == "s3":
+            rows[k] = (rows[k][0], "u")
+    got = {(r.sensor, r.day, r.ts): (r.v, r.note) for r in session.execute("SELECT * FROM r")}
+    expect("the driver reads the rows widecol wrote", got == rows,
+           "%d rows read, %d written; first difference %s" % (
+               len(got), len(rows),
+               next((k for k in set(got) ^ set(rows)), None) or
+               next((k for k in rows if got.get(k) != rows[k]), None)))
+
+    # The driver writes, widecol reads.
+    insert = session.prepare("INSERT INTO r (sensor, day, ts, v, note) VALUES (?, ?, ?, ?, ?)")
+    for _ in range(500):
+        k = ("d%d" % rng.randint(0, 9), rng.randint(1, 3), rng.randint(-100, 100))
+        rows[k] = (float(rng.randint(0, 9)), None)
+        session.execute(insert, k + rows[k])
+    want_order = [k for k in sorted(rows, key=lambda k: (
+        db.execute("SELECT rk_token(?, ?)", k[:2]).fetchone()[0], k[0], k[1], -k[2]))]
+    seen = [tuple(r[:3]) for r in db.execute("SELECT sensor, day, ts FROM r")]
+    expect("widecol reads every row, in token order then ts DESC", seen == want_order,
+           "%d rows read, %d held; first out of place at %s" % (
+               len(seen), len(want_order),
+               next((i for i, (a, b) in enumerate(zip(seen, want_order)) if a != b), None)))
+    for sensor, day in {k[:2] for k in rows if k[0].startswith("d")}:
+        part = [k[2] for k in sorted(rows, key=lambda k: -k[2]) if k[:2] == (sensor, day)]
+        mine = [r[0] for r in db.execute("SELECT ts FROM r WHERE sensor = ? AND day = ?",
+                                         (sensor, day))]
+        expect("partition %s/%d as a slice" % (sensor, day), mine == part, "%s against %s"
+               % (mine, part))
+        lo, hi = sorted(part)[len(part) // 3], sorted(part)[2 * len(part) // 3]
+        mine = [r[0] for r in db.execute(
+            "SELECT ts FROM r WHERE sensor = ? AND day = ? AND ts BETWEEN ? AND ?",
+            (sensor, day, lo, hi))]
+        expect("partition %s/%d ts from %d to %d" % (sensor, day, lo, hi),
+               mine == [t for t in part if lo <= t <= hi], mine)
+    k = next(k for k in rows if k[0].startswith("d"))
+    got = db.execute("SELECT v, note FROM r WHERE sensor = ? AND day = ? AND ts = ?", k).fetchall()
+    expect("a row the driver wrote, by its key", got == [rows[k]], got)
+
+    db.execute("DROP TABLE r")
+    left = list(session.execute(
+        "SELECT table_name FROM system_schema.tables WHERE keyspace_name = %s", (KEYSPACE,)))
+    expect("DROP TABLE drops the CQL table widecol made, not another",
+           [t.table_name for t in left] == ["plain"], left)
+    db.close()
+    session.execute('DROP KEYSPACE "%s"' % KEYSPACE)
+    cluster.shutdown()
+    print("cassandra check: %d rows written by widecol read by the driver, and by the driver "
+          "read by widecol (scan, slices, keys); the CQL table is widecol_ddl's: %d failed"
+          % (len(rows), failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
