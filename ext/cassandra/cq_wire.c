@@ -3,8 +3,9 @@
 ** the protocol's specification (native_protocol_v4.spec): a frame is a
 ** 9-byte header (version, flags, stream, opcode, body length) and a body
 ** of big-endian integers, [string]s (a 16-bit length), [long string]s and
-** [bytes] (a 32-bit length, -1 for NULL).  Requests go one at a time on
-** stream 0, so a reply is always the one awaited.
+** [bytes] (a 32-bit length, -1 for NULL).  Each request has a stream id
+** of its own (CQ_STREAMS of them), which its reply carries: the server
+** answers requests in flight in any order.
 */
 #include "cassandra/cq_wire.h"
 #include "sqlite3ext.h"
@@ -16,6 +17,7 @@ SQLITE_EXTENSION_INIT3
 #define CQ_VERSION_RESPONSE 0x84
 #define CQ_HEADER 9
 #define CQ_MAX_BODY (256 << 20)   /* the protocol's largest frame */
+#define CQ_STREAMS 1024           /* requests in flight on a connection */
 
 #define CQ_OP_ERROR   0x00
 #define CQ_OP_STARTUP 0x01
@@ -48,10 +50,22 @@ struct CqStmt {
   CqStmt *pNext;
 };
 
+/* A request sent: its reply, once read (bDone). */
+typedef struct CqPending CqPending;
+struct CqPending {
+  int bBusy;            /* Sent, its reply not yet taken by cqWait() */
+  int bDone;            /* Its reply is in res, its failure in rc */
+  int rc;
+  CqResult res;
+};
+
 struct CqConn {
   WcSock *pSock;
   WcBuf req;            /* The request being written */
   CqStmt *pStmts;       /* Prepared on this connection */
+  CqPending *aPending;  /* CQ_STREAMS, by stream id */
+  int nBusy;            /* Streams in use */
+  int iNext;            /* Where the search for a free one starts */
 };
 
 /* ---- Writing ---- */
@@ -316,31 +330,47 @@ static void skipPreamble(Reader *r, int fFlags){
   }
 }
 
-/* Sends p->req and reads the reply into *pRes. */
-static int roundTrip(CqConn *p, const WcDeadline *pWait, CqResult *pRes){
-  const unsigned char *aHead, *aBody;
+/* Sends p->req on stream iStream. */
+static int sendRequest(CqConn *p, int iStream, const WcDeadline *pWait){
   int64_t nBody;
-  int rc, eOp, aHeadFlags;
-  Reader r;
-  memset(pRes, 0, sizeof(*pRes));
   if( p->req.bOom ) return WC_SOCK_NOMEM;
   nBody = p->req.n - CQ_HEADER;
+  p->req.a[2] = (unsigned char)(iStream >> 8);
+  p->req.a[3] = (unsigned char)iStream;
   p->req.a[5] = (unsigned char)(nBody >> 24);
   p->req.a[6] = (unsigned char)(nBody >> 16);
   p->req.a[7] = (unsigned char)(nBody >> 8);
   p->req.a[8] = (unsigned char)nBody;
-  rc = wcSockSend(p->pSock, p->req.a, p->req.n, pWait);
-  if( rc == 0 ) rc = wcSockPeek(p->pSock, CQ_HEADER, pWait, &aHead);
+  return wcSockSend(p->pSock, p->req.a, p->req.n, pWait);
+}
+
+/* Reads the next reply into *pRes (cleared first) and its stream into
+** *piStream.  The reply's own failure (an ERROR frame, a body that does
+** not parse) is its rc, kept with it; a failure of the connection is
+** returned with *piStream -1. */
+static int readReply(CqConn *p, const WcDeadline *pWait, int *piStream,
+                     CqResult *pRes){
+  const unsigned char *aHead, *aBody;
+  int64_t nBody;
+  int rc, eOp, fFlags;
+  Reader r;
+  memset(pRes, 0, sizeof(*pRes));
+  *piStream = -1;
+  rc = wcSockPeek(p->pSock, CQ_HEADER, pWait, &aHead);
   if( rc ) return rc;
   if( aHead[0] != CQ_VERSION_RESPONSE ) return CQ_ERR_PROTOCOL;
   eOp = aHead[4];
-  aHeadFlags = aHead[1];
+  fFlags = aHead[1];
   nBody = ((int64_t)aHead[5] << 24) | (aHead[6] << 16) | (aHead[7] << 8)
         | aHead[8];
-  if( nBody > CQ_MAX_BODY || (aHead[1] & 0x01) ) return CQ_ERR_PROTOCOL;
+  if( nBody > CQ_MAX_BODY || (fFlags & 0x01) ) return CQ_ERR_PROTOCOL;
+  *piStream = (int)(int16_t)((aHead[2] << 8) | aHead[3]);
   wcSockSkip(p->pSock, CQ_HEADER);
   rc = wcSockPeek(p->pSock, nBody, pWait, &aBody);
-  if( rc ) return rc;
+  if( rc ){
+    *piStream = -1;
+    return rc;
+  }
   wcBufAppend(&pRes->frame, aBody, nBody);
   wcSockSkip(p->pSock, nBody);
   if( pRes->frame.bOom ) return WC_SOCK_NOMEM;
@@ -348,13 +378,73 @@ static int roundTrip(CqConn *p, const WcDeadline *pWait, CqResult *pRes){
   r.n = pRes->frame.n;
   r.i = 0;
   r.bBad = 0;
-  skipPreamble(&r, aHeadFlags);
+  skipPreamble(&r, fFlags);
   if( eOp == CQ_OP_ERROR ) return readError(&r, pRes);
   if( eOp == CQ_OP_READY ) return 0;
   if( eOp != CQ_OP_RESULT ) return CQ_ERR_PROTOCOL;
   pRes->eKind = getInt(&r);
   if( pRes->eKind == CQ_RESULT_ROWS ) return readRows(&r, pRes);
   return r.bBad ? CQ_ERR_PROTOCOL : 0;
+}
+
+int cqWait(CqConn *p, int iStream, const WcDeadline *pWait, CqResult *pRes){
+  CqPending *pSlot = &p->aPending[iStream];
+  int rc;
+  while( !pSlot->bDone ){
+    CqResult res;
+    int iGot;
+    rc = readReply(p, pWait, &iGot, &res);
+    if( iGot < 0 || iGot >= CQ_STREAMS || !p->aPending[iGot].bBusy ){
+      cqResultClear(&res);
+      return rc ? rc : CQ_ERR_PROTOCOL;
+    }
+    p->aPending[iGot].res = res;
+    p->aPending[iGot].rc = rc;
+    p->aPending[iGot].bDone = 1;
+  }
+  rc = pSlot->rc;
+  *pRes = pSlot->res;
+  memset(pSlot, 0, sizeof(*pSlot));
+  p->nBusy--;
+  return rc;
+}
+
+/* A free stream, marked busy, or -1 if every one is. */
+static int newStream(CqConn *p){
+  int i;
+  for(i = 0; i < CQ_STREAMS; i++){
+    int iStream = (p->iNext + i) % CQ_STREAMS;
+    if( !p->aPending[iStream].bBusy ){
+      p->aPending[iStream].bBusy = 1;
+      p->nBusy++;
+      p->iNext = iStream + 1;
+      return iStream;
+    }
+  }
+  return -1;
+}
+
+/* Sends p->req on a new stream: 0 and the stream in *piStream, or an
+** error (the stream freed). */
+static int sendNew(CqConn *p, const WcDeadline *pWait, int *piStream){
+  int iStream = newStream(p), rc;
+  *piStream = -1;
+  if( iStream < 0 ) return CQ_ERR_BUSY;
+  rc = sendRequest(p, iStream, pWait);
+  if( rc ){
+    memset(&p->aPending[iStream], 0, sizeof(p->aPending[iStream]));
+    p->nBusy--;
+    return rc;
+  }
+  *piStream = iStream;
+  return 0;
+}
+
+/* Sends p->req and waits for its reply. */
+static int roundTrip(CqConn *p, const WcDeadline *pWait, CqResult *pRes){
+  int iStream, rc = sendNew(p, pWait, &iStream);
+  memset(pRes, 0, sizeof(*pRes));
+  return rc ? rc : cqWait(p, iStream, pWait, pRes);
 }
 
 /* ---- Calls ---- */
@@ -367,8 +457,15 @@ int cqOpen(CqConn **pp, const char *zHost, int port, const WcDeadline *pWait,
   *pp = 0;
   if( p == 0 ) return WC_SOCK_NOMEM;
   memset(p, 0, sizeof(*p));
+  p->aPending = sqlite3_malloc64(sizeof(CqPending) * CQ_STREAMS);
+  if( p->aPending == 0 ){
+    sqlite3_free(p);
+    return WC_SOCK_NOMEM;
+  }
+  memset(p->aPending, 0, sizeof(CqPending) * CQ_STREAMS);
   rc = wcSockOpen(&p->pSock, zHost, port, pWait, pzErr);
   if( rc ){
+    sqlite3_free(p->aPending);
     sqlite3_free(p);
     return rc;
   }
@@ -395,7 +492,10 @@ int cqOpen(CqConn **pp, const char *zHost, int port, const WcDeadline *pWait,
 }
 
 void cqClose(CqConn *p){
+  int i;
   if( p == 0 ) return;
+  for(i = 0; i < CQ_STREAMS; i++) cqResultClear(&p->aPending[i].res);
+  sqlite3_free(p->aPending);
   while( p->pStmts ){
     CqStmt *pNext = p->pStmts->pNext;
     sqlite3_free(p->pStmts->zCql);
@@ -494,15 +594,23 @@ int cqPrepare(CqConn *p, const char *zCql, const WcDeadline *pWait,
   return 0;
 }
 
+/* Writes an EXECUTE of pStmt into p->req. */
+static void executeRequest(CqConn *p, CqStmt *pStmt, const CqValue *aVal,
+                           int nVal, int eConsistency, int nPage,
+                           const unsigned char *aPaging, int nPaging){
+  beginRequest(p, CQ_OP_EXECUTE);
+  putBE(&p->req, (uint64_t)pStmt->nId, 2);
+  wcBufAppend(&p->req, pStmt->aId, pStmt->nId);
+  putParameters(&p->req, aVal, nVal, eConsistency, nPage, aPaging, nPaging);
+}
+
 int cqExecute(CqConn *p, CqStmt *pStmt, const CqValue *aVal, int nVal,
               int eConsistency, int nPage, const unsigned char *aPaging,
               int nPaging, const WcDeadline *pWait, CqResult *pRes){
   int rc, nTry;
   for(nTry = 0; ; nTry++){
-    beginRequest(p, CQ_OP_EXECUTE);
-    putBE(&p->req, (uint64_t)pStmt->nId, 2);
-    wcBufAppend(&p->req, pStmt->aId, pStmt->nId);
-    putParameters(&p->req, aVal, nVal, eConsistency, nPage, aPaging, nPaging);
+    executeRequest(p, pStmt, aVal, nVal, eConsistency, nPage, aPaging,
+                   nPaging);
     rc = roundTrip(p, pWait, pRes);
     if( rc != CQ_ERR_SERVER || pRes->iError != CQ_UNPREPARED || nTry > 0 ){
       return rc;
@@ -513,4 +621,14 @@ int cqExecute(CqConn *p, CqStmt *pStmt, const CqValue *aVal, int nVal,
     if( rc ) return rc;
     cqResultClear(pRes);
   }
+}
+
+int cqSend(CqConn *p, CqStmt *pStmt, const CqValue *aVal, int nVal,
+           int eConsistency, const WcDeadline *pWait, int *piStream){
+  executeRequest(p, pStmt, aVal, nVal, eConsistency, 0, 0, 0);
+  return sendNew(p, pWait, piStream);
+}
+
+int cqInFlight(const CqConn *p){
+  return p->nBusy;
 }

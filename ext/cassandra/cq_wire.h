@@ -1,13 +1,13 @@
 /*
 ** cq_wire.h: Cassandra's native protocol (CQL binary protocol v4), written
-** for widecol from the protocol's specification: one connection, a
-** request at a time, prepared statements, paged results.  The bottom of
+** for widecol from the protocol's specification: one connection, requests
+** in flight on streams of their own, prepared statements, paged results.  The bottom of
 ** the Cassandra store above util/wc_sock.h: it knows frames and CQL
 ** values, nothing of widecol's tables (cq_table.c).
 **
-** Ownership: a CqConn owns its socket and its prepared statements (CqStmt,
-** freed with it); a CqResult owns the frame it was read from, freed by
-** cqResultClear().
+** Ownership: a CqConn owns its socket, its prepared statements (CqStmt,
+** freed with it) and the replies of requests in flight; a CqResult owns
+** the frame it was read from, freed by cqResultClear().
 */
 #ifndef WIDECOL_CQ_WIRE_H
 #define WIDECOL_CQ_WIRE_H
@@ -21,6 +21,7 @@
                                             ** protocol does not allow */
 #define CQ_ERR_SERVER   (WC_SOCK_LAST + 2)  /* an ERROR frame: see
                                             ** CqResult.iError, zError */
+#define CQ_ERR_BUSY     (WC_SOCK_LAST + 3)  /* every stream is in flight */
 
 /* The server's error codes widecol tells apart. */
 #define CQ_SERVER_ERROR     0x0000
@@ -114,6 +115,17 @@ int cqPrepare(CqConn *p, const char *zCql, const WcDeadline *pWait,
 int cqExecute(CqConn *p, CqStmt *pStmt, const CqValue *aVal, int nVal,
               int eConsistency, int nPage, const unsigned char *aPaging,
               int nPaging, const WcDeadline *pWait, CqResult *pRes);
+
+/* Requests in flight.  cqSend() sends an EXECUTE (unpaged) and returns
+** at once, its stream in *piStream; cqWait() reads replies (keeping those
+** of other streams) until that stream's is in, and moves it to *pRes.
+** Every call above is a cqSend() and a cqWait(), so replies may come in
+** any order.  A connection has at most 1024 requests in flight
+** (CQ_ERR_BUSY). */
+int cqSend(CqConn *p, CqStmt *pStmt, const CqValue *aVal, int nVal,
+           int eConsistency, const WcDeadline *pWait, int *piStream);
+int cqWait(CqConn *p, int iStream, const WcDeadline *pWait, CqResult *pRes);
+int cqInFlight(const CqConn *p);
 
 /* Values in CQL's form, appended to a buffer. */
 void cqPutBigint(WcBuf *p, int64_t v);

@@ -62,13 +62,14 @@ static const WcStoreCaps aKind[WC_STORE_KINDS] = {
     .bRpcCounters = 1,
   },
   /* Rows as the CQL table the design means (ext/cassandra/): a plain
-  ** INSERT is a lightweight transaction answered at its row, reads walk
-  ** token ranges forward only (a descending scan is read and sorted). */
+  ** INSERT is a lightweight transaction, an INSERT OR REPLACE a blind
+  ** upsert (it does not say whether it replaced), reads walk token ranges
+  ** forward only (a descending scan is read and sorted). */
   [WC_STORE_CASSANDRA] = {
     .zKind = "CASSANDRA", .zEngine = "Cassandra",
     .zModule = "widecol_cassandra", .zBuild = "make cassandra",
     .zDocs = "docs/cassandra.md",
-    .bStoreMessages = 1, .bNoEmptyKey = 1,
+    .bStoreMessages = 1, .bNoEmptyKey = 1, .bLateChecks = 1,
     .iTimeStep = 1,
     .rCallRows = WC_CASSANDRA_CALL,
     .nPrefixProbes = 64, .nCountMax = 10000,

@@ -931,9 +931,16 @@ static int insertRow(WcVtab *p, int eInsert, int bKnow, int *pbReplaced){
     if( rc == SQLITE_OK ){
       rc = runWrite(p, eInsert, 0, pW->key.a, pW->key.n, pW->aVal, 0);
     }
+  }else if( eInsert == WC_STMT_REPLACE && !bKnow
+         && wcStoreCaps(&p->store)->bLateChecks ){
+    /* A blind put, as on a store with stamps: a store that answers late
+    ** does not say whether it overwrote (an UPDATE that moves a row must
+    ** know: bKnow). */
+    rc = runWrite(p, WC_STMT_REPLACE, 0, pW->key.a, pW->key.n, pW->aVal, 0);
   }else if( eInsert == WC_STMT_REPLACE ){
     /* Without indexes there is nothing to read first. */
-    rc = insertElseReplace(p, WC_STMT_INSERT, &bFound);
+    rc = insertElseReplace(p, wcStoreCaps(&p->store)->bLateChecks
+                              ? WC_STMT_INSERT_NOW : WC_STMT_INSERT, &bFound);
   }else{
     rc = runWrite(p, eInsert, 0, pW->key.a, pW->key.n, pW->aVal, 0);
   }

@@ -1,0 +1,384 @@
+/*
+** cq_read.c: reading the rows of a range of row keys.  A row by its key
+** is WHERE p = ? AND c = ? ..., the key decoded (key/wc_decode.h); a
+** range whose ends are in one partition is that partition's slice (WHERE
+** p = ?, the first clustering column bounded where the lower end says);
+** any other range walks token ranges (WHERE token(p) >= ? AND token(p) <=
+** ?), in token order, Cassandra's order, which the row key's leading
+** TOKEN makes widecol's too.  Each row read has its row key made again
+** (key/wc_codec.h) and is kept only inside the range asked for: what CQL
+** reads past the ends (a bound that is not exact, a token's other
+** partitions) is dropped.  The first page is small (a probe of the
+** planner reads a row or two), each next one four times larger, up to
+** CQ_PAGE rows.
+*/
+#include "cassandra/cq_store.h"
+SQLITE_EXTENSION_INIT3
+
+#include "key/wc_decode.h"
+
+#include <string.h>
+
+typedef struct CqCursor CqCursor;
+struct CqCursor {
+  sqlite3_vtab_cursor base;
+  char *zCql;           /* The query, prepared on the connection */
+  WcBuf args;           /* Its values' bytes */
+  int anArg[CQ_MAX_ARGS];   /* their lengths */
+  int nArg;
+  CqResult res;         /* The page read */
+  WcBuf paging;         /* The next page's paging state */
+  int bMore;            /* There is a next page */
+  int nPage;            /* Rows asked for in the page read */
+  int64_t iRow;         /* The row of res shown */
+  int bEof;
+  WcBuf lo, hi;         /* The range's ends (bLo, bHi: given) */
+  int bLo, bHi, bLoOpen, bHiOpen;
+  WcBuf key;            /* The row key of the row shown */
+  WcValue *aVal;        /* Its columns' values, for the codec */
+};
+
+int cqOpenCursor(sqlite3_vtab *pVtab, sqlite3_vtab_cursor **ppCur){
+  CqTable *p = (CqTable*)pVtab;
+  CqCursor *pCur = sqlite3_malloc(sizeof(*pCur));
+  if( pCur == 0 ) return SQLITE_NOMEM;
+  memset(pCur, 0, sizeof(*pCur));
+  pCur->aVal = sqlite3_malloc64(sizeof(WcValue) * ((size_t)p->pS->nCol + 1));
+  if( pCur->aVal == 0 ){
+    sqlite3_free(pCur);
+    return SQLITE_NOMEM;
+  }
+  *ppCur = &pCur->base;
+  return SQLITE_OK;
+}
+
+static void cursorReset(CqCursor *pCur){
+  sqlite3_free(pCur->zCql);
+  pCur->zCql = 0;
+  cqResultClear(&pCur->res);
+  wcBufClear(&pCur->args);
+  wcBufClear(&pCur->paging);
+  wcBufClear(&pCur->lo);
+  wcBufClear(&pCur->hi);
+  pCur->nArg = 0;
+  pCur->bMore = pCur->bLo = pCur->bHi = pCur->bLoOpen = pCur->bHiOpen = 0;
+  pCur->iRow = 0;
+  pCur->bEof = 1;
+}
+
+int cqCloseCursor(sqlite3_vtab_cursor *pCursor){
+  CqCursor *pCur = (CqCursor*)pCursor;
+  cursorReset(pCur);
+  wcBufFree(&pCur->args);
+  wcBufFree(&pCur->paging);
+  wcBufFree(&pCur->lo);
+  wcBufFree(&pCur->hi);
+  wcBufFree(&pCur->key);
+  sqlite3_free(pCur->aVal);
+  sqlite3_free(pCur);
+  return SQLITE_OK;
+}
+
+/* Adds a value of column iCol, decoded from a key, to the query's. */
+static void addKeyArg(CqCursor *pCur, CqTable *p, int iCol, const WcValue *pV){
+  if( pCur->nArg < (int)(sizeof(pCur->anArg) / sizeof(pCur->anArg[0])) ){
+    cqPutKeyValue(p, iCol, pV, &pCur->args, &pCur->anArg[pCur->nArg++]);
+  }
+}
+
+/* Reads the next page (or the first) of the cursor's query. */
+static int fetchPage(CqCursor *pCur){
+  CqTable *p = (CqTable*)pCur->base.pVtab;
+  CqValue aVal[sizeof(pCur->anArg) / sizeof(pCur->anArg[0])];
+  WcBuf state;
+  int i, rc;
+  int64_t iOff = 0;
+  if( pCur->args.bOom || pCur->paging.bOom ) return SQLITE_NOMEM;
+  for(i = 0; i < pCur->nArg; i++){
+    aVal[i].a = pCur->args.a + iOff;
+    aVal[i].n = pCur->anArg[i];
+    if( pCur->anArg[i] > 0 ) iOff += pCur->anArg[i];
+  }
+  /* The paging state lives in the page it came with: keep it apart. */
+  state = pCur->paging;
+  memset(&pCur->paging, 0, sizeof(pCur->paging));
+  cqResultClear(&pCur->res);
+  pCur->nPage = pCur->bMore && pCur->nPage < CQ_PAGE / 4 ? pCur->nPage * 4
+              : pCur->bMore ? CQ_PAGE : CQ_FIRST_PAGE;
+  rc = cqRunPrepared(p, pCur->zCql, aVal, pCur->nArg, pCur->nPage,
+                   pCur->bMore ? state.a : 0, (int)state.n, "a read",
+                   &pCur->res);
+  wcBufFree(&state);
+  pCur->iRow = 0;
+  pCur->bMore = 0;
+  if( rc != SQLITE_OK ) return rc;
+  if( pCur->res.eKind != CQ_RESULT_ROWS ){
+    return cqTableError(p, SQLITE_PROTOCOL, "Cassandra answered a read with no "
+                      "rows (a result of kind %d)", pCur->res.eKind);
+  }
+  if( pCur->res.aPaging ){
+    wcBufAppend(&pCur->paging, pCur->res.aPaging, pCur->res.nPaging);
+    pCur->bMore = 1;
+  }
+  return pCur->paging.bOom ? SQLITE_NOMEM : SQLITE_OK;
+}
+
+static int keyCompare(const WcBuf *pA, const WcBuf *pB){
+  int64_t n = pA->n < pB->n ? pA->n : pB->n;
+  int c = n ? memcmp(pA->a, pB->a, (size_t)n) : 0;
+  return c ? c : (pA->n < pB->n ? -1 : pA->n > pB->n);
+}
+
+/* Makes the row key of row pCur->iRow; SQLITE_OK, or an error for a row
+** the design cannot hold (written by another client). */
+static int rowKey(CqCursor *pCur){
+  CqTable *p = (CqTable*)pCur->base.pVtab;
+  char *zErr = 0;
+  int i, rc;
+  for(i = 0; i < p->pS->nCol; i++){
+    int n;
+    const unsigned char *a = cqCell(&pCur->res, pCur->iRow, i, &n);
+    if( cqCellValue(p->aType[i], a, n, &pCur->aVal[i]) ){
+      return cqTableError(p, SQLITE_CORRUPT, "Cassandra's column %s holds a "
+                        "value that is not a %s", p->pS->aCol[i].zName,
+                        cqColumnTypeName(p->aType[i]));
+    }
+  }
+  wcBufClear(&pCur->key);
+  rc = wcEncodeKey(p->pS, p->pHasher, pCur->aVal, &pCur->key, &zErr);
+  if( rc == WC_NOMEM || pCur->key.bOom ){
+    sqlite3_free(zErr);
+    return SQLITE_NOMEM;
+  }
+  if( rc != WC_OK ){
+    return cqTableError(p, SQLITE_CORRUPT, "a row in Cassandra has no row key "
+                      "of the design (written by another client?): %z", zErr);
+  }
+  return SQLITE_OK;
+}
+
+/* Moves to the first row at or after the current one that is in the
+** range, reading pages as needed; past the range's end, EOF. */
+static int settle(CqCursor *pCur){
+  int rc;
+  for(;;){
+    if( pCur->iRow >= pCur->res.nRow ){
+      if( !pCur->bMore ){
+        pCur->bEof = 1;
+        return SQLITE_OK;
+      }
+      rc = fetchPage(pCur);
+      if( rc != SQLITE_OK ) return rc;
+      continue;
+    }
+    rc = rowKey(pCur);
+    if( rc != SQLITE_OK ) return rc;
+    if( pCur->bHi ){
+      int c = keyCompare(&pCur->key, &pCur->hi);
+      if( c > 0 || (c == 0 && pCur->bHiOpen) ){
+        pCur->bEof = 1;
+        return SQLITE_OK;
+      }
+    }
+    if( pCur->bLo ){
+      int c = keyCompare(&pCur->key, &pCur->lo);
+      if( c < 0 || (c == 0 && pCur->bLoOpen) ){
+        pCur->iRow++;
+        continue;
+      }
+    }
+    pCur->bEof = 0;
+    return SQLITE_OK;
+  }
+}
+
+/* The token a key's leading TOKEN bytes give, the bytes missing taken as
+** all zero (bHigh: all one). */
+static int64_t tokenOf(const CqTable *p, const WcBuf *pKey, int bHigh){
+  uint64_t v = 0;
+  int i;
+  if( p->pS->eEncoding == WC_ENCODING_BINARY ){
+    for(i = 0; i < 8; i++){
+      unsigned c = i < pKey->n ? pKey->a[i] : (bHigh ? 0xFF : 0x00);
+      v = (v << 8) | c;
+    }
+  }else{
+    for(i = 0; i < 16; i++){
+      int c = i < pKey->n ? pKey->a[i] : (bHigh ? 'f' : '0');
+      int d = c >= '0' && c <= '9' ? c - '0'
+            : c >= 'a' && c <= 'f' ? c - 'a' + 10 : (bHigh ? 15 : 0);
+      v = (v << 4) | (uint64_t)d;
+    }
+  }
+  return (int64_t)(v ^ UINT64_C(0x8000000000000000));
+}
+
+/* True if every key from p[0..n) up to hi is in p's partition: hi starts
+** with it, or is the first key after every key that does. */
+static int withinPartition(const unsigned char *a, int64_t n, const WcBuf *pHi){
+  int64_t i;
+  if( pHi->n >= n && memcmp(pHi->a, a, (size_t)n) == 0 ) return 1;
+  for(i = n - 1; i >= 0 && a[i] == 0xFF; i--){}
+  if( i < 0 || pHi->n != i + 1 ) return 0;
+  return memcmp(pHi->a, a, (size_t)i) == 0 && pHi->a[i] == a[i] + 1;
+}
+
+/* The query of a range: one partition's slice where both ends are in one
+** partition, with the first clustering column bounded where the ends
+** say; else token ranges. */
+static int rangeQuery(CqCursor *pCur){
+  CqTable *p = (CqTable*)pCur->base.pVtab;
+  sqlite3_str *pStr = sqlite3_str_new(0);
+  WcBuf buf;
+  int nElem = 0, i, rc = SQLITE_OK;
+  int64_t nUsed = 0;
+  memset(&buf, 0, sizeof(buf));
+  sqlite3_str_appendf(pStr, "SELECT %s FROM %s", p->zColumns, p->zCqlName);
+  if( pCur->bLo ){
+    rc = wcDecodePrefix(p->pS, pCur->lo.a, pCur->lo.n, 1 + p->nPart + 1,
+                        pCur->aVal, &buf, &nElem, &nUsed) == WC_NOMEM
+         ? SQLITE_NOMEM : SQLITE_OK;
+  }
+  if( rc == SQLITE_OK && pCur->bLo && pCur->bHi && nElem >= 1 + p->nPart ){
+    int64_t nPart = 0;
+    for(i = 0; i <= p->nPart; i++){
+      nPart += wcElementSpan(p->pS, i, pCur->lo.a + nPart, pCur->lo.n - nPart);
+    }
+    if( withinPartition(pCur->lo.a, nPart, &pCur->hi) ){
+      sqlite3_str_appendf(pStr, " WHERE %s", p->zPartWhere);
+      for(i = 0; i < p->nPart; i++){
+        addKeyArg(pCur, p, p->aiKey[i], &pCur->aVal[p->aiKey[i]]);
+      }
+      if( nElem > 1 + p->nPart ){
+        /* The first clustering column from the lower end: a bound in the
+        ** column's order (DESC: from above). */
+        int iCol = p->aiKey[p->nPart];
+        const WcColumn *pCol = &p->pS->aCol[iCol];
+        sqlite3_str_appendf(pStr, " AND \"%w\" %s ?", pCol->zName,
+            p->pS->aElem[pCol->iElem].eOrder == WC_ORDER_DESC ? "<=" : ">=");
+        addKeyArg(pCur, p, iCol, &pCur->aVal[iCol]);
+      }
+      wcBufFree(&buf);
+      pCur->zCql = sqlite3_str_finish(pStr);
+      return pCur->zCql ? SQLITE_OK : SQLITE_NOMEM;
+    }
+  }
+  wcBufFree(&buf);
+  if( rc == SQLITE_OK && (pCur->bLo || pCur->bHi) ){
+    WcValue v;
+    memset(&v, 0, sizeof(v));
+    v.eType = SQLITE_INTEGER;
+    sqlite3_str_appendall(pStr, " WHERE ");
+    if( pCur->bLo ){
+      sqlite3_str_appendf(pStr, "%s >= ?", p->zToken);
+      v.i = tokenOf(p, &pCur->lo, 0);
+      pCur->anArg[pCur->nArg++] = 8;
+      cqPutBigint(&pCur->args, v.i);
+    }
+    if( pCur->bHi ){
+      sqlite3_str_appendf(pStr, "%s%s <= ?", pCur->bLo ? " AND " : "",
+                          p->zToken);
+      v.i = tokenOf(p, &pCur->hi, 1);
+      pCur->anArg[pCur->nArg++] = 8;
+      cqPutBigint(&pCur->args, v.i);
+    }
+  }
+  pCur->zCql = sqlite3_str_finish(pStr);
+  if( rc == SQLITE_OK && pCur->zCql == 0 ) rc = SQLITE_NOMEM;
+  return rc;
+}
+
+int cqFilter(sqlite3_vtab_cursor *pCursor, int idxNum,
+                    const char *idxStr, int argc, sqlite3_value **argv){
+  CqCursor *pCur = (CqCursor*)pCursor;
+  CqTable *p = (CqTable*)pCursor->pVtab;
+  int iArg = 0, rc;
+  (void)idxStr;
+  (void)argc;
+  cursorReset(pCur);
+  /* A read sees the writes before it. */
+  rc = cqWritesDone(p);
+  if( rc != SQLITE_OK ) return rc;
+  if( idxNum & CQ_EQ ){
+    WcBuf buf;
+    const unsigned char *a = sqlite3_value_blob(argv[0]);
+    int n = sqlite3_value_bytes(argv[0]), i;
+    memset(&buf, 0, sizeof(buf));
+    if( sqlite3_value_type(argv[0]) != SQLITE_BLOB
+     || wcDecodeKey(p->pS, p->pHasher, a, n, pCur->aVal, &buf, 0) != WC_OK ){
+      /* No row has a key the design cannot make. */
+      wcBufFree(&buf);
+      return SQLITE_OK;
+    }
+    for(i = 0; i < p->nKey; i++){
+      addKeyArg(pCur, p, p->aiKey[i], &pCur->aVal[p->aiKey[i]]);
+    }
+    wcBufFree(&buf);
+    wcBufAppend(&pCur->lo, a, n);
+    wcBufAppend(&pCur->hi, a, n);
+    pCur->bLo = pCur->bHi = 1;
+    pCur->zCql = sqlite3_mprintf("SELECT %s FROM %s WHERE %s", p->zColumns,
+                                 p->zCqlName, p->zKeyWhere);
+    if( pCur->zCql == 0 ) return SQLITE_NOMEM;
+  }else{
+    if( idxNum & (CQ_GE|CQ_GT) ){
+      sqlite3_value *pV = argv[iArg++];
+      if( sqlite3_value_type(pV) == SQLITE_NULL ) return SQLITE_OK;
+      wcBufAppend(&pCur->lo, sqlite3_value_blob(pV), sqlite3_value_bytes(pV));
+      pCur->bLo = 1;
+      pCur->bLoOpen = (idxNum & CQ_GT) != 0;
+    }
+    if( idxNum & (CQ_LE|CQ_LT) ){
+      sqlite3_value *pV = argv[iArg++];
+      if( sqlite3_value_type(pV) == SQLITE_NULL ) return SQLITE_OK;
+      wcBufAppend(&pCur->hi, sqlite3_value_blob(pV), sqlite3_value_bytes(pV));
+      pCur->bHi = 1;
+      pCur->bHiOpen = (idxNum & CQ_LT) != 0;
+    }
+    rc = rangeQuery(pCur);
+    if( rc != SQLITE_OK ) return rc;
+  }
+  if( pCur->lo.bOom || pCur->hi.bOom ) return SQLITE_NOMEM;
+  pCur->bMore = 0;
+  rc = fetchPage(pCur);
+  return rc == SQLITE_OK ? settle(pCur) : rc;
+}
+
+int cqNext(sqlite3_vtab_cursor *pCursor){
+  CqCursor *pCur = (CqCursor*)pCursor;
+  pCur->iRow++;
+  return settle(pCur);
+}
+
+int cqEof(sqlite3_vtab_cursor *pCursor){
+  return ((CqCursor*)pCursor)->bEof;
+}
+
+int cqColumn(sqlite3_vtab_cursor *pCursor, sqlite3_context *ctx,
+                    int i){
+  CqCursor *pCur = (CqCursor*)pCursor;
+  const WcValue *pV;
+  if( i == 0 ){
+    sqlite3_result_blob(ctx, pCur->key.a, (int)pCur->key.n, SQLITE_TRANSIENT);
+    return SQLITE_OK;
+  }
+  pV = &pCur->aVal[i - 1];
+  switch( pV->eType ){
+    case SQLITE_INTEGER: sqlite3_result_int64(ctx, pV->i); break;
+    case SQLITE_FLOAT:   sqlite3_result_double(ctx, pV->r); break;
+    case SQLITE_TEXT:
+      sqlite3_result_text(ctx, (const char*)pV->a, (int)pV->n, SQLITE_TRANSIENT);
+      break;
+    case SQLITE_BLOB:
+      sqlite3_result_blob(ctx, pV->a, (int)pV->n, SQLITE_TRANSIENT);
+      break;
+    default: break;
+  }
+  return SQLITE_OK;
+}
+
+int cqRowid(sqlite3_vtab_cursor *pCursor, sqlite3_int64 *piRowid){
+  (void)pCursor;
+  *piRowid = 0;
+  return SQLITE_OK;
+}

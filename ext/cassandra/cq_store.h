@@ -1,0 +1,131 @@
+/*
+** cq_store.h: what the files of the Cassandra store share (cq_conn.c,
+** cq_value.c, cq_schema.c, cq_table.c, cq_read.c, cq_write.c): the
+** connection a database's tables share, a table, and the calls between
+** the files.  The store keeps a widecol table's rows as the CQL table its
+** design means (cq_table.c says how the contract's statements map).
+**
+** Ownership: the module owns one CqShared per database (freed with the
+** module, cqSharedFree()); a CqTable owns its names, design and buffers.
+*/
+#ifndef WIDECOL_CQ_STORE_H
+#define WIDECOL_CQ_STORE_H
+
+#include "cassandra/cq_wire.h"
+#include "key/wc_codec.h"
+#include "sqlite3ext.h"
+
+#define CQ_ENV             "WIDECOL_CASSANDRA"
+#define CQ_CONSISTENCY_ENV "WIDECOL_CASSANDRA_CONSISTENCY"
+#define CQ_TIMEOUT_MS 60000
+#define CQ_PAGE 5000            /* rows a page of a scan, at most */
+#define CQ_FIRST_PAGE 20        /* rows the first page of a scan asks for */
+#define CQ_MAX_ARGS 64          /* values a read binds: the key's columns */
+
+/* idxNum: rowkey = ? (CQ_EQ), or the bounds given, CQ_GE or CQ_GT, CQ_LE
+** or CQ_LT, their values in argv in that order. */
+#define CQ_EQ 0x01
+#define CQ_GE 0x02
+#define CQ_GT 0x04
+#define CQ_LE 0x08
+#define CQ_LT 0x10
+
+/* The connection a database's tables share, and the writes in flight on
+** it (cq_write.c). */
+typedef struct CqWrite CqWrite;
+typedef struct CqShared CqShared;
+struct CqShared {
+  sqlite3 *db;
+  CqConn *pConn;        /* NULL until used, and after a failure */
+  char *zEndpoint;      /* host:port, for messages */
+  int eConsistency;  CqWrite *aWrite;      /* In flight: a ring, aWrite[iFirst] the oldest */
+  int iFirst, nWrite;
+  int rcKept;           /* The first failure found, not yet reported */
+  char *zKept;
+};
+
+/* A table of rows: the module's virtual table. */
+typedef struct CqTable CqTable;
+struct CqTable {
+  sqlite3_vtab base;
+  CqShared *pShared;
+  sqlite3_stmt *pProbe; /* For wcAskInterrupted() */
+  char *zName;          /* This virtual table's name */
+  char *zSuffix;        /* zName less it is the widecol table's */
+  char *zKeyspace, *zCqlTable;  /* STORAGE CASSANDRA 'keyspace.table' */
+  char *zCqlName;       /* "keyspace"."table", quoted for CQL */
+  char *zOwner;         /* OWNER: the CREATE that made the CQL table */
+  int bExternal;
+  WcSchema *pS;         /* The design (DESIGN), for the keys */
+  RkHasher *pHasher;
+  int *aType;           /* CQ_TYPE_* of each column */
+  int nPart;            /* aiKey[0..nPart): the partition key's columns */
+  int nKey;             /* aiKey[nPart..nKey): the clustering columns */
+  int *aiKey;
+  char *zColumns;       /* "c1", "c2", ... every column, quoted */
+  char *zKeyWhere;      /* "p" = ? AND "c" = ? ...: one row */
+  char *zPartWhere;     /* "p" = ? ...: one partition */
+  char *zToken;         /* token("p", ...) */
+};
+
+/* The widecol table's name, for messages. */
+
+/* cq_conn.c: connecting, and what a failed call becomes. */
+void cqSharedFree(void *pShared);
+/* Sets the table's error message, naming the widecol table; returns rc. */
+int cqTableError(CqTable *p, int rc, const char *zFormat, ...);
+/* The SQLite code and message of a failed call (rc from cq_wire.h). */
+int cqCallError(CqTable *p, int rc, CqResult *pRes, const char *zDoing);
+/* Runs a schema statement; a prepared one with values (a page of nPage
+** rows from aPaging).  SQLITE_OK, or an error with the message set. */
+int cqRunCql(CqTable *p, const char *zCql, const char *zDoing,
+             CqResult *pRes);
+int cqRunPrepared(CqTable *p, const char *zCql, const CqValue *aVal,
+                  int nVal, int nPage, const unsigned char *aPaging,
+                  int nPaging, const char *zDoing, CqResult *pRes);
+/* The connection, opened if it is not: SQLITE_OK or an error (message
+** set).  A call's deadline.  zCql prepared on it (cached by the wire). */
+int cqConnection(CqTable *p, CqConn **ppConn);
+WcDeadline cqDeadline(CqTable *p);
+int cqPrepared(CqTable *p, const char *zCql, CqStmt **ppStmt, CqResult *pRes);
+/* The length of the widecol table's name, the start of p->zName. */
+int cqWidecolNameLen(const CqTable *p);
+
+/* cq_value.c: SQLite's values as CQL's and back. */
+int cqColumnType(char cAff);
+const char *cqColumnTypeName(int eType);
+int cqPutValue(CqTable *p, int iCol, sqlite3_value *pVal, WcBuf *pBuf,
+               int *pn);
+void cqPutKeyValue(CqTable *p, int iCol, const WcValue *pV, WcBuf *pBuf,
+                   int *pn);
+int cqCellValue(int eType, const unsigned char *a, int n, WcValue *pV);
+
+/* cq_schema.c: the CQL table made (and its keyspace) and dropped. */
+int cqCreateRemote(CqTable *p);
+int cqDropRemote(CqTable *p);
+
+/* cq_read.c: the module's cursor. */
+int cqOpenCursor(sqlite3_vtab *pVtab, sqlite3_vtab_cursor **ppCur);
+int cqCloseCursor(sqlite3_vtab_cursor *pCursor);
+int cqFilter(sqlite3_vtab_cursor *pCursor, int idxNum, const char *idxStr,
+             int argc, sqlite3_value **argv);
+int cqNext(sqlite3_vtab_cursor *pCursor);
+int cqEof(sqlite3_vtab_cursor *pCursor);
+int cqColumn(sqlite3_vtab_cursor *pCursor, sqlite3_context *ctx, int i);
+int cqRowid(sqlite3_vtab_cursor *pCursor, sqlite3_int64 *piRowid);
+
+/* cq_write.c: the module's writes and transactions.  cqWritesDone()
+** waits for the writes in flight and returns the first failure found, as
+** p's; cqWritesForget() waits for them and drops what failed;
+** cqWritesFree() frees what the connection kept for them. */
+int cqUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
+             sqlite3_int64 *piRowid);
+int cqBegin(sqlite3_vtab *pVtab);
+int cqSync(sqlite3_vtab *pVtab);
+int cqCommit(sqlite3_vtab *pVtab);
+int cqRollback(sqlite3_vtab *pVtab);
+int cqWritesDone(CqTable *p);
+void cqWritesForget(CqShared *pSh);
+void cqWritesFree(CqShared *pSh);
+
+#endif /* WIDECOL_CQ_STORE_H */

@@ -1,0 +1,174 @@
+/*
+** cq_value.c: SQLite's values as the CQL columns of a table hold them,
+** and back.  A column's CQL type is its affinity's (INTEGER bigint, TEXT
+** text, REAL double, NUMERIC decimal, BLOB or none blob), as
+** widecol_ddl(t, 'cql') writes it; a value the column cannot hold is a
+** constraint failure naming the column, the value and the type.
+*/
+#include "cassandra/cq_store.h"
+SQLITE_EXTENSION_INIT3
+
+#include <stdlib.h>
+#include <string.h>
+
+int cqColumnType(char cAff){
+  switch( cAff ){
+    case WC_AFF_INTEGER: return CQ_TYPE_BIGINT;
+    case WC_AFF_TEXT:    return CQ_TYPE_VARCHAR;
+    case WC_AFF_REAL:    return CQ_TYPE_DOUBLE;
+    case WC_AFF_NUMERIC: return CQ_TYPE_DECIMAL;
+  }
+  return CQ_TYPE_BLOB;
+}
+
+const char *cqColumnTypeName(int eType){
+  switch( eType ){
+    case CQ_TYPE_BIGINT:  return "bigint";
+    case CQ_TYPE_VARCHAR: return "text";
+    case CQ_TYPE_DOUBLE:  return "double";
+    case CQ_TYPE_DECIMAL: return "decimal";
+  }
+  return "blob";
+}
+
+/* A REAL as a decimal: the digits of its shortest exact-enough form. */
+static int realDecimal(double r, int64_t *piUnscaled, int32_t *piScale){
+  char z[64], zDigits[40];
+  int nDigit = 0, iExp = 0, i, bNeg = r < 0;
+  const char *zE;
+  sqlite3_snprintf(sizeof(z), z, "%!.17g", r < 0 ? -r : r);
+  for(i = 0; z[i] && z[i] != 'e'; i++){
+    if( z[i] >= '0' && z[i] <= '9' ) zDigits[nDigit++] = z[i];
+    if( z[i] == '.' ) iExp = -(int)(strlen(z) - i - 1 - (strchr(z, 'e')
+                                   ? strlen(strchr(z, 'e')) : 0));
+  }
+  zE = strchr(z, 'e');
+  if( zE ) iExp += atoi(zE + 1);
+  while( nDigit > 1 && zDigits[nDigit - 1] == '0' && iExp < 0 ){
+    nDigit--;
+    iExp++;
+  }
+  if( nDigit > 18 ) return 1;
+  zDigits[nDigit] = 0;
+  *piUnscaled = strtoll(zDigits, 0, 10) * (bNeg ? -1 : 1);
+  *piScale = -iExp;
+  return 0;
+}
+
+/* Appends column iCol's value pVal (as the column's affinity stores it)
+** to pBuf in CQL's form; *pn its length (-1: NULL).  SQLITE_OK, or
+** SQLITE_CONSTRAINT_DATATYPE (a value the CQL column cannot hold, the
+** message set), or SQLITE_NOMEM. */
+int cqPutValue(CqTable *p, int iCol, sqlite3_value *pVal, WcBuf *pBuf,
+                    int *pn){
+  const WcColumn *pCol = &p->pS->aCol[iCol];
+  int eType = p->aType[iCol];
+  sqlite3_value *pCopy = 0;
+  int64_t n0 = pBuf->n;
+  WcValue v;
+  if( wcValueStore(pCol->cAff, pVal, &v, &pCopy) != WC_OK ) return SQLITE_NOMEM;
+  *pn = -1;
+  if( v.eType == SQLITE_NULL ){
+    sqlite3_value_free(pCopy);
+    return SQLITE_OK;
+  }
+  if( eType == CQ_TYPE_BIGINT && v.eType == SQLITE_INTEGER ){
+    cqPutBigint(pBuf, v.i);
+  }else if( eType == CQ_TYPE_DOUBLE && (v.eType == SQLITE_FLOAT
+                                        || v.eType == SQLITE_INTEGER) ){
+    cqPutDouble(pBuf, v.eType == SQLITE_FLOAT ? v.r : (double)v.i);
+  }else if( eType == CQ_TYPE_VARCHAR && v.eType == SQLITE_TEXT ){
+    wcBufAppend(pBuf, v.a, v.n);
+  }else if( eType == CQ_TYPE_BLOB && v.eType == SQLITE_BLOB ){
+    wcBufAppend(pBuf, v.a, v.n);
+  }else if( eType == CQ_TYPE_DECIMAL && v.eType == SQLITE_INTEGER ){
+    cqPutDecimal(pBuf, v.i, 0);
+  }else{
+    int64_t iUnscaled;
+    int32_t iScale;
+    if( eType == CQ_TYPE_DECIMAL && v.eType == SQLITE_FLOAT
+     && realDecimal(v.r, &iUnscaled, &iScale) == 0 ){
+      cqPutDecimal(pBuf, iUnscaled, iScale);
+    }else{
+      char *zVal = wcValueDescribe(&v, 1);
+      sqlite3_value_free(pCopy);
+      cqTableError(p, SQLITE_CONSTRAINT_DATATYPE, "column %s is %s in "
+          "Cassandra, which cannot hold %s; give it a value of that type "
+          "(a widecol table on Cassandra keeps one type per column, as CQL "
+          "does)", pCol->zName, cqColumnTypeName(eType), zVal ? zVal : "it");
+      sqlite3_free(zVal);
+      return SQLITE_CONSTRAINT_DATATYPE;
+    }
+  }
+  sqlite3_value_free(pCopy);
+  *pn = (int)(pBuf->n - n0);
+  return pBuf->bOom ? SQLITE_NOMEM : SQLITE_OK;
+}
+
+/* A key column's value from a key decoded (wc_decode.h), in CQL's form. */
+void cqPutKeyValue(CqTable *p, int iCol, const WcValue *pV, WcBuf *pBuf,
+                        int *pn){
+  int64_t n0 = pBuf->n;
+  switch( p->aType[iCol] ){
+    case CQ_TYPE_BIGINT: cqPutBigint(pBuf, pV->i); break;
+    case CQ_TYPE_DOUBLE:
+      cqPutDouble(pBuf, pV->eType == SQLITE_FLOAT ? pV->r : (double)pV->i);
+      break;
+    case CQ_TYPE_DECIMAL: {
+      int64_t iUnscaled = pV->i;
+      int32_t iScale = 0;
+      if( pV->eType == SQLITE_FLOAT ) realDecimal(pV->r, &iUnscaled, &iScale);
+      cqPutDecimal(pBuf, iUnscaled, iScale);
+      break;
+    }
+    default: wcBufAppend(pBuf, pV->a, pV->n); break;
+  }
+  *pn = (int)(pBuf->n - n0);
+}
+
+/* Cell a[0..n) of a column of type eType as a value for the codec; text
+** and blobs point into the cell.  0, or 1 if the cell is no such value. */
+int cqCellValue(int eType, const unsigned char *a, int n, WcValue *pV){
+  memset(pV, 0, sizeof(*pV));
+  pV->a = (const unsigned char*)"";
+  if( n < 0 ){
+    pV->eType = SQLITE_NULL;
+    return 0;
+  }
+  switch( eType ){
+    case CQ_TYPE_BIGINT:
+      if( n != 8 ) return 1;
+      pV->eType = SQLITE_INTEGER;
+      pV->i = cqGetBigint(a);
+      return 0;
+    case CQ_TYPE_DOUBLE:
+      if( n != 8 ) return 1;
+      pV->eType = SQLITE_FLOAT;
+      pV->r = cqGetDouble(a);
+      return 0;
+    case CQ_TYPE_DECIMAL: {
+      int64_t iUnscaled;
+      int32_t iScale;
+      if( cqGetDecimal(a, n, &iUnscaled, &iScale) ) return 1;
+      if( iScale == 0 ){
+        pV->eType = SQLITE_INTEGER;
+        pV->i = iUnscaled;
+      }else{
+        char z[48];
+        sqlite3_snprintf(sizeof(z), z, "%lldE%d", (long long)iUnscaled,
+                         -iScale);
+        pV->eType = SQLITE_FLOAT;
+        pV->r = strtod(z, 0);
+      }
+      return 0;
+    }
+    case CQ_TYPE_VARCHAR:
+      pV->eType = SQLITE_TEXT;
+      break;
+    default:
+      pV->eType = SQLITE_BLOB;
+  }
+  pV->a = n ? a : (const unsigned char*)"";
+  pV->n = n;
+  return 0;
+}

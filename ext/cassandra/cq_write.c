@@ -1,0 +1,391 @@
+/*
+** cq_write.c: writing rows.  A plain INSERT is INSERT ... IF NOT EXISTS
+** (a lightweight transaction), so that a used key fails; INSERT OR
+** REPLACE a plain INSERT (an upsert: a new row's NULL is left unset, no
+** tombstone); UPDATE and DELETE by the key's columns.
+**
+** Writes go in flight: each is sent at once and its answer read later,
+** up to CQ_WINDOW of them, so that Cassandra works on many rows while
+** SQLite makes the next (the store answers late: WcStoreCaps.bLateChecks).
+** They are waited for before a read (which must see them), when the
+** window is full, and when the transaction ends (xSync); the first
+** failure found is the failure of the statement that finds it, or of the
+** COMMIT.  INSERT OR FAIL and UPDATE OR FAIL (the core's writes answered
+** at once) wait for their own answer.  Each write is Cassandra's once
+** sent: ROLLBACK undoes none of them (docs/cassandra.md).
+*/
+#include "cassandra/cq_store.h"
+SQLITE_EXTENSION_INIT3
+
+#include "key/wc_decode.h"
+
+#include <string.h>
+
+/* Writes in flight on a connection, before the oldest is waited for. */
+#define CQ_WINDOW 256
+
+/* One write in flight. */
+struct CqWrite {
+  int iStream;
+  int bCas;             /* An INSERT IF NOT EXISTS: [applied] says */
+  CqTable *pTable;      /* Whose write (waited for before it goes) */
+  WcBuf key;            /* Its row key, for the message of a used key */
+};
+
+/* The message of an INSERT whose key is in use, as widecol words it:
+** the key's columns and values. */
+static char *keyInUse(CqTable *p, const WcBuf *pKey){
+  WcValue *aVal = sqlite3_malloc64(sizeof(WcValue) * ((size_t)p->pS->nCol + 1));
+  sqlite3_str *pCols = sqlite3_str_new(0), *pVals = sqlite3_str_new(0);
+  WcBuf dec;
+  char *zCols, *zVals, *zMsg;
+  int i;
+  memset(&dec, 0, sizeof(dec));
+  if( aVal && wcDecodeKey(p->pS, p->pHasher, pKey->a, pKey->n, aVal, &dec,
+                          0) == WC_OK ){
+    for(i = 0; i < p->nKey; i++){
+      char *z = wcValueDescribe(&aVal[p->aiKey[i]], 0);
+      sqlite3_str_appendf(pCols, "%s%s", i ? ", " : "",
+                          p->pS->aCol[p->aiKey[i]].zName);
+      sqlite3_str_appendf(pVals, "%s%s", i ? ", " : "", z ? z : "?");
+      sqlite3_free(z);
+    }
+  }
+  zCols = sqlite3_str_finish(pCols);
+  zVals = sqlite3_str_finish(pVals);
+  zMsg = sqlite3_mprintf("UNIQUE constraint failed: %.*s.rowkey (a row with "
+      "key (%s) = (%s) exists in Cassandra's %s.%s)", cqWidecolNameLen(p),
+      p->zName, zCols ? zCols : "?", zVals ? zVals : "?", p->zKeyspace,
+      p->zCqlTable);
+  sqlite3_free(zCols);
+  sqlite3_free(zVals);
+  wcBufFree(&dec);
+  sqlite3_free(aVal);
+  return zMsg;
+}
+
+/* Keeps the failure rc, message zMsg (taken), unless one is kept. */
+static void keep(CqShared *pSh, int rc, char *zMsg){
+  if( pSh->rcKept == SQLITE_OK ){
+    pSh->rcKept = rc;
+    pSh->zKept = zMsg;
+  }else{
+    sqlite3_free(zMsg);
+  }
+}
+
+/* Whether a write's answer is a failure: SQLITE_OK, or kept. */
+static void judge(CqShared *pSh, CqWrite *pW, int rc, CqResult *pRes){
+  CqTable *p = pW->pTable;
+  if( rc ){
+    int nLost = pSh->nWrite - 1;
+    rc = cqCallError(p, rc, pRes, "a write");
+    keep(pSh, rc, p->base.zErrMsg);
+    p->base.zErrMsg = 0;
+    if( pSh->pConn == 0 && nLost > 0 ){
+      /* The connection went, and the answers of the rest with it. */
+      char *zMsg = sqlite3_mprintf("%s; %d more write%s were sent, and may "
+          "or may not have been applied", pSh->zKept, nLost,
+          nLost == 1 ? "" : "s");
+      if( zMsg ){
+        sqlite3_free(pSh->zKept);
+        pSh->zKept = zMsg;
+      }
+    }
+  }else if( pW->bCas ){
+    int n;
+    const unsigned char *a = pRes->nRow > 0 && pRes->nCol > 0
+                           ? cqCell(pRes, 0, 0, &n) : 0;
+    if( a == 0 || n != 1 ){
+      cqTableError(p, SQLITE_PROTOCOL, "Cassandra answered an INSERT IF NOT "
+                   "EXISTS without [applied]");
+      keep(pSh, SQLITE_PROTOCOL, p->base.zErrMsg);
+      p->base.zErrMsg = 0;
+    }else if( a[0] == 0 ){
+      keep(pSh, SQLITE_CONSTRAINT_PRIMARYKEY, keyInUse(p, &pW->key));
+    }
+  }
+}
+
+/* Waits for the oldest write in flight. */
+static void awaitOldest(CqShared *pSh){
+  CqWrite *pW = &pSh->aWrite[pSh->iFirst];
+  CqResult res;
+  int rc;
+  memset(&res, 0, sizeof(res));
+  if( pSh->pConn ){
+    WcDeadline d = cqDeadline(pW->pTable);
+    rc = cqWait(pSh->pConn, pW->iStream, &d, &res);
+    judge(pSh, pW, rc, &res);
+  }
+  cqResultClear(&res);
+  pSh->iFirst = (pSh->iFirst + 1) % CQ_WINDOW;
+  pSh->nWrite--;
+  /* A connection gone takes the answers of the writes after it. */
+  if( pSh->pConn == 0 ){
+    pSh->iFirst = 0;
+    pSh->nWrite = 0;
+  }
+}
+
+/* The failure kept, as p's: SQLITE_OK if there is none. */
+static int report(CqShared *pSh, CqTable *p){
+  int rc = pSh->rcKept;
+  if( rc != SQLITE_OK ){
+    sqlite3_free(p->base.zErrMsg);
+    p->base.zErrMsg = pSh->zKept;
+    pSh->zKept = 0;
+    pSh->rcKept = SQLITE_OK;
+  }
+  return rc;
+}
+
+int cqWritesDone(CqTable *p){
+  CqShared *pSh = p->pShared;
+  while( pSh->nWrite > 0 ) awaitOldest(pSh);
+  return report(pSh, p);
+}
+
+void cqWritesForget(CqShared *pSh){
+  while( pSh->nWrite > 0 ) awaitOldest(pSh);
+  sqlite3_free(pSh->zKept);
+  pSh->zKept = 0;
+  pSh->rcKept = SQLITE_OK;
+}
+
+void cqWritesFree(CqShared *pSh){
+  int i;
+  for(i = 0; pSh->aWrite && i < CQ_WINDOW; i++) wcBufFree(&pSh->aWrite[i].key);
+  sqlite3_free(pSh->aWrite);
+  sqlite3_free(pSh->zKept);
+}
+
+/* Runs zCql with values buf/an[0..n): in flight, or (bNow) waited for,
+** its answer in *pRes.  pKey: the row's key, for an INSERT IF NOT EXISTS
+** in flight (bCas). */
+static int runWrite(CqTable *p, const char *zCql, WcBuf *pBuf, const int *an,
+                    int n, int bNow, int bCas, const WcBuf *pKey,
+                    const char *zDoing, CqResult *pRes){
+  CqShared *pSh = p->pShared;
+  CqValue *aVal = sqlite3_malloc64(sizeof(CqValue) * ((size_t)n + 1));
+  CqStmt *pStmt = 0;
+  CqConn *pConn = 0;
+  int64_t iOff = 0;
+  int i, rc = SQLITE_OK;
+  if( aVal == 0 || pBuf->bOom ){
+    sqlite3_free(aVal);
+    return SQLITE_NOMEM;
+  }
+  for(i = 0; i < n; i++){
+    aVal[i].a = pBuf->a + iOff;
+    aVal[i].n = an[i];
+    if( an[i] > 0 ) iOff += an[i];
+  }
+  if( bNow ){
+    /* After the writes before it, which it may depend on. */
+    rc = cqWritesDone(p);
+    if( rc == SQLITE_OK ){
+      rc = cqRunPrepared(p, zCql, aVal, n, 0, 0, 0, zDoing, pRes);
+    }
+    sqlite3_free(aVal);
+    return rc;
+  }
+  if( pSh->aWrite == 0 ){
+    pSh->aWrite = sqlite3_malloc64(sizeof(CqWrite) * CQ_WINDOW);
+    if( pSh->aWrite == 0 ) rc = SQLITE_NOMEM;
+    else memset(pSh->aWrite, 0, sizeof(CqWrite) * CQ_WINDOW);
+  }
+  if( rc == SQLITE_OK && pSh->nWrite == CQ_WINDOW ){
+    awaitOldest(pSh);
+    rc = report(pSh, p);
+  }
+  if( rc == SQLITE_OK ) rc = cqConnection(p, &pConn);
+  if( rc == SQLITE_OK ) rc = cqPrepared(p, zCql, &pStmt, pRes);
+  if( rc == SQLITE_OK ){
+    CqWrite *pW = &pSh->aWrite[(pSh->iFirst + pSh->nWrite) % CQ_WINDOW];
+    WcDeadline d = cqDeadline(p);
+    int e = cqSend(pConn, pStmt, aVal, n, pSh->eConsistency, &d, &pW->iStream);
+    if( e ){
+      rc = cqCallError(p, e, pRes, zDoing);
+    }else{
+      pW->bCas = bCas;
+      pW->pTable = p;
+      wcBufClear(&pW->key);
+      if( bCas ) wcBufAppend(&pW->key, pKey->a, pKey->n);
+      pSh->nWrite++;
+      if( pW->key.bOom ) rc = SQLITE_NOMEM;
+    }
+  }
+  sqlite3_free(aVal);
+  return rc;
+}
+
+/* The key's columns of row key pKey as values of a statement, into buf
+** and an[]: SQLITE_OK, or SQLITE_NOTFOUND for a key no row can have. */
+static int keyArgs(CqTable *p, sqlite3_value *pKey, WcValue *aVal,
+                   WcBuf *pBuf, int *an){
+  WcBuf dec;
+  int i, rc;
+  memset(&dec, 0, sizeof(dec));
+  rc = sqlite3_value_type(pKey) == SQLITE_BLOB
+     ? wcDecodeKey(p->pS, p->pHasher, sqlite3_value_blob(pKey),
+                   sqlite3_value_bytes(pKey), aVal, &dec, 0)
+     : WC_NOFIT;
+  if( rc == WC_OK ){
+    for(i = 0; i < p->nKey; i++){
+      cqPutKeyValue(p, p->aiKey[i], &aVal[p->aiKey[i]], pBuf, &an[i]);
+    }
+  }
+  wcBufFree(&dec);
+  if( rc == WC_NOMEM || pBuf->bOom ) return SQLITE_NOMEM;
+  return rc == WC_OK ? SQLITE_OK : SQLITE_NOTFOUND;
+}
+
+static int writeDelete(CqTable *p, sqlite3_value *pKey, WcValue *aVal,
+                       int bNow){
+  WcBuf buf;
+  int *an = sqlite3_malloc64(sizeof(int) * ((size_t)p->nKey + 1)), rc;
+  char *zCql = sqlite3_mprintf("DELETE FROM %s WHERE %s", p->zCqlName,
+                               p->zKeyWhere);
+  CqResult res;
+  memset(&buf, 0, sizeof(buf));
+  memset(&res, 0, sizeof(res));
+  rc = an && zCql ? keyArgs(p, pKey, aVal, &buf, an) : SQLITE_NOMEM;
+  if( rc == SQLITE_OK ){
+    rc = runWrite(p, zCql, &buf, an, p->nKey, bNow, 0, 0, "a DELETE", &res);
+  }
+  if( rc == SQLITE_NOTFOUND ) rc = SQLITE_OK;
+  cqResultClear(&res);
+  wcBufFree(&buf);
+  sqlite3_free(an);
+  sqlite3_free(zCql);
+  return rc;
+}
+
+/* INSERT: every column; IF NOT EXISTS unless bReplace.  pKey: the row
+** key. */
+static int writeInsert(CqTable *p, sqlite3_value *pKey,
+                       sqlite3_value **apCol, int bReplace, int bNow){
+  sqlite3_str *pStr = sqlite3_str_new(0);
+  int nCol = p->pS->nCol, i, rc = SQLITE_OK;
+  int *an = sqlite3_malloc64(sizeof(int) * ((size_t)nCol + 1));
+  WcBuf buf, key;
+  CqResult res;
+  char *zCql;
+  memset(&buf, 0, sizeof(buf));
+  memset(&key, 0, sizeof(key));
+  memset(&res, 0, sizeof(res));
+  sqlite3_str_appendf(pStr, "INSERT INTO %s (%s) VALUES (", p->zCqlName,
+                      p->zColumns);
+  for(i = 0; i < nCol; i++) sqlite3_str_appendall(pStr, i ? ", ?" : "?");
+  sqlite3_str_appendall(pStr, bReplace ? ")" : ") IF NOT EXISTS");
+  zCql = sqlite3_str_finish(pStr);
+  if( zCql == 0 || an == 0 ) rc = SQLITE_NOMEM;
+  for(i = 0; i < nCol && rc == SQLITE_OK; i++){
+    rc = cqPutValue(p, i, apCol[i], &buf, &an[i]);
+    /* A new row's NULL is a column never written: no tombstone, which
+    ** reads would have to skip (INSERT OR REPLACE must clear it). */
+    if( !bReplace && an[i] < 0 ) an[i] = CQ_UNSET;
+  }
+  if( rc == SQLITE_OK ){
+    wcBufAppend(&key, sqlite3_value_blob(pKey), sqlite3_value_bytes(pKey));
+    rc = runWrite(p, zCql, &buf, an, nCol, bNow, !bReplace, &key,
+                  bReplace ? "an INSERT OR REPLACE" : "an INSERT (IF NOT "
+                  "EXISTS)", &res);
+  }
+  if( rc == SQLITE_OK && !bReplace && bNow ){
+    CqWrite w;
+    memset(&w, 0, sizeof(w));
+    w.bCas = 1;
+    w.pTable = p;
+    w.key = key;
+    judge(p->pShared, &w, 0, &res);
+    rc = report(p->pShared, p);
+  }
+  cqResultClear(&res);
+  wcBufFree(&buf);
+  wcBufFree(&key);
+  sqlite3_free(an);
+  sqlite3_free(zCql);
+  return rc;
+}
+
+/* UPDATE of one row: the columns outside the key (a key is never changed
+** in place: the core deletes and inserts). */
+static int writeUpdate(CqTable *p, sqlite3_value *pKey, sqlite3_value **apCol,
+                       WcValue *aVal, int bNow){
+  sqlite3_str *pStr = sqlite3_str_new(0);
+  int nCol = p->pS->nCol, i, n = 0, rc;
+  int *an = sqlite3_malloc64(sizeof(int) * ((size_t)nCol + 1));
+  WcBuf buf;
+  CqResult res;
+  char *zCql;
+  memset(&buf, 0, sizeof(buf));
+  memset(&res, 0, sizeof(res));
+  sqlite3_str_appendf(pStr, "UPDATE %s SET ", p->zCqlName);
+  rc = an ? SQLITE_OK : SQLITE_NOMEM;
+  for(i = 0; i < nCol && rc == SQLITE_OK; i++){
+    if( p->pS->aCol[i].iElem >= 0 ) continue;
+    sqlite3_str_appendf(pStr, "%s\"%w\" = ?", n ? ", " : "",
+                        p->pS->aCol[i].zName);
+    rc = cqPutValue(p, i, apCol[i], &buf, &an[n++]);
+  }
+  sqlite3_str_appendf(pStr, " WHERE %s", p->zKeyWhere);
+  zCql = sqlite3_str_finish(pStr);
+  if( rc == SQLITE_OK && zCql == 0 ) rc = SQLITE_NOMEM;
+  if( rc == SQLITE_OK && n > 0 ){
+    rc = keyArgs(p, pKey, aVal, &buf, an + n);
+    if( rc == SQLITE_OK ){
+      rc = runWrite(p, zCql, &buf, an, n + p->nKey, bNow, 0, 0, "an UPDATE",
+                    &res);
+    }
+    if( rc == SQLITE_NOTFOUND ) rc = SQLITE_OK;
+  }
+  cqResultClear(&res);
+  wcBufFree(&buf);
+  sqlite3_free(an);
+  sqlite3_free(zCql);
+  return rc;
+}
+
+int cqUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
+             sqlite3_int64 *piRowid){
+  CqTable *p = (CqTable*)pVtab;
+  WcValue *aVal = sqlite3_malloc64(sizeof(WcValue) * ((size_t)p->pS->nCol + 1));
+  int eConflict = sqlite3_vtab_on_conflict(p->pShared->db);
+  /* OR FAIL: the core's INSERT_NOW and UPDATE_NOW, answered at once. */
+  int bNow = eConflict == SQLITE_FAIL, rc;
+  (void)piRowid;
+  if( aVal == 0 ) return SQLITE_NOMEM;
+  memset(aVal, 0, sizeof(WcValue) * ((size_t)p->pS->nCol + 1));
+  if( argc == 1 ){
+    rc = writeDelete(p, argv[0], aVal, bNow);
+  }else if( sqlite3_value_type(argv[0]) == SQLITE_NULL ){
+    rc = writeInsert(p, argv[2], &argv[3], eConflict == SQLITE_REPLACE, bNow);
+  }else{
+    rc = writeUpdate(p, argv[0], &argv[3], aVal, bNow);
+  }
+  sqlite3_free(aVal);
+  return rc;
+}
+
+/* The transaction's end: its writes answered, the first failure its. */
+int cqBegin(sqlite3_vtab *pVtab){
+  (void)pVtab;
+  return SQLITE_OK;
+}
+
+int cqSync(sqlite3_vtab *pVtab){
+  return cqWritesDone((CqTable*)pVtab);
+}
+
+int cqCommit(sqlite3_vtab *pVtab){
+  (void)pVtab;
+  return SQLITE_OK;
+}
+
+/* Nothing sent can be taken back: the writes in flight are let finish. */
+int cqRollback(sqlite3_vtab *pVtab){
+  cqWritesForget(((CqTable*)pVtab)->pShared);
+  return SQLITE_OK;
+}

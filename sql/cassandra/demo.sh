@@ -1,0 +1,37 @@
+#!/bin/sh
+# Runs the eBay and GeminiDB scripts (sql/cassandra_likes.sql,
+# sql/cassandra_gemini.sql) on a real Cassandra: each widecol table in
+# Cassandra's form is created with STORAGE CASSANDRA 'widecol_demo.<table>', the
+# scripts' rows are copied in with their own INSERT ... SELECT, and their
+# queries, rings, lint and CQL are answered from Cassandra; then the rows
+# as Cassandra's own Python driver reads them.  Starts Cassandra with
+# tests/servers/cassandra.sh (JDK 17 and Maven) and stops it after, unless
+# WIDECOL_CASSANDRA names a running node already.  Run from the repository
+# root after `make` (`make cassandra-demo`).
+set -e
+here=$(dirname "$0")
+if [ -z "$WIDECOL_CASSANDRA" ]; then
+  export WIDECOL_CASSANDRA_DIR="${WIDECOL_CASSANDRA_DIR:-build/cassandra-demo}"
+  env=$(sh tests/servers/cassandra.sh start)
+  trap 'sh tests/servers/cassandra.sh stop' EXIT
+  for line in $env; do export "$line"; done
+  echo "Cassandra takes CQL on $WIDECOL_CASSANDRA"
+fi
+for script in cassandra_likes cassandra_gemini; do
+  echo
+  echo "== sql/$script.sql on Cassandra"
+  /usr/bin/python3 "$here/on_cassandra.py" "$here/../$script.sql" | sqlite3 -bail :memory:
+done
+echo
+echo "Cassandra's driver: SELECT * FROM widecol_demo.item_by_user WHERE user_id = 42 LIMIT 3"
+/usr/bin/python3 - <<'PY'
+import os
+from cassandra.cluster import Cluster
+host, port = os.environ["WIDECOL_CASSANDRA"].rsplit(":", 1)
+cluster = Cluster([host], port=int(port))
+session = cluster.connect()
+for row in session.execute("SELECT * FROM widecol_demo.item_by_user WHERE user_id = 42 LIMIT 3"):
+    print(row)
+session.execute("DROP KEYSPACE widecol_demo")
+cluster.shutdown()
+PY
