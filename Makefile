@@ -26,6 +26,9 @@
 #                   `make` builds it too
 #   make hbase-demo the payments design on a real HBase
 #                   (sql/hbase/demo.sh starts and stops it)
+#   make cassandra  build widecol_cassandra.so, the Cassandra store
+#   make cassandra-demo  the eBay and GeminiDB scripts on a real Cassandra
+#                   (sql/cassandra/demo.sh starts and stops it)
 #   make bench      widecol against SQLite's own B-tree (bench/bench.c) at
 #                   100,000 and 1,000,000 rows; BENCH_10M=1 adds 10,000,000
 #   make compare    1,000,000 orders under a sequential, a reversed and a
@@ -98,7 +101,8 @@ ASAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
              -fno-sanitize-recover=all -DWC_DEBUG
 
 .PHONY: all test check check-stores check-packaging asan valgrind pyclient demo bench bench-more compare soak fuzz clean \
-        bigtable bigtable-demo test-bigtable hbase hbase-demo bench-hbase cassandra examples install \
+        bigtable bigtable-demo test-bigtable hbase hbase-demo bench-hbase cassandra cassandra-demo \
+        bench-cassandra examples install \
         uninstall dist \
         distcheck
 
@@ -191,7 +195,7 @@ install: all
 	  $(DESTDIR)$(docdir)/sql/bigtable $(DESTDIR)$(docdir)/sql/hbase \
 	  $(DESTDIR)$(docdir)/examples \
 	  $(DESTDIR)$(docdir)/python
-	$(INSTALL) -m 755 widecol.so $(BT_SO) $(HB_SO) $(DESTDIR)$(libdir)
+	$(INSTALL) -m 755 widecol.so $(BT_SO) $(HB_SO) widecol_cassandra.so $(DESTDIR)$(libdir)
 	$(INSTALL) -m 644 libwidecol.a $(DESTDIR)$(libdir)
 	$(INSTALL) -m 644 ext/widecol.h $(DESTDIR)$(includedir)
 	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@prefix@|$(prefix)|' \
@@ -214,7 +218,7 @@ install: all
 
 uninstall:
 	rm -f $(DESTDIR)$(libdir)/widecol.so $(DESTDIR)$(libdir)/widecol_bigtable.so \
-	  $(DESTDIR)$(libdir)/widecol_hbase.so \
+	  $(DESTDIR)$(libdir)/widecol_hbase.so $(DESTDIR)$(libdir)/widecol_cassandra.so \
 	  $(DESTDIR)$(libdir)/libwidecol.a $(DESTDIR)$(includedir)/widecol.h \
 	  $(DESTDIR)$(pkgconfigdir)/widecol.pc
 	rm -rf $(DESTDIR)$(docdir)
@@ -279,6 +283,9 @@ widecol.so: $(PIC_OBJ)
 	$(CC) $(CFLAGS) -shared -o $@ $(PIC_OBJ) $(LDLIBS)
 
 cassandra: widecol_cassandra.so
+
+cassandra-demo: widecol.so widecol_cassandra.so
+	@sh sql/cassandra/demo.sh
 
 widecol_cassandra.so: $(CQ_OBJ)
 	$(CC) $(CFLAGS) -shared -o $@ $(CQ_OBJ) $(LDLIBS)
@@ -396,10 +403,13 @@ SAN_PRELOAD = $(shell $(CC) -print-file-name=libasan.so) \
               $(shell $(CC) -print-file-name=libubsan.so)
 
 asan: $(ASAN_DIR)/widecol.so $(BT_SO:%=$(ASAN_DIR)/%) $(HB_SO:%=$(ASAN_DIR)/%) \
-      $(ASAN_DIR)/slt $(ASAN_REPLAY)
+      $(ASAN_DIR)/widecol_cassandra.so $(ASAN_DIR)/slt $(ASAN_REPLAY)
 	@sh tests/logic/selftest.sh $(ASAN_DIR)/slt
 	@ASAN_OPTIONS=detect_leaks=1 HB_SLT=$(ASAN_DIR)/slt HB_LIB=$(ASAN_DIR) \
 	  HB_SCRIPTS_ONLY=1 sh tests/stores/hbase.sh
+	@ASAN_OPTIONS=detect_leaks=1 CASS_SLT=$(ASAN_DIR)/slt CASS_LIB=$(ASAN_DIR) \
+	  CASS_SCRIPTS_ONLY=1 WIDECOL_CASSANDRA_DIR=build/cassandra-asan \
+	  sh tests/stores/cassandra.sh
 	@ASAN_OPTIONS=detect_leaks=1 BT_SLT=$(ASAN_DIR)/slt BT_LIB=$(ASAN_DIR) \
 	  BT_SCRIPTS_ONLY=1 BT_DIFF_PRELOAD="$(SAN_PRELOAD)" sh tests/stores/bigtable.sh
 	@if command -v cbt >/dev/null 2>&1 && [ -x "$(BT_EMULATOR)" ] \
@@ -479,11 +489,14 @@ bench-more: widecol.so
 bench-hbase: widecol.so $(HB_SO)
 	/usr/bin/python3 bench/hbase_scale.py --extension ./widecol --hbase ./widecol_hbase
 
+bench-cassandra: widecol.so widecol_cassandra.so
+	/usr/bin/python3 bench/cassandra_scale.py --extension ./widecol --cassandra ./widecol_cassandra
+
 COMPARE_ROWS = 1000000
 compare: widecol.so
 	/usr/bin/python3 bench/compare.py --extension ./widecol \
 	  --rows $(COMPARE_ROWS) --svg docs/regions.svg
 
 clean:
-	rm -rf widecol.so widecol_bigtable.so libwidecol.a \
+	rm -rf widecol.so widecol_bigtable.so widecol_hbase.so widecol_cassandra.so libwidecol.a \
 	  examples/embed bench/bench build widecol-*.tar.gz

@@ -75,6 +75,7 @@ static int sharedConnect(CqShared *p, sqlite3_stmt *pProbe, char **pzErr){
   }
   d = deadline(pProbe);
   rc = cqOpen(&p->pConn, zHost, (int)port, &d, pzErr);
+  p->iConn++;
   sqlite3_free(zHost);
   if( rc == WC_SOCK_NOMEM ) return SQLITE_NOMEM;
   if( rc ){

@@ -30,11 +30,16 @@ struct CqCursor {
   WcBuf paging;         /* The next page's paging state */
   int bMore;            /* There is a next page */
   int nPage;            /* Rows asked for in the page read */
+  int iPrefetch;        /* The stream asking for the next page, or -1 */
+  int nPrefetchPage;    /* Its rows asked for */
+  int iPrefetchConn;    /* On this connection (CqShared.iConn), if open */
   int64_t iRow;         /* The row of res shown */
   int bEof;
   WcBuf lo, hi;         /* The range's ends (bLo, bHi: given) */
   int bLo, bHi, bLoOpen, bHiOpen;
   WcBuf key;            /* The row key of the row shown */
+  WcBuf part;           /* Its partition key's cells (4-byte length, bytes) */
+  int64_t nPartKey;     /* The bytes of key they make (0: none yet) */
   WcValue *aVal;        /* Its columns' values, for the codec */
 };
 
@@ -43,6 +48,7 @@ int cqOpenCursor(sqlite3_vtab *pVtab, sqlite3_vtab_cursor **ppCur){
   CqCursor *pCur = sqlite3_malloc(sizeof(*pCur));
   if( pCur == 0 ) return SQLITE_NOMEM;
   memset(pCur, 0, sizeof(*pCur));
+  pCur->iPrefetch = -1;
   pCur->aVal = sqlite3_malloc64(sizeof(WcValue) * ((size_t)p->pS->nCol + 1));
   if( pCur->aVal == 0 ){
     sqlite3_free(pCur);
@@ -52,7 +58,10 @@ int cqOpenCursor(sqlite3_vtab *pVtab, sqlite3_vtab_cursor **ppCur){
   return SQLITE_OK;
 }
 
+static void dropPrefetch(CqCursor *pCur);
+
 static void cursorReset(CqCursor *pCur){
+  dropPrefetch(pCur);
   sqlite3_free(pCur->zCql);
   pCur->zCql = 0;
   cqResultClear(&pCur->res);
@@ -63,6 +72,7 @@ static void cursorReset(CqCursor *pCur){
   pCur->nArg = 0;
   pCur->bMore = pCur->bLo = pCur->bHi = pCur->bLoOpen = pCur->bHiOpen = 0;
   pCur->iRow = 0;
+  pCur->nPartKey = 0;
   pCur->bEof = 1;
 }
 
@@ -74,6 +84,7 @@ int cqCloseCursor(sqlite3_vtab_cursor *pCursor){
   wcBufFree(&pCur->lo);
   wcBufFree(&pCur->hi);
   wcBufFree(&pCur->key);
+  wcBufFree(&pCur->part);
   sqlite3_free(pCur->aVal);
   sqlite3_free(pCur);
   return SQLITE_OK;
@@ -86,41 +97,106 @@ static void addKeyArg(CqCursor *pCur, CqTable *p, int iCol, const WcValue *pV){
   }
 }
 
-/* Reads the next page (or the first) of the cursor's query. */
-static int fetchPage(CqCursor *pCur){
-  CqTable *p = (CqTable*)pCur->base.pVtab;
-  CqValue aVal[sizeof(pCur->anArg) / sizeof(pCur->anArg[0])];
-  WcBuf state;
-  int i, rc;
+/* The cursor's query's values, as the wire takes them. */
+static void queryValues(CqCursor *pCur, CqValue *aVal){
   int64_t iOff = 0;
-  if( pCur->args.bOom || pCur->paging.bOom ) return SQLITE_NOMEM;
+  int i;
   for(i = 0; i < pCur->nArg; i++){
     aVal[i].a = pCur->args.a + iOff;
     aVal[i].n = pCur->anArg[i];
     if( pCur->anArg[i] > 0 ) iOff += pCur->anArg[i];
   }
-  /* The paging state lives in the page it came with: keep it apart. */
-  state = pCur->paging;
-  memset(&pCur->paging, 0, sizeof(pCur->paging));
+}
+
+/* The size of the page after one of nPage rows (0: the first). */
+static int nextPageSize(int nPage){
+  return nPage == 0 ? CQ_FIRST_PAGE : nPage < CQ_PAGE / 4 ? nPage * 4 : CQ_PAGE;
+}
+
+/* Asks for the page after the one just read, so that Cassandra makes it
+** while SQLite reads this one; fetchPage() takes it.  Where it cannot be
+** sent, fetchPage() asks for it then. */
+static void prefetch(CqCursor *pCur){
+  CqTable *p = (CqTable*)pCur->base.pVtab;
+  CqConn *pConn = p->pShared->pConn;
+  CqValue aVal[CQ_MAX_ARGS];
+  CqStmt *pStmt = 0;
+  CqResult res;
+  WcDeadline d = cqDeadline(p);
+  int nPage = nextPageSize(pCur->nPage);
+  memset(&res, 0, sizeof(res));
+  if( !pCur->bMore || pConn == 0
+   || cqPrepare(pConn, pCur->zCql, &d, &pStmt, &res) != 0 ){
+    cqResultClear(&res);
+    return;
+  }
+  queryValues(pCur, aVal);
+  if( cqSend(pConn, pStmt, aVal, pCur->nArg, p->pShared->eConsistency, nPage,
+             pCur->paging.a, (int)pCur->paging.n, &d, &pCur->iPrefetch) == 0 ){
+    pCur->iPrefetchConn = p->pShared->iConn;
+    pCur->nPrefetchPage = nPage;
+  }else{
+    pCur->iPrefetch = -1;
+  }
+}
+
+/* Takes the reply of a page asked for and no longer wanted. */
+static void dropPrefetch(CqCursor *pCur){
+  CqTable *p = (CqTable*)pCur->base.pVtab;
+  if( pCur->iPrefetch >= 0 && p->pShared->pConn
+   && pCur->iPrefetchConn == p->pShared->iConn ){
+    CqResult res;
+    WcDeadline d = cqDeadline(p);
+    if( cqWait(p->pShared->pConn, pCur->iPrefetch, &d, &res) != 0
+     && res.iError == 0 ){
+      /* The connection failed: the next call opens another. */
+      cqClose(p->pShared->pConn);
+      p->pShared->pConn = 0;
+    }
+    cqResultClear(&res);
+  }
+  pCur->iPrefetch = -1;
+}
+
+/* Reads the next page (or the first) of the cursor's query: the one
+** prefetch() asked for, or asked for now. */
+static int fetchPage(CqCursor *pCur){
+  CqTable *p = (CqTable*)pCur->base.pVtab;
+  CqValue aVal[CQ_MAX_ARGS];
+  int rc;
+  if( pCur->args.bOom || pCur->paging.bOom ) return SQLITE_NOMEM;
   cqResultClear(&pCur->res);
-  pCur->nPage = pCur->bMore && pCur->nPage < CQ_PAGE / 4 ? pCur->nPage * 4
-              : pCur->bMore ? CQ_PAGE : CQ_FIRST_PAGE;
-  rc = cqRunPrepared(p, pCur->zCql, aVal, pCur->nArg, pCur->nPage,
-                   pCur->bMore ? state.a : 0, (int)state.n, "a read",
-                   &pCur->res);
-  wcBufFree(&state);
+  if( pCur->iPrefetch >= 0 && p->pShared->pConn
+   && pCur->iPrefetchConn == p->pShared->iConn ){
+    WcDeadline d = cqDeadline(p);
+    int e = cqWait(p->pShared->pConn, pCur->iPrefetch, &d, &pCur->res);
+    pCur->iPrefetch = -1;
+    pCur->nPage = pCur->nPrefetchPage;
+    rc = e ? cqCallError(p, e, &pCur->res, "a read") : SQLITE_OK;
+  }else{
+    pCur->iPrefetch = -1;
+    pCur->nPage = nextPageSize(pCur->bMore ? pCur->nPage : 0);
+    queryValues(pCur, aVal);
+    rc = cqRunPrepared(p, pCur->zCql, aVal, pCur->nArg, pCur->nPage,
+                       pCur->bMore ? pCur->paging.a : 0, (int)pCur->paging.n,
+                       "a read", &pCur->res);
+  }
   pCur->iRow = 0;
   pCur->bMore = 0;
+  wcBufClear(&pCur->paging);
   if( rc != SQLITE_OK ) return rc;
   if( pCur->res.eKind != CQ_RESULT_ROWS ){
     return cqTableError(p, SQLITE_PROTOCOL, "Cassandra answered a read with no "
                       "rows (a result of kind %d)", pCur->res.eKind);
   }
   if( pCur->res.aPaging ){
+    /* The paging state lives in the page it came with: a copy. */
     wcBufAppend(&pCur->paging, pCur->res.aPaging, pCur->res.nPaging);
     pCur->bMore = 1;
+    if( pCur->paging.bOom ) return SQLITE_NOMEM;
+    prefetch(pCur);
   }
-  return pCur->paging.bOom ? SQLITE_NOMEM : SQLITE_OK;
+  return SQLITE_OK;
 }
 
 static int keyCompare(const WcBuf *pA, const WcBuf *pB){
@@ -129,28 +205,70 @@ static int keyCompare(const WcBuf *pA, const WcBuf *pB){
   return c ? c : (pA->n < pB->n ? -1 : pA->n > pB->n);
 }
 
+/* True if row pCur->iRow is in the partition of the row before it (its
+** partition key's cells, kept in pCur->part, are the same); keeps them. */
+static int samePartition(CqCursor *pCur){
+  CqTable *p = (CqTable*)pCur->base.pVtab;
+  int64_t iOff = 0;
+  int i, bSame = pCur->nPartKey > 0;
+  for(i = 0; i < p->nPart; i++){
+    int n;
+    const unsigned char *a = cqCell(&pCur->res, pCur->iRow, p->aiKey[i], &n);
+    if( n < 0 ) n = 0;
+    if( bSame && (iOff + 4 + n > pCur->part.n
+                  || memcmp(&pCur->part.a[iOff], &n, 4) != 0
+                  || memcmp(&pCur->part.a[iOff + 4], a, (size_t)n) != 0) ){
+      bSame = 0;
+    }
+    if( !bSame ){
+      pCur->part.n = iOff;
+      wcBufAppend(&pCur->part, &n, 4);
+      wcBufAppend(&pCur->part, a, n);
+    }
+    iOff += 4 + n;
+  }
+  if( !bSame ) pCur->part.n = iOff;
+  return bSame && !pCur->part.bOom;
+}
+
 /* Makes the row key of row pCur->iRow; SQLITE_OK, or an error for a row
-** the design cannot hold (written by another client). */
+** the design cannot hold (written by another client).  The rows of a
+** partition share its token and fields: those bytes are made once (the
+** token's hash is most of a key's cost on a scan). */
 static int rowKey(CqCursor *pCur){
   CqTable *p = (CqTable*)pCur->base.pVtab;
+  const WcSchema *pS = p->pS;
   char *zErr = 0;
-  int i, rc;
-  for(i = 0; i < p->pS->nCol; i++){
+  int i, rc = WC_OK, iFirst;
+  for(i = 0; i < pS->nCol; i++){
     int n;
     const unsigned char *a = cqCell(&pCur->res, pCur->iRow, i, &n);
     if( cqCellValue(p->aType[i], a, n, &pCur->aVal[i]) ){
       return cqTableError(p, SQLITE_CORRUPT, "Cassandra's column %s holds a "
-                        "value that is not a %s", p->pS->aCol[i].zName,
+                        "value that is not a %s", pS->aCol[i].zName,
                         cqColumnTypeName(p->aType[i]));
     }
   }
-  wcBufClear(&pCur->key);
-  rc = wcEncodeKey(p->pS, p->pHasher, pCur->aVal, &pCur->key, &zErr);
-  if( rc == WC_NOMEM || pCur->key.bOom ){
+  iFirst = samePartition(pCur) ? 1 + p->nPart : 0;
+  pCur->key.n = iFirst ? pCur->nPartKey : 0;
+  if( iFirst == 0 ) pCur->nPartKey = 0;
+  for(i = iFirst; i < pS->nElem && rc == WC_OK; i++){
+    rc = wcEncodeElement(pS, p->pHasher, i, pCur->aVal, 0, &pCur->key, &zErr);
+    wcAppendSeparator(pS, i, &pCur->key);
+    if( i == p->nPart && rc == WC_OK ) pCur->nPartKey = pCur->key.n;
+  }
+  if( rc == WC_NOMEM || pCur->key.bOom || pCur->part.bOom ){
     sqlite3_free(zErr);
     return SQLITE_NOMEM;
   }
+  if( rc == WC_OK && pCur->key.n > WC_MAX_KEY_BYTES ){
+    rc = WC_NOFIT;
+    zErr = sqlite3_mprintf("its row key would be %lld bytes, more than the "
+                           "%d allowed", (long long)pCur->key.n,
+                           WC_MAX_KEY_BYTES);
+  }
   if( rc != WC_OK ){
+    pCur->nPartKey = 0;
     return cqTableError(p, SQLITE_CORRUPT, "a row in Cassandra has no row key "
                       "of the design (written by another client?): %z", zErr);
   }

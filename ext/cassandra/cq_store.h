@@ -37,6 +37,7 @@ typedef struct CqShared CqShared;
 struct CqShared {
   sqlite3 *db;
   CqConn *pConn;        /* NULL until used, and after a failure */
+  int iConn;            /* Connections opened: which one pConn is */
   char *zEndpoint;      /* host:port, for messages */
   int eConsistency;  CqWrite *aWrite;      /* In flight: a ring, aWrite[iFirst] the oldest */
   int iFirst, nWrite;

@@ -624,11 +624,8 @@ int cqExecute(CqConn *p, CqStmt *pStmt, const CqValue *aVal, int nVal,
 }
 
 int cqSend(CqConn *p, CqStmt *pStmt, const CqValue *aVal, int nVal,
-           int eConsistency, const WcDeadline *pWait, int *piStream){
-  executeRequest(p, pStmt, aVal, nVal, eConsistency, 0, 0, 0);
+           int eConsistency, int nPage, const unsigned char *aPaging,
+           int nPaging, const WcDeadline *pWait, int *piStream){
+  executeRequest(p, pStmt, aVal, nVal, eConsistency, nPage, aPaging, nPaging);
   return sendNew(p, pWait, piStream);
-}
-
-int cqInFlight(const CqConn *p){
-  return p->nBusy;
 }

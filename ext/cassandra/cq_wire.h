@@ -116,16 +116,16 @@ int cqExecute(CqConn *p, CqStmt *pStmt, const CqValue *aVal, int nVal,
               int eConsistency, int nPage, const unsigned char *aPaging,
               int nPaging, const WcDeadline *pWait, CqResult *pRes);
 
-/* Requests in flight.  cqSend() sends an EXECUTE (unpaged) and returns
-** at once, its stream in *piStream; cqWait() reads replies (keeping those
-** of other streams) until that stream's is in, and moves it to *pRes.
-** Every call above is a cqSend() and a cqWait(), so replies may come in
-** any order.  A connection has at most 1024 requests in flight
-** (CQ_ERR_BUSY). */
+/* Requests in flight.  cqSend() sends an EXECUTE (as cqExecute() does)
+** and returns at once, its stream in *piStream; cqWait() reads replies
+** (keeping those of other streams) until that stream's is in, and moves
+** it to *pRes.  Every call above is a send and a cqWait(), so replies may
+** come in any order.  A connection has at most 1024 requests in flight
+** (CQ_ERR_BUSY).  A stream sent must be waited for, to be free again. */
 int cqSend(CqConn *p, CqStmt *pStmt, const CqValue *aVal, int nVal,
-           int eConsistency, const WcDeadline *pWait, int *piStream);
+           int eConsistency, int nPage, const unsigned char *aPaging,
+           int nPaging, const WcDeadline *pWait, int *piStream);
 int cqWait(CqConn *p, int iStream, const WcDeadline *pWait, CqResult *pRes);
-int cqInFlight(const CqConn *p);
 
 /* Values in CQL's form, appended to a buffer. */
 void cqPutBigint(WcBuf *p, int64_t v);

@@ -204,7 +204,8 @@ static int runWrite(CqTable *p, const char *zCql, WcBuf *pBuf, const int *an,
   if( rc == SQLITE_OK ){
     CqWrite *pW = &pSh->aWrite[(pSh->iFirst + pSh->nWrite) % CQ_WINDOW];
     WcDeadline d = cqDeadline(p);
-    int e = cqSend(pConn, pStmt, aVal, n, pSh->eConsistency, &d, &pW->iStream);
+    int e = cqSend(pConn, pStmt, aVal, n, pSh->eConsistency, 0, 0, 0, &d,
+                   &pW->iStream);
     if( e ){
       rc = cqCallError(p, e, pRes, zDoing);
     }else{

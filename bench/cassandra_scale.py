@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""widecol on Cassandra against Cassandra's Python driver (Debian's
+python3-cassandra), same run, same rows.
+
+Makes N likes (eBay's Item_By_User: PRIMARY KEY ((user_id), liked_at DESC,
+item_id), a hundred likes a user) and loads them into two CQL tables of
+that design on the Cassandra of the tests: one by widecol (INSERT OR
+REPLACE ... SELECT from a local table: upserts in flight), one by the
+driver (a prepared INSERT run by execute_concurrent_with_args, as its
+docs recommend for bulk writes), then reads the driver's table back
+through widecol to check it holds the same rows.  Then the same work on
+each: plain INSERTs (IF NOT EXISTS, a lightweight transaction each) of a
+tenth as many rows, one partition's slice (liked_at above a time) for
+random users, a scan of the whole table (token ranges, in pages), and
+point reads of random rows.  Prints rows/s or ms with the ratio widecol /
+driver (above 1: widecol is faster).  cqlsh's COPY FROM is not measured:
+cqlsh ships in Cassandra's tarball, not in its Maven artifact.
+
+Starts Cassandra itself (tests/servers/cassandra.sh) unless
+WIDECOL_CASSANDRA names one.  `make bench-cassandra` runs it at 1,000,000
+rows.
+
+Usage: bench/cassandra_scale.py [--rows N] [--reads N] [--extension ./widecol]
+           [--cassandra ./widecol_cassandra]
+"""
+import os
+import sys
+
+# bench/token.py is a benchmark, not the standard library's token module,
+# which the driver's logging imports.
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != HERE]
+sys.path.insert(0, os.path.join(HERE, "..", "tests", "lib"))
+
+import argparse  # noqa: E402
+import random  # noqa: E402
+import subprocess  # noqa: E402
+import time  # noqa: E402
+
+import wctest  # noqa: E402
+
+KEYSPACE = "bench%d" % os.getpid()
+DESIGN = ("user_id TEXT, liked_at INTEGER, item_id INTEGER, title TEXT, "
+          "PRIMARY KEY ((user_id), liked_at DESC, item_id)")
+
+
+def progress(msg):
+    print("cassandra bench: " + msg, flush=True)
+
+
+def likes(n, seed):
+    rng = random.Random(seed)
+    for i in range(n):
+        yield ("u%07d" % (i // 100), 1364248490 + rng.randint(0, 10 ** 7), i,
+               "item %d" % rng.randint(0, 99999))
+
+
+def timed(fn):
+    t = time.perf_counter()
+    out = fn()
+    return out, time.perf_counter() - t
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rows", type=int, default=1000000)
+    ap.add_argument("--reads", type=int, default=1000)
+    ap.add_argument("--extension", default="./widecol")
+    ap.add_argument("--cassandra", default="./widecol_cassandra")
+    args = ap.parse_args()
+    started = None
+    if not os.environ.get("WIDECOL_CASSANDRA"):
+        os.environ.setdefault("WIDECOL_CASSANDRA_DIR", "build/cassandra-bench")
+        out = subprocess.run(["sh", "tests/servers/cassandra.sh", "start"], check=True,
+                             capture_output=True, text=True).stdout
+        for line in out.split():
+            k, v = line.split("=", 1)
+            os.environ[k] = v
+        started = True
+    try:
+        return run(args)
+    finally:
+        if started:
+            subprocess.run(["sh", "tests/servers/cassandra.sh", "stop"], check=False)
+
+
+def run(args):
+    from cassandra.concurrent import execute_concurrent_with_args
+    from cassandra.query import SimpleStatement
+    from cassandra_session import connect, make_keyspace
+    n = args.rows
+    cluster, session = connect()
+    make_keyspace(session, KEYSPACE)
+    db = wctest.connect(args.extension, isolation_level=None)
+    db.load_extension(args.cassandra)
+    db.execute("CREATE TEMP TABLE src(user_id TEXT, liked_at INTEGER, item_id INTEGER, title TEXT)")
+    db.executemany("INSERT INTO src VALUES (?, ?, ?, ?)", likes(n, 1))
+    rows = db.execute("SELECT * FROM src").fetchall()
+    db.execute("CREATE VIRTUAL TABLE w USING widecol(%s, STORAGE CASSANDRA '%s.w')"
+               % (DESIGN, KEYSPACE))
+    db.execute("CREATE VIRTUAL TABLE plain USING widecol(%s)" % DESIGN)
+    ddl = db.execute("SELECT widecol_ddl('plain', 'cql')").fetchone()[0].strip().rstrip(";")
+    session.set_keyspace(KEYSPACE)
+    for name in ("d", "w_cas", "d_cas"):
+        session.execute(ddl.replace('CREATE TABLE "plain"', 'CREATE TABLE "%s"' % name))
+    db.execute("CREATE VIRTUAL TABLE w_cas USING widecol(%s, STORAGE CASSANDRA '%s.w_cas' "
+               "EXTERNAL)" % (DESIGN, KEYSPACE))
+    insert = session.prepare("INSERT INTO d (user_id, liked_at, item_id, title) VALUES (?, ?, ?, ?)")
+    insert_cas = session.prepare("INSERT INTO d_cas (user_id, liked_at, item_id, title) "
+                                 "VALUES (?, ?, ?, ?) IF NOT EXISTS")
+    progress("%d rows made; loading" % n)
+
+    _, tw = timed(lambda: db.execute("INSERT OR REPLACE INTO w SELECT * FROM src"))
+    _, td = timed(lambda: execute_concurrent_with_args(session, insert, rows, concurrency=100))
+    print("load (upserts), %d rows: widecol %.0f rows/s, driver %.0f rows/s: %.2fx"
+          % (n, n / tw, n / td, td / tw), flush=True)
+    same = db.execute("SELECT count(*) FROM w").fetchone()[0]
+    db.execute("CREATE VIRTUAL TABLE d USING widecol(%s, STORAGE CASSANDRA '%s.d' EXTERNAL)"
+               % (DESIGN, KEYSPACE))
+    differ = db.execute("SELECT count(*) FROM (SELECT * FROM d EXCEPT SELECT * FROM src)").fetchone()[0]
+    if same != n or differ:
+        print("cassandra bench: FAILED: widecol's table holds %d rows of %d; the driver's, "
+              "%d rows not loaded" % (same, n, differ))
+        return 1
+
+    m = max(1, n // 10)
+    _, tw = timed(lambda: db.execute("INSERT INTO w_cas SELECT * FROM src LIMIT %d" % m))
+    _, td = timed(lambda: execute_concurrent_with_args(session, insert_cas, rows[:m],
+                                                       concurrency=100))
+    print("plain INSERT (IF NOT EXISTS), %d rows: widecol %.0f rows/s, driver %.0f rows/s: %.2fx"
+          % (m, m / tw, m / td, td / tw), flush=True)
+
+    rng = random.Random(2)
+    users = ["u%07d" % rng.randint(0, (n - 1) // 100) for _ in range(args.reads)]
+    since = 1364248490 + 5 * 10 ** 6
+    slice_w = "SELECT * FROM w WHERE user_id = ? AND liked_at > ?"
+    slice_d = session.prepare("SELECT * FROM d WHERE user_id = ? AND liked_at > ?")
+    got_w, tw = timed(lambda: sum(len(db.execute(slice_w, (u, since)).fetchall()) for u in users))
+    got_d, td = timed(lambda: sum(len(list(session.execute(slice_d, (u, since)))) for u in users))
+    print("one partition's slice, %d users (%d rows): widecol %.2f ms each, driver %.2f ms each: "
+          "%.2fx" % (len(users), got_w, 1000 * tw / len(users), 1000 * td / len(users), td / tw),
+          flush=True)
+    if got_w != got_d:
+        print("cassandra bench: FAILED: the slices gave %d rows, the driver's %d" % (got_w, got_d))
+        return 1
+
+    got_w, tw = timed(lambda: sum(1 for _ in db.execute("SELECT * FROM w")))
+    got_d, td = timed(lambda: sum(1 for _ in session.execute(
+        SimpleStatement("SELECT * FROM d", fetch_size=5000))))
+    print("token-range scan, %d rows: widecol %.0f rows/s, driver %.0f rows/s: %.2fx"
+          % (got_w, got_w / tw, got_d / td, td / tw), flush=True)
+
+    keys = [rows[rng.randrange(n)][:3] for _ in range(args.reads)]
+    point_w = "SELECT title FROM w WHERE user_id = ? AND liked_at = ? AND item_id = ?"
+    point_d = session.prepare("SELECT title FROM d WHERE user_id = ? AND liked_at = ? "
+                              "AND item_id = ?")
+    got_w, tw = timed(lambda: sum(len(db.execute(point_w, k).fetchall()) for k in keys))
+    got_d, td = timed(lambda: sum(len(list(session.execute(point_d, k))) for k in keys))
+    print("point reads, %d: widecol %.2f ms each (%d found), driver %.2f ms each (%d found): "
+          "%.2fx" % (len(keys), 1000 * tw / len(keys), got_w, 1000 * td / len(keys), got_d,
+                     td / tw), flush=True)
+    db.close()
+    session.execute('DROP KEYSPACE "%s"' % KEYSPACE)
+    cluster.shutdown()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
