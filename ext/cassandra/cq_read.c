@@ -213,7 +213,8 @@ static int samePartition(CqCursor *pCur){
   int i, bSame = pCur->nPartKey > 0;
   for(i = 0; i < p->nPart; i++){
     int n;
-    const unsigned char *a = cqCell(&pCur->res, pCur->iRow, p->aiKey[i], &n);
+    const unsigned char *a = cqCell(&pCur->res, pCur->iRow,
+                                    p->aiCqlPos[p->aiKey[i]], &n);
     if( n < 0 ) n = 0;
     if( bSame && (iOff + 4 + n > pCur->part.n
                   || memcmp(&pCur->part.a[iOff], &n, 4) != 0
@@ -231,31 +232,37 @@ static int samePartition(CqCursor *pCur){
   return bSame && !pCur->part.bOom;
 }
 
-/* Makes the row key of row pCur->iRow; SQLITE_OK, or an error for a row
-** the design cannot hold (written by another client).  The rows of a
-** partition share its token and fields: those bytes are made once (the
-** token's hash is most of a key's cost on a scan). */
+/* Makes the key of row pCur->iRow (a row key; on an index's table, the
+** index key followed by the entry's rowkey);
+** SQLITE_OK, or an error for a row the design cannot hold (written by
+** another client).  The rows of a partition share its token and fields:
+** those bytes are made once (the token's hash is most of a key's cost on
+** a scan). */
 static int rowKey(CqCursor *pCur){
   CqTable *p = (CqTable*)pCur->base.pVtab;
-  const WcSchema *pS = p->pS;
+  const WcSchema *pKey = p->pKeyS;
   char *zErr = 0;
   int i, rc = WC_OK, iFirst;
-  for(i = 0; i < pS->nCol; i++){
-    int n;
+  for(i = 0; i < p->nCqlCol; i++){
+    int n, iCol = p->aiCqlCol[i];
     const unsigned char *a = cqCell(&pCur->res, pCur->iRow, i, &n);
-    if( cqCellValue(p->aType[i], a, n, &pCur->aVal[i]) ){
+    if( cqCellValue(p->aType[iCol], a, n, &pCur->aVal[iCol]) ){
       return cqTableError(p, SQLITE_CORRUPT, "Cassandra's column %s holds a "
-                        "value that is not a %s", pS->aCol[i].zName,
-                        cqColumnTypeName(p->aType[i]));
+                        "value that is not a %s", cqColumnName(p, iCol),
+                        cqColumnTypeName(p->aType[iCol]));
     }
   }
   iFirst = samePartition(pCur) ? 1 + p->nPart : 0;
   pCur->key.n = iFirst ? pCur->nPartKey : 0;
   if( iFirst == 0 ) pCur->nPartKey = 0;
-  for(i = iFirst; i < pS->nElem && rc == WC_OK; i++){
-    rc = wcEncodeElement(pS, p->pHasher, i, pCur->aVal, 0, &pCur->key, &zErr);
-    wcAppendSeparator(pS, i, &pCur->key);
+  for(i = iFirst; i < pKey->nElem && rc == WC_OK; i++){
+    rc = wcEncodeElement(pKey, p->pHasher, i, pCur->aVal, 0, &pCur->key, &zErr);
+    wcAppendSeparator(pKey, i, &pCur->key);
     if( i == p->nPart && rc == WC_OK ) pCur->nPartKey = pCur->key.n;
+  }
+  if( rc == WC_OK && p->iIndex >= 0 ){
+    const WcValue *pRow = &pCur->aVal[p->pS->nCol];
+    wcBufAppend(&pCur->key, pRow->a, pRow->n);
   }
   if( rc == WC_NOMEM || pCur->key.bOom || pCur->part.bOom ){
     sqlite3_free(zErr);
@@ -263,13 +270,12 @@ static int rowKey(CqCursor *pCur){
   }
   if( rc == WC_OK && pCur->key.n > WC_MAX_KEY_BYTES ){
     rc = WC_NOFIT;
-    zErr = sqlite3_mprintf("its row key would be %lld bytes, more than the "
-                           "%d allowed", (long long)pCur->key.n,
-                           WC_MAX_KEY_BYTES);
+    zErr = sqlite3_mprintf("its key would be %lld bytes, more than the %d "
+                           "allowed", (long long)pCur->key.n, WC_MAX_KEY_BYTES);
   }
   if( rc != WC_OK ){
     pCur->nPartKey = 0;
-    return cqTableError(p, SQLITE_CORRUPT, "a row in Cassandra has no row key "
+    return cqTableError(p, SQLITE_CORRUPT, "a row in Cassandra has no key "
                       "of the design (written by another client?): %z", zErr);
   }
   return SQLITE_OK;
@@ -315,7 +321,7 @@ static int settle(CqCursor *pCur){
 static int64_t tokenOf(const CqTable *p, const WcBuf *pKey, int bHigh){
   uint64_t v = 0;
   int i;
-  if( p->pS->eEncoding == WC_ENCODING_BINARY ){
+  if( p->pKeyS->eEncoding == WC_ENCODING_BINARY ){
     for(i = 0; i < 8; i++){
       unsigned c = i < pKey->n ? pKey->a[i] : (bHigh ? 0xFF : 0x00);
       v = (v << 8) | c;
@@ -353,14 +359,15 @@ static int rangeQuery(CqCursor *pCur){
   memset(&buf, 0, sizeof(buf));
   sqlite3_str_appendf(pStr, "SELECT %s FROM %s", p->zColumns, p->zCqlName);
   if( pCur->bLo ){
-    rc = wcDecodePrefix(p->pS, pCur->lo.a, pCur->lo.n, 1 + p->nPart + 1,
+    rc = wcDecodePrefix(p->pKeyS, pCur->lo.a, pCur->lo.n, 1 + p->nPart + 1,
                         pCur->aVal, &buf, &nElem, &nUsed) == WC_NOMEM
          ? SQLITE_NOMEM : SQLITE_OK;
   }
   if( rc == SQLITE_OK && pCur->bLo && pCur->bHi && nElem >= 1 + p->nPart ){
     int64_t nPart = 0;
     for(i = 0; i <= p->nPart; i++){
-      nPart += wcElementSpan(p->pS, i, pCur->lo.a + nPart, pCur->lo.n - nPart);
+      nPart += wcElementSpan(p->pKeyS, i, pCur->lo.a + nPart,
+                             pCur->lo.n - nPart);
     }
     if( withinPartition(pCur->lo.a, nPart, &pCur->hi) ){
       sqlite3_str_appendf(pStr, " WHERE %s", p->zPartWhere);
@@ -371,9 +378,8 @@ static int rangeQuery(CqCursor *pCur){
         /* The first clustering column from the lower end: a bound in the
         ** column's order (DESC: from above). */
         int iCol = p->aiKey[p->nPart];
-        const WcColumn *pCol = &p->pS->aCol[iCol];
-        sqlite3_str_appendf(pStr, " AND \"%w\" %s ?", pCol->zName,
-            p->pS->aElem[pCol->iElem].eOrder == WC_ORDER_DESC ? "<=" : ">=");
+        sqlite3_str_appendf(pStr, " AND \"%w\" %s ?", p->pS->aCol[iCol].zName,
+                            cqKeyDesc(p, iCol) ? "<=" : ">=");
         addKeyArg(pCur, p, iCol, &pCur->aVal[iCol]);
       }
       wcBufFree(&buf);
@@ -423,7 +429,7 @@ int cqFilter(sqlite3_vtab_cursor *pCursor, int idxNum,
     int n = sqlite3_value_bytes(argv[0]), i;
     memset(&buf, 0, sizeof(buf));
     if( sqlite3_value_type(argv[0]) != SQLITE_BLOB
-     || wcDecodeKey(p->pS, p->pHasher, a, n, pCur->aVal, &buf, 0) != WC_OK ){
+     || cqDecodeKey(p, a, n, pCur->aVal, &buf) != WC_OK ){
       /* No row has a key the design cannot make. */
       wcBufFree(&buf);
       return SQLITE_OK;
@@ -475,12 +481,13 @@ int cqEof(sqlite3_vtab_cursor *pCursor){
 int cqColumn(sqlite3_vtab_cursor *pCursor, sqlite3_context *ctx,
                     int i){
   CqCursor *pCur = (CqCursor*)pCursor;
+  CqTable *p = (CqTable*)pCursor->pVtab;
   const WcValue *pV;
   if( i == 0 ){
     sqlite3_result_blob(ctx, pCur->key.a, (int)pCur->key.n, SQLITE_TRANSIENT);
     return SQLITE_OK;
   }
-  pV = &pCur->aVal[i - 1];
+  pV = &pCur->aVal[p->aiCqlCol[i - 1]];
   switch( pV->eType ){
     case SQLITE_INTEGER: sqlite3_result_int64(ctx, pV->i); break;
     case SQLITE_FLOAT:   sqlite3_result_double(ctx, pV->r); break;

@@ -56,24 +56,24 @@ static char *createCql(const CqTable *p){
   char *zComment = ownerComment(p), *zLit = zComment ? cqlString(zComment) : 0;
   int i;
   sqlite3_str_appendf(pStr, "CREATE TABLE %s (", p->zCqlName);
-  for(i = 0; i < p->pS->nCol; i++){
-    sqlite3_str_appendf(pStr, "\"%w\" %s, ", p->pS->aCol[i].zName,
-                        cqColumnTypeName(p->aType[i]));
+  for(i = 0; i < p->nCqlCol; i++){
+    int iCol = p->aiCqlCol[i];
+    sqlite3_str_appendf(pStr, "\"%w\" %s, ", cqColumnName(p, iCol),
+                        cqColumnTypeName(p->aType[iCol]));
   }
   sqlite3_str_appendall(pStr, "PRIMARY KEY ((");
   for(i = 0; i < p->nKey; i++){
     if( i == p->nPart ) sqlite3_str_appendall(pStr, ")");
     sqlite3_str_appendf(pStr, "%s\"%w\"", i ? ", " : "",
-                        p->pS->aCol[p->aiKey[i]].zName);
+                        cqColumnName(p, p->aiKey[i]));
   }
   if( p->nKey == p->nPart ) sqlite3_str_appendall(pStr, ")");
   sqlite3_str_appendall(pStr, "))");
   for(i = p->nPart; i < p->nKey; i++){
-    const WcColumn *pCol = &p->pS->aCol[p->aiKey[i]];
     sqlite3_str_appendf(pStr, "%s\"%w\" %s", i == p->nPart
-                        ? " WITH CLUSTERING ORDER BY (" : ", ", pCol->zName,
-                        p->pS->aElem[pCol->iElem].eOrder == WC_ORDER_DESC
-                        ? "DESC" : "ASC");
+                        ? " WITH CLUSTERING ORDER BY (" : ", ",
+                        cqColumnName(p, p->aiKey[i]),
+                        cqKeyDesc(p, p->aiKey[i]) ? "DESC" : "ASC");
   }
   sqlite3_str_appendf(pStr, "%s comment = %s", p->nKey > p->nPart
                       ? ") AND" : " WITH", zLit ? zLit : "''");

@@ -59,17 +59,27 @@ struct CqTable {
   int bExternal;
   WcSchema *pS;         /* The design (DESIGN), for the keys */
   RkHasher *pHasher;
-  int *aType;           /* CQ_TYPE_* of each column */
+  /* The table of rows, keyed by the row key (iIndex -1), or of an INDEX's
+  ** entries, keyed by the index key followed by the row key (ENTRIES OF
+  ** '<table>' iIndex): pKeyS is the key that leads. */
+  int iIndex;
+  const WcSchema *pKeyS;
+  int nCqlCol;          /* The CQL table's columns, in the virtual table's
+                        ** order after the keys: aiCqlCol[] of the design */
+  int *aiCqlCol;
+  int *aiCqlPos;        /* Per column of the design: its place among them,
+                        ** or -1 */
+  int *aType;           /* CQ_TYPE_* of each column of the design (and
+                        ** of the pseudo-column nCol, an entry's rowkey) */
+  unsigned char *abKey; /* Per column of the design: in the primary key */
   int nPart;            /* aiKey[0..nPart): the partition key's columns */
   int nKey;             /* aiKey[nPart..nKey): the clustering columns */
   int *aiKey;
-  char *zColumns;       /* "c1", "c2", ... every column, quoted */
+  char *zColumns;       /* "c1", "c2", ... the CQL table's columns, quoted */
   char *zKeyWhere;      /* "p" = ? AND "c" = ? ...: one row */
   char *zPartWhere;     /* "p" = ? ...: one partition */
   char *zToken;         /* token("p", ...) */
 };
-
-/* The widecol table's name, for messages. */
 
 /* cq_conn.c: connecting, and what a failed call becomes. */
 void cqSharedFree(void *pShared);
@@ -100,6 +110,18 @@ int cqPutValue(CqTable *p, int iCol, sqlite3_value *pVal, WcBuf *pBuf,
 void cqPutKeyValue(CqTable *p, int iCol, const WcValue *pV, WcBuf *pBuf,
                    int *pn);
 int cqCellValue(int eType, const unsigned char *a, int n, WcValue *pV);
+
+/* cq_table.c: the key columns' values of a key of this table (a row key,
+** or an index key followed by a row key, the pseudo-column pS->nCol) into
+** aVal[] (pS->nCol + 1 of them), their bytes in pBuf: WC_OK, or WC_NOFIT
+** for a key no row can have, or WC_NOMEM.  A column's name (the
+** pseudo-column's, "rowkey"). */
+int cqDecodeKey(CqTable *p, const unsigned char *a, int64_t n, WcValue *aVal,
+                WcBuf *pBuf);
+const char *cqColumnName(const CqTable *p, int iCol);
+/* True if key column iCol is a DESC clustering column: its field in the
+** leading key (else in the row key) is. */
+int cqKeyDesc(const CqTable *p, int iCol);
 
 /* cq_schema.c: the CQL table made (and its keyspace) and dropped. */
 int cqCreateRemote(CqTable *p);

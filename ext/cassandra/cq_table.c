@@ -13,8 +13,10 @@
 #include "cassandra/cq_store.h"
 SQLITE_EXTENSION_INIT3
 
+#include "key/wc_decode.h"
 #include "util/wc_ask.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* The next word of *pz (a quoted one unquoted), or NULL at the end. */
@@ -93,6 +95,7 @@ static char *parseArgs(CqTable *p, int argc, const char *const *argv,
   p->zKeyspace[zDot - p->zKeyspace] = 0;
   p->zCqlName = sqlite3_mprintf("\"%w\".\"%w\"", p->zKeyspace, p->zCqlTable);
   p->zSuffix = sqlite3_mprintf("");
+  p->iIndex = -1;
   for(i = 5; i < argc && zErr == 0; i++){
     char *zWord;
     z = argv[i];
@@ -111,8 +114,18 @@ static char *parseArgs(CqTable *p, int argc, const char *const *argv,
       p->zSuffix = nextWord(&z);
     }else if( sqlite3_stricmp(zWord, "EXTERNAL") == 0 ){
       p->bExternal = 1;
-    }else if( sqlite3_stricmp(zWord, "ENTRIES") == 0
-           || sqlite3_stricmp(zWord, "EXISTING") == 0
+    }else if( sqlite3_stricmp(zWord, "ENTRIES") == 0 ){
+      /* ENTRIES OF '<the row table>' <i>: INDEX i's entries. */
+      char *zOf = nextWord(&z), *zOn = nextWord(&z), *zI = nextWord(&z);
+      p->iIndex = zI ? atoi(zI) : -1;
+      if( zI == 0 || p->iIndex < 0 ){
+        zErr = sqlite3_mprintf("widecol_cassandra %s: ENTRIES OF names the "
+                               "row table and an INDEX's number", p->zName);
+      }
+      sqlite3_free(zOf);
+      sqlite3_free(zOn);
+      sqlite3_free(zI);
+    }else if( sqlite3_stricmp(zWord, "EXISTING") == 0
            || sqlite3_stricmp(zWord, "ROWTIME") == 0 ){
       zErr = sqlite3_mprintf("widecol_cassandra %s: %s is not kept on "
                              "Cassandra", p->zName, zWord);
@@ -127,41 +140,78 @@ static char *parseArgs(CqTable *p, int argc, const char *const *argv,
   }
   if( zErr == 0 ) zErr = parseDesign(p, zDesign);
   sqlite3_free(zDesign);
+  if( zErr == 0 && p->iIndex >= p->pS->nIndex ){
+    zErr = sqlite3_mprintf("widecol_cassandra %s: the design has no INDEX "
+                           "%d", p->zName, p->iIndex);
+  }
   return zErr;
 }
 
-/* The key's columns (the partition key's, then the clustering columns),
-** each column's CQL type, and the CQL fragments the calls use. */
+/* Adds column iCol to the key's columns, once. */
+static void keyAdd(CqTable *p, int iCol){
+  int i;
+  for(i = 0; i < p->nKey && p->aiKey[i] != iCol; i++){}
+  if( i == p->nKey ) p->aiKey[p->nKey++] = iCol;
+}
+
+/* The CQL table's columns and key, each column's CQL type, and the CQL
+** fragments the calls use.  The row table's key: the partition key's
+** columns, then the clustering columns.  An index's table: the index
+** key's, then its entry's row key as a blob, "rowkey" (the pseudo-column
+** pS->nCol, first of its columns), so that the entries of one index key
+** sort by the row key's bytes, as widecol's index keys do. */
 static int describeKey(CqTable *p){
   const WcSchema *pS = p->pS;
-  const WcElement *pTok = &pS->aElem[0];
-  sqlite3_str *pCols = sqlite3_str_new(0), *pKey = sqlite3_str_new(0);
+  const WcSchema *pKey = p->iIndex >= 0 ? pS->aIndex[p->iIndex].pKey : pS;
+  sqlite3_str *pCols = sqlite3_str_new(0), *pWhere = sqlite3_str_new(0);
   sqlite3_str *pPart = sqlite3_str_new(0), *pTokArgs = sqlite3_str_new(0);
   int i;
+  p->pKeyS = pKey;
   p->aType = sqlite3_malloc64(sizeof(int) * ((size_t)pS->nCol + 1));
-  p->aiKey = sqlite3_malloc64(sizeof(int) * ((size_t)pS->nElem + 1));
-  if( p->aType == 0 || p->aiKey == 0 ) return SQLITE_NOMEM;
+  p->aiCqlCol = sqlite3_malloc64(sizeof(int) * ((size_t)pS->nCol + 1));
+  p->aiCqlPos = sqlite3_malloc64(sizeof(int) * ((size_t)pS->nCol + 1));
+  p->abKey = sqlite3_malloc64((size_t)pS->nCol + 1);
+  p->aiKey = sqlite3_malloc64(sizeof(int) * ((size_t)pS->nCol + 1));
+  if( !p->aType || !p->aiCqlCol || !p->aiCqlPos || !p->abKey || !p->aiKey ){
+    return SQLITE_NOMEM;
+  }
+  memset(p->abKey, 0, (size_t)pS->nCol + 1);
+  p->aType[pS->nCol] = CQ_TYPE_BLOB;
+  p->aiCqlPos[pS->nCol] = -1;
+  if( p->iIndex >= 0 ){
+    p->aiCqlPos[pS->nCol] = 0;
+    p->aiCqlCol[p->nCqlCol++] = pS->nCol;
+  }
   for(i = 0; i < pS->nCol; i++){
     p->aType[i] = cqColumnType(pS->aCol[i].cAff);
-    sqlite3_str_appendf(pCols, "%s\"%w\"", i ? ", " : "", pS->aCol[i].zName);
+    p->aiCqlPos[i] = -1;
+    if( p->iIndex >= 0 && !pS->aIndex[p->iIndex].abStored[i] ) continue;
+    p->aiCqlPos[i] = p->nCqlCol;
+    p->aiCqlCol[p->nCqlCol++] = i;
   }
-  p->nPart = pTok->nSaltCol;
-  for(i = 1; i < pS->nElem; i++) p->aiKey[p->nKey++] = pS->aElem[i].iCol;
+  for(i = 0; i < p->nCqlCol; i++){
+    sqlite3_str_appendf(pCols, "%s\"%w\"", i ? ", " : "",
+                        cqColumnName(p, p->aiCqlCol[i]));
+  }
+  p->nPart = pKey->aElem[0].nSaltCol;
+  for(i = 1; i < pKey->nElem; i++) keyAdd(p, pKey->aElem[i].iCol);
+  if( p->iIndex >= 0 ) keyAdd(p, pS->nCol);
   if( p->nKey > CQ_MAX_ARGS ){
     cqTableError(p, SQLITE_TOOBIG, "a key of %d columns; a table on Cassandra "
                "has at most %d", p->nKey, CQ_MAX_ARGS);
     return SQLITE_TOOBIG;
   }
   for(i = 0; i < p->nKey; i++){
-    const char *zCol = pS->aCol[p->aiKey[i]].zName;
-    sqlite3_str_appendf(pKey, "%s\"%w\" = ?", i ? " AND " : "", zCol);
+    const char *zCol = cqColumnName(p, p->aiKey[i]);
+    p->abKey[p->aiKey[i]] = 1;
+    sqlite3_str_appendf(pWhere, "%s\"%w\" = ?", i ? " AND " : "", zCol);
     if( i < p->nPart ){
       sqlite3_str_appendf(pPart, "%s\"%w\" = ?", i ? " AND " : "", zCol);
       sqlite3_str_appendf(pTokArgs, "%s\"%w\"", i ? ", " : "", zCol);
     }
   }
   p->zColumns = sqlite3_str_finish(pCols);
-  p->zKeyWhere = sqlite3_str_finish(pKey);
+  p->zKeyWhere = sqlite3_str_finish(pWhere);
   p->zPartWhere = sqlite3_str_finish(pPart);
   {
     char *zArgs = sqlite3_str_finish(pTokArgs);
@@ -174,6 +224,43 @@ static int describeKey(CqTable *p){
     return SQLITE_NOMEM;
   }
   return SQLITE_OK;
+}
+
+const char *cqColumnName(const CqTable *p, int iCol){
+  return iCol == p->pS->nCol ? "rowkey" : p->pS->aCol[iCol].zName;
+}
+
+int cqKeyDesc(const CqTable *p, int iCol){
+  const WcSchema *apKey[2];
+  int k, i;
+  apKey[0] = p->pKeyS;
+  apKey[1] = p->pS;
+  for(k = 0; k < 2; k++){
+    for(i = 1; i < apKey[k]->nElem; i++){
+      const WcElement *pE = &apKey[k]->aElem[i];
+      if( pE->eKind == WC_ELEM_COLUMN && pE->iCol == iCol ){
+        return pE->eOrder == WC_ORDER_DESC;
+      }
+    }
+  }
+  return 0;
+}
+
+int cqDecodeKey(CqTable *p, const unsigned char *a, int64_t n, WcValue *aVal,
+                WcBuf *pBuf){
+  WcValue *pRow = &aVal[p->pS->nCol];
+  int nElem = 0, rc;
+  int64_t nUsed = 0;
+  if( p->iIndex < 0 ) return wcDecodeKey(p->pS, p->pHasher, a, n, aVal, pBuf, 0);
+  rc = wcDecodePrefix(p->pKeyS, a, n, p->pKeyS->nElem, aVal, pBuf, &nElem,
+                      &nUsed);
+  if( rc != WC_OK ) return rc;
+  if( nElem < p->pKeyS->nElem || nUsed >= n ) return WC_NOFIT;
+  memset(pRow, 0, sizeof(*pRow));
+  pRow->eType = SQLITE_BLOB;
+  pRow->a = a + nUsed;
+  pRow->n = n - nUsed;
+  return WC_OK;
 }
 
 static void tableFree(CqTable *p){
@@ -190,6 +277,9 @@ static void tableFree(CqTable *p){
   wcSchemaFree(p->pS);
   rkHasherFree(p->pHasher);
   sqlite3_free(p->aType);
+  sqlite3_free(p->aiCqlCol);
+  sqlite3_free(p->aiCqlPos);
+  sqlite3_free(p->abKey);
   sqlite3_free(p->aiKey);
   sqlite3_free(p->zColumns);
   sqlite3_free(p->zKeyWhere);
@@ -213,20 +303,25 @@ static int cqInit(sqlite3 *db, void *pAux, int argc, const char *const *argv,
   p->zName = sqlite3_mprintf("%s", argv[2]);
   zErr = p->zName ? parseArgs(p, argc, argv, &nCol)
                   : sqlite3_mprintf("out of memory");
-  if( zErr == 0 && nCol != p->pS->nCol ){
-    zErr = sqlite3_mprintf("widecol_cassandra %s: %d columns, where the "
-                           "design has %d", p->zName, nCol, p->pS->nCol);
-  }
   if( zErr ){
     *pzErr = zErr;
     tableFree(p);
     return SQLITE_ERROR;
   }
   rc = describeKey(p);
+  /* An index's table's arguments name its rowkey apart: "rowkey _". */
+  if( rc == SQLITE_OK && nCol + (p->iIndex >= 0) != p->nCqlCol ){
+    *pzErr = sqlite3_mprintf("widecol_cassandra %s: %d columns, where the "
+                             "design's table has %d", p->zName, nCol,
+                             p->nCqlCol);
+    tableFree(p);
+    return SQLITE_ERROR;
+  }
   pDecl = sqlite3_str_new(0);
-  sqlite3_str_appendall(pDecl, "CREATE TABLE x(rowkey BLOB PRIMARY KEY");
-  for(i = 0; i < p->pS->nCol; i++){
-    sqlite3_str_appendf(pDecl, ", \"%w\"", p->pS->aCol[i].zName);
+  sqlite3_str_appendf(pDecl, "CREATE TABLE x(%s BLOB PRIMARY KEY",
+                      p->iIndex >= 0 ? "ikey" : "rowkey");
+  for(i = 0; i < p->nCqlCol; i++){
+    sqlite3_str_appendf(pDecl, ", \"%w\"", cqColumnName(p, p->aiCqlCol[i]));
   }
   sqlite3_str_appendall(pDecl, ") WITHOUT ROWID");
   zDecl = sqlite3_str_finish(pDecl);

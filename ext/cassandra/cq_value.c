@@ -61,8 +61,15 @@ static int realDecimal(double r, int64_t *piUnscaled, int32_t *piScale){
 ** message set), or SQLITE_NOMEM. */
 int cqPutValue(CqTable *p, int iCol, sqlite3_value *pVal, WcBuf *pBuf,
                     int *pn){
-  const WcColumn *pCol = &p->pS->aCol[iCol];
   int eType = p->aType[iCol];
+  const WcColumn *pCol;
+  if( iCol == p->pS->nCol ){
+    /* An index entry's rowkey, as widecol made it. */
+    *pn = sqlite3_value_bytes(pVal);
+    wcBufAppend(pBuf, sqlite3_value_blob(pVal), *pn);
+    return pBuf->bOom ? SQLITE_NOMEM : SQLITE_OK;
+  }
+  pCol = &p->pS->aCol[iCol];
   sqlite3_value *pCopy = 0;
   int64_t n0 = pBuf->n;
   WcValue v;

@@ -29,8 +29,22 @@ struct CqWrite {
   int iStream;
   int bCas;             /* An INSERT IF NOT EXISTS: [applied] says */
   CqTable *pTable;      /* Whose write (waited for before it goes) */
-  WcBuf key;            /* Its row key, for the message of a used key */
+  uint32_t hKey;        /* Its key's hash (wcBytesHash) */
+  WcBuf key;            /* Its key, for the message of a used key */
 };
+
+/* True if a write to key aKey[0..nKey) of table p is in flight.  Cassandra
+** works on the requests in flight side by side, so a second write to a
+** key must wait for the first (a DELETE, then the INSERT of an UPDATE's
+** index entry; a lightweight transaction sees only what was applied). */
+static int keyInFlight(CqShared *pSh, CqTable *p, uint32_t hKey){
+  int i;
+  for(i = 0; i < pSh->nWrite; i++){
+    const CqWrite *pW = &pSh->aWrite[(pSh->iFirst + i) % CQ_WINDOW];
+    if( pW->hKey == hKey && pW->pTable == p ) return 1;
+  }
+  return 0;
+}
 
 /* The message of an INSERT whose key is in use, as widecol words it:
 ** the key's columns and values. */
@@ -41,12 +55,11 @@ static char *keyInUse(CqTable *p, const WcBuf *pKey){
   char *zCols, *zVals, *zMsg;
   int i;
   memset(&dec, 0, sizeof(dec));
-  if( aVal && wcDecodeKey(p->pS, p->pHasher, pKey->a, pKey->n, aVal, &dec,
-                          0) == WC_OK ){
+  if( aVal && cqDecodeKey(p, pKey->a, pKey->n, aVal, &dec) == WC_OK ){
     for(i = 0; i < p->nKey; i++){
       char *z = wcValueDescribe(&aVal[p->aiKey[i]], 0);
       sqlite3_str_appendf(pCols, "%s%s", i ? ", " : "",
-                          p->pS->aCol[p->aiKey[i]].zName);
+                          cqColumnName(p, p->aiKey[i]));
       sqlite3_str_appendf(pVals, "%s%s", i ? ", " : "", z ? z : "?");
       sqlite3_free(z);
     }
@@ -160,13 +173,16 @@ void cqWritesFree(CqShared *pSh){
   sqlite3_free(pSh->zKept);
 }
 
-/* Runs zCql with values buf/an[0..n): in flight, or (bNow) waited for,
-** its answer in *pRes.  pKey: the row's key, for an INSERT IF NOT EXISTS
-** in flight (bCas). */
+/* Runs zCql with values buf/an[0..n), the write of key pKey: in flight,
+** or (bNow) waited for, its answer in *pRes.  bCas: an INSERT IF NOT
+** EXISTS, whose [applied] says whether the key was free. */
 static int runWrite(CqTable *p, const char *zCql, WcBuf *pBuf, const int *an,
-                    int n, int bNow, int bCas, const WcBuf *pKey,
+                    int n, int bNow, int bCas, sqlite3_value *pKey,
                     const char *zDoing, CqResult *pRes){
   CqShared *pSh = p->pShared;
+  const unsigned char *aKey = sqlite3_value_blob(pKey);
+  int nKey = sqlite3_value_bytes(pKey);
+  uint32_t hKey = wcBytesHash(aKey ? aKey : (const unsigned char*)"", nKey);
   CqValue *aVal = sqlite3_malloc64(sizeof(CqValue) * ((size_t)n + 1));
   CqStmt *pStmt = 0;
   CqConn *pConn = 0;
@@ -199,6 +215,7 @@ static int runWrite(CqTable *p, const char *zCql, WcBuf *pBuf, const int *an,
     awaitOldest(pSh);
     rc = report(pSh, p);
   }
+  if( rc == SQLITE_OK && keyInFlight(pSh, p, hKey) ) rc = cqWritesDone(p);
   if( rc == SQLITE_OK ) rc = cqConnection(p, &pConn);
   if( rc == SQLITE_OK ) rc = cqPrepared(p, zCql, &pStmt, pRes);
   if( rc == SQLITE_OK ){
@@ -211,8 +228,9 @@ static int runWrite(CqTable *p, const char *zCql, WcBuf *pBuf, const int *an,
     }else{
       pW->bCas = bCas;
       pW->pTable = p;
+      pW->hKey = hKey;
       wcBufClear(&pW->key);
-      if( bCas ) wcBufAppend(&pW->key, pKey->a, pKey->n);
+      if( bCas ) wcBufAppend(&pW->key, aKey, nKey);
       pSh->nWrite++;
       if( pW->key.bOom ) rc = SQLITE_NOMEM;
     }
@@ -229,8 +247,8 @@ static int keyArgs(CqTable *p, sqlite3_value *pKey, WcValue *aVal,
   int i, rc;
   memset(&dec, 0, sizeof(dec));
   rc = sqlite3_value_type(pKey) == SQLITE_BLOB
-     ? wcDecodeKey(p->pS, p->pHasher, sqlite3_value_blob(pKey),
-                   sqlite3_value_bytes(pKey), aVal, &dec, 0)
+     ? cqDecodeKey(p, sqlite3_value_blob(pKey), sqlite3_value_bytes(pKey),
+                   aVal, &dec)
      : WC_NOFIT;
   if( rc == WC_OK ){
     for(i = 0; i < p->nKey; i++){
@@ -253,7 +271,7 @@ static int writeDelete(CqTable *p, sqlite3_value *pKey, WcValue *aVal,
   memset(&res, 0, sizeof(res));
   rc = an && zCql ? keyArgs(p, pKey, aVal, &buf, an) : SQLITE_NOMEM;
   if( rc == SQLITE_OK ){
-    rc = runWrite(p, zCql, &buf, an, p->nKey, bNow, 0, 0, "a DELETE", &res);
+    rc = runWrite(p, zCql, &buf, an, p->nKey, bNow, 0, pKey, "a DELETE", &res);
   }
   if( rc == SQLITE_NOTFOUND ) rc = SQLITE_OK;
   cqResultClear(&res);
@@ -268,7 +286,7 @@ static int writeDelete(CqTable *p, sqlite3_value *pKey, WcValue *aVal,
 static int writeInsert(CqTable *p, sqlite3_value *pKey,
                        sqlite3_value **apCol, int bReplace, int bNow){
   sqlite3_str *pStr = sqlite3_str_new(0);
-  int nCol = p->pS->nCol, i, rc = SQLITE_OK;
+  int nCol = p->nCqlCol, i, rc = SQLITE_OK;
   int *an = sqlite3_malloc64(sizeof(int) * ((size_t)nCol + 1));
   WcBuf buf, key;
   CqResult res;
@@ -283,14 +301,14 @@ static int writeInsert(CqTable *p, sqlite3_value *pKey,
   zCql = sqlite3_str_finish(pStr);
   if( zCql == 0 || an == 0 ) rc = SQLITE_NOMEM;
   for(i = 0; i < nCol && rc == SQLITE_OK; i++){
-    rc = cqPutValue(p, i, apCol[i], &buf, &an[i]);
+    rc = cqPutValue(p, p->aiCqlCol[i], apCol[i], &buf, &an[i]);
     /* A new row's NULL is a column never written: no tombstone, which
     ** reads would have to skip (INSERT OR REPLACE must clear it). */
     if( !bReplace && an[i] < 0 ) an[i] = CQ_UNSET;
   }
   if( rc == SQLITE_OK ){
     wcBufAppend(&key, sqlite3_value_blob(pKey), sqlite3_value_bytes(pKey));
-    rc = runWrite(p, zCql, &buf, an, nCol, bNow, !bReplace, &key,
+    rc = runWrite(p, zCql, &buf, an, nCol, bNow, !bReplace, pKey,
                   bReplace ? "an INSERT OR REPLACE" : "an INSERT (IF NOT "
                   "EXISTS)", &res);
   }
@@ -316,8 +334,8 @@ static int writeInsert(CqTable *p, sqlite3_value *pKey,
 static int writeUpdate(CqTable *p, sqlite3_value *pKey, sqlite3_value **apCol,
                        WcValue *aVal, int bNow){
   sqlite3_str *pStr = sqlite3_str_new(0);
-  int nCol = p->pS->nCol, i, n = 0, rc;
-  int *an = sqlite3_malloc64(sizeof(int) * ((size_t)nCol + 1));
+  int nCol = p->nCqlCol, i, n = 0, rc;
+  int *an = sqlite3_malloc64(sizeof(int) * ((size_t)nCol + p->nKey + 1));
   WcBuf buf;
   CqResult res;
   char *zCql;
@@ -326,10 +344,11 @@ static int writeUpdate(CqTable *p, sqlite3_value *pKey, sqlite3_value **apCol,
   sqlite3_str_appendf(pStr, "UPDATE %s SET ", p->zCqlName);
   rc = an ? SQLITE_OK : SQLITE_NOMEM;
   for(i = 0; i < nCol && rc == SQLITE_OK; i++){
-    if( p->pS->aCol[i].iElem >= 0 ) continue;
+    int iCol = p->aiCqlCol[i];
+    if( p->abKey[iCol] ) continue;
     sqlite3_str_appendf(pStr, "%s\"%w\" = ?", n ? ", " : "",
-                        p->pS->aCol[i].zName);
-    rc = cqPutValue(p, i, apCol[i], &buf, &an[n++]);
+                        cqColumnName(p, iCol));
+    rc = cqPutValue(p, iCol, apCol[i], &buf, &an[n++]);
   }
   sqlite3_str_appendf(pStr, " WHERE %s", p->zKeyWhere);
   zCql = sqlite3_str_finish(pStr);
@@ -337,7 +356,7 @@ static int writeUpdate(CqTable *p, sqlite3_value *pKey, sqlite3_value **apCol,
   if( rc == SQLITE_OK && n > 0 ){
     rc = keyArgs(p, pKey, aVal, &buf, an + n);
     if( rc == SQLITE_OK ){
-      rc = runWrite(p, zCql, &buf, an, n + p->nKey, bNow, 0, 0, "an UPDATE",
+      rc = runWrite(p, zCql, &buf, an, n + p->nKey, bNow, 0, pKey, "an UPDATE",
                     &res);
     }
     if( rc == SQLITE_NOTFOUND ) rc = SQLITE_OK;
@@ -359,10 +378,13 @@ int cqUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
   (void)piRowid;
   if( aVal == 0 ) return SQLITE_NOMEM;
   memset(aVal, 0, sizeof(WcValue) * ((size_t)p->pS->nCol + 1));
+  /* argv[2] the key, then the CQL table's columns (an index entry's
+  ** rowkey first). */
   if( argc == 1 ){
     rc = writeDelete(p, argv[0], aVal, bNow);
   }else if( sqlite3_value_type(argv[0]) == SQLITE_NULL ){
-    rc = writeInsert(p, argv[2], &argv[3], eConflict == SQLITE_REPLACE, bNow);
+    rc = writeInsert(p, argv[2], &argv[3],
+                     eConflict == SQLITE_REPLACE, bNow);
   }else{
     rc = writeUpdate(p, argv[0], &argv[3], aVal, bNow);
   }

@@ -1346,43 +1346,43 @@ static void checkExisting(Parse *p, int bCells){
 /* On a remote store each FAMILY is a column family, next to "_" (the
 ** other columns), and each INDEX a table of its own, <table>_idx_<index>:
 ** their names must be the engine's. */
-/* STORAGE CASSANDRA keeps each row as the CQL table its design means
-** (partition key, clustering columns in order, the other columns), so the
-** design must be one CQL can hold: Cassandra's form, each field a column
-** in value order.  Each refusal says what to write instead. */
-static void checkCassandra(Parse *p){
+/* A key kept as a CQL table's primary key (the row key, or an INDEX's):
+** Cassandra's form, each field a column in value order.  zKey names it in
+** messages ("the key", "INDEX by_item"). */
+static void checkCqlKey(Parse *p, const WcSchema *pKey, const char *zKey){
   WcSchema *pS = p->pSchema;
-  const WcElement *pTok = &pS->aElem[0];
+  const WcElement *pTok = &pKey->aElem[0];
   const char *zT = pS->zTable;
   int i, j;
-  if( pS->bExisting ){
-    parseError(p, "widecol %s: STORAGE CASSANDRA has no EXISTING: a CQL "
-               "table's columns are typed, not cells; copy the rows into a "
-               "widecol table instead (INSERT INTO ... SELECT ...)", zT);
-    return;
-  }
-  if( !pTok->bToken ){
+  if( !pTok->bToken && pKey == pS ){
     parseError(p, "widecol %s: STORAGE CASSANDRA keeps rows as the CQL table "
                "the design means, so the key must be in Cassandra's form: "
                "PRIMARY KEY ((partition columns), clustering columns), or "
                "ROWKEY(TOKEN(p, ...), p, ..., c, ...)", zT);
     return;
   }
+  if( !pTok->bToken ){
+    parseError(p, "widecol %s: STORAGE CASSANDRA keeps %s as a CQL table of "
+               "its own, so its key must be in Cassandra's form, led by the "
+               "token of its partition columns: %s(TOKEN(p, ...), p, ..., "
+               "c, ...)", zT, zKey, zKey);
+    return;
+  }
   for(i = 0; i < pTok->nSaltCol; i++){
-    const WcElement *pE = i + 1 < pS->nElem ? &pS->aElem[i + 1] : 0;
+    const WcElement *pE = i + 1 < pKey->nElem ? &pKey->aElem[i + 1] : 0;
     if( pE == 0 || pE->eKind != WC_ELEM_COLUMN
      || pE->iCol != pTok->aiSaltCol[i] ){
-      parseError(p, "widecol %s: STORAGE CASSANDRA needs the partition key's "
-                 "columns as the fields right after TOKEN(...), in its order, "
-                 "as PRIMARY KEY ((%s, ...), ...) writes them: a row is "
-                 "deleted by its key, which must hold the column %s", zT,
-                 pS->aCol[pTok->aiSaltCol[0]].zName,
+      parseError(p, "widecol %s: STORAGE CASSANDRA needs %s's partition "
+                 "columns as the fields right after TOKEN(...), in its "
+                 "order, as PRIMARY KEY ((%s, ...), ...) writes them: a row "
+                 "is deleted by its key, which must hold the column %s", zT,
+                 zKey, pS->aCol[pTok->aiSaltCol[0]].zName,
                  pS->aCol[pTok->aiSaltCol[i]].zName);
       return;
     }
   }
-  for(i = 1; i < pS->nElem; i++){
-    const WcElement *pE = &pS->aElem[i];
+  for(i = 1; i < pKey->nElem; i++){
+    const WcElement *pE = &pKey->aElem[i];
     if( pE->eKind != WC_ELEM_COLUMN ){
       parseError(p, "widecol %s: STORAGE CASSANDRA has no SALT or BUCKET "
                  "after the partition key: Cassandra's token spreads the "
@@ -1412,6 +1412,34 @@ static void checkCassandra(Parse *p){
       return;
     }
   }
+}
+
+/* STORAGE CASSANDRA keeps each row as the CQL table its design means
+** (partition key, clustering columns in order, the other columns), and
+** each INDEX as a CQL table of its own keyed by the index (eBay's
+** User_By_Item beside Item_By_User), so the design must be one CQL can
+** hold.  Each refusal says what to write instead. */
+static void checkCassandra(Parse *p){
+  WcSchema *pS = p->pSchema;
+  const char *zT = pS->zTable;
+  int i;
+  if( pS->bExisting ){
+    parseError(p, "widecol %s: STORAGE CASSANDRA has no EXISTING: a CQL "
+               "table's columns are typed, not cells; copy the rows into a "
+               "widecol table instead (INSERT INTO ... SELECT ...)", zT);
+    return;
+  }
+  checkCqlKey(p, pS, "the key");
+  for(i = 0; i < pS->nIndex && !p->zErr; i++){
+    char *zKey = sqlite3_mprintf("INDEX %s", pS->aIndex[i].zName);
+    if( zKey == 0 ){
+      parseError(p, "out of memory");
+      return;
+    }
+    checkCqlKey(p, pS->aIndex[i].pKey, zKey);
+    sqlite3_free(zKey);
+  }
+  if( p->zErr ) return;
   if( pS->nRandom ){
     parseError(p, "widecol %s: STORAGE CASSANDRA has no RANDOM(n): its number "
                "is no CQL column; add a clustering column the application "
@@ -1428,11 +1456,6 @@ static void checkCassandra(Parse *p){
     parseError(p, "widecol %s: STORAGE CASSANDRA does not take TTL yet "
                "(default_time_to_live is widecol_ddl(t, 'cql')'s); make the "
                "table without it", zT);
-  }else if( pS->nIndex > 0 ){
-    parseError(p, "widecol %s: STORAGE CASSANDRA does not keep INDEX %s yet "
-               "(its own CQL table, as eBay's User_By_Item); make that "
-               "table a widecol table of its own, keyed by what it asks "
-               "for", zT, pS->aIndex[0].zName);
   }else if( pS->nSplit > 0 ){
     parseError(p, "widecol %s: STORAGE CASSANDRA has no SPLITS: Cassandra "
                "places partitions on its ring by token; drop SPLITS", zT);

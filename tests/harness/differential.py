@@ -677,9 +677,10 @@ CASSANDRA_STORE = {"kind": "CASSANDRA", "engine": "Cassandra", "env": "WIDECOL_C
                    "prefix": "diff.", "cql_only": True, "no_existing": True}
 
 # Further designs in Cassandra's form for the Cassandra store: a
-# composite partition key with a DESC REAL clustering column, a BLOB
-# partition key (each column's values of one type, as CQL's columns are;
-# no -0.0, which CQL tells from 0.0 and SQLite does not).
+# composite partition key with a DESC REAL clustering column, eBay's likes
+# with User_By_Item as an INDEX (a CQL table of its own), a BLOB partition
+# key (each column's values of one type, as CQL's columns are; no -0.0,
+# which CQL tells from 0.0 and SQLite does not).
 CQL_DESIGNS = [
     dict(name="cql_scores",
          cols=[("board", "TEXT", lambda r: r.choice(["b", "bb", "b\u00e9", "Z"])),
@@ -689,6 +690,15 @@ CQL_DESIGNS = [
                ("note", "TEXT", lambda r: r.choice([None, "n", "nn"]))],
          rowkey="", primary="(board, season), score DESC, player",
          key=["board", "season", "score", "player"]),
+    dict(name="cql_liked",
+         cols=[("user_id", "TEXT", lambda r: r.choice(["u1", "u2", "u12", "a"])),
+               ("liked_at", "INTEGER", lambda r: r.randint(-5, 40)),
+               ("item_id", "INTEGER", lambda r: r.randint(0, 9)),
+               ("title", "TEXT", lambda r: r.choice([None, "x", "yy"]))],
+         rowkey="", primary="(user_id), liked_at DESC, item_id",
+         extra=", INDEX by_item(TOKEN(item_id), item_id, liked_at DESC) INCLUDE (title)",
+         indexes=["item_id, liked_at DESC"],
+         key=["user_id", "liked_at", "item_id"]),
     dict(name="cql_blobs",
          cols=[("k", "BLOB", lambda r: r.choice([b"\x00", b"\x01\x02", b"\xff", b"k"])),
                ("n", "INTEGER", lambda r: r.randint(-50, 50)),

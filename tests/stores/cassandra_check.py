@@ -10,7 +10,9 @@ WIDECOL_CASSANDRA set):
   slice, and a row by its key;
 - the CQL table widecol's CREATE makes is the one widecol_ddl(t, 'cql')
   writes for the design (system_schema's partition key, clustering order
-  and types, both read back).
+  and types, both read back);
+- an INDEX's CQL table holds an entry per row, in step after INSERT OR
+  REPLACE, UPDATE (of a held column and of the index's field) and DELETE.
 
     tests/stores/cassandra_check.py --extension ./widecol --cassandra ./widecol_cassandra
 """
@@ -118,6 +120,31 @@ def main():
     k = next(k for k in rows if k[0].startswith("d"))
     got = db.execute("SELECT v, note FROM r WHERE sensor = ? AND day = ? AND ts = ?", k).fetchall()
     expect("a row the driver wrote, by its key", got == [rows[k]], got)
+
+    # An INDEX is a CQL table kept in step: the driver reads its entries.
+    db.execute("CREATE VIRTUAL TABLE lk USING widecol(user_id TEXT, liked_at INTEGER, "
+               "item_id INTEGER, title TEXT, PRIMARY KEY ((user_id), liked_at DESC, item_id), "
+               "INDEX by_item(TOKEN(item_id), item_id, liked_at DESC) INCLUDE (title), "
+               "STORAGE CASSANDRA '%s.lk')" % KEYSPACE)
+    likes = {}
+    for i in range(500):
+        k = ("u%d" % rng.randint(0, 40), rng.randint(0, 10 ** 6), rng.randint(0, 20))
+        likes[k] = rng.choice([None, "t", "u"])
+    db.executemany("INSERT OR REPLACE INTO lk VALUES (?, ?, ?, ?)",
+                   [k + (v,) for k, v in likes.items()])
+    db.execute("UPDATE lk SET title = 'hot' WHERE item_id = 7")
+    db.execute("UPDATE lk SET item_id = item_id + 100 WHERE item_id = 3")
+    db.execute("DELETE FROM lk WHERE item_id = 5")
+    want = set()
+    for (u, t, item), title in likes.items():
+        if item == 5:
+            continue
+        want.add((item + 100 if item == 3 else item, t, u, "hot" if item == 7 else title))
+    got = {(r.item_id, r.liked_at, r.user_id, r.title)
+           for r in session.execute("SELECT item_id, liked_at, user_id, title FROM lk_idx_by_item")}
+    expect("the driver reads the INDEX's CQL table in step with its rows", got == want,
+           "%d entries, %d rows; e.g. %s" % (len(got), len(want), next(iter(got ^ want), None)))
+    db.execute("DROP TABLE lk")
 
     db.execute("DROP TABLE r")
     left = list(session.execute(
