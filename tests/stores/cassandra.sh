@@ -8,7 +8,8 @@
 # the server's token() (cassandra_tokens.py), widecol_lint's
 # allow-filtering verdicts against the server's query rules
 # (cassandra_rules.py), widecol_ddl's CQL against system_schema
-# (cassandra_ddl.py) and widecol_ring against the server's token ranges
+# (cassandra_ddl.py), widecol_ring against the server's token ranges and
+# the wide-partition lint against its partition size guardrail
 # (cassandra_ring.py), runs the differential test on the store, then
 # stops Cassandra by its PID.  Without JDK 17, Maven or python3-cassandra
 # the tests report themselves skipped, with the reason.  Run from the
@@ -41,9 +42,12 @@ status=0
 [ -n "$CASS_SCRIPTS_ONLY" ] && exit $status
 /usr/bin/python3 tests/stores/cassandra_check.py --extension "$lib/widecol" \
   --cassandra "$lib/widecol_cassandra" || status=1
-for t in tokens rules ddl ring; do
+for t in tokens rules ddl; do
   /usr/bin/python3 "tests/stores/cassandra_$t.py" --extension "$lib/widecol" || status=1
 done
+/usr/bin/python3 tests/stores/cassandra_ring.py --extension "$lib/widecol" \
+  --cassandra "$lib/widecol_cassandra" \
+  --log "$WIDECOL_CASSANDRA_DIR/data/logs/system.log" || status=1
 /usr/bin/python3 tests/harness/differential.py --extension "$lib/widecol" \
   --cassandra "$lib/widecol_cassandra" --cases 300 --random 0 --seed 1 || status=1
 # The README's demo, on this Cassandra: the eBay and GeminiDB scripts give

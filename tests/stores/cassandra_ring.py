@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""widecol_ring against Cassandra's own token ranges (tests/stores/
-cassandra.sh runs this, with WIDECOL_CASSANDRA set).
+"""widecol_ring and the wide-partition lint against Cassandra's own view
+(tests/stores/cassandra.sh runs this, with WIDECOL_CASSANDRA set).
 
 Partitions are written through CQL (text and composite keys, a few rows
 each); the server's tokens are read from system.local (the node of the
@@ -10,7 +10,18 @@ its answer, and the partitions and rows it places in each range must be
 the ones the server returns for `token(p) > previous AND token(p) <=
 token` (the range past the highest token wrapping round to the lowest).
 
-    tests/stores/cassandra_ring.py --extension ./widecol
+Then partitions: eBay's User_By_Item on the Cassandra store, one item
+gone viral (100,000 likes) among 60 of about 100 each; widecol_lint's
+wide-partition finding names the partitions it calls wide, with their
+bytes.  DROP TABLE flushes the table first (auto_snapshot), and Cassandra
+5's partition_size guardrail (its warning threshold 1 MiB in the tests'
+cassandra.yaml) logs every partition it writes past that size: the
+partitions it names must be the lint's, and its size each within a factor
+of two of the lint's bytes (the lint counts the key's and values' bytes,
+the server the partition as its sstable holds it).
+
+    tests/stores/cassandra_ring.py --extension ./widecol --cassandra ./widecol_cassandra
+        [--log build/cassandra-test/data/logs/system.log]
 """
 import os
 import random
@@ -18,7 +29,12 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
-from cassandra_session import connect, make_keyspace, wc_args  # noqa: E402
+import argparse  # noqa: E402
+import re  # noqa: E402
+import time  # noqa: E402
+
+import wctest  # noqa: E402
+from cassandra_session import connect, make_keyspace  # noqa: E402
 
 KEYSPACE = "ring%d" % os.getpid()
 PARTITIONS = 4000
@@ -35,8 +51,64 @@ def key_of(rng, cols, i):
                  for _, t in cols)
 
 
+def wide_partitions(db, session, log):
+    """The wide-partition check (above); returns the failures."""
+    failed = 0
+    db.execute("CREATE VIRTUAL TABLE ubi USING widecol(item_id INTEGER, liked_at INTEGER, "
+               "user_id INTEGER, user_name TEXT, PRIMARY KEY ((item_id), liked_at DESC, user_id), "
+               "STORAGE CASSANDRA '%s.ubi')" % KEYSPACE)
+    db.execute("INSERT OR REPLACE INTO ubi WITH RECURSIVE i(x) AS (SELECT 0 UNION ALL "
+               "SELECT x + 1 FROM i WHERE x < 105999) SELECT CASE WHEN x < 6000 THEN x % 60 "
+               "ELSE 7 END + CASE WHEN x < 6000 AND x % 60 = 7 THEN 100 ELSE 0 END, "
+               "1364248490 + x, x, 'user ' || x FROM i")
+    mine = {}
+    for element, finding in db.execute("SELECT element, finding FROM widecol_lint('ubi') "
+                                       "WHERE rule = 'wide-partition'"):
+        m = re.search(r"\(item_id = (\d+)\) holds .* and (\d+) bytes", finding)
+        if m:
+            mine[int(m.group(1))] = int(m.group(2))
+        else:
+            print("cassandra ring: FAILED (a wide-partition finding the test cannot read: %s)"
+                  % finding)
+            failed += 1
+    start = os.path.getsize(log) if os.path.exists(log) else 0
+    db.execute("DROP TABLE ubi")
+    server = {}
+    pattern = re.compile(r"Guardrail partition_size violated: Partition %s\.ubi:(\d+) .*has size "
+                         r"(\d+)" % re.escape(KEYSPACE))
+    for _ in range(50):
+        with open(log, encoding="utf-8", errors="replace") as f:
+            f.seek(start)
+            server = {int(m.group(1)): int(m.group(2)) for m in pattern.finditer(f.read())}
+        if server:
+            break
+        time.sleep(0.2)
+    if set(server) != set(mine) or not mine:
+        print("cassandra ring: wide partitions: FAILED (widecol_lint calls %s wide, Cassandra's "
+              "guardrail logged %s)" % (sorted(mine), sorted(server)))
+        return failed + 1
+    for key, size in server.items():
+        if not mine[key] / 2 <= size <= mine[key] * 2:
+            print("cassandra ring: wide partition %d: FAILED (widecol_lint's %d bytes, "
+                  "Cassandra's %d)" % (key, mine[key], size))
+            failed += 1
+    print("cassandra ring: wide partitions: widecol_lint and Cassandra's partition_size "
+          "guardrail name the same (%s; lint %s bytes, server %s)"
+          % (", ".join("item_id %d" % k for k in sorted(mine)),
+             ", ".join(str(mine[k]) for k in sorted(mine)),
+             ", ".join(str(server[k]) for k in sorted(server))))
+    return failed
+
+
 def main():
-    _, db = wc_args(__doc__)
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--extension", default="./widecol")
+    ap.add_argument("--cassandra", default="./widecol_cassandra")
+    ap.add_argument("--log", default=os.path.join(
+        os.environ.get("WIDECOL_CASSANDRA_DIR", "build/cassandra"), "data", "logs", "system.log"))
+    args = ap.parse_args()
+    db = wctest.connect(args.extension, isolation_level=None)
+    db.load_extension(args.cassandra)
     cluster, session = connect()
     make_keyspace(session, KEYSPACE)
     session.set_keyspace(KEYSPACE)
@@ -93,6 +165,7 @@ def main():
             print("cassandra ring: %s: FAILED (%d nodes for %d tokens)"
                   % (table, len(mine), len(tokens)))
             failed += 1
+    failed += wide_partitions(db, session, args.log)
     session.execute('DROP KEYSPACE "%s"' % KEYSPACE)
     cluster.shutdown()
     print("cassandra ring: %d partitions of %d tables over the server's %d token ranges, "
