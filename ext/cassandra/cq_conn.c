@@ -89,14 +89,6 @@ static int sharedConnect(CqShared *p, sqlite3_stmt *pProbe, char **pzErr){
   return SQLITE_OK;
 }
 
-void cqSharedFree(void *pArg){
-  CqShared *p = (CqShared*)pArg;
-  cqWritesFree(p);
-  cqClose(p->pConn);
-  sqlite3_free(p->zEndpoint);
-  sqlite3_free(p);
-}
-
 int cqWidecolNameLen(const CqTable *p){
   int n = (int)strlen(p->zName), nSuffix = (int)strlen(p->zSuffix);
   return n > nSuffix ? n - nSuffix : n;

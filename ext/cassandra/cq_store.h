@@ -6,7 +6,11 @@
 ** design means (cq_table.c says how the contract's statements map).
 **
 ** Ownership: the module owns one CqShared per database (freed with the
-** module, cqSharedFree()); a CqTable owns its names, design and buffers.
+** module); a CqTable owns its names, design and buffers.
+**
+** The files call down only: cq_conn.c (over cq_wire.c), then cq_value.c,
+** cq_schema.c, cq_write.c, cq_read.c (which waits for the writes), and
+** cq_table.c, the module, over all of them.
 */
 #ifndef WIDECOL_CQ_STORE_H
 #define WIDECOL_CQ_STORE_H
@@ -82,7 +86,6 @@ struct CqTable {
 };
 
 /* cq_conn.c: connecting, and what a failed call becomes. */
-void cqSharedFree(void *pShared);
 /* Sets the table's error message, naming the widecol table; returns rc. */
 int cqTableError(CqTable *p, int rc, const char *zFormat, ...);
 /* The SQLite code and message of a failed call (rc from cq_wire.h). */
@@ -111,7 +114,7 @@ void cqPutKeyValue(CqTable *p, int iCol, const WcValue *pV, WcBuf *pBuf,
                    int *pn);
 int cqCellValue(int eType, const unsigned char *a, int n, WcValue *pV);
 
-/* cq_table.c: the key columns' values of a key of this table (a row key,
+/* cq_value.c: the key columns' values of a key of this table (a row key,
 ** or an index key followed by a row key, the pseudo-column pS->nCol) into
 ** aVal[] (pS->nCol + 1 of them), their bytes in pBuf: WC_OK, or WC_NOFIT
 ** for a key no row can have, or WC_NOMEM.  A column's name (the

@@ -226,43 +226,6 @@ static int describeKey(CqTable *p){
   return SQLITE_OK;
 }
 
-const char *cqColumnName(const CqTable *p, int iCol){
-  return iCol == p->pS->nCol ? "rowkey" : p->pS->aCol[iCol].zName;
-}
-
-int cqKeyDesc(const CqTable *p, int iCol){
-  const WcSchema *apKey[2];
-  int k, i;
-  apKey[0] = p->pKeyS;
-  apKey[1] = p->pS;
-  for(k = 0; k < 2; k++){
-    for(i = 1; i < apKey[k]->nElem; i++){
-      const WcElement *pE = &apKey[k]->aElem[i];
-      if( pE->eKind == WC_ELEM_COLUMN && pE->iCol == iCol ){
-        return pE->eOrder == WC_ORDER_DESC;
-      }
-    }
-  }
-  return 0;
-}
-
-int cqDecodeKey(CqTable *p, const unsigned char *a, int64_t n, WcValue *aVal,
-                WcBuf *pBuf){
-  WcValue *pRow = &aVal[p->pS->nCol];
-  int nElem = 0, rc;
-  int64_t nUsed = 0;
-  if( p->iIndex < 0 ) return wcDecodeKey(p->pS, p->pHasher, a, n, aVal, pBuf, 0);
-  rc = wcDecodePrefix(p->pKeyS, a, n, p->pKeyS->nElem, aVal, pBuf, &nElem,
-                      &nUsed);
-  if( rc != WC_OK ) return rc;
-  if( nElem < p->pKeyS->nElem || nUsed >= n ) return WC_NOFIT;
-  memset(pRow, 0, sizeof(*pRow));
-  pRow->eType = SQLITE_BLOB;
-  pRow->a = a + nUsed;
-  pRow->n = n - nUsed;
-  return WC_OK;
-}
-
 static void tableFree(CqTable *p){
   if( p == 0 ) return;
   /* Its writes in flight name it: they are waited for first. */
@@ -451,6 +414,15 @@ static sqlite3_module cqModule = {
   0                     /* xShadowName */
 };
 
+/* The module's destructor: the connection, and what its writes kept. */
+static void sharedFree(void *pArg){
+  CqShared *p = (CqShared*)pArg;
+  cqWritesFree(p);
+  cqClose(p->pConn);
+  sqlite3_free(p->zEndpoint);
+  sqlite3_free(p);
+}
+
 int cqRegister(sqlite3 *db, char **pzErrMsg){
   CqShared *pShared;
   if( !wcWidecolLoaded(db) ){
@@ -466,5 +438,5 @@ int cqRegister(sqlite3 *db, char **pzErrMsg){
   memset(pShared, 0, sizeof(*pShared));
   pShared->db = db;
   return sqlite3_create_module_v2(db, "widecol_cassandra", &cqModule, pShared,
-                                  cqSharedFree);
+                                  sharedFree);
 }

@@ -1,12 +1,14 @@
 /*
 ** cq_value.c: SQLite's values as the CQL columns of a table hold them,
-** and back.  A column's CQL type is its affinity's (INTEGER bigint, TEXT
+** and back, and a key's columns decoded from it.  A column's CQL type is its affinity's (INTEGER bigint, TEXT
 ** text, REAL double, NUMERIC decimal, BLOB or none blob), as
 ** widecol_ddl(t, 'cql') writes it; a value the column cannot hold is a
 ** constraint failure naming the column, the value and the type.
 */
 #include "cassandra/cq_store.h"
 SQLITE_EXTENSION_INIT3
+
+#include "key/wc_decode.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -178,4 +180,41 @@ int cqCellValue(int eType, const unsigned char *a, int n, WcValue *pV){
   pV->a = n ? a : (const unsigned char*)"";
   pV->n = n;
   return 0;
+}
+
+const char *cqColumnName(const CqTable *p, int iCol){
+  return iCol == p->pS->nCol ? "rowkey" : p->pS->aCol[iCol].zName;
+}
+
+int cqKeyDesc(const CqTable *p, int iCol){
+  const WcSchema *apKey[2];
+  int k, i;
+  apKey[0] = p->pKeyS;
+  apKey[1] = p->pS;
+  for(k = 0; k < 2; k++){
+    for(i = 1; i < apKey[k]->nElem; i++){
+      const WcElement *pE = &apKey[k]->aElem[i];
+      if( pE->eKind == WC_ELEM_COLUMN && pE->iCol == iCol ){
+        return pE->eOrder == WC_ORDER_DESC;
+      }
+    }
+  }
+  return 0;
+}
+
+int cqDecodeKey(CqTable *p, const unsigned char *a, int64_t n, WcValue *aVal,
+                WcBuf *pBuf){
+  WcValue *pRow = &aVal[p->pS->nCol];
+  int nElem = 0, rc;
+  int64_t nUsed = 0;
+  if( p->iIndex < 0 ) return wcDecodeKey(p->pS, p->pHasher, a, n, aVal, pBuf, 0);
+  rc = wcDecodePrefix(p->pKeyS, a, n, p->pKeyS->nElem, aVal, pBuf, &nElem,
+                      &nUsed);
+  if( rc != WC_OK ) return rc;
+  if( nElem < p->pKeyS->nElem || nUsed >= n ) return WC_NOFIT;
+  memset(pRow, 0, sizeof(*pRow));
+  pRow->eType = SQLITE_BLOB;
+  pRow->a = a + nUsed;
+  pRow->n = n - nUsed;
+  return WC_OK;
 }
