@@ -408,8 +408,8 @@ asan: $(ASAN_DIR)/widecol.so $(BT_SO:%=$(ASAN_DIR)/%) $(HB_SO:%=$(ASAN_DIR)/%) \
 	@ASAN_OPTIONS=detect_leaks=1 HB_SLT=$(ASAN_DIR)/slt HB_LIB=$(ASAN_DIR) \
 	  HB_SCRIPTS_ONLY=1 sh tests/stores/hbase.sh
 	@ASAN_OPTIONS=detect_leaks=1 CASS_SLT=$(ASAN_DIR)/slt CASS_LIB=$(ASAN_DIR) \
-	  CASS_SCRIPTS_ONLY=1 WIDECOL_CASSANDRA_DIR=build/cassandra-asan \
-	  sh tests/stores/cassandra.sh
+	  CASS_SCRIPTS_ONLY=1 CASS_PRELOAD="$(SAN_PRELOAD)" \
+	  WIDECOL_CASSANDRA_DIR=build/cassandra-asan sh tests/stores/cassandra.sh
 	@ASAN_OPTIONS=detect_leaks=1 BT_SLT=$(ASAN_DIR)/slt BT_LIB=$(ASAN_DIR) \
 	  BT_SCRIPTS_ONLY=1 BT_DIFF_PRELOAD="$(SAN_PRELOAD)" sh tests/stores/bigtable.sh
 	@if command -v cbt >/dev/null 2>&1 && [ -x "$(BT_EMULATOR)" ] \

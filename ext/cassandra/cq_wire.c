@@ -390,6 +390,7 @@ static int readReply(CqConn *p, const WcDeadline *pWait, int *piStream,
 int cqWait(CqConn *p, int iStream, const WcDeadline *pWait, CqResult *pRes){
   CqPending *pSlot = &p->aPending[iStream];
   int rc;
+  memset(pRes, 0, sizeof(*pRes));
   while( !pSlot->bDone ){
     CqResult res;
     int iGot;

@@ -119,7 +119,7 @@ int cqExecute(CqConn *p, CqStmt *pStmt, const CqValue *aVal, int nVal,
 /* Requests in flight.  cqSend() sends an EXECUTE (as cqExecute() does)
 ** and returns at once, its stream in *piStream; cqWait() reads replies
 ** (keeping those of other streams) until that stream's is in, and moves
-** it to *pRes.  Every call above is a send and a cqWait(), so replies may
+** it to *pRes (cleared first, so that a failed wait leaves it empty).  Every call above is a send and a cqWait(), so replies may
 ** come in any order.  A connection has at most 1024 requests in flight
 ** (CQ_ERR_BUSY).  A stream sent must be waited for, to be free again. */
 int cqSend(CqConn *p, CqStmt *pStmt, const CqValue *aVal, int nVal,

@@ -4,7 +4,8 @@
 # (tests/servers/cassandra.sh: Apache Cassandra 5.0 as a child JVM, on
 # free loopback ports), runs the sqllogictest scripts of
 # tests/stores/cassandra/ with both libraries loaded, checks the store
-# against Cassandra's Python driver (cassandra_check.py), rk_token against
+# against Cassandra's Python driver (cassandra_check.py) and its failures
+# (cassandra_errors.py), rk_token against
 # the server's token() (cassandra_tokens.py), widecol_lint's
 # allow-filtering verdicts against the server's query rules
 # (cassandra_rules.py), widecol_ddl's CQL against system_schema
@@ -15,7 +16,8 @@
 # the tests report themselves skipped, with the reason.  Run from the
 # repository root after `make`.  CASS_SLT names the runner, CASS_LIB the
 # directory of the two libraries, and CASS_SCRIPTS_ONLY=1 runs the
-# scripts alone (`make asan`).
+# scripts and cassandra_errors.py alone (`make asan`, with CASS_PRELOAD the
+# sanitizers' runtimes).
 slt=${CASS_SLT:-build/slt}
 lib=${CASS_LIB:-.}
 if ! why=$(sh tests/servers/cassandra.sh check); then
@@ -39,9 +41,18 @@ echo "cassandra tests: Cassandra 5.0 takes CQL on $WIDECOL_CASSANDRA, ready in $
 status=0
 "$slt" --defensive --extension "$lib/widecol.so" --extension "$lib/widecol_cassandra.so" \
   tests/stores/cassandra/*.test || status=1
-[ -n "$CASS_SCRIPTS_ONLY" ] && exit $status
-/usr/bin/python3 tests/stores/cassandra_check.py --extension "$lib/widecol" \
-  --cassandra "$lib/widecol_cassandra" || status=1
+if [ -n "$CASS_SCRIPTS_ONLY" ]; then
+  # With the sanitizers' runtimes (CASS_PRELOAD), the failures too: a
+  # connection severed under a read found a crash.
+  LD_PRELOAD="$CASS_PRELOAD" ASAN_OPTIONS=detect_leaks=0 /usr/bin/python3 \
+    tests/stores/cassandra_errors.py --extension "$lib/widecol" \
+    --cassandra "$lib/widecol_cassandra" || status=1
+  exit $status
+fi
+for t in check errors; do
+  /usr/bin/python3 "tests/stores/cassandra_$t.py" --extension "$lib/widecol" \
+    --cassandra "$lib/widecol_cassandra" || status=1
+done
 for t in tokens rules ddl; do
   /usr/bin/python3 "tests/stores/cassandra_$t.py" --extension "$lib/widecol" || status=1
 done

@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""The Cassandra store's failures, each an SQL error that names the table,
+the endpoint and what to do, with its SQLite code chosen by what failed
+(tests/stores/cassandra.sh runs this, with WIDECOL_CASSANDRA set):
+
+- no WIDECOL_CASSANDRA, or not host:port: SQLITE_CANTOPEN, saying how;
+- no server at the endpoint: SQLITE_CANTOPEN, naming it;
+- an unknown WIDECOL_CASSANDRA_CONSISTENCY: the levels it may be;
+- a consistency level the replicas cannot meet (QUORUM on a keyspace of
+  two replicas, on the one node of the tests): Cassandra's Unavailable,
+  SQLITE_BUSY, for a write in flight (at the statement's end) and a read;
+- the connection severed under a read (tests/lib/fault_proxy.py): the
+  connection's failure, and the next statement connects again.
+
+A read's failure comes while the statement is planned (the planner counts
+the rows first), and SQLite gives any failure of a plan as SQLITE_ERROR,
+with the store's words: the reads' codes are not checked, their words
+are; a write's code is its own (SQLITE_BUSY for Unavailable).
+
+Each runs in a child process of its own, so that each starts with its own
+environment.
+
+    tests/stores/cassandra_errors.py --extension ./widecol --cassandra ./widecol_cassandra
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+
+KEYSPACE = "errs%d" % os.getpid()
+
+CHILD = r'''
+import json, sqlite3, sys
+ext, lib, statements = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+db = sqlite3.connect(sys.argv[4], isolation_level=None)
+db.enable_load_extension(True)
+db.load_extension(ext)
+db.load_extension(lib)
+out = []
+for sql in statements:
+    try:
+        db.execute(sql).fetchall()
+        out.append(["ok", None, None])
+    except sqlite3.Error as e:
+        out.append(["error", getattr(e, "sqlite_errorcode", None), str(e)])
+print(json.dumps(out))
+'''
+
+
+def run(args, env, statements, database=":memory:"):
+    """Each statement's outcome: ("ok"|"error", extended code, message)."""
+    p = subprocess.run([sys.executable, "-c", CHILD, args.extension, args.cassandra,
+                        json.dumps(statements), database], env=env, capture_output=True,
+                       text=True, timeout=120)
+    if p.returncode != 0:
+        raise SystemExit("cassandra errors: the child failed (exit %d) running %s: %s"
+                         % (p.returncode, statements, p.stderr[-20000:]))
+    return json.loads(p.stdout)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--extension", default="./widecol")
+    ap.add_argument("--cassandra", default="./widecol_cassandra")
+    args = ap.parse_args()
+    import sqlite3
+    from cassandra_session import connect
+    from fault_proxy import FaultProxy
+    failed = checked = 0
+    at = os.environ["WIDECOL_CASSANDRA"]
+    create = ("CREATE VIRTUAL TABLE t USING widecol(a TEXT, b INTEGER, v TEXT, "
+              "PRIMARY KEY ((a), b), STORAGE CASSANDRA '%s.%%s'%%s)" % KEYSPACE)
+
+    def expect(what, got, ok, code, *words):
+        nonlocal failed, checked
+        checked += 1
+        good = (got[0] == ("ok" if ok else "error")
+                and (code is None or got[1] == code)
+                and all(w in (got[2] or "") for w in words))
+        if not good:
+            print("cassandra errors: %s: FAILED (got %s; want %s, code %s, with %s)"
+                  % (what, got, "ok" if ok else "an error", code, words))
+            failed += 1
+
+    env = dict(os.environ)
+    del env["WIDECOL_CASSANDRA"]
+    got = run(args, env, [create % ("t0", "")])
+    expect("no WIDECOL_CASSANDRA", got[0], False, sqlite3.SQLITE_CANTOPEN,
+           "no Cassandra: set WIDECOL_CASSANDRA=host:port")
+    got = run(args, dict(os.environ, WIDECOL_CASSANDRA="nowhere"), [create % ("t0", "")])
+    expect("WIDECOL_CASSANDRA not host:port", got[0], False, sqlite3.SQLITE_CANTOPEN,
+           "WIDECOL_CASSANDRA must be host:port", "'nowhere'")
+    with FaultProxy("127.0.0.1", 9) as dead:
+        dead.refuse(3600)
+        got = run(args, dict(os.environ, WIDECOL_CASSANDRA=dead.address()),
+                  [create % ("t0", "")])
+    expect("a server that closes every connection", got[0], False, None,
+           "widecol t: ", dead.address())
+    got = run(args, dict(os.environ, WIDECOL_CASSANDRA_CONSISTENCY="MOST"),
+              [create % ("t0", "")])
+    expect("an unknown consistency level", got[0], False, None,
+           "WIDECOL_CASSANDRA_CONSISTENCY is 'MOST'", "QUORUM")
+
+    # Two replicas on one node: QUORUM cannot be met.
+    cluster, session = connect()
+    session.execute("CREATE KEYSPACE \"%s\" WITH replication = {'class': 'SimpleStrategy', "
+                    "'replication_factor': 2}" % KEYSPACE)
+    got = run(args, dict(os.environ, WIDECOL_CASSANDRA_CONSISTENCY="QUORUM"), [
+        create % ("q", ""),
+        "INSERT OR REPLACE INTO t VALUES ('x', 1, 'v')",
+        "SELECT * FROM t WHERE a = 'x'",
+        "DROP TABLE t"])
+    expect("CREATE under QUORUM (no replica needed)", got[0], True, None)
+    expect("a write in flight under QUORUM, one replica up", got[1], False,
+           sqlite3.SQLITE_BUSY, "widecol t: Cassandra at %s" % at, "QUORUM",
+           "start the nodes that are down, or set WIDECOL_CASSANDRA_CONSISTENCY")
+    # (Planned first: the planner's count of the rows fails, and a failure
+    # while planning is SQLITE_ERROR, with the same words.)
+    expect("a read under QUORUM, one replica up", got[2], False, None,
+           "widecol t: Cassandra at %s refused a read" % at, "QUORUM",
+           "start the nodes that are down")
+
+    # A connection severed under a read; the next statement connects again.
+    host, port = at.rsplit(":", 1)
+    database = os.path.join(tempfile.mkdtemp(), "errors.db")
+    with FaultProxy(host, int(port)) as proxy:
+        env = dict(os.environ, WIDECOL_CASSANDRA=proxy.address())
+        got = run(args, env, [
+            create % ("s", ""),
+            "INSERT OR REPLACE INTO t WITH RECURSIVE i(x) AS (SELECT 0 UNION ALL "
+            "SELECT x + 1 FROM i WHERE x < 19999) SELECT 'p' || (x % 50), x, 'v' FROM i",
+            "SELECT count(*) FROM t"], database)
+        expect("a table through the proxy", got[2], True, None)
+        proxy.chaos(50)
+        got = run(args, env, ["SELECT count(*) FROM t, t AS t2 WHERE t.a = t2.a"], database)
+        proxy.chaos(0)
+        # Severed while reading, or while connecting again.
+        expect("a read whose connection is severed", got[0], False, None,
+               "widecol t: ", proxy.address())
+        expect("a read whose connection is severed: what to do", [
+            "ok" if "is the node up?" in (got[0][2] or "") or "start it, or set "
+            "WIDECOL_CASSANDRA" in (got[0][2] or "") else "error", None, None], True, None)
+        got = run(args, env, ["SELECT count(*) FROM t", "DROP TABLE t"], database)
+        expect("the next statement, on a new connection", got[0], True, None)
+    os.unlink(database)
+    session.execute('DROP KEYSPACE "%s"' % KEYSPACE)
+    cluster.shutdown()
+    print("cassandra errors: %d failures, each an SQL error with its code and what to do: "
+          "%d failed" % (checked, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
