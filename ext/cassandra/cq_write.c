@@ -27,6 +27,7 @@ SQLITE_EXTENSION_INIT3
 /* One write in flight. */
 struct CqWrite {
   int iStream;
+  int iConn;            /* On this connection (CqShared.iConn) */
   int bCas;             /* An INSERT IF NOT EXISTS: [applied] says */
   CqTable *pTable;      /* Whose write (waited for before it goes) */
   uint32_t hKey;        /* Its key's hash (wcBytesHash) */
@@ -97,9 +98,9 @@ static void judge(CqShared *pSh, CqWrite *pW, int rc, CqResult *pRes){
     p->base.zErrMsg = 0;
     if( pSh->pConn == 0 && nLost > 0 ){
       /* The connection went, and the answers of the rest with it. */
-      char *zMsg = sqlite3_mprintf("%s; %d more write%s were sent, and may "
-          "or may not have been applied", pSh->zKept, nLost,
-          nLost == 1 ? "" : "s");
+      char *zMsg = sqlite3_mprintf("%s; %d more write%s sent, and may or "
+          "may not have been applied", pSh->zKept, nLost,
+          nLost == 1 ? " was" : "s were");
       if( zMsg ){
         sqlite3_free(pSh->zKept);
         pSh->zKept = zMsg;
@@ -120,18 +121,31 @@ static void judge(CqShared *pSh, CqWrite *pW, int rc, CqResult *pRes){
   }
 }
 
-/* Waits for the oldest write in flight. */
+/* Waits for the oldest write in flight.  Where its connection failed
+** before the answer came (a read on it failed, say), the writes in flight
+** on it are lost, and the failure kept says so. */
 static void awaitOldest(CqShared *pSh){
   CqWrite *pW = &pSh->aWrite[pSh->iFirst];
   CqResult res;
   int rc;
-  memset(&res, 0, sizeof(res));
-  if( pSh->pConn ){
+  if( pSh->pConn == 0 || pW->iConn != pSh->iConn ){
+    CqTable *p = pW->pTable;
+    keep(pSh, SQLITE_IOERR, sqlite3_mprintf("widecol %.*s: the connection to "
+        "Cassandra at %s failed with %d write%s in flight: %s may or may not "
+        "have been applied; read the rows back before writing them again",
+        cqWidecolNameLen(p), p->zName, pSh->zEndpoint ? pSh->zEndpoint : "?",
+        pSh->nWrite, pSh->nWrite == 1 ? "" : "s",
+        pSh->nWrite == 1 ? "it" : "they"));
+    pSh->iFirst = 0;
+    pSh->nWrite = 0;
+    return;
+  }
+  {
     WcDeadline d = cqDeadline(pW->pTable);
     rc = cqWait(pSh->pConn, pW->iStream, &d, &res);
     judge(pSh, pW, rc, &res);
+    cqResultClear(&res);
   }
-  cqResultClear(&res);
   pSh->iFirst = (pSh->iFirst + 1) % CQ_WINDOW;
   pSh->nWrite--;
   /* A connection gone takes the answers of the writes after it. */
@@ -228,6 +242,7 @@ static int runWrite(CqTable *p, const char *zCql, WcBuf *pBuf, const int *an,
     }else{
       pW->bCas = bCas;
       pW->pTable = p;
+      pW->iConn = pSh->iConn;
       pW->hKey = hKey;
       wcBufClear(&pW->key);
       if( bCas ) wcBufAppend(&pW->key, aKey, nKey);

@@ -10,7 +10,8 @@ the endpoint and what to do, with its SQLite code chosen by what failed
   two replicas, on the one node of the tests): Cassandra's Unavailable,
   SQLITE_BUSY, for a write in flight (at the statement's end) and a read;
 - the connection severed under a read (tests/lib/fault_proxy.py): the
-  connection's failure, and the next statement connects again.
+  connection's failure; under writes in flight: SQLITE_IOERR, saying that
+  they may have been applied; the next statement connects again.
 
 A read's failure comes while the statement is planned (the planner counts
 the rows first), and SQLite gives any failure of a plan as SQLITE_ERROR,
@@ -145,6 +146,16 @@ def main():
         expect("a read whose connection is severed: what to do", [
             "ok" if "is the node up?" in (got[0][2] or "") or "start it, or set "
             "WIDECOL_CASSANDRA" in (got[0][2] or "") else "error", None, None], True, None)
+        # Writes in flight when their connection is severed.
+        proxy.chaos(50)
+        got = run(args, env, [
+            "INSERT OR REPLACE INTO t WITH RECURSIVE i(x) AS (SELECT 0 UNION ALL "
+            "SELECT x + 1 FROM i WHERE x < 29999) SELECT 'q' || (x % 50), x, 'w' FROM i"],
+            database)
+        proxy.chaos(0)
+        expect("writes whose connection is severed", got[0], False, sqlite3.SQLITE_IOERR,
+               "widecol t: ", "the connection to Cassandra at %s" % proxy.address(),
+               "may")
         got = run(args, env, ["SELECT count(*) FROM t", "DROP TABLE t"], database)
         expect("the next statement, on a new connection", got[0], True, None)
     os.unlink(database)
