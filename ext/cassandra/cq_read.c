@@ -49,7 +49,7 @@ int cqOpenCursor(sqlite3_vtab *pVtab, sqlite3_vtab_cursor **ppCur){
   if( pCur == 0 ) return SQLITE_NOMEM;
   memset(pCur, 0, sizeof(*pCur));
   pCur->iPrefetch = -1;
-  pCur->aVal = sqlite3_malloc64(sizeof(WcValue) * ((size_t)p->pS->nCol + 1));
+  pCur->aVal = sqlite3_malloc64(sizeof(WcValue) * CQ_NCOL(p->pS));
   if( pCur->aVal == 0 ){
     sqlite3_free(pCur);
     return SQLITE_NOMEM;
@@ -261,7 +261,7 @@ static int rowKey(CqCursor *pCur){
     if( i == p->nPart && rc == WC_OK ) pCur->nPartKey = pCur->key.n;
   }
   if( rc == WC_OK && p->iIndex >= 0 ){
-    const WcValue *pRow = &pCur->aVal[p->pS->nCol];
+    const WcValue *pRow = &pCur->aVal[CQ_ROWKEY(p->pS)];
     wcBufAppend(&pCur->key, pRow->a, pRow->n);
   }
   if( rc == WC_NOMEM || pCur->key.bOom || pCur->part.bOom ){

@@ -77,6 +77,10 @@ static char *createCql(const CqTable *p){
   }
   sqlite3_str_appendf(pStr, "%s comment = %s", p->nKey > p->nPart
                       ? ") AND" : " WITH", zLit ? zLit : "''");
+  if( p->nTtl > 0 ){
+    sqlite3_str_appendf(pStr, " AND default_time_to_live = %lld",
+                        (long long)p->nTtl);
+  }
   sqlite3_free(zComment);
   sqlite3_free(zLit);
   return sqlite3_str_finish(pStr);

@@ -34,6 +34,12 @@
 #define CQ_LE 0x08
 #define CQ_LT 0x10
 
+/* The pseudo-columns after the design's nCol: an index entry's rowkey,
+** and a versioned table's rowtime; arrays by column have CQ_NCOL(pS). */
+#define CQ_ROWKEY(pS)  ((pS)->nCol)
+#define CQ_ROWTIME(pS) ((pS)->nCol + 1)
+#define CQ_NCOL(pS)    ((size_t)(pS)->nCol + 2)
+
 /* The connection a database's tables share, and the writes in flight on
 ** it (cq_write.c). */
 typedef struct CqWrite CqWrite;
@@ -68,6 +74,9 @@ struct CqTable {
   ** '<table>' iIndex): pKeyS is the key that leads. */
   int iIndex;
   const WcSchema *pKeyS;
+  int bRowtime;         /* ROWTIME: a versioned table's (TTL): the CQL
+                        ** table has rowtime, its rows expire */
+  int64_t nTtl;         /* TTL seconds, or 0 */
   int nCqlCol;          /* The CQL table's columns, in the virtual table's
                         ** order after the keys: aiCqlCol[] of the design */
   int *aiCqlCol;
@@ -115,10 +124,10 @@ void cqPutKeyValue(CqTable *p, int iCol, const WcValue *pV, WcBuf *pBuf,
 int cqCellValue(int eType, const unsigned char *a, int n, WcValue *pV);
 
 /* cq_value.c: the key columns' values of a key of this table (a row key,
-** or an index key followed by a row key, the pseudo-column pS->nCol) into
-** aVal[] (pS->nCol + 1 of them), their bytes in pBuf: WC_OK, or WC_NOFIT
+** or an index key followed by a row key, the pseudo-column CQ_ROWKEY)
+** into aVal[] (CQ_NCOL of them), their bytes in pBuf: WC_OK, or WC_NOFIT
 ** for a key no row can have, or WC_NOMEM.  A column's name (the
-** pseudo-column's, "rowkey"). */
+** pseudo-columns': "rowkey", "rowtime"). */
 int cqDecodeKey(CqTable *p, const unsigned char *a, int64_t n, WcValue *aVal,
                 WcBuf *pBuf);
 const char *cqColumnName(const CqTable *p, int iCol);

@@ -125,8 +125,14 @@ static char *parseArgs(CqTable *p, int argc, const char *const *argv,
       sqlite3_free(zOf);
       sqlite3_free(zOn);
       sqlite3_free(zI);
+    }else if( sqlite3_stricmp(zWord, "ROWTIME") == 0 ){
+      p->bRowtime = 1;
+    }else if( sqlite3_stricmp(zWord, "TTL") == 0 ){
+      char *zN = nextWord(&z);
+      p->nTtl = zN ? atoll(zN) : 0;
+      sqlite3_free(zN);
     }else if( sqlite3_stricmp(zWord, "EXISTING") == 0
-           || sqlite3_stricmp(zWord, "ROWTIME") == 0 ){
+           || sqlite3_stricmp(zWord, "OLDER") == 0 ){
       zErr = sqlite3_mprintf("widecol_cassandra %s: %s is not kept on "
                              "Cassandra", p->zName, zWord);
     }
@@ -167,20 +173,21 @@ static int describeKey(CqTable *p){
   sqlite3_str *pPart = sqlite3_str_new(0), *pTokArgs = sqlite3_str_new(0);
   int i;
   p->pKeyS = pKey;
-  p->aType = sqlite3_malloc64(sizeof(int) * ((size_t)pS->nCol + 1));
-  p->aiCqlCol = sqlite3_malloc64(sizeof(int) * ((size_t)pS->nCol + 1));
-  p->aiCqlPos = sqlite3_malloc64(sizeof(int) * ((size_t)pS->nCol + 1));
-  p->abKey = sqlite3_malloc64((size_t)pS->nCol + 1);
-  p->aiKey = sqlite3_malloc64(sizeof(int) * ((size_t)pS->nCol + 1));
+  p->aType = sqlite3_malloc64(sizeof(int) * CQ_NCOL(pS));
+  p->aiCqlCol = sqlite3_malloc64(sizeof(int) * CQ_NCOL(pS));
+  p->aiCqlPos = sqlite3_malloc64(sizeof(int) * CQ_NCOL(pS));
+  p->abKey = sqlite3_malloc64(CQ_NCOL(pS));
+  p->aiKey = sqlite3_malloc64(sizeof(int) * CQ_NCOL(pS));
   if( !p->aType || !p->aiCqlCol || !p->aiCqlPos || !p->abKey || !p->aiKey ){
     return SQLITE_NOMEM;
   }
-  memset(p->abKey, 0, (size_t)pS->nCol + 1);
-  p->aType[pS->nCol] = CQ_TYPE_BLOB;
-  p->aiCqlPos[pS->nCol] = -1;
+  memset(p->abKey, 0, CQ_NCOL(pS));
+  p->aType[CQ_ROWKEY(pS)] = CQ_TYPE_BLOB;
+  p->aType[CQ_ROWTIME(pS)] = CQ_TYPE_BIGINT;
+  p->aiCqlPos[CQ_ROWKEY(pS)] = p->aiCqlPos[CQ_ROWTIME(pS)] = -1;
   if( p->iIndex >= 0 ){
-    p->aiCqlPos[pS->nCol] = 0;
-    p->aiCqlCol[p->nCqlCol++] = pS->nCol;
+    p->aiCqlPos[CQ_ROWKEY(pS)] = 0;
+    p->aiCqlCol[p->nCqlCol++] = CQ_ROWKEY(pS);
   }
   for(i = 0; i < pS->nCol; i++){
     p->aType[i] = cqColumnType(pS->aCol[i].cAff);
@@ -189,13 +196,18 @@ static int describeKey(CqTable *p){
     p->aiCqlPos[i] = p->nCqlCol;
     p->aiCqlCol[p->nCqlCol++] = i;
   }
+  if( p->bRowtime ){
+    /* Last, as the virtual table declares it. */
+    p->aiCqlPos[CQ_ROWTIME(pS)] = p->nCqlCol;
+    p->aiCqlCol[p->nCqlCol++] = CQ_ROWTIME(pS);
+  }
   for(i = 0; i < p->nCqlCol; i++){
     sqlite3_str_appendf(pCols, "%s\"%w\"", i ? ", " : "",
                         cqColumnName(p, p->aiCqlCol[i]));
   }
   p->nPart = pKey->aElem[0].nSaltCol;
   for(i = 1; i < pKey->nElem; i++) keyAdd(p, pKey->aElem[i].iCol);
-  if( p->iIndex >= 0 ) keyAdd(p, pS->nCol);
+  if( p->iIndex >= 0 ) keyAdd(p, CQ_ROWKEY(pS));
   if( p->nKey > CQ_MAX_ARGS ){
     cqTableError(p, SQLITE_TOOBIG, "a key of %d columns; a table on Cassandra "
                "has at most %d", p->nKey, CQ_MAX_ARGS);
@@ -272,8 +284,10 @@ static int cqInit(sqlite3 *db, void *pAux, int argc, const char *const *argv,
     return SQLITE_ERROR;
   }
   rc = describeKey(p);
-  /* An index's table's arguments name its rowkey apart: "rowkey _". */
-  if( rc == SQLITE_OK && nCol + (p->iIndex >= 0) != p->nCqlCol ){
+  /* An index's table's arguments name its rowkey apart ("rowkey _"), a
+  ** versioned table's its rowtime (ROWTIME). */
+  if( rc == SQLITE_OK
+   && nCol + (p->iIndex >= 0) + p->bRowtime != p->nCqlCol ){
     *pzErr = sqlite3_mprintf("widecol_cassandra %s: %d columns, where the "
                              "design's table has %d", p->zName, nCol,
                              p->nCqlCol);

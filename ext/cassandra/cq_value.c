@@ -65,10 +65,16 @@ int cqPutValue(CqTable *p, int iCol, sqlite3_value *pVal, WcBuf *pBuf,
                     int *pn){
   int eType = p->aType[iCol];
   const WcColumn *pCol;
-  if( iCol == p->pS->nCol ){
+  if( iCol == CQ_ROWKEY(p->pS) ){
     /* An index entry's rowkey, as widecol made it. */
     *pn = sqlite3_value_bytes(pVal);
     wcBufAppend(pBuf, sqlite3_value_blob(pVal), *pn);
+    return pBuf->bOom ? SQLITE_NOMEM : SQLITE_OK;
+  }
+  if( iCol == CQ_ROWTIME(p->pS) ){
+    /* A version's rowtime: microseconds, as the core gives it. */
+    *pn = 8;
+    cqPutBigint(pBuf, sqlite3_value_int64(pVal));
     return pBuf->bOom ? SQLITE_NOMEM : SQLITE_OK;
   }
   pCol = &p->pS->aCol[iCol];
@@ -183,7 +189,8 @@ int cqCellValue(int eType, const unsigned char *a, int n, WcValue *pV){
 }
 
 const char *cqColumnName(const CqTable *p, int iCol){
-  return iCol == p->pS->nCol ? "rowkey" : p->pS->aCol[iCol].zName;
+  return iCol == CQ_ROWKEY(p->pS) ? "rowkey"
+       : iCol == CQ_ROWTIME(p->pS) ? "rowtime" : p->pS->aCol[iCol].zName;
 }
 
 int cqKeyDesc(const CqTable *p, int iCol){
@@ -204,7 +211,7 @@ int cqKeyDesc(const CqTable *p, int iCol){
 
 int cqDecodeKey(CqTable *p, const unsigned char *a, int64_t n, WcValue *aVal,
                 WcBuf *pBuf){
-  WcValue *pRow = &aVal[p->pS->nCol];
+  WcValue *pRow = &aVal[CQ_ROWKEY(p->pS)];
   int nElem = 0, rc;
   int64_t nUsed = 0;
   if( p->iIndex < 0 ) return wcDecodeKey(p->pS, p->pHasher, a, n, aVal, pBuf, 0);

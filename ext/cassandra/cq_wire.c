@@ -89,6 +89,8 @@ static void putLongString(WcBuf *p, const char *z){
 
 void cqPutBigint(WcBuf *p, int64_t v){ putBE(p, (uint64_t)v, 8); }
 
+void cqPutInt(WcBuf *p, int32_t v){ putBE(p, (uint32_t)v, 4); }
+
 void cqPutDouble(WcBuf *p, double r){
   uint64_t v;
   memcpy(&v, &r, 8);

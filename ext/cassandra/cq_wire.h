@@ -129,6 +129,7 @@ int cqWait(CqConn *p, int iStream, const WcDeadline *pWait, CqResult *pRes);
 
 /* Values in CQL's form, appended to a buffer. */
 void cqPutBigint(WcBuf *p, int64_t v);
+void cqPutInt(WcBuf *p, int32_t v);
 void cqPutDouble(WcBuf *p, double r);
 /* A decimal: the unscaled value iUnscaled times 10^-iScale. */
 void cqPutDecimal(WcBuf *p, int64_t iUnscaled, int32_t iScale);

@@ -19,7 +19,9 @@ SQLITE_EXTENSION_INIT3
 
 #include "key/wc_decode.h"
 
+#include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 /* Writes in flight on a connection, before the oldest is waited for. */
 #define CQ_WINDOW 256
@@ -50,7 +52,7 @@ static int keyInFlight(CqShared *pSh, CqTable *p, uint32_t hKey){
 /* The message of an INSERT whose key is in use, as widecol words it:
 ** the key's columns and values. */
 static char *keyInUse(CqTable *p, const WcBuf *pKey){
-  WcValue *aVal = sqlite3_malloc64(sizeof(WcValue) * ((size_t)p->pS->nCol + 1));
+  WcValue *aVal = sqlite3_malloc64(sizeof(WcValue) * CQ_NCOL(p->pS));
   sqlite3_str *pCols = sqlite3_str_new(0), *pVals = sqlite3_str_new(0);
   WcBuf dec;
   char *zCols, *zVals, *zMsg;
@@ -254,6 +256,32 @@ static int runWrite(CqTable *p, const char *zCql, WcBuf *pBuf, const int *an,
   return rc;
 }
 
+/* Cassandra's largest TTL, 20 years, and a table's default
+** gc_grace_seconds, 10 days. */
+#define CQ_MAX_TTL 630720000
+#define CQ_GC_GRACE 864000
+
+/* USING TTL's value for a version of rowtime pRowtime (microseconds) on
+** a table whose versions live nTtl seconds: the seconds left, and one
+** more, so that Cassandra drops the row only after widecol stops showing
+** it (widecol hides a version by its rowtime; Cassandra's TTL is counted
+** from the write).  Where Cassandra cannot keep it that long, as long as
+** it can: widecol still hides the version when its time comes. */
+static void putTtl(CqTable *p, sqlite3_value *pRowtime, WcBuf *pBuf, int *pn){
+  int64_t iNow = (int64_t)time(0);
+  int64_t iLeft = sqlite3_value_int64(pRowtime) / 1000000 + p->nTtl - iNow + 1;
+  /* Cassandra refuses a TTL past 20 years, and one whose expiry and the
+  ** table's gc_grace_seconds (10 days, as widecol makes it) come past
+  ** 2038-01-19 (a 32-bit second count, CASSANDRA-14092); a day more for
+  ** the clocks' difference. */
+  int64_t iEnd = (int64_t)INT32_MAX - 1 - CQ_GC_GRACE - 86400 - iNow;
+  int64_t iMax = iEnd < CQ_MAX_TTL ? iEnd : CQ_MAX_TTL;
+  if( iLeft > iMax ) iLeft = iMax;
+  if( iLeft < 1 ) iLeft = 1;
+  cqPutInt(pBuf, (int32_t)iLeft);
+  *pn = 4;
+}
+
 /* The key's columns of row key pKey as values of a statement, into buf
 ** and an[]: SQLITE_OK, or SQLITE_NOTFOUND for a key no row can have. */
 static int keyArgs(CqTable *p, sqlite3_value *pKey, WcValue *aVal,
@@ -302,7 +330,7 @@ static int writeInsert(CqTable *p, sqlite3_value *pKey,
                        sqlite3_value **apCol, int bReplace, int bNow){
   sqlite3_str *pStr = sqlite3_str_new(0);
   int nCol = p->nCqlCol, i, rc = SQLITE_OK;
-  int *an = sqlite3_malloc64(sizeof(int) * ((size_t)nCol + 1));
+  int *an = sqlite3_malloc64(sizeof(int) * ((size_t)nCol + 2));
   WcBuf buf, key;
   CqResult res;
   char *zCql;
@@ -313,6 +341,7 @@ static int writeInsert(CqTable *p, sqlite3_value *pKey,
                       p->zColumns);
   for(i = 0; i < nCol; i++) sqlite3_str_appendall(pStr, i ? ", ?" : "?");
   sqlite3_str_appendall(pStr, bReplace ? ")" : ") IF NOT EXISTS");
+  if( p->nTtl > 0 ) sqlite3_str_appendall(pStr, " USING TTL ?");
   zCql = sqlite3_str_finish(pStr);
   if( zCql == 0 || an == 0 ) rc = SQLITE_NOMEM;
   for(i = 0; i < nCol && rc == SQLITE_OK; i++){
@@ -321,9 +350,12 @@ static int writeInsert(CqTable *p, sqlite3_value *pKey,
     ** reads would have to skip (INSERT OR REPLACE must clear it). */
     if( !bReplace && an[i] < 0 ) an[i] = CQ_UNSET;
   }
+  if( rc == SQLITE_OK && p->nTtl > 0 ){
+    putTtl(p, apCol[p->aiCqlPos[CQ_ROWTIME(p->pS)]], &buf, &an[nCol]);
+  }
   if( rc == SQLITE_OK ){
     wcBufAppend(&key, sqlite3_value_blob(pKey), sqlite3_value_bytes(pKey));
-    rc = runWrite(p, zCql, &buf, an, nCol, bNow, !bReplace, pKey,
+    rc = runWrite(p, zCql, &buf, an, nCol + (p->nTtl > 0), bNow, !bReplace, pKey,
                   bReplace ? "an INSERT OR REPLACE" : "an INSERT (IF NOT "
                   "EXISTS)", &res);
   }
@@ -350,25 +382,29 @@ static int writeUpdate(CqTable *p, sqlite3_value *pKey, sqlite3_value **apCol,
                        WcValue *aVal, int bNow){
   sqlite3_str *pStr = sqlite3_str_new(0);
   int nCol = p->nCqlCol, i, n = 0, rc;
-  int *an = sqlite3_malloc64(sizeof(int) * ((size_t)nCol + p->nKey + 1));
+  int *an = sqlite3_malloc64(sizeof(int) * ((size_t)nCol + p->nKey + 2));
   WcBuf buf;
   CqResult res;
   char *zCql;
   memset(&buf, 0, sizeof(buf));
   memset(&res, 0, sizeof(res));
-  sqlite3_str_appendf(pStr, "UPDATE %s SET ", p->zCqlName);
+  sqlite3_str_appendf(pStr, "UPDATE %s%s SET ", p->zCqlName,
+                      p->nTtl > 0 ? " USING TTL ?" : "");
   rc = an ? SQLITE_OK : SQLITE_NOMEM;
+  if( rc == SQLITE_OK && p->nTtl > 0 ){
+    putTtl(p, apCol[p->aiCqlPos[CQ_ROWTIME(p->pS)]], &buf, &an[n++]);
+  }
   for(i = 0; i < nCol && rc == SQLITE_OK; i++){
     int iCol = p->aiCqlCol[i];
     if( p->abKey[iCol] ) continue;
-    sqlite3_str_appendf(pStr, "%s\"%w\" = ?", n ? ", " : "",
+    sqlite3_str_appendf(pStr, "%s\"%w\" = ?", n > (p->nTtl > 0) ? ", " : "",
                         cqColumnName(p, iCol));
     rc = cqPutValue(p, iCol, apCol[i], &buf, &an[n++]);
   }
   sqlite3_str_appendf(pStr, " WHERE %s", p->zKeyWhere);
   zCql = sqlite3_str_finish(pStr);
   if( rc == SQLITE_OK && zCql == 0 ) rc = SQLITE_NOMEM;
-  if( rc == SQLITE_OK && n > 0 ){
+  if( rc == SQLITE_OK && n > (p->nTtl > 0) ){
     rc = keyArgs(p, pKey, aVal, &buf, an + n);
     if( rc == SQLITE_OK ){
       rc = runWrite(p, zCql, &buf, an, n + p->nKey, bNow, 0, pKey, "an UPDATE",
@@ -386,13 +422,13 @@ static int writeUpdate(CqTable *p, sqlite3_value *pKey, sqlite3_value **apCol,
 int cqUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
              sqlite3_int64 *piRowid){
   CqTable *p = (CqTable*)pVtab;
-  WcValue *aVal = sqlite3_malloc64(sizeof(WcValue) * ((size_t)p->pS->nCol + 1));
+  WcValue *aVal = sqlite3_malloc64(sizeof(WcValue) * CQ_NCOL(p->pS));
   int eConflict = sqlite3_vtab_on_conflict(p->pShared->db);
   /* OR FAIL: the core's INSERT_NOW and UPDATE_NOW, answered at once. */
   int bNow = eConflict == SQLITE_FAIL, rc;
   (void)piRowid;
   if( aVal == 0 ) return SQLITE_NOMEM;
-  memset(aVal, 0, sizeof(WcValue) * ((size_t)p->pS->nCol + 1));
+  memset(aVal, 0, sizeof(WcValue) * CQ_NCOL(p->pS));
   /* argv[2] the key, then the CQL table's columns (an index entry's
   ** rowkey first). */
   if( argc == 1 ){

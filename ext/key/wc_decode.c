@@ -245,6 +245,7 @@ static int decodeElements(const WcSchema *pS, const unsigned char *aKey,
   int64_t iOff = 0;
   int i, nField = 0, rc = WC_OK;
   pBuf->n = 0;
+  if( nElem > pS->nElem ) nElem = pS->nElem;
   aField = sqlite3_malloc64(sizeof(Field) * (sqlite3_uint64)(pS->nElem + 1));
   if( aField == 0 ) return WC_NOMEM;
   for(i = 0; i < nElem && rc == WC_OK; i++){

@@ -26,7 +26,8 @@ int wcDecodeKey(const WcSchema *pS, RkHasher *pHasher,
                 WcBuf *pBuf, char **pzErr);
 
 /* The first elements of a key, or of a scan bound that may stop inside an
-** element: up to nElem elements, as many as aKey[0..nKey) holds whole, in
+** element: up to nElem elements (at most the design's), as many as
+** aKey[0..nKey) holds whole, in
 ** *pnElem, the bytes they take in *pnUsed, their columns' values in aOut
 ** as wcDecodeKey() gives them.  Not checked by writing them again: the
 ** caller compares keys.  WC_OK, WC_NOFIT (an element's bytes are no value

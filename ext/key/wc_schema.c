@@ -1452,10 +1452,10 @@ static void checkCassandra(Parse *p){
     parseError(p, "widecol %s: STORAGE CASSANDRA keeps one value per cell, "
                "not VERSIONS %d; keep history as a clustering column (a "
                "timestamp: PRIMARY KEY ((id), at DESC))", zT, pS->nVersions);
-  }else if( pS->bVersioned ){
-    parseError(p, "widecol %s: STORAGE CASSANDRA does not take TTL yet "
-               "(default_time_to_live is widecol_ddl(t, 'cql')'s); make the "
-               "table without it", zT);
+  }else if( pS->nTtl > 630720000 ){
+    parseError(p, "widecol %s: TTL %lld is past Cassandra's largest "
+               "default_time_to_live, 630720000 seconds (20 years); give a "
+               "smaller TTL, or none", zT, (long long)pS->nTtl);
   }else if( pS->nSplit > 0 ){
     parseError(p, "widecol %s: STORAGE CASSANDRA has no SPLITS: Cassandra "
                "places partitions on its ring by token; drop SPLITS", zT);

@@ -672,9 +672,11 @@ HBASE_STORE = {"kind": "HBASE", "engine": "HBase", "env": "WIDECOL_HBASE",
                "prefix": "diff:", "regions_are_splits": True}
 # Cassandra keeps only designs in its own form (the CQL table a design
 # means), of one type per column: the PRIMARY KEY designs, DESIGNS' and
-# CQL_DESIGNS', no EXISTING, no versioned designs.
+# CQL_DESIGNS', the versioned ones of CQL_VERSIONED (one version under a
+# TTL), no EXISTING.
 CASSANDRA_STORE = {"kind": "CASSANDRA", "engine": "Cassandra", "env": "WIDECOL_CASSANDRA",
-                   "prefix": "diff.", "cql_only": True, "no_existing": True}
+                   "prefix": "diff.", "cql_only": True, "no_existing": True,
+                   "time_step": 1}
 
 # Further designs in Cassandra's form for the Cassandra store: a
 # composite partition key with a DESC REAL clustering column, eBay's likes
@@ -1573,6 +1575,22 @@ VERSIONED = [
 ]
 
 
+# Versioned designs in Cassandra's form for the Cassandra store: one
+# version a key under a TTL (Cassandra keeps one value per cell).
+CQL_VERSIONED = [
+    dict(name="cql_vttl",
+         cols=[("k", "INTEGER", lambda r: r.randint(0, 60)),
+               ("v", "TEXT", lambda r: r.choice([None, "x", "y", "10"]))],
+         rowkey="TOKEN(k), k", options=", ENCODING BINARY", versions=1, ttl=2, key=["k"]),
+    dict(name="cql_vmetrics",
+         cols=[("host", "TEXT", lambda r: r.choice(["h1", "h2", "h10", "web"])),
+               ("ts", "INTEGER", lambda r: r.randint(0, 30)),
+               ("value", "REAL", lambda r: r.choice([None, 0.5, 1.25, 3.0]))],
+         rowkey="TOKEN(host), host, ts", options=", ENCODING BINARY", versions=1, ttl=5,
+         key=["host", "ts"]),
+]
+
+
 def versioned_random(r, n):
     """A random design (without collations on its key fields) under random
     VERSIONS and TTL."""
@@ -1659,9 +1677,10 @@ class VersionRunner(Runner):
             table, self.match("l", "s", d))).fetchone()[0] > 0
 
     def step(self):
-        """The step between rowtimes: a microsecond, or on Bigtable (whose
-        cell timestamps are whole milliseconds) a millisecond."""
-        return 1000 if self.bigtable else 1
+        """The step between rowtimes: a microsecond, or on Bigtable and
+        HBase (whose cell timestamps are whole milliseconds) a millisecond;
+        the store's own where it says (Cassandra keeps rowtime as it is)."""
+        return STORE.get("time_step", 1000) if self.bigtable else 1
 
     def time_value(self, d, db):
         """An explicit rowtime: near now, before or after, or one in use."""
@@ -2219,7 +2238,7 @@ def run_seed(runner, vrunner, seed, n_random):
     if STORE.get("cql_only"):
         specs = [s for s in DESIGNS if "primary" in s
                  or s.get("rowkey", "").startswith("TOKEN(")] + CQL_DESIGNS
-        vspecs = []
+        vspecs = CQL_VERSIONED
     runner.seed = vrunner.seed = seed
     for i, spec in enumerate(specs):
         try:

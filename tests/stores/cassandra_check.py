@@ -12,7 +12,9 @@ WIDECOL_CASSANDRA set):
   writes for the design (system_schema's partition key, clustering order
   and types, both read back);
 - an INDEX's CQL table holds an entry per row, in step after INSERT OR
-  REPLACE, UPDATE (of a held column and of the index's field) and DELETE.
+  REPLACE, UPDATE (of a held column and of the index's field) and DELETE;
+- a TTL is the table's default_time_to_live, and each cell's TTL and the
+  row's rowtime are what the write's time makes them.
 
     tests/stores/cassandra_check.py --extension ./widecol --cassandra ./widecol_cassandra
 """
@@ -20,6 +22,7 @@ import argparse
 import os
 import random
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
@@ -145,6 +148,21 @@ def main():
     expect("the driver reads the INDEX's CQL table in step with its rows", got == want,
            "%d entries, %d rows; e.g. %s" % (len(got), len(want), next(iter(got ^ want), None)))
     db.execute("DROP TABLE lk")
+
+    # A TTL: the table's default_time_to_live, each cell's TTL from its
+    # rowtime (now: the TTL, and the second widecol adds), rowtime kept.
+    db.execute("CREATE VIRTUAL TABLE tt USING widecol(a TEXT, b INTEGER, v TEXT, "
+               "PRIMARY KEY ((a), b), TTL 3600, STORAGE CASSANDRA '%s.tt')" % KEYSPACE)
+    before = time.time()
+    db.execute("INSERT INTO tt VALUES ('x', 1, 'v')")
+    table_ttl = session.execute(
+        "SELECT default_time_to_live FROM system_schema.tables WHERE keyspace_name = %s "
+        "AND table_name = 'tt'", (KEYSPACE,)).one()[0]
+    cell = session.execute("SELECT TTL(v), rowtime FROM tt WHERE a = 'x' AND b = 1").one()
+    expect("a TTL table as Cassandra holds it", table_ttl == 3600 and cell is not None
+           and 3590 <= cell[0] <= 3601 and before - 1 <= cell[1] / 1e6 <= time.time() + 1,
+           "default_time_to_live %s, TTL(v) and rowtime %s" % (table_ttl, cell))
+    db.execute("DROP TABLE tt")
 
     db.execute("DROP TABLE r")
     left = list(session.execute(
