@@ -8,9 +8,10 @@
 ** TOKEN makes widecol's too.  Each row read has its row key made again
 ** (key/wc_codec.h) and is kept only inside the range asked for: what CQL
 ** reads past the ends (a bound that is not exact, a token's other
-** partitions) is dropped.  The first page is small (a probe of the
-** planner reads a row or two), each next one four times larger, up to
-** CQ_PAGE rows.
+** partitions) is dropped.  The first page of a token range is small (a
+** probe of the planner reads a row or two), of a partition's slice larger
+** (CQ_SLICE_PAGE), each next one four times larger, up to CQ_PAGE rows,
+** and asked for while SQLite reads the one before.
 */
 #include "cassandra/cq_store.h"
 SQLITE_EXTENSION_INIT3
@@ -30,6 +31,7 @@ struct CqCursor {
   WcBuf paging;         /* The next page's paging state */
   int bMore;            /* There is a next page */
   int nPage;            /* Rows asked for in the page read */
+  int nFirstPage;       /* Rows the first page asks for */
   int iPrefetch;        /* The stream asking for the next page, or -1 */
   int nPrefetchPage;    /* Its rows asked for */
   int iPrefetchConn;    /* On this connection (CqShared.iConn), if open */
@@ -108,9 +110,10 @@ static void queryValues(CqCursor *pCur, CqValue *aVal){
   }
 }
 
-/* The size of the page after one of nPage rows (0: the first). */
-static int nextPageSize(int nPage){
-  return nPage == 0 ? CQ_FIRST_PAGE : nPage < CQ_PAGE / 4 ? nPage * 4 : CQ_PAGE;
+/* The size of the page after one of nPage rows (0: the first, of
+** nFirst rows). */
+static int nextPageSize(int nPage, int nFirst){
+  return nPage == 0 ? nFirst : nPage < CQ_PAGE / 4 ? nPage * 4 : CQ_PAGE;
 }
 
 /* Asks for the page after the one just read, so that Cassandra makes it
@@ -123,7 +126,7 @@ static void prefetch(CqCursor *pCur){
   CqStmt *pStmt = 0;
   CqResult res;
   WcDeadline d = cqDeadline(p);
-  int nPage = nextPageSize(pCur->nPage);
+  int nPage = nextPageSize(pCur->nPage, pCur->nFirstPage);
   memset(&res, 0, sizeof(res));
   if( !pCur->bMore || pConn == 0
    || cqPrepare(pConn, pCur->zCql, &d, &pStmt, &res) != 0 ){
@@ -175,7 +178,8 @@ static int fetchPage(CqCursor *pCur){
     rc = e ? cqCallError(p, e, &pCur->res, "a read") : SQLITE_OK;
   }else{
     pCur->iPrefetch = -1;
-    pCur->nPage = nextPageSize(pCur->bMore ? pCur->nPage : 0);
+    pCur->nPage = nextPageSize(pCur->bMore ? pCur->nPage : 0,
+                               pCur->nFirstPage);
     queryValues(pCur, aVal);
     rc = cqRunPrepared(p, pCur->zCql, aVal, pCur->nArg, pCur->nPage,
                        pCur->bMore ? pCur->paging.a : 0, (int)pCur->paging.n,
@@ -370,6 +374,9 @@ static int rangeQuery(CqCursor *pCur){
                              pCur->lo.n - nPart);
     }
     if( withinPartition(pCur->lo.a, nPart, &pCur->hi) ){
+      /* A partition's slice is read whole, mostly: one page, where a
+      ** range of tokens may be a probe of the planner's, a row or two. */
+      pCur->nFirstPage = CQ_SLICE_PAGE;
       sqlite3_str_appendf(pStr, " WHERE %s", p->zPartWhere);
       for(i = 0; i < p->nPart; i++){
         addKeyArg(pCur, p, p->aiKey[i], &pCur->aVal[p->aiKey[i]]);
@@ -420,6 +427,7 @@ int cqFilter(sqlite3_vtab_cursor *pCursor, int idxNum,
   (void)idxStr;
   (void)argc;
   cursorReset(pCur);
+  pCur->nFirstPage = CQ_FIRST_PAGE;
   /* A read sees the writes before it. */
   rc = cqWritesDone(p);
   if( rc != SQLITE_OK ) return rc;

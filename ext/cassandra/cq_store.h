@@ -24,6 +24,7 @@
 #define CQ_TIMEOUT_MS 60000
 #define CQ_PAGE 5000            /* rows a page of a scan, at most */
 #define CQ_FIRST_PAGE 20        /* rows the first page of a scan asks for */
+#define CQ_SLICE_PAGE 1000      /* ... of a partition's slice */
 #define CQ_MAX_ARGS 64          /* values a read binds: the key's columns */
 
 /* idxNum: rowkey = ? (CQ_EQ), or the bounds given, CQ_GE or CQ_GT, CQ_LE
