@@ -118,33 +118,9 @@ for _type, _value in sorted(VALUES.items()):
             before=['SELECT count(*) FROM {t} WHERE "c v" > 3']))
 
 
-def split_args(text):
-    """Top-level comma-separated arguments of a fix."""
-    out, depth, quote, cur = [], 0, None, ""
-    for ch in text:
-        if quote:
-            cur += ch
-            if ch == quote:
-                quote = None
-            continue
-        if ch in "\"'":
-            quote = ch
-        elif ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            out.append(cur.strip())
-            cur = ""
-            continue
-        cur += ch
-    out.append(cur.strip())
-    return out
-
-
 def apply_fix(keys, key, fix):
     """The key arguments with the fix put in place."""
-    parts = split_args(fix)
+    parts = wctest.split_args(fix)
     if any(p.startswith("ENCODING") for p in parts):
         return parts
     if parts[0].startswith(("TTL ", "VERSIONS ")):

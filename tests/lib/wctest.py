@@ -26,3 +26,28 @@ def connect(extension, database=":memory:", bigtable=None, **options):
     if bigtable:
         db.load_extension(bigtable)
     return db
+
+
+def split_args(text):
+    """The comma-separated parts of text outside parentheses and quotes
+    (a widecol design's arguments, a fix's, a ROWKEY's fields)."""
+    out, depth, quote, cur = [], 0, None, ""
+    for ch in text:
+        if quote:
+            cur += ch
+            if ch == quote:
+                quote = None
+            continue
+        if ch in "\"'":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+            continue
+        cur += ch
+    out.append(cur.strip())
+    return out

@@ -24,29 +24,8 @@ dir=${WIDECOL_CASSANDRA_DIR:-build/cassandra}
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 
-# JDK 17 by name, never whatever java comes first on the PATH: another
-# JDK on the machine breaks Cassandra 5.0.
-check() {
-  home=
-  if command -v update-java-alternatives >/dev/null 2>&1; then
-    home=$(update-java-alternatives -l 2>/dev/null | awk '$1 ~ /17/ { print $3; exit }')
-  fi
-  if [ -z "$home" ]; then
-    for h in /usr/lib/jvm/java-17-openjdk-amd64 /usr/lib/jvm/java-17-openjdk-arm64; do
-      [ -x "$h/bin/java" ] && home=$h && break
-    done
-  fi
-  if [ -z "$home" ] || [ ! -x "$home/bin/java" ]; then
-    echo "no JDK 17 (apt-get install openjdk-17-jdk-headless)"
-    return 1
-  fi
-  if ! command -v mvn >/dev/null 2>&1; then
-    echo "no Maven (apt-get install maven)"
-    return 1
-  fi
-  JAVA_HOME=$home
-  return 0
-}
+# check(): JDK 17 and Maven (java.sh).
+. "$here/java.sh"
 
 # Cassandra's conf/jvm17-server.options (5.0): G1, and the JDK internals
 # that Cassandra, its Netty and jamm reach into.

@@ -26,32 +26,8 @@ dir=${WIDECOL_HBASE_DIR:-build/hbase}
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 
-# JDK 17 by name, never whatever java comes first on the PATH: HBase 2.6
-# is built and tested on it.
-jdk17() {
-  if command -v update-java-alternatives >/dev/null 2>&1; then
-    update-java-alternatives -l 2>/dev/null | awk '$1 ~ /17/ { print $3; exit }'
-  fi
-}
-
-check() {
-  home=$(jdk17)
-  if [ -z "$home" ]; then
-    for h in /usr/lib/jvm/java-17-openjdk-amd64 /usr/lib/jvm/java-17-openjdk-arm64; do
-      [ -x "$h/bin/java" ] && home=$h && break
-    done
-  fi
-  if [ -z "$home" ] || [ ! -x "$home/bin/javac" ]; then
-    echo "no JDK 17 (apt-get install openjdk-17-jdk-headless)"
-    return 1
-  fi
-  if ! command -v mvn >/dev/null 2>&1; then
-    echo "no Maven (apt-get install maven)"
-    return 1
-  fi
-  JAVA_HOME=$home
-  return 0
-}
+# check(): JDK 17 and Maven (java.sh).
+. "$here/java.sh"
 
 # The flags HBase's own build runs its tests with on JDK 17: its shaded
 # Netty and its memory accounting reach into the JDK's internals (and

@@ -25,6 +25,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+import wctest  # noqa: E402
 from cassandra_session import connect, make_keyspace, wc_args  # noqa: E402
 from designs import all_designs  # noqa: E402
 
@@ -38,28 +39,6 @@ def expect(what, ok, detail=""):
     if not ok:
         print("cassandra ddl: %s: FAILED (%s)" % (what, detail))
         failed += 1
-
-
-def split_top(text):
-    """text split at the commas outside parentheses and quotes."""
-    parts, depth, quote, cur = [], 0, None, ""
-    for ch in text:
-        if quote:
-            quote = None if ch == quote else quote
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            parts.append(cur.strip())
-            cur = ""
-            continue
-        cur += ch
-    if cur.strip():
-        parts.append(cur.strip())
-    return parts
 
 
 def cql_type(declared):
@@ -80,13 +59,13 @@ def expected(design):
     """(columns {name: type}, partition [names], clustering [(name, order)],
     ttl) that the design's text says."""
     cols, fields, primary, ttl, n_random = {}, None, None, 0, None
-    for part in split_top(design):
+    for part in wctest.split_args(design):
         word = part.split()[0].upper() if part.split() else ""
         m = re.match(r"PRIMARY\s+KEY\s*\((.*)\)\s*$", part, re.S | re.I)
         if m:
             primary = m.group(1)
         elif word.startswith("ROWKEY"):
-            fields = split_top(part[part.index("(") + 1:part.rindex(")")])
+            fields = wctest.split_args(part[part.index("(") + 1:part.rindex(")")])
         elif word == "TTL":
             ttl = int(part.split()[1])
         elif word in ("INDEX", "FAMILY", "VERSIONS", "ENCODING", "DELIMITER", "STORAGE",
@@ -97,8 +76,8 @@ def expected(design):
             cols[name] = cql_type(" ".join(part.split()[1:]))
     partition, clustering = [], []
     if primary is not None:
-        pk = split_top(primary)
-        partition = [c.strip() for c in split_top(pk[0].strip()[1:-1])] \
+        pk = wctest.split_args(primary)
+        partition = [c.strip() for c in wctest.split_args(pk[0].strip()[1:-1])] \
             if pk[0].strip().startswith("(") else [pk[0].strip()]
         for f in pk[1:]:
             w = f.split()
@@ -109,7 +88,8 @@ def expected(design):
             w = f.split()
             head = w[0].split("(")[0].upper()
             if head == "TOKEN" and not key_cols and not partition:
-                partition = [c.strip() for c in split_top(f[f.index("(") + 1:f.rindex(")")])]
+                inner = f[f.index("(") + 1:f.rindex(")")]
+                partition = [c.strip() for c in wctest.split_args(inner)]
             elif head in ("SALT", "BUCKET"):
                 continue
             elif head == "RANDOM":
