@@ -18,6 +18,7 @@ SQLITE_EXTENSION_INIT3
 
 #include "key/wc_decode.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct CqCursor CqCursor;
@@ -43,6 +44,12 @@ struct CqCursor {
   WcBuf part;           /* Its partition key's cells (4-byte length, bytes) */
   int64_t nPartKey;     /* The bytes of key they make (0: none yet) */
   WcValue *aVal;        /* Its columns' values, for the codec */
+  /* The CQL columns the read selects: the key's and those the statement
+  ** uses; aiSel[k] is the design's column of the k-th, aiSelPos[c] the
+  ** place of design column c (-1: not read, NULL). */
+  char *zSelect;
+  int nSel;
+  int *aiSel, *aiSelPos;
 };
 
 int cqOpenCursor(sqlite3_vtab *pVtab, sqlite3_vtab_cursor **ppCur){
@@ -52,10 +59,14 @@ int cqOpenCursor(sqlite3_vtab *pVtab, sqlite3_vtab_cursor **ppCur){
   memset(pCur, 0, sizeof(*pCur));
   pCur->iPrefetch = -1;
   pCur->aVal = sqlite3_malloc64(sizeof(WcValue) * CQ_NCOL(p->pS));
-  if( pCur->aVal == 0 ){
+  pCur->aiSel = sqlite3_malloc64(sizeof(int) * CQ_NCOL(p->pS) * 2);
+  if( pCur->aVal == 0 || pCur->aiSel == 0 ){
+    sqlite3_free(pCur->aVal);
+    sqlite3_free(pCur->aiSel);
     sqlite3_free(pCur);
     return SQLITE_NOMEM;
   }
+  pCur->aiSelPos = &pCur->aiSel[CQ_NCOL(p->pS)];
   *ppCur = &pCur->base;
   return SQLITE_OK;
 }
@@ -66,6 +77,8 @@ static void cursorReset(CqCursor *pCur){
   dropPrefetch(pCur);
   sqlite3_free(pCur->zCql);
   pCur->zCql = 0;
+  sqlite3_free(pCur->zSelect);
+  pCur->zSelect = 0;
   cqResultClear(&pCur->res);
   wcBufClear(&pCur->args);
   wcBufClear(&pCur->paging);
@@ -88,6 +101,7 @@ int cqCloseCursor(sqlite3_vtab_cursor *pCursor){
   wcBufFree(&pCur->key);
   wcBufFree(&pCur->part);
   sqlite3_free(pCur->aVal);
+  sqlite3_free(pCur->aiSel);
   sqlite3_free(pCur);
   return SQLITE_OK;
 }
@@ -218,7 +232,7 @@ static int samePartition(CqCursor *pCur){
   for(i = 0; i < p->nPart; i++){
     int n;
     const unsigned char *a = cqCell(&pCur->res, pCur->iRow,
-                                    p->aiCqlPos[p->aiKey[i]], &n);
+                                    pCur->aiSelPos[p->aiKey[i]], &n);
     if( n < 0 ) n = 0;
     if( bSame && (iOff + 4 + n > pCur->part.n
                   || memcmp(&pCur->part.a[iOff], &n, 4) != 0
@@ -247,8 +261,8 @@ static int rowKey(CqCursor *pCur){
   const WcSchema *pKey = p->pKeyS;
   char *zErr = 0;
   int i, rc = WC_OK, iFirst;
-  for(i = 0; i < p->nCqlCol; i++){
-    int n, iCol = p->aiCqlCol[i];
+  for(i = 0; i < pCur->nSel; i++){
+    int n, iCol = pCur->aiSel[i];
     const unsigned char *a = cqCell(&pCur->res, pCur->iRow, i, &n);
     if( cqCellValue(p->aType[iCol], a, n, &pCur->aVal[iCol]) ){
       return cqTableError(p, SQLITE_CORRUPT, "Cassandra's column %s holds a "
@@ -361,7 +375,7 @@ static int rangeQuery(CqCursor *pCur){
   int nElem = 0, i, rc = SQLITE_OK;
   int64_t nUsed = 0;
   memset(&buf, 0, sizeof(buf));
-  sqlite3_str_appendf(pStr, "SELECT %s FROM %s", p->zColumns, p->zCqlName);
+  sqlite3_str_appendf(pStr, "SELECT %s FROM %s", pCur->zSelect, p->zCqlName);
   if( pCur->bLo ){
     rc = wcDecodePrefix(p->pKeyS, pCur->lo.a, pCur->lo.n, 1 + p->nPart + 1,
                         pCur->aVal, &buf, &nElem, &nUsed) == WC_NOMEM
@@ -419,15 +433,44 @@ static int rangeQuery(CqCursor *pCur){
   return rc;
 }
 
+/* The columns a read of colUsed selects (see CqCursor.zSelect); the
+** others are NULL in aVal. */
+static int selectColumns(CqCursor *pCur, uint64_t colUsed){
+  CqTable *p = (CqTable*)pCur->base.pVtab;
+  sqlite3_str *pStr = sqlite3_str_new(0);
+  int i;
+  pCur->nSel = 0;
+  for(i = 0; i < (int)CQ_NCOL(p->pS); i++){
+    pCur->aiSelPos[i] = -1;
+    memset(&pCur->aVal[i], 0, sizeof(WcValue));
+    pCur->aVal[i].eType = SQLITE_NULL;
+    pCur->aVal[i].a = (const unsigned char*)"";
+  }
+  for(i = 0; i < p->nCqlCol; i++){
+    int iCol = p->aiCqlCol[i], iVtabCol = i + 1;
+    if( !p->abKey[iCol]
+     && !(colUsed & ((uint64_t)1 << (iVtabCol < 63 ? iVtabCol : 63))) ){
+      continue;
+    }
+    sqlite3_str_appendf(pStr, "%s\"%w\"", pCur->nSel ? ", " : "",
+                        cqColumnName(p, iCol));
+    pCur->aiSelPos[iCol] = pCur->nSel;
+    pCur->aiSel[pCur->nSel++] = iCol;
+  }
+  pCur->zSelect = sqlite3_str_finish(pStr);
+  return pCur->zSelect ? SQLITE_OK : SQLITE_NOMEM;
+}
+
 int cqFilter(sqlite3_vtab_cursor *pCursor, int idxNum,
                     const char *idxStr, int argc, sqlite3_value **argv){
   CqCursor *pCur = (CqCursor*)pCursor;
   CqTable *p = (CqTable*)pCursor->pVtab;
   int iArg = 0, rc;
-  (void)idxStr;
   (void)argc;
   cursorReset(pCur);
   pCur->nFirstPage = CQ_FIRST_PAGE;
+  rc = selectColumns(pCur, idxStr ? strtoull(idxStr, 0, 16) : ~(uint64_t)0);
+  if( rc != SQLITE_OK ) return rc;
   /* A read sees the writes before it. */
   rc = cqWritesDone(p);
   if( rc != SQLITE_OK ) return rc;
@@ -449,7 +492,7 @@ int cqFilter(sqlite3_vtab_cursor *pCursor, int idxNum,
     wcBufAppend(&pCur->lo, a, n);
     wcBufAppend(&pCur->hi, a, n);
     pCur->bLo = pCur->bHi = 1;
-    pCur->zCql = sqlite3_mprintf("SELECT %s FROM %s WHERE %s", p->zColumns,
+    pCur->zCql = sqlite3_mprintf("SELECT %s FROM %s WHERE %s", pCur->zSelect,
                                  p->zCqlName, p->zKeyWhere);
     if( pCur->zCql == 0 ) return SQLITE_NOMEM;
   }else{

@@ -353,8 +353,9 @@ static int cqRename(sqlite3_vtab *pVtab, const char *zNew){
   return SQLITE_OK;
 }
 
-/* Planning: idxNum (cq_store.h) says which bounds of rowkey argv holds.
-** Rows come in key order; a descending order is left to SQLite
+/* Planning: idxNum (cq_store.h) says which bounds of rowkey argv holds,
+** idxStr the columns used (sqlite3_index_info.colUsed, in hex).  Rows come
+** in key order; a descending order is left to SQLite
 ** (WcStoreCaps.bReverseReads 0). */
 static int cqBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
   int aiCons[5] = {-1, -1, -1, -1, -1};
@@ -400,6 +401,11 @@ static int cqBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
    && !pInfo->aOrderBy[0].desc ){
     pInfo->orderByConsumed = 1;
   }
+  /* The columns the statement reads: the read selects those alone (and
+  ** the key's, to make each row's key). */
+  pInfo->idxStr = sqlite3_mprintf("%llx", (unsigned long long)pInfo->colUsed);
+  if( pInfo->idxStr == 0 ) return SQLITE_NOMEM;
+  pInfo->needToFreeIdxStr = 1;
   return SQLITE_OK;
 }
 
