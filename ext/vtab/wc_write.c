@@ -942,7 +942,13 @@ static int insertRow(WcVtab *p, int eInsert, int bKnow, int *pbReplaced){
     rc = insertElseReplace(p, wcStoreCaps(&p->store)->bLateChecks
                               ? WC_STMT_INSERT_NOW : WC_STMT_INSERT, &bFound);
   }else{
-    rc = runWrite(p, eInsert, 0, pW->key.a, pW->key.n, pW->aVal, 0);
+    /* Without stamps an index entry cannot be told from its row's: a row
+    ** whose key check would come late is answered before its entries go,
+    ** so that an INSERT refused leaves no entry behind. */
+    int eRow = eInsert == WC_STMT_INSERT && pS->nIndex > 0
+            && wcStoreCaps(&p->store)->bLateChecks ? WC_STMT_INSERT_NOW
+                                                   : eInsert;
+    rc = runWrite(p, eRow, 0, pW->key.a, pW->key.n, pW->aVal, 0);
   }
   if( rc == SQLITE_OK && bFound ) wcHistoryKeyTaken(p->pHistory, 1);
   *pbReplaced = rc == SQLITE_OK && bFound;

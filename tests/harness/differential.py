@@ -680,7 +680,8 @@ CASSANDRA_STORE = {"kind": "CASSANDRA", "engine": "Cassandra", "env": "WIDECOL_C
 
 # Further designs in Cassandra's form for the Cassandra store: a
 # composite partition key with a DESC REAL clustering column, eBay's likes
-# with User_By_Item as an INDEX (a CQL table of its own), a BLOB partition
+# with User_By_Item as an INDEX (a CQL table of its own), an INDEX on a
+# column outside the key (a row's entry moves when it changes), a BLOB partition
 # key (each column's values of one type, as CQL's columns are; no -0.0,
 # which CQL tells from 0.0 and SQLite does not).
 CQL_DESIGNS = [
@@ -701,6 +702,15 @@ CQL_DESIGNS = [
          extra=", INDEX by_item(TOKEN(item_id), item_id, liked_at DESC) INCLUDE (title)",
          indexes=["item_id, liked_at DESC"],
          key=["user_id", "liked_at", "item_id"]),
+    dict(name="cql_tagged",
+         cols=[("u", "TEXT", lambda r: r.choice(["u1", "u2", "u3"])),
+               ("t", "INTEGER", lambda r: r.randint(0, 12)),
+               ("tag", "TEXT", lambda r: r.choice(["a", "b", "c"])),
+               ("note", "TEXT", lambda r: r.choice([None, "n"]))],
+         rowkey="", primary="(u), t",
+         extra=", INDEX by_tag(TOKEN(tag), tag, t) INCLUDE (note)",
+         indexes=["tag, t"], notnull=["tag"], hot=["tag"],
+         key=["u", "t"]),
     dict(name="cql_blobs",
          cols=[("k", "BLOB", lambda r: r.choice([b"\x00", b"\x01\x02", b"\xff", b"k"])),
                ("n", "INTEGER", lambda r: r.randint(-50, 50)),
