@@ -181,6 +181,17 @@ int cqPrepared(CqTable *p, const char *zCql, CqStmt **ppStmt, CqResult *pRes){
   return rc ? cqCallError(p, rc, pRes, "preparing a statement") : SQLITE_OK;
 }
 
+void cqCountRequest(CqTable *p, const CqConn *pConn){
+  p->count.nRpc++;
+  p->count.nByteOut += cqRequestBytes(pConn);
+}
+
+void cqCountReply(CqTable *p, const CqResult *pRes){
+  p->count.nMsgIn++;
+  p->count.nByteIn += CQ_REPLY_BYTES(pRes);
+  if( pRes->eKind == CQ_RESULT_ROWS ) p->count.nRowIn += pRes->nRow;
+}
+
 /* Runs schema statement zCql; SQLITE_OK or an error (message set). */
 int cqRunCql(CqTable *p, const char *zCql, const char *zDoing,
              CqResult *pRes){
@@ -191,6 +202,8 @@ int cqRunCql(CqTable *p, const char *zCql, const char *zDoing,
   if( rc != SQLITE_OK ) return rc;
   d = deadline(p->pProbe);
   rc = cqQuery(pConn, zCql, p->pShared->eConsistency, &d, pRes);
+  cqCountRequest(p, pConn);
+  if( rc == 0 ) cqCountReply(p, pRes);
   return rc ? cqCallError(p, rc, pRes, zDoing) : SQLITE_OK;
 }
 
@@ -208,5 +221,7 @@ int cqRunPrepared(CqTable *p, const char *zCql, const CqValue *aVal,
   d = deadline(p->pProbe);
   rc = cqExecute(pConn, pStmt, aVal, nVal, p->pShared->eConsistency, nPage,
                  aPaging, nPaging, &d, pRes);
+  cqCountRequest(p, pConn);
+  if( rc == 0 ) cqCountReply(p, pRes);
   return rc ? cqCallError(p, rc, pRes, zDoing) : SQLITE_OK;
 }

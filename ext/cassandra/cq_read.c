@@ -10,12 +10,19 @@
 ** reads past the ends (a bound that is not exact, a token's other
 ** partitions) is dropped.  The first page of a token range is small (a
 ** probe of the planner reads a row or two), of a partition's slice larger
-** (CQ_SLICE_PAGE), each next one four times larger, up to CQ_PAGE rows,
-** and asked for while SQLite reads the one before.
+** (CQ_SLICE_PAGE), of a read with a LIMIT the LIMIT; each next one four
+** times larger, up to CQ_PAGE rows, and asked for while SQLite reads the
+** one before.
+**
+** Descending key order: a partition's slice is read reversed (ORDER BY
+** each clustering column against its order); token ranges can only be
+** read forward, so a descending read across partitions holds its pages
+** whole and walks them back, as SQLite's sorter would have held them.
 */
 #include "cassandra/cq_store.h"
 SQLITE_EXTENSION_INIT3
 
+#include "key/rk_bytes.h"
 #include "key/wc_decode.h"
 
 #include <stdlib.h>
@@ -29,6 +36,14 @@ struct CqCursor {
   int anArg[CQ_MAX_ARGS];   /* their lengths */
   int nArg;
   CqResult res;         /* The page read */
+  CqResult *pRes;       /* The page the rows are walked in: res, or one
+                        ** of aHeld */
+  int bDesc;            /* Rows go in descending key order, */
+  int bHeld;            /* walked back through pages held whole: */
+  CqResult *aHeld;      /* nHeld pages, in key order */
+  int nHeld, iHeld;
+  int64_t nLimit;       /* Rows SQLite takes at most (its LIMIT), or -1 */
+  int64_t nGiven;       /* Rows shown */
   WcBuf paging;         /* The next page's paging state */
   int bMore;            /* There is a next page */
   int nPage;            /* Rows asked for in the page read */
@@ -73,8 +88,21 @@ int cqOpenCursor(sqlite3_vtab *pVtab, sqlite3_vtab_cursor **ppCur){
 
 static void dropPrefetch(CqCursor *pCur);
 
+static void heldFree(CqCursor *pCur){
+  int i;
+  for(i = 0; i < pCur->nHeld; i++) cqResultClear(&pCur->aHeld[i]);
+  sqlite3_free(pCur->aHeld);
+  pCur->aHeld = 0;
+  pCur->nHeld = pCur->iHeld = 0;
+}
+
 static void cursorReset(CqCursor *pCur){
   dropPrefetch(pCur);
+  heldFree(pCur);
+  pCur->pRes = &pCur->res;
+  pCur->bDesc = pCur->bHeld = 0;
+  pCur->nLimit = -1;
+  pCur->nGiven = 0;
   sqlite3_free(pCur->zCql);
   pCur->zCql = 0;
   sqlite3_free(pCur->zSelect);
@@ -152,6 +180,7 @@ static void prefetch(CqCursor *pCur){
              pCur->paging.a, (int)pCur->paging.n, &d, &pCur->iPrefetch) == 0 ){
     pCur->iPrefetchConn = p->pShared->iConn;
     pCur->nPrefetchPage = nPage;
+    cqCountRequest(p, pConn);
   }else{
     pCur->iPrefetch = -1;
   }
@@ -189,6 +218,7 @@ static int fetchPage(CqCursor *pCur){
     int e = cqWait(p->pShared->pConn, pCur->iPrefetch, &d, &pCur->res);
     pCur->iPrefetch = -1;
     pCur->nPage = pCur->nPrefetchPage;
+    if( e == 0 ) cqCountReply(p, &pCur->res);
     rc = e ? cqCallError(p, e, &pCur->res, "a read") : SQLITE_OK;
   }else{
     pCur->iPrefetch = -1;
@@ -212,8 +242,34 @@ static int fetchPage(CqCursor *pCur){
     wcBufAppend(&pCur->paging, pCur->res.aPaging, pCur->res.nPaging);
     pCur->bMore = 1;
     if( pCur->paging.bOom ) return SQLITE_NOMEM;
-    prefetch(pCur);
+    /* Under a LIMIT this page may be the last one wanted. */
+    if( pCur->nLimit < 0 || pCur->nGiven + pCur->res.nRow < pCur->nLimit ){
+      prefetch(pCur);
+    }
   }
+  return SQLITE_OK;
+}
+
+/* A descending read across partitions: every page, held (the first is
+** read), then the last row of the last page shown first. */
+static int holdPages(CqCursor *pCur){
+  int rc = SQLITE_OK;
+  for(;;){
+    if( (pCur->nHeld & (pCur->nHeld - 1)) == 0 ){
+      CqResult *aNew = sqlite3_realloc64(pCur->aHeld, sizeof(CqResult)
+                                   * (sqlite3_uint64)(pCur->nHeld * 2 + 1));
+      if( aNew == 0 ) return SQLITE_NOMEM;
+      pCur->aHeld = aNew;
+    }
+    pCur->aHeld[pCur->nHeld++] = pCur->res;
+    memset(&pCur->res, 0, sizeof(pCur->res));
+    if( !pCur->bMore ) break;
+    rc = fetchPage(pCur);
+    if( rc != SQLITE_OK ) return rc;
+  }
+  pCur->iHeld = pCur->nHeld - 1;
+  pCur->pRes = &pCur->aHeld[pCur->iHeld];
+  pCur->iRow = pCur->pRes->nRow - 1;
   return SQLITE_OK;
 }
 
@@ -231,7 +287,7 @@ static int samePartition(CqCursor *pCur){
   int i, bSame = pCur->nPartKey > 0;
   for(i = 0; i < p->nPart; i++){
     int n;
-    const unsigned char *a = cqCell(&pCur->res, pCur->iRow,
+    const unsigned char *a = cqCell(pCur->pRes, pCur->iRow,
                                     pCur->aiSelPos[p->aiKey[i]], &n);
     if( n < 0 ) n = 0;
     if( bSame && (iOff + 4 + n > pCur->part.n
@@ -263,7 +319,7 @@ static int rowKey(CqCursor *pCur){
   int i, rc = WC_OK, iFirst;
   for(i = 0; i < pCur->nSel; i++){
     int n, iCol = pCur->aiSel[i];
-    const unsigned char *a = cqCell(&pCur->res, pCur->iRow, i, &n);
+    const unsigned char *a = cqCell(pCur->pRes, pCur->iRow, i, &n);
     if( cqCellValue(p->aType[iCol], a, n, &pCur->aVal[iCol]) ){
       return cqTableError(p, SQLITE_CORRUPT, "Cassandra's column %s holds a "
                         "value that is not a %s", cqColumnName(p, iCol),
@@ -299,13 +355,34 @@ static int rowKey(CqCursor *pCur){
   return SQLITE_OK;
 }
 
-/* Moves to the first row at or after the current one that is in the
-** range, reading pages as needed; past the range's end, EOF. */
+/* Moves the walk to the next row: the one after, or in held pages the
+** one before; 0 when there is none in the pages at hand. */
+static int rowThere(CqCursor *pCur){
+  if( !pCur->bHeld ) return pCur->iRow < pCur->res.nRow;
+  while( pCur->iRow < 0 ){
+    if( pCur->iHeld == 0 ) return 0;
+    pCur->pRes = &pCur->aHeld[--pCur->iHeld];
+    pCur->iRow = pCur->pRes->nRow - 1;
+  }
+  return 1;
+}
+
+/* Moves to the first row from the current one on, in the walk's order,
+** that is in the range, reading pages as needed; past the range's far
+** end, EOF. */
 static int settle(CqCursor *pCur){
+  /* The end rows are dropped before, and the one the walk ends at. */
+  const WcBuf *pNear = pCur->bDesc ? &pCur->hi : &pCur->lo;
+  const WcBuf *pFar = pCur->bDesc ? &pCur->lo : &pCur->hi;
+  int bNear = pCur->bDesc ? pCur->bHi : pCur->bLo;
+  int bFar = pCur->bDesc ? pCur->bLo : pCur->bHi;
+  int bNearOpen = pCur->bDesc ? pCur->bHiOpen : pCur->bLoOpen;
+  int bFarOpen = pCur->bDesc ? pCur->bLoOpen : pCur->bHiOpen;
+  int iSign = pCur->bDesc ? -1 : 1;
   int rc;
   for(;;){
-    if( pCur->iRow >= pCur->res.nRow ){
-      if( !pCur->bMore ){
+    if( !rowThere(pCur) ){
+      if( pCur->bHeld || !pCur->bMore ){
         pCur->bEof = 1;
         return SQLITE_OK;
       }
@@ -315,17 +392,17 @@ static int settle(CqCursor *pCur){
     }
     rc = rowKey(pCur);
     if( rc != SQLITE_OK ) return rc;
-    if( pCur->bHi ){
-      int c = keyCompare(&pCur->key, &pCur->hi);
-      if( c > 0 || (c == 0 && pCur->bHiOpen) ){
+    if( bFar ){
+      int c = iSign * keyCompare(&pCur->key, pFar);
+      if( c > 0 || (c == 0 && bFarOpen) ){
         pCur->bEof = 1;
         return SQLITE_OK;
       }
     }
-    if( pCur->bLo ){
-      int c = keyCompare(&pCur->key, &pCur->lo);
-      if( c < 0 || (c == 0 && pCur->bLoOpen) ){
-        pCur->iRow++;
+    if( bNear ){
+      int c = iSign * keyCompare(&pCur->key, pNear);
+      if( c < 0 || (c == 0 && bNearOpen) ){
+        pCur->iRow += pCur->bHeld ? -1 : 1;
         continue;
       }
     }
@@ -365,9 +442,121 @@ static int withinPartition(const unsigned char *a, int64_t n, const WcBuf *pHi){
   return memcmp(pHi->a, a, (size_t)i) == 0 && pHi->a[i] == a[i] + 1;
 }
 
+/* True if the first clustering column's value decoded into pCur->aVal
+** bounds the range's end pEnd: every key at or above a lower end
+** (bUpper 0), below an upper end, has that column at or past it in key
+** order.  An end's bytes need not be a value's own (the end after a
+** value, the last value's), so the value is encoded again and compared:
+** the key of the elements up to it sorts at or below a lower end; an
+** upper end is at or below the first key past every key that starts so. */
+static int endBounded(CqCursor *pCur, const WcBuf *pEnd, int bUpper, int *pRc){
+  CqTable *p = (CqTable*)pCur->base.pVtab;
+  WcBuf k;
+  char *zErr = 0;
+  int i, rc = WC_OK, bOk = 0;
+  memset(&k, 0, sizeof(k));
+  for(i = 0; i <= 1 + p->nPart && rc == WC_OK; i++){
+    if( i > 0 ) wcAppendSeparator(p->pKeyS, i - 1, &k);
+    rc = wcEncodeElement(p->pKeyS, p->pHasher, i, pCur->aVal, 0, &k, &zErr);
+  }
+  sqlite3_free(zErr);
+  if( rc == WC_NOMEM || k.bOom ){
+    *pRc = SQLITE_NOMEM;
+  }else if( rc == WC_OK && !bUpper ){
+    bOk = keyCompare(&k, pEnd) <= 0;
+  }else if( rc == WC_OK ){
+    unsigned char *aEnd = sqlite3_malloc64((sqlite3_uint64)k.n + 1);
+    int64_t nEnd = aEnd ? rkPrefixEnd(k.a, k.n, aEnd) : 0;
+    if( aEnd == 0 ){
+      *pRc = SQLITE_NOMEM;
+    }else if( nEnd < 0 ){
+      bOk = 1;
+    }else{
+      WcBuf end;
+      memset(&end, 0, sizeof(end));
+      end.a = aEnd;
+      end.n = nEnd;
+      bOk = keyCompare(pEnd, &end) <= 0;
+    }
+    sqlite3_free(aEnd);
+  }
+  wcBufFree(&k);
+  return bOk;
+}
+
+/* Decodes the elements up to the first clustering column of key a[0..n)
+** into pCur->aVal (their bytes in pBuf): true if that column is whole and
+** its value bounds the range's end pEnd (endBounded). */
+static int decodeClustering(CqCursor *pCur, const unsigned char *a, int64_t n,
+                            const WcBuf *pEnd, int bUpper, WcBuf *pBuf,
+                            int *pRc){
+  CqTable *p = (CqTable*)pCur->base.pVtab;
+  int nElem = 0;
+  int64_t nUsed = 0;
+  pBuf->n = 0;
+  if( wcDecodePrefix(p->pKeyS, a, n, 1 + p->nPart + 1, pCur->aVal, pBuf,
+                     &nElem, &nUsed) == WC_NOMEM ){
+    *pRc = SQLITE_NOMEM;
+    return 0;
+  }
+  return nElem > 1 + p->nPart && endBounded(pCur, pEnd, bUpper, pRc);
+}
+
+/* The greatest key of the partition below hi whose first clustering
+** column is whole, decoded: hi is mostly the end of a prefix (its last
+** byte one above, the bytes after it cut), so its last byte less one
+** followed by 0xFF bytes, as many as make the column whole. */
+static int decodeBelow(CqCursor *pCur, const WcBuf *pHi, WcBuf *pBuf,
+                       int *pRc){
+  WcBuf below;
+  int i, bWhole = 0;
+  static const unsigned char aFF[1] = { 0xFF };
+  if( pHi->n == 0 || pHi->a[pHi->n - 1] == 0 ) return 0;
+  memset(&below, 0, sizeof(below));
+  wcBufAppend(&below, pHi->a, pHi->n);
+  if( below.bOom ){
+    *pRc = SQLITE_NOMEM;
+    return 0;
+  }
+  below.a[below.n - 1]--;
+  for(i = 0; i < 16 && !bWhole && *pRc == SQLITE_OK; i++){
+    wcBufAppend(&below, aFF, 1);
+    if( below.bOom ) *pRc = SQLITE_NOMEM;
+    else bWhole = decodeClustering(pCur, below.a, below.n, pHi, 1, pBuf, pRc);
+  }
+  wcBufFree(&below);
+  return bWhole;
+}
+
+/* Bounds the first clustering column by the end of the range in pEnd
+** (bUpper: the upper end, exclusive), a key of the partition whose key
+** bytes are pEnd->a[0..nPart): a bound in the column's order (a DESC
+** column's upper end is its lower), where the end gives one. */
+static int boundClustering(CqCursor *pCur, sqlite3_str *pStr,
+                           const WcBuf *pEnd, int64_t nPart, int bUpper){
+  CqTable *p = (CqTable*)pCur->base.pVtab;
+  int iCol = p->aiKey[p->nPart], rc = SQLITE_OK, bWhole;
+  WcBuf buf;
+  if( p->nKey == p->nPart || pEnd->n <= nPart ) return SQLITE_OK;
+  memset(&buf, 0, sizeof(buf));
+  bWhole = decodeClustering(pCur, pEnd->a, pEnd->n, pEnd, bUpper, &buf, &rc);
+  if( !bWhole && bUpper && rc == SQLITE_OK ){
+    bWhole = decodeBelow(pCur, pEnd, &buf, &rc);
+  }
+  if( bWhole && rc == SQLITE_OK ){
+    sqlite3_str_appendf(pStr, " AND \"%w\" %s ?", p->pS->aCol[iCol].zName,
+                        (cqKeyDesc(p, iCol) != 0) == (bUpper != 0)
+                        ? ">=" : "<=");
+    addKeyArg(pCur, p, iCol, &pCur->aVal[iCol]);
+  }
+  wcBufFree(&buf);
+  return rc;
+}
+
 /* The query of a range: one partition's slice where both ends are in one
-** partition, with the first clustering column bounded where the ends
-** say; else token ranges. */
+** partition, with the first clustering column bounded where the ends say
+** and, for a descending read, every clustering column's order reversed;
+** else token ranges (a descending read holds them: bHeld). */
 static int rangeQuery(CqCursor *pCur){
   CqTable *p = (CqTable*)pCur->base.pVtab;
   sqlite3_str *pStr = sqlite3_str_new(0);
@@ -377,16 +566,12 @@ static int rangeQuery(CqCursor *pCur){
   memset(&buf, 0, sizeof(buf));
   sqlite3_str_appendf(pStr, "SELECT %s FROM %s", pCur->zSelect, p->zCqlName);
   if( pCur->bLo ){
-    rc = wcDecodePrefix(p->pKeyS, pCur->lo.a, pCur->lo.n, 1 + p->nPart + 1,
+    rc = wcDecodePrefix(p->pKeyS, pCur->lo.a, pCur->lo.n, 1 + p->nPart,
                         pCur->aVal, &buf, &nElem, &nUsed) == WC_NOMEM
          ? SQLITE_NOMEM : SQLITE_OK;
   }
   if( rc == SQLITE_OK && pCur->bLo && pCur->bHi && nElem >= 1 + p->nPart ){
-    int64_t nPart = 0;
-    for(i = 0; i <= p->nPart; i++){
-      nPart += wcElementSpan(p->pKeyS, i, pCur->lo.a + nPart,
-                             pCur->lo.n - nPart);
-    }
+    int64_t nPart = cqPartitionBytes(p, pCur->lo.a, pCur->lo.n);
     if( withinPartition(pCur->lo.a, nPart, &pCur->hi) ){
       /* A partition's slice is read whole, mostly: one page, where a
       ** range of tokens may be a probe of the planner's, a row or two. */
@@ -395,20 +580,27 @@ static int rangeQuery(CqCursor *pCur){
       for(i = 0; i < p->nPart; i++){
         addKeyArg(pCur, p, p->aiKey[i], &pCur->aVal[p->aiKey[i]]);
       }
-      if( nElem > 1 + p->nPart ){
-        /* The first clustering column from the lower end: a bound in the
-        ** column's order (DESC: from above). */
-        int iCol = p->aiKey[p->nPart];
-        sqlite3_str_appendf(pStr, " AND \"%w\" %s ?", p->pS->aCol[iCol].zName,
-                            cqKeyDesc(p, iCol) ? "<=" : ">=");
-        addKeyArg(pCur, p, iCol, &pCur->aVal[iCol]);
-      }
       wcBufFree(&buf);
+      rc = boundClustering(pCur, pStr, &pCur->lo, nPart, 0);
+      /* The upper end bounds too where it is a key of this partition,
+      ** not the key after all of them. */
+      if( rc == SQLITE_OK && pCur->hi.n > nPart
+       && memcmp(pCur->hi.a, pCur->lo.a, (size_t)nPart) == 0 ){
+        rc = boundClustering(pCur, pStr, &pCur->hi, nPart, 1);
+      }
+      for(i = p->nPart; pCur->bDesc && i < p->nKey; i++){
+        sqlite3_str_appendf(pStr, "%s\"%w\" %s", i == p->nPart
+                            ? " ORDER BY " : ", ",
+                            cqColumnName(p, p->aiKey[i]),
+                            cqKeyDesc(p, p->aiKey[i]) ? "ASC" : "DESC");
+      }
       pCur->zCql = sqlite3_str_finish(pStr);
-      return pCur->zCql ? SQLITE_OK : SQLITE_NOMEM;
+      if( rc == SQLITE_OK && pCur->zCql == 0 ) rc = SQLITE_NOMEM;
+      return rc;
     }
   }
   wcBufFree(&buf);
+  pCur->bHeld = pCur->bDesc;
   if( rc == SQLITE_OK && (pCur->bLo || pCur->bHi) ){
     WcValue v;
     memset(&v, 0, sizeof(v));
@@ -468,7 +660,20 @@ int cqFilter(sqlite3_vtab_cursor *pCursor, int idxNum,
   int iArg = 0, rc;
   (void)argc;
   cursorReset(pCur);
+  if( idxNum == CQ_COUNTERS ){
+    WcRpcStats *pOut = sqlite3_value_pointer(argv[0], WC_RPC_COUNTERS);
+    if( pOut ){
+      pOut->nRpc += p->count.nRpc;
+      pOut->nRowIn += p->count.nRowIn;
+      pOut->nMsgIn += p->count.nMsgIn;
+      pOut->nByteIn += p->count.nByteIn;
+      pOut->nByteOut += p->count.nByteOut;
+      if( pOut->bReset ) memset(&p->count, 0, sizeof(p->count));
+    }
+    return SQLITE_OK;
+  }
   pCur->nFirstPage = CQ_FIRST_PAGE;
+  pCur->bDesc = (idxNum & CQ_DESC) != 0;
   rc = selectColumns(pCur, idxStr ? strtoull(idxStr, 0, 16) : ~(uint64_t)0);
   if( rc != SQLITE_OK ) return rc;
   /* A read sees the writes before it. */
@@ -514,14 +719,24 @@ int cqFilter(sqlite3_vtab_cursor *pCursor, int idxNum,
     if( rc != SQLITE_OK ) return rc;
   }
   if( pCur->lo.bOom || pCur->hi.bOom ) return SQLITE_NOMEM;
+  /* SQLite's LIMIT sizes the first page (a held read needs them all). */
+  if( (idxNum & CQ_LIMIT) && !pCur->bHeld
+   && sqlite3_value_numeric_type(argv[iArg]) == SQLITE_INTEGER
+   && sqlite3_value_int64(argv[iArg]) >= 0 ){
+    pCur->nLimit = sqlite3_value_int64(argv[iArg]);
+    if( pCur->nLimit == 0 ) return SQLITE_OK;
+    pCur->nFirstPage = pCur->nLimit < CQ_PAGE ? (int)pCur->nLimit : CQ_PAGE;
+  }
   pCur->bMore = 0;
   rc = fetchPage(pCur);
+  if( rc == SQLITE_OK && pCur->bHeld ) rc = holdPages(pCur);
   return rc == SQLITE_OK ? settle(pCur) : rc;
 }
 
 int cqNext(sqlite3_vtab_cursor *pCursor){
   CqCursor *pCur = (CqCursor*)pCursor;
-  pCur->iRow++;
+  pCur->iRow += pCur->bHeld ? -1 : 1;
+  pCur->nGiven++;
   return settle(pCur);
 }
 

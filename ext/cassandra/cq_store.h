@@ -17,6 +17,7 @@
 
 #include "cassandra/cq_wire.h"
 #include "key/wc_codec.h"
+#include "store/wc_remote.h"
 #include "sqlite3ext.h"
 
 #define CQ_ENV             "WIDECOL_CASSANDRA"
@@ -28,12 +29,17 @@
 #define CQ_MAX_ARGS 64          /* values a read binds: the key's columns */
 
 /* idxNum: rowkey = ? (CQ_EQ), or the bounds given, CQ_GE or CQ_GT, CQ_LE
-** or CQ_LT, their values in argv in that order. */
-#define CQ_EQ 0x01
-#define CQ_GE 0x02
-#define CQ_GT 0x04
-#define CQ_LE 0x08
-#define CQ_LT 0x10
+** or CQ_LT, then the LIMIT (CQ_LIMIT), their values in argv in that
+** order; rows in descending key order (CQ_DESC); or the counters
+** (CQ_COUNTERS, alone: argv[0] the WcRpcStats of wc_remote.h). */
+#define CQ_EQ       0x01
+#define CQ_GE       0x02
+#define CQ_GT       0x04
+#define CQ_LE       0x08
+#define CQ_LT       0x10
+#define CQ_LIMIT    0x20
+#define CQ_DESC     0x40
+#define CQ_COUNTERS 0x80
 
 /* The pseudo-columns after the design's nCol: an index entry's rowkey,
 ** and a versioned table's rowtime; arrays by column have CQ_NCOL(pS). */
@@ -44,14 +50,17 @@
 /* The connection a database's tables share, and the writes in flight on
 ** it (cq_write.c). */
 typedef struct CqWrite CqWrite;
+typedef struct CqGroup CqGroup;
 typedef struct CqShared CqShared;
 struct CqShared {
   sqlite3 *db;
   CqConn *pConn;        /* NULL until used, and after a failure */
   int iConn;            /* Connections opened: which one pConn is */
   char *zEndpoint;      /* host:port, for messages */
-  int eConsistency;  CqWrite *aWrite;      /* In flight: a ring, aWrite[iFirst] the oldest */
+  int eConsistency;
+  CqWrite *aWrite;      /* In flight: a ring, aWrite[iFirst] the oldest */
   int iFirst, nWrite;
+  CqGroup *pGroup;      /* The writes of one group, not yet sent */
   int rcKept;           /* The first failure found, not yet reported */
   char *zKept;
 };
@@ -93,6 +102,8 @@ struct CqTable {
   char *zKeyWhere;      /* "p" = ? AND "c" = ? ...: one row */
   char *zPartWhere;     /* "p" = ? ...: one partition */
   char *zToken;         /* token("p", ...) */
+  WcRpcStats count;     /* Its calls, for widecol_stats() (the counting
+                        ** fields of wc_remote.h's WcRpcStats) */
 };
 
 /* cq_conn.c: connecting, and what a failed call becomes. */
@@ -112,6 +123,11 @@ int cqRunPrepared(CqTable *p, const char *zCql, const CqValue *aVal,
 int cqConnection(CqTable *p, CqConn **ppConn);
 WcDeadline cqDeadline(CqTable *p);
 int cqPrepared(CqTable *p, const char *zCql, CqStmt **ppStmt, CqResult *pRes);
+/* Counts, for widecol_stats(), a request p sent on pConn (a statement
+** run: preparing one, once a connection, is not counted), and a reply
+** p took. */
+void cqCountRequest(CqTable *p, const CqConn *pConn);
+void cqCountReply(CqTable *p, const CqResult *pRes);
 /* The length of the widecol table's name, the start of p->zName. */
 int cqWidecolNameLen(const CqTable *p);
 
@@ -132,6 +148,9 @@ int cqCellValue(int eType, const unsigned char *a, int n, WcValue *pV);
 int cqDecodeKey(CqTable *p, const unsigned char *a, int64_t n, WcValue *aVal,
                 WcBuf *pBuf);
 const char *cqColumnName(const CqTable *p, int iCol);
+/* The bytes of key a[0..n) of this table that name its partition: the
+** leading TOKEN and the partition key's fields. */
+int64_t cqPartitionBytes(const CqTable *p, const unsigned char *a, int64_t n);
 /* True if key column iCol is a DESC clustering column: its field in the
 ** leading key (else in the row key) is. */
 int cqKeyDesc(const CqTable *p, int iCol);

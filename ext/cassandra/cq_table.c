@@ -353,18 +353,50 @@ static int cqRename(sqlite3_vtab *pVtab, const char *zNew){
   return SQLITE_OK;
 }
 
+/* The constraint op widecol_bigtable_counters() becomes (wc_remote.h). */
+#define CQ_COUNTERS_OP SQLITE_INDEX_CONSTRAINT_FUNCTION
+
+/* True if SQLite leaves no term of the WHERE and no ORDER BY to itself:
+** then a LIMIT (without an OFFSET) is the rows the read gives at most. */
+static int limitUsable(const sqlite3_index_info *pInfo){
+  int i;
+  if( pInfo->nOrderBy > 0 && !pInfo->orderByConsumed ) return 0;
+  for(i = 0; i < pInfo->nConstraint; i++){
+    int op = pInfo->aConstraint[i].op;
+    if( op == SQLITE_INDEX_CONSTRAINT_OFFSET ) return 0;
+    if( op != SQLITE_INDEX_CONSTRAINT_LIMIT
+     && !pInfo->aConstraintUsage[i].omit ){
+      return 0;
+    }
+  }
+  return 1;
+}
+
 /* Planning: idxNum (cq_store.h) says which bounds of rowkey argv holds,
-** idxStr the columns used (sqlite3_index_info.colUsed, in hex).  Rows come
-** in key order; a descending order is left to SQLite
-** (WcStoreCaps.bReverseReads 0). */
+** whether a LIMIT follows them and the order, idxStr the columns used
+** (sqlite3_index_info.colUsed, in hex).  Rows come in key order, or in
+** descending key order (a partition's slice read reversed, token ranges
+** held and walked back: cq_read.c). */
 static int cqBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
   int aiCons[5] = {-1, -1, -1, -1, -1};
   static const int aeBit[5] = { CQ_EQ, CQ_GE, CQ_GT, CQ_LE, CQ_LT };
-  int i, idxNum = 0, nArg = 0;
+  int i, idxNum = 0, nArg = 0, iLimit = -1;
   (void)pVtab;
   for(i = 0; i < pInfo->nConstraint; i++){
     const struct sqlite3_index_constraint *pC = &pInfo->aConstraint[i];
+    if( pC->usable && pC->op == CQ_COUNTERS_OP ){
+      pInfo->aConstraintUsage[i].argvIndex = 1;
+      pInfo->aConstraintUsage[i].omit = 1;
+      pInfo->idxNum = CQ_COUNTERS;
+      pInfo->estimatedCost = 1;
+      pInfo->estimatedRows = 1;
+      return SQLITE_OK;
+    }
+  }
+  for(i = 0; i < pInfo->nConstraint; i++){
+    const struct sqlite3_index_constraint *pC = &pInfo->aConstraint[i];
     int k = -1;
+    if( pC->usable && pC->op == SQLITE_INDEX_CONSTRAINT_LIMIT ) iLimit = i;
     if( !pC->usable || pC->iColumn != 0 ) continue;
     switch( pC->op ){
       case SQLITE_INDEX_CONSTRAINT_EQ: k = 0; break;
@@ -396,17 +428,43 @@ static int cqBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
     pInfo->estimatedCost = 1e6;
     pInfo->estimatedRows = 1000000;
   }
-  pInfo->idxNum = idxNum;
-  if( pInfo->nOrderBy == 1 && pInfo->aOrderBy[0].iColumn == 0
-   && !pInfo->aOrderBy[0].desc ){
+  if( pInfo->nOrderBy == 1 && pInfo->aOrderBy[0].iColumn == 0 ){
     pInfo->orderByConsumed = 1;
+    if( pInfo->aOrderBy[0].desc ) idxNum |= CQ_DESC;
   }
+  if( iLimit >= 0 && (idxNum & CQ_EQ) == 0 && limitUsable(pInfo) ){
+    idxNum |= CQ_LIMIT;
+    pInfo->aConstraintUsage[iLimit].argvIndex = ++nArg;
+  }
+  pInfo->idxNum = idxNum;
   /* The columns the statement reads: the read selects those alone (and
   ** the key's, to make each row's key). */
   pInfo->idxStr = sqlite3_mprintf("%llx", (unsigned long long)pInfo->colUsed);
   if( pInfo->idxStr == 0 ) return SQLITE_NOMEM;
   pInfo->needToFreeIdxStr = 1;
   return SQLITE_OK;
+}
+
+/* widecol_bigtable_counters(key, ?) anywhere but the lookup of
+** wc_remote.h. */
+static void cqCountersFunc(sqlite3_context *ctx, int argc,
+                           sqlite3_value **argv){
+  (void)argc;
+  (void)argv;
+  sqlite3_result_error(ctx, WC_RPC_COUNTERS "() is widecol's own: it reads "
+      "a remote-stored table's call counters for widecol_stats(); call "
+      "widecol_stats('<table>')", -1);
+}
+
+static int cqFindFunction(sqlite3_vtab *pVtab, int nArg, const char *zName,
+                          void (**pxFunc)(sqlite3_context*, int,
+                                          sqlite3_value**),
+                          void **ppArg){
+  (void)pVtab;
+  if( nArg != 2 || sqlite3_stricmp(zName, WC_RPC_COUNTERS) != 0 ) return 0;
+  *pxFunc = cqCountersFunc;
+  *ppArg = 0;
+  return CQ_COUNTERS_OP;
 }
 
 static sqlite3_module cqModule = {
@@ -428,7 +486,7 @@ static sqlite3_module cqModule = {
   cqSync,
   cqCommit,
   cqRollback,
-  0,                    /* xFindFunction */
+  cqFindFunction,
   cqRename,
   0, 0, 0,              /* xSavepoint, xRelease, xRollbackTo */
   0                     /* xShadowName */
@@ -445,6 +503,7 @@ static void sharedFree(void *pArg){
 
 int cqRegister(sqlite3 *db, char **pzErrMsg){
   CqShared *pShared;
+  int rc;
   if( !wcWidecolLoaded(db) ){
     if( pzErrMsg ){
       *pzErrMsg = sqlite3_mprintf("widecol_cassandra is the Cassandra store "
@@ -453,6 +512,10 @@ int cqRegister(sqlite3 *db, char **pzErrMsg){
     }
     return SQLITE_ERROR;
   }
+  rc = sqlite3_create_function_v2(db, WC_RPC_COUNTERS, 2,
+                                  SQLITE_UTF8 | SQLITE_DIRECTONLY, 0,
+                                  cqCountersFunc, 0, 0, 0);
+  if( rc != SQLITE_OK ) return rc;
   pShared = sqlite3_malloc(sizeof(*pShared));
   if( pShared == 0 ) return SQLITE_NOMEM;
   memset(pShared, 0, sizeof(*pShared));

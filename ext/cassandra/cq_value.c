@@ -225,3 +225,14 @@ int cqDecodeKey(CqTable *p, const unsigned char *a, int64_t n, WcValue *aVal,
   pRow->n = n - nUsed;
   return WC_OK;
 }
+
+int64_t cqPartitionBytes(const CqTable *p, const unsigned char *a, int64_t n){
+  int64_t nPart = 0;
+  int i;
+  for(i = 0; i <= p->nPart && nPart < n; i++){
+    int64_t nElem = wcElementSpan(p->pKeyS, i, a + nPart, n - nPart);
+    if( nElem < 0 ) break;
+    nPart += nElem;
+  }
+  return nPart;
+}

@@ -27,6 +27,7 @@ SQLITE_EXTENSION_INIT3
 #define CQ_OP_RESULT  0x08
 #define CQ_OP_PREPARE 0x09
 #define CQ_OP_EXECUTE 0x0A
+#define CQ_OP_BATCH   0x0D
 
 /* Query flags. */
 #define CQ_FLAG_VALUES    0x01
@@ -511,23 +512,28 @@ void cqClose(CqConn *p){
   sqlite3_free(p);
 }
 
+/* A statement's values: their count, then each as [bytes] (NULL -1,
+** unset -2). */
+static void putValues(WcBuf *pReq, const CqValue *aVal, int nVal){
+  int i;
+  putBE(pReq, (uint64_t)nVal, 2);
+  for(i = 0; i < nVal; i++){
+    putBE(pReq, (uint32_t)(aVal[i].n < CQ_UNSET ? -1 : aVal[i].n), 4);
+    if( aVal[i].n > 0 ) wcBufAppend(pReq, aVal[i].a, aVal[i].n);
+  }
+}
+
 /* Consistency, flags and the paging fields of a QUERY or an EXECUTE. */
 static void putParameters(WcBuf *pReq, const CqValue *aVal, int nVal,
                           int eConsistency, int nPage,
                           const unsigned char *aPaging, int nPaging){
-  int i, fFlags = 0;
+  int fFlags = 0;
   if( nVal > 0 ) fFlags |= CQ_FLAG_VALUES;
   if( nPage > 0 ) fFlags |= CQ_FLAG_PAGE_SIZE;
   if( aPaging ) fFlags |= CQ_FLAG_PAGING;
   putBE(pReq, (uint64_t)eConsistency, 2);
   putBE(pReq, (uint64_t)fFlags, 1);
-  if( nVal > 0 ){
-    putBE(pReq, (uint64_t)nVal, 2);
-    for(i = 0; i < nVal; i++){
-      putBE(pReq, (uint32_t)(aVal[i].n < CQ_UNSET ? -1 : aVal[i].n), 4);
-      if( aVal[i].n > 0 ) wcBufAppend(pReq, aVal[i].a, aVal[i].n);
-    }
-  }
+  if( nVal > 0 ) putValues(pReq, aVal, nVal);
   if( nPage > 0 ) putBE(pReq, (uint64_t)nPage, 4);
   if( aPaging ){
     putBE(pReq, (uint64_t)nPaging, 4);
@@ -631,4 +637,28 @@ int cqSend(CqConn *p, CqStmt *pStmt, const CqValue *aVal, int nVal,
            int nPaging, const WcDeadline *pWait, int *piStream){
   executeRequest(p, pStmt, aVal, nVal, eConsistency, nPage, aPaging, nPaging);
   return sendNew(p, pWait, piStream);
+}
+
+void cqBatchAdd(WcBuf *pQueries, const CqStmt *pStmt, const CqValue *aVal,
+                int nVal){
+  putBE(pQueries, 1, 1);
+  putBE(pQueries, (uint64_t)pStmt->nId, 2);
+  wcBufAppend(pQueries, pStmt->aId, pStmt->nId);
+  putValues(pQueries, aVal, nVal);
+}
+
+int cqSendBatch(CqConn *p, int bLogged, const WcBuf *pQueries, int nQuery,
+                int eConsistency, const WcDeadline *pWait, int *piStream){
+  beginRequest(p, CQ_OP_BATCH);
+  putBE(&p->req, bLogged ? 0 : 1, 1);
+  putBE(&p->req, (uint64_t)nQuery, 2);
+  wcBufAppend(&p->req, pQueries->a, pQueries->n);
+  putBE(&p->req, (uint64_t)eConsistency, 2);
+  putBE(&p->req, 0, 1);
+  if( pQueries->bOom ) p->req.bOom = 1;
+  return sendNew(p, pWait, piStream);
+}
+
+int64_t cqRequestBytes(const CqConn *p){
+  return p->req.n;
 }

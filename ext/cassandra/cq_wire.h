@@ -127,6 +127,21 @@ int cqSend(CqConn *p, CqStmt *pStmt, const CqValue *aVal, int nVal,
            int nPaging, const WcDeadline *pWait, int *piStream);
 int cqWait(CqConn *p, int iStream, const WcDeadline *pWait, CqResult *pRes);
 
+/* A BATCH of prepared statements, sent as cqSend() sends: cqBatchAdd()
+** appends a statement and its values to pQueries (the caller's), then
+** cqSendBatch() sends nQuery of them, LOGGED (Cassandra's batch log makes
+** them all happen, across partitions) or UNLOGGED (one partition's: one
+** mutation, all or none already).  Its answer is a cqWait()'s. */
+void cqBatchAdd(WcBuf *pQueries, const CqStmt *pStmt, const CqValue *aVal,
+                int nVal);
+int cqSendBatch(CqConn *p, int bLogged, const WcBuf *pQueries, int nQuery,
+                int eConsistency, const WcDeadline *pWait, int *piStream);
+
+/* The bytes of the last request sent on p, its frame's header too. */
+int64_t cqRequestBytes(const CqConn *p);
+/* The bytes of a reply, its frame's header too. */
+#define CQ_REPLY_BYTES(pRes) ((pRes)->frame.n + 9)
+
 /* Values in CQL's form, appended to a buffer. */
 void cqPutBigint(WcBuf *p, int64_t v);
 void cqPutInt(WcBuf *p, int32_t v);

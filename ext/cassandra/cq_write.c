@@ -4,15 +4,26 @@
 ** REPLACE a plain INSERT (an upsert: a new row's NULL is left unset, no
 ** tombstone); UPDATE and DELETE by the key's columns.
 **
-** Writes go in flight: each is sent at once and its answer read later,
+** Writes go in groups, each one request: on a design with an INDEX a
+** row's writes (the row's and its entries', in several CQL tables) as a
+** LOGGED BATCH, which Cassandra's batch log makes happen all together; on
+** a design without, a run of writes to one partition as an UNLOGGED
+** BATCH, one mutation.  A group is sent when a write of another group
+** comes, when it is full (CQ_GROUP_MAX, CQ_GROUP_BYTES), and before any
+** other request; a write to a key already in it starts another, so that
+** the writes of one key keep their order (a BATCH gives its writes one
+** timestamp).
+**
+** Requests go in flight: each is sent at once and its answer read later,
 ** up to CQ_WINDOW of them, so that Cassandra works on many rows while
 ** SQLite makes the next (the store answers late: WcStoreCaps.bLateChecks).
 ** They are waited for before a read (which must see them), when the
 ** window is full, and when the transaction ends (xSync); the first
 ** failure found is the failure of the statement that finds it, or of the
-** COMMIT.  INSERT OR FAIL and UPDATE OR FAIL (the core's writes answered
-** at once) wait for their own answer.  Each write is Cassandra's once
-** sent: ROLLBACK undoes none of them (docs/cassandra.md).
+** COMMIT.  A plain INSERT (IF NOT EXISTS) goes alone, INSERT OR FAIL and
+** UPDATE OR FAIL (the core's writes answered at once) wait for their own
+** answer.  Each write is Cassandra's once sent: ROLLBACK undoes none of
+** them (docs/cassandra.md).
 */
 #include "cassandra/cq_store.h"
 SQLITE_EXTENSION_INIT3
@@ -23,28 +34,89 @@ SQLITE_EXTENSION_INIT3
 #include <string.h>
 #include <time.h>
 
-/* Writes in flight on a connection, before the oldest is waited for. */
+/* Requests in flight on a connection, before the oldest is waited for. */
 #define CQ_WINDOW 256
+/* A group's writes, at most, and its bytes: Cassandra refuses a LOGGED
+** batch past batch_size_fail_threshold (50 KiB by default), so a larger
+** row and its entries go in more than one. */
+#define CQ_GROUP_MAX   100
+#define CQ_GROUP_BYTES (40 * 1024)
 
-/* One write in flight. */
+/* The keys a request writes: (table, hash of the key) pairs. */
+typedef struct CqKeys CqKeys;
+struct CqKeys {
+  CqTable **apTable;
+  uint32_t *aHash;
+  int n, nAlloc;
+};
+
+/* One request in flight: a write, or a group's BATCH. */
 struct CqWrite {
   int iStream;
   int iConn;            /* On this connection (CqShared.iConn) */
   int bCas;             /* An INSERT IF NOT EXISTS: [applied] says */
-  CqTable *pTable;      /* Whose write (waited for before it goes) */
-  uint32_t hKey;        /* Its key's hash (wcBytesHash) */
-  WcBuf key;            /* Its key, for the message of a used key */
+  int nStmt;            /* The writes it carries (a BATCH: more than 1) */
+  CqTable *pTable;      /* Whose write, its first (waited for before it
+                        ** goes) */
+  CqKeys keys;          /* The keys it writes */
+  WcBuf key;            /* bCas: its key, for the message of a used key */
 };
 
-/* True if a write to key aKey[0..nKey) of table p is in flight.  Cassandra
-** works on the requests in flight side by side, so a second write to a
-** key must wait for the first (a DELETE, then the INSERT of an UPDATE's
-** index entry; a lightweight transaction sees only what was applied). */
+/* The writes of one group, not yet sent. */
+struct CqGroup {
+  WcBuf id;             /* The group: the widecol table's name, then a row
+                        ** key (a design with an INDEX) or the key bytes
+                        ** of a partition */
+  WcBuf part;           /* The CQL table and partition of its first write */
+  int bLogged;          /* Its writes reach more than one partition */
+  WcBuf queries;        /* Its statements, as a BATCH carries them */
+  int nQuery;
+  CqTable *pTable;      /* Its first write's table */
+  CqKeys keys;
+};
+
+static int keysAdd(CqKeys *pKeys, CqTable *p, uint32_t hKey){
+  if( pKeys->n == pKeys->nAlloc ){
+    int nNew = pKeys->nAlloc ? pKeys->nAlloc * 2 : 8;
+    CqTable **apNew = sqlite3_realloc64(pKeys->apTable,
+                                        sizeof(CqTable*) * (size_t)nNew);
+    uint32_t *aNew;
+    if( apNew == 0 ) return SQLITE_NOMEM;
+    pKeys->apTable = apNew;
+    aNew = sqlite3_realloc64(pKeys->aHash, sizeof(uint32_t) * (size_t)nNew);
+    if( aNew == 0 ) return SQLITE_NOMEM;
+    pKeys->aHash = aNew;
+    pKeys->nAlloc = nNew;
+  }
+  pKeys->apTable[pKeys->n] = p;
+  pKeys->aHash[pKeys->n++] = hKey;
+  return SQLITE_OK;
+}
+
+static int keysHas(const CqKeys *pKeys, CqTable *p, uint32_t hKey){
+  int i;
+  for(i = 0; i < pKeys->n; i++){
+    if( pKeys->aHash[i] == hKey && pKeys->apTable[i] == p ) return 1;
+  }
+  return 0;
+}
+
+static void keysFree(CqKeys *pKeys){
+  sqlite3_free(pKeys->apTable);
+  sqlite3_free(pKeys->aHash);
+  memset(pKeys, 0, sizeof(*pKeys));
+}
+
+/* True if a write to a key of table p with hash hKey is in flight.
+** Cassandra works on the requests in flight side by side, so a second
+** write to a key must wait for the first (a DELETE, then the INSERT of an
+** UPDATE's index entry; a lightweight transaction sees only what was
+** applied). */
 static int keyInFlight(CqShared *pSh, CqTable *p, uint32_t hKey){
   int i;
   for(i = 0; i < pSh->nWrite; i++){
     const CqWrite *pW = &pSh->aWrite[(pSh->iFirst + i) % CQ_WINDOW];
-    if( pW->hKey == hKey && pW->pTable == p ) return 1;
+    if( keysHas(&pW->keys, p, hKey) ) return 1;
   }
   return 0;
 }
@@ -90,12 +162,22 @@ static void keep(CqShared *pSh, int rc, char *zMsg){
   }
 }
 
+/* The writes the requests in flight carry. */
+static int writesInFlight(const CqShared *pSh){
+  int i, n = 0;
+  for(i = 0; i < pSh->nWrite; i++){
+    n += pSh->aWrite[(pSh->iFirst + i) % CQ_WINDOW].nStmt;
+  }
+  return n;
+}
+
 /* Whether a write's answer is a failure: SQLITE_OK, or kept. */
 static void judge(CqShared *pSh, CqWrite *pW, int rc, CqResult *pRes){
   CqTable *p = pW->pTable;
   if( rc ){
-    int nLost = pSh->nWrite - 1;
-    rc = cqCallError(p, rc, pRes, "a write");
+    int nLost = writesInFlight(pSh) - pW->nStmt;
+    rc = cqCallError(p, rc, pRes, pW->nStmt > 1 ? "a BATCH of writes"
+                                                : "a write");
     keep(pSh, rc, p->base.zErrMsg);
     p->base.zErrMsg = 0;
     if( pSh->pConn == 0 && nLost > 0 ){
@@ -132,12 +214,12 @@ static void awaitOldest(CqShared *pSh){
   int rc;
   if( pSh->pConn == 0 || pW->iConn != pSh->iConn ){
     CqTable *p = pW->pTable;
+    int nLost = writesInFlight(pSh);
     keep(pSh, SQLITE_IOERR, sqlite3_mprintf("widecol %.*s: the connection to "
         "Cassandra at %s failed with %d write%s in flight: %s may or may not "
         "have been applied; read the rows back before writing them again",
         cqWidecolNameLen(p), p->zName, pSh->zEndpoint ? pSh->zEndpoint : "?",
-        pSh->nWrite, pSh->nWrite == 1 ? "" : "s",
-        pSh->nWrite == 1 ? "it" : "they"));
+        nLost, nLost == 1 ? "" : "s", nLost == 1 ? "it" : "they"));
     pSh->iFirst = 0;
     pSh->nWrite = 0;
     return;
@@ -145,6 +227,7 @@ static void awaitOldest(CqShared *pSh){
   {
     WcDeadline d = cqDeadline(pW->pTable);
     rc = cqWait(pSh->pConn, pW->iStream, &d, &res);
+    if( rc == 0 ) cqCountReply(pW->pTable, &res);
     judge(pSh, pW, rc, &res);
     cqResultClear(&res);
   }
@@ -169,13 +252,77 @@ static int report(CqShared *pSh, CqTable *p){
   return rc;
 }
 
+/* A free place in the window for a request of p's, the oldest waited for
+** if it is full: SQLITE_OK, or a failure (p's). */
+static int windowSlot(CqShared *pSh, CqTable *p){
+  if( pSh->aWrite == 0 ){
+    pSh->aWrite = sqlite3_malloc64(sizeof(CqWrite) * CQ_WINDOW);
+    if( pSh->aWrite == 0 ) return SQLITE_NOMEM;
+    memset(pSh->aWrite, 0, sizeof(CqWrite) * CQ_WINDOW);
+  }
+  if( pSh->nWrite < CQ_WINDOW ) return SQLITE_OK;
+  awaitOldest(pSh);
+  return report(pSh, p);
+}
+
+static void groupClear(CqGroup *pG){
+  pG->id.n = pG->part.n = pG->queries.n = 0;
+  pG->nQuery = 0;
+  pG->bLogged = 0;
+  pG->pTable = 0;
+  pG->keys.n = 0;
+}
+
+/* Sends the group's writes, one request in flight: a failure is kept, to
+** be reported as a write's answer is. */
+static void groupSend(CqShared *pSh){
+  CqGroup *pG = pSh->pGroup;
+  CqTable *p;
+  CqConn *pConn = 0;
+  int rc;
+  if( pG == 0 || pG->nQuery == 0 ) return;
+  p = pG->pTable;
+  rc = pG->queries.bOom || pG->id.bOom || pG->part.bOom ? SQLITE_NOMEM
+                                                          : windowSlot(pSh, p);
+  if( rc == SQLITE_OK ) rc = cqConnection(p, &pConn);
+  if( rc == SQLITE_OK ){
+    CqWrite *pW = &pSh->aWrite[(pSh->iFirst + pSh->nWrite) % CQ_WINDOW];
+    WcDeadline d = cqDeadline(p);
+    int e = cqSendBatch(pConn, pG->bLogged, &pG->queries, pG->nQuery,
+                        pSh->eConsistency, &d, &pW->iStream);
+    if( e ){
+      CqResult res;
+      memset(&res, 0, sizeof(res));
+      rc = cqCallError(p, e, &res, "a BATCH of writes");
+    }else{
+      CqKeys keys = pW->keys;
+      cqCountRequest(p, pConn);
+      pW->bCas = 0;
+      pW->nStmt = pG->nQuery;
+      pW->pTable = p;
+      pW->iConn = pSh->iConn;
+      pW->keys = pG->keys;
+      pG->keys = keys;
+      pSh->nWrite++;
+    }
+  }
+  if( rc != SQLITE_OK ){
+    keep(pSh, rc, p->base.zErrMsg ? p->base.zErrMsg
+                                   : sqlite3_mprintf("%s", sqlite3_errstr(rc)));
+    p->base.zErrMsg = 0;
+  }
+  groupClear(pG);
+}
+
 int cqWritesDone(CqTable *p){
   CqShared *pSh = p->pShared;
+  groupSend(pSh);
   while( pSh->nWrite > 0 ) awaitOldest(pSh);
   return report(pSh, p);
 }
 
 void cqWritesForget(CqShared *pSh){
+  groupSend(pSh);
   while( pSh->nWrite > 0 ) awaitOldest(pSh);
   sqlite3_free(pSh->zKept);
   pSh->zKept = 0;
@@ -184,9 +331,103 @@ void cqWritesForget(CqShared *pSh){
 
 void cqWritesFree(CqShared *pSh){
   int i;
-  for(i = 0; pSh->aWrite && i < CQ_WINDOW; i++) wcBufFree(&pSh->aWrite[i].key);
+  for(i = 0; pSh->aWrite && i < CQ_WINDOW; i++){
+    wcBufFree(&pSh->aWrite[i].key);
+    keysFree(&pSh->aWrite[i].keys);
+  }
   sqlite3_free(pSh->aWrite);
   sqlite3_free(pSh->zKept);
+  if( pSh->pGroup ){
+    wcBufFree(&pSh->pGroup->id);
+    wcBufFree(&pSh->pGroup->part);
+    wcBufFree(&pSh->pGroup->queries);
+    keysFree(&pSh->pGroup->keys);
+    sqlite3_free(pSh->pGroup);
+  }
+}
+
+/* The group a write of table p to key aKey[0..nKey) belongs to, into pId
+** (see CqGroup), and its CQL table and partition into pPart. */
+static int groupOf(CqTable *p, const unsigned char *aKey, int64_t nKey,
+                   WcBuf *pId, WcBuf *pPart){
+  int64_t nPart = cqPartitionBytes(p, aKey, nKey);
+  wcBufAppend(pId, p->zName, cqWidecolNameLen(p) + 1);
+  wcBufAppend(pPart, p->zCqlName, (int64_t)strlen(p->zCqlName) + 1);
+  wcBufAppend(pPart, aKey, nPart);
+  if( p->pS->nIndex == 0 ){
+    wcBufAppend(pId, aKey, nPart);
+  }else if( p->iIndex < 0 ){
+    wcBufAppend(pId, aKey, nKey);
+  }else{
+    /* An entry: the row key after the index key. */
+    WcValue *aVal = sqlite3_malloc64(sizeof(WcValue) * CQ_NCOL(p->pS));
+    WcBuf dec;
+    int rc;
+    memset(&dec, 0, sizeof(dec));
+    if( aVal == 0 ) return SQLITE_NOMEM;
+    rc = cqDecodeKey(p, aKey, nKey, aVal, &dec);
+    if( rc == WC_OK ){
+      const WcValue *pRow = &aVal[CQ_ROWKEY(p->pS)];
+      wcBufAppend(pId, pRow->a, pRow->n);
+    }
+    wcBufFree(&dec);
+    sqlite3_free(aVal);
+    if( rc == WC_NOMEM ) return SQLITE_NOMEM;
+  }
+  return pId->bOom || pPart->bOom ? SQLITE_NOMEM : SQLITE_OK;
+}
+
+static int bufEqual(const WcBuf *pA, const WcBuf *pB){
+  return pA->n == pB->n && (pA->n == 0 || memcmp(pA->a, pB->a, (size_t)pA->n) == 0);
+}
+
+/* Adds a write, statement zCql with aVal[0..n), to its group (pKey the
+** key it writes, hKey that key's hash), sending the group before it where
+** the write cannot join it. */
+static int groupAdd(CqTable *p, const char *zCql, const CqValue *aVal, int n,
+                    sqlite3_value *pKey, uint32_t hKey, CqResult *pRes){
+  CqShared *pSh = p->pShared;
+  CqGroup *pG = pSh->pGroup;
+  const unsigned char *aKey = sqlite3_value_blob(pKey);
+  int64_t nKey = sqlite3_value_bytes(pKey), nBytes = 64;
+  WcBuf id, part;
+  CqConn *pConn = 0;
+  CqStmt *pStmt = 0;
+  int i, rc;
+  if( pG == 0 ){
+    pG = pSh->pGroup = sqlite3_malloc(sizeof(CqGroup));
+    if( pG == 0 ) return SQLITE_NOMEM;
+    memset(pG, 0, sizeof(*pG));
+  }
+  memset(&id, 0, sizeof(id));
+  memset(&part, 0, sizeof(part));
+  for(i = 0; i < n; i++) nBytes += 4 + (aVal[i].n > 0 ? aVal[i].n : 0);
+  rc = groupOf(p, aKey ? aKey : (const unsigned char*)"", nKey, &id, &part);
+  if( rc == SQLITE_OK && pG->nQuery > 0
+   && (!bufEqual(&id, &pG->id) || pG->nQuery >= CQ_GROUP_MAX
+       || pG->queries.n + nBytes > CQ_GROUP_BYTES
+       || keysHas(&pG->keys, p, hKey)) ){
+    groupSend(pSh);
+    rc = report(pSh, p);
+  }
+  if( rc == SQLITE_OK && keyInFlight(pSh, p, hKey) ) rc = cqWritesDone(p);
+  if( rc == SQLITE_OK ) rc = cqConnection(p, &pConn);
+  if( rc == SQLITE_OK ) rc = cqPrepared(p, zCql, &pStmt, pRes);
+  if( rc == SQLITE_OK ){
+    if( pG->nQuery == 0 ){
+      wcBufAppend(&pG->id, id.a, id.n);
+      wcBufAppend(&pG->part, part.a, part.n);
+      pG->pTable = p;
+    }else if( !bufEqual(&part, &pG->part) ){
+      pG->bLogged = 1;
+    }
+    cqBatchAdd(&pG->queries, pStmt, aVal, n);
+    pG->nQuery++;
+    rc = keysAdd(&pG->keys, p, hKey);
+  }
+  wcBufFree(&id);
+  wcBufFree(&part);
+  return rc;
 }
 
 /* Runs zCql with values buf/an[0..n), the write of key pKey: in flight,
@@ -222,15 +463,14 @@ static int runWrite(CqTable *p, const char *zCql, WcBuf *pBuf, const int *an,
     sqlite3_free(aVal);
     return rc;
   }
-  if( pSh->aWrite == 0 ){
-    pSh->aWrite = sqlite3_malloc64(sizeof(CqWrite) * CQ_WINDOW);
-    if( pSh->aWrite == 0 ) rc = SQLITE_NOMEM;
-    else memset(pSh->aWrite, 0, sizeof(CqWrite) * CQ_WINDOW);
+  if( !bCas ){
+    rc = groupAdd(p, zCql, aVal, n, pKey, hKey, pRes);
+    sqlite3_free(aVal);
+    return rc;
   }
-  if( rc == SQLITE_OK && pSh->nWrite == CQ_WINDOW ){
-    awaitOldest(pSh);
-    rc = report(pSh, p);
-  }
+  /* A lightweight transaction goes alone, after the writes before it. */
+  groupSend(pSh);
+  rc = windowSlot(pSh, p);
   if( rc == SQLITE_OK && keyInFlight(pSh, p, hKey) ) rc = cqWritesDone(p);
   if( rc == SQLITE_OK ) rc = cqConnection(p, &pConn);
   if( rc == SQLITE_OK ) rc = cqPrepared(p, zCql, &pStmt, pRes);
@@ -242,12 +482,15 @@ static int runWrite(CqTable *p, const char *zCql, WcBuf *pBuf, const int *an,
     if( e ){
       rc = cqCallError(p, e, pRes, zDoing);
     }else{
-      pW->bCas = bCas;
+      cqCountRequest(p, pConn);
+      pW->bCas = 1;
+      pW->nStmt = 1;
       pW->pTable = p;
       pW->iConn = pSh->iConn;
-      pW->hKey = hKey;
+      pW->keys.n = 0;
+      rc = keysAdd(&pW->keys, p, hKey);
       wcBufClear(&pW->key);
-      if( bCas ) wcBufAppend(&pW->key, aKey, nKey);
+      wcBufAppend(&pW->key, aKey, nKey);
       pSh->nWrite++;
       if( pW->key.bOom ) rc = SQLITE_NOMEM;
     }
@@ -434,8 +677,11 @@ int cqUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
   if( argc == 1 ){
     rc = writeDelete(p, argv[0], aVal, bNow);
   }else if( sqlite3_value_type(argv[0]) == SQLITE_NULL ){
+    /* An index entry's key ends with its row's: an entry written again is
+    ** the same entry, an upsert (no lightweight transaction), which can
+    ** go in its row's LOGGED BATCH. */
     rc = writeInsert(p, argv[2], &argv[3],
-                     eConflict == SQLITE_REPLACE, bNow);
+                     eConflict == SQLITE_REPLACE || p->iIndex >= 0, bNow);
   }else{
     rc = writeUpdate(p, argv[0], &argv[3], aVal, bNow);
   }

@@ -64,15 +64,17 @@ static const WcStoreCaps aKind[WC_STORE_KINDS] = {
   /* Rows as the CQL table the design means (ext/cassandra/): a plain
   ** INSERT is a lightweight transaction, an INSERT OR REPLACE a blind
   ** upsert (it does not say whether it replaced), reads walk token ranges
-  ** forward only (a descending scan is read and sorted). */
+  ** forward only (a descending read reverses a partition's slice, holds
+  ** a range across partitions whole). */
   [WC_STORE_CASSANDRA] = {
     .zKind = "CASSANDRA", .zEngine = "Cassandra",
     .zModule = "widecol_cassandra", .zBuild = "make cassandra",
     .zDocs = "docs/cassandra.md",
     .bStoreMessages = 1, .bNoEmptyKey = 1, .bLateChecks = 1,
     .iTimeStep = 1,
-    .rCallRows = WC_CASSANDRA_CALL,
+    .rCallRows = WC_CASSANDRA_CALL, .bReverseReads = WC_REVERSE_PARTITION,
     .nPrefixProbes = 64, .nCountMax = 10000,
+    .bRpcCounters = 1,
   },
 };
 

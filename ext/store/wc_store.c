@@ -566,11 +566,12 @@ static void appendScan(sqlite3_str *pStr, const WcStore *p, int eStmt,
   if( eStmt == WC_STMT_SCAN_SET ){
     /* The store reads the set in one request (wc_remote.h). */
     sqlite3_str_appendf(pStr, " WHERE %s MATCH ?1 ORDER BY %s", zKey, zKey);
-    return;
+  }else{
+    sqlite3_str_appendf(pStr, " WHERE %s >= ?1", zKey);
+    if( bHi ) sqlite3_str_appendf(pStr, " AND %s < ?2", zKey);
+    sqlite3_str_appendf(pStr, " ORDER BY %s%s", zKey, bDesc ? " DESC" : "");
   }
-  sqlite3_str_appendf(pStr, " WHERE %s >= ?1", zKey);
-  if( bHi ) sqlite3_str_appendf(pStr, " AND %s < ?2", zKey);
-  sqlite3_str_appendf(pStr, " ORDER BY %s%s", zKey, bDesc ? " DESC" : "");
+  sqlite3_str_appendf(pStr, " LIMIT ?%d", WC_PARAM_SCAN_ROWS);
 }
 
 /* "(c1, c2, ...) VALUES(?, ?3, ...)": the columns of a table in a write,
@@ -984,6 +985,7 @@ int wcStorePrefixCount(WcStore *p, int iPath, int nElem, int64_t nRowEst,
     sqlite3_reset(pStmt);
     sqlite3_bind_blob(pStmt, 1, next.n ? next.a : (const unsigned char*)"",
                       (int)next.n, SQLITE_STATIC);
+    sqlite3_bind_int(pStmt, WC_PARAM_SCAN_ROWS, 1);
     rc = sqlite3_step(pStmt);
     if( rc != SQLITE_ROW ){
       rc = rc == SQLITE_DONE ? SQLITE_OK

@@ -29,7 +29,8 @@
 #define WC_STMT_DELETE      2
 #define WC_STMT_UPDATE      3
 #define WC_STMT_SCAN        4   /* path iObj: + 1 with an upper bound,
-                                ** + 2 descending */
+                                ** + 2 descending; [?1, ?2), at most ?3
+                                ** rows (WC_PARAM_SCAN_ROWS) */
 #define WC_STMT_READ        8   /* every column of row ?1 */
 #define WC_STMT_FAMILY_PUT  9   /* family iObj */
 #define WC_STMT_FAMILY_DEL 10
@@ -46,13 +47,20 @@
                                 ** store answers at once (an INSERT OR
                                 ** IGNORE or OR FAIL must know at its row) */
 #define WC_STMT_SCAN_SET     18 /* Bigtable: path iObj, ascending, over the
-                                ** set of ranges ?1 (wc_remote.h) */
+                                ** set of ranges ?1 (wc_remote.h), at most
+                                ** ?3 rows */
 #define WC_STMT_UPDATE_NOW   19 /* Bigtable: UPDATE OR FAIL, answered at
                                 ** once (SQLITE_BUSY_SNAPSHOT: the row
                                 ** changed since it was read) */
 #define WC_STMT_READ_AHEAD   20 /* the rows from key ?1 on, at most ?2 of
                                 ** them, in key order: WC_STMT_READ's
                                 ** columns, then rowkey */
+
+/* A scan's LIMIT: the rows its caller can use at most, or -1.  A remote
+** store sizes its first call by it (SQLite hands a LIMIT to xBestIndex
+** where the store takes every term of the WHERE and the ORDER BY), so a
+** probe or a LIMIT 3 reads a row or three, not a page. */
+#define WC_PARAM_SCAN_ROWS 3
 
 /* The rowtime parameter of writes on a versioned table. */
 #define WC_PARAM_ROWTIME(pS) ((pS)->nCol + 3)
@@ -106,8 +114,10 @@ struct WcStoreCaps {
                         ** many rows (0: a read per row) */
   int bReverseReads;    /* A call reads keys in descending order (a scan
                         ** ORDER BY key DESC is read from the end, in
-                        ** pages); without it a remote store's descending
-                        ** scan is read whole and sorted */
+                        ** pages); WC_REVERSE_PARTITION: within one
+                        ** partition only, a range across partitions read
+                        ** whole by the store; 0: a remote store's
+                        ** descending scan is read whole and sorted */
   int nPrefixProbes;    /* Distinct prefixes of a field counted, by probing,
                         ** for skip scans; past it, too many to skip */
   int bRowEstimates;    /* Estimates its rows for planning in one call
@@ -119,6 +129,8 @@ struct WcStoreCaps {
   int bRpcCounters;     /* Counts its calls for widecol_stats()
                         ** (WC_RPC_COUNTERS, wc_remote.h) */
 };
+
+#define WC_REVERSE_PARTITION 2
 
 /* The capabilities of store kind eStore (WC_STORE_*, wc_schema.h): the
 ** table of kinds, store/wc_kinds.c. */

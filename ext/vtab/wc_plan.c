@@ -1065,9 +1065,11 @@ static char *planText(Planner *p){
     if( p->plan.bMerge ) sqlite3_str_appendall(pStr, " (merged)");
     /* On a store that costs calls, how its calls give descending order. */
     if( p->plan.bDesc && pCaps->rCallRows > 0.0 ){
-      sqlite3_str_appendall(pStr, pCaps->bReverseReads
-                                  ? " (reversed reads)"
-                                  : " (each range read whole, then sorted)");
+      sqlite3_str_appendall(pStr,
+          pCaps->bReverseReads == WC_REVERSE_PARTITION
+          ? " (reversed reads within a partition)"
+          : pCaps->bReverseReads ? " (reversed reads)"
+          : " (each range read whole, then sorted)");
     }
   }
   if( p->iPath > 0 ){

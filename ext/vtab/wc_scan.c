@@ -206,14 +206,33 @@ static int scanKind(const WcCursor *pCur, int bHi){
   return WC_STMT_SCAN + (bHi ? 1 : 0) + (pCur->plan.bDesc ? 2 : 0);
 }
 
-/* Binds [lo, hi) to a scan statement; an empty blob is below every key. */
-static void bindRange(sqlite3_stmt *pStmt, const WcBuf *pLo, const WcBuf *pHi){
+/* The rows a scan statement started now can be asked for at most: the
+** LIMIT and OFFSET left, where every row read is a row returned or
+** skipped by the OFFSET; else -1.  Rows the cursor drops (an EXISTING
+** table's undecodable keys, rows the TTL expired), rows that give no
+** version, and a plan that may sort (reading its ranges whole) leave it
+** unknown. */
+static int64_t scanRowsWanted(WcCursor *pCur){
+  const WcSchema *pS = cursorTab(pCur)->pSchema;
+  if( pCur->nLimit < 0 || pCur->plan.nSort > 0 || pS->bExisting
+   || pCur->ver.iCutoff != INT64_MIN || pCur->ver.bVersionRead
+   || pCur->nOffset > INT64_MAX - pCur->nLimit ){
+    return -1;
+  }
+  return pCur->nLimit + pCur->nOffset;
+}
+
+/* Binds [lo, hi) to a scan statement, an empty blob below every key, and
+** the rows wanted from it (WC_PARAM_SCAN_ROWS). */
+static void bindRange(sqlite3_stmt *pStmt, const WcBuf *pLo, const WcBuf *pHi,
+                      int64_t nRows){
   sqlite3_bind_blob(pStmt, 1, pLo->n ? pLo->a : (const unsigned char*)"",
                     (int)pLo->n, SQLITE_STATIC);
   if( pHi ){
     sqlite3_bind_blob(pStmt, 2, pHi->n ? pHi->a : (const unsigned char*)"",
                       (int)pHi->n, SQLITE_STATIC);
   }
+  sqlite3_bind_int64(pStmt, WC_PARAM_SCAN_ROWS, nRows);
 }
 
 /*
@@ -313,9 +332,12 @@ static int subStep(WcCursor *pCur, Sub *pSub){
       if( pSub->nSet ){
         sqlite3_bind_blob(pSub->pStmt, 1, pSub->set.a, (int)pSub->set.n,
                           SQLITE_STATIC);
+        sqlite3_bind_int64(pSub->pStmt, WC_PARAM_SCAN_ROWS,
+                           scanRowsWanted(pCur));
         pTab->stats.nSeek += pSub->nSet;
       }else{
-        bindRange(pSub->pStmt, &pR->lo, pR->bHi ? &pR->hi : 0);
+        bindRange(pSub->pStmt, &pR->lo, pR->bHi ? &pR->hi : 0,
+                  scanRowsWanted(pCur));
         pTab->stats.nSeek++;
       }
       pSub->bOpen = 1;
@@ -369,7 +391,7 @@ static int subFetch(WcCursor *pCur, Sub *pSub){
     rc = wcStoreAcquire(&pTab->store, eStmt, pCur->plan.iPath, pCur->colUsed,
                         &pStmt);
     if( rc != SQLITE_OK ) break;
-    bindRange(pStmt, pLo, pHi);
+    bindRange(pStmt, pLo, pHi, 1);
     pTab->stats.nSeek++;
     rc = sqlite3_step(pStmt);
     if( rc == SQLITE_ROW ){
@@ -444,7 +466,7 @@ static int probeNext(WcCursor *pCur, WcBuf *pPrefix, int *pbFound){
   eStmt = scanKind(pCur, pHi != 0);
   rc = wcStoreAcquire(&pTab->store, eStmt, pCur->plan.iPath, 0, &pStmt);
   if( rc != SQLITE_OK ) return rc;
-  bindRange(pStmt, pLo, pHi);
+  bindRange(pStmt, pLo, pHi, 1);
   pTab->stats.nSeek++;
   rc = sqlite3_step(pStmt);
   if( rc == SQLITE_ROW ){
