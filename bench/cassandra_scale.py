@@ -11,10 +11,14 @@ docs recommend for bulk writes), then reads the driver's table back
 through widecol to check it holds the same rows.  Then the same work on
 each: plain INSERTs (IF NOT EXISTS, a lightweight transaction each) of a
 tenth as many rows, one partition's slice (liked_at above a time) for
-random users, a scan of the whole table (token ranges, in pages), and
-point reads of random rows.  Prints rows/s or ms with the ratio widecol /
-driver (above 1: widecol is faster).  cqlsh's COPY FROM is not measured:
-cqlsh ships in Cassandra's tarball, not in its Maven artifact.
+random users, their oldest 10 likes (the slice read reversed, LIMIT 10),
+a scan of the whole table (token ranges, in pages), and point reads of
+random rows.  Prints rows/s or ms with the ratio widecol /
+driver (above 1: widecol is faster).  The load is also timed against
+cqlsh's COPY FROM of the same rows from a CSV file: cqlsh ships in
+Cassandra's tarball, not in its Maven artifact, so the benchmark installs
+it from the Python package index (pip's `cqlsh`) into build/cqlsh-venv
+the first time; without it that line says why and is left out.
 
 Starts Cassandra itself (tests/servers/cassandra.sh) unless
 WIDECOL_CASSANDRA names one.  `make bench-cassandra` runs it at 1,000,000
@@ -33,6 +37,7 @@ sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != HERE]
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "lib"))
 
 import argparse  # noqa: E402
+import csv  # noqa: E402
 import random  # noqa: E402
 import subprocess  # noqa: E402
 import time  # noqa: E402
@@ -53,6 +58,23 @@ def likes(n, seed):
     for i in range(n):
         yield ("u%07d" % (i // 100), 1364248490 + rng.randint(0, 10 ** 7), i,
                "item %d" % rng.randint(0, 99999))
+
+
+def cqlsh():
+    """build/cqlsh-venv/bin/cqlsh, installed from PyPI if it is not there
+    (None, with why, if it cannot be)."""
+    venv = os.path.join("build", "cqlsh-venv")
+    exe = os.path.join(venv, "bin", "cqlsh")
+    if not os.path.exists(exe):
+        progress("installing cqlsh from the Python package index into %s" % venv)
+        made = subprocess.run([sys.executable, "-m", "venv", venv], capture_output=True,
+                              text=True)
+        pip = os.path.join(venv, "bin", "pip")
+        got = made.returncode == 0 and subprocess.run(
+            [pip, "install", "-q", "cqlsh"], capture_output=True, text=True)
+        if not got or got.returncode != 0 or not os.path.exists(exe):
+            return None, (made.stderr or (got and got.stderr) or "pip failed").strip()[-300:]
+    return exe, None
 
 
 def timed(fn):
@@ -114,6 +136,29 @@ def run(args):
     _, td = timed(lambda: execute_concurrent_with_args(session, insert, rows, concurrency=100))
     print("load (upserts), %d rows: widecol %.0f rows/s, driver %.0f rows/s: %.2fx"
           % (n, n / tw, n / td, td / tw), flush=True)
+    exe, why = cqlsh()
+    if exe is None:
+        print("COPY FROM: left out: cqlsh could not be installed: %s" % why, flush=True)
+    else:
+        path = os.path.abspath(os.path.join("build", "cassandra-bench-likes.csv"))
+        with open(path, "w", newline="") as f:
+            csv.writer(f).writerows(rows)
+        session.execute(ddl.replace('CREATE TABLE "plain"', 'CREATE TABLE "c"'))
+        host, port = os.environ["WIDECOL_CASSANDRA"].rsplit(":", 1)
+        copy = ("COPY \"%s\".c (user_id, liked_at, item_id, title) FROM '%s' "
+                "WITH HEADER = false" % (KEYSPACE, path))
+        got, tc = timed(lambda: subprocess.run([exe, host, port, "-e", copy],
+                                               capture_output=True, text=True))
+        os.unlink(path)
+        db.execute("CREATE VIRTUAL TABLE c USING widecol(%s, STORAGE CASSANDRA '%s.c' EXTERNAL)"
+                   % (DESIGN, KEYSPACE))
+        copied = db.execute("SELECT count(*) FROM c").fetchone()[0]
+        if got.returncode != 0 or copied != n:
+            print("cassandra bench: FAILED: COPY FROM loaded %d rows of %d: %s"
+                  % (copied, n, (got.stderr or got.stdout)[-300:]))
+            return 1
+        print("load, %d rows: widecol %.0f rows/s, cqlsh COPY FROM %.0f rows/s: %.2fx"
+              % (n, n / tw, n / tc, tc / tw), flush=True)
     same = db.execute("SELECT count(*) FROM w").fetchone()[0]
     db.execute("CREATE VIRTUAL TABLE d USING widecol(%s, STORAGE CASSANDRA '%s.d' EXTERNAL)"
                % (DESIGN, KEYSPACE))
@@ -142,6 +187,20 @@ def run(args):
           flush=True)
     if got_w != got_d:
         print("cassandra bench: FAILED: the slices gave %d rows, the driver's %d" % (got_w, got_d))
+        return 1
+
+    # A user's oldest 10 in a design that keeps them newest first: the
+    # slice read reversed, 10 rows asked for.
+    oldest_w = "SELECT * FROM w WHERE user_id = ? ORDER BY liked_at, item_id DESC LIMIT 10"
+    oldest_d = session.prepare("SELECT * FROM d WHERE user_id = ? "
+                               "ORDER BY liked_at ASC, item_id DESC LIMIT 10")
+    got_w, tw = timed(lambda: [tuple(r) for u in users for r in db.execute(oldest_w, (u,))])
+    got_d, td = timed(lambda: [tuple(r) for u in users for r in session.execute(oldest_d, (u,))])
+    print("a user's oldest 10 (reversed slice, LIMIT 10), %d users (%d rows): widecol %.2f ms "
+          "each, driver %.2f ms each: %.2fx" % (len(users), len(got_w), 1000 * tw / len(users),
+                                               1000 * td / len(users), td / tw), flush=True)
+    if got_w != got_d:
+        print("cassandra bench: FAILED: the oldest 10s differ from the driver's")
         return 1
 
     got_w, tw = timed(lambda: sum(1 for _ in db.execute("SELECT * FROM w")))

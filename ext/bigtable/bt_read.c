@@ -1218,14 +1218,7 @@ int btFilter(sqlite3_vtab_cursor *pCursor, int idxNum, const char *idxStr,
   pCur->colUsed = idxStr ? strtoull(idxStr, 0, 16) : ~(uint64_t)0;
   if( idxNum == BT_COUNTERS ){
     WcRpcStats *pOut = sqlite3_value_pointer(argv[0], WC_RPC_COUNTERS);
-    if( pOut ){
-      pOut->nRpc += p->count.nRpc;
-      pOut->nRowIn += p->count.nRowIn;
-      pOut->nMsgIn += p->count.nMsgIn;
-      pOut->nByteIn += p->count.nByteIn;
-      pOut->nByteOut += p->count.nByteOut;
-      if( pOut->bReset ) memset(&p->count, 0, sizeof(p->count));
-    }
+    if( pOut ) wcRpcStatsHand(pOut, &p->count);
     pCur->bEof = 1;
     if( pOut && pOut->bEstimate && p->eKind == BT_ROWS ){
       return btRowEstimate(p, &pOut->nRowEstimate,

@@ -606,9 +606,7 @@ static int btRename(sqlite3_vtab *pVtab, const char *zNew){
 void btCountersFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   (void)argc;
   (void)argv;
-  sqlite3_result_error(ctx, WC_RPC_COUNTERS "() is widecol's own: it reads "
-      "a remote-stored table's call counters for widecol_stats(); call "
-      "widecol_stats('<table>')", -1);
+  sqlite3_result_error(ctx, WC_RPC_COUNTERS_MISUSE, -1);
 }
 
 static int btFindFunction(sqlite3_vtab *pVtab, int nArg, const char *zName,

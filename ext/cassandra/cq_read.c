@@ -355,8 +355,8 @@ static int rowKey(CqCursor *pCur){
   return SQLITE_OK;
 }
 
-/* Moves the walk to the next row: the one after, or in held pages the
-** one before; 0 when there is none in the pages at hand. */
+/* True if the walk is on a row of the pages at hand; in held pages, past
+** the first row of one it goes on at the last row of the page before. */
 static int rowThere(CqCursor *pCur){
   if( !pCur->bHeld ) return pCur->iRow < pCur->res.nRow;
   while( pCur->iRow < 0 ){
@@ -662,14 +662,7 @@ int cqFilter(sqlite3_vtab_cursor *pCursor, int idxNum,
   cursorReset(pCur);
   if( idxNum == CQ_COUNTERS ){
     WcRpcStats *pOut = sqlite3_value_pointer(argv[0], WC_RPC_COUNTERS);
-    if( pOut ){
-      pOut->nRpc += p->count.nRpc;
-      pOut->nRowIn += p->count.nRowIn;
-      pOut->nMsgIn += p->count.nMsgIn;
-      pOut->nByteIn += p->count.nByteIn;
-      pOut->nByteOut += p->count.nByteOut;
-      if( pOut->bReset ) memset(&p->count, 0, sizeof(p->count));
-    }
+    if( pOut ) wcRpcStatsHand(pOut, &p->count);
     return SQLITE_OK;
   }
   pCur->nFirstPage = CQ_FIRST_PAGE;

@@ -70,4 +70,24 @@ struct WcRpcStats {
   int64_t nSample;      /* Bytes of aSample */
 };
 
+/* A store's counters added into *pOut, the WcRpcStats its xFilter is
+** handed, then cleared if pOut->bReset. */
+static inline void wcRpcStatsHand(WcRpcStats *pOut, WcRpcStats *pCount){
+  pOut->nRpc += pCount->nRpc;
+  pOut->nRowIn += pCount->nRowIn;
+  pOut->nMsgIn += pCount->nMsgIn;
+  pOut->nByteIn += pCount->nByteIn;
+  pOut->nByteOut += pCount->nByteOut;
+  if( pOut->bReset ){
+    pCount->nRpc = pCount->nRowIn = pCount->nMsgIn = 0;
+    pCount->nByteIn = pCount->nByteOut = 0;
+  }
+}
+
+/* What WC_RPC_COUNTERS() says when a user calls it: each store registers
+** it (a statement needs it to exist) as an error with these words. */
+#define WC_RPC_COUNTERS_MISUSE WC_RPC_COUNTERS "() is widecol's own: it " \
+  "reads a remote-stored table's call counters for widecol_stats(); call " \
+  "widecol_stats('<table>')"
+
 #endif /* WIDECOL_WC_REMOTE_H */
