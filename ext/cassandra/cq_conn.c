@@ -1,6 +1,7 @@
 /*
 ** cq_conn.c: the connection a database's tables share (opened at the
-** first call, from WIDECOL_CASSANDRA and WIDECOL_CASSANDRA_CONSISTENCY),
+** first call, from WIDECOL_CASSANDRA, WIDECOL_CASSANDRA_CONSISTENCY and
+** WIDECOL_CASSANDRA_PROTOCOL),
 ** each call's deadline, and what a failed call becomes: an SQLite code
 ** chosen by what failed, and a message naming the table, the endpoint and
 ** what to do.
@@ -35,6 +36,8 @@ static const struct { const char *zName; int e; } aConsistency[] = {
 /* Connects p, if it is not: SQLITE_OK, or an error with *pzErr set. */
 static int sharedConnect(CqShared *p, sqlite3_stmt *pProbe, char **pzErr){
   const char *zAt = getenv(CQ_ENV), *zLevel = getenv(CQ_CONSISTENCY_ENV);
+  const char *zProtocol = getenv(CQ_PROTOCOL_ENV);
+  int iVersion = 0;
   const char *zColon = zAt ? strrchr(zAt, ':') : 0;
   char *zEnd = 0, *zHost;
   long port = 0;
@@ -66,6 +69,15 @@ static int sharedConnect(CqShared *p, sqlite3_stmt *pProbe, char **pzErr){
     }
     p->eConsistency = aConsistency[i].e;
   }
+  if( zProtocol && zProtocol[0] ){
+    if( strcmp(zProtocol, "4") && strcmp(zProtocol, "5") ){
+      *pzErr = sqlite3_mprintf(CQ_PROTOCOL_ENV " is %Q; it may be 4 or 5 (the "
+          "native protocol's version; unset: 5 where the node speaks it, "
+          "else 4)", zProtocol);
+      return SQLITE_ERROR;
+    }
+    iVersion = zProtocol[0] - '0';
+  }
   sqlite3_free(p->zEndpoint);
   p->zEndpoint = sqlite3_mprintf("%s", zAt);
   zHost = sqlite3_mprintf("%.*s", (int)(zColon - zAt), zAt);
@@ -74,7 +86,7 @@ static int sharedConnect(CqShared *p, sqlite3_stmt *pProbe, char **pzErr){
     return SQLITE_NOMEM;
   }
   d = deadline(pProbe);
-  rc = cqOpen(&p->pConn, zHost, (int)port, &d, pzErr);
+  rc = cqOpen(&p->pConn, zHost, (int)port, iVersion, &d, pzErr);
   p->iConn++;
   sqlite3_free(zHost);
   if( rc == WC_SOCK_NOMEM ) return SQLITE_NOMEM;
@@ -134,8 +146,8 @@ int cqCallError(CqTable *p, int rc, CqResult *pRes, const char *zDoing){
                         "write, it may have been applied", zAt, zDoing);
     case CQ_ERR_PROTOCOL:
       return cqTableError(p, SQLITE_PROTOCOL, "Cassandra at %s answered %s "
-                        "with what CQL's native protocol v4 does not allow",
-                        zAt, zDoing);
+                        "with what CQL's native protocol does not allow (a "
+                        "frame whose checksum failed, say)", zAt, zDoing);
   }
   switch( pRes->iError ){
     case CQ_UNAVAILABLE:

@@ -22,6 +22,7 @@
 
 #define CQ_ENV             "WIDECOL_CASSANDRA"
 #define CQ_CONSISTENCY_ENV "WIDECOL_CASSANDRA_CONSISTENCY"
+#define CQ_PROTOCOL_ENV    "WIDECOL_CASSANDRA_PROTOCOL"
 #define CQ_TIMEOUT_MS 60000
 #define CQ_PAGE 5000            /* rows a page of a scan, at most */
 #define CQ_FIRST_PAGE 20        /* rows the first page of a scan asks for */

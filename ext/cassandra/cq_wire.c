@@ -1,20 +1,23 @@
 /*
-** cq_wire.c: Cassandra's native protocol v4 (see cq_wire.h), written from
-** the protocol's specification (native_protocol_v4.spec): a frame is a
-** 9-byte header (version, flags, stream, opcode, body length) and a body
-** of big-endian integers, [string]s (a 16-bit length), [long string]s and
-** [bytes] (a 32-bit length, -1 for NULL).  Each request has a stream id
-** of its own (CQ_STREAMS of them), which its reply carries: the server
-** answers requests in flight in any order.
+** cq_wire.c: Cassandra's native protocol v5 or v4 (see cq_wire.h),
+** written from the protocol's specifications (native_protocol_v4.spec,
+** native_protocol_v5.spec): a message is a 9-byte header (version, flags,
+** stream, opcode, body length) and a body of big-endian integers,
+** [string]s (a 16-bit length), [long string]s and [bytes] (a 32-bit
+** length, -1 for NULL).  Each request has a stream id of its own
+** (CQ_STREAMS of them), which its reply carries: the server answers
+** requests in flight in any order.  v5 differs in its frames (once READY:
+** cq_frame.c), its query flags (4 bytes, not 1), and a prepared
+** statement's result metadata id, which an EXECUTE carries.
 */
 #include "cassandra/cq_wire.h"
+#include "cassandra/cq_frame.h"
 #include "sqlite3ext.h"
 SQLITE_EXTENSION_INIT3
 
 #include <string.h>
 
-#define CQ_VERSION_REQUEST  0x04
-#define CQ_VERSION_RESPONSE 0x84
+#define CQ_RESPONSE 0x80          /* a reply's version: 0x80 | version */
 #define CQ_HEADER 9
 #define CQ_MAX_BODY (256 << 20)   /* the protocol's largest frame */
 #define CQ_STREAMS 1024           /* requests in flight on a connection */
@@ -43,11 +46,14 @@ SQLITE_EXTENSION_INIT3
 #define CQ_META_GLOBAL    0x01
 #define CQ_META_MORE      0x02
 #define CQ_META_NONE      0x04
+#define CQ_META_CHANGED   0x08    /* v5: a new result metadata id follows */
 
 struct CqStmt {
   char *zCql;
   unsigned char *aId;
   int nId;
+  unsigned char *aMetaId;   /* v5: its result metadata id */
+  int nMetaId;
   CqStmt *pNext;
 };
 
@@ -62,6 +68,9 @@ struct CqPending {
 
 struct CqConn {
   WcSock *pSock;
+  int iVersion;         /* The protocol spoken: 4 or 5 */
+  int bFramed;          /* v5, READY: messages travel in frames */
+  CqFramer framer;      /* The frames' payload read */
   WcBuf req;            /* The request being written */
   CqStmt *pStmts;       /* Prepared on this connection */
   CqPending *aPending;  /* CQ_STREAMS, by stream id */
@@ -140,7 +149,7 @@ int cqGetDecimal(const unsigned char *a, int n, int64_t *piUnscaled,
 /* Starts a request of opcode eOp in p->req; cqSend() fills in its length. */
 static void beginRequest(CqConn *p, int eOp){
   wcBufClear(&p->req);
-  putBE(&p->req, CQ_VERSION_REQUEST, 1);
+  putBE(&p->req, (uint64_t)p->iVersion, 1);
   putBE(&p->req, 0, 1);
   putBE(&p->req, 0, 2);
   putBE(&p->req, (uint64_t)eOp, 1);
@@ -252,6 +261,9 @@ static int readRows(Reader *r, CqResult *pRes){
       r->i += nPaging;
     }
   }
+  /* The metadata is sent whole with every page (widecol never asks to
+  ** skip it), so a changed id needs no keeping. */
+  if( fFlags & CQ_META_CHANGED ) getString(r, &n);
   pRes->aType = sqlite3_malloc64(sizeof(int) * ((size_t)pRes->nCol + 1));
   if( pRes->aType == 0 ) return WC_SOCK_NOMEM;
   if( !(fFlags & CQ_META_NONE) ){
@@ -344,7 +356,24 @@ static int sendRequest(CqConn *p, int iStream, const WcDeadline *pWait){
   p->req.a[6] = (unsigned char)(nBody >> 16);
   p->req.a[7] = (unsigned char)(nBody >> 8);
   p->req.a[8] = (unsigned char)nBody;
+  if( p->bFramed ) return cqFrameSend(p->pSock, p->req.a, p->req.n, pWait);
   return wcSockSend(p->pSock, p->req.a, p->req.n, pWait);
+}
+
+/* n bytes of the replies received, at *pa (skip() consumes them): from
+** the socket, or from the frames' payload.  A frame whose checksums fail
+** is the protocol's failure. */
+static int peek(CqConn *p, int64_t n, const WcDeadline *pWait,
+                const unsigned char **pa){
+  int rc;
+  if( !p->bFramed ) return wcSockPeek(p->pSock, n, pWait, pa);
+  rc = cqFramePeek(&p->framer, p->pSock, n, pWait, pa);
+  return rc == CQ_FRAME_CORRUPT ? CQ_ERR_PROTOCOL : rc;
+}
+
+static void skip(CqConn *p, int64_t n){
+  if( p->bFramed ) cqFrameSkip(&p->framer, n);
+  else wcSockSkip(p->pSock, n);
 }
 
 /* Reads the next reply into *pRes (cleared first) and its stream into
@@ -359,23 +388,23 @@ static int readReply(CqConn *p, const WcDeadline *pWait, int *piStream,
   Reader r;
   memset(pRes, 0, sizeof(*pRes));
   *piStream = -1;
-  rc = wcSockPeek(p->pSock, CQ_HEADER, pWait, &aHead);
+  rc = peek(p, CQ_HEADER, pWait, &aHead);
   if( rc ) return rc;
-  if( aHead[0] != CQ_VERSION_RESPONSE ) return CQ_ERR_PROTOCOL;
+  if( aHead[0] != (CQ_RESPONSE | p->iVersion) ) return CQ_ERR_PROTOCOL;
   eOp = aHead[4];
   fFlags = aHead[1];
   nBody = ((int64_t)aHead[5] << 24) | (aHead[6] << 16) | (aHead[7] << 8)
         | aHead[8];
   if( nBody > CQ_MAX_BODY || (fFlags & 0x01) ) return CQ_ERR_PROTOCOL;
   *piStream = (int)(int16_t)((aHead[2] << 8) | aHead[3]);
-  wcSockSkip(p->pSock, CQ_HEADER);
-  rc = wcSockPeek(p->pSock, nBody, pWait, &aBody);
+  skip(p, CQ_HEADER);
+  rc = peek(p, nBody, pWait, &aBody);
   if( rc ){
     *piStream = -1;
     return rc;
   }
   wcBufAppend(&pRes->frame, aBody, nBody);
-  wcSockSkip(p->pSock, nBody);
+  skip(p, nBody);
   if( pRes->frame.bOom ) return WC_SOCK_NOMEM;
   r.a = pRes->frame.a;
   r.n = pRes->frame.n;
@@ -453,14 +482,17 @@ static int roundTrip(CqConn *p, const WcDeadline *pWait, CqResult *pRes){
 
 /* ---- Calls ---- */
 
-int cqOpen(CqConn **pp, const char *zHost, int port, const WcDeadline *pWait,
-           char **pzErr){
+/* Opens a connection speaking version iVersion: 0, or an error, with
+** *pzErr set where the server answered. */
+static int openVersion(CqConn **pp, const char *zHost, int port, int iVersion,
+                       const WcDeadline *pWait, char **pzErr){
   CqConn *p = sqlite3_malloc(sizeof(*p));
   CqResult res;
   int rc;
   *pp = 0;
   if( p == 0 ) return WC_SOCK_NOMEM;
   memset(p, 0, sizeof(*p));
+  p->iVersion = iVersion;
   p->aPending = sqlite3_malloc64(sizeof(CqPending) * CQ_STREAMS);
   if( p->aPending == 0 ){
     sqlite3_free(p);
@@ -482,17 +514,32 @@ int cqOpen(CqConn **pp, const char *zHost, int port, const WcDeadline *pWait,
     *pzErr = sqlite3_mprintf("%s:%d refused CQL's STARTUP: %s", zHost, port,
                              res.zError);
   }else if( rc == CQ_ERR_PROTOCOL ){
-    *pzErr = sqlite3_mprintf("%s:%d does not speak CQL's native protocol v4 "
+    *pzErr = sqlite3_mprintf("%s:%d does not speak CQL's native protocol v%d "
                              "(is it Cassandra's native_transport_port?)",
-                             zHost, port);
+                             zHost, port, iVersion);
   }
   cqResultClear(&res);
   if( rc ){
     cqClose(p);
     return rc;
   }
+  /* v5: every message after READY travels in frames. */
+  p->bFramed = iVersion >= 5;
   *pp = p;
   return 0;
+}
+
+int cqOpen(CqConn **pp, const char *zHost, int port, int iVersion,
+           const WcDeadline *pWait, char **pzErr){
+  int rc = openVersion(pp, zHost, port, iVersion ? iVersion : 5, pWait,
+                       pzErr);
+  if( iVersion == 0 && (rc == CQ_ERR_PROTOCOL || rc == CQ_ERR_SERVER) ){
+    /* A server before v5 refuses it, in its own version's words. */
+    sqlite3_free(*pzErr);
+    *pzErr = 0;
+    rc = openVersion(pp, zHost, port, 4, pWait, pzErr);
+  }
+  return rc;
 }
 
 void cqClose(CqConn *p){
@@ -504,9 +551,11 @@ void cqClose(CqConn *p){
     CqStmt *pNext = p->pStmts->pNext;
     sqlite3_free(p->pStmts->zCql);
     sqlite3_free(p->pStmts->aId);
+    sqlite3_free(p->pStmts->aMetaId);
     sqlite3_free(p->pStmts);
     p->pStmts = pNext;
   }
+  cqFramerFree(&p->framer);
   wcSockClose(p->pSock);
   wcBufFree(&p->req);
   sqlite3_free(p);
@@ -523,16 +572,22 @@ static void putValues(WcBuf *pReq, const CqValue *aVal, int nVal){
   }
 }
 
+/* A query's flags: a byte in v4, an [int] in v5. */
+static void putFlags(CqConn *p, int fFlags){
+  putBE(&p->req, (uint64_t)fFlags, p->iVersion >= 5 ? 4 : 1);
+}
+
 /* Consistency, flags and the paging fields of a QUERY or an EXECUTE. */
-static void putParameters(WcBuf *pReq, const CqValue *aVal, int nVal,
+static void putParameters(CqConn *p, const CqValue *aVal, int nVal,
                           int eConsistency, int nPage,
                           const unsigned char *aPaging, int nPaging){
+  WcBuf *pReq = &p->req;
   int fFlags = 0;
   if( nVal > 0 ) fFlags |= CQ_FLAG_VALUES;
   if( nPage > 0 ) fFlags |= CQ_FLAG_PAGE_SIZE;
   if( aPaging ) fFlags |= CQ_FLAG_PAGING;
   putBE(pReq, (uint64_t)eConsistency, 2);
-  putBE(pReq, (uint64_t)fFlags, 1);
+  putFlags(p, fFlags);
   if( nVal > 0 ) putValues(pReq, aVal, nVal);
   if( nPage > 0 ) putBE(pReq, (uint64_t)nPage, 4);
   if( aPaging ){
@@ -545,7 +600,7 @@ int cqQuery(CqConn *p, const char *zCql, int eConsistency,
             const WcDeadline *pWait, CqResult *pRes){
   beginRequest(p, CQ_OP_QUERY);
   putLongString(&p->req, zCql);
-  putParameters(&p->req, 0, 0, eConsistency, 0, 0, 0);
+  putParameters(p, 0, 0, eConsistency, 0, 0, 0);
   return roundTrip(p, pWait, pRes);
 }
 
@@ -557,6 +612,8 @@ static int prepareText(CqConn *p, CqStmt *pStmt, const WcDeadline *pWait,
   int rc, nId;
   beginRequest(p, CQ_OP_PREPARE);
   putLongString(&p->req, pStmt->zCql);
+  /* v5: the PREPARE's flags (no keyspace given). */
+  if( p->iVersion >= 5 ) putFlags(p, 0);
   rc = roundTrip(p, pWait, pRes);
   if( rc ) return rc;
   if( pRes->eKind != CQ_RESULT_PREPARED ) return CQ_ERR_PROTOCOL;
@@ -564,14 +621,22 @@ static int prepareText(CqConn *p, CqStmt *pStmt, const WcDeadline *pWait,
   r.n = pRes->frame.n;
   r.i = 4;
   r.bBad = 0;
-  nId = (int)getBE(&r, 2);
-  aId = r.a + r.i;
-  if( r.bBad || r.i + nId > r.n ) return CQ_ERR_PROTOCOL;
+  aId = getString(&r, &nId);
+  if( aId == 0 ) return CQ_ERR_PROTOCOL;
   sqlite3_free(pStmt->aId);
   pStmt->aId = sqlite3_malloc(nId > 0 ? nId : 1);
   if( pStmt->aId == 0 ) return WC_SOCK_NOMEM;
   memcpy(pStmt->aId, aId, (size_t)nId);
   pStmt->nId = nId;
+  if( p->iVersion >= 5 ){
+    aId = getString(&r, &nId);
+    if( aId == 0 ) return CQ_ERR_PROTOCOL;
+    sqlite3_free(pStmt->aMetaId);
+    pStmt->aMetaId = sqlite3_malloc(nId > 0 ? nId : 1);
+    if( pStmt->aMetaId == 0 ) return WC_SOCK_NOMEM;
+    memcpy(pStmt->aMetaId, aId, (size_t)nId);
+    pStmt->nMetaId = nId;
+  }
   return 0;
 }
 
@@ -593,6 +658,7 @@ int cqPrepare(CqConn *p, const char *zCql, const WcDeadline *pWait,
   if( rc ){
     sqlite3_free(pStmt->zCql);
     sqlite3_free(pStmt->aId);
+    sqlite3_free(pStmt->aMetaId);
     sqlite3_free(pStmt);
     return rc;
   }
@@ -610,7 +676,11 @@ static void executeRequest(CqConn *p, CqStmt *pStmt, const CqValue *aVal,
   beginRequest(p, CQ_OP_EXECUTE);
   putBE(&p->req, (uint64_t)pStmt->nId, 2);
   wcBufAppend(&p->req, pStmt->aId, pStmt->nId);
-  putParameters(&p->req, aVal, nVal, eConsistency, nPage, aPaging, nPaging);
+  if( p->iVersion >= 5 ){
+    putBE(&p->req, (uint64_t)pStmt->nMetaId, 2);
+    wcBufAppend(&p->req, pStmt->aMetaId, pStmt->nMetaId);
+  }
+  putParameters(p, aVal, nVal, eConsistency, nPage, aPaging, nPaging);
 }
 
 int cqExecute(CqConn *p, CqStmt *pStmt, const CqValue *aVal, int nVal,
@@ -654,7 +724,7 @@ int cqSendBatch(CqConn *p, int bLogged, const WcBuf *pQueries, int nQuery,
   putBE(&p->req, (uint64_t)nQuery, 2);
   wcBufAppend(&p->req, pQueries->a, pQueries->n);
   putBE(&p->req, (uint64_t)eConsistency, 2);
-  putBE(&p->req, 0, 1);
+  putFlags(p, 0);
   if( pQueries->bOom ) p->req.bOom = 1;
   return sendNew(p, pWait, piStream);
 }

@@ -1,5 +1,5 @@
 /*
-** cq_wire.h: Cassandra's native protocol (CQL binary protocol v4), written
+** cq_wire.h: Cassandra's native protocol (CQL binary protocol v5 or v4), written
 ** for widecol from the protocol's specification: one connection, requests
 ** in flight on streams of their own, prepared statements, paged results.  The bottom of
 ** the Cassandra store above util/wc_sock.h: it knows frames and CQL
@@ -87,10 +87,11 @@ const unsigned char *cqCell(const CqResult *p, int64_t iRow, int iCol,
 typedef struct CqConn CqConn;
 typedef struct CqStmt CqStmt;
 
-/* Opens a connection to zHost:port and starts CQL on it (STARTUP).  0, or
-** an error with *pzErr set (sqlite3_mprintf()). */
-int cqOpen(CqConn **pp, const char *zHost, int port, const WcDeadline *pWait,
-           char **pzErr);
+/* Opens a connection to zHost:port and starts CQL on it (STARTUP) in
+** protocol version iVersion, 4 or 5, or (0) in v5 where the server speaks
+** it, else v4.  0, or an error with *pzErr set (sqlite3_mprintf()). */
+int cqOpen(CqConn **pp, const char *zHost, int port, int iVersion,
+           const WcDeadline *pWait, char **pzErr);
 void cqClose(CqConn *p);
 
 /* A value bound to a statement: bytes already in CQL's form; n -1:

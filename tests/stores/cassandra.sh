@@ -3,7 +3,8 @@
 # real Cassandra (make test): starts the Cassandra of our tests once
 # (tests/servers/cassandra.sh: Apache Cassandra 5.0 as a child JVM, on
 # free loopback ports), runs the sqllogictest scripts of
-# tests/stores/cassandra/ with both libraries loaded, checks the store
+# tests/stores/cassandra/ with both libraries loaded, in native protocol
+# v5 and v4, checks the store
 # against Cassandra's Python driver (cassandra_check.py) and its failures
 # (cassandra_errors.py), rk_token against
 # the server's token() (cassandra_tokens.py), widecol_lint's
@@ -39,8 +40,13 @@ for line in $env; do export "$line"; done
 echo "cassandra tests: Cassandra 5.0 takes CQL on $WIDECOL_CASSANDRA, ready in $(( $(date +%s) - started )) s"
 
 status=0
-"$slt" --defensive --extension "$lib/widecol.so" --extension "$lib/widecol_cassandra.so" \
-  tests/stores/cassandra/*.test || status=1
+# The scripts in both versions of the native protocol: v5 (what widecol
+# speaks where the node does, as Cassandra 5.0 does) and v4.
+for v in 5 4; do
+  echo "cassandra tests: native protocol v$v"
+  WIDECOL_CASSANDRA_PROTOCOL=$v "$slt" --defensive --extension "$lib/widecol.so" \
+    --extension "$lib/widecol_cassandra.so" tests/stores/cassandra/*.test || status=1
+done
 if [ -n "$CASS_SCRIPTS_ONLY" ]; then
   # With the sanitizers' runtimes (CASS_PRELOAD), the failures too: a
   # connection severed under a read found a crash.

@@ -5,7 +5,11 @@ the endpoint and what to do, with its SQLite code chosen by what failed
 
 - no WIDECOL_CASSANDRA, or not host:port: SQLITE_CANTOPEN, saying how;
 - no server at the endpoint: SQLITE_CANTOPEN, naming it;
-- an unknown WIDECOL_CASSANDRA_CONSISTENCY: the levels it may be;
+- an unknown WIDECOL_CASSANDRA_CONSISTENCY: the levels it may be; an
+  unknown WIDECOL_CASSANDRA_PROTOCOL: the versions it may be;
+- a node that speaks protocol v4 only (V4Only below, in front of the
+  server): widecol falls back from v5 and works; with v5 asked for, the
+  connection fails saying so;
 - a consistency level the replicas cannot meet (QUORUM on a keyspace of
   two replicas, on the one node of the tests): Cassandra's Unavailable,
   SQLITE_BUSY, for a write in flight (at the statement's end) and a read;
@@ -26,9 +30,12 @@ environment.
 import argparse
 import json
 import os
+import socket
+import struct
 import subprocess
 import sys
 import tempfile
+import threading
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
@@ -51,6 +58,61 @@ for sql in statements:
         out.append(["error", getattr(e, "sqlite_errorcode", None), str(e)])
 print(json.dumps(out))
 '''
+
+
+class V4Only:
+    """A node of Cassandra before protocol v5, in front of the real one:
+    it answers a connection whose first message is v5 with the protocol
+    error a v4 node sends (in v4, code 0x000A) and closes it; any other it
+    passes on."""
+
+    def __init__(self, host, port):
+        self.target = (host, port)
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(16)
+        self.refused = 0
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def address(self):
+        return "127.0.0.1:%d" % self.listener.getsockname()[1]
+
+    def _accept(self):
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            first = client.recv(1, socket.MSG_PEEK)
+            if first == b"\x05":
+                msg = b"Invalid or unsupported protocol version (5); supported versions are (3/v3, 4/v4)"
+                body = struct.pack(">iH", 0x000A, len(msg)) + msg
+                client.sendall(struct.pack(">BBhBi", 0x84, 0, 0, 0x00, len(body)) + body)
+                client.close()
+                self.refused += 1
+                continue
+            server = socket.create_connection(self.target)
+            for a, b in ((client, server), (server, client)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pump(src, dst):
+        try:
+            while True:
+                data = src.recv(65536)
+                if not data:
+                    break
+                dst.sendall(data)
+        except OSError:
+            pass
+        for s in (src, dst):
+            try:
+                s.close()
+            except OSError:
+                pass
+
+    def close(self):
+        self.listener.close()
 
 
 def run(args, env, statements, database=":memory:"):
@@ -106,6 +168,24 @@ def main():
               [create % ("t0", "")])
     expect("an unknown consistency level", got[0], False, None,
            "WIDECOL_CASSANDRA_CONSISTENCY is 'MOST'", "QUORUM")
+    got = run(args, dict(os.environ, WIDECOL_CASSANDRA_PROTOCOL="3"), [create % ("t0", "")])
+    expect("an unknown protocol version", got[0], False, None,
+           "WIDECOL_CASSANDRA_PROTOCOL is '3'", "4 or 5")
+    host, port = at.rsplit(":", 1)
+    old = V4Only(host, int(port))
+    env = dict(os.environ, WIDECOL_CASSANDRA=old.address())
+    env.pop("WIDECOL_CASSANDRA_PROTOCOL", None)
+    # In a keyspace of its own: the case after makes KEYSPACE itself.
+    got = run(args, env, [create.replace(KEYSPACE, KEYSPACE + "_v4") % ("v4", ""),
+                          "INSERT INTO t VALUES ('x', 1, 'v')", "SELECT v FROM t",
+                          "DROP TABLE t"])
+    expect("a v4-only node: v5 refused, v4 spoken", got[2], True, None)
+    expect("a v4-only node was asked for v5 first", ["ok" if old.refused >= 1 else "error",
+                                                     None, None], True, None)
+    got = run(args, dict(env, WIDECOL_CASSANDRA_PROTOCOL="5"), [create % ("v5", "")])
+    expect("a v4-only node with v5 asked for", got[0], False, sqlite3.SQLITE_CANTOPEN,
+           "does not speak CQL's native protocol v5")
+    old.close()
 
     # Two replicas on one node: QUORUM cannot be met.
     cluster, session = connect()
@@ -167,6 +247,7 @@ def main():
         expect("the next statement, on a new connection", got[0], True, None)
     os.unlink(database)
     session.execute('DROP KEYSPACE "%s"' % KEYSPACE)
+    session.execute('DROP KEYSPACE IF EXISTS "%s_v4"' % KEYSPACE)
     cluster.shutdown()
     print("cassandra errors: %d failures, each an SQL error with its code and what to do: "
           "%d failed" % (checked, failed))
