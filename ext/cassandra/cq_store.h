@@ -171,9 +171,11 @@ int cqColumn(sqlite3_vtab_cursor *pCursor, sqlite3_context *ctx, int i);
 int cqRowid(sqlite3_vtab_cursor *pCursor, sqlite3_int64 *piRowid);
 
 /* cq_write.c: the module's writes and transactions.  cqWritesDone()
-** waits for the writes in flight and returns the first failure found, as
-** p's; cqWritesForget() waits for them and drops what failed;
-** cqWritesFree() frees what the connection kept for them. */
+** sends the group of writes not yet sent, waits for the writes in flight
+** and returns the first failure found, as p's; cqWritesForget() sends and
+** waits for them and drops what failed; cqGroupPending() says whether a
+** group waits to be sent; cqWritesFree() frees what the connection kept
+** for them. */
 int cqUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
              sqlite3_int64 *piRowid);
 int cqBegin(sqlite3_vtab *pVtab);
@@ -182,6 +184,7 @@ int cqCommit(sqlite3_vtab *pVtab);
 int cqRollback(sqlite3_vtab *pVtab);
 int cqWritesDone(CqTable *p);
 void cqWritesForget(CqShared *pSh);
+int cqGroupPending(const CqShared *pSh);
 void cqWritesFree(CqShared *pSh);
 
 #endif /* WIDECOL_CQ_STORE_H */

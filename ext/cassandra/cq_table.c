@@ -240,8 +240,11 @@ static int describeKey(CqTable *p){
 
 static void tableFree(CqTable *p){
   if( p == 0 ) return;
-  /* Its writes in flight name it: they are waited for first. */
-  if( p->pShared->nWrite > 0 ) cqWritesForget(p->pShared);
+  /* Its writes, in flight or in a group not yet sent, name it: they are
+  ** sent and waited for first. */
+  if( p->pShared->nWrite > 0 || cqGroupPending(p->pShared) ){
+    cqWritesForget(p->pShared);
+  }
   sqlite3_finalize(p->pProbe);
   sqlite3_free(p->zName);
   sqlite3_free(p->zSuffix);

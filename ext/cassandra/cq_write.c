@@ -314,6 +314,10 @@ static void groupSend(CqShared *pSh){
   groupClear(pG);
 }
 
+int cqGroupPending(const CqShared *pSh){
+  return pSh->pGroup && pSh->pGroup->nQuery > 0;
+}
+
 int cqWritesDone(CqTable *p){
   CqShared *pSh = p->pShared;
   groupSend(pSh);
