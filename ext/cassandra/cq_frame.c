@@ -103,23 +103,24 @@ static uint32_t getLE(const unsigned char *a, int n){
   return v;
 }
 
-int cqFrameSend(WcSock *pSock, const unsigned char *a, int64_t n,
+int cqFrameSend(CqFramer *p, WcSock *pSock, const unsigned char *a, int64_t n,
                 const WcDeadline *pWait){
   int64_t iOff = 0;
+  /* One write: a frame a send would put a packet each on the wire. */
+  wcBufClear(&p->out);
   do{
     int64_t nPart = n - iOff < CQ_FRAME_MAX ? n - iOff : CQ_FRAME_MAX;
     unsigned char aHead[CQ_FRAME_HEADER], aTail[CQ_FRAME_TRAILER];
-    int rc;
     putLE(aHead, (uint32_t)nPart | (nPart == n ? CQ_FRAME_WHOLE : 0), 3);
     putLE(&aHead[3], crc24(aHead, 3), 3);
     putLE(aTail, crc32(a + iOff, nPart), 4);
-    rc = wcSockSend(pSock, aHead, CQ_FRAME_HEADER, pWait);
-    if( rc == 0 ) rc = wcSockSend(pSock, a + iOff, nPart, pWait);
-    if( rc == 0 ) rc = wcSockSend(pSock, aTail, CQ_FRAME_TRAILER, pWait);
-    if( rc ) return rc;
+    wcBufAppend(&p->out, aHead, CQ_FRAME_HEADER);
+    wcBufAppend(&p->out, a + iOff, nPart);
+    wcBufAppend(&p->out, aTail, CQ_FRAME_TRAILER);
     iOff += nPart;
   }while( iOff < n );
-  return 0;
+  if( p->out.bOom ) return WC_SOCK_NOMEM;
+  return wcSockSend(pSock, p->out.a, p->out.n, pWait);
 }
 
 /* Reads one frame, its payload appended to p->in. */
@@ -163,5 +164,6 @@ void cqFrameSkip(CqFramer *p, int64_t n){
 
 void cqFramerFree(CqFramer *p){
   wcBufFree(&p->in);
+  wcBufFree(&p->out);
   p->iIn = 0;
 }

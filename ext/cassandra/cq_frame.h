@@ -7,7 +7,7 @@
 ** frame spans several.  Written for widecol from the specification.
 **
 ** Ownership: a CqFramer owns the payload bytes it has read and not yet
-** handed out; cqFramerFree() frees them.
+** handed out, and the frames it sends; cqFramerFree() frees them.
 */
 #ifndef WIDECOL_CQ_FRAME_H
 #define WIDECOL_CQ_FRAME_H
@@ -24,10 +24,12 @@ typedef struct CqFramer CqFramer;
 struct CqFramer {
   WcBuf in;             /* Payload read, from iIn on not yet handed out */
   int64_t iIn;
+  WcBuf out;            /* The frames of the message being sent */
 };
 
-/* Sends message a[0..n) in frames: 0 or a WC_SOCK_* error. */
-int cqFrameSend(WcSock *pSock, const unsigned char *a, int64_t n,
+/* Sends message a[0..n) in frames, in one write to the socket: 0 or a
+** WC_SOCK_* error. */
+int cqFrameSend(CqFramer *p, WcSock *pSock, const unsigned char *a, int64_t n,
                 const WcDeadline *pWait);
 /* Makes n bytes of the messages received available at *pa, reading frames
 ** as needed (cqFrameSkip() consumes them): 0, CQ_FRAME_CORRUPT or a

@@ -356,7 +356,9 @@ static int sendRequest(CqConn *p, int iStream, const WcDeadline *pWait){
   p->req.a[6] = (unsigned char)(nBody >> 16);
   p->req.a[7] = (unsigned char)(nBody >> 8);
   p->req.a[8] = (unsigned char)nBody;
-  if( p->bFramed ) return cqFrameSend(p->pSock, p->req.a, p->req.n, pWait);
+  if( p->bFramed ){
+    return cqFrameSend(&p->framer, p->pSock, p->req.a, p->req.n, pWait);
+  }
   return wcSockSend(p->pSock, p->req.a, p->req.n, pWait);
 }
 
