@@ -383,6 +383,9 @@ check: widecol.so $(BT_SO) $(HB_SO) widecol_cassandra.so build/slt $(REPLAY)
 	@/usr/bin/python3 tests/harness/lint_fixes.py --extension ./widecol
 	@/usr/bin/python3 tests/harness/advise_check.py --extension ./widecol
 	@/usr/bin/python3 tests/harness/progress_check.py --extension ./widecol
+	@/usr/bin/python3 tests/harness/report_check.py --extension ./widecol
+	@/usr/bin/python3 tests/harness/report_browser.py --extension ./widecol \
+	  --screenshot build/report.png
 	@for t in $(FUZZ_TARGETS); do build/replay/$$t $(FUZZ_CORPUS)/$$t; done
 	@build/slt --defensive --extension ./widecol.so $(TESTS)
 

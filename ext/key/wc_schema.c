@@ -2487,3 +2487,45 @@ char *wcKeyFields(const WcSchema *p){
   }
   return sqlite3_str_finish(pStr);
 }
+
+/* An element as written in ROWKEY(...), without transform eSkip (0 for
+** none). */
+char *wcElementText(const WcSchema *pKey, const WcElement *pE, int eSkip){
+  sqlite3_str *pStr = sqlite3_str_new(0);
+  int i;
+  if( pE->eKind == WC_ELEM_SALT ){
+    if( pE->bToken ){
+      sqlite3_str_appendall(pStr, "TOKEN(");
+    }else{
+      sqlite3_str_appendf(pStr, "SALT(%d, ", pE->nSaltDigit);
+    }
+    for(i = 0; i < pE->nSaltCol; i++){
+      sqlite3_str_appendall(pStr, i ? ", " : "");
+      wcAppendName(pStr, pKey->aCol[pE->aiSaltCol[i]].zName);
+    }
+    sqlite3_str_appendall(pStr, ")");
+  }else if( pE->eKind == WC_ELEM_BUCKET ){
+    sqlite3_str_appendf(pStr, "BUCKET(%lld, ", (long long)pE->nBucket);
+    wcAppendName(pStr, pKey->aCol[pE->iCol].zName);
+    sqlite3_str_appendall(pStr, ")");
+  }else{
+    wcAppendName(pStr, pKey->aCol[pE->iCol].zName);
+    for(i = 0; i < pE->nXform; i++){
+      const WcTransform *pX = &pE->aXform[i];
+      if( pX->eOp == eSkip ) continue;
+      if( pX->eOp == WC_XFORM_PAD ){
+        sqlite3_str_appendf(pStr, " PAD %lld", (long long)pX->iArg);
+        if( pKey->aCol[pE->iCol].cAff == WC_AFF_TEXT
+         && strcmp(pX->zFill, " ") != 0 ){
+          sqlite3_str_appendf(pStr, " %Q", pX->zFill);
+        }
+      }else if( pX->eOp == WC_XFORM_DESC ){
+        sqlite3_str_appendall(pStr, " DESC");
+        if( pX->bArg ) sqlite3_str_appendf(pStr, " %lld", (long long)pX->iArg);
+      }else{
+        sqlite3_str_appendall(pStr, " REVERSE");
+      }
+    }
+  }
+  return sqlite3_str_finish(pStr);
+}

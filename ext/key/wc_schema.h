@@ -260,4 +260,9 @@ char *wcKeyFields(const WcSchema *p);
 ** an index key: the row key follows it). */
 int wcElementIsLast(const WcSchema *p, int iElem);
 
+/* Element pE of key pKey as ROWKEY(...) writes it ("order_id PAD 10
+** REVERSE", "SALT(1, paid_at)"), leaving out transform eSkip (0 for
+** none).  From sqlite3_mprintf(); NULL on OOM. */
+char *wcElementText(const WcSchema *pKey, const WcElement *pE, int eSkip);
+
 #endif /* WIDECOL_WC_SCHEMA_H */

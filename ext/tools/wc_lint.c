@@ -26,6 +26,7 @@
 #include "vtab/wc_table.h"
 #include "vtab/wc_history.h"
 #include "tools/wc_tvf.h"
+#include "tools/wc_lint.h"
 #include "key/rk_bytes.h"
 #include "util/wc_progress.h"
 
@@ -34,16 +35,12 @@
 
 #define WC_LINT_SAMPLE    100000   /* Rows read */
 #define WC_LINT_RUNS      256      /* Runs the sample is read in */
-#define WC_LINT_SHARE     0.9      /* Share of values a pattern must fit */
-#define WC_LINT_PREFIXES  16       /* Salt prefixes a range may cost */
 #define WC_LINT_KEY_ADVICE 2048    /* Bytes: a key longer is advised */
 #define WC_LINT_MAX_FIELDS 3       /* GeminiDB: one to three key columns */
 #define WC_LINT_MIN_ROWS  10       /* Rows a sequence is judged on */
 #define WC_LINT_DIGEST    16       /* SALT digits that identify values */
 #define WC_LINT_NAME_REPEAT 50      /* Rows per distinct name, at least, */
 #define WC_LINT_NAME_BYTES  5       /* and bytes more than its code */
-#define WC_LINT_PART_CELLS 100000  /* Cassandra: cells a partition should */
-#define WC_LINT_PART_BYTES (100 << 20)  /* and bytes, at most hold */
 
 typedef struct Lint Lint;
 struct Lint {
@@ -179,10 +176,7 @@ static double valueShare(Lint *p, int iCol, const char *zTest){
   "x GLOB '[0-9][-/.][0-9][-/.][0-9][0-9][0-9][0-9]*')"
 static const char zDayFirst[] = WC_LINT_DAY_FIRST;
 
-/* Times: seconds, milliseconds or microseconds since 1970 between 2000
-** and 2100, YYYYMMDD[hh[mm[ss]]] numbers or text, ISO dates, and
-** day-first dates. */
-static const char zTime[] =
+const char wcLintTimeTest[] =
   "CASE typeof(x) WHEN 'integer' THEN "
   "x BETWEEN 946684800 AND 4102444800 OR "
   "x BETWEEN 946684800000 AND 4102444800000 OR "
@@ -198,7 +192,7 @@ static const char zTime[] =
 /* True if column iCol holds times (cached). */
 static int holdsTimes(Lint *p, int iCol){
   if( p->aeTime[iCol] < 0 ){
-    p->aeTime[iCol] = valueShare(p, iCol, zTime) >= WC_LINT_SHARE;
+    p->aeTime[iCol] = valueShare(p, iCol, wcLintTimeTest) >= WC_LINT_SHARE;
   }
   return p->aeTime[iCol] > 0;
 }
@@ -216,13 +210,21 @@ static const char *rangeWhy(Lint *p, int iCol){
          : "it holds times, which are queried by range";
 }
 
+/* An integer x's digits, its sign left out.  Not length(abs(x)): abs()
+** of the smallest integer overflows. */
+#define WC_LINT_DIGITS(x) "(length(" x ") - (" x " < 0))"
+
 /* PAD width for an INTEGER column: the digits of its largest value in the
 ** sample and one more, to leave room to grow; 10 with no values. */
 static int padWidth(Lint *p, int iCol){
-  sqlite3_int64 iMax = lintInt(p, "SELECT max(abs(\"%w\")) FROM %s WHERE "
-                         "typeof(\"%w\") = 'integer'", p->pS->aCol[iCol].zName,
-                         p->zSample, p->pS->aCol[iCol].zName);
-  int n = iMax > 0 ? rkDigitCount((uint64_t)iMax) + 1 : 10;
+  sqlite3_int64 nDigit = lintInt(p, "SELECT max(CASE WHEN \"%w\" = 0 THEN 0 "
+                                 "ELSE " WC_LINT_DIGITS("\"%w\"") " END) FROM "
+                                 "%s WHERE typeof(\"%w\") = 'integer'",
+                                 p->pS->aCol[iCol].zName,
+                                 p->pS->aCol[iCol].zName,
+                                 p->pS->aCol[iCol].zName, p->zSample,
+                                 p->pS->aCol[iCol].zName);
+  int n = nDigit > 0 ? (int)nDigit + 1 : 10;
   return n > 19 ? 19 : n;
 }
 
@@ -235,49 +237,6 @@ static int padWidth(Lint *p, int iCol){
 static char *colSql(Lint *p, int iCol){
   sqlite3_str *pStr = sqlite3_str_new(0);
   wcAppendName(pStr, p->pS->aCol[iCol].zName);
-  return sqlite3_str_finish(pStr);
-}
-
-/* An element as written in ROWKEY(...), without transform eSkip (0 for
-** none). */
-static char *elementText(const WcSchema *pKey, const WcElement *pE,
-                         int eSkip){
-  sqlite3_str *pStr = sqlite3_str_new(0);
-  int i;
-  if( pE->eKind == WC_ELEM_SALT ){
-    if( pE->bToken ){
-      sqlite3_str_appendall(pStr, "TOKEN(");
-    }else{
-      sqlite3_str_appendf(pStr, "SALT(%d, ", pE->nSaltDigit);
-    }
-    for(i = 0; i < pE->nSaltCol; i++){
-      sqlite3_str_appendall(pStr, i ? ", " : "");
-      wcAppendName(pStr, pKey->aCol[pE->aiSaltCol[i]].zName);
-    }
-    sqlite3_str_appendall(pStr, ")");
-  }else if( pE->eKind == WC_ELEM_BUCKET ){
-    sqlite3_str_appendf(pStr, "BUCKET(%lld, ", (long long)pE->nBucket);
-    wcAppendName(pStr, pKey->aCol[pE->iCol].zName);
-    sqlite3_str_appendall(pStr, ")");
-  }else{
-    wcAppendName(pStr, pKey->aCol[pE->iCol].zName);
-    for(i = 0; i < pE->nXform; i++){
-      const WcTransform *pX = &pE->aXform[i];
-      if( pX->eOp == eSkip ) continue;
-      if( pX->eOp == WC_XFORM_PAD ){
-        sqlite3_str_appendf(pStr, " PAD %lld", (long long)pX->iArg);
-        if( pKey->aCol[pE->iCol].cAff == WC_AFF_TEXT
-         && strcmp(pX->zFill, " ") != 0 ){
-          sqlite3_str_appendf(pStr, " %Q", pX->zFill);
-        }
-      }else if( pX->eOp == WC_XFORM_DESC ){
-        sqlite3_str_appendall(pStr, " DESC");
-        if( pX->bArg ) sqlite3_str_appendf(pStr, " %lld", (long long)pX->iArg);
-      }else{
-        sqlite3_str_appendall(pStr, " REVERSE");
-      }
-    }
-  }
   return sqlite3_str_finish(pStr);
 }
 
@@ -296,7 +255,7 @@ static KeyText *keyTextNew(Lint *p, const WcSchema *pKey){
   pKt->n = pKey->nElem;
   pKt->nRandom = pKey->nRandom;
   for(i = 0; i < pKey->nElem; i++){
-    pKt->az[i] = elementText(pKey, &pKey->aElem[i], 0);
+    pKt->az[i] = wcElementText(pKey, &pKey->aElem[i], 0);
     if( pKt->az[i] == 0 ) p->rc = SQLITE_NOMEM;
   }
   return pKt;
@@ -383,7 +342,7 @@ static char *elementBinary(const WcSchema *pKey, const WcElement *pE){
     }
   }
   one.nXform = n;
-  return elementText(pKey, &one, 0);
+  return wcElementText(pKey, &one, 0);
 }
 
 /* Appends "ROWKEY(...)" or "INDEX name(...) [INCLUDE (...)]" for a key of
@@ -454,7 +413,7 @@ static void finding(Lint *p, const LintKey *pK, int iElem,
   va_start(ap, zFormat);
   zFinding = sqlite3_vmprintf(zFormat, ap);
   va_end(ap);
-  if( iElem >= 0 ) zElem = elementText(pK->pKey, &pK->pKey->aElem[iElem], 0);
+  if( iElem >= 0 ) zElem = wcElementText(pK->pKey, &pK->pKey->aElem[iElem], 0);
   if( p->rc != SQLITE_OK || zFinding == 0 || (iElem >= 0 && zElem == 0) ){
     if( p->rc == SQLITE_OK ) p->rc = SQLITE_NOMEM;
     sqlite3_free(zFinding);
@@ -542,7 +501,7 @@ static void ruleHotspot(Lint *p, const LintKey *pK){
                                                colSql(p, pE->iCol)));
   }else{
     char *zNew = hasTransform(pE, WC_XFORM_PAD) || hasTransform(pE, WC_XFORM_DESC)
-               ? sqlite3_mprintf("%z REVERSE", elementText(pK->pKey, pE, 0))
+               ? sqlite3_mprintf("%z REVERSE", wcElementText(pK->pKey, pE, 0))
                : sqlite3_mprintf("%z PAD %d REVERSE", colSql(p, pE->iCol),
                                  padWidth(p, pE->iCol));
     zFix = fixReplace(p, pK, 0, zNew);
@@ -578,8 +537,8 @@ static void ruleUnpadded(Lint *p, const LintKey *pK, int iElem){
     return;
   }
   zCol = colName(p, pE->iCol);
-  integerStats(p, pE->iCol, "count(*), min(length(abs(x))), "
-               "max(length(abs(x))), min(x)", a);
+  integerStats(p, pE->iCol, "count(*), min(" WC_LINT_DIGITS("x") "), "
+               "max(" WC_LINT_DIGITS("x") "), min(x)", a);
   n = a[0];
   nMinDigits = a[1];
   nMaxDigits = a[2];
@@ -717,7 +676,7 @@ static void ruleReversedRange(Lint *p, const LintKey *pK, int iElem){
   }
   zCol = colName(p, pE->iCol);
   pKt = keyTextNew(p, pKey);
-  keyTextSet(p, pKt, iElem, elementText(pKey, pE, WC_XFORM_REVERSE));
+  keyTextSet(p, pKt, iElem, wcElementText(pKey, pE, WC_XFORM_REVERSE));
   if( iElem == 0 ){
     /* Unreversed, a leading field needs a salt against hotspots. */
     keyTextInsert(p, pKt, 0, sqlite3_mprintf("SALT(1, %z)",
@@ -761,7 +720,7 @@ static void ruleSaltedRange(Lint *p, const LintKey *pK, int iElem){
   }else{
     WcElement one = *pE;
     one.nSaltDigit = pE->nSaltDigit < 0 ? -1 : 1;
-    zNew = elementText(pKey, &one, 0);
+    zNew = wcElementText(pKey, &one, 0);
   }
   zCount = nPrefix ? sqlite3_mprintf("%llu", (unsigned long long)nPrefix)
                    : sqlite3_mprintf("16^%d", pE->nSaltDigit < 0
@@ -1323,7 +1282,7 @@ static char *randomFields(Lint *p){
   int i;
   for(i = 0; i < p->pS->nElem; i++){
     const WcElement *pE = &p->pS->aElem[i];
-    char *z = pE->eKind == WC_ELEM_COLUMN ? 0 : elementText(p->pS, pE, 0);
+    char *z = pE->eKind == WC_ELEM_COLUMN ? 0 : wcElementText(p->pS, pE, 0);
     sqlite3_str_appendf(pStr, "%s%s", i ? ", " : "",
         pE->eKind == WC_ELEM_COLUMN ? colName(p, pE->iCol) : z ? z : "?");
     sqlite3_free(z);

@@ -15,4 +15,8 @@ void wcDdlFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 ** (wc_compact.c). */
 void wcCompactFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 
+/* widecol_report('<table>' [, workload [, options]]): the design's
+** report, one self-contained HTML page (wc_report.c). */
+void wcReportFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+
 #endif /* WIDECOL_WC_TOOLS_H */

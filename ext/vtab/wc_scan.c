@@ -196,6 +196,19 @@ static int rowSkipped(WcCursor *pCur, sqlite3_value *const *apVal,
          < pCur->ver.iCutoff;
 }
 
+/* A row a scan read: counted for widecol_stats() and the history, and
+** shown to a tool watching the table (widecol_report) by its row key,
+** column iKeyCol of pStmt. */
+static void rowRead(WcCursor *pCur, sqlite3_stmt *pStmt, int iKeyCol){
+  WcVtab *pTab = cursorTab(pCur);
+  pTab->stats.nRowRead++;
+  pCur->nRead++;
+  if( pTab->xWatch ){
+    pTab->xWatch(pTab->pWatchArg, sqlite3_column_blob(pStmt, iKeyCol),
+                 sqlite3_column_bytes(pStmt, iKeyCol));
+  }
+}
+
 static int cursorError(WcCursor *pCur, int rc){
   return wcStoreError(&cursorTab(pCur)->store, rc);
 }
@@ -344,8 +357,7 @@ static int subStep(WcCursor *pCur, Sub *pSub){
     }
     rc = sqlite3_step(pSub->pStmt);
     if( rc == SQLITE_ROW ){
-      pTab->stats.nRowRead++;
-      pCur->nRead++;
+      rowRead(pCur, pSub->pStmt, pCur->aiStmtCol[pTab->pSchema->nCol + 1]);
       if( rowSkipped(pCur, 0, pSub->pStmt) ) continue;
       return SQLITE_OK;
     }
@@ -396,8 +408,7 @@ static int subFetch(WcCursor *pCur, Sub *pSub){
     rc = sqlite3_step(pStmt);
     if( rc == SQLITE_ROW ){
       int i, iKey = pCur->aiStmtCol[pTab->pSchema->nCol];
-      pTab->stats.nRowRead++;
-      pCur->nRead++;
+      rowRead(pCur, pStmt, pCur->aiStmtCol[pTab->pSchema->nCol + 1]);
       pSub->key.n = 0;
       wcBufAppend(&pSub->key, sqlite3_column_blob(pStmt, iKey),
                   sqlite3_column_bytes(pStmt, iKey));
@@ -991,8 +1002,7 @@ static int versionNext(WcCursor *pCur){
     if( pCur->ver.nVerLeft > 0 && pCur->ver.bVerOn
      && versionKeyCompare(pCur, &pCur->ver.verKey) == 0 ){
       iTime = sqlite3_column_int64(pCur->ver.pVer, 1);
-      pTab->stats.nRowRead++;
-      pCur->nRead++;
+      rowRead(pCur, pCur->ver.pVer, 0);
       if( iTime > pCur->ver.iVerUpTo ){
         rc = versionStep(pCur);
         if( rc != SQLITE_OK ) return rc;

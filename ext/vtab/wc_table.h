@@ -43,6 +43,14 @@ const WcSchema *wcTableSchema(const WcVtab *p);
 RkHasher *wcTableHasher(const WcVtab *p);
 WcHistory *wcTableHistory(const WcVtab *p);
 
+/* A tool watching what scans read (widecol_report): xRow is called with
+** the row key of every row a scan of the table reads, whichever key it
+** scans (an index's entry gives its row's key; under VERSIONS each older
+** version read is a row), as widecol_stats() counts rows_read.  One
+** watcher at a time; xRow NULL stops watching. */
+typedef void (*WcWatchRow)(void *pArg, const void *aKey, int nKey);
+void wcTableWatch(WcVtab *p, WcWatchRow xRow, void *pArg);
+
 /* The store behind the table, for the tools that read its tables
 ** directly (wc_store.h). */
 const WcStore *wcTableStore(const WcVtab *p);

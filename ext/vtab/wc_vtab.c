@@ -349,6 +349,11 @@ RkHasher *wcTableHasher(const WcVtab *p){
   return p->pHasher;
 }
 
+void wcTableWatch(WcVtab *p, WcWatchRow xRow, void *pArg){
+  p->xWatch = xRow;
+  p->pWatchArg = pArg;
+}
+
 WcHistory *wcTableHistory(const WcVtab *p){
   return p->pHistory;
 }

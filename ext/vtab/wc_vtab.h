@@ -71,6 +71,8 @@ struct WcVtab {
   unsigned nScanBegun;  /* Scans begun (xFilter); a write that sees a new
                         ** one is a new statement's (wc_write.c) */
   struct WcCursor *pSpare;  /* A closed cursor kept for the next xOpen */
+  WcWatchRow xWatch;    /* A tool watching the rows scans read, or NULL */
+  void *pWatchArg;
 };
 
 #endif /* WIDECOL_WC_VTAB_H */

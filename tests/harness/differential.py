@@ -1544,9 +1544,31 @@ class Runner:
                     self.select(d, db, log, seen)
                 else:
                     self.write(d, db, log, seen)
+            self.check_tools(d, db, log)
         finally:
             self.drop_w(db)
             db.close()
+
+    def check_tools(self, d, db, log):
+        """The design tools take every table the tester makes: widecol_lint
+        and widecol_report on w, after its statements (their history is
+        the lint's evidence), end without an error."""
+        w = lit("%s.w" % d.schema)
+        for sql in ("SELECT count(*) FROM widecol_lint(%s)" % w,
+                    "SELECT length(widecol_report(%s)) > 0" % w):
+            try:
+                db.execute(sql).fetchall()
+            except sqlite3.Error as e:
+                err = str(e)
+
+                def fails(db2, sql=sql, err=err):
+                    try:
+                        db2.execute(sql).fetchall()
+                    except sqlite3.Error as e2:
+                        return str(e2) == err
+                    return False
+                self.report("TOOL FAILED in design %s (seed %d)" % (d.spec["name"], self.seed),
+                            log, fails, [sql + ";", "-- error: %s" % err])
 
 
 # Versioned designs (VERSIONS n, TTL seconds).  Each runs on w and on a
