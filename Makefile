@@ -101,6 +101,7 @@ ASAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
              -fno-sanitize-recover=all -DWC_DEBUG
 
 .PHONY: all test check check-stores check-packaging asan valgrind pyclient demo bench bench-more compare soak fuzz clean \
+  report report-screenshots bench-report \
         bigtable bigtable-demo test-bigtable hbase hbase-demo bench-hbase cassandra cassandra-demo \
         bench-cassandra examples install \
         uninstall dist \
@@ -494,6 +495,23 @@ bench-hbase: widecol.so $(HB_SO)
 
 bench-cassandra: widecol.so widecol_cassandra.so
 	/usr/bin/python3 bench/cassandra_scale.py --extension ./widecol --cassandra ./widecol_cassandra
+
+# widecol_report's page of every widecol table of the sql/ examples, in
+# build/report/ (sql/report.sh).
+report: widecol.so
+	@sh sql/report.sh ./widecol build/report
+
+# The screenshots the README and docs/design-tools.md show, made by the
+# browser test from its compare page.
+report-screenshots: widecol.so
+	@mkdir -p docs/report
+	@/usr/bin/python3 tests/harness/report_browser.py --extension ./widecol \
+	  --screenshot docs/report/report.png --sections docs/report
+
+# widecol_report on 1,000,000 rows: time against a full scan, page size,
+# Chromium's render time (bench/report.py).
+bench-report: widecol.so
+	/usr/bin/python3 bench/report.py --extension ./widecol
 
 COMPARE_ROWS = 1000000
 compare: widecol.so

@@ -82,6 +82,8 @@ static const char zHelp[] =
 "Cassandra ring\n"
 "  widecol_ddl(table, 'hbase'|'bigtable'|'cql'[, regions])   the design "
 "on a cluster\n"
+"  widecol_report(table[, workload[, options]])  the design as one HTML "
+"page: key anatomy, heatmap, regions\n"
 "  widecol_check(table)  widecol_stats(table[, reset])  "
 "widecol_compact(table)\n"
 "  widecol_clock([micros])  widecol_progress([on])  widecol_version()  "

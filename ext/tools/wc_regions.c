@@ -25,6 +25,9 @@
 ** region, its row count (or bytes) and its middle key each take
 ** O(log n).
 **
+** widecol_report runs the same replay on keys it holds already
+** (wc_regions.h).
+**
 ** SELECT * FROM widecol_regions('<table>') shows instead the regions a
 ** widecol table stored on an engine already has: the sample keys its store
 ** gives in one call (Bigtable's SampleRowKeys: a key per tablet split on
@@ -32,6 +35,7 @@
 ** key; recent_writes and skew are NULL (the engine does not say).
 */
 #include "tools/wc_tvf.h"
+#include "tools/wc_regions.h"
 #include "vtab/wc_table.h"
 #include "key/wc_codec.h"
 
@@ -127,6 +131,9 @@ struct Sim {
   const SplitPolicy *pPolicy;
   WcBuf bytes;          /* Every key's bytes, one after another */
   int nWrite;
+  int nAlloc;           /* Keys aSorted (or ranks aiRank) have room for */
+  int bRanked;          /* The keys came sorted, the writes as ranks
+                        ** (wcRegionSimSorted) */
   RegKey *aSorted;      /* The keys in write order as read, then the
                         ** distinct keys in byte order, one per rank */
   int nRank;
@@ -174,10 +181,32 @@ static int readSize(sqlite3_stmt *pStmt, int iWrite, sqlite3_int64 *pnSize,
   return SQLITE_OK;
 }
 
+/* Keeps the next write's key a[0..n) (bBlob: a BLOB, else text) and its
+** bytes on the engine (byte policies). */
+static int simAdd(Sim *p, const void *a, int n, int bBlob,
+                  sqlite3_int64 nSize){
+  if( p->nWrite == p->nAlloc ){
+    int nNew = p->nAlloc ? 2 * p->nAlloc : 1024;
+    RegKey *aNew = sqlite3_realloc64(p->aSorted,
+                                     sizeof(RegKey) * (sqlite3_uint64)nNew);
+    if( aNew == 0 ) return SQLITE_NOMEM;
+    p->aSorted = aNew;
+    p->nAlloc = nNew;
+  }
+  p->aSorted[p->nWrite].iOff = p->bytes.n;
+  p->aSorted[p->nWrite].n = n;
+  p->aSorted[p->nWrite].bBlob = bBlob;
+  p->aSorted[p->nWrite].iWrite = p->nWrite;
+  p->aSorted[p->nWrite].nSize = nSize;
+  if( n ) wcBufAppend(&p->bytes, a, n);
+  if( p->bytes.bOom ) return SQLITE_NOMEM;
+  p->nWrite++;
+  return SQLITE_OK;
+}
+
 /* Runs the query and keeps the keys it returns, in order. */
 static int readKeys(sqlite3 *db, const char *zSql, Sim *p, char **pzErr){
   sqlite3_stmt *pStmt = 0;
-  int nAlloc = 0;
   sqlite3_int64 nSize = 0;
   int rc = wcTvfPrepareQuery(db, "widecol_regions", zSql, "the keys in "
       "write order, as in widecol_regions('SELECT rowkey FROM orders ORDER "
@@ -202,28 +231,12 @@ static int readKeys(sqlite3 *db, const char *zSql, Sim *p, char **pzErr){
       rc = readSize(pStmt, p->nWrite, &nSize, pzErr);
       if( rc != SQLITE_OK ) break;
     }
-    if( p->nWrite == nAlloc ){
-      int nNew = nAlloc ? 2 * nAlloc : 1024;
-      RegKey *aNew = sqlite3_realloc64(p->aSorted,
-                                       sizeof(RegKey) * (sqlite3_uint64)nNew);
-      if( aNew == 0 ){
-        rc = SQLITE_NOMEM;
-        break;
-      }
-      p->aSorted = aNew;
-      nAlloc = nNew;
-    }
-    p->aSorted[p->nWrite].iOff = p->bytes.n;
-    p->aSorted[p->nWrite].n = n;
-    p->aSorted[p->nWrite].bBlob = eType == SQLITE_BLOB;
-    p->aSorted[p->nWrite].iWrite = p->nWrite;
-    p->aSorted[p->nWrite].nSize = nSize;
-    if( n ) wcBufAppend(&p->bytes, a, n);
-    if( p->bytes.bOom || (n && a == 0) ){
+    if( n && a == 0 ){
       rc = SQLITE_NOMEM;
       break;
     }
-    p->nWrite++;
+    rc = simAdd(p, a, n, eType == SQLITE_BLOB, nSize);
+    if( rc != SQLITE_OK ) break;
   }
   if( rc == SQLITE_DONE ){
     rc = SQLITE_OK;
@@ -246,6 +259,13 @@ static int keyCompare(const void *pA, const void *pB){
 /* Sorts the keys into ranks: equal keys share one. */
 static int rankKeys(Sim *p){
   int i;
+  if( p->bRanked ){
+    /* The caller gave the distinct keys in order and each write's rank. */
+    p->abRow = sqlite3_malloc64((sqlite3_uint64)p->nRank + 1);
+    if( p->abRow == 0 ) return SQLITE_NOMEM;
+    memset(p->abRow, 0, (size_t)p->nRank + 1);
+    return SQLITE_OK;
+  }
   p->aiRank = sqlite3_malloc64(sizeof(int) * ((sqlite3_uint64)p->nWrite + 1));
   p->abRow = sqlite3_malloc64((sqlite3_uint64)p->nWrite + 1);
   if( p->aiRank == 0 || p->abRow == 0 ) return SQLITE_NOMEM;
@@ -370,7 +390,9 @@ static const void *keyBytes(const Sim *p, int iRank, sqlite3_int64 *pn,
   return p->aSorted[iRank].n ? (const void*)p->aSorted[iRank].a : (const void*)"";
 }
 
-static int addRegions(Sim *p, int nRegion, int nRecent, WcTvfRows *pRows){
+/* Hands each final region to xRegion. */
+static int addRegions(Sim *p, int nRegion, int nRecent, WcRegionFn xRegion,
+                      void *pArg){
   int *anRecent = sqlite3_malloc64(sizeof(int) * (sqlite3_uint64)nRegion);
   int i, rc = SQLITE_OK;
   if( anRecent == 0 ) return SQLITE_NOMEM;
@@ -379,22 +401,107 @@ static int addRegions(Sim *p, int nRegion, int nRecent, WcTvfRows *pRows){
     anRecent[regionOf(p, p->aiRank[i])]++;
   }
   for(i = 0; i < nRegion && rc == SQLITE_OK; i++){
-    int iStart, iEnd, nRows = regionRows(p, i, nRegion, &iStart, &iEnd);
-    sqlite3_int64 nLo, nHi;
-    int bLoBlob, bHiBlob;
-    const void *aLo = keyBytes(p, i ? iStart : -1, &nLo, &bLoBlob);
-    const void *aHi = keyBytes(p, i + 1 < nRegion ? iEnd : -1, &nHi, &bHiBlob);
-    char zFormat[8];
-    zFormat[0] = 'i';
-    zFormat[1] = bLoBlob ? 'b' : 'x';
-    zFormat[2] = bHiBlob ? 'b' : 'x';
-    memcpy(&zFormat[3], nRecent ? "iir" : "iin", 4);
-    rc = wcTvfAddRow(pRows, zFormat, (sqlite3_int64)i + 1, aLo, nLo, aHi, nHi,
-                     (sqlite3_int64)nRows, (sqlite3_int64)anRecent[i],
-                     nRecent ? (double)anRecent[i] * nRegion / nRecent : 0.0);
+    WcRegion r;
+    int iStart, iEnd;
+    r.iRegion = i + 1;
+    r.nRows = regionRows(p, i, nRegion, &iStart, &iEnd);
+    r.aLo = keyBytes(p, i ? iStart : -1, &r.nLo, &r.bLoBlob);
+    r.aHi = keyBytes(p, i + 1 < nRegion ? iEnd : -1, &r.nHi, &r.bHiBlob);
+    r.nRecent = anRecent[i];
+    r.rSkew = nRecent ? (double)anRecent[i] * nRegion / nRecent : 0.0;
+    r.bSkew = nRecent > 0;
+    rc = xRegion(pArg, &r);
   }
   sqlite3_free(anRecent);
   return rc;
+}
+
+/* Sorts the keys and replays them, regions to xRegion. */
+static int simRun(Sim *p, int nRecent, WcRegionFn xRegion, void *pArg){
+  int rc;
+  if( nRecent < 0 ) nRecent = p->nWrite >= 10 ? p->nWrite / 10 : p->nWrite;
+  rc = rankKeys(p);
+  if( rc == SQLITE_OK ) rc = fenInit(&p->rows, p->nRank);
+  if( rc == SQLITE_OK ) rc = fenInit(&p->starts, p->nRank ? p->nRank : 1);
+  if( rc == SQLITE_OK && p->pPolicy->eKind != SPLIT_ROWS ){
+    rc = fenInit(&p->size, p->nRank);
+  }
+  if( rc == SQLITE_OK ) rc = addRegions(p, replay(p), nRecent, xRegion, pArg);
+  return rc;
+}
+
+/* A region as a result row of widecol_regions(). */
+static int tvfRegion(void *pArg, const WcRegion *r){
+  char zFormat[8];
+  zFormat[0] = 'i';
+  zFormat[1] = r->bLoBlob ? 'b' : 'x';
+  zFormat[2] = r->bHiBlob ? 'b' : 'x';
+  memcpy(&zFormat[3], r->bSkew ? "iir" : "iin", 4);
+  return wcTvfAddRow((WcTvfRows*)pArg, zFormat, (sqlite3_int64)r->iRegion,
+                     r->aLo, r->nLo, r->aHi, r->nHi, r->nRows,
+                     r->nRecent, r->rSkew);
+}
+
+struct WcRegionSim {
+  SplitPolicy policy;
+  Sim sim;
+};
+
+WcRegionSim *wcRegionSimNew(sqlite3_int64 nMaxRows){
+  WcRegionSim *p = sqlite3_malloc64(sizeof(WcRegionSim));
+  if( p == 0 ) return 0;
+  memset(p, 0, sizeof(*p));
+  p->policy.eKind = SPLIT_ROWS;
+  p->policy.nMax = nMaxRows;
+  p->sim.pPolicy = &p->policy;
+  return p;
+}
+
+int wcRegionSimAdd(WcRegionSim *p, const void *a, int n, int bBlob){
+  return simAdd(&p->sim, a, n, bBlob, 0);
+}
+
+int wcRegionSimSorted(WcRegionSim *p, const unsigned char *aBytes,
+                      const int64_t *aiKey, int nKey){
+  int i;
+  p->sim.aSorted = sqlite3_malloc64(sizeof(RegKey) * ((sqlite3_uint64)nKey + 1));
+  if( p->sim.aSorted == 0 ) return SQLITE_NOMEM;
+  for(i = 0; i < nKey; i++){
+    RegKey *pKey = &p->sim.aSorted[i];
+    memset(pKey, 0, sizeof(*pKey));
+    pKey->a = aBytes + aiKey[i];
+    pKey->n = (int)(aiKey[i + 1] - aiKey[i]);
+    pKey->bBlob = 1;
+    pKey->iWrite = i;
+  }
+  p->sim.nRank = nKey;
+  p->sim.bRanked = 1;
+  return SQLITE_OK;
+}
+
+int wcRegionSimAddRank(WcRegionSim *p, int iRank){
+  Sim *pSim = &p->sim;
+  if( pSim->nWrite == pSim->nAlloc ){
+    int nNew = pSim->nAlloc ? 2 * pSim->nAlloc : 1024;
+    int *aNew = sqlite3_realloc64(pSim->aiRank,
+                                  sizeof(int) * ((sqlite3_uint64)nNew + 1));
+    if( aNew == 0 ) return SQLITE_NOMEM;
+    pSim->aiRank = aNew;
+    pSim->nAlloc = nNew;
+  }
+  pSim->aiRank[pSim->nWrite++] = iRank;
+  return SQLITE_OK;
+}
+
+int wcRegionSimRun(WcRegionSim *p, int nRecent, WcRegionFn xRegion,
+                   void *pArg){
+  return simRun(&p->sim, nRecent, xRegion, pArg);
+}
+
+void wcRegionSimFree(WcRegionSim *p){
+  if( p == 0 ) return;
+  simFree(&p->sim);
+  sqlite3_free(p);
 }
 
 /* An integer argument of at least iMin, or an error naming it. */
@@ -569,7 +676,7 @@ static int regionsFill(sqlite3 *db, sqlite3_value **apArg, WcTvfRows *pRows,
   sqlite3_int64 nRecent = -1;
   SplitPolicy policy;
   Sim sim;
-  int nRegion, rc;
+  int rc;
   memset(&sim, 0, sizeof(sim));
   memset(&policy, 0, sizeof(policy));
   sim.pPolicy = &policy;
@@ -602,19 +709,7 @@ static int regionsFill(sqlite3 *db, sqlite3_value **apArg, WcTvfRows *pRows,
                              sim.nWrite == 1 ? "" : "s");
     rc = SQLITE_ERROR;
   }
-  if( rc == SQLITE_OK ){
-    if( nRecent < 0 ) nRecent = sim.nWrite >= 10 ? sim.nWrite / 10 : sim.nWrite;
-    rc = rankKeys(&sim);
-  }
-  if( rc == SQLITE_OK ) rc = fenInit(&sim.rows, sim.nRank);
-  if( rc == SQLITE_OK ) rc = fenInit(&sim.starts, sim.nRank ? sim.nRank : 1);
-  if( rc == SQLITE_OK && policy.eKind != SPLIT_ROWS ){
-    rc = fenInit(&sim.size, sim.nRank);
-  }
-  if( rc == SQLITE_OK ){
-    nRegion = replay(&sim);
-    rc = addRegions(&sim, nRegion, (int)nRecent, pRows);
-  }
+  if( rc == SQLITE_OK ) rc = simRun(&sim, (int)nRecent, tvfRegion, pRows);
   simFree(&sim);
   return rc;
 }

@@ -13,14 +13,16 @@
 **   - the workload's read statements run one at a time, watched
 **     (wcTableWatch): the bucket of every row a scan reads, and what
 **     widecol_stats() counted for the statement alone;
-**   - widecol_lint, widecol_regions and (Cassandra's form) widecol_ring,
-**     called through SQL as a user calls them; the page quotes each call.
+**   - widecol_lint and (Cassandra's form) widecol_ring, called through SQL
+**     as a user calls them, and widecol_regions' replay (wc_regions.h) on
+**     the keys in write order read above; the page quotes each call.
 ** Everything runs on the caller's connection, so the function is
 ** SQLITE_DIRECTONLY; it resets the widecol_stats() counters of the
 ** tables it replays the workload on.
 */
 #include "tools/wc_report.h"
 #include "tools/wc_tools.h"
+#include "tools/wc_regions.h"
 #include "tools/wc_lint.h"
 #include "util/wc_progress.h"
 #include "store/wc_store.h"
@@ -465,8 +467,22 @@ static void readWrites(Report *p, ReportDesign *pD){
       aTime = aT;
       nAlloc = nNew;
     }
-    aBucket[nWrite] = bucketOfKey(pD, sqlite3_column_blob(pStmt, 0),
-                                  sqlite3_column_bytes(pStmt, 0));
+    {
+      const void *aKey = sqlite3_column_blob(pStmt, 0);
+      int nKey = sqlite3_column_bytes(pStmt, 0);
+      int64_t iRow = keyLowerBound(pD, aKey ? aKey : "", nKey);
+      aBucket[nWrite] = bucketOfRow(pD, iRow < pD->nRow ? iRow
+                                                        : pD->nRow - 1);
+      /* A key the first pass did not see (written since) is no region's
+      ** row. */
+      if( iRow < pD->nRow && pD->aiKey[iRow + 1] - pD->aiKey[iRow] == nKey
+       && memcmp(pD->keys.a + pD->aiKey[iRow], aKey ? aKey : "",
+                 (size_t)nKey) == 0
+       && wcRegionSimAddRank(pD->pRegionSim, (int)iRow) ){
+        reportOom(p);
+        break;
+      }
+    }
     if( pD->bRowtime ){
       aTime[nWrite] = sqlite3_column_int64(pStmt, 1);
     }else{
@@ -562,53 +578,100 @@ static void readLint(Report *p, ReportDesign *pD){
                            "FROM widecol_lint(%Q)", pD->zName));
 }
 
-/* keyLowerBound() of a key given in hex. */
-static int64_t hexLowerBound(Report *p, const ReportDesign *pD,
-                             const char *zHex){
-  int64_t n = (int64_t)strlen(zHex) / 2, i, iRow;
-  unsigned char *a = reportAlloc(p, n);
-  if( a == 0 ) return 0;
+/* The regions' rows, as the columns of widecol_regions() the page shows:
+** region, start key (hex), end key (hex), rows, recent_writes, skew; and
+** each region's first row in the design's key order. */
+#define WC_REPORT_REGION_COLS 6
+typedef struct RegionsOut RegionsOut;
+struct RegionsOut {
+  Report *p;
+  ReportDesign *pD;
+  int nAlloc;
+  int64_t *aiFirst;     /* Region r's first row; the last + 1: nRow */
+};
+
+static char *hexOf(const void *a, sqlite3_int64 n){
+  sqlite3_str *pStr = sqlite3_str_new(0);
+  sqlite3_int64 i;
   for(i = 0; i < n; i++){
-    char z[3] = { zHex[2 * i], zHex[2 * i + 1], 0 };
-    a[i] = (unsigned char)strtol(z, 0, 16);
+    sqlite3_str_appendf(pStr, "%02X", ((const unsigned char*)a)[i]);
   }
-  iRow = keyLowerBound(pD, a, n);
-  sqlite3_free(a);
-  return iRow;
+  return sqlite3_str_finish(pStr);
 }
 
-/* The regions a write-ordered replay makes, with the bytes of each. */
+static int regionOut(void *pArg, const WcRegion *r){
+  RegionsOut *pO = (RegionsOut*)pArg;
+  ReportRows *pR = &pO->pD->regions;
+  char **az;
+  if( pR->nRow >= pO->nAlloc ){
+    int nNew = pO->nAlloc ? 2 * pO->nAlloc : 16;
+    char **azNew = sqlite3_realloc64(pR->azCell, sizeof(char*)
+                                     * (sqlite3_uint64)nNew * pR->nCol);
+    int64_t *aiNew = azNew ? sqlite3_realloc64(pO->aiFirst, sizeof(int64_t)
+                                     * (sqlite3_uint64)(nNew + 1)) : 0;
+    if( azNew ) pR->azCell = azNew;
+    if( aiNew == 0 ) return SQLITE_NOMEM;
+    pO->aiFirst = aiNew;
+    pO->nAlloc = nNew;
+  }
+  az = &pR->azCell[pR->nRow * pR->nCol];
+  az[0] = sqlite3_mprintf("%d", r->iRegion);
+  az[1] = r->aLo ? hexOf(r->aLo, r->nLo) : 0;
+  az[2] = r->aHi ? hexOf(r->aHi, r->nHi) : 0;
+  az[3] = sqlite3_mprintf("%lld", (long long)r->nRows);
+  az[4] = sqlite3_mprintf("%lld", (long long)r->nRecent);
+  az[5] = sqlite3_mprintf("%.3f", r->rSkew);
+  pO->aiFirst[pR->nRow] = r->aLo ? keyLowerBound(pO->pD, r->aLo, r->nLo) : 0;
+  pR->nRow++;
+  if( az[0] == 0 || (r->aLo && az[1] == 0) || (r->aHi && az[2] == 0)
+   || az[3] == 0 || az[4] == 0 || az[5] == 0 ){
+    return SQLITE_NOMEM;
+  }
+  return SQLITE_OK;
+}
+
+/* The regions widecol_regions(<the keys in write order>, max_rows) makes,
+** from the same replay (wc_regions.h) on the keys readWrites() handed to
+** pD->pRegionSim, as ranks in the keys read in key order; the page
+** quotes the call.  Then each region's bytes. */
 static void readRegions(Report *p, ReportDesign *pD){
   char *zKeys = writeOrderSql(pD, "rowkey");
-  int64_t nMax = p->nRegionRows > 0 ? p->nRegionRows : (pD->nRow + 7) / 8;
-  int r;
-  if( zKeys == 0 ){
+  RegionsOut out;
+  int64_t i;
+  int r, rc = SQLITE_OK;
+  memset(&out, 0, sizeof(out));
+  out.p = p;
+  out.pD = pD;
+  pD->regions.zSql = zKeys ? sqlite3_mprintf("SELECT * FROM "
+                             "widecol_regions(%Q, %lld)", zKeys,
+                             (long long)pD->nRegionMax) : 0;
+  sqlite3_free(zKeys);
+  if( pD->regions.zSql == 0 ){
     reportOom(p);
     return;
   }
-  if( nMax < 2 ) nMax = 2;
-  toolRows(p, pD, &pD->regions,
-           sqlite3_mprintf("SELECT * FROM widecol_regions(%Q, %lld)", zKeys,
-                           nMax),
-           sqlite3_mprintf("SELECT region, start_key, end_key, rows, "
-                           "recent_writes, skew, hex(start_key) "
-                           "FROM widecol_regions(%Q, %lld)", zKeys, nMax));
-  sqlite3_free(zKeys);
-  if( p->rc ) return;
+  pD->regions.nCol = WC_REPORT_REGION_COLS;
+  if( pD->zOrder == 0 ){
+    /* No write order: the keys in key order, as the quoted query reads
+    ** them. */
+    for(i = 0; rc == SQLITE_OK && i < pD->nRow; i++){
+      rc = wcRegionSimAddRank(pD->pRegionSim, (int)i);
+    }
+  }
+  if( rc == SQLITE_OK ){
+    rc = wcRegionSimRun(pD->pRegionSim, -1, regionOut, &out);
+  }
+  if( rc != SQLITE_OK ){
+    sqlite3_free(out.aiFirst);
+    reportFail(p, rc, 0);
+    return;
+  }
   pD->aRegionBytes = reportAlloc(p, sizeof(int64_t) * (pD->regions.nRow + 1));
-  /* Row i of the table is in the region whose start key is at most its
-  ** key: a region's bytes run from its first row to the next one's. */
-  for(r = 0; p->rc == SQLITE_OK && r <= pD->regions.nRow; r++){
-    const char *zHex = r < pD->regions.nRow
-                     ? pD->regions.azCell[r * pD->regions.nCol + 6] : 0;
-    int64_t iRow = pD->nRow;
-    if( r < pD->regions.nRow ) iRow = zHex ? hexLowerBound(p, pD, zHex) : 0;
-    pD->aRegionBytes[r] = iRow;
-  }
   for(r = 0; p->rc == SQLITE_OK && r < pD->regions.nRow; r++){
-    pD->aRegionBytes[r] = pD->aRowBytes[pD->aRegionBytes[r + 1]]
-                        - pD->aRowBytes[pD->aRegionBytes[r]];
+    int64_t iEnd = r + 1 < pD->regions.nRow ? out.aiFirst[r + 1] : pD->nRow;
+    pD->aRegionBytes[r] = pD->aRowBytes[iEnd] - pD->aRowBytes[out.aiFirst[r]];
   }
+  sqlite3_free(out.aiFirst);
 }
 
 /* The ring of a design in Cassandra's form, its partition key columns
@@ -1194,6 +1257,14 @@ static void designOpen(Report *p, ReportDesign *pD, const char *zName){
 /* Everything the page shows of one design but its workload. */
 static void designRead(Report *p, ReportDesign *pD){
   readKeys(p, pD);
+  pD->nRegionMax = p->nRegionRows > 0 ? p->nRegionRows : (pD->nRow + 7) / 8;
+  if( pD->nRegionMax < 2 ) pD->nRegionMax = 2;
+  pD->pRegionSim = wcRegionSimNew(pD->nRegionMax);
+  if( pD->pRegionSim == 0
+   || wcRegionSimSorted(pD->pRegionSim, pD->keys.a, pD->aiKey,
+                        (int)pD->nRow) ){
+    reportOom(p);
+  }
   readSample(p, pD);
   bucketsMake(p, pD);
   if( p->rc == SQLITE_OK ) orderChoose(p, pD);
@@ -1235,6 +1306,7 @@ static void designFree(ReportDesign *pD){
   sqlite3_free(pD->azColumnLabel);
   sqlite3_free(pD->zBigPartition);
   rowsFree(&pD->regions);
+  wcRegionSimFree(pD->pRegionSim);
   rowsFree(&pD->ring);
   rowsFree(&pD->lint);
   sqlite3_free(pD->aRegionBytes);

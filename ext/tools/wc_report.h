@@ -96,6 +96,8 @@ struct ReportDesign {
   int64_t nBigPartRows, nBigPartBytes;
   /* The tools' results */
   ReportRows regions, ring, lint;
+  int64_t nRegionMax;   /* Rows at which a simulated region splits */
+  struct WcRegionSim *pRegionSim;  /* The keys in write order, replayed */
   int64_t *aRegionBytes;  /* Per region of regions: row bytes */
   int nStmt;
   ReportStmt *aStmt;

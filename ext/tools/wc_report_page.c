@@ -485,7 +485,7 @@ static void regionsSection(const Report *p, const ReportDesign *pD,
                         "data-recent=\"%s\"><td class=\"n\">%s</td><td "
                         "class=\"key\"><span>", cell(pR, r, 0),
                         cell(pR, r, 3), cell(pR, r, 4), cell(pR, r, 0));
-    hexBytes(pOut, cell(pR, r, 6));
+    hexBytes(pOut, cell(pR, r, 1));
     sqlite3_str_appendf(pOut, "</span></td><td class=\"n\">%s</td><td "
                         "class=\"n\">", cell(pR, r, 3));
     wcHtmlSize(pOut, pD->aRegionBytes[r]);

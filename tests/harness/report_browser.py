@@ -14,12 +14,15 @@ renders the report of several designs, and for each page
     key writes its last column into its last bucket, under a hotspot
     warning; the same rows with a salt in front spread the last column's
     writes over most buckets, without one;
-  - a screenshot is taken (--screenshot: the one docs and the README show).
+  - a screenshot is taken (--screenshot; `make report-screenshots` takes
+    the README's, docs/report/report.png, and one of each section for
+    docs/design-tools.md, with --sections docs/report).
 
 The checks are tried on broken pages first (a script error, a request to
 the network, an empty section): each must fail, or the test does.
 
-    tests/harness/report_browser.py --extension ./widecol [--screenshot docs/report.png]
+    tests/harness/report_browser.py --extension ./widecol [--screenshot FILE.png]
+        [--sections docs/report]
 """
 import argparse
 import os
@@ -138,7 +141,7 @@ def check_hotspots(db, tmp):
     expect("salted", not page.attrs("heatmap", "salted", "data-warn"), "a warning over the map")
 
 
-def check_workload(db, tmp, screenshot):
+def check_workload(db, tmp, screenshot, sections):
     text = db.execute("SELECT widecol_report('by_time', 'SELECT sql, weight FROM workload', "
                       "'{\"compare\": [\"salted\", \"by_customer\"], \"buckets\": 50}')").fetchone()[0]
     path = os.path.join(tmp, "compare.html")
@@ -176,6 +179,10 @@ def check_workload(db, tmp, screenshot):
     if screenshot:
         reportpage.render(path, screenshot=screenshot, size=(1280, 2400))
         expect("screenshot", os.path.getsize(screenshot) > 10000, "the screenshot is empty")
+    if sections:
+        pngs = reportpage.section_screenshots(text, sections)
+        expect("screenshots", len(pngs) == len(page.sections),
+               "%d section screenshots for %d sections" % (len(pngs), len(page.sections)))
 
 
 def check_cassandra_and_versions(db, tmp):
@@ -227,6 +234,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--extension", default="./widecol")
     ap.add_argument("--screenshot", help="where the compare page's screenshot goes")
+    ap.add_argument("--sections", help="a directory for a screenshot of each of the "
+                    "compare page's sections (docs/report/)")
     a = ap.parse_args()
     if not reportpage.chromium():
         print("report browser: no chromium on the PATH (apt-get install chromium): 1 failed")
@@ -236,7 +245,7 @@ def main():
     db = wctest.connect(a.extension, isolation_level=None)
     load(db)
     check_hotspots(db, tmp)
-    check_workload(db, tmp, a.screenshot)
+    check_workload(db, tmp, a.screenshot, a.sections)
     check_cassandra_and_versions(db, tmp)
     for f in failures[:20]:
         print("report browser: " + f)

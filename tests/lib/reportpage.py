@@ -12,6 +12,7 @@ for the page carry its file:// origin, the browser's own carry none).
 import html.parser
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -132,4 +133,31 @@ def page_requests(netlog):
         p = e.get("params", {})
         if e["type"] == start_job and "url" in p and p.get("initiator") != "not an origin":
             out.append(p["url"])
+    return out
+
+
+def section_screenshots(text, directory, width=1100):
+    """A PNG of each section of the page text, as directory/<id>.png: the
+    page with that section alone, at its own height (read from the DOM
+    after a first render)."""
+    head, rest = text.split("<section ", 1)
+    sections = re.findall(r"<section .*?</section>", "<section " + rest, re.S)
+    tail = text[text.rindex("</section>") + len("</section>"):]
+    out = []
+    tmp = tempfile.mkdtemp(prefix="wc-sections-")
+    try:
+        for sec in sections:
+            sid = re.match(r'<section id="([^"]+)"', sec).group(1)
+            page = os.path.join(tmp, sid + ".html")
+            measure = ("<script>document.body.setAttribute('data-height', "
+                       "document.documentElement.scrollHeight);</script>")
+            open(page, "w", encoding="utf-8").write(head + sec + tail.replace(
+                "</body>", measure + "</body>"))
+            dom = render(page, size=(width, 800)).dom
+            height = int(re.search(r'data-height="(\d+)"', dom).group(1))
+            png = os.path.join(directory, sid + ".png")
+            render(page, screenshot=png, size=(width, height + 8))
+            out.append(png)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
     return out
