@@ -49,8 +49,13 @@ struct Lint {
   const WcSchema *pS;
   const WcHistory *pH;
   WcTvfRows *pRows;
-  char *zSample;        /* The sample's table, in the temp schema */
-  int bSampleMade;      /* It exists (to drop at the end) */
+  char *zSample;        /* The sample's table, in pSampleDb */
+  sqlite3 *pSampleDb;   /* A connection of the lint's own, in memory,
+                        ** holding the sample: a table made and dropped on
+                        ** db would change its schema under the running
+                        ** statement (DROP fails while it runs, and a CREATE
+                        ** aborts a CREATE TABLE ... AS SELECT) */
+  sqlite3 *pFailDb;     /* Where the last statement ran, for messages */
   WcProgress progress;  /* Runs read into the sample */
   WcBuf *aRunKey;       /* Runs: the first key of run i, 2i, and the
                         ** key after its last row, 2i + 1; parameters
@@ -89,7 +94,13 @@ static void lintFail(Lint *p, int rc){
   if( p->rc != SQLITE_OK ) return;
   p->rc = rc;
   p->zErr = sqlite3_mprintf("widecol_lint(%Q): %s", wcTableName(p->pTab),
-                            sqlite3_errmsg(p->db));
+                            sqlite3_errmsg(p->pFailDb ? p->pFailDb : p->db));
+}
+
+/* The connection a query runs on: the sample's for a query of the
+** sample, else the caller's (the table's own tables). */
+static sqlite3 *lintDb(Lint *p, const char *zSql){
+  return p->zSample && strstr(zSql, p->zSample) ? p->pSampleDb : p->db;
 }
 
 static sqlite3_stmt *lintPrepareV(Lint *p, const char *zFormat, va_list ap){
@@ -102,7 +113,8 @@ static sqlite3_stmt *lintPrepareV(Lint *p, const char *zFormat, va_list ap){
     p->rc = SQLITE_NOMEM;
     return 0;
   }
-  rc = sqlite3_prepare_v2(p->db, zSql, -1, &pStmt, 0);
+  p->pFailDb = lintDb(p, zSql);
+  rc = sqlite3_prepare_v2(p->pFailDb, zSql, -1, &pStmt, 0);
   if( rc != SQLITE_OK ) lintFail(p, rc);
   sqlite3_free(zSql);
   if( pStmt ){
@@ -133,6 +145,7 @@ static int lintRow(Lint *p, sqlite3_stmt *pStmt){
   if( pStmt == 0 ) return 0;
   rc = sqlite3_step(pStmt);
   if( rc == SQLITE_ROW ) return 1;
+  p->pFailDb = sqlite3_db_handle(pStmt);
   if( rc != SQLITE_DONE ) lintFail(p, rc);
   sqlite3_finalize(pStmt);
   return 0;
@@ -1511,26 +1524,49 @@ static int storeSamples(Lint *p){
 ** the run keys from iKey on); the statement's error is the lint's. */
 static void sampleCopy(Lint *p, const char *zSelect, int iKey,
                        sqlite3_int64 nLimit){
-  sqlite3_stmt *pStmt = lintPrepare(p, "INSERT OR IGNORE INTO %s %s",
-                                    p->zSample, zSelect);
-  int i, n;
-  if( pStmt == 0 ) return;
-  n = sqlite3_bind_parameter_count(pStmt);
+  sqlite3_stmt *pRead = lintPrepare(p, "%s", zSelect);
+  sqlite3_stmt *pIns;
+  sqlite3_str *pStr;
+  char *zIns;
+  int i, n, nCol, rc;
+  if( pRead == 0 ) return;
+  n = sqlite3_bind_parameter_count(pRead);
   for(i = 0; i < n; i++){
     if( nLimit > 0 && i == n - 1 ){
-      sqlite3_bind_int64(pStmt, i + 1, nLimit);
+      sqlite3_bind_int64(pRead, i + 1, nLimit);
     }else if( iKey + i < p->nRunKey ){
       const WcBuf *pKey = &p->aRunKey[iKey + i];
-      sqlite3_bind_blob64(pStmt, i + 1, pKey->n ? pKey->a : (const void*)"",
+      sqlite3_bind_blob64(pRead, i + 1, pKey->n ? pKey->a : (const void*)"",
                           (sqlite3_uint64)pKey->n, SQLITE_STATIC);
     }
   }
-  sqlite3_step(pStmt);
-  if( sqlite3_finalize(pStmt) != SQLITE_OK ) lintFail(p, SQLITE_ERROR);
+  nCol = sqlite3_column_count(pRead);
+  pStr = sqlite3_str_new(0);
+  sqlite3_str_appendf(pStr, "INSERT OR IGNORE INTO %s VALUES (", p->zSample);
+  for(i = 0; i < nCol; i++) sqlite3_str_appendall(pStr, i ? ", ?" : "?");
+  sqlite3_str_appendall(pStr, ")");
+  zIns = sqlite3_str_finish(pStr);
+  pIns = zIns ? lintPrepare(p, "%s", zIns) : 0;
+  if( zIns == 0 ) p->rc = SQLITE_NOMEM;
+  sqlite3_free(zIns);
+  while( pIns && (rc = sqlite3_step(pRead)) == SQLITE_ROW ){
+    for(i = 0; i < nCol; i++){
+      sqlite3_bind_value(pIns, i + 1, sqlite3_column_value(pRead, i));
+    }
+    sqlite3_step(pIns);
+    if( sqlite3_reset(pIns) != SQLITE_OK ){
+      p->pFailDb = p->pSampleDb;
+      lintFail(p, SQLITE_ERROR);
+      break;
+    }
+  }
+  sqlite3_finalize(pIns);
+  p->pFailDb = p->db;
+  if( sqlite3_finalize(pRead) != SQLITE_OK ) lintFail(p, SQLITE_ERROR);
 }
 
-/* The sample, read once into a table of the connection's temp schema
-** (every rule reads it; on Bigtable a read is calls): the whole table, or
+/* The sample, read once into a table of the lint's own in-memory
+** connection (every rule reads it; on Bigtable a read is calls): the whole table, or
 ** runs spread over its key order, found by reading the keys (the local
 ** store) or from the store's sample keys (a remote one, whose estimate
 ** gives the table's size). */
@@ -1556,12 +1592,20 @@ static void sampleTable(Lint *p){
     if( p->nTable > WC_LINT_SAMPLE ) readRuns(p, WC_LINT_SAMPLE / WC_LINT_RUNS);
   }
   if( p->rc != SQLITE_OK ) return;
+  /* A name no query of the table's own tables holds: it routes the
+  ** queries that hold it to the sample's connection (lintDb). */
   sqlite3_randomness(sizeof(aId), aId);
-  p->zSample = sqlite3_mprintf("temp.\"widecol_lint_%02x%02x%02x%02x%02x%02x%02x"
+  p->zSample = sqlite3_mprintf("\"widecol_lint_%02x%02x%02x%02x%02x%02x%02x"
                                "%02x\"", aId[0], aId[1], aId[2], aId[3], aId[4],
                                aId[5], aId[6], aId[7]);
   if( p->zSample == 0 ){
     p->rc = SQLITE_NOMEM;
+    return;
+  }
+  if( sqlite3_open_v2(":memory:", &p->pSampleDb, SQLITE_OPEN_READWRITE
+                      | SQLITE_OPEN_CREATE, 0) != SQLITE_OK ){
+    p->pFailDb = p->pSampleDb;
+    lintFail(p, SQLITE_CANTOPEN);
     return;
   }
   /* Columns without a type: the values are kept as they are. */
@@ -1580,7 +1624,7 @@ static void sampleTable(Lint *p){
   lintInt(p, "%s", zSelect);
   sqlite3_free(zSelect);
   if( p->rc != SQLITE_OK ) return;
-  p->bSampleMade = 1;
+  sqlite3_exec(p->pSampleDb, "BEGIN", 0, 0, 0);
   pStr = sqlite3_str_new(p->db);
   wcStoreAppendRowsSelect(pStr, pStore, 0);
   if( p->nRunKey == 0 ){
@@ -1624,18 +1668,16 @@ static void sampleTable(Lint *p){
   }
   if( zSelect == 0 && p->rc == SQLITE_OK ) p->rc = SQLITE_NOMEM;
   sqlite3_free(zSelect);
+  sqlite3_exec(p->pSampleDb, "COMMIT", 0, 0, 0);
   /* The queries on the sample take no parameters now. */
   p->nRunKey = 0;
   p->nSample = lintInt(p, "SELECT count(*) FROM %s", p->zSample);
 }
 
-/* Drops the sample's table. */
+/* Closes the sample's connection, and the sample with it. */
 static void sampleDrop(Lint *p){
-  char *zSql;
-  if( !p->bSampleMade ) return;
-  zSql = sqlite3_mprintf("DROP TABLE %s", p->zSample);
-  if( zSql ) sqlite3_exec(p->db, zSql, 0, 0, 0);
-  sqlite3_free(zSql);
+  sqlite3_close(p->pSampleDb);
+  p->pSampleDb = 0;
 }
 
 static void lintTable(Lint *p){

@@ -1552,23 +1552,31 @@ class Runner:
     def check_tools(self, d, db, log):
         """The design tools take every table the tester makes: widecol_lint
         and widecol_report on w, after its statements (their history is
-        the lint's evidence), end without an error."""
+        the lint's evidence), end without an error and leave nothing of
+        theirs behind in the connection's temp schema."""
         w = lit("%s.w" % d.schema)
+        temp = "SELECT count(*) FROM temp.sqlite_schema"
+        before = db.execute(temp).fetchone()[0]
         for sql in ("SELECT count(*) FROM widecol_lint(%s)" % w,
                     "SELECT length(widecol_report(%s)) > 0" % w):
             try:
                 db.execute(sql).fetchall()
+                if db.execute(temp).fetchone()[0] != before:
+                    raise sqlite3.Error("left %s in the temp schema" % ", ".join(
+                        str(r[0]) for r in db.execute("SELECT name FROM temp.sqlite_schema")))
             except sqlite3.Error as e:
                 err = str(e)
 
                 def fails(db2, sql=sql, err=err):
                     try:
+                        n = db2.execute(temp).fetchone()[0]
                         db2.execute(sql).fetchall()
+                        return (err.startswith("left ")
+                                and db2.execute(temp).fetchone()[0] != n)
                     except sqlite3.Error as e2:
                         return str(e2) == err
-                    return False
                 self.report("TOOL FAILED in design %s (seed %d)" % (d.spec["name"], self.seed),
-                            log, fails, [sql + ";", "-- error: %s" % err])
+                            log, fails, [sql + ";", "-- %s" % err, temp + ";"])
 
 
 # Versioned designs (VERSIONS n, TTL seconds).  Each runs on w and on a
