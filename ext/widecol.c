@@ -40,6 +40,8 @@
 #define WC_DATA_NONE  0
 #define WC_DATA_HASH  1     /* An MD5 context of its own */
 #define WC_DATA_CLOCK 2     /* The connection's clock */
+#define WC_DATA_HOST  3     /* This entry point (widecol_report builds the
+                            ** advisor's designs on a connection of its own) */
 
 /* widecol_help(): the whole surface on one screen, with where to read
 ** more.  tests/packaging/docs_check.py checks that it names every function and
@@ -128,15 +130,18 @@ static const struct {
   { "widecol_compact", 1, WC_DIRECT, 0, wcCompactFunc   },
   { "widecol_ddl",     2, WC_DIRECT, 0, wcDdlFunc       },
   { "widecol_ddl",     3, WC_DIRECT, 0, wcDdlFunc       },
-  { "widecol_report",  1, WC_DIRECT, 0, wcReportFunc    },
-  { "widecol_report",  2, WC_DIRECT, 0, wcReportFunc    },
-  { "widecol_report",  3, WC_DIRECT, 0, wcReportFunc    },
+  { "widecol_report",  1, WC_DIRECT, WC_DATA_HOST, wcReportFunc },
+  { "widecol_report",  2, WC_DIRECT, WC_DATA_HOST, wcReportFunc },
+  { "widecol_report",  3, WC_DIRECT, WC_DATA_HOST, wcReportFunc },
   { "widecol_clock",   0, WC_DIRECT, WC_DATA_CLOCK, wcClockFunc },
   { "widecol_clock",   1, WC_DIRECT, WC_DATA_CLOCK, wcClockFunc },
   { "widecol_progress", 0, WC_DIRECT, 0, wcProgressFunc  },
   { "widecol_progress", 1, WC_DIRECT, 0, wcProgressFunc  },
   { WC_TABLE_FUNC,     2, WC_DIRECT, 0, wcTableFunc     },
 };
+
+/* widecol_report's user data: this entry point (wc_tools.h). */
+static const WcReportHost reportHost = { sqlite3_widecol_init };
 
 /* The tools' client data: each its definition, and this entry point for
 ** a tool that opens a connection of its own (wc_tvf.h). */
@@ -180,6 +185,8 @@ int sqlite3_widecol_init(sqlite3 *db, char **pzErrMsg,
       ** when called, so that the others stay usable. */
       pData = rkHasherNew();
       xDestroy = pData ? rkHasherFree : 0;
+    }else if( aFunc[i].eData == WC_DATA_HOST ){
+      pData = (void*)&reportHost;
     }else if( aFunc[i].eData == WC_DATA_CLOCK ){
       wcClockRef(pClock);
       pData = pClock;

@@ -1365,6 +1365,9 @@ static void optionsRead(Report *p, const char *zJson, char **azCompare,
     }else if( strcmp(zKey, "nodes") == 0 ){
       p->nNodes = optionInt(p, pEach, zKey, 1, 10000,
                             "the nodes of the simulated Cassandra ring");
+    }else if( strcmp(zKey, "advise") == 0 ){
+      p->nAdvise = optionInt(p, pEach, zKey, 1, WC_REPORT_MAX_DESIGNS,
+                             "widecol_advise's top designs, side by side");
     }else if( strcmp(zKey, "order") == 0 ){
       const char *z = (const char*)sqlite3_column_text(pEach, 2);
       if( sqlite3_column_type(pEach, 2) != SQLITE_TEXT || z[0] == 0 ){
@@ -1411,7 +1414,7 @@ static void optionsRead(Report *p, const char *zJson, char **azCompare,
     }else{
       reportFail(p, SQLITE_ERROR, sqlite3_mprintf("widecol_report: unknown "
                  "option \"%s\"; the options are compare, buckets, "
-                 "region_rows, nodes and order", zKey));
+                 "region_rows, nodes, order and advise", zKey));
     }
   }
   sqlite3_finalize(pEach);
@@ -1435,6 +1438,187 @@ static void optionsRead(Report *p, const char *zJson, char **azCompare,
     }
     sqlite3_finalize(pObj);
   }
+}
+
+/*
+** The advisor's designs.  widecol_advise answers with designs as DDL; the
+** report builds the top ones on a connection of its own (made and
+** dropped there, never in the caller's schemas, which a running
+** statement holds), copies the source's rows and the workload in (the
+** statements naming the first design), and makes their page there.
+*/
+
+/* The statement that copies the source's rows into design zTab: the
+** source's columns, by name. */
+static char *advisedInsert(sqlite3_stmt *pRead, const char *zTab){
+  sqlite3_str *pStr = sqlite3_str_new(0);
+  int i, n = sqlite3_column_count(pRead);
+  sqlite3_str_appendf(pStr, "INSERT INTO \"%w\"(", zTab);
+  for(i = 0; i < n; i++){
+    sqlite3_str_appendf(pStr, "%s\"%w\"", i ? ", " : "",
+                        sqlite3_column_name(pRead, i));
+  }
+  sqlite3_str_appendall(pStr, ") VALUES (");
+  for(i = 0; i < n; i++) sqlite3_str_appendall(pStr, i ? ", ?" : "?");
+  sqlite3_str_appendall(pStr, ")");
+  return sqlite3_str_finish(pStr);
+}
+
+/* Makes design k (its DDL from the advisor, renamed advised_<k>) on
+** pPriv. */
+static void advisedCreate(Report *p, sqlite3 *pPriv, const char *zDdl, int k){
+  const char *zUsing = strstr(zDdl, " USING widecol(");
+  char *zSql = zUsing ? sqlite3_mprintf("CREATE VIRTUAL TABLE advised_%d%s", k,
+                                        zUsing) : 0;
+  if( zUsing == 0 ){
+    reportFail(p, SQLITE_ERROR, sqlite3_mprintf("widecol_report: "
+               "widecol_advise answered %Q, not a CREATE VIRTUAL TABLE",
+               zDdl));
+  }else if( zSql == 0 ){
+    reportOom(p);
+  }else if( sqlite3_exec(pPriv, zSql, 0, 0, 0) != SQLITE_OK ){
+    reportFail(p, SQLITE_ERROR, sqlite3_mprintf("widecol_report: the "
+               "advisor's design %d could not be made: %s", k,
+               sqlite3_errmsg(pPriv)));
+  }
+  sqlite3_free(zSql);
+}
+
+/* Copies the source's rows into the nDesign designs, and the workload,
+** its statements naming advised_1. */
+static void advisedFill(Report *p, sqlite3 *pPriv, const char *zSource,
+                        int nDesign){
+  sqlite3_stmt *pRead = 0, *apIns[WC_REPORT_MAX_DESIGNS];
+  char **azSql = 0;
+  double *aWeight = 0;
+  int nStmt = 0, k, i, rc;
+  char *zSql = sqlite3_mprintf("SELECT * FROM \"%w\"", zSource);
+  memset(apIns, 0, sizeof(apIns));
+  rc = zSql ? sqlite3_prepare_v2(p->db, zSql, -1, &pRead, 0) : SQLITE_NOMEM;
+  sqlite3_free(zSql);
+  for(k = 0; rc == SQLITE_OK && k < nDesign; k++){
+    char zTab[32];
+    sqlite3_snprintf(sizeof(zTab), zTab, "advised_%d", k + 1);
+    zSql = advisedInsert(pRead, zTab);
+    rc = zSql ? sqlite3_prepare_v2(pPriv, zSql, -1, &apIns[k], 0)
+              : SQLITE_NOMEM;
+    sqlite3_free(zSql);
+  }
+  if( rc == SQLITE_OK ) rc = sqlite3_exec(pPriv, "BEGIN", 0, 0, 0);
+  while( rc == SQLITE_OK && (rc = sqlite3_step(pRead)) == SQLITE_ROW ){
+    rc = SQLITE_OK;
+    for(k = 0; rc == SQLITE_OK && k < nDesign; k++){
+      for(i = 0; i < sqlite3_column_count(pRead); i++){
+        sqlite3_bind_value(apIns[k], i + 1, sqlite3_column_value(pRead, i));
+      }
+      sqlite3_step(apIns[k]);
+      rc = sqlite3_reset(apIns[k]);
+    }
+  }
+  if( rc == SQLITE_DONE ) rc = sqlite3_exec(pPriv, "COMMIT", 0, 0, 0);
+  if( rc != SQLITE_OK ){
+    reportFail(p, rc, sqlite3_mprintf("widecol_report: copying %s's rows "
+               "into the advisor's designs failed: %s", zSource,
+               sqlite3_errmsg(pPriv)));
+  }
+  sqlite3_finalize(pRead);
+  for(k = 0; k < nDesign; k++) sqlite3_finalize(apIns[k]);
+  workloadRead(p, &p->aDesign[0], &azSql, &aWeight, &nStmt);
+  if( p->rc == SQLITE_OK ){
+    sqlite3_stmt *pIns = 0;
+    rc = sqlite3_exec(pPriv, "CREATE TABLE workload(sql TEXT, weight REAL)",
+                      0, 0, 0);
+    if( rc == SQLITE_OK ){
+      rc = sqlite3_prepare_v2(pPriv, "INSERT INTO workload VALUES (?1, ?2)",
+                              -1, &pIns, 0);
+    }
+    for(i = 0; rc == SQLITE_OK && i < nStmt; i++){
+      char *zStmt = renameTable(azSql[i], zSource, "advised_1");
+      sqlite3_bind_text(pIns, 1, zStmt, -1, sqlite3_free);
+      sqlite3_bind_double(pIns, 2, aWeight[i]);
+      sqlite3_step(pIns);
+      rc = sqlite3_reset(pIns);
+    }
+    sqlite3_finalize(pIns);
+    if( rc != SQLITE_OK ) reportFail(p, rc, 0);
+  }
+  for(i = 0; i < nStmt; i++) sqlite3_free(azSql[i]);
+  sqlite3_free(azSql);
+  sqlite3_free(aWeight);
+}
+
+/* The page of the advisor's top p->nAdvise designs for source zSource,
+** side by side; the other options (zOptions) apply to it.  NULL with
+** p->rc set on error. */
+static char *advisedPage(Report *p, const WcReportHost *pHost,
+                         const char *zSource, const char *zOptions){
+  sqlite3 *pPriv = 0;
+  sqlite3_stmt *pAdvise = 0, *pPage = 0;
+  char *zPage = 0;
+  int nDesign = 0, k, rc;
+  if( p->zWorkload == 0 ){
+    reportFail(p, SQLITE_ERROR, sqlite3_mprintf("widecol_report: the "
+               "\"advise\" option needs the workload the advisor designs "
+               "for, as in widecol_report('payments', 'SELECT sql, weight "
+               "FROM workload', '{\"advise\": 3}')"));
+    return 0;
+  }
+  rc = sqlite3_open_v2(":memory:", &pPriv, SQLITE_OPEN_READWRITE
+                       | SQLITE_OPEN_CREATE, 0);
+  if( rc == SQLITE_OK ) rc = pHost->xRegister(pPriv, 0, WC_API_ROUTINES);
+  if( rc == SQLITE_OK ){
+    rc = sqlite3_prepare_v2(p->db, "SELECT ddl FROM widecol_advise(?1, ?2, "
+                            "json_object('candidates', ?3)) ORDER BY rank",
+                            -1, &pAdvise, 0);
+  }
+  if( rc != SQLITE_OK ){
+    reportFail(p, rc, 0);
+    sqlite3_close(pPriv);
+    return 0;
+  }
+  sqlite3_bind_text(pAdvise, 1, zSource, -1, SQLITE_STATIC);
+  sqlite3_bind_text(pAdvise, 2, p->zWorkload, -1, SQLITE_STATIC);
+  sqlite3_bind_int(pAdvise, 3, p->nAdvise);
+  while( p->rc == SQLITE_OK && (rc = sqlite3_step(pAdvise)) == SQLITE_ROW ){
+    advisedCreate(p, pPriv, (const char*)sqlite3_column_text(pAdvise, 0),
+                  ++nDesign);
+  }
+  if( p->rc == SQLITE_OK && rc != SQLITE_DONE ){
+    /* The advisor's own message: its source, its workload. */
+    reportFail(p, rc, sqlite3_mprintf("%s", sqlite3_errmsg(p->db)));
+  }
+  sqlite3_finalize(pAdvise);
+  if( p->rc == SQLITE_OK ) advisedFill(p, pPriv, zSource, nDesign);
+  if( p->rc == SQLITE_OK ){
+    /* The caller's options, the advisor's designs compared. */
+    sqlite3_str *pCompare = sqlite3_str_new(0);
+    char *zCompare;
+    sqlite3_str_appendall(pCompare, "[");
+    for(k = 2; k <= nDesign; k++){
+      sqlite3_str_appendf(pCompare, "%s\"advised_%d\"", k > 2 ? ", " : "", k);
+    }
+    sqlite3_str_appendall(pCompare, "]");
+    zCompare = sqlite3_str_finish(pCompare);
+    rc = sqlite3_prepare_v2(pPriv, "SELECT widecol_report('advised_1', "
+                            "'SELECT sql, weight FROM workload', json_set("
+                            "json_remove(?1, '$.advise'), '$.compare', "
+                            "json(?2)))", -1, &pPage, 0);
+    if( rc == SQLITE_OK ){
+      sqlite3_bind_text(pPage, 1, zOptions, -1, SQLITE_STATIC);
+      sqlite3_bind_text(pPage, 2, zCompare, -1, SQLITE_STATIC);
+      rc = sqlite3_step(pPage);
+    }
+    if( rc == SQLITE_ROW ){
+      zPage = sqlite3_mprintf("%s", sqlite3_column_text(pPage, 0));
+      if( zPage == 0 ) reportOom(p);
+    }else{
+      reportFail(p, rc, sqlite3_mprintf("%s", sqlite3_errmsg(pPriv)));
+    }
+    sqlite3_finalize(pPage);
+    sqlite3_free(zCompare);
+  }
+  sqlite3_close(pPriv);
+  return zPage;
 }
 
 void wcReportFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
@@ -1467,14 +1651,20 @@ void wcReportFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
     optionsRead(p, (const char*)sqlite3_value_text(argv[2]), azCompare,
                 &nCompare);
   }
-  designOpen(p, &p->aDesign[p->nDesign++], zName);
+  if( p->nAdvise > 0 && p->rc == SQLITE_OK ){
+    char *zPage = advisedPage(p, (const WcReportHost*)sqlite3_user_data(ctx),
+                              zName, (const char*)sqlite3_value_text(argv[2]));
+    if( zPage ) sqlite3_result_text(ctx, zPage, -1, sqlite3_free);
+  }else{
+    designOpen(p, &p->aDesign[p->nDesign++], zName);
+  }
   for(i = 0; i < nCompare && p->rc == SQLITE_OK; i++){
     designOpen(p, &p->aDesign[p->nDesign++], azCompare[i]);
   }
   for(i = 0; i < p->nDesign && p->rc == SQLITE_OK; i++){
     designRead(p, &p->aDesign[i]);
   }
-  if( p->zWorkload && p->rc == SQLITE_OK ){
+  if( p->zWorkload && p->nDesign > 0 && p->rc == SQLITE_OK ){
     workloadRead(p, &p->aDesign[0], &azSql, &aWeight, &nStmt);
     replayWorkload(p, azSql, aWeight, nStmt);
   }
@@ -1483,7 +1673,7 @@ void wcReportFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
     flags(p, &p->aDesign[i]);
     warnings(p, &p->aDesign[i]);
   }
-  if( p->rc == SQLITE_OK ){
+  if( p->rc == SQLITE_OK && p->nDesign > 0 ){
     pOut = sqlite3_str_new(p->db);
     wcReportPage(p, pOut);
     if( sqlite3_str_errcode(pOut) ){

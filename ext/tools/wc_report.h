@@ -122,6 +122,7 @@ struct Report {
   int nNodes;           /* nodes of the simulated ring, */
   char *zOrderOpt;      /* and what orders writes, or 0/NULL for the
                         ** defaults */
+  int nAdvise;          /* The advisor's top designs to show, or 0 */
   int rc;
   char *zErr;
 };

@@ -16,7 +16,14 @@ void wcDdlFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void wcCompactFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 
 /* widecol_report('<table>' [, workload [, options]]): the design's
-** report, one self-contained HTML page (wc_report.c). */
+** report, one self-contained HTML page (wc_report.c).  Its user data is a
+** WcReportHost: the extension's entry point, handed down by widecol.c so
+** that the report can register widecol on a connection of its own (where
+** it builds the advisor's designs) without calling the layer above. */
+typedef struct WcReportHost WcReportHost;
+struct WcReportHost {
+  int (*xRegister)(sqlite3*, char**, const sqlite3_api_routines*);
+};
 void wcReportFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 
 #endif /* WIDECOL_WC_TOOLS_H */
