@@ -52,6 +52,13 @@ void wcHtmlText(sqlite3_str *pOut, const char *z){
   if( z ) wcHtmlTextN(pOut, z, (int64_t)strlen(z));
 }
 
+void wcHtmlWrap(sqlite3_str *pOut, const char *zOpen, const char *z,
+                const char *zClose){
+  sqlite3_str_appendall(pOut, zOpen);
+  wcHtmlText(pOut, z);
+  sqlite3_str_appendall(pOut, zClose);
+}
+
 void wcHtmlBytes(sqlite3_str *pOut, const unsigned char *a, int64_t n){
   int64_t i;
   for(i = 0; i < n; i++){

@@ -17,6 +17,10 @@ void wcHtmlTextN(sqlite3_str *pOut, const char *z, int64_t n);
 /* Key bytes a[0..n): printable ASCII as itself (escaped), other bytes as
 ** \xHH. */
 void wcHtmlBytes(sqlite3_str *pOut, const unsigned char *a, int64_t n);
+/* zOpen, then z escaped (NULL: nothing), then zClose: an element whose
+** text comes from the data. */
+void wcHtmlWrap(sqlite3_str *pOut, const char *zOpen, const char *z,
+                const char *zClose);
 /* Bytes as lowercase hex. */
 void wcHtmlHex(sqlite3_str *pOut, const unsigned char *a, int64_t n);
 /* An integer with thousands separators: 1,234,567. */

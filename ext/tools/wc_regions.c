@@ -464,7 +464,8 @@ int wcRegionSimAdd(WcRegionSim *p, const void *a, int n, int bBlob){
 int wcRegionSimSorted(WcRegionSim *p, const unsigned char *aBytes,
                       const int64_t *aiKey, int nKey){
   int i;
-  p->sim.aSorted = sqlite3_malloc64(sizeof(RegKey) * ((sqlite3_uint64)nKey + 1));
+  p->sim.aSorted = sqlite3_malloc64(sizeof(RegKey)
+                                    * ((sqlite3_uint64)nKey + 1));
   if( p->sim.aSorted == 0 ) return SQLITE_NOMEM;
   for(i = 0; i < nKey; i++){
     RegKey *pKey = &p->sim.aSorted[i];

@@ -164,7 +164,8 @@ static void partitionsCount(ReportDesign *pD){
 static int64_t *growInt64(Report *p, int64_t *a, int64_t n, int64_t *pnAlloc){
   if( n + 1 >= *pnAlloc ){
     int64_t nNew = *pnAlloc ? 2 * *pnAlloc : 1024;
-    int64_t *aNew = sqlite3_realloc64(a, sizeof(int64_t) * (sqlite3_uint64)nNew);
+    int64_t *aNew = sqlite3_realloc64(a, sizeof(int64_t)
+                                         * (sqlite3_uint64)nNew);
     if( aNew == 0 ){
       reportOom(p);
       return a;
@@ -735,7 +736,14 @@ static char *renameTable(const char *zSql, const char *zFrom, const char *zTo){
   while( *z ){
     int n = 1;
     if( z[0] == '\'' ){
-      while( z[n] && !(z[n] == '\'' && z[n + 1] != '\'') ) n += z[n] == '\'' ? 2 : 1;
+      /* A string: '' inside it is a quote, not its end. */
+      while( z[n] ){
+        if( z[n] == '\'' ){
+          if( z[n + 1] != '\'' ) break;
+          n++;
+        }
+        n++;
+      }
       if( z[n] ) n++;
     }else if( z[0] == '-' && z[1] == '-' ){
       while( z[n] && z[n] != '\n' ) n++;
@@ -833,7 +841,9 @@ static int64_t paramsSample(Report *p, ReportDesign *pD, sqlite3 *pPriv,
   pRead = reportPrepare(p, pD, sqlite3_str_finish(pStr));
   pStr = sqlite3_str_new(0);
   sqlite3_str_appendall(pStr, "INSERT INTO sample VALUES (");
-  for(k = 0; k < pD->pS->nCol; k++) sqlite3_str_appendall(pStr, k ? ", ?" : "?");
+  for(k = 0; k < pD->pS->nCol; k++){
+    sqlite3_str_appendall(pStr, k ? ", ?" : "?");
+  }
   sqlite3_str_appendall(pStr, ")");
   zSql = sqlite3_str_finish(pStr);
   if( rc == SQLITE_OK ){

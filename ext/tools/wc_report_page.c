@@ -199,9 +199,7 @@ static void anatomySection(const Report *p, const ReportDesign *pD,
   sqlite3_str_appendall(pOut, "</table><h3>The first rows in stored order"
                         "</h3><table class=\"sample\"><tr><th>rowkey</th>");
   for(i = 0; i < pS->nCol; i++){
-    sqlite3_str_appendall(pOut, "<th>");
-    wcHtmlText(pOut, pS->aCol[i].zName);
-    sqlite3_str_appendall(pOut, "</th>");
+    wcHtmlWrap(pOut, "<th>", pS->aCol[i].zName, "</th>");
   }
   sqlite3_str_appendall(pOut, "</tr>");
   for(i = 0; i < pD->nSample; i++){
@@ -211,9 +209,8 @@ static void anatomySection(const Report *p, const ReportDesign *pD,
                                                  - pD->aiKey[i]);
     sqlite3_str_appendall(pOut, "</span></td>");
     for(k = 0; k < pS->nCol; k++){
-      sqlite3_str_appendall(pOut, "<td>");
-      wcHtmlText(pOut, pD->azSample[i * (pS->nCol + 1) + k + 1]);
-      sqlite3_str_appendall(pOut, "</td>");
+      wcHtmlWrap(pOut, "<td>", pD->azSample[i * (pS->nCol + 1) + k + 1],
+                 "</td>");
     }
     sqlite3_str_appendall(pOut, "</tr>");
   }
@@ -321,9 +318,8 @@ static void heatmapSection(const Report *p, const ReportDesign *pD,
   }
   iHot = hottestCell(pD);
   for(i = 0; i < pD->nWarn; i++){
-    sqlite3_str_appendall(pOut, "<div class=\"warn\" data-warn=\"1\">");
-    wcHtmlText(pOut, pD->azWarn[i]);
-    sqlite3_str_appendall(pOut, "</div>");
+    wcHtmlWrap(pOut, "<div class=\"warn\" data-warn=\"1\">", pD->azWarn[i],
+               "</div>");
   }
   sqlite3_str_appendf(pOut, "<p class=\"src\">%lld writes of %lld rows; key "
                       "space down in %d buckets of equal row counts; time "
@@ -364,14 +360,13 @@ static void heatmapSection(const Report *p, const ReportDesign *pD,
   }
   sqlite3_str_appendall(pOut, "</div><div class=\"axis\">");
   if( pD->azColumnLabel && pD->azColumnLabel[0] ){
-    sqlite3_str_appendall(pOut, "from ");
-    wcHtmlText(pOut, pD->azColumnLabel[0]);
-    sqlite3_str_appendall(pOut, " (left) to ");
+    wcHtmlWrap(pOut, "from ", pD->azColumnLabel[0], " (left) to ");
     wcHtmlText(pOut, pD->azColumnLabel[pD->nColumn - 1]);
     sqlite3_str_appendall(pOut, " (the last column's first write)");
   }
   sqlite3_str_appendf(pOut, "; the hottest cell is bucket %lld, column "
-                      "%lld, with %.0f writes (outlined; of cells as hot, the latest)."
+                      "%lld, with %.0f writes (outlined; of cells as hot, "
+                      "the latest)."
                       "</div>",
                       (long long)(n ? iHot / pD->nColumn + 1 : 0),
                       (long long)(n ? iHot % pD->nColumn + 1 : 0),
@@ -550,22 +545,17 @@ static void queriesSection(const Report *p, const ReportDesign *pD,
     wcHtmlText(pOut, pSt->zSql);
     sqlite3_str_appendall(pOut, "</pre>");
     if( pSt->zSkipped ){
-      sqlite3_str_appendall(pOut, "<p>");
-      wcHtmlText(pOut, pSt->zSkipped);
-      sqlite3_str_appendall(pOut, "</p></td><td class=\"n\">");
+      wcHtmlWrap(pOut, "<p>", pSt->zSkipped, "</p></td><td class=\"n\">");
       sqlite3_str_appendf(pOut, "%g</td><td></td><td></td><td></td><td></td>"
                           "<td></td></tr>", pSt->rWeight);
       continue;
     }
-    sqlite3_str_appendall(pOut, "<pre class=\"src\">");
-    wcHtmlText(pOut, pSt->zPlan);
-    sqlite3_str_appendall(pOut, "</pre><div class=\"src\">widecol_stats: ");
+    wcHtmlWrap(pOut, "<pre class=\"src\">", pSt->zPlan,
+               "</pre><div class=\"src\">widecol_stats: ");
     wcHtmlText(pOut, pSt->zStats);
     sqlite3_str_appendall(pOut, "</div>");
     if( pSt->zFlag ){
-      sqlite3_str_appendall(pOut, "<p class=\"flag\">Flagged: it ");
-      wcHtmlText(pOut, pSt->zFlag);
-      sqlite3_str_appendall(pOut, "</p>");
+      wcHtmlWrap(pOut, "<p class=\"flag\">Flagged: it ", pSt->zFlag, "</p>");
     }
     sqlite3_str_appendf(pOut, "</td><td class=\"n\">%g</td><td class=\"n\">"
                         "%lld</td><td class=\"n\">%lld</td><td class=\"n\">"
@@ -598,7 +588,8 @@ static void histogram(const ReportHist *pH, int nBinShown, int64_t nBinMax,
   double rBinW = (double)(nW - 10) / nBinShown;
   sqlite3_str_appendf(pOut, "<h3>%s</h3><svg width=\"%d\" height=\"%d\" "
                       "role=\"img\" aria-label=\"%s in powers of two; the "
-                      "largest is %lld\" data-count=\"%lld\" data-max=\"%lld\">",
+                      "largest is %lld\" data-count=\"%lld\" "
+                      "data-max=\"%lld\">",
                       zWhat, nW, nH + 30, zWhat, (long long)pH->nMax,
                       (long long)pH->nCount, (long long)pH->nMax);
   for(i = 0; i < nBinShown && i < WC_REPORT_HIST; i++){
@@ -722,17 +713,12 @@ static void findingsSection(const Report *p, const ReportDesign *pD,
                         cell(pL, r, 1), cell(pL, r, 0), cell(pL, r, 0),
                         cell(pL, r, 1));
     if( cell(pL, r, 3) ){
-      sqlite3_str_appendall(pOut, "on <code>");
-      wcHtmlText(pOut, cell(pL, r, 3));
-      sqlite3_str_appendall(pOut, "</code>");
+      wcHtmlWrap(pOut, "on <code>", cell(pL, r, 3), "</code>");
     }
-    sqlite3_str_appendall(pOut, ": ");
-    wcHtmlText(pOut, cell(pL, r, 4));
-    sqlite3_str_appendall(pOut, "</p>");
+    wcHtmlWrap(pOut, ": ", cell(pL, r, 4), "</p>");
     if( cell(pL, r, 5) ){
-      sqlite3_str_appendall(pOut, "<div>Fix, in place of the ");
-      wcHtmlText(pOut, cell(pL, r, 2));
-      sqlite3_str_appendall(pOut, " clause:<pre class=\"fix\">");
+      wcHtmlWrap(pOut, "<div>Fix, in place of the ", cell(pL, r, 2),
+                 " clause:<pre class=\"fix\">");
       wcHtmlText(pOut, cell(pL, r, 5));
       sqlite3_str_appendall(pOut, "</pre><button class=\"copy\" "
                             "type=\"button\">copy</button></div>");
@@ -768,13 +754,11 @@ static void section(const Report *p, sqlite3_str *pOut, const char *zId,
   sqlite3_str_appendf(pOut, "<div class=\"designs%s\" style=\"--n:%d\">",
                       bStack ? " stack" : "", p->nDesign);
   for(d = 0; d < p->nDesign; d++){
-    sqlite3_str_appendall(pOut, "<div class=\"design\" data-design=\"");
-    wcHtmlText(pOut, p->aDesign[d].zName);
-    sqlite3_str_appendall(pOut, "\">");
+    wcHtmlWrap(pOut, "<div class=\"design\" data-design=\"",
+               p->aDesign[d].zName,
+               "\">");
     if( p->nDesign > 1 ){
-      sqlite3_str_appendall(pOut, "<h3>");
-      wcHtmlText(pOut, p->aDesign[d].zName);
-      sqlite3_str_appendall(pOut, "</h3>");
+      wcHtmlWrap(pOut, "<h3>", p->aDesign[d].zName, "</h3>");
     }
     xFn(p, &p->aDesign[d], pOut);
     sqlite3_str_appendall(pOut, "</div>");
