@@ -16,6 +16,7 @@
 #include "store/wc_store.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,7 +61,12 @@ static const char zStyle[] =
   "font-size:11px;color:#444}.hot{fill:none;stroke:#0050ff;stroke-width:"
   "0.25}.bar{fill:#4e79a7}.bar2{fill:#a0cbe8}.barhot{fill:#e15759}.limit"
   "{stroke:#b00020;stroke-dasharray:4 2}button.copy{font-size:11px;"
-  "margin-left:6px}details{margin:4px 0}";
+  "margin-left:6px}details{margin:4px 0}.arc{fill:none;stroke-width:16}"
+  ".node0{stroke:#4e79a7;color:#4e79a7}.node1{stroke:#f28e2b;color:#f28e2b}"
+  ".node2{stroke:#59a14f;color:#59a14f}.node3{stroke:#e15759;color:#e15759}"
+  ".node4{stroke:#76b7b2;color:#76b7b2}.node5{stroke:#edc948;color:#edc948}"
+  ".node6{stroke:#b07aa1;color:#b07aa1}.node7{stroke:#9c755f;color:#9c755f}"
+  "td[class*=node]{font-weight:700}";
 
 static const char zScript[] =
   "document.querySelectorAll('button.copy').forEach(function(b){"
@@ -425,6 +431,48 @@ static double cellDouble(const ReportRows *pR, int r, int iCol){
   return z ? atof(z) : 0.0;
 }
 
+/* The ring: each node's token ranges as arcs of its colour, the token
+** space clockwise from the top (-2^63) round to 2^63 - 1.  Rings of more
+** ranges than RING_MAX_ARCS are left to the table. */
+#define RING_COLOURS  8
+#define RING_MAX_ARCS 4096
+static void ringPicture(const ReportRows *pR, sqlite3_str *pOut){
+  const double rSpace = 18446744073709551616.0, rRadius = 80.0;
+  int r, nArc = 0;
+  for(r = 0; r < pR->nRow; r++){
+    const char *z = cell(pR, r, 6);
+    while( z && (z = strchr(z, '(')) != 0 ){
+      nArc++;
+      z++;
+    }
+  }
+  if( nArc == 0 || nArc > RING_MAX_ARCS ) return;
+  sqlite3_str_appendf(pOut, "<svg class=\"ring\" width=\"200\" "
+                      "height=\"200\" viewBox=\"-100 -100 200 200\" "
+                      "role=\"img\" data-arcs=\"%d\" aria-label=\"the "
+                      "ring: each node's token ranges in its colour; the "
+                      "table below lists them\">", nArc);
+  for(r = 0; r < pR->nRow; r++){
+    const char *z = cell(pR, r, 6);
+    long long a, b;
+    while( z && (z = strchr(z, '(')) != 0 ){
+      if( sscanf(z, "(%lld, %lld]", &a, &b) == 2 ){
+        /* Angles clockwise from the top, radians. */
+        double t0 = ((double)a + rSpace / 2) / rSpace * 2 * M_PI;
+        double t1 = ((double)b + rSpace / 2) / rSpace * 2 * M_PI;
+        sqlite3_str_appendf(pOut, "<path class=\"arc node%d\" d=\"M %.2f "
+                            "%.2f A %.0f %.0f 0 %d 1 %.2f %.2f\"/>",
+                            r % RING_COLOURS, rRadius * sin(t0),
+                            -rRadius * cos(t0), rRadius, rRadius,
+                            t1 - t0 > M_PI ? 1 : 0, rRadius * sin(t1),
+                            -rRadius * cos(t1));
+      }
+      z++;
+    }
+  }
+  sqlite3_str_appendall(pOut, "</svg>");
+}
+
 static void regionsSection(const Report *p, const ReportDesign *pD,
                            sqlite3_str *pOut){
   const ReportRows *pR = &pD->regions;
@@ -493,27 +541,34 @@ static void regionsSection(const Report *p, const ReportDesign *pD,
   pR = &pD->ring;
   sqlite3_str_appendall(pOut, "<h3>The Cassandra ring</h3><p class=\"src\">");
   wcHtmlText(pOut, pR->zSql);
-  sqlite3_str_appendall(pOut, "</p><table class=\"ring\"><tr><th class=\"n\">"
+  sqlite3_str_appendall(pOut, "</p>");
+  ringPicture(pR, pOut);
+  sqlite3_str_appendall(pOut, "<table class=\"ring\"><tr><th class=\"n\">"
                         "node</th><th class=\"n\">owns</th><th class=\"n\">"
                         "partitions</th><th class=\"n\">rows</th><th>load"
-                        "</th><th class=\"n\">skew</th></tr>");
+                        "</th><th class=\"n\">skew</th><th>token ranges</th>"
+                        "</tr>");
   rRows = 0.0;
   for(r = 0; r < pR->nRow; r++){
     if( cellDouble(pR, r, 3) > rRows ) rRows = cellDouble(pR, r, 3);
   }
   for(r = 0; r < pR->nRow; r++){
     sqlite3_str_appendf(pOut, "<tr data-node=\"%s\" data-rows=\"%s\" "
-                        "data-partitions=\"%s\"><td class=\"n\">%s</td><td "
+                        "data-partitions=\"%s\"><td class=\"n node%d\">%s"
+                        "</td><td "
                         "class=\"n\">%.1f%%</td><td class=\"n\">%s</td><td "
                         "class=\"n\">%s</td><td><svg width=\"120\" "
                         "height=\"8\" aria-hidden=\"true\"><rect class=\"bar\" "
                         "x=\"0\" y=\"0\" width=\"%.1f\" height=\"8\"/></svg>"
-                        "</td><td class=\"n\">%.2f</td></tr>",
+                        "</td><td class=\"n\">%.2f</td>",
                         cell(pR, r, 0), cell(pR, r, 3), cell(pR, r, 2),
-                        cell(pR, r, 0), 100.0 * cellDouble(pR, r, 1),
+                        r % RING_COLOURS, cell(pR, r, 0),
+                        100.0 * cellDouble(pR, r, 1),
                         cell(pR, r, 2), cell(pR, r, 3),
                         rRows > 0.0 ? 120.0 * cellDouble(pR, r, 3) / rRows
                                     : 0.0, cellDouble(pR, r, 5));
+    wcHtmlWrap(pOut, "<td><details><summary>ranges</summary><code>",
+               cell(pR, r, 6), "</code></details></td></tr>");
   }
   sqlite3_str_appendall(pOut, "</table>");
 }

@@ -193,6 +193,12 @@ def check_cassandra_and_versions(db, tmp):
     got = [(int(a["data-node"]), int(a["data-rows"]), int(a["data-partitions"]))
            for a in page.attrs("regions", "likes", "data-node")]
     expect("likes", got == want, "ring %r, widecol_ring %r" % (got, want))
+    arcs = page.attrs("regions", "likes", "data-arcs")
+    ranges = sum(r[0].count("(") for r in db.execute(
+        "SELECT ranges FROM widecol_ring('SELECT customer FROM \"main\".\"likes\" "
+        "ORDER BY ts', 4)"))
+    expect("likes", arcs and int(arcs[0]["data-arcs"]) == ranges,
+           "the ring draws %r arcs, widecol_ring lists %d ranges" % (arcs, ranges))
     parts = page.attrs("sizes", "likes", "data-partition-count")
     n = db.execute("SELECT count(DISTINCT customer) FROM likes").fetchone()[0]
     expect("likes", parts and int(parts[0]["data-partition-count"]) == n,
