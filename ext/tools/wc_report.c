@@ -183,7 +183,7 @@ static void readKeys(Report *p, ReportDesign *pD){
   sqlite3_stmt *pStmt;
   WcProgress prog;
   int64_t nAlloc = 0, nAllocBytes = 0;
-  int i, rc;
+  int i, rc = SQLITE_DONE;
   sqlite3_str_appendall(pStr, "SELECT rowkey");
   for(i = 0; i < pS->nCol; i++){
     sqlite3_str_appendall(pStr, ", ");
@@ -226,7 +226,7 @@ static void readSample(Report *p, ReportDesign *pD){
   const WcSchema *pS = pD->pS;
   sqlite3_str *pStr = sqlite3_str_new(0);
   sqlite3_stmt *pStmt;
-  int i, rc;
+  int i, rc = SQLITE_DONE;
   sqlite3_str_appendall(pStr, "SELECT quote(rowkey)");
   for(i = 0; i < pS->nCol; i++){
     sqlite3_str_appendall(pStr, ", quote(");
@@ -421,7 +421,7 @@ static void readWrites(Report *p, ReportDesign *pD){
   sqlite3_stmt *pStmt;
   int *aBucket = 0;
   int64_t *aTime = 0, nAlloc = 0, nWrite = 0, i, iMin = 0, iMax = 0;
-  int rc;
+  int rc = SQLITE_DONE;
   WcProgress prog;
   if( pD->zOrder == 0 ){
     pD->nColumn = 1;
@@ -539,7 +539,7 @@ static void readWrites(Report *p, ReportDesign *pD){
 static void toolRows(Report *p, ReportDesign *pD, ReportRows *pR,
                      char *zCall, char *zQuery){
   sqlite3_stmt *pStmt;
-  int nAlloc = 0, i, rc;
+  int nAlloc = 0, i, rc = SQLITE_DONE;
   pR->zSql = zCall;
   if( zCall == 0 ){
     sqlite3_free(zQuery);
