@@ -193,6 +193,7 @@ DOC_SRC_LINK = -e 's@\[`\($(SRC_ONLY)\)`\](\(\.\./\)*\1)@`\1` (in the source tar
 install: all
 	$(INSTALL) -d $(DESTDIR)$(libdir) $(DESTDIR)$(includedir) \
 	  $(DESTDIR)$(pkgconfigdir) $(DESTDIR)$(docdir)/docs \
+	  $(DESTDIR)$(docdir)/docs/report \
 	  $(DESTDIR)$(docdir)/sql/bigtable $(DESTDIR)$(docdir)/sql/hbase \
 	  $(DESTDIR)$(docdir)/examples \
 	  $(DESTDIR)$(docdir)/python
@@ -207,6 +208,7 @@ install: all
 	  sed $(DOC_SRC_LINK) $$f > $(DESTDIR)$(docdir)/$$f || exit 1; \
 	done
 	$(INSTALL) -m 644 docs/*.svg $(DESTDIR)$(docdir)/docs
+	$(INSTALL) -m 644 docs/report/*.png $(DESTDIR)$(docdir)/docs/report
 	$(INSTALL) -m 644 examples/embed.c $(DESTDIR)$(docdir)/examples
 	for f in sql/*.sql sql/bigtable/*.sql sql/hbase/*.sql; do \
 	  sed -e 's|^\.load \./widecol$$|.load $(libdir)/widecol|' \
