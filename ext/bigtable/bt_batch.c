@@ -833,6 +833,19 @@ static int conditionalOutcome(BtTable *pT, const char *zRes, BtOp *pOp,
     int eOut;
     btConnRetryNow(pT->pConn);
     eOut = settleUnknown(pT, zRes, pOp, opDeletesRow(pOp));
+    if( eOut == BT_OUT_CONFLICT && pOp->eCond != BT_COND_ABSENT ){
+      /* No answer, and the row has changed since it was read: this write
+      ** applied and then another client's, or another client's alone;
+      ** a row's next write replaces it whole, so nothing read tells which.
+      ** Not a conflict, then: a write that may have been applied. */
+      if( *pzWhy == 0 ){
+        *pzWhy = sqlite3_mprintf("no answer came, and the row has changed "
+                                 "since: this write may have been applied "
+                                 "and then another client's");
+        *pCodeWhy = code;
+      }
+      return BT_OUT_FAILED;
+    }
     if( eOut != BT_OUT_FAILED ) return eOut;
   }
   if( *pzWhy == 0 ){
