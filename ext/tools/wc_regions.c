@@ -457,10 +457,6 @@ WcRegionSim *wcRegionSimNew(sqlite3_int64 nMaxRows){
   return p;
 }
 
-int wcRegionSimAdd(WcRegionSim *p, const void *a, int n, int bBlob){
-  return simAdd(&p->sim, a, n, bBlob, 0);
-}
-
 int wcRegionSimSorted(WcRegionSim *p, const unsigned char *aBytes,
                       const int64_t *aiKey, int nKey){
   int i;

@@ -35,14 +35,12 @@ typedef struct WcRegionSim WcRegionSim;
 /* A replay in which a region splits at nMaxRows rows (HBase's middle
 ** key), as widecol_regions(query, max_rows).  NULL on OOM. */
 WcRegionSim *wcRegionSimNew(sqlite3_int64 nMaxRows);
-/* The next write's key, a[0..n): bBlob for a BLOB, else text.  SQLITE_OK
-** or SQLITE_NOMEM. */
-int wcRegionSimAdd(WcRegionSim *p, const void *a, int n, int bBlob);
-/* Instead of keys, ranks: the distinct keys in byte order are
+/* The keys, as ranks: the distinct keys in byte order are
 ** aBytes[aiKey[i] .. aiKey[i + 1]) for i in [0, nKey), BLOBs, kept by the
 ** caller until wcRegionSimFree; then each write is given by its key's
-** rank, in write order, with wcRegionSimAddRank().  Saves sorting keys
-** the caller has sorted.  SQLITE_OK or SQLITE_NOMEM. */
+** rank, in write order, with wcRegionSimAddRank(): the caller has the
+** keys sorted already, so the replay does not sort them again.  SQLITE_OK
+** or SQLITE_NOMEM. */
 int wcRegionSimSorted(WcRegionSim *p, const unsigned char *aBytes,
                       const int64_t *aiKey, int nKey);
 int wcRegionSimAddRank(WcRegionSim *p, int iRank);

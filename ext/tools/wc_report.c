@@ -23,6 +23,7 @@
 #include "tools/wc_report.h"
 #include "tools/wc_tools.h"
 #include "tools/wc_regions.h"
+#include "tools/wc_html.h"
 #include "tools/wc_lint.h"
 #include "util/wc_progress.h"
 #include "store/wc_store.h"
@@ -593,10 +594,7 @@ struct RegionsOut {
 
 static char *hexOf(const void *a, sqlite3_int64 n){
   sqlite3_str *pStr = sqlite3_str_new(0);
-  sqlite3_int64 i;
-  for(i = 0; i < n; i++){
-    sqlite3_str_appendf(pStr, "%02X", ((const unsigned char*)a)[i]);
-  }
+  wcHtmlHex(pStr, (const unsigned char*)a, n);
   return sqlite3_str_finish(pStr);
 }
 
