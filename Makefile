@@ -59,39 +59,36 @@ LAYERS   = util key store vtab tools
 EXT_SRC  = ext/widecol.c $(foreach d,$(LAYERS),$(wildcard ext/$(d)/*.c))
 EXT_HDR  = ext/widecol.h $(foreach d,$(LAYERS),$(wildcard ext/$(d)/*.h))
 
-# The remote stores, each a library of its own that links util/ and
-# nothing else of the core (store/'s interface is headers): the cell store
-# of ext/bigtable/ (messages generated from our own bt_wire.proto, with
-# protobuf-c) under one transport.  widecol_bigtable.so: its gRPC
-# transport (bt_rpc.c); widecol_hbase.so: HBase's Thrift2 (ext/hbase/).
-CELL_SRC  = $(filter-out ext/bigtable/bt_rpc.c ext/bigtable/widecol_bigtable.c,\
-              $(wildcard ext/bigtable/*.c)) $(wildcard ext/util/*.c)
-BT_SRC    = $(CELL_SRC) ext/bigtable/bt_rpc.c ext/bigtable/widecol_bigtable.c
-HB_SRC    = $(CELL_SRC) $(wildcard ext/hbase/*.c)
-# widecol_cassandra.so: its CQL client and table module (ext/cassandra/)
-# over util/ and key/: a CQL table's typed columns are made from row keys
-# and row keys from them with the core's own codec.  It needs nothing
-# more than widecol.so does.
-CQ_SRC    = $(wildcard ext/cassandra/*.c) $(wildcard ext/util/*.c) \
-            $(wildcard ext/key/*.c)
+# The store wing (ext/stores/, docs/architecture.md): each store a library
+# of its own, which links util/ and the wing's shared pieces and nothing
+# else of the core (store/'s side of the contract is a header): the
+# contract read once (stores/contract/), an arena and sockets
+# (stores/common/), the engine-neutral cell store (stores/cells/) under a
+# transport.
+#   widecol_bigtable.so  the cell store over Bigtable's gRPC transport
+#                        (messages generated from our own bt_wire.proto,
+#                        with protobuf-c)
+#   widecol_hbase.so     the cell store over HBase's Thrift2 gateway
+#   widecol_cassandra.so rows as CQL tables; it uses key/'s codec too, a
+#                        CQL table's typed columns made from row keys
+# HBase's and Cassandra's need nothing more than widecol.so does.
+STORE_SRC = $(wildcard ext/util/*.c) $(wildcard ext/stores/common/*.c) \
+            $(wildcard ext/stores/contract/*.c)
+CELLS_SRC = $(STORE_SRC) $(wildcard ext/stores/cells/*.c)
+BT_SRC    = $(CELLS_SRC) $(wildcard ext/stores/bigtable/*.c)
+HB_SRC    = $(CELLS_SRC) $(wildcard ext/stores/hbase/*.c)
+CQ_SRC    = $(STORE_SRC) $(wildcard ext/key/*.c) \
+            $(wildcard ext/stores/cassandra/*.c)
 BT_CFLAGS = $(shell pkg-config --cflags grpc libprotobuf-c 2>/dev/null)
 BT_LIBS   = $(shell pkg-config --libs grpc libprotobuf-c 2>/dev/null)
-HB_CFLAGS = $(shell pkg-config --cflags libprotobuf-c 2>/dev/null)
-HB_LIBS   = $(shell pkg-config --libs libprotobuf-c 2>/dev/null)
-# Without protobuf-c and protoc-c, or gRPC's C core for Bigtable, `make`
-# builds what it can and says how to get the rest (make HAVE_BT= or
-# HAVE_HB= pretends so).
-HAVE_PBC := $(shell pkg-config --exists libprotobuf-c 2>/dev/null && \
+# Without gRPC's C core, protobuf-c and protoc-c, `make` builds the rest
+# and says how to get the Bigtable store (make HAVE_BT= pretends so).
+HAVE_BT  := $(shell pkg-config --exists grpc libprotobuf-c 2>/dev/null && \
               command -v protoc-c >/dev/null 2>&1 && echo 1)
-HAVE_BT  := $(if $(HAVE_PBC),$(shell pkg-config --exists grpc 2>/dev/null && echo 1))
-HAVE_HB  := $(HAVE_PBC)
 BT_SO     = $(if $(HAVE_BT),widecol_bigtable.so)
-HB_SO     = $(if $(HAVE_HB),widecol_hbase.so)
 BT_NEEDS  = it needs gRPC's C core, protobuf-c and protoc-c (apt-get \
             install libgrpc-dev libprotobuf-c-dev protobuf-c-compiler, \
             then make)
-HB_NEEDS  = it needs protobuf-c and protoc-c (apt-get install \
-            libprotobuf-c-dev protobuf-c-compiler, then make)
 TESTS    = $(sort $(wildcard tests/logic/*.test))
 
 # Sanitizer builds live in their own directory so they never mix with the
@@ -107,12 +104,9 @@ ASAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
         uninstall dist \
         distcheck
 
-all: widecol.so $(BT_SO) $(HB_SO) widecol_cassandra.so libwidecol.a
+all: widecol.so $(BT_SO) widecol_hbase.so widecol_cassandra.so libwidecol.a
 ifeq ($(HAVE_BT),)
-	@echo "widecol: built widecol.so and libwidecol.a; widecol_bigtable.so, the Bigtable store, was skipped: $(BT_NEEDS)"
-endif
-ifeq ($(HAVE_HB),)
-	@echo "widecol: widecol_hbase.so, the HBase store, was skipped: $(HB_NEEDS)"
+	@echo "widecol: built widecol.so, widecol_hbase.so, widecol_cassandra.so and libwidecol.a; widecol_bigtable.so, the Bigtable store, was skipped: $(BT_NEEDS)"
 endif
 
 # The version, read from its one place: the public header.
@@ -157,17 +151,16 @@ $(ASAN_DIR)/pic/%.o: ext/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ASAN_FLAGS) $(WARN) $(EXTFLAGS) $(DEPFLAGS) $(BT_INC) -c -o $@ $<
 
-# The stores' files see the generated messages (and gRPC's headers).
-build/pic/bigtable/%.o $(ASAN_DIR)/pic/bigtable/%.o: \
+# The Bigtable transport's files see the generated messages and gRPC's
+# headers.
+build/pic/stores/bigtable/%.o $(ASAN_DIR)/pic/stores/bigtable/%.o: \
   BT_INC = -Ibuild/bt $(BT_CFLAGS)
-build/pic/hbase/%.o $(ASAN_DIR)/pic/hbase/%.o: \
-  BT_INC = -Ibuild/bt $(HB_CFLAGS)
-$(filter build/pic/bigtable/% build/pic/hbase/% $(ASAN_DIR)/pic/bigtable/% \
-  $(ASAN_DIR)/pic/hbase/%,$(BT_OBJ) $(BT_ASAN_OBJ) $(HB_OBJ) $(HB_ASAN_OBJ)): \
-  | build/bt/bt_wire.pb-c.h
+$(filter build/pic/stores/bigtable/% $(ASAN_DIR)/pic/stores/bigtable/%,\
+  $(BT_OBJ) $(BT_ASAN_OBJ)): | build/bt/bt_wire.pb-c.h
 
--include $(wildcard build/pic/*.d build/pic/*/*.d build/lib/*.d \
-  build/lib/*/*.d $(ASAN_DIR)/pic/*.d $(ASAN_DIR)/pic/*/*.d)
+-include $(wildcard build/pic/*.d build/pic/*/*.d build/pic/*/*/*.d \
+  build/lib/*.d build/lib/*/*.d $(ASAN_DIR)/pic/*.d $(ASAN_DIR)/pic/*/*.d \
+  $(ASAN_DIR)/pic/*/*/*.d)
 
 libwidecol.a: $(LIB_OBJ)
 	rm -f $@
@@ -197,7 +190,7 @@ install: all
 	  $(DESTDIR)$(docdir)/sql/bigtable $(DESTDIR)$(docdir)/sql/hbase \
 	  $(DESTDIR)$(docdir)/examples \
 	  $(DESTDIR)$(docdir)/python
-	$(INSTALL) -m 755 widecol.so $(BT_SO) $(HB_SO) widecol_cassandra.so $(DESTDIR)$(libdir)
+	$(INSTALL) -m 755 widecol.so $(BT_SO) widecol_hbase.so widecol_cassandra.so $(DESTDIR)$(libdir)
 	$(INSTALL) -m 644 libwidecol.a $(DESTDIR)$(libdir)
 	$(INSTALL) -m 644 ext/widecol.h $(DESTDIR)$(includedir)
 	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@prefix@|$(prefix)|' \
@@ -244,29 +237,24 @@ distcheck: dist
 	  $(MAKE) -C "$$tmp/widecol-$(VERSION)" check && \
 	  echo "distcheck: widecol-$(VERSION).tar.gz builds and its make check passes unpacked"
 
-ifneq ($(HAVE_PBC),)
-build/bt/bt_wire.pb-c.c build/bt/bt_wire.pb-c.h: ext/bigtable/bt_wire.proto
+ifneq ($(HAVE_BT),)
+build/bt/bt_wire.pb-c.c build/bt/bt_wire.pb-c.h: ext/stores/bigtable/bt_wire.proto
 	@mkdir -p build/bt
-	protoc-c --c_out=build/bt -Iext/bigtable ext/bigtable/bt_wire.proto
+	protoc-c --c_out=build/bt -Iext/stores/bigtable ext/stores/bigtable/bt_wire.proto
 
-# Generated code: compiled without our warning flags.
+# Generated code: compiled without our warning flags, its symbols hidden
+# as ours are (the library exports its entry point alone).
 build/bt/bt_wire.pb-c.o: build/bt/bt_wire.pb-c.c build/bt/bt_wire.pb-c.h
-	$(CC) $(CFLAGS) -fPIC $(HB_CFLAGS) -c -o $@ build/bt/bt_wire.pb-c.c
+	$(CC) $(CFLAGS) $(EXTFLAGS) $(BT_CFLAGS) -c -o $@ build/bt/bt_wire.pb-c.c
 endif
 
-ifeq ($(HAVE_HB),)
-hbase widecol_hbase.so $(ASAN_DIR)/widecol_hbase.so:
-	@echo "widecol: widecol_hbase.so, the HBase store, cannot be built here: $(HB_NEEDS)"; exit 1
-else
 hbase: widecol_hbase.so
 
-widecol_hbase.so: $(HB_OBJ) build/bt/bt_wire.pb-c.o
-	$(CC) $(CFLAGS) -shared -o $@ $(HB_OBJ) build/bt/bt_wire.pb-c.o $(HB_LIBS)
+widecol_hbase.so: $(HB_OBJ)
+	$(CC) $(CFLAGS) -shared -o $@ $(HB_OBJ) $(LDLIBS)
 
-$(ASAN_DIR)/widecol_hbase.so: $(HB_ASAN_OBJ) build/bt/bt_wire.pb-c.o
-	$(CC) $(ASAN_FLAGS) -shared -o $@ $(HB_ASAN_OBJ) build/bt/bt_wire.pb-c.o \
-	  $(HB_LIBS)
-endif
+$(ASAN_DIR)/widecol_hbase.so: $(HB_ASAN_OBJ)
+	$(CC) $(ASAN_FLAGS) -shared -o $@ $(HB_ASAN_OBJ) $(LDLIBS)
 
 ifeq ($(HAVE_BT),)
 bigtable widecol_bigtable.so $(ASAN_DIR)/widecol_bigtable.so:
@@ -360,7 +348,7 @@ check-packaging: widecol.so $(BT_SO) libwidecol.a examples/embed
 # The HBase tests wait on HBase's JVM, the Bigtable tests on the emulator
 # and the Cassandra tests on Cassandra's JVM: the HBase tests run beside
 # the other two, their output after.
-check-stores: widecol.so $(BT_SO) $(HB_SO) widecol_cassandra.so build/slt
+check-stores: widecol.so $(BT_SO) widecol_hbase.so widecol_cassandra.so build/slt
 	@mkdir -p build && { sh tests/stores/hbase.sh > build/hbase-tests.log 2>&1; \
 	  echo $$? > build/hbase-tests.rc; } & \
 	  sh tests/stores/bigtable.sh; bt=$$?; sh tests/stores/cassandra.sh; cs=$$?; \
@@ -368,13 +356,10 @@ check-stores: widecol.so $(BT_SO) $(HB_SO) widecol_cassandra.so build/slt
 	  [ $$bt = 0 ] && [ $$cs = 0 ] && [ "$$(cat build/hbase-tests.rc)" = 0 ]
 	@sh tests/stores/load_check.sh
 
-check: widecol.so $(BT_SO) $(HB_SO) widecol_cassandra.so build/slt $(REPLAY)
+check: widecol.so $(BT_SO) widecol_hbase.so widecol_cassandra.so build/slt $(REPLAY)
 	@/usr/bin/python3 tests/layers.py --selftest
-	@/usr/bin/python3 tests/layers.py $(PIC_OBJ) \
-	  $(if $(HAVE_BT),$(filter build/pic/bigtable/%,$(BT_OBJ)))
-	@$(if $(HAVE_HB),/usr/bin/python3 tests/layers.py \
-	  $(filter build/pic/bigtable/% build/pic/hbase/%,$(HB_OBJ)),true)
-	@/usr/bin/python3 tests/layers.py $(CQ_OBJ)
+	@/usr/bin/python3 tests/layers.py $(sort $(PIC_OBJ) $(if $(HAVE_BT),$(BT_OBJ)) \
+	  $(HB_OBJ) $(CQ_OBJ))
 	@sh tests/logic/selftest.sh build/slt
 	@/usr/bin/python3 tests/harness/differential.py --extension ./widecol --cases $(DIFF_CASES)
 	@/usr/bin/python3 tests/harness/crash.py --extension ./widecol --iterations 4
@@ -408,7 +393,7 @@ BT_EMULATOR = $(shell command -v cbtemulator 2>/dev/null || dpkg -L \
 SAN_PRELOAD = $(shell $(CC) -print-file-name=libasan.so) \
               $(shell $(CC) -print-file-name=libubsan.so)
 
-asan: $(ASAN_DIR)/widecol.so $(BT_SO:%=$(ASAN_DIR)/%) $(HB_SO:%=$(ASAN_DIR)/%) \
+asan: $(ASAN_DIR)/widecol.so $(BT_SO:%=$(ASAN_DIR)/%) $(ASAN_DIR)/widecol_hbase.so \
       $(ASAN_DIR)/widecol_cassandra.so $(ASAN_DIR)/slt $(ASAN_REPLAY)
 	@sh tests/logic/selftest.sh $(ASAN_DIR)/slt
 	@ASAN_OPTIONS=detect_leaks=1 HB_SLT=$(ASAN_DIR)/slt HB_LIB=$(ASAN_DIR) \
@@ -492,7 +477,7 @@ bench-more: widecol.so
 	/usr/bin/python3 bench/advise.py --extension ./widecol
 
 # widecol on HBase against HBase's Java client (starts HBase itself).
-bench-hbase: widecol.so $(HB_SO)
+bench-hbase: widecol.so widecol_hbase.so
 	/usr/bin/python3 bench/hbase_scale.py --extension ./widecol --hbase ./widecol_hbase
 
 bench-cassandra: widecol.so widecol_cassandra.so

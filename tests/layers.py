@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The layers of ext/ hold: no file-level call cycle, calls and includes
-point down only (make test runs this; docs/testing.md says how it works).
+point down only, no symbol is defined twice (make test runs this;
+docs/testing.md says how it works).
 
     tests/layers.py --src ext OBJECT...
     tests/layers.py --selftest
@@ -12,20 +13,23 @@ a comment or a string says.  From those edges it finds
 
   - cycles: strongly connected groups of files (Tarjan), each printed with
     the symbol behind every edge in it;
-  - calls up: a file calling a file of a higher layer.  The layers, lowest
-    first: util, key, store, vtab, tools, then ext/widecol.c (the entry
-    point).  A store library (ext/bigtable/, ext/hbase/, ext/cassandra/)
-    may call util/, the library whose cell store it shares (STORE_BASES)
-    and the core layers STORE_CORE_LAYERS gives it.
+  - calls up: a file calling a file of a higher layer.  The core's layers,
+    lowest first: util, key, store, vtab, tools, then ext/widecol.c (the
+    entry point).  The store wing (ext/stores/) is apart: its shared
+    pieces (stores/common, stores/contract, stores/cells) and the stores
+    (stores/bigtable, stores/hbase, stores/cassandra) may call what
+    WING_CALLS gives each, the core never calls into the wing, and no
+    store calls or includes another store;
+  - a global symbol defined by two files (each store's library links its
+    own transport, named its own way: one definition of each name).
 
 Includes are read from the sources: `#include "<folder>/<file>.h"` must
-name a folder at or below the file's own; a store library may include
-util/ and the store's remote protocol header (store/wc_remote.h); the
-public header widecol.h is for everyone.
+name a folder the file may call (the core: its own layer or below; the
+wing: as for calls, and the core's side of the store contract,
+store/wc_contract.h); the public header widecol.h is for everyone.
 
---selftest builds a small tree with a cycle, a call up, an include up and
-a store library calling the core, and checks that each is reported (so
-that the check is known to be able to fail).
+--selftest builds a small tree with each fault, and checks that each is
+reported (so that the check is known to be able to fail).
 """
 import argparse
 import collections
@@ -36,23 +40,36 @@ import sys
 import tempfile
 
 LAYERS = ["util", "key", "store", "vtab", "tools", ""]   # "" is ext/ itself
-STORE_LIBRARIES = {"bigtable", "hbase", "cassandra"}
-# The core's layers a store library may call besides util/: the Cassandra
-# store keeps a row as typed CQL columns, made from its row key and back
-# with key/'s codec (and key/ calls util/ alone).
-STORE_CORE_LAYERS = {"cassandra": {"key"}}
-# A store library built on another's cell store (widecol_hbase.so links
-# ext/bigtable/'s upper layers over ext/hbase/'s transport): the two
-# folders call and include each other as one library's files do, still
-# without a file-level cycle.
-STORE_BASES = {"hbase": {"bigtable"}, "bigtable": {"hbase"}}
-STORE_LIBRARY_HEADERS = {"store/wc_remote.h"}
+# What each folder of the store wing may call and include besides itself.
+# The Cassandra store keeps a row as typed CQL columns, made from its row
+# key and back with key/'s codec (and key/ calls util/ alone).
+WING_CALLS = {
+    "stores/common": {"util"},
+    "stores/contract": {"util"},
+    "stores/cells": {"util", "stores/common", "stores/contract"},
+    "stores/bigtable": {"util", "stores/common", "stores/contract",
+                        "stores/cells"},
+    "stores/hbase": {"util", "stores/common", "stores/contract",
+                     "stores/cells"},
+    "stores/cassandra": {"util", "stores/common", "stores/contract", "key"},
+}
+# The wing's shared pieces; every other folder of it is a store.
+WING_SHARED = {"stores/common", "stores/contract", "stores/cells"}
+WING_HEADERS = {"store/wc_contract.h"}
 PUBLIC_HEADERS = {"widecol.h"}
 
 
 def folder(name):
-    """The folder of 'vtab/wc_plan' or 'widecol' ('' for ext/ itself)."""
-    return name.split("/")[0] if "/" in name else ""
+    """The folder of 'vtab/wc_plan', 'stores/cells/cs_read' or 'widecol'
+    ('' for ext/ itself)."""
+    parts = name.split("/")
+    if parts[0] == "stores" and len(parts) > 2:
+        return "/".join(parts[:2])
+    return parts[0] if len(parts) > 1 else ""
+
+
+def in_wing(f):
+    return f == "stores" or f.startswith("stores/")
 
 
 def rank(name):
@@ -132,24 +149,41 @@ def cycles(nodes, edges):
     return groups
 
 
+def wing_problem(fa, fb):
+    """Why folder fa may not call or include folder fb, or None."""
+    if in_wing(fa):
+        if fb == fa or fb in WING_CALLS.get(fa, ()):
+            return None
+        if in_wing(fb) and fb not in WING_SHARED and fa not in WING_SHARED:
+            return "a store never reaches another store"
+        return "%s may reach %s alone" % (
+            fa, ", ".join(sorted(WING_CALLS.get(fa, ())) or ["itself"]))
+    if in_wing(fb):
+        return "the core never reaches the store wing, it meets it in SQL"
+    return None
+
+
 def call_problems(edges):
     problems = []
     for (a, b), sym in sorted(edges.items()):
         fa, fb = folder(a), folder(b)
-        if fa in STORE_LIBRARIES:
-            if fb != fa and fb != "util" and fb not in STORE_BASES.get(fa, ()) \
-               and fb not in STORE_CORE_LAYERS.get(fa, ()):
-                problems.append("%s calls %s (%s): a store library calls "
-                                "util/ alone%s" % (a, b, sym, "".join(
-                                    ", and %s/" % l for l in
-                                    sorted(STORE_CORE_LAYERS.get(fa, ())))))
-        elif fb in STORE_LIBRARIES:
-            problems.append("%s calls %s (%s): the core never calls a store "
-                            "library, it reaches it through SQL" % (a, b, sym))
+        why = wing_problem(fa, fb)
+        if why:
+            problems.append("%s calls %s (%s): %s" % (a, b, sym, why))
         elif rank(a) is not None and rank(b) is not None and rank(b) > rank(a):
             problems.append("%s calls %s (%s): a call up, from %s to %s"
                             % (a, b, sym, fa or "ext", fb or "ext"))
     return problems
+
+
+def twin_problems(defined):
+    """Symbols two files define."""
+    owners = collections.defaultdict(list)
+    for name, syms in defined.items():
+        for sym in syms:
+            owners[sym].append(name)
+    return ["%s is defined twice, by %s" % (sym, " and ".join(sorted(names)))
+            for sym, names in sorted(owners.items()) if len(names) > 1]
 
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
@@ -170,22 +204,17 @@ def include_problems(src):
                 if header in PUBLIC_HEADERS or "/" not in header:
                     continue        # widecol.h; generated or system headers
                 fb = folder(header)
-                if fa in STORE_LIBRARIES:
-                    if fb != fa and fb != "util" \
-                       and fb not in STORE_BASES.get(fa, ()) \
-                       and fb not in STORE_CORE_LAYERS.get(fa, ()) \
-                       and header not in STORE_LIBRARY_HEADERS:
-                        problems.append("%s includes %s: a store library sees "
-                                        "util/ and %s alone" % (
-                                            name, header,
-                                            ", ".join(sorted(STORE_LIBRARY_HEADERS))))
-                elif fb in STORE_LIBRARIES:
-                    problems.append("%s includes %s: the core never sees a "
-                                    "store library's headers" % (name, header))
-                elif fb not in LAYERS:
+                if in_wing(fa) and header in WING_HEADERS:
+                    continue
+                why = wing_problem(fa, fb)
+                if why:
+                    problems.append("%s includes %s: %s" % (name, header,
+                                                            why))
+                elif fb not in LAYERS and not in_wing(fb):
                     problems.append("%s includes %s: no such layer" % (name,
                                                                       header))
-                elif fa in LAYERS and LAYERS.index(fb) > LAYERS.index(fa):
+                elif fa in LAYERS and fb in LAYERS \
+                        and LAYERS.index(fb) > LAYERS.index(fa):
                     problems.append("%s includes %s: an include up, from %s "
                                     "to %s" % (name, header, fa or "ext", fb))
     return problems
@@ -202,6 +231,7 @@ def check(src, objects, root):
                 lines.append("    %s -> %s (%s)" % (a, b, sym))
         failures.append("\n".join(lines))
     failures += call_problems(edges)
+    failures += twin_problems(defined)
     failures += include_problems(src)
     return failures, len(defined), len(edges)
 
@@ -214,15 +244,31 @@ def selftest():
         "vtab/v.c": 'int w(void);\nint v(void){ return w(); }\n',
         "vtab/w.c": 'int v(void);\nint w(void){ return v(); }\n',
         "key/k.c": "int k(void){ return 1; }\n",
-        "bigtable/b.c": '#include "key/k.h"\nint k(void);\nint b(void){ return k(); }\n',
         "key/k.h": "int k(void);\n",
+        "stores/bigtable/b.c": '#include "key/k.h"\n'
+                               '#include "stores/hbase/h.h"\n'
+                               'int k(void);\nint h(void);\n'
+                               'int b(void){ return k() + h(); }\n',
+        "stores/hbase/h.h": "int h(void);\n",
+        "stores/hbase/h.c": "int h(void){ return 2; }\n"
+                            "int twice(void){ return 3; }\n",
+        "stores/cells/c.c": "int c(void){ return 4; }\n"
+                            "int twice(void){ return 4; }\n",
+        "tools/t.c": 'int c(void);\nint t(void){ return c(); }\n',
     }
     expected = [
         "a call cycle among vtab/v, vtab/w",
         "util/u calls vtab/v (v): a call up",
         "util/u.c includes vtab/v.h: an include up",
-        "bigtable/b calls key/k (k): a store library calls util/ alone",
-        "bigtable/b.c includes key/k.h: a store library sees",
+        "stores/bigtable/b calls key/k (k): stores/bigtable may reach",
+        "stores/bigtable/b.c includes key/k.h: stores/bigtable may reach",
+        "stores/bigtable/b calls stores/hbase/h (h): a store never reaches "
+        "another store",
+        "stores/bigtable/b.c includes stores/hbase/h.h: a store never "
+        "reaches another store",
+        "tools/t calls stores/cells/c (c): the core never reaches the "
+        "store wing",
+        "twice is defined twice, by stores/cells/c and stores/hbase/h",
     ]
     with tempfile.TemporaryDirectory() as tmp:
         src, obj = os.path.join(tmp, "ext"), os.path.join(tmp, "obj")
@@ -247,7 +293,8 @@ def selftest():
               % (len(expected), "\n  ".join(expected), report))
         return 1
     print("layers selftest: the check reports a cycle, a call up, an include "
-          "up and a store library reaching past util/ (%d of %d)"
+          "up, a store reaching past what it may, a store reaching another, "
+          "the core reaching the wing and a symbol defined twice (%d of %d)"
           % (len(failures), len(expected)))
     return 0
 
@@ -267,7 +314,7 @@ def main():
         print("layers: FAILED\n" + "\n".join(failures))
         return 1
     print("layers: %d files, %d file-to-file calls: no cycle, every call and "
-          "include points down" % (nfile, nedge))
+          "include points down, no symbol defined twice" % (nfile, nedge))
     return 0
 
 

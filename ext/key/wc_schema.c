@@ -1014,7 +1014,8 @@ static void parseOption(Parse *p, const char *zArg, Given *pGiven){
 ** before anything is made.
 */
 
-/* True if z[0..n) is a Bigtable table id: [_a-zA-Z0-9][-_.a-zA-Z0-9]*. */
+/* True if z[0..n) is a column family's name or an index table's suffix
+** both engines take: [_a-zA-Z0-9][-_.a-zA-Z0-9]*. */
 static int isTableId(const char *z, int n){
   int i;
   if( n < 1 || z[0] == '-' || z[0] == '.' ) return 0;
@@ -1028,94 +1029,22 @@ static int isTableId(const char *z, int n){
   return 1;
 }
 
-static int isBigtableName(const char *z){
-  const char *zP = "projects/", *zI = "/instances/", *zT = "/tables/";
-  const char *zA, *zB, *zC;
-  if( strncmp(z, zP, strlen(zP)) != 0 ) return 0;
-  zA = z + strlen(zP);
-  zB = strstr(zA, zI);
-  if( zB == 0 || zB == zA || memchr(zA, '/', (size_t)(zB - zA)) ) return 0;
-  zB += strlen(zI);
-  zC = strstr(zB, zT);
-  if( zC == 0 || zC == zB || memchr(zB, '/', (size_t)(zC - zB)) ) return 0;
-  zC += strlen(zT);
-  return (int)strlen(zC) <= 50 && isTableId(zC, (int)strlen(zC));
-}
-
-/* An HBase table name: [namespace:]table, each part of letters, digits,
-** _ - and . (not first), as HBase's TableName takes them. */
-static int isHBaseName(const char *z){
-  const char *zColon = strchr(z, ':');
-  if( zColon == 0 ) return isTableId(z, (int)strlen(z)) && strlen(z) <= 255;
-  return isTableId(z, (int)(zColon - z))
-      && isTableId(zColon + 1, (int)strlen(zColon + 1))
-      && strlen(zColon + 1) <= 255;
-}
-
-/* A Cassandra name, keyspace.table: each part of letters, digits and _,
-** a letter or digit first, at most 48 characters (Cassandra's limit). */
-static int isCqlId(const char *z, int n){
-  int i;
-  if( n < 1 || n > 48 || z[0] == '_' ) return 0;
-  for(i = 0; i < n; i++){
-    unsigned char c = (unsigned char)z[i];
-    if( !(isDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
-          || c == '_') ){
-      return 0;
-    }
-  }
-  return 1;
-}
-
-static int isCassandraName(const char *z){
-  const char *zDot = strchr(z, '.');
-  return zDot && isCqlId(z, (int)(zDot - z))
-      && isCqlId(zDot + 1, (int)strlen(zDot + 1));
-}
-
 static void checkCassandra(Parse *p);
 
-/* The remote kinds STORAGE names: the word, the engine, how a table is
-** named, where the table's own name starts in it, and what else the
-** engine asks of a design. */
-typedef struct RemoteKind RemoteKind;
-struct RemoteKind {
-  const char *zWord;
-  int eStore;
-  const char *zEngine;
-  const char *zForm;
-  int (*xValid)(const char*);
-  const char *zAfter;   /* The table's id follows this, if there */
-  int nMaxId;           /* Its longest id, for an INDEX's table */
-  void (*xCheck)(Parse*);   /* The design's own checks, or NULL */
-};
-static const RemoteKind aRemoteKind[] = {
-  { "BIGTABLE", WC_STORE_BIGTABLE, "Bigtable",
-    "'projects/<project>/instances/<instance>/tables/<table>', the table id "
-    "of letters, digits, _ - and . (not first), at most 50 characters",
-    isBigtableName, "/tables/", 50, 0 },
-  { "HBASE", WC_STORE_HBASE, "HBase",
-    "'<table>' or '<namespace>:<table>', each of letters, digits, _ - and . "
-    "(not first)", isHBaseName, ":", 255, 0 },
-  { "CASSANDRA", WC_STORE_CASSANDRA, "Cassandra",
-    "'<keyspace>.<table>', each of letters, digits and _ (not first), at "
-    "most 48 characters", isCassandraName, ".", 48, checkCassandra },
-};
+/* What else the engine of STORAGE kind eStore asks of a design, or 0. */
+static void (*kindCheck(int eStore))(Parse*){
+  return eStore == WC_STORE_CASSANDRA ? checkCassandra : 0;
+}
 
-static const RemoteKind *remoteKind(int eStore){
-  size_t i;
-  for(i = 0; i < sizeof(aRemoteKind) / sizeof(aRemoteKind[0]); i++){
-    if( aRemoteKind[i].eStore == eStore ) return &aRemoteKind[i];
-  }
-  return 0;
+/* "a" or "an", before an engine's name. */
+static const char *article(const WcKind *pKind){
+  return pKind->zEngine[0] == 'H' ? "an" : "a";
 }
 
 static void parseStorage(Parse *p, const char *zArg){
   WcSchema *pS = p->pSchema;
-  const RemoteKind *pKind = 0;
-  const char *zId;
+  const WcKind *pKind = 0;
   char zWhat[32];
-  size_t i;
   Lexer lex;
   lexInit(&lex, zArg);
   lexNext(&lex);
@@ -1123,9 +1052,7 @@ static void parseStorage(Parse *p, const char *zArg){
     parseError(p, "widecol %s: STORAGE is given twice", pS->zTable);
     return;
   }
-  for(i = 0; i < sizeof(aRemoteKind) / sizeof(aRemoteKind[0]); i++){
-    if( tokenIs(&lex.tk, aRemoteKind[i].zWord) ) pKind = &aRemoteKind[i];
-  }
+  if( lex.tk.eType == TK_ID ) pKind = wcKindByWord(lex.tk.z, lex.tk.n);
   if( pKind == 0 ){
     unexpected(p, &lex.tk, "STORAGE", "BIGTABLE '<projects/<project>/"
                "instances/<instance>/tables/<table>>', HBASE "
@@ -1146,16 +1073,14 @@ static void parseStorage(Parse *p, const char *zArg){
     parseError(p, "out of memory");
     return;
   }
-  if( !pKind->xValid(pS->zStorage) ){
-    parseError(p, "widecol %s: %s '%s' is not a%s %s table name; write %s",
-               pS->zTable, zWhat, pS->zStorage,
-               pKind->zEngine[0] == 'H' ? "n" : "", pKind->zEngine,
-               pKind->zForm);
+  if( !wcKindValidName(pKind->eStore, pS->zStorage) ){
+    parseError(p, "widecol %s: %s '%s' is not %s %s table name; write %s",
+               pS->zTable, zWhat, pS->zStorage, article(pKind),
+               pKind->zEngine, pKind->zForm);
     return;
   }
   pS->eStore = pKind->eStore;
-  zId = strstr(pS->zStorage, pKind->zAfter);
-  pS->zStorageTable = zId ? zId + strlen(pKind->zAfter) : pS->zStorage;
+  pS->zStorageTable = wcKindTableId(pKind, pS->zStorage);
   lexNext(&lex);
   if( tokenIs(&lex.tk, "EXTERNAL") ){
     pS->bExternal = 1;
@@ -1318,12 +1243,11 @@ static void checkExisting(Parse *p, int bCells){
     }
   }
   if( pS->bWritable && !bCells ){
-    const RemoteKind *pKind = remoteKind(pS->eStore);
     parseError(p, "widecol %s: EXISTING WRITABLE needs CELLS: a row of a "
                "table opened EXISTING is its cells, and %s keeps no row "
                "without one; name a column's cell in CELLS(column "
                "'family:qualifier' STRING, ...), or drop WRITABLE", pS->zTable,
-               pKind ? pKind->zEngine : "the store");
+               wcKind(pS->eStore)->zEngine);
     return;
   }
   for(i = 0; i < pS->nCol; i++){
@@ -1465,19 +1389,19 @@ static void checkCassandra(Parse *p){
 static void checkRemote(Parse *p){
   WcSchema *pS = p->pSchema;
   const char *zId = pS->zStorageTable;
-  const RemoteKind *pKind = remoteKind(pS->eStore);
+  const WcKind *pKind = wcKind(pS->eStore);
+  void (*xCheck)(Parse*) = kindCheck(pS->eStore);
   int i;
-  if( pKind->xCheck ){
-    pKind->xCheck(p);
+  if( xCheck ){
+    xCheck(p);
     if( p->zErr ) return;
   }
   for(i = 0; i < pS->nFamily; i++){
     const char *z = pS->aFamily[i].zName;
     if( !isTableId(z, (int)strlen(z)) || strlen(z) > 64 ){
-      parseError(p, "widecol %s: FAMILY %s cannot be a%s %s column family "
+      parseError(p, "widecol %s: FAMILY %s cannot be %s %s column family "
                  "(letters, digits, _ - ., at most 64 characters)",
-                 pS->zTable, z, pKind->zEngine[0] == 'H' ? "n" : "",
-                 pKind->zEngine);
+                 pS->zTable, z, article(pKind), pKind->zEngine);
       return;
     }
   }
@@ -2352,7 +2276,7 @@ WcSchema *wcSchemaParse(const char *zTable, int argc, const char *const *argv,
     }
   }
   if( !sParse.zErr ) checkExisting(&sParse, bCells);
-  if( !sParse.zErr && remoteKind(pS->eStore) ){
+  if( !sParse.zErr && pS->eStore != WC_STORE_LOCAL ){
     checkRemote(&sParse);
   }
   /* A design record goes with the tables widecol makes, not with a table

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "util/wc_api.h"
+#include "util/wc_kind.h"
 
 /* Column affinities, SQLite's rules applied to the declared type. */
 #define WC_AFF_BLOB    'A'
@@ -56,21 +57,12 @@
 #define WC_MAX_SALT_COL  8       /* columns one SALT may hash */
 #define WC_MAX_RANDOM    10000   /* RANDOM(n): the largest n (a full one
                                  ** is probed n times before it fails) */
-#define WC_MAX_KEY_BYTES 32767   /* HBase's row-key limit */
 
 typedef struct WcColumn WcColumn;
 typedef struct WcTransform WcTransform;
 typedef struct WcElement WcElement;
 typedef struct WcSchema WcSchema;
 
-/* The store kinds STORAGE names (WcSchema.eStore), in the order of the
-** store layer's table of kinds (store/wc_kinds.c). */
-#define WC_STORE_LOCAL    0   /* No STORAGE: SQLite's own tables */
-#define WC_STORE_BIGTABLE 1   /* STORAGE BIGTABLE 'projects/p/instances/i/
-                              ** tables/t' */
-#define WC_STORE_HBASE    2   /* STORAGE HBASE '[namespace:]table' */
-#define WC_STORE_CASSANDRA 3  /* STORAGE CASSANDRA 'keyspace.table' */
-#define WC_STORE_KINDS    4
 typedef struct WcIndex WcIndex;
 typedef struct WcFamily WcFamily;
 typedef struct WcSplit WcSplit;

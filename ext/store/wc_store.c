@@ -29,7 +29,7 @@
 #include "util/wc_error.h"
 #include "key/wc_splits.h"
 #include "key/rk_bytes.h"
-#include "store/wc_remote.h"
+#include "store/wc_contract.h"
 #include "util/wc_ask.h"
 
 #include <string.h>
@@ -62,7 +62,7 @@ int wcStoreInit(WcStore *p, sqlite3 *db, const char *zDb, const char *zName,
 /* True if p's store is a module of another library that the connection
 ** has not loaded (asked of SQLite, not read from an error's text). */
 static int storeModuleMissing(WcStore *p){
-  const char *zModule = p->pCaps->zModule;
+  const char *zModule = p->pCaps->pKind->zModule;
   return zModule && !wcAskRow(p->db, "SELECT 1 FROM pragma_module_list "
                               "WHERE name = ?1", zModule, 1);
 }
@@ -195,8 +195,8 @@ static int createInModule(WcStore *p, int iFamily, int iIndex){
   if( storeModuleMissing(p) ){
     return wcVtabError(p->pVtab, SQLITE_ERROR, "widecol %s: STORAGE %s needs "
         "the %s store: load %s too (.load ./%s, after %s)", p->zName,
-        pCaps->zKind, pCaps->zEngine, pCaps->zModule, pCaps->zModule,
-        pCaps->zBuild);
+        pCaps->pKind->zWord, pCaps->pKind->zEngine, pCaps->pKind->zModule, pCaps->pKind->zModule,
+        pCaps->pKind->zBuild);
   }
   pStr = sqlite3_str_new(p->db);
   sqlite3_str_appendall(pStr, "CREATE VIRTUAL TABLE ");
@@ -204,16 +204,16 @@ static int createInModule(WcStore *p, int iFamily, int iIndex){
   if( iIndex >= 0 ){
     /* An index's entries, verified against the row table's marker. */
     sqlite3_str_appendf(pStr, " USING %s('%q_idx_%q', ikey, rowkey _, "
-                        "ENTRIES OF %Q %d", pCaps->zModule, pS->zStorage,
+                        "ENTRIES OF %Q %d", pCaps->pKind->zModule, pS->zStorage,
                         pS->aIndex[iIndex].zName, pS->zStorage, iIndex);
   }else if( pS->bExisting ){
     /* A table made elsewhere: only its cells, nothing of widecol's. */
     sqlite3_str_appendf(pStr, " USING %s(%Q, rowkey, EXISTING%s",
-                        pCaps->zModule, pS->zStorage,
+                        pCaps->pKind->zModule, pS->zStorage,
                         pS->bWritable ? ", WRITABLE" : "");
   }else{
     sqlite3_str_appendf(pStr, " USING %s(%Q, rowkey, STAMPS %d",
-                        pCaps->zModule, pS->zStorage, pS->nIndex);
+                        pCaps->pKind->zModule, pS->zStorage, pS->nIndex);
   }
   /* For messages: its name less this suffix is the widecol table's (so
   ** after a RENAME too), and what its row key is made from. */
@@ -292,7 +292,7 @@ static int createOne(WcStore *p, int iFamily, int iIndex){
   const WcSchema *pS = p->pSchema;
   char *zSql;
   int i, rc;
-  if( p->pCaps->zModule ) return createInModule(p, iFamily, iIndex);
+  if( p->pCaps->pKind->zModule ) return createInModule(p, iFamily, iIndex);
   pStr = sqlite3_str_new(p->db);
   sqlite3_str_appendall(pStr, "CREATE TABLE ");
   wcStoreAppendTable(pStr, p, iFamily, iIndex);
@@ -371,8 +371,8 @@ static int checkOne(WcStore *p, int iFamily, int iIndex){
   if( rc != SQLITE_OK && bMissing ){
     rc = wcVtabError(p->pVtab, rc, "widecol %s: its rows are in %s (STORAGE "
         "%s %Q): load the %s store too (.load ./%s)", p->zName,
-        p->pCaps->zEngine, p->pCaps->zKind, pS->zStorage, p->pCaps->zEngine,
-        p->pCaps->zModule);
+        p->pCaps->pKind->zEngine, p->pCaps->pKind->zWord, pS->zStorage, p->pCaps->pKind->zEngine,
+        p->pCaps->pKind->zModule);
   }else if( rc != SQLITE_OK && rc != SQLITE_NOMEM ){
     rc = wcVtabError(p->pVtab, rc, "widecol %s: its table %s_%s%s is missing or "
         "lacks a column (%s)", p->zName, p->zName,
@@ -564,7 +564,7 @@ static void appendScan(sqlite3_str *pStr, const WcStore *p, int eStmt,
     appendRowSource(pStr, p, 0, colUsed);
   }
   if( eStmt == WC_STMT_SCAN_SET ){
-    /* The store reads the set in one request (wc_remote.h). */
+    /* The store reads the set in one request (wc_contract.h). */
     sqlite3_str_appendf(pStr, " WHERE %s MATCH ?1 ORDER BY %s", zKey, zKey);
   }else{
     sqlite3_str_appendf(pStr, " WHERE %s >= ?1", zKey);

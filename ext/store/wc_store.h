@@ -19,7 +19,7 @@
 #include "util/wc_api.h"
 #include "util/wc_stamp.h"
 #include "key/wc_schema.h"
-#include "store/wc_remote.h"
+#include "store/wc_contract.h"
 
 /* Statements.  Parameters: ?1 is the row key, ?(i + 2) column i, and
 ** ?(nCol + 2) an index key.  Those on a family or an index, and scans,
@@ -47,7 +47,7 @@
                                 ** store answers at once (an INSERT OR
                                 ** IGNORE or OR FAIL must know at its row) */
 #define WC_STMT_SCAN_SET     18 /* Bigtable: path iObj, ascending, over the
-                                ** set of ranges ?1 (wc_remote.h), at most
+                                ** set of ranges ?1 (wc_contract.h), at most
                                 ** ?3 rows */
 #define WC_STMT_UPDATE_NOW   19 /* Bigtable: UPDATE OR FAIL, answered at
                                 ** once (SQLITE_BUSY_SNAPSHOT: the row
@@ -78,12 +78,10 @@
 ** a store is described by this, never named. */
 typedef struct WcStoreCaps WcStoreCaps;
 struct WcStoreCaps {
-  const char *zKind;    /* What STORAGE names it: "BIGTABLE" (NULL: local) */
-  const char *zEngine;  /* The engine, for messages: "Bigtable" */
-  const char *zModule;  /* The virtual-table module its tables use (another
-                        ** library's), or NULL: SQLite's own tables */
-  const char *zBuild;   /* How to build that library: "make bigtable" */
-  const char *zDocs;    /* Where its guarantees are documented */
+  const WcKind *pKind;  /* The engine's facts (util/wc_kind.h): what
+                        ** STORAGE names it, its name, its library and
+                        ** module (zModule NULL: SQLite's own tables), its
+                        ** docs, its longest key and timestamp step */
   int bTransactional;   /* Multi-row transactions: a statement that fails
                         ** leaves nothing of what it wrote */
   int bStamps;          /* Rows carry stamps: updates and deletes are
@@ -102,8 +100,6 @@ struct WcStoreCaps {
   int bStoreMessages;   /* Its errors name the widecol table: passed on as
                         ** they are */
   int bNoEmptyKey;      /* Keeps no row under an empty key */
-  int nMaxKey;          /* The longest row key it keeps, or 0 */
-  int64_t iTimeStep;    /* Its timestamps' granularity, microseconds */
   /* What reading costs there, for the planner: */
   double rCallRows;     /* A call, in rows of a full scan (0: no calls) */
   int bRangeSets;       /* An ascending scan's ranges are read together,
@@ -127,13 +123,13 @@ struct WcStoreCaps {
                         ** rows are estimated, prefixes are probed only in
                         ** a table estimated at most this large */
   int bRpcCounters;     /* Counts its calls for widecol_stats()
-                        ** (WC_RPC_COUNTERS, wc_remote.h) */
+                        ** (WC_RPC_COUNTERS, wc_contract.h) */
 };
 
 #define WC_REVERSE_PARTITION 2
 
-/* The capabilities of store kind eStore (WC_STORE_*, wc_schema.h): the
-** table of kinds, store/wc_kinds.c. */
+/* The capabilities of store kind eStore (WC_STORE_*, util/wc_kind.h):
+** the table of kinds, store/wc_kinds.c. */
 const WcStoreCaps *wcStoreKind(int eStore);
 #define WC_UNCOUNTED_ROWS 1000000
 
@@ -200,7 +196,7 @@ void wcStoreClose(WcStore *p);
 ** SQLITE_OK, or the error of the read (message set). */
 int wcStoreRowCount(WcStore *p, int64_t *pnRow);
 /* Adds what a remote store's calls to one table behind the widecol table
-** cost into *pRpc (wc_remote.h): the row table (iFamily and iIndex -1),
+** cost into *pRpc (wc_contract.h): the row table (iFamily and iIndex -1),
 ** <name>_versions (iFamily WC_TABLE_VERSIONS) or index iIndex's table;
 ** with the row table's estimate if pRpc->bEstimate.  SQLITE_OK, or the
 ** store's error (message in the connection). */

@@ -371,13 +371,6 @@ static void checkVersionsOf(Check *p, sqlite3_stmt *pVer, sqlite3_stmt *pRow,
 }
 
 /* Compares two keys as bytes. */
-static int keyCompare(const unsigned char *a, int64_t nA,
-                      const unsigned char *b, int64_t nB){
-  int64_t n = nA < nB ? nA : nB;
-  int c = n > 0 ? memcmp(a, b, (size_t)n) : 0;
-  return c ? c : (nA < nB ? -1 : nA > nB);
-}
-
 /* One row (its key and values in pRow, from the rows' scan): its key, and
 ** the index keys it makes, recorded for the entries' merge. */
 static void checkRow(Check *p, sqlite3_stmt *pRow, WcValue *aVal,
@@ -448,12 +441,12 @@ static void checkRows(Check *p, WcValue *aVal, WcBuf *pBuf){
     step(p);
     /* Versions of keys before this one have no row. */
     while( bMore && p->rc == SQLITE_OK
-        && keyCompare(sqlite3_column_blob(pVer, 0),
+        && wcBytesCompare(sqlite3_column_blob(pVer, 0),
                       sqlite3_column_bytes(pVer, 0), aKey, nKey) < 0 ){
       checkVersionsOf(p, pVer, 0, aVal, pBuf, &bMore);
     }
     if( bMore && p->rc == SQLITE_OK
-     && keyCompare(sqlite3_column_blob(pVer, 0), sqlite3_column_bytes(pVer, 0),
+     && wcBytesCompare(sqlite3_column_blob(pVer, 0), sqlite3_column_bytes(pVer, 0),
                    aKey, nKey) == 0 ){
       checkVersionsOf(p, pVer, pRows, aVal, pBuf, &bMore);
     }
@@ -530,7 +523,7 @@ static void checkEntryRow(Check *p, int iIndex, sqlite3_stmt *pIdx,
   int r = expectedOf(p, iIndex, aKey, nKey, pBuf);
   char *zIKey, *zKey;
   if( p->rc != SQLITE_OK ) return;
-  if( r == 1 && keyCompare(pBuf->a, pBuf->n, aIKey, nIKey) == 0 ) return;
+  if( r == 1 && wcBytesCompare(pBuf->a, pBuf->n, aIKey, nIKey) == 0 ) return;
   zIKey = keyText(aIKey, nIKey);
   zKey = keyText(aKey, nKey);
   if( r == 0 ){
@@ -554,7 +547,7 @@ static void checkEntryValues(Check *p, int iIndex, sqlite3_stmt *pIdx,
   int64_t nKey = sqlite3_column_bytes(pExp, 1);
   char *zKey = keyText(aKey, nKey);
   int j, k = 2;
-  if( keyCompare(sqlite3_column_blob(pIdx, 1), sqlite3_column_bytes(pIdx, 1),
+  if( wcBytesCompare(sqlite3_column_blob(pIdx, 1), sqlite3_column_bytes(pIdx, 1),
                  aKey, nKey) != 0 ){
     char *zTo = keyText(sqlite3_column_blob(pIdx, 1),
                         sqlite3_column_bytes(pIdx, 1));
@@ -618,7 +611,7 @@ static void checkIndex(Check *p, int iIndex, WcBuf *pBuf){
   bExp = p->rc == SQLITE_OK && sqlite3_step(pExp) == SQLITE_ROW;
   while( p->rc == SQLITE_OK && (bIdx || bExp) ){
     int c = !bIdx ? 1 : !bExp ? -1
-          : keyCompare(sqlite3_column_blob(pIdx, 0),
+          : wcBytesCompare(sqlite3_column_blob(pIdx, 0),
                        sqlite3_column_bytes(pIdx, 0),
                        sqlite3_column_blob(pExp, 0),
                        sqlite3_column_bytes(pExp, 0));

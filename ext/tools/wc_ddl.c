@@ -25,6 +25,7 @@
 #include "util/wc_api.h"
 #include "vtab/wc_table.h"
 #include "tools/wc_tools.h"
+#include "key/wc_cql.h"
 #include "key/wc_splits.h"
 
 #include <string.h>
@@ -256,25 +257,6 @@ static void appendCqlName(sqlite3_str *pStr, const char *z){
   sqlite3_str_appendf(pStr, "\"%w\"", z);
 }
 
-/* The CQL type of a column of affinity cAff: the one rk_token() hashes
-** its values as. */
-static const char *cqlType(char cAff){
-  switch( cAff ){
-    case WC_AFF_INTEGER: return "bigint";
-    case WC_AFF_REAL:    return "double";
-    case WC_AFF_TEXT:    return "text";
-    case WC_AFF_NUMERIC: return "decimal";
-    default:             return "blob";
-  }
-}
-
-/* True if element iElem is a column of the leading TOKEN's partition key
-** (it then follows the TOKEN, as PRIMARY KEY writes it). */
-static int inPartition(const WcSchema *pS, int iElem){
-  return pS->aElem[iElem].eKind == WC_ELEM_COLUMN
-      && wcPartitionColumn(pS, pS->aElem[iElem].iCol);
-}
-
 /* Appends the column that holds RANDOM's number in CQL: "random", with
 ** as many underscores after it as make a name no column has. */
 static void appendRandomColumn(sqlite3_str *pStr, const WcSchema *pS){
@@ -292,15 +274,26 @@ static void appendRandomColumn(sqlite3_str *pStr, const WcSchema *pS){
   sqlite3_str_appendall(pStr, "\"");
 }
 
-/* CQL's CREATE TABLE for the row table: the partition key is the leading
-** TOKEN's columns (the PRIMARY KEY form), or else the first field, with
-** a comment on what Cassandra cannot do with it; the other fields are
-** clustering columns in key order, DESC as the key has them, and RANDOM's
-** number a last one, which the application fills. */
+/* Appends column iCol of the CQL table's key (key/wc_cql.h). */
+static void appendKeyColumn(sqlite3_str *pStr, const WcSchema *pS, int iCol){
+  if( iCol == WC_CQL_RANDOM ){
+    appendRandomColumn(pStr, pS);
+  }else{
+    wcAssert( iCol >= 0 && iCol < pS->nCol );
+    appendCqlName(pStr, pS->aCol[iCol].zName);
+  }
+}
+
+/* CQL's CREATE TABLE for the row table, its key pKey (key/wc_cql.h: the
+** partition key is the leading TOKEN's columns, the PRIMARY KEY form, or
+** else the first field, with a comment here on what Cassandra cannot do
+** with it; the other fields are clustering columns in key order, DESC as
+** the key has them, and RANDOM's number a last one, which the
+** application fills). */
 static void cqlCreate(sqlite3_str *pStr, const WcSchema *pS,
-                      const char *zName){
+                      const WcCqlKey *pKey, const char *zName){
   const WcElement *pFirst = &pS->aElem[0];
-  int i, iPart = -1, nClust = 0;
+  int i, iPart = -1, nClust;
   if( !pFirst->bToken ){
     for(i = 0; i < pS->nElem && pS->aElem[i].eKind != WC_ELEM_COLUMN; i++){
       sqlite3_str_appendf(pStr, "-- %s of the row key is left out: "
@@ -360,57 +353,28 @@ static void cqlCreate(sqlite3_str *pStr, const WcSchema *pS,
   for(i = 0; i < pS->nCol; i++){
     sqlite3_str_appendall(pStr, "  ");
     appendCqlName(pStr, pS->aCol[i].zName);
-    sqlite3_str_appendf(pStr, " %s,\n", cqlType(pS->aCol[i].cAff));
+    sqlite3_str_appendf(pStr, " %s,\n", wcCqlType(pS->aCol[i].cAff));
   }
   if( pS->nRandom ){
     sqlite3_str_appendall(pStr, "  ");
     appendRandomColumn(pStr, pS);
-    sqlite3_str_appendf(pStr, " %s,\n", cqlType(WC_AFF_INTEGER));
+    sqlite3_str_appendf(pStr, " %s,\n", wcCqlType(WC_AFF_INTEGER));
   }
   sqlite3_str_appendall(pStr, "  PRIMARY KEY ((");
-  if( pFirst->bToken ){
-    for(i = 0; i < pFirst->nSaltCol; i++){
-      if( i ) sqlite3_str_appendall(pStr, ", ");
-      appendCqlName(pStr, pS->aCol[pFirst->aiSaltCol[i]].zName);
-    }
-  }else if( iPart >= 0 ){
-    appendCqlName(pStr, pS->aCol[pS->aElem[iPart].iCol].zName);
+  for(i = 0; i < pKey->nCol; i++){
+    if( i == pKey->nPart ) sqlite3_str_appendall(pStr, ")");
+    if( i > 0 ) sqlite3_str_appendall(pStr, ", ");
+    appendKeyColumn(pStr, pS, pKey->aiCol[i]);
   }
-  sqlite3_str_appendall(pStr, ")");
-  for(i = 0; i < pS->nElem; i++){
-    if( pS->aElem[i].eKind != WC_ELEM_COLUMN || i == iPart
-     || inPartition(pS, i) ){
-      continue;
-    }
-    sqlite3_str_appendall(pStr, ", ");
-    appendCqlName(pStr, pS->aCol[pS->aElem[i].iCol].zName);
-    nClust++;
-  }
-  if( pS->nRandom ){
-    sqlite3_str_appendall(pStr, ", ");
-    appendRandomColumn(pStr, pS);
-  }
+  if( pKey->nPart == pKey->nCol ) sqlite3_str_appendall(pStr, ")");
   sqlite3_str_appendall(pStr, ")\n)");
-  nClust = 0;
-  for(i = 0; i < pS->nElem; i++){
-    const WcElement *pE = &pS->aElem[i];
-    int k, bDesc = 0;
-    if( pE->eKind != WC_ELEM_COLUMN || i == iPart || inPartition(pS, i) ){
-      continue;
-    }
-    for(k = 0; k < pE->nXform; k++){
-      bDesc |= pE->aXform[k].eOp == WC_XFORM_DESC;
-    }
-    sqlite3_str_appendall(pStr, nClust++ ? ", "
-                                         : " WITH CLUSTERING ORDER BY (");
-    appendCqlName(pStr, pS->aCol[pE->iCol].zName);
-    sqlite3_str_appendall(pStr, bDesc ? " DESC" : " ASC");
+  for(i = pKey->nPart; i < pKey->nCol; i++){
+    sqlite3_str_appendall(pStr, i > pKey->nPart
+                                ? ", " : " WITH CLUSTERING ORDER BY (");
+    appendKeyColumn(pStr, pS, pKey->aiCol[i]);
+    sqlite3_str_appendall(pStr, pKey->abDesc[i] ? " DESC" : " ASC");
   }
-  if( pS->nRandom ){
-    sqlite3_str_appendall(pStr, nClust++ ? ", " : " WITH CLUSTERING ORDER BY (");
-    appendRandomColumn(pStr, pS);
-    sqlite3_str_appendall(pStr, " ASC");
-  }
+  nClust = pKey->nCol - pKey->nPart;
   if( nClust > 0 ) sqlite3_str_appendall(pStr, ")");
   if( pS->nTtl > 0 && pS->nTtl <= CQL_MAX_TTL ){
     sqlite3_str_appendf(pStr, " %s default_time_to_live = %lld",
@@ -482,15 +446,21 @@ void wcDdlFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   pS = wcTableSchema(pTab);
   if( bCql ){
     /* Cassandra splits nothing by key: a partition's token places it. */
+    WcCqlKey key;
+    if( wcCqlKey(pS, -1, WC_CQL_ROW_FIELDS, &key) != SQLITE_OK ){
+      sqlite3_result_error_nomem(ctx);
+      return;
+    }
     pStr = sqlite3_str_new(0);
-    cqlCreate(pStr, pS, wcTableName(pTab));
+    cqlCreate(pStr, pS, &key, wcTableName(pTab));
+    wcCqlKeyFree(&key);
     resultStr(ctx, pStr);
     return;
   }
   /* For the engine the rows are in, the tables are named by STORAGE;
   ** elsewhere (an HBase table, a new Bigtable one) the table takes the
   ** widecol table's name. */
-  zKind = wcStoreCaps(wcTableStore(pTab))->zKind;
+  zKind = wcStoreCaps(wcTableStore(pTab))->pKind->zWord;
   zTable = zKind && sqlite3_stricmp(zKind, zFor) == 0 ? pS->zStorageTable
                                                      : wcTableName(pTab);
   pStr = sqlite3_str_new(0);

@@ -1471,7 +1471,7 @@ static void readRuns(Lint *p, sqlite3_int64 nRun){
 }
 
 /* Keeps, as the runs' first keys, up to WC_LINT_RUNS of the store's
-** sample keys, spread evenly over them (aSample: wc_remote.h's format);
+** sample keys, spread evenly over them (aSample: wc_contract.h's format);
 ** no last keys: a run is the nRun rows from its first. */
 static void sampleRuns(Lint *p, const unsigned char *aSample, int64_t nSample){
   const unsigned char *aKey;

@@ -1247,7 +1247,7 @@ static void designOpen(Report *p, ReportDesign *pD, const char *zName){
   }
   pD->pS = wcTableSchema(pD->pTab);
   pStore = wcTableStore(pD->pTab);
-  pD->zStore = wcStoreKind(pD->pS->eStore)->zEngine;
+  pD->zStore = wcStoreKind(pD->pS->eStore)->pKind->zEngine;
   pD->bCassandra = pD->pS->nElem > 0 && pD->pS->aElem[0].eKind == WC_ELEM_SALT
                 && pD->pS->aElem[0].bToken;
   pStmt = reportPrepare(p, pD, sqlite3_mprintf("SELECT sql FROM \"%w\"."

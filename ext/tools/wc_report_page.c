@@ -26,14 +26,6 @@
 #define HEAT_HEIGHT 400
 #define BAR_WIDTH   360
 
-/* HBase's longest row key (HConstants.MAX_ROW_LENGTH, Short.MAX_VALUE),
-** its largest cell by default (hbase.server.keyvalue.maxsize), and
-** Bigtable's longest row key and largest row. */
-#define LIMIT_HBASE_KEY   32767
-#define LIMIT_HBASE_CELL  (10 << 20)
-#define LIMIT_BT_KEY      4096
-#define LIMIT_BT_ROW      ((int64_t)256 << 20)
-
 static const char zStyle[] =
   "body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1b1b1b;"
   "background:#fff}h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;"
@@ -708,20 +700,33 @@ static int histBins(const Report *p, size_t iOffset, const int64_t *aLimit,
 
 static void sizesSection(const Report *p, const ReportDesign *pD,
                          sqlite3_str *pOut){
-  static const int64_t aKeyLimit[] = { LIMIT_BT_KEY, LIMIT_HBASE_KEY, 0 };
-  static const char *const azKeyLimit[] = {
-    "Bigtable: 4 KiB key", "HBase: 32,767-byte key"
-  };
-  static const int64_t aRowLimit[] = { LIMIT_HBASE_CELL, LIMIT_BT_ROW, 0 };
-  static const char *const azRowLimit[] = {
-    "HBase: a cell's 10 MiB (hbase.server.keyvalue.maxsize)",
-    "Bigtable: 256 MiB row"
-  };
+  /* The engines' limits (util/wc_kind.h): Bigtable's and HBase's longest
+  ** key, HBase's largest cell by default and Bigtable's largest row. */
+  const WcKind *pBt = wcKind(WC_STORE_BIGTABLE);
+  const WcKind *pHb = wcKind(WC_STORE_HBASE);
+  const int64_t aKeyLimit[] = { pBt->nMaxKey, pHb->nMaxKey, 0 };
+  const int64_t aRowLimit[] = { pHb->nMaxCell, pBt->nMaxRow, 0 };
+  char azKey[2][64], azRow[2][80];
+  const char *azKeyLimit[2], *azRowLimit[2];
   static const int64_t aPartLimit[] = { WC_LINT_PART_BYTES, 0 };
   static const char *const azPartLimit[] = {
     "Cassandra: 100 MB a partition (eBay, GeminiDB)"
   };
   static const int64_t aNone[] = { 0 };
+  int i;
+  for(i = 0; i < 2; i++){
+    const WcKind *pKey = i ? pHb : pBt;
+    sqlite3_snprintf(sizeof(azKey[i]), azKey[i], "%s: %,d-byte key",
+                     pKey->zEngine, pKey->nMaxKey);
+    azKeyLimit[i] = azKey[i];
+  }
+  sqlite3_snprintf(sizeof(azRow[0]), azRow[0], "%s: a cell's %lld MiB "
+                   "(hbase.server.keyvalue.maxsize)", pHb->zEngine,
+                   (long long)(pHb->nMaxCell >> 20));
+  sqlite3_snprintf(sizeof(azRow[1]), azRow[1], "%s: %lld MiB row",
+                   pBt->zEngine, (long long)(pBt->nMaxRow >> 20));
+  azRowLimit[0] = azRow[0];
+  azRowLimit[1] = azRow[1];
   int64_t nMax;
   int nBin;
   nBin = histBins(p, offsetof(ReportDesign, keyBytes), aKeyLimit, &nMax);

@@ -37,3 +37,14 @@ uint32_t wcBytesHash(const unsigned char *a, int64_t n){
   for(i = 0; i < n; i++) h = (h ^ a[i]) * 16777619u;
   return h;
 }
+
+int wcBytesCompare(const unsigned char *a, int64_t nA,
+                   const unsigned char *b, int64_t nB){
+  int64_t n = nA < nB ? nA : nB;
+  int c = n > 0 ? memcmp(a, b, (size_t)n) : 0;
+  return c ? c : (nA < nB ? -1 : nA > nB);
+}
+
+int wcBufCompare(const WcBuf *pA, const WcBuf *pB){
+  return wcBytesCompare(pA->a, pA->n, pB->a, pB->n);
+}

@@ -26,8 +26,13 @@ void wcBufFree(WcBuf *p);
 /* Empties p, keeping its buffer for reuse unless an allocation failed. */
 void wcBufClear(WcBuf *p);
 /* FNV-1a of bytes a[0..n): the hash of the key sets of a statement's
-** writes (wc_write.c, bt_batch.c). */
+** writes (vtab/wc_write.c, stores/cells/cs_batch.c). */
 uint32_t wcBytesHash(const unsigned char *a, int64_t n);
+/* Compares byte strings as row keys are ordered (bytewise, a prefix
+** first): < 0, 0 or > 0; and two WcBufs so. */
+int wcBytesCompare(const unsigned char *a, int64_t nA,
+                   const unsigned char *b, int64_t nB);
+int wcBufCompare(const WcBuf *pA, const WcBuf *pB);
 
 /* Inline: the key encoders append a few bytes at a time, per field. */
 static inline int wcBufReserve(WcBuf *p, int64_t n){  /* 1 if OOM */

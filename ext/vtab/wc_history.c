@@ -9,6 +9,7 @@
 */
 #include "vtab/wc_history.h"
 #include "key/wc_codec.h"
+#include "key/wc_cql.h"
 
 #include <string.h>
 
@@ -74,67 +75,28 @@ static int cqlOp(int op){
   return CQL_OTHER;
 }
 
-/* The columns of a CQL table's primary key, in order: the partition key
-** (a leading TOKEN's columns, else the key's first column field), then
-** the clustering columns (the key's other column fields and, for an
-** INDEX's table, the row key's fields it does not have), each once. */
-typedef struct CqlKey CqlKey;
-struct CqlKey {
-  int nPart;            /* aiCol[0..nPart) is the partition key */
-  int nCol;             /* aiCol[nPart..nCol) the clustering columns */
-  int *aiCol;
-};
-
-static void cqlKeyAdd(CqlKey *pK, int iCol){
-  int i;
-  for(i = 0; i < pK->nCol && pK->aiCol[i] != iCol; i++){}
-  if( i == pK->nCol ) pK->aiCol[pK->nCol++] = iCol;
-}
-
-static void cqlKeyFields(CqlKey *pK, const WcSchema *pKey){
-  int i;
-  for(i = 0; i < pKey->nElem; i++){
-    if( pKey->aElem[i].eKind == WC_ELEM_COLUMN ){
-      cqlKeyAdd(pK, pKey->aElem[i].iCol);
-      if( pK->nPart == 0 ) pK->nPart = 1;
-    }
-  }
-}
-
-/* Fills *pK for key pKey (of table pS, whose row key it is, or one of its
-** INDEXes'); aiCol has room for every column. */
-static void cqlKeyOf(CqlKey *pK, const WcSchema *pS, const WcSchema *pKey){
-  const WcElement *pTok = &pKey->aElem[0];
-  int i;
-  pK->nPart = pK->nCol = 0;
-  if( pKey->nElem > 0 && pTok->bToken ){
-    for(i = 0; i < pTok->nSaltCol; i++) cqlKeyAdd(pK, pTok->aiSaltCol[i]);
-    pK->nPart = pK->nCol;
-  }
-  cqlKeyFields(pK, pKey);
-  if( pKey != pS ) cqlKeyFields(pK, pS);
-}
-
 /* The rule a statement with restrictions aUse[] (CQL_* per column), with
-** an ORDER BY where bOrderBy, breaks on the CQL table of key pKey, or 0;
+** an ORDER BY where bOrderBy, breaks on the CQL table of design pS
+** (iIndex -1) or of its INDEX iIndex (key/wc_cql.h), or 0;
 ** from sqlite3_mprintf().  The rules are checked in the order Cassandra
 ** 5.0 checks them, so that the message quoted is the one it gives
 ** (tests/stores/cassandra_rules.py finds both by asking it). */
-static char *cqlRefusal(const WcSchema *pS, const WcSchema *pKey,
+static char *cqlRefusal(const WcSchema *pS, int iIndex,
                         const unsigned char *aUse, int bOrderBy){
   static const char zFilter[] = "Cannot execute this query as it might "
       "involve data filtering and thus may have unpredictable performance. "
       "If you want to execute this query despite the performance "
       "unpredictability, use ALLOW FILTERING";
-  CqlKey key;
+  WcCqlKey key;
   const char *zPrev = 0, *zMissing = 0, *zRanged = 0;
   char *zRule = 0;
   int i, nFixed = 0, nPartUsed = 0, bAny = 0;
   for(i = 0; i < pS->nCol; i++) bAny |= aUse[i] != 0;
   if( !bAny && !bOrderBy ) return 0;     /* a whole-table read: allowed */
-  key.aiCol = sqlite3_malloc64(sizeof(int) * ((sqlite3_uint64)pS->nCol + 1));
-  if( key.aiCol == 0 ) return 0;
-  cqlKeyOf(&key, pS, pKey);
+  if( wcCqlKey(pS, iIndex, WC_CQL_ROW_FIELDS, &key) != SQLITE_OK ) return 0;
+  /* RANDOM's number, last, is no column a statement restricts. */
+  while( key.nCol > key.nPart && key.aiCol[key.nCol - 1] < 0 ) key.nCol--;
+  for(i = 0; i < key.nCol; i++) wcAssert( key.aiCol[i] >= 0 );
   for(i = 0; i < key.nPart; i++){
     int iCol = key.aiCol[i];
     nPartUsed += aUse[iCol] != 0;
@@ -202,7 +164,7 @@ static char *cqlRefusal(const WcSchema *pS, const WcSchema *pKey,
     zRule = sqlite3_mprintf("does not fix the partition key with = or IN: "
                             "\"%s\"", zFilter);
   }
-  sqlite3_free(key.aiCol);
+  wcCqlKeyFree(&key);
   return zRule;
 }
 
@@ -224,9 +186,9 @@ static void cqlRecord(WcHistory *p, const WcSchema *pS,
       aUse[pC->iColumn] |= (unsigned char)cqlOp(pC->op);
     }
   }
-  zRule = cqlRefusal(pS, pS, aUse, pInfo->nOrderBy > 0);
+  zRule = cqlRefusal(pS, -1, aUse, pInfo->nOrderBy > 0);
   for(i = 0; zRule && i < pS->nIndex; i++){
-    char *zIndex = cqlRefusal(pS, pS->aIndex[i].pKey, aUse, pInfo->nOrderBy > 0);
+    char *zIndex = cqlRefusal(pS, i, aUse, pInfo->nOrderBy > 0);
     if( zIndex == 0 ){
       sqlite3_free(zRule);
       zRule = 0;

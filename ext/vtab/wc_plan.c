@@ -17,7 +17,7 @@
 ** of a row shares (the index holds the latest version only).
 */
 #include "vtab/wc_range.h"
-#include "store/wc_remote.h"
+#include "store/wc_contract.h"
 #include "key/rk_bytes.h"
 #include "util/wc_ask.h"
 
@@ -1367,6 +1367,25 @@ static int64_t codeInt(CodeReader *r, int64_t iMin, int64_t iMax){
   return r->bBad ? 0 : v;
 }
 
+/* The invariants a plan holds (wc_plan.h) over key pS of the path it
+** scans, as xBestIndex makes them: the skipped, fixed and ranged elements
+** in key order within the key; what only a skip scan does, only with one;
+** a lookup's one term. */
+static void planCheck(const WcSchema *pS, const WcPlan *pPlan){
+  int i;
+  (void)pS;
+  wcAssert( pPlan->nSkip + pPlan->nEqElem <= pS->nElem );
+  wcAssert( pPlan->iRangeElem < 0
+            || pPlan->iRangeElem == pPlan->nSkip + pPlan->nEqElem );
+  wcAssert( pPlan->nSkip > 0 || (!pPlan->bMerge && !pPlan->bAllPrefixes
+                                 && pPlan->nEnumMax == 0) );
+  wcAssert( !pPlan->bFind || pPlan->nTerm == 1 );
+  for(i = 0; i < pPlan->nTerm; i++){
+    wcAssert( pPlan->aTerm[i].eOp >= WC_TERM_EQ
+              && pPlan->aTerm[i].eOp <= WC_TERM_ASOF );
+  }
+}
+
 int wcPlanDecode(WcVtab *pTab, const char *idxStr, WcPlan *pPlan){
   CodeReader r;
   const WcSchema *pS;
@@ -1411,6 +1430,7 @@ int wcPlanDecode(WcVtab *pTab, const char *idxStr, WcPlan *pPlan){
                        "please report this with the statement",
                        pTab->store.zName);
   }
+  if( !pPlan->bFind ) planCheck(pS, pPlan);
   return SQLITE_OK;
 }
 

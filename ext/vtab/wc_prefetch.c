@@ -80,18 +80,11 @@ void wcPrefetchFree(WcPrefetch *p){
   sqlite3_free(p);
 }
 
-static int keyCompare(const unsigned char *a, int64_t nA,
-                      const unsigned char *b, int64_t nB){
-  int64_t n = nA < nB ? nA : nB;
-  int c = n > 0 ? memcmp(a, b, (size_t)n) : 0;
-  return c ? c : (nA < nB ? -1 : nA > nB);
-}
-
 /* True if the window read covers key aKey. */
 static int windowCovers(const WcPrefetch *p, const unsigned char *aKey,
                         int64_t nKey){
-  return p->bValid && keyCompare(aKey, nKey, p->lo.a, p->lo.n) >= 0
-      && (p->bToEnd || keyCompare(aKey, nKey, p->hi.a, p->hi.n) <= 0);
+  return p->bValid && wcBytesCompare(aKey, nKey, p->lo.a, p->lo.n) >= 0
+      && (p->bToEnd || wcBytesCompare(aKey, nKey, p->hi.a, p->hi.n) <= 0);
 }
 
 /* Room for nRow rows of nCol values. */
@@ -157,6 +150,8 @@ static int windowRead(WcPrefetch *p, WcStore *pStore, const unsigned char *aKey,
   while( rc == SQLITE_OK && (rc = sqlite3_step(pStmt)) == SQLITE_ROW ){
     WcBuf *pKey = &p->aKey[p->nRow];
     int i;
+    /* The statement asks for nWindow rows at most, in key order. */
+    wcAssert( p->nRow < p->nWindow && p->nRow < p->nRowAlloc );
     rc = SQLITE_OK;
     pKey->n = 0;
     wcBufAppend(pKey, sqlite3_column_blob(pStmt, nCol),
@@ -167,6 +162,8 @@ static int windowRead(WcPrefetch *p, WcStore *pStore, const unsigned char *aKey,
       *ppVal = sqlite3_value_dup(sqlite3_column_value(pStmt, i));
       if( *ppVal == 0 ) rc = SQLITE_NOMEM;
     }
+    wcAssert( p->nRow == 0 || rc != SQLITE_OK
+              || wcBufCompare(&p->aKey[p->nRow - 1], pKey) < 0 );
     p->nRow++;
   }
   if( rc == SQLITE_DONE ){
@@ -212,10 +209,11 @@ int wcPrefetchFind(WcPrefetch *p, WcStore *pStore, const unsigned char *aKey,
   }
   *pbKnown = 1;
   p->nAnswered++;
+  wcAssert( windowCovers(p, aKey, nKey) && p->nRow <= p->nRowAlloc );
   hi = p->nRow - 1;
   while( lo <= hi ){
     int mid = (lo + hi) / 2;
-    int c = keyCompare(p->aKey[mid].a, p->aKey[mid].n, aKey, nKey);
+    int c = wcBytesCompare(p->aKey[mid].a, p->aKey[mid].n, aKey, nKey);
     if( c == 0 ){
       *papRow = &p->apVal[mid * p->nCol];
       return SQLITE_OK;

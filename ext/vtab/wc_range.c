@@ -67,12 +67,6 @@ static int encodeFailed(Builder *b, int rc){
 /*
 ** Bytes.
 */
-static int cmpBuf(const WcBuf *pA, const WcBuf *pB){
-  int64_t n = pA->n < pB->n ? pA->n : pB->n;
-  int c = n > 0 ? memcmp(pA->a, pB->a, (size_t)n) : 0;
-  return c ? c : (pA->n < pB->n ? -1 : pA->n > pB->n);
-}
-
 static void bufCopy(WcBuf *pDest, const WcBuf *pSrc){
   pDest->n = 0;
   wcBufAppend(pDest, pSrc->a, pSrc->n);
@@ -431,12 +425,12 @@ static WcRange *newRange(Builder *b){
 
 /* Raises the range's lower bound to pLo if that is higher. */
 static void raiseLo(WcRange *pRange, const WcBuf *pLo){
-  if( cmpBuf(pLo, &pRange->lo) > 0 ) bufCopy(&pRange->lo, pLo);
+  if( wcBufCompare(pLo, &pRange->lo) > 0 ) bufCopy(&pRange->lo, pLo);
 }
 
 /* Lowers the range's upper bound to pHi if that is lower. */
 static void lowerHi(WcRange *pRange, const WcBuf *pHi){
-  if( !pRange->bHi || cmpBuf(pHi, &pRange->hi) < 0 ){
+  if( !pRange->bHi || wcBufCompare(pHi, &pRange->hi) < 0 ){
     bufCopy(&pRange->hi, pHi);
     pRange->bHi = 1;
   }
@@ -518,20 +512,13 @@ struct ValueBounds {
   WcBuf hi;
 };
 
-static int cmpBytes(const unsigned char *a, int64_t nA,
-                    const unsigned char *b, int64_t nB){
-  int64_t n = nA < nB ? nA : nB;
-  int c = n > 0 ? memcmp(a, b, (size_t)n) : 0;
-  return c ? c : (nA < nB ? -1 : nA > nB);
-}
-
 /* Narrows the bounds by value v (bytes, as the field compares them). */
 static void boundsNarrow(ValueBounds *p, const unsigned char *a, int64_t n,
                          int bLower, int bIncl){
   int *pbHas = bLower ? &p->bLo : &p->bHi;
   int *pbIncl = bLower ? &p->bLoIncl : &p->bHiIncl;
   WcBuf *pBuf = bLower ? &p->lo : &p->hi;
-  int c = *pbHas ? cmpBytes(a, n, pBuf->a, pBuf->n) : 0;
+  int c = *pbHas ? wcBytesCompare(a, n, pBuf->a, pBuf->n) : 0;
   if( !*pbHas || (bLower ? c > 0 : c < 0) || (c == 0 && !bIncl) ){
     pBuf->n = 0;
     wcBufAppend(pBuf, a, n);
@@ -606,7 +593,7 @@ static void boundsGather(Builder *b, int iElem, ValueBounds *p){
   forEachBound(b, iElem, boundsNarrowBy, p);
   if( p->lo.bOom || p->hi.bOom ) b->rc = SQLITE_NOMEM;
   if( p->bLo && p->bHi ){
-    int c = cmpBytes(p->lo.a, p->lo.n, p->hi.a, p->hi.n);
+    int c = wcBytesCompare(p->lo.a, p->lo.n, p->hi.a, p->hi.n);
     if( c > 0 || (c == 0 && !(p->bLoIncl && p->bHiIncl)) ) p->bEmpty = 1;
   }
 }
@@ -615,11 +602,11 @@ static int boundsAllow(const ValueBounds *p, const unsigned char *a,
                        int64_t n){
   int c;
   if( p->bLo ){
-    c = cmpBytes(a, n, p->lo.a, p->lo.n);
+    c = wcBytesCompare(a, n, p->lo.a, p->lo.n);
     if( c < 0 || (c == 0 && !p->bLoIncl) ) return 0;
   }
   if( p->bHi ){
-    c = cmpBytes(a, n, p->hi.a, p->hi.n);
+    c = wcBytesCompare(a, n, p->hi.a, p->hi.n);
     if( c > 0 || (c == 0 && !p->bHiIncl) ) return 0;
   }
   return 1;
@@ -650,13 +637,13 @@ static int valueKeys(Builder *b, const WcBuf *pP, int iElem,
 }
 
 static int rangeInside(const WcRange *pIn, const WcRange *pOut){
-  return cmpBuf(&pIn->lo, &pOut->lo) >= 0
-      && (!pOut->bHi || (pIn->bHi && cmpBuf(&pIn->hi, &pOut->hi) <= 0));
+  return wcBufCompare(&pIn->lo, &pOut->lo) >= 0
+      && (!pOut->bHi || (pIn->bHi && wcBufCompare(&pIn->hi, &pOut->hi) <= 0));
 }
 
 static int rangesMeet(const WcRange *pA, const WcRange *pB){
-  return (!pA->bHi || cmpBuf(&pB->lo, &pA->hi) < 0)
-      && (!pB->bHi || cmpBuf(&pA->lo, &pB->hi) < 0);
+  return (!pA->bHi || wcBufCompare(&pB->lo, &pA->hi) < 0)
+      && (!pB->bHi || wcBufCompare(&pA->lo, &pB->hi) < 0);
 }
 
 /* Appends [pLo, pHi) (pHi NULL: unbounded) to the builder's ranges. */
@@ -723,12 +710,12 @@ static void exactRanges(Builder *b, const WcBuf *pP, int iElem,
   if( nHole > 1 ) qsort(aHole, (size_t)nHole, sizeof(WcRange), compareRanges);
   bufCopy(&cur, &main.lo);
   for(i = 0; i < nHole && b->rc == SQLITE_OK; i++){
-    if( cmpBuf(&aHole[i].lo, &cur) > 0 ){
-      int bCut = main.bHi && cmpBuf(&aHole[i].lo, &main.hi) > 0;
+    if( wcBufCompare(&aHole[i].lo, &cur) > 0 ){
+      int bCut = main.bHi && wcBufCompare(&aHole[i].lo, &main.hi) > 0;
       addRange(b, &cur, bCut ? &main.hi : &aHole[i].lo);
     }
     if( !aHole[i].bHi ) break;
-    if( cmpBuf(&aHole[i].hi, &cur) > 0 ) bufCopy(&cur, &aHole[i].hi);
+    if( wcBufCompare(&aHole[i].hi, &cur) > 0 ) bufCopy(&cur, &aHole[i].hi);
   }
   if( b->rc == SQLITE_OK && i == nHole ){
     addRange(b, &cur, main.bHi ? &main.hi : 0);
@@ -820,7 +807,7 @@ static int rowkeyWindow(Builder *b, WcRange *pWin){
 }
 
 static int compareRanges(const void *pA, const void *pB){
-  return cmpBuf(&((const WcRange*)pA)->lo, &((const WcRange*)pB)->lo);
+  return wcBufCompare(&((const WcRange*)pA)->lo, &((const WcRange*)pB)->lo);
 }
 
 static void swapRanges(WcRange *pA, WcRange *pB){
@@ -837,7 +824,7 @@ static void finishRanges(Builder *b){
   int i, n = 0;
   for(i = 0; i < pRel->n; i++){
     WcRange *pR = &pRel->a[i];
-    if( !pR->bHi || cmpBuf(&pR->lo, &pR->hi) < 0 ){
+    if( !pR->bHi || wcBufCompare(&pR->lo, &pR->hi) < 0 ){
       swapRanges(&pRel->a[n++], pR);
     }
   }
@@ -845,11 +832,11 @@ static void finishRanges(Builder *b){
   if( n > 1 ) qsort(pRel->a, (size_t)n, sizeof(WcRange), compareRanges);
   for(i = 1, n = pRel->n ? 1 : 0; i < pRel->n; i++){
     WcRange *pLast = &pRel->a[n - 1], *pR = &pRel->a[i];
-    if( !pLast->bHi || cmpBuf(&pR->lo, &pLast->hi) <= 0 ){
+    if( !pLast->bHi || wcBufCompare(&pR->lo, &pLast->hi) <= 0 ){
       /* Overlapping or touching: pLast grows to cover pR. */
       if( !pR->bHi ){
         pLast->bHi = 0;
-      }else if( pLast->bHi && cmpBuf(&pR->hi, &pLast->hi) > 0 ){
+      }else if( pLast->bHi && wcBufCompare(&pR->hi, &pLast->hi) > 0 ){
         bufCopy(&pLast->hi, &pR->hi);
       }
     }else{
@@ -857,6 +844,13 @@ static void finishRanges(Builder *b){
     }
   }
   pRel->n = n;
+  /* Sorted, non-empty, and apart: each ends before the next begins. */
+  for(i = 0; i < n; i++){
+    wcAssert( !pRel->a[i].bHi
+              || wcBufCompare(&pRel->a[i].lo, &pRel->a[i].hi) < 0 );
+    wcAssert( i + 1 == n || (pRel->a[i].bHi
+              && wcBufCompare(&pRel->a[i].hi, &pRel->a[i + 1].lo) < 0) );
+  }
   if( b->pPlan->bDesc ){
     for(i = 0; i < n / 2; i++) swapRanges(&pRel->a[i], &pRel->a[n - 1 - i]);
   }
@@ -1113,8 +1107,9 @@ int wcRangesCompose(const WcRangeList *pRel, const WcRange *pWindow,
     raiseLo(pNew, &pWindow->lo);
     if( pWindow->bHi ) lowerHi(pNew, &pWindow->hi);
     if( pNew->lo.bOom || pNew->hi.bOom ) return SQLITE_NOMEM;
-    if( !pNew->bHi || cmpBuf(&pNew->lo, &pNew->hi) < 0 ) pOut->n++;
+    if( !pNew->bHi || wcBufCompare(&pNew->lo, &pNew->hi) < 0 ) pOut->n++;
   }
+  wcAssert( pOut->n <= pRel->n && pOut->n <= pOut->nAlloc );
   return SQLITE_OK;
 }
 

@@ -35,7 +35,7 @@
 #include "vtab/wc_range.h"
 #include "key/wc_decode.h"
 #include "key/rk_bytes.h"
-#include "store/wc_remote.h"
+#include "store/wc_contract.h"
 
 #include <string.h>
 
@@ -138,12 +138,6 @@ static const WcSchema *cursorKey(WcCursor *pCur){
 }
 
 /* Compares two keys as bytes. */
-static int versionBufCompare(const WcBuf *a, const WcBuf *b){
-  int64_t nMin = a->n < b->n ? a->n : b->n;
-  int c = nMin > 0 ? memcmp(a->a, b->a, (size_t)nMin) : 0;
-  return c ? c : (a->n < b->n ? -1 : a->n > b->n);
-}
-
 /* EXISTING tables: the fields of row key aKey[0..nKey) in dec.aVal,
 ** decoded once per key (key/wc_decode.h).  WC_OK, WC_NOFIT (not a key of
 ** the design), or WC_NOMEM / WC_ERROR. */
@@ -299,7 +293,7 @@ static void setAppendBound(WcBuf *pSet, const WcBuf *b){
 /* On a store that reads sets of ranges (Bigtable) the ranges left of an
 ** ascending scan are read at once (one ReadRows of many row ranges, not
 ** one each): encodes up to WC_SET_MAX of
-** them in pSub->set (wc_remote.h) and sets nSet, or leaves nSet 0 when fewer
+** them in pSub->set (wc_contract.h) and sets nSet, or leaves nSet 0 when fewer
 ** than two are left.  Ranges come sorted and merged (wcRangesBuild), so
 ** only an unbounded one stops a set: nothing can follow it. */
 static int subSetEncode(WcCursor *pCur, Sub *pSub){
@@ -318,13 +312,21 @@ static int subSetEncode(WcCursor *pCur, Sub *pSub){
     if( pR->bHi ) setAppendBound(&pSub->set, &pR->hi);
     pSub->nSet++;
     if( !pR->bHi ) break;
+    /* Sorted and merged: the next range starts at or after this one's
+    ** end. */
+    wcAssert( i + 1 >= pSub->ranges.n
+              || wcBufCompare(&pR->hi, &pSub->ranges.a[i + 1].lo) <= 0 );
   }
+  wcAssert( pSub->nSet <= WC_SET_MAX );
   return pSub->set.bOom ? SQLITE_NOMEM : SQLITE_OK;
 }
 
 /* Moves a sub's statement to the next row of its ranges. */
 static int subStep(WcCursor *pCur, Sub *pSub){
   WcVtab *pTab = cursorTab(pCur);
+  wcAssert( pSub->ranges.n <= pSub->ranges.nAlloc );
+  wcAssert( pSub->iRange >= 0 && pSub->iRange <= pSub->ranges.n );
+  wcAssert( !pCur->merge.bHeld || pSub == &pCur->seq );
   while( pSub->iRange < pSub->ranges.n ){
     int rc;
     if( !pSub->bOpen ){
@@ -385,7 +387,10 @@ static int subFetch(WcCursor *pCur, Sub *pSub){
     sqlite3_stmt *pStmt = 0;
     int eStmt;
     if( pSub->bHasKey ){
-      /* Past the row held: above it going up, below it going down. */
+      /* Past the row held, which is one of range iRange's: above it
+      ** going up, below it going down. */
+      wcAssert( wcBufCompare(&pSub->key, &pR->lo) >= 0 );
+      wcAssert( !pR->bHi || wcBufCompare(&pSub->key, &pR->hi) < 0 );
       bound.n = 0;
       wcBufAppend(&bound, pSub->key.a, pSub->key.n);
       if( bDesc ){
@@ -548,6 +553,7 @@ static int visitNext(WcCursor *pCur, WcBuf *pPrefix, int *pbFound){
   int i;
   *pbFound = pCur->skip.iVisit < pCur->skip.nVisit;
   if( !*pbFound ) return SQLITE_OK;
+  wcAssert( pPlan->bAllPrefixes && pPlan->nSkip > 0 );
   iNum = pCur->skip.iVisit;
   if( pPlan->bDesc ) iNum = pCur->skip.nVisit - 1 - iNum;
   pCur->skip.iVisit++;
@@ -584,6 +590,7 @@ static int seqNextPrefix(WcCursor *pCur, int *pbFound){
   WcBuf prefix;
   int rc;
   if( pCur->skip.bEnum ){
+    wcAssert( pCur->skip.iEnumStep == 1 || pCur->skip.iEnumStep == -1 );
     *pbFound = pCur->skip.nEnumLeft > 0;
     if( !*pbFound ) return SQLITE_OK;
     rc = wcRangesEnumCompose(pTab, &pCur->plan, pCur->skip.iEnumFirst,
@@ -707,6 +714,7 @@ static int subLess(WcCursor *pCur, int iA, int iB){
 static void heapSiftDown(WcCursor *pCur, int i){
   int *aHeap = pCur->merge.aHeap;
   int nHeap = pCur->merge.nHeap;
+  wcAssert( nHeap <= pCur->merge.nSub && (nHeap == 0 || i < nHeap) );
   for(;;){
     int iMin = i, iL = 2 * i + 1, iR = 2 * i + 2, t;
     if( iL < nHeap && subLess(pCur, aHeap[iL], aHeap[iMin]) ) iMin = iL;
@@ -768,13 +776,21 @@ static int mergeStart(WcCursor *pCur){
     }
   }
   for(i = pCur->merge.nHeap / 2 - 1; i >= 0; i--) heapSiftDown(pCur, i);
+  /* A heap: no sub's row before its parent's. */
+  for(i = 1; rc == SQLITE_OK && i < pCur->merge.nHeap; i++){
+    wcAssert( !subLess(pCur, pCur->merge.aHeap[i],
+                       pCur->merge.aHeap[(i - 1) / 2]) );
+  }
   return rc;
 }
 
 /* merge: moves the current sub on and takes the smallest row. */
 static int mergeNext(WcCursor *pCur){
   if( pCur->merge.pRow ){
-    int rc = subAdvance(pCur, pCur->merge.pRow);
+    int rc;
+    wcAssert( pCur->merge.nHeap > 0
+              && pCur->merge.pRow == &pCur->merge.aSub[pCur->merge.aHeap[0]] );
+    rc = subAdvance(pCur, pCur->merge.pRow);
     if( rc != SQLITE_OK ) return rc;
     if( pCur->merge.pRow->bEof ){
       if( !pCur->merge.bHeld ) subReleaseStmt(pCur, pCur->merge.pRow);
@@ -939,7 +955,7 @@ static int versionKeyCompare(WcCursor *pCur, const WcBuf *a){
   memset(&key, 0, sizeof(key));
   key.a = (unsigned char*)sqlite3_column_blob(pCur->ver.pVer, 0);
   key.n = sqlite3_column_bytes(pCur->ver.pVer, 0);
-  return versionBufCompare(&key, a);
+  return wcBufCompare(&key, a);
 }
 
 static int versionStep(WcCursor *pCur){
@@ -960,7 +976,7 @@ static int versionsFind(WcCursor *pCur){
   WcVtab *pTab = cursorTab(pCur);
   int rc = SQLITE_OK, i, bSeek = 1;
   if( pCur->ver.pVer
-   && versionBufCompare(&pCur->ver.verLast, &pCur->ver.verKey) <= 0 ){
+   && wcBufCompare(&pCur->ver.verLast, &pCur->ver.verKey) <= 0 ){
     for(i = 0; i < 8 && pCur->ver.bVerOn && rc == SQLITE_OK; i++){
       if( versionKeyCompare(pCur, &pCur->ver.verKey) >= 0 ) break;
       rc = versionStep(pCur);

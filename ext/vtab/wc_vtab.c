@@ -16,7 +16,7 @@
 #include "vtab/wc_scan.h"
 #include "vtab/wc_write.h"
 #include "vtab/wc_module.h"
-#include "store/wc_remote.h"
+#include "store/wc_contract.h"
 #include "key/rk_bytes.h"
 
 #include <string.h>
@@ -115,7 +115,7 @@ static int vtabInit(sqlite3 *db, WcClock *pClock, int argc,
       *pzErr = sqlite3_mprintf("widecol %s: a table whose rows are in "
           "%s cannot have a column named " WC_STAMP_COLUMN ": that is "
           "the hidden column of each row's stamps (%s); rename the column",
-          argv[2], pCaps->zEngine, pCaps->zDocs);
+          argv[2], pCaps->pKind->zEngine, pCaps->pKind->zDocs);
       vtabFree(p);
       return SQLITE_ERROR;
     }
@@ -368,7 +368,7 @@ const char *wcTableErrmsg(const WcVtab *p){
 
 /* Adds the call counters of each remote table behind p (the rows, each
 ** index, the older versions) into *pRpc, through the store's own lookup
-** (wc_remote.h). */
+** (wc_contract.h). */
 static int rpcCounters(WcVtab *p, WcRpcStats *pRpc){
   int i, rc = SQLITE_OK;
   for(i = -1; rc == SQLITE_OK && i < p->pSchema->nIndex; i++){

@@ -250,13 +250,13 @@ static int storeKey(WcVtab *p, const WcBuf *pKey, const char *zWhat){
     return wcVtabError(&p->base, SQLITE_CONSTRAINT_CHECK, "widecol %s: the %s is "
         "empty (every field in it is empty text), and %s keeps no row "
         "under an empty key (STORAGE %s); give a field a value",
-        p->store.zName, zWhat, pCaps->zEngine, pCaps->zKind);
+        p->store.zName, zWhat, pCaps->pKind->zEngine, pCaps->pKind->zWord);
   }
-  if( pCaps->nMaxKey > 0 && pKey->n > pCaps->nMaxKey ){
+  if( pCaps->pKind->nMaxKey > 0 && pKey->n > pCaps->pKind->nMaxKey ){
     return wcVtabError(&p->base, SQLITE_CONSTRAINT_CHECK, "widecol %s: the %s is "
         "%lld bytes, and %s keeps no row key over %d bytes (STORAGE "
         "%s); shorten the fields", p->store.zName, zWhat,
-        (long long)pKey->n, pCaps->zEngine, pCaps->nMaxKey, pCaps->zKind);
+        (long long)pKey->n, pCaps->pKind->zEngine, pCaps->pKind->nMaxKey, pCaps->pKind->zWord);
   }
   return SQLITE_OK;
 }
@@ -367,7 +367,16 @@ static int duplicateKey(WcVtab *p, const unsigned char *aKey, int64_t nKey){
   return rc;
 }
 
-/* Binds the stamps a write statement takes on a store whose rows carry
+/* True if eStmt writes a row of <name>_rows. */
+static int writesRow(int eStmt){
+  switch( eStmt ){
+    case WC_STMT_INSERT: case WC_STMT_INSERT_NOW: case WC_STMT_REPLACE:
+    case WC_STMT_UPDATE: case WC_STMT_UPDATE_NOW: case WC_STMT_DELETE:
+      return 1;
+    default:
+      return 0;
+  }
+}/* Binds the stamps a write statement takes on a store whose rows carry
 ** them: a row's new stamps and those it is conditional on; an index
 ** entry's group (a put: the write's stamp; a delete: the old entry's,
 ** index iObj's stamp of the row read, 0s for none). */
@@ -375,6 +384,11 @@ static void bindStamps(WcVtab *p, sqlite3_stmt *pStmt, int eStmt, int iObj){
   WcWriter *pW = p->pWriter;
   static const unsigned char aZero[WC_STAMP] = {0};
   const WcSchema *pS = p->pSchema;
+  /* A row's stamps: the write's, then one per index entry. */
+  wcAssert( !writesRow(eStmt) || eStmt == WC_STMT_DELETE
+            || (pW->newStamps.n == (int64_t)WC_STAMP * (1 + pS->nIndex)
+                && memcmp(pW->newStamps.a, pW->aWrite, WC_STAMP) == 0) );
+  wcAssert( pW->oldStamps.n == 0 || pW->oldStamps.n >= WC_STAMP );
   switch( eStmt ){
     case WC_STMT_INSERT:
     case WC_STMT_INSERT_NOW:
@@ -401,6 +415,7 @@ static void bindStamps(WcVtab *p, sqlite3_stmt *pStmt, int eStmt, int iObj){
       break;
     case WC_STMT_INDEX_DEL: {
       int64_t iOff = (int64_t)WC_STAMP * (1 + iObj);
+      wcAssert( iObj >= 0 && iObj < pS->nIndex );
       sqlite3_bind_blob(pStmt, WC_PARAM_GROUP(pS),
                         pW->oldStamps.n >= iOff + WC_STAMP
                         ? pW->oldStamps.a + iOff : aZero, WC_STAMP,
@@ -412,16 +427,7 @@ static void bindStamps(WcVtab *p, sqlite3_stmt *pStmt, int eStmt, int iObj){
   }
 }
 
-/* True if eStmt writes a row of <name>_rows. */
-static int writesRow(int eStmt){
-  switch( eStmt ){
-    case WC_STMT_INSERT: case WC_STMT_INSERT_NOW: case WC_STMT_REPLACE:
-    case WC_STMT_UPDATE: case WC_STMT_UPDATE_NOW: case WC_STMT_DELETE:
-      return 1;
-    default:
-      return 0;
-  }
-}
+
 
 /* Runs a write statement: ?1 the row key aKey, ?(i + 2) the values aVal
 ** (if given), ?(nCol + 2) the index key pIdxKey (if given), on a
@@ -493,12 +499,15 @@ static void stampsBegin(WcVtab *p, int bKeep){
     wcBufAppend(&pW->newStamps, bKeep && pW->oldStamps.n >= iOff + WC_STAMP
                                ? pW->oldStamps.a + iOff : aZero, WC_STAMP);
   }
+  wcAssert( pW->newStamps.bOom
+            || pW->newStamps.n == (int64_t)WC_STAMP * (1 + p->pSchema->nIndex) );
 }
 
 /* Index iIndex's entry is written again, under this write's stamp. */
 static void stampEntry(WcVtab *p, int iIndex){
   WcWriter *pW = p->pWriter;
   int64_t iOff = (int64_t)WC_STAMP * (1 + iIndex);
+  wcAssert( iIndex >= 0 && iIndex < p->pSchema->nIndex );
   if( pW->newStamps.n >= iOff + WC_STAMP ){
     memcpy(pW->newStamps.a + iOff, pW->aWrite, WC_STAMP);
   }
@@ -1054,7 +1063,7 @@ static int trimVersions(WcVtab *p, const unsigned char *aKey, int64_t nKey,
 ** keeps whole milliseconds, so on it a rowtime is a multiple of 1,000
 ** microseconds and the clock is read to the millisecond). */
 static int64_t rowtimeStep(const WcVtab *p){
-  return wcStoreCaps(&p->store)->iTimeStep;
+  return wcStoreCaps(&p->store)->pKind->iTimeStep;
 }
 
 /* The rowtime an INSERT or UPDATE gives, in *piTime; *pbGiven is 0 when
@@ -1077,7 +1086,7 @@ static int givenTime(WcVtab *p, sqlite3_value *pTime, int64_t *piTime,
     return wcVtabError(&p->base, SQLITE_CONSTRAINT_CHECK, "widecol %s: rowtime must "
         "be a whole number of milliseconds on %s (its timestamp "
         "granularity), a multiple of %lld microseconds; not %lld",
-        p->store.zName, wcStoreCaps(&p->store)->zEngine,
+        p->store.zName, wcStoreCaps(&p->store)->pKind->zEngine,
         (long long)rowtimeStep(p), (long long)*piTime);
   }
   *pbGiven = 1;
@@ -1329,7 +1338,7 @@ static int movedBefore(WcVtab *p, int rc){
       "it stay%s moved: the store has no multi-row transactions "
       "(%s, What a statement guarantees)", p->base.zErrMsg,
       pW->nMoved, pW->nMoved == 1 ? "" : "s", pW->nMoved == 1 ? "s" : "",
-      wcStoreCaps(&p->store)->zDocs);
+      wcStoreCaps(&p->store)->pKind->zDocs);
   if( zMsg == 0 ) return SQLITE_NOMEM;
   sqlite3_free(p->base.zErrMsg);
   p->base.zErrMsg = zMsg;
@@ -1447,7 +1456,7 @@ static int writeUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv){
           "from an ordinary table)", p->store.zName, zKey ? zKey : "?",
           pCaps->bTransactional ? "nothing it wrote is kept" : "the rows it "
           "moved before stay moved: the store has no multi-row "
-          "transactions (", pCaps->bTransactional ? "" : pCaps->zDocs,
+          "transactions (", pCaps->bTransactional ? "" : pCaps->pKind->zDocs,
           pCaps->bTransactional ? "" : ", What a statement guarantees)");
       sqlite3_free(zKey);
       return rc;
@@ -1500,7 +1509,7 @@ int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
         "... EXISTING); add WRITABLE after EXISTING to write its cells as "
         "CELLS lays them out, or copy the rows into a table of your design: "
         "INSERT INTO <new> SELECT * FROM %s", p->store.zName,
-        wcStoreCaps(&p->store)->zEngine, p->store.zName);
+        wcStoreCaps(&p->store)->pKind->zEngine, p->store.zName);
   }
   writeStatementBegins(p);
   if( !pW->progress.bStarted ){

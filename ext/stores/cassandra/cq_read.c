@@ -1,0 +1,763 @@
+/*
+** cq_read.c: reading the rows of a range of row keys.  A row by its key
+** is WHERE p = ? AND c = ? ..., the key decoded (key/wc_decode.h); a
+** range whose ends are in one partition is that partition's slice (WHERE
+** p = ?, the first clustering column bounded where the lower end says);
+** any other range walks token ranges (WHERE token(p) >= ? AND token(p) <=
+** ?), in token order, Cassandra's order, which the row key's leading
+** TOKEN makes widecol's too.  Each row read has its row key made again
+** (key/wc_codec.h) and is kept only inside the range asked for: what CQL
+** reads past the ends (a bound that is not exact, a token's other
+** partitions) is dropped.  The first page of a token range is small (a
+** probe of the planner reads a row or two), of a partition's slice larger
+** (CQ_SLICE_PAGE), of a read with a LIMIT the LIMIT; each next one four
+** times larger, up to CQ_PAGE rows, and asked for while SQLite reads the
+** one before.
+**
+** Descending key order: a partition's slice is read reversed (ORDER BY
+** each clustering column against its order); token ranges can only be
+** read forward, so a descending read across partitions holds its pages
+** whole and walks them back, as SQLite's sorter would have held them.
+*/
+#include "stores/cassandra/cq_store.h"
+SQLITE_EXTENSION_INIT3
+
+#include "key/rk_bytes.h"
+#include "key/wc_decode.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct CqCursor CqCursor;
+struct CqCursor {
+  sqlite3_vtab_cursor base;
+  char *zCql;           /* The query, prepared on the connection */
+  WcBuf args;           /* Its values' bytes */
+  int anArg[CQ_MAX_ARGS];   /* their lengths */
+  int nArg;
+  CqResult res;         /* The page read */
+  CqResult *pRes;       /* The page the rows are walked in: res, or one
+                        ** of aHeld */
+  int bDesc;            /* Rows go in descending key order, */
+  int bHeld;            /* walked back through pages held whole: */
+  CqResult *aHeld;      /* nHeld pages, in key order */
+  int nHeld, iHeld;
+  int64_t nLimit;       /* Rows SQLite takes at most (its LIMIT), or -1 */
+  int64_t nGiven;       /* Rows shown */
+  WcBuf paging;         /* The next page's paging state */
+  int bMore;            /* There is a next page */
+  int nPage;            /* Rows asked for in the page read */
+  int nFirstPage;       /* Rows the first page asks for */
+  int iPrefetch;        /* The stream asking for the next page, or -1 */
+  int nPrefetchPage;    /* Its rows asked for */
+  int iPrefetchConn;    /* On this connection (CqShared.iConn), if open */
+  int64_t iRow;         /* The row of res shown */
+  int bEof;
+  WcBuf lo, hi;         /* The range's ends (bLo, bHi: given) */
+  int bLo, bHi, bLoOpen, bHiOpen;
+  WcBuf key;            /* The row key of the row shown */
+  WcBuf part;           /* Its partition key's cells (4-byte length, bytes) */
+  int64_t nPartKey;     /* The bytes of key they make (0: none yet) */
+  WcValue *aVal;        /* Its columns' values, for the codec */
+  /* The CQL columns the read selects: the key's and those the statement
+  ** uses; aiSel[k] is the design's column of the k-th, aiSelPos[c] the
+  ** place of design column c (-1: not read, NULL). */
+  char *zSelect;
+  int nSel;
+  int *aiSel, *aiSelPos;
+};
+
+int cqOpenCursor(sqlite3_vtab *pVtab, sqlite3_vtab_cursor **ppCur){
+  CqTable *p = (CqTable*)pVtab;
+  CqCursor *pCur = sqlite3_malloc(sizeof(*pCur));
+  if( pCur == 0 ) return SQLITE_NOMEM;
+  memset(pCur, 0, sizeof(*pCur));
+  pCur->iPrefetch = -1;
+  pCur->aVal = sqlite3_malloc64(sizeof(WcValue) * CQ_NCOL(p->pS));
+  pCur->aiSel = sqlite3_malloc64(sizeof(int) * CQ_NCOL(p->pS) * 2);
+  if( pCur->aVal == 0 || pCur->aiSel == 0 ){
+    sqlite3_free(pCur->aVal);
+    sqlite3_free(pCur->aiSel);
+    sqlite3_free(pCur);
+    return SQLITE_NOMEM;
+  }
+  pCur->aiSelPos = &pCur->aiSel[CQ_NCOL(p->pS)];
+  *ppCur = &pCur->base;
+  return SQLITE_OK;
+}
+
+static void dropPrefetch(CqCursor *pCur);
+
+static void heldFree(CqCursor *pCur){
+  int i;
+  for(i = 0; i < pCur->nHeld; i++) cqResultClear(&pCur->aHeld[i]);
+  sqlite3_free(pCur->aHeld);
+  pCur->aHeld = 0;
+  pCur->nHeld = pCur->iHeld = 0;
+}
+
+static void cursorReset(CqCursor *pCur){
+  dropPrefetch(pCur);
+  heldFree(pCur);
+  pCur->pRes = &pCur->res;
+  pCur->bDesc = pCur->bHeld = 0;
+  pCur->nLimit = -1;
+  pCur->nGiven = 0;
+  sqlite3_free(pCur->zCql);
+  pCur->zCql = 0;
+  sqlite3_free(pCur->zSelect);
+  pCur->zSelect = 0;
+  cqResultClear(&pCur->res);
+  wcBufClear(&pCur->args);
+  wcBufClear(&pCur->paging);
+  wcBufClear(&pCur->lo);
+  wcBufClear(&pCur->hi);
+  pCur->nArg = 0;
+  pCur->bMore = pCur->bLo = pCur->bHi = pCur->bLoOpen = pCur->bHiOpen = 0;
+  pCur->iRow = 0;
+  pCur->nPartKey = 0;
+  pCur->bEof = 1;
+}
+
+int cqCloseCursor(sqlite3_vtab_cursor *pCursor){
+  CqCursor *pCur = (CqCursor*)pCursor;
+  cursorReset(pCur);
+  wcBufFree(&pCur->args);
+  wcBufFree(&pCur->paging);
+  wcBufFree(&pCur->lo);
+  wcBufFree(&pCur->hi);
+  wcBufFree(&pCur->key);
+  wcBufFree(&pCur->part);
+  sqlite3_free(pCur->aVal);
+  sqlite3_free(pCur->aiSel);
+  sqlite3_free(pCur);
+  return SQLITE_OK;
+}
+
+/* Adds a value of column iCol, decoded from a key, to the query's. */
+static void addKeyArg(CqCursor *pCur, CqTable *p, int iCol, const WcValue *pV){
+  if( pCur->nArg < (int)(sizeof(pCur->anArg) / sizeof(pCur->anArg[0])) ){
+    cqPutKeyValue(p, iCol, pV, &pCur->args, &pCur->anArg[pCur->nArg++]);
+  }
+}
+
+/* The cursor's query's values, as the wire takes them. */
+static void queryValues(CqCursor *pCur, CqValue *aVal){
+  int64_t iOff = 0;
+  int i;
+  for(i = 0; i < pCur->nArg; i++){
+    aVal[i].a = pCur->args.a + iOff;
+    aVal[i].n = pCur->anArg[i];
+    if( pCur->anArg[i] > 0 ) iOff += pCur->anArg[i];
+  }
+}
+
+/* The size of the page after one of nPage rows (0: the first, of
+** nFirst rows). */
+static int nextPageSize(int nPage, int nFirst){
+  return nPage == 0 ? nFirst : nPage < CQ_PAGE / 4 ? nPage * 4 : CQ_PAGE;
+}
+
+/* Asks for the page after the one just read, so that Cassandra makes it
+** while SQLite reads this one; fetchPage() takes it.  Where it cannot be
+** sent, fetchPage() asks for it then. */
+static void prefetch(CqCursor *pCur){
+  CqTable *p = (CqTable*)pCur->base.pVtab;
+  CqConn *pConn = p->pShared->pConn;
+  CqValue aVal[CQ_MAX_ARGS];
+  CqStmt *pStmt = 0;
+  CqResult res;
+  WcDeadline d = cqDeadline(p);
+  int nPage = nextPageSize(pCur->nPage, pCur->nFirstPage);
+  memset(&res, 0, sizeof(res));
+  if( !pCur->bMore || pConn == 0
+   || cqPrepare(pConn, pCur->zCql, &d, &pStmt, &res) != 0 ){
+    cqResultClear(&res);
+    return;
+  }
+  queryValues(pCur, aVal);
+  if( cqSend(pConn, pStmt, aVal, pCur->nArg, p->pShared->eConsistency, nPage,
+             pCur->paging.a, (int)pCur->paging.n, &d, &pCur->iPrefetch) == 0 ){
+    pCur->iPrefetchConn = p->pShared->iConn;
+    pCur->nPrefetchPage = nPage;
+    cqCountRequest(p, pConn);
+  }else{
+    pCur->iPrefetch = -1;
+  }
+}
+
+/* Takes the reply of a page asked for and no longer wanted. */
+static void dropPrefetch(CqCursor *pCur){
+  CqTable *p = (CqTable*)pCur->base.pVtab;
+  if( pCur->iPrefetch >= 0 && p->pShared->pConn
+   && pCur->iPrefetchConn == p->pShared->iConn ){
+    CqResult res;
+    WcDeadline d = cqDeadline(p);
+    if( cqWait(p->pShared->pConn, pCur->iPrefetch, &d, &res) != 0
+     && res.iError == 0 ){
+      /* The connection failed: the next call opens another. */
+      cqClose(p->pShared->pConn);
+      p->pShared->pConn = 0;
+    }
+    cqResultClear(&res);
+  }
+  pCur->iPrefetch = -1;
+}
+
+/* Reads the next page (or the first) of the cursor's query: the one
+** prefetch() asked for, or asked for now. */
+static int fetchPage(CqCursor *pCur){
+  CqTable *p = (CqTable*)pCur->base.pVtab;
+  CqValue aVal[CQ_MAX_ARGS];
+  int rc;
+  if( pCur->args.bOom || pCur->paging.bOom ) return SQLITE_NOMEM;
+  cqResultClear(&pCur->res);
+  if( pCur->iPrefetch >= 0 && p->pShared->pConn
+   && pCur->iPrefetchConn == p->pShared->iConn ){
+    WcDeadline d = cqDeadline(p);
+    int e = cqWait(p->pShared->pConn, pCur->iPrefetch, &d, &pCur->res);
+    pCur->iPrefetch = -1;
+    pCur->nPage = pCur->nPrefetchPage;
+    if( e == 0 ) cqCountReply(p, &pCur->res);
+    rc = e ? cqCallError(p, e, &pCur->res, "a read") : SQLITE_OK;
+  }else{
+    pCur->iPrefetch = -1;
+    pCur->nPage = nextPageSize(pCur->bMore ? pCur->nPage : 0,
+                               pCur->nFirstPage);
+    queryValues(pCur, aVal);
+    rc = cqRunPrepared(p, pCur->zCql, aVal, pCur->nArg, pCur->nPage,
+                       pCur->bMore ? pCur->paging.a : 0, (int)pCur->paging.n,
+                       "a read", &pCur->res);
+  }
+  pCur->iRow = 0;
+  pCur->bMore = 0;
+  wcBufClear(&pCur->paging);
+  if( rc != SQLITE_OK ) return rc;
+  if( pCur->res.eKind != CQ_RESULT_ROWS ){
+    return cqTableError(p, SQLITE_PROTOCOL, "Cassandra answered a read with no "
+                      "rows (a result of kind %d)", pCur->res.eKind);
+  }
+  if( pCur->res.aPaging ){
+    /* The paging state lives in the page it came with: a copy. */
+    wcBufAppend(&pCur->paging, pCur->res.aPaging, pCur->res.nPaging);
+    pCur->bMore = 1;
+    if( pCur->paging.bOom ) return SQLITE_NOMEM;
+    /* Under a LIMIT this page may be the last one wanted. */
+    if( pCur->nLimit < 0 || pCur->nGiven + pCur->res.nRow < pCur->nLimit ){
+      prefetch(pCur);
+    }
+  }
+  return SQLITE_OK;
+}
+
+/* A descending read across partitions: every page, held (the first is
+** read), then the last row of the last page shown first. */
+static int holdPages(CqCursor *pCur){
+  int rc = SQLITE_OK;
+  for(;;){
+    if( (pCur->nHeld & (pCur->nHeld - 1)) == 0 ){
+      CqResult *aNew = sqlite3_realloc64(pCur->aHeld, sizeof(CqResult)
+                                   * (sqlite3_uint64)(pCur->nHeld * 2 + 1));
+      if( aNew == 0 ) return SQLITE_NOMEM;
+      pCur->aHeld = aNew;
+    }
+    pCur->aHeld[pCur->nHeld++] = pCur->res;
+    memset(&pCur->res, 0, sizeof(pCur->res));
+    if( !pCur->bMore ) break;
+    rc = fetchPage(pCur);
+    if( rc != SQLITE_OK ) return rc;
+  }
+  pCur->iHeld = pCur->nHeld - 1;
+  pCur->pRes = &pCur->aHeld[pCur->iHeld];
+  pCur->iRow = pCur->pRes->nRow - 1;
+  return SQLITE_OK;
+}
+
+/* True if row pCur->iRow is in the partition of the row before it (its
+** partition key's cells, kept in pCur->part, are the same); keeps them. */
+static int samePartition(CqCursor *pCur){
+  CqTable *p = (CqTable*)pCur->base.pVtab;
+  int64_t iOff = 0;
+  int i, bSame = pCur->nPartKey > 0;
+  for(i = 0; i < p->nPart; i++){
+    int n;
+    const unsigned char *a = cqCell(pCur->pRes, pCur->iRow,
+                                    pCur->aiSelPos[p->aiKey[i]], &n);
+    if( n < 0 ) n = 0;
+    if( bSame && (iOff + 4 + n > pCur->part.n
+                  || memcmp(&pCur->part.a[iOff], &n, 4) != 0
+                  || memcmp(&pCur->part.a[iOff + 4], a, (size_t)n) != 0) ){
+      bSame = 0;
+    }
+    if( !bSame ){
+      pCur->part.n = iOff;
+      wcBufAppend(&pCur->part, &n, 4);
+      wcBufAppend(&pCur->part, a, n);
+    }
+    iOff += 4 + n;
+  }
+  if( !bSame ) pCur->part.n = iOff;
+  return bSame && !pCur->part.bOom;
+}
+
+/* Makes the key of row pCur->iRow (a row key; on an index's table, the
+** index key followed by the entry's rowkey);
+** SQLITE_OK, or an error for a row the design cannot hold (written by
+** another client).  The rows of a partition share its token and fields:
+** those bytes are made once (the token's hash is most of a key's cost on
+** a scan). */
+static int rowKey(CqCursor *pCur){
+  CqTable *p = (CqTable*)pCur->base.pVtab;
+  const WcSchema *pKey = p->pKeyS;
+  char *zErr = 0;
+  int i, rc = WC_OK, iFirst;
+  for(i = 0; i < pCur->nSel; i++){
+    int n, iCol = pCur->aiSel[i];
+    const unsigned char *a = cqCell(pCur->pRes, pCur->iRow, i, &n);
+    if( cqCellValue(p->aType[iCol], a, n, &pCur->aVal[iCol]) ){
+      return cqTableError(p, SQLITE_CORRUPT, "Cassandra's column %s holds a "
+                        "value that is not a %s", cqColumnName(p, iCol),
+                        cqColumnTypeName(p->aType[iCol]));
+    }
+  }
+  iFirst = samePartition(pCur) ? 1 + p->nPart : 0;
+  pCur->key.n = iFirst ? pCur->nPartKey : 0;
+  if( iFirst == 0 ) pCur->nPartKey = 0;
+  for(i = iFirst; i < pKey->nElem && rc == WC_OK; i++){
+    rc = wcEncodeElement(pKey, p->pHasher, i, pCur->aVal, 0, &pCur->key, &zErr);
+    wcAppendSeparator(pKey, i, &pCur->key);
+    if( i == p->nPart && rc == WC_OK ) pCur->nPartKey = pCur->key.n;
+  }
+  if( rc == WC_OK && p->iIndex >= 0 ){
+    const WcValue *pRow = &pCur->aVal[CQ_ROWKEY(p->pS)];
+    wcBufAppend(&pCur->key, pRow->a, pRow->n);
+  }
+  if( rc == WC_NOMEM || pCur->key.bOom || pCur->part.bOom ){
+    sqlite3_free(zErr);
+    return SQLITE_NOMEM;
+  }
+  if( rc == WC_OK && pCur->key.n > WC_MAX_KEY_BYTES ){
+    rc = WC_NOFIT;
+    zErr = sqlite3_mprintf("its key would be %lld bytes, more than the %d "
+                           "allowed", (long long)pCur->key.n, WC_MAX_KEY_BYTES);
+  }
+  if( rc != WC_OK ){
+    pCur->nPartKey = 0;
+    return cqTableError(p, SQLITE_CORRUPT, "a row in Cassandra has no key "
+                      "of the design (written by another client?): %z", zErr);
+  }
+  return SQLITE_OK;
+}
+
+/* True if the walk is on a row of the pages at hand; in held pages, past
+** the first row of one it goes on at the last row of the page before. */
+static int rowThere(CqCursor *pCur){
+  if( !pCur->bHeld ) return pCur->iRow < pCur->res.nRow;
+  while( pCur->iRow < 0 ){
+    if( pCur->iHeld == 0 ) return 0;
+    pCur->pRes = &pCur->aHeld[--pCur->iHeld];
+    pCur->iRow = pCur->pRes->nRow - 1;
+  }
+  return 1;
+}
+
+/* Moves to the first row from the current one on, in the walk's order,
+** that is in the range, reading pages as needed; past the range's far
+** end, EOF. */
+static int settle(CqCursor *pCur){
+  /* The end rows are dropped before, and the one the walk ends at. */
+  const WcBuf *pNear = pCur->bDesc ? &pCur->hi : &pCur->lo;
+  const WcBuf *pFar = pCur->bDesc ? &pCur->lo : &pCur->hi;
+  int bNear = pCur->bDesc ? pCur->bHi : pCur->bLo;
+  int bFar = pCur->bDesc ? pCur->bLo : pCur->bHi;
+  int bNearOpen = pCur->bDesc ? pCur->bHiOpen : pCur->bLoOpen;
+  int bFarOpen = pCur->bDesc ? pCur->bLoOpen : pCur->bHiOpen;
+  int iSign = pCur->bDesc ? -1 : 1;
+  int rc;
+  for(;;){
+    if( !rowThere(pCur) ){
+      if( pCur->bHeld || !pCur->bMore ){
+        pCur->bEof = 1;
+        return SQLITE_OK;
+      }
+      rc = fetchPage(pCur);
+      if( rc != SQLITE_OK ) return rc;
+      continue;
+    }
+    rc = rowKey(pCur);
+    if( rc != SQLITE_OK ) return rc;
+    if( bFar ){
+      int c = iSign * wcBufCompare(&pCur->key, pFar);
+      if( c > 0 || (c == 0 && bFarOpen) ){
+        pCur->bEof = 1;
+        return SQLITE_OK;
+      }
+    }
+    if( bNear ){
+      int c = iSign * wcBufCompare(&pCur->key, pNear);
+      if( c < 0 || (c == 0 && bNearOpen) ){
+        pCur->iRow += pCur->bHeld ? -1 : 1;
+        continue;
+      }
+    }
+    pCur->bEof = 0;
+    return SQLITE_OK;
+  }
+}
+
+/* The token a key's leading TOKEN bytes give, the bytes missing taken as
+** all zero (bHigh: all one). */
+static int64_t tokenOf(const CqTable *p, const WcBuf *pKey, int bHigh){
+  uint64_t v = 0;
+  int i;
+  if( p->pKeyS->eEncoding == WC_ENCODING_BINARY ){
+    for(i = 0; i < 8; i++){
+      unsigned c = i < pKey->n ? pKey->a[i] : (bHigh ? 0xFF : 0x00);
+      v = (v << 8) | c;
+    }
+  }else{
+    for(i = 0; i < 16; i++){
+      int c = i < pKey->n ? pKey->a[i] : (bHigh ? 'f' : '0');
+      int d = c >= '0' && c <= '9' ? c - '0'
+            : c >= 'a' && c <= 'f' ? c - 'a' + 10 : (bHigh ? 15 : 0);
+      v = (v << 4) | (uint64_t)d;
+    }
+  }
+  return (int64_t)(v ^ UINT64_C(0x8000000000000000));
+}
+
+/* True if every key from p[0..n) up to hi is in p's partition: hi starts
+** with it, or is the first key after every key that does. */
+static int withinPartition(const unsigned char *a, int64_t n, const WcBuf *pHi){
+  int64_t i;
+  if( pHi->n >= n && memcmp(pHi->a, a, (size_t)n) == 0 ) return 1;
+  for(i = n - 1; i >= 0 && a[i] == 0xFF; i--){}
+  if( i < 0 || pHi->n != i + 1 ) return 0;
+  return memcmp(pHi->a, a, (size_t)i) == 0 && pHi->a[i] == a[i] + 1;
+}
+
+/* True if the first clustering column's value decoded into pCur->aVal
+** bounds the range's end pEnd: every key at or above a lower end
+** (bUpper 0), below an upper end, has that column at or past it in key
+** order.  An end's bytes need not be a value's own (the end after a
+** value, the last value's), so the value is encoded again and compared:
+** the key of the elements up to it sorts at or below a lower end; an
+** upper end is at or below the first key past every key that starts so. */
+static int endBounded(CqCursor *pCur, const WcBuf *pEnd, int bUpper, int *pRc){
+  CqTable *p = (CqTable*)pCur->base.pVtab;
+  WcBuf k;
+  char *zErr = 0;
+  int i, rc = WC_OK, bOk = 0;
+  memset(&k, 0, sizeof(k));
+  for(i = 0; i <= 1 + p->nPart && rc == WC_OK; i++){
+    if( i > 0 ) wcAppendSeparator(p->pKeyS, i - 1, &k);
+    rc = wcEncodeElement(p->pKeyS, p->pHasher, i, pCur->aVal, 0, &k, &zErr);
+  }
+  sqlite3_free(zErr);
+  if( rc == WC_NOMEM || k.bOom ){
+    *pRc = SQLITE_NOMEM;
+  }else if( rc == WC_OK && !bUpper ){
+    bOk = wcBufCompare(&k, pEnd) <= 0;
+  }else if( rc == WC_OK ){
+    unsigned char *aEnd = sqlite3_malloc64((sqlite3_uint64)k.n + 1);
+    int64_t nEnd = aEnd ? rkPrefixEnd(k.a, k.n, aEnd) : 0;
+    if( aEnd == 0 ){
+      *pRc = SQLITE_NOMEM;
+    }else if( nEnd < 0 ){
+      bOk = 1;
+    }else{
+      WcBuf end;
+      memset(&end, 0, sizeof(end));
+      end.a = aEnd;
+      end.n = nEnd;
+      bOk = wcBufCompare(pEnd, &end) <= 0;
+    }
+    sqlite3_free(aEnd);
+  }
+  wcBufFree(&k);
+  return bOk;
+}
+
+/* Decodes the elements up to the first clustering column of key a[0..n)
+** into pCur->aVal (their bytes in pBuf): true if that column is whole and
+** its value bounds the range's end pEnd (endBounded). */
+static int decodeClustering(CqCursor *pCur, const unsigned char *a, int64_t n,
+                            const WcBuf *pEnd, int bUpper, WcBuf *pBuf,
+                            int *pRc){
+  CqTable *p = (CqTable*)pCur->base.pVtab;
+  int nElem = 0;
+  int64_t nUsed = 0;
+  pBuf->n = 0;
+  if( wcDecodePrefix(p->pKeyS, a, n, 1 + p->nPart + 1, pCur->aVal, pBuf,
+                     &nElem, &nUsed) == WC_NOMEM ){
+    *pRc = SQLITE_NOMEM;
+    return 0;
+  }
+  return nElem > 1 + p->nPart && endBounded(pCur, pEnd, bUpper, pRc);
+}
+
+/* The greatest key of the partition below hi whose first clustering
+** column is whole, decoded: hi is mostly the end of a prefix (its last
+** byte one above, the bytes after it cut), so its last byte less one
+** followed by 0xFF bytes, as many as make the column whole. */
+static int decodeBelow(CqCursor *pCur, const WcBuf *pHi, WcBuf *pBuf,
+                       int *pRc){
+  WcBuf below;
+  int i, bWhole = 0;
+  static const unsigned char aFF[1] = { 0xFF };
+  if( pHi->n == 0 || pHi->a[pHi->n - 1] == 0 ) return 0;
+  memset(&below, 0, sizeof(below));
+  wcBufAppend(&below, pHi->a, pHi->n);
+  if( below.bOom ){
+    *pRc = SQLITE_NOMEM;
+    return 0;
+  }
+  below.a[below.n - 1]--;
+  for(i = 0; i < 16 && !bWhole && *pRc == SQLITE_OK; i++){
+    wcBufAppend(&below, aFF, 1);
+    if( below.bOom ) *pRc = SQLITE_NOMEM;
+    else bWhole = decodeClustering(pCur, below.a, below.n, pHi, 1, pBuf, pRc);
+  }
+  wcBufFree(&below);
+  return bWhole;
+}
+
+/* Bounds the first clustering column by the end of the range in pEnd
+** (bUpper: the upper end, exclusive), a key of the partition whose key
+** bytes are pEnd->a[0..nPart): a bound in the column's order (a DESC
+** column's upper end is its lower), where the end gives one. */
+static int boundClustering(CqCursor *pCur, sqlite3_str *pStr,
+                           const WcBuf *pEnd, int64_t nPart, int bUpper){
+  CqTable *p = (CqTable*)pCur->base.pVtab;
+  int iCol = p->aiKey[p->nPart], rc = SQLITE_OK, bWhole;
+  WcBuf buf;
+  if( p->nKey == p->nPart || pEnd->n <= nPart ) return SQLITE_OK;
+  memset(&buf, 0, sizeof(buf));
+  bWhole = decodeClustering(pCur, pEnd->a, pEnd->n, pEnd, bUpper, &buf, &rc);
+  if( !bWhole && bUpper && rc == SQLITE_OK ){
+    bWhole = decodeBelow(pCur, pEnd, &buf, &rc);
+  }
+  if( bWhole && rc == SQLITE_OK ){
+    sqlite3_str_appendf(pStr, " AND \"%w\" %s ?", p->pS->aCol[iCol].zName,
+                        (cqKeyDesc(p, iCol) != 0) == (bUpper != 0)
+                        ? ">=" : "<=");
+    addKeyArg(pCur, p, iCol, &pCur->aVal[iCol]);
+  }
+  wcBufFree(&buf);
+  return rc;
+}
+
+/* The query of a range: one partition's slice where both ends are in one
+** partition, with the first clustering column bounded where the ends say
+** and, for a descending read, every clustering column's order reversed;
+** else token ranges (a descending read holds them: bHeld). */
+static int rangeQuery(CqCursor *pCur){
+  CqTable *p = (CqTable*)pCur->base.pVtab;
+  sqlite3_str *pStr = sqlite3_str_new(0);
+  WcBuf buf;
+  int nElem = 0, i, rc = SQLITE_OK;
+  int64_t nUsed = 0;
+  memset(&buf, 0, sizeof(buf));
+  sqlite3_str_appendf(pStr, "SELECT %s FROM %s", pCur->zSelect, p->zCqlName);
+  if( pCur->bLo ){
+    rc = wcDecodePrefix(p->pKeyS, pCur->lo.a, pCur->lo.n, 1 + p->nPart,
+                        pCur->aVal, &buf, &nElem, &nUsed) == WC_NOMEM
+         ? SQLITE_NOMEM : SQLITE_OK;
+  }
+  if( rc == SQLITE_OK && pCur->bLo && pCur->bHi && nElem >= 1 + p->nPart ){
+    int64_t nPart = cqPartitionBytes(p, pCur->lo.a, pCur->lo.n);
+    if( withinPartition(pCur->lo.a, nPart, &pCur->hi) ){
+      /* A partition's slice is read whole, mostly: one page, where a
+      ** range of tokens may be a probe of the planner's, a row or two. */
+      pCur->nFirstPage = CQ_SLICE_PAGE;
+      sqlite3_str_appendf(pStr, " WHERE %s", p->zPartWhere);
+      for(i = 0; i < p->nPart; i++){
+        addKeyArg(pCur, p, p->aiKey[i], &pCur->aVal[p->aiKey[i]]);
+      }
+      wcBufFree(&buf);
+      rc = boundClustering(pCur, pStr, &pCur->lo, nPart, 0);
+      /* The upper end bounds too where it is a key of this partition,
+      ** not the key after all of them. */
+      if( rc == SQLITE_OK && pCur->hi.n > nPart
+       && memcmp(pCur->hi.a, pCur->lo.a, (size_t)nPart) == 0 ){
+        rc = boundClustering(pCur, pStr, &pCur->hi, nPart, 1);
+      }
+      for(i = p->nPart; pCur->bDesc && i < p->nKey; i++){
+        sqlite3_str_appendf(pStr, "%s\"%w\" %s", i == p->nPart
+                            ? " ORDER BY " : ", ",
+                            cqColumnName(p, p->aiKey[i]),
+                            cqKeyDesc(p, p->aiKey[i]) ? "ASC" : "DESC");
+      }
+      pCur->zCql = sqlite3_str_finish(pStr);
+      if( rc == SQLITE_OK && pCur->zCql == 0 ) rc = SQLITE_NOMEM;
+      return rc;
+    }
+  }
+  wcBufFree(&buf);
+  pCur->bHeld = pCur->bDesc;
+  if( rc == SQLITE_OK && (pCur->bLo || pCur->bHi) ){
+    WcValue v;
+    memset(&v, 0, sizeof(v));
+    v.eType = SQLITE_INTEGER;
+    sqlite3_str_appendall(pStr, " WHERE ");
+    if( pCur->bLo ){
+      sqlite3_str_appendf(pStr, "%s >= ?", p->zToken);
+      v.i = tokenOf(p, &pCur->lo, 0);
+      pCur->anArg[pCur->nArg++] = 8;
+      cqPutBigint(&pCur->args, v.i);
+    }
+    if( pCur->bHi ){
+      sqlite3_str_appendf(pStr, "%s%s <= ?", pCur->bLo ? " AND " : "",
+                          p->zToken);
+      v.i = tokenOf(p, &pCur->hi, 1);
+      pCur->anArg[pCur->nArg++] = 8;
+      cqPutBigint(&pCur->args, v.i);
+    }
+  }
+  pCur->zCql = sqlite3_str_finish(pStr);
+  if( rc == SQLITE_OK && pCur->zCql == 0 ) rc = SQLITE_NOMEM;
+  return rc;
+}
+
+/* The columns a read of colUsed selects (see CqCursor.zSelect); the
+** others are NULL in aVal. */
+static int selectColumns(CqCursor *pCur, uint64_t colUsed){
+  CqTable *p = (CqTable*)pCur->base.pVtab;
+  sqlite3_str *pStr = sqlite3_str_new(0);
+  int i;
+  pCur->nSel = 0;
+  for(i = 0; i < (int)CQ_NCOL(p->pS); i++){
+    pCur->aiSelPos[i] = -1;
+    memset(&pCur->aVal[i], 0, sizeof(WcValue));
+    pCur->aVal[i].eType = SQLITE_NULL;
+    pCur->aVal[i].a = (const unsigned char*)"";
+  }
+  for(i = 0; i < p->nCqlCol; i++){
+    int iCol = p->aiCqlCol[i], iVtabCol = i + 1;
+    if( !p->abKey[iCol]
+     && !(colUsed & ((uint64_t)1 << (iVtabCol < 63 ? iVtabCol : 63))) ){
+      continue;
+    }
+    sqlite3_str_appendf(pStr, "%s\"%w\"", pCur->nSel ? ", " : "",
+                        cqColumnName(p, iCol));
+    pCur->aiSelPos[iCol] = pCur->nSel;
+    pCur->aiSel[pCur->nSel++] = iCol;
+  }
+  pCur->zSelect = sqlite3_str_finish(pStr);
+  return pCur->zSelect ? SQLITE_OK : SQLITE_NOMEM;
+}
+
+int cqFilter(sqlite3_vtab_cursor *pCursor, int idxNum,
+                    const char *idxStr, int argc, sqlite3_value **argv){
+  CqCursor *pCur = (CqCursor*)pCursor;
+  CqTable *p = (CqTable*)pCursor->pVtab;
+  ScFilter f;
+  int rc;
+  (void)argc;
+  cursorReset(pCur);
+  scFilterArgs(idxNum, idxStr, argv, &f);
+  if( idxNum == SC_COUNTERS ){
+    scCountersHand(f.pCounters, &p->count);
+    return SQLITE_OK;
+  }
+  pCur->nFirstPage = CQ_FIRST_PAGE;
+  pCur->bDesc = f.bDesc;
+  rc = selectColumns(pCur, f.colUsed);
+  if( rc != SQLITE_OK ) return rc;
+  /* A read sees the writes before it. */
+  rc = cqWritesDone(p);
+  if( rc != SQLITE_OK ) return rc;
+  if( f.pEq ){
+    WcBuf buf;
+    const unsigned char *a = sqlite3_value_blob(f.pEq);
+    int n = sqlite3_value_bytes(f.pEq), i;
+    memset(&buf, 0, sizeof(buf));
+    if( sqlite3_value_type(f.pEq) != SQLITE_BLOB
+     || cqDecodeKey(p, a, n, pCur->aVal, &buf) != WC_OK ){
+      /* No row has a key the design cannot make. */
+      wcBufFree(&buf);
+      return SQLITE_OK;
+    }
+    for(i = 0; i < p->nKey; i++){
+      addKeyArg(pCur, p, p->aiKey[i], &pCur->aVal[p->aiKey[i]]);
+    }
+    wcBufFree(&buf);
+    wcBufAppend(&pCur->lo, a, n);
+    wcBufAppend(&pCur->hi, a, n);
+    pCur->bLo = pCur->bHi = 1;
+    pCur->zCql = sqlite3_mprintf("SELECT %s FROM %s WHERE %s", pCur->zSelect,
+                                 p->zCqlName, p->zKeyWhere);
+    if( pCur->zCql == 0 ) return SQLITE_NOMEM;
+  }else{
+    if( f.pLo ){
+      if( sqlite3_value_type(f.pLo) == SQLITE_NULL ) return SQLITE_OK;
+      wcBufAppend(&pCur->lo, sqlite3_value_blob(f.pLo),
+                  sqlite3_value_bytes(f.pLo));
+      pCur->bLo = 1;
+      pCur->bLoOpen = f.bLoOpen;
+    }
+    if( f.pHi ){
+      if( sqlite3_value_type(f.pHi) == SQLITE_NULL ) return SQLITE_OK;
+      wcBufAppend(&pCur->hi, sqlite3_value_blob(f.pHi),
+                  sqlite3_value_bytes(f.pHi));
+      pCur->bHi = 1;
+      pCur->bHiOpen = f.bHiOpen;
+    }
+    rc = rangeQuery(pCur);
+    if( rc != SQLITE_OK ) return rc;
+  }
+  if( pCur->lo.bOom || pCur->hi.bOom ) return SQLITE_NOMEM;
+  /* SQLite's LIMIT sizes the first page (a held read needs them all). */
+  if( f.pLimit && !pCur->bHeld
+   && sqlite3_value_numeric_type(f.pLimit) == SQLITE_INTEGER
+   && sqlite3_value_int64(f.pLimit) >= 0 ){
+    pCur->nLimit = sqlite3_value_int64(f.pLimit);
+    if( pCur->nLimit == 0 ) return SQLITE_OK;
+    pCur->nFirstPage = pCur->nLimit < CQ_PAGE ? (int)pCur->nLimit : CQ_PAGE;
+  }
+  pCur->bMore = 0;
+  rc = fetchPage(pCur);
+  if( rc == SQLITE_OK && pCur->bHeld ) rc = holdPages(pCur);
+  return rc == SQLITE_OK ? settle(pCur) : rc;
+}
+
+int cqNext(sqlite3_vtab_cursor *pCursor){
+  CqCursor *pCur = (CqCursor*)pCursor;
+  pCur->iRow += pCur->bHeld ? -1 : 1;
+  pCur->nGiven++;
+  return settle(pCur);
+}
+
+int cqEof(sqlite3_vtab_cursor *pCursor){
+  return ((CqCursor*)pCursor)->bEof;
+}
+
+int cqColumn(sqlite3_vtab_cursor *pCursor, sqlite3_context *ctx,
+                    int i){
+  CqCursor *pCur = (CqCursor*)pCursor;
+  CqTable *p = (CqTable*)pCursor->pVtab;
+  const WcValue *pV;
+  if( i == 0 ){
+    sqlite3_result_blob(ctx, pCur->key.a, (int)pCur->key.n, SQLITE_TRANSIENT);
+    return SQLITE_OK;
+  }
+  pV = &pCur->aVal[p->aiCqlCol[i - 1]];
+  switch( pV->eType ){
+    case SQLITE_INTEGER: sqlite3_result_int64(ctx, pV->i); break;
+    case SQLITE_FLOAT:   sqlite3_result_double(ctx, pV->r); break;
+    case SQLITE_TEXT:
+      sqlite3_result_text(ctx, (const char*)pV->a, (int)pV->n, SQLITE_TRANSIENT);
+      break;
+    case SQLITE_BLOB:
+      sqlite3_result_blob(ctx, pV->a, (int)pV->n, SQLITE_TRANSIENT);
+      break;
+    default: break;
+  }
+  return SQLITE_OK;
+}
+
+int cqRowid(sqlite3_vtab_cursor *pCursor, sqlite3_int64 *piRowid){
+  (void)pCursor;
+  *piRowid = 0;
+  return SQLITE_OK;
+}

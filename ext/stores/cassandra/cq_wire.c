@@ -1,0 +1,741 @@
+/*
+** cq_wire.c: Cassandra's native protocol v5 or v4 (see cq_wire.h),
+** written from the protocol's specifications (native_protocol_v4.spec,
+** native_protocol_v5.spec): a message is a 9-byte header (version, flags,
+** stream, opcode, body length) and a body of big-endian integers,
+** [string]s (a 16-bit length), [long string]s and [bytes] (a 32-bit
+** length, -1 for NULL).  Each request has a stream id of its own
+** (CQ_STREAMS of them), which its reply carries: the server answers
+** requests in flight in any order.  v5 differs in its frames (once READY:
+** cq_frame.c), its query flags (4 bytes, not 1), and a prepared
+** statement's result metadata id, which an EXECUTE carries.
+*/
+#include "stores/cassandra/cq_wire.h"
+#include "stores/cassandra/cq_frame.h"
+#include "sqlite3ext.h"
+SQLITE_EXTENSION_INIT3
+
+#include <string.h>
+
+#define CQ_RESPONSE 0x80          /* a reply's version: 0x80 | version */
+#define CQ_HEADER 9
+#define CQ_MAX_BODY (256 << 20)   /* the protocol's largest frame */
+#define CQ_STREAMS 1024           /* requests in flight on a connection */
+
+#define CQ_OP_ERROR   0x00
+#define CQ_OP_STARTUP 0x01
+#define CQ_OP_READY   0x02
+#define CQ_OP_AUTH    0x03
+#define CQ_OP_QUERY   0x07
+#define CQ_OP_RESULT  0x08
+#define CQ_OP_PREPARE 0x09
+#define CQ_OP_EXECUTE 0x0A
+#define CQ_OP_BATCH   0x0D
+
+/* Query flags. */
+#define CQ_FLAG_VALUES    0x01
+#define CQ_FLAG_PAGE_SIZE 0x04
+#define CQ_FLAG_PAGING    0x08
+
+/* A reply's flags: what precedes its message. */
+#define CQ_FRAME_TRACING  0x02
+#define CQ_FRAME_PAYLOAD  0x04
+#define CQ_FRAME_WARNING  0x08
+
+/* Rows metadata flags. */
+#define CQ_META_GLOBAL    0x01
+#define CQ_META_MORE      0x02
+#define CQ_META_NONE      0x04
+#define CQ_META_CHANGED   0x08    /* v5: a new result metadata id follows */
+
+struct CqStmt {
+  char *zCql;
+  unsigned char *aId;
+  int nId;
+  unsigned char *aMetaId;   /* v5: its result metadata id */
+  int nMetaId;
+  CqStmt *pNext;
+};
+
+/* A request sent: its reply, once read (bDone). */
+typedef struct CqPending CqPending;
+struct CqPending {
+  int bBusy;            /* Sent, its reply not yet taken by cqWait() */
+  int bDone;            /* Its reply is in res, its failure in rc */
+  int rc;
+  CqResult res;
+};
+
+struct CqConn {
+  WcSock *pSock;
+  int iVersion;         /* The protocol spoken: 4 or 5 */
+  int bFramed;          /* v5, READY: messages travel in frames */
+  CqFramer framer;      /* The frames' payload read */
+  WcBuf req;            /* The request being written */
+  CqStmt *pStmts;       /* Prepared on this connection */
+  CqPending *aPending;  /* CQ_STREAMS, by stream id */
+  int nBusy;            /* Streams in use */
+  int iNext;            /* Where the search for a free one starts */
+};
+
+/* ---- Writing ---- */
+
+static void putBE(WcBuf *p, uint64_t v, int nByte){
+  unsigned char a[8];
+  int i;
+  for(i = nByte - 1; i >= 0; i--){ a[i] = (unsigned char)(v & 0xFF); v >>= 8; }
+  wcBufAppend(p, a, nByte);
+}
+
+static void putString(WcBuf *p, const char *z){
+  putBE(p, strlen(z), 2);
+  wcBufAppend(p, z, (int64_t)strlen(z));
+}
+
+static void putLongString(WcBuf *p, const char *z){
+  putBE(p, strlen(z), 4);
+  wcBufAppend(p, z, (int64_t)strlen(z));
+}
+
+void cqPutBigint(WcBuf *p, int64_t v){ putBE(p, (uint64_t)v, 8); }
+
+void cqPutInt(WcBuf *p, int32_t v){ putBE(p, (uint32_t)v, 4); }
+
+void cqPutDouble(WcBuf *p, double r){
+  uint64_t v;
+  memcpy(&v, &r, 8);
+  putBE(p, v, 8);
+}
+
+/* A varint: the fewest big-endian two's-complement bytes. */
+void cqPutDecimal(WcBuf *p, int64_t iUnscaled, int32_t iScale){
+  int n = 8;
+  putBE(p, (uint32_t)iScale, 4);
+  while( n > 1 ){
+    int64_t iTop = iUnscaled >> ((n - 1) * 8 - 1);
+    if( iTop != 0 && iTop != -1 ) break;
+    n--;
+  }
+  putBE(p, (uint64_t)iUnscaled, n);
+}
+
+int64_t cqGetBigint(const unsigned char *a){
+  uint64_t v = 0;
+  int i;
+  for(i = 0; i < 8; i++) v = (v << 8) | a[i];
+  return (int64_t)v;
+}
+
+double cqGetDouble(const unsigned char *a){
+  uint64_t v = (uint64_t)cqGetBigint(a);
+  double r;
+  memcpy(&r, &v, 8);
+  return r;
+}
+
+int cqGetDecimal(const unsigned char *a, int n, int64_t *piUnscaled,
+                 int32_t *piScale){
+  uint64_t v;
+  int i;
+  if( n < 5 || n > 12 ) return 1;
+  *piScale = (int32_t)(((uint32_t)a[0] << 24) | ((uint32_t)a[1] << 16)
+                       | ((uint32_t)a[2] << 8) | a[3]);
+  v = (a[4] & 0x80) ? ~(uint64_t)0 : 0;
+  for(i = 4; i < n; i++) v = (v << 8) | a[i];
+  *piUnscaled = (int64_t)v;
+  return 0;
+}
+
+/* Starts a request of opcode eOp in p->req; cqSend() fills in its length. */
+static void beginRequest(CqConn *p, int eOp){
+  wcBufClear(&p->req);
+  putBE(&p->req, (uint64_t)p->iVersion, 1);
+  putBE(&p->req, 0, 1);
+  putBE(&p->req, 0, 2);
+  putBE(&p->req, (uint64_t)eOp, 1);
+  putBE(&p->req, 0, 4);
+}
+
+/* ---- Reading ---- */
+
+/* A reader over a reply's body; any read past its end sets bBad. */
+typedef struct Reader Reader;
+struct Reader {
+  const unsigned char *a;
+  int64_t n, i;
+  int bBad;
+};
+
+static uint64_t getBE(Reader *r, int nByte){
+  uint64_t v = 0;
+  int k;
+  wcAssert( nByte >= 1 && nByte <= 8 && r->i >= 0 && r->i <= r->n );
+  if( r->i + nByte > r->n ){
+    r->bBad = 1;
+    return 0;
+  }
+  for(k = 0; k < nByte; k++) v = (v << 8) | r->a[r->i + k];
+  r->i += nByte;
+  return v;
+}
+
+static int32_t getInt(Reader *r){ return (int32_t)getBE(r, 4); }
+
+/* A [string]'s bytes (*pn of them), or NULL past the end. */
+static const unsigned char *getString(Reader *r, int *pn){
+  int n = (int)getBE(r, 2);
+  const unsigned char *a = r->a + r->i;
+  if( r->bBad || r->i + n > r->n ){
+    r->bBad = 1;
+    return 0;
+  }
+  r->i += n;
+  *pn = n;
+  return a;
+}
+
+/* Skips a type [option], with the types nested in it. */
+static void skipOption(Reader *r, int iDepth){
+  int eType = (int)getBE(r, 2), n, i;
+  if( iDepth > 16 ){
+    r->bBad = 1;
+    return;
+  }
+  switch( eType ){
+    case 0x0000: getString(r, &n); break;                /* custom */
+    case 0x0020: case 0x0022: skipOption(r, iDepth + 1); break;
+    case 0x0021:
+      skipOption(r, iDepth + 1);
+      skipOption(r, iDepth + 1);
+      break;
+    case 0x0030:                                         /* UDT */
+      getString(r, &n);
+      getString(r, &n);
+      n = (int)getBE(r, 2);
+      for(i = 0; i < n && !r->bBad; i++){
+        int m;
+        getString(r, &m);
+        skipOption(r, iDepth + 1);
+      }
+      break;
+    case 0x0031:                                         /* tuple */
+      n = (int)getBE(r, 2);
+      for(i = 0; i < n && !r->bBad; i++) skipOption(r, iDepth + 1);
+      break;
+  }
+}
+
+void cqResultClear(CqResult *p){
+  wcBufFree(&p->frame);
+  sqlite3_free(p->aType);
+  sqlite3_free(p->aCell);
+  sqlite3_free(p->zError);
+  sqlite3_free(p->zWriteType);
+  memset(p, 0, sizeof(*p));
+}
+
+const unsigned char *cqCell(const CqResult *p, int64_t iRow, int iCol,
+                            int *pnByte){
+  int64_t iOff = p->aCell[iRow * p->nCol + iCol];
+  if( iOff < 0 ){
+    *pnByte = -1;
+    return 0;
+  }
+  *pnByte = (int)(((uint32_t)p->frame.a[iOff] << 24)
+                  | ((uint32_t)p->frame.a[iOff + 1] << 16)
+                  | ((uint32_t)p->frame.a[iOff + 2] << 8)
+                  | p->frame.a[iOff + 3]);
+  return &p->frame.a[iOff + 4];
+}
+
+/* A Rows result's metadata and cells. */
+static int readRows(Reader *r, CqResult *pRes){
+  int fFlags = getInt(r), i, n;
+  int64_t iRow, nCell;
+  pRes->nCol = getInt(r);
+  if( r->bBad || pRes->nCol < 0 || pRes->nCol > 65535 ) return CQ_ERR_PROTOCOL;
+  if( fFlags & CQ_META_MORE ){
+    int32_t nPaging = getInt(r);
+    if( nPaging >= 0 && r->i + nPaging <= r->n ){
+      pRes->aPaging = r->a + r->i;
+      pRes->nPaging = nPaging;
+      r->i += nPaging;
+    }
+  }
+  /* The metadata is sent whole with every page (widecol never asks to
+  ** skip it), so a changed id needs no keeping. */
+  if( fFlags & CQ_META_CHANGED ) getString(r, &n);
+  pRes->aType = sqlite3_malloc64(sizeof(int) * ((size_t)pRes->nCol + 1));
+  if( pRes->aType == 0 ) return WC_SOCK_NOMEM;
+  if( !(fFlags & CQ_META_NONE) ){
+    if( fFlags & CQ_META_GLOBAL ){
+      getString(r, &n);
+      getString(r, &n);
+    }
+    for(i = 0; i < pRes->nCol && !r->bBad; i++){
+      if( !(fFlags & CQ_META_GLOBAL) ){
+        getString(r, &n);
+        getString(r, &n);
+      }
+      getString(r, &n);
+      pRes->aType[i] = (int)getBE(r, 2);
+      r->i -= 2;
+      skipOption(r, 0);
+    }
+  }
+  pRes->nRow = getInt(r);
+  if( r->bBad || pRes->nRow < 0 ) return CQ_ERR_PROTOCOL;
+  nCell = pRes->nRow * pRes->nCol;
+  pRes->aCell = sqlite3_malloc64(sizeof(int64_t) * ((size_t)nCell + 1));
+  if( pRes->aCell == 0 ) return WC_SOCK_NOMEM;
+  for(iRow = 0; iRow < nCell && !r->bBad; iRow++){
+    int64_t iOff = r->i;
+    int32_t nByte = getInt(r);
+    if( nByte < 0 ){
+      pRes->aCell[iRow] = -1;
+    }else if( r->i + nByte > r->n ){
+      r->bBad = 1;
+    }else{
+      pRes->aCell[iRow] = iOff;
+      r->i += nByte;
+    }
+  }
+  return r->bBad ? CQ_ERR_PROTOCOL : 0;
+}
+
+/* An ERROR frame's code, message and the details widecol reports. */
+static int readError(Reader *r, CqResult *pRes){
+  const unsigned char *a;
+  int n;
+  pRes->iError = getInt(r);
+  a = getString(r, &n);
+  pRes->zError = sqlite3_mprintf("%.*s", a ? n : 0, a ? (const char*)a : "");
+  if( pRes->iError == CQ_WRITE_TIMEOUT ){
+    getBE(r, 2);
+    pRes->nReceived = getInt(r);
+    pRes->nBlockFor = getInt(r);
+    a = getString(r, &n);
+    if( a ) pRes->zWriteType = sqlite3_mprintf("%.*s", n, (const char*)a);
+  }
+  return pRes->zError ? CQ_ERR_SERVER : WC_SOCK_NOMEM;
+}
+
+/* What a reply's flags put before its message: a tracing id, the
+** server's warnings (a [string list]: a partition past a size guardrail,
+** say), a custom payload (a [bytes map]).  widecol asks for none of them
+** but the warnings, which it does not show yet. */
+static void skipPreamble(Reader *r, int fFlags){
+  int nByte, i, n;
+  if( fFlags & CQ_FRAME_TRACING ){
+    getBE(r, 8);
+    getBE(r, 8);
+  }
+  if( fFlags & CQ_FRAME_WARNING ){
+    n = (int)getBE(r, 2);
+    for(i = 0; i < n && !r->bBad; i++) getString(r, &nByte);
+  }
+  if( fFlags & CQ_FRAME_PAYLOAD ){
+    n = (int)getBE(r, 2);
+    for(i = 0; i < n && !r->bBad; i++){
+      int32_t nValue;
+      getString(r, &nByte);
+      nValue = getInt(r);
+      if( nValue > 0 && r->i + nValue > r->n ) r->bBad = 1;
+      else if( nValue > 0 ) r->i += nValue;
+    }
+  }
+}
+
+/* Sends p->req on stream iStream. */
+static int sendRequest(CqConn *p, int iStream, const WcDeadline *pWait){
+  int64_t nBody;
+  if( p->req.bOom ) return WC_SOCK_NOMEM;
+  nBody = p->req.n - CQ_HEADER;
+  /* beginRequest() wrote the header; the stream is one marked busy. */
+  wcAssert( nBody >= 0 && iStream >= 0 && iStream < CQ_STREAMS
+            && p->aPending[iStream].bBusy );
+  p->req.a[2] = (unsigned char)(iStream >> 8);
+  p->req.a[3] = (unsigned char)iStream;
+  p->req.a[5] = (unsigned char)(nBody >> 24);
+  p->req.a[6] = (unsigned char)(nBody >> 16);
+  p->req.a[7] = (unsigned char)(nBody >> 8);
+  p->req.a[8] = (unsigned char)nBody;
+  if( p->bFramed ){
+    return cqFrameSend(&p->framer, p->pSock, p->req.a, p->req.n, pWait);
+  }
+  return wcSockSend(p->pSock, p->req.a, p->req.n, pWait);
+}
+
+/* n bytes of the replies received, at *pa (skip() consumes them): from
+** the socket, or from the frames' payload.  A frame whose checksums fail
+** is the protocol's failure. */
+static int peek(CqConn *p, int64_t n, const WcDeadline *pWait,
+                const unsigned char **pa){
+  int rc;
+  if( !p->bFramed ) return wcSockPeek(p->pSock, n, pWait, pa);
+  rc = cqFramePeek(&p->framer, p->pSock, n, pWait, pa);
+  return rc == CQ_FRAME_CORRUPT ? CQ_ERR_PROTOCOL : rc;
+}
+
+static void skip(CqConn *p, int64_t n){
+  if( p->bFramed ) cqFrameSkip(&p->framer, n);
+  else wcSockSkip(p->pSock, n);
+}
+
+/* Reads the next reply into *pRes (cleared first) and its stream into
+** *piStream.  The reply's own failure (an ERROR frame, a body that does
+** not parse) is its rc, kept with it; a failure of the connection is
+** returned with *piStream -1. */
+static int readReply(CqConn *p, const WcDeadline *pWait, int *piStream,
+                     CqResult *pRes){
+  const unsigned char *aHead, *aBody;
+  int64_t nBody;
+  int rc, eOp, fFlags;
+  Reader r;
+  memset(pRes, 0, sizeof(*pRes));
+  *piStream = -1;
+  rc = peek(p, CQ_HEADER, pWait, &aHead);
+  if( rc ) return rc;
+  if( aHead[0] != (CQ_RESPONSE | p->iVersion) ) return CQ_ERR_PROTOCOL;
+  eOp = aHead[4];
+  fFlags = aHead[1];
+  nBody = ((int64_t)aHead[5] << 24) | (aHead[6] << 16) | (aHead[7] << 8)
+        | aHead[8];
+  if( nBody > CQ_MAX_BODY || (fFlags & 0x01) ) return CQ_ERR_PROTOCOL;
+  *piStream = (int)(int16_t)((aHead[2] << 8) | aHead[3]);
+  skip(p, CQ_HEADER);
+  rc = peek(p, nBody, pWait, &aBody);
+  if( rc ){
+    *piStream = -1;
+    return rc;
+  }
+  wcBufAppend(&pRes->frame, aBody, nBody);
+  skip(p, nBody);
+  if( pRes->frame.bOom ) return WC_SOCK_NOMEM;
+  r.a = pRes->frame.a;
+  r.n = pRes->frame.n;
+  r.i = 0;
+  r.bBad = 0;
+  skipPreamble(&r, fFlags);
+  if( eOp == CQ_OP_ERROR ) return readError(&r, pRes);
+  if( eOp == CQ_OP_READY ) return 0;
+  if( eOp != CQ_OP_RESULT ) return CQ_ERR_PROTOCOL;
+  pRes->eKind = getInt(&r);
+  if( pRes->eKind == CQ_RESULT_ROWS ) return readRows(&r, pRes);
+  return r.bBad ? CQ_ERR_PROTOCOL : 0;
+}
+
+int cqWait(CqConn *p, int iStream, const WcDeadline *pWait, CqResult *pRes){
+  CqPending *pSlot = &p->aPending[iStream];
+  int rc;
+  memset(pRes, 0, sizeof(*pRes));
+  while( !pSlot->bDone ){
+    CqResult res;
+    int iGot;
+    rc = readReply(p, pWait, &iGot, &res);
+    if( iGot < 0 || iGot >= CQ_STREAMS || !p->aPending[iGot].bBusy ){
+      cqResultClear(&res);
+      return rc ? rc : CQ_ERR_PROTOCOL;
+    }
+    p->aPending[iGot].res = res;
+    p->aPending[iGot].rc = rc;
+    p->aPending[iGot].bDone = 1;
+  }
+  rc = pSlot->rc;
+  *pRes = pSlot->res;
+  memset(pSlot, 0, sizeof(*pSlot));
+  wcAssert( p->nBusy > 0 );
+  p->nBusy--;
+  return rc;
+}
+
+/* A free stream, marked busy, or -1 if every one is. */
+static int newStream(CqConn *p){
+  int i;
+  for(i = 0; i < CQ_STREAMS; i++){
+    int iStream = (p->iNext + i) % CQ_STREAMS;
+    if( !p->aPending[iStream].bBusy ){
+      p->aPending[iStream].bBusy = 1;
+      p->nBusy++;
+      p->iNext = iStream + 1;
+      return iStream;
+    }
+  }
+  return -1;
+}
+
+/* Sends p->req on a new stream: 0 and the stream in *piStream, or an
+** error (the stream freed). */
+static int sendNew(CqConn *p, const WcDeadline *pWait, int *piStream){
+  int iStream = newStream(p), rc;
+  *piStream = -1;
+  if( iStream < 0 ) return CQ_ERR_BUSY;
+  rc = sendRequest(p, iStream, pWait);
+  if( rc ){
+    memset(&p->aPending[iStream], 0, sizeof(p->aPending[iStream]));
+    p->nBusy--;
+    return rc;
+  }
+  *piStream = iStream;
+  return 0;
+}
+
+/* Sends p->req and waits for its reply. */
+static int roundTrip(CqConn *p, const WcDeadline *pWait, CqResult *pRes){
+  int iStream, rc = sendNew(p, pWait, &iStream);
+  memset(pRes, 0, sizeof(*pRes));
+  return rc ? rc : cqWait(p, iStream, pWait, pRes);
+}
+
+/* ---- Calls ---- */
+
+/* Opens a connection speaking version iVersion: 0, or an error, with
+** *pzErr set where the server answered. */
+static int openVersion(CqConn **pp, const char *zHost, int port, int iVersion,
+                       const WcDeadline *pWait, char **pzErr){
+  CqConn *p = sqlite3_malloc(sizeof(*p));
+  CqResult res;
+  int rc;
+  *pp = 0;
+  if( p == 0 ) return WC_SOCK_NOMEM;
+  memset(p, 0, sizeof(*p));
+  p->iVersion = iVersion;
+  p->aPending = sqlite3_malloc64(sizeof(CqPending) * CQ_STREAMS);
+  if( p->aPending == 0 ){
+    sqlite3_free(p);
+    return WC_SOCK_NOMEM;
+  }
+  memset(p->aPending, 0, sizeof(CqPending) * CQ_STREAMS);
+  rc = wcSockOpen(&p->pSock, zHost, port, pWait, pzErr);
+  if( rc ){
+    sqlite3_free(p->aPending);
+    sqlite3_free(p);
+    return rc;
+  }
+  beginRequest(p, CQ_OP_STARTUP);
+  putBE(&p->req, 1, 2);
+  putString(&p->req, "CQL_VERSION");
+  putString(&p->req, "3.0.0");
+  rc = roundTrip(p, pWait, &res);
+  if( rc == CQ_ERR_SERVER ){
+    *pzErr = sqlite3_mprintf("%s:%d refused CQL's STARTUP: %s", zHost, port,
+                             res.zError);
+  }else if( rc == CQ_ERR_PROTOCOL ){
+    *pzErr = sqlite3_mprintf("%s:%d does not speak CQL's native protocol v%d "
+                             "(is it Cassandra's native_transport_port?)",
+                             zHost, port, iVersion);
+  }
+  cqResultClear(&res);
+  if( rc ){
+    cqClose(p);
+    return rc;
+  }
+  /* v5: every message after READY travels in frames. */
+  p->bFramed = iVersion >= 5;
+  *pp = p;
+  return 0;
+}
+
+int cqOpen(CqConn **pp, const char *zHost, int port, int iVersion,
+           const WcDeadline *pWait, char **pzErr){
+  int rc = openVersion(pp, zHost, port, iVersion ? iVersion : 5, pWait,
+                       pzErr);
+  if( iVersion == 0 && (rc == CQ_ERR_PROTOCOL || rc == CQ_ERR_SERVER) ){
+    /* A server before v5 refuses it, in its own version's words. */
+    sqlite3_free(*pzErr);
+    *pzErr = 0;
+    rc = openVersion(pp, zHost, port, 4, pWait, pzErr);
+  }
+  return rc;
+}
+
+void cqClose(CqConn *p){
+  int i;
+  if( p == 0 ) return;
+  for(i = 0; i < CQ_STREAMS; i++) cqResultClear(&p->aPending[i].res);
+  sqlite3_free(p->aPending);
+  while( p->pStmts ){
+    CqStmt *pNext = p->pStmts->pNext;
+    sqlite3_free(p->pStmts->zCql);
+    sqlite3_free(p->pStmts->aId);
+    sqlite3_free(p->pStmts->aMetaId);
+    sqlite3_free(p->pStmts);
+    p->pStmts = pNext;
+  }
+  cqFramerFree(&p->framer);
+  wcSockClose(p->pSock);
+  wcBufFree(&p->req);
+  sqlite3_free(p);
+}
+
+/* A statement's values: their count, then each as [bytes] (NULL -1,
+** unset -2). */
+static void putValues(WcBuf *pReq, const CqValue *aVal, int nVal){
+  int i;
+  putBE(pReq, (uint64_t)nVal, 2);
+  for(i = 0; i < nVal; i++){
+    putBE(pReq, (uint32_t)(aVal[i].n < CQ_UNSET ? -1 : aVal[i].n), 4);
+    if( aVal[i].n > 0 ) wcBufAppend(pReq, aVal[i].a, aVal[i].n);
+  }
+}
+
+/* A query's flags: a byte in v4, an [int] in v5. */
+static void putFlags(CqConn *p, int fFlags){
+  putBE(&p->req, (uint64_t)fFlags, p->iVersion >= 5 ? 4 : 1);
+}
+
+/* Consistency, flags and the paging fields of a QUERY or an EXECUTE. */
+static void putParameters(CqConn *p, const CqValue *aVal, int nVal,
+                          int eConsistency, int nPage,
+                          const unsigned char *aPaging, int nPaging){
+  WcBuf *pReq = &p->req;
+  int fFlags = 0;
+  if( nVal > 0 ) fFlags |= CQ_FLAG_VALUES;
+  if( nPage > 0 ) fFlags |= CQ_FLAG_PAGE_SIZE;
+  if( aPaging ) fFlags |= CQ_FLAG_PAGING;
+  putBE(pReq, (uint64_t)eConsistency, 2);
+  putFlags(p, fFlags);
+  if( nVal > 0 ) putValues(pReq, aVal, nVal);
+  if( nPage > 0 ) putBE(pReq, (uint64_t)nPage, 4);
+  if( aPaging ){
+    putBE(pReq, (uint64_t)nPaging, 4);
+    wcBufAppend(pReq, aPaging, nPaging);
+  }
+}
+
+int cqQuery(CqConn *p, const char *zCql, int eConsistency,
+            const WcDeadline *pWait, CqResult *pRes){
+  beginRequest(p, CQ_OP_QUERY);
+  putLongString(&p->req, zCql);
+  putParameters(p, 0, 0, eConsistency, 0, 0, 0);
+  return roundTrip(p, pWait, pRes);
+}
+
+/* Prepares pStmt->zCql (again), keeping its new id. */
+static int prepareText(CqConn *p, CqStmt *pStmt, const WcDeadline *pWait,
+                       CqResult *pRes){
+  Reader r;
+  const unsigned char *aId;
+  int rc, nId;
+  beginRequest(p, CQ_OP_PREPARE);
+  putLongString(&p->req, pStmt->zCql);
+  /* v5: the PREPARE's flags (no keyspace given). */
+  if( p->iVersion >= 5 ) putFlags(p, 0);
+  rc = roundTrip(p, pWait, pRes);
+  if( rc ) return rc;
+  if( pRes->eKind != CQ_RESULT_PREPARED ) return CQ_ERR_PROTOCOL;
+  r.a = pRes->frame.a;
+  r.n = pRes->frame.n;
+  r.i = 4;
+  r.bBad = 0;
+  aId = getString(&r, &nId);
+  if( aId == 0 ) return CQ_ERR_PROTOCOL;
+  sqlite3_free(pStmt->aId);
+  pStmt->aId = sqlite3_malloc(nId > 0 ? nId : 1);
+  if( pStmt->aId == 0 ) return WC_SOCK_NOMEM;
+  memcpy(pStmt->aId, aId, (size_t)nId);
+  pStmt->nId = nId;
+  if( p->iVersion >= 5 ){
+    aId = getString(&r, &nId);
+    if( aId == 0 ) return CQ_ERR_PROTOCOL;
+    sqlite3_free(pStmt->aMetaId);
+    pStmt->aMetaId = sqlite3_malloc(nId > 0 ? nId : 1);
+    if( pStmt->aMetaId == 0 ) return WC_SOCK_NOMEM;
+    memcpy(pStmt->aMetaId, aId, (size_t)nId);
+    pStmt->nMetaId = nId;
+  }
+  return 0;
+}
+
+int cqPrepare(CqConn *p, const char *zCql, const WcDeadline *pWait,
+              CqStmt **ppStmt, CqResult *pRes){
+  CqStmt *pStmt;
+  int rc;
+  memset(pRes, 0, sizeof(*pRes));
+  for(pStmt = p->pStmts; pStmt && strcmp(pStmt->zCql, zCql); pStmt = pStmt->pNext){}
+  if( pStmt ){
+    *ppStmt = pStmt;
+    return 0;
+  }
+  pStmt = sqlite3_malloc(sizeof(*pStmt));
+  if( pStmt == 0 ) return WC_SOCK_NOMEM;
+  memset(pStmt, 0, sizeof(*pStmt));
+  pStmt->zCql = sqlite3_mprintf("%s", zCql);
+  rc = pStmt->zCql ? prepareText(p, pStmt, pWait, pRes) : WC_SOCK_NOMEM;
+  if( rc ){
+    sqlite3_free(pStmt->zCql);
+    sqlite3_free(pStmt->aId);
+    sqlite3_free(pStmt->aMetaId);
+    sqlite3_free(pStmt);
+    return rc;
+  }
+  cqResultClear(pRes);
+  pStmt->pNext = p->pStmts;
+  p->pStmts = pStmt;
+  *ppStmt = pStmt;
+  return 0;
+}
+
+/* Writes an EXECUTE of pStmt into p->req. */
+static void executeRequest(CqConn *p, CqStmt *pStmt, const CqValue *aVal,
+                           int nVal, int eConsistency, int nPage,
+                           const unsigned char *aPaging, int nPaging){
+  beginRequest(p, CQ_OP_EXECUTE);
+  putBE(&p->req, (uint64_t)pStmt->nId, 2);
+  wcBufAppend(&p->req, pStmt->aId, pStmt->nId);
+  if( p->iVersion >= 5 ){
+    putBE(&p->req, (uint64_t)pStmt->nMetaId, 2);
+    wcBufAppend(&p->req, pStmt->aMetaId, pStmt->nMetaId);
+  }
+  putParameters(p, aVal, nVal, eConsistency, nPage, aPaging, nPaging);
+}
+
+int cqExecute(CqConn *p, CqStmt *pStmt, const CqValue *aVal, int nVal,
+              int eConsistency, int nPage, const unsigned char *aPaging,
+              int nPaging, const WcDeadline *pWait, CqResult *pRes){
+  int rc, nTry;
+  for(nTry = 0; ; nTry++){
+    executeRequest(p, pStmt, aVal, nVal, eConsistency, nPage, aPaging,
+                   nPaging);
+    rc = roundTrip(p, pWait, pRes);
+    if( rc != CQ_ERR_SERVER || pRes->iError != CQ_UNPREPARED || nTry > 0 ){
+      return rc;
+    }
+    /* The server forgot it (a restart, its cache full): once more. */
+    cqResultClear(pRes);
+    rc = prepareText(p, pStmt, pWait, pRes);
+    if( rc ) return rc;
+    cqResultClear(pRes);
+  }
+}
+
+int cqSend(CqConn *p, CqStmt *pStmt, const CqValue *aVal, int nVal,
+           int eConsistency, int nPage, const unsigned char *aPaging,
+           int nPaging, const WcDeadline *pWait, int *piStream){
+  executeRequest(p, pStmt, aVal, nVal, eConsistency, nPage, aPaging, nPaging);
+  return sendNew(p, pWait, piStream);
+}
+
+void cqBatchAdd(WcBuf *pQueries, const CqStmt *pStmt, const CqValue *aVal,
+                int nVal){
+  putBE(pQueries, 1, 1);
+  putBE(pQueries, (uint64_t)pStmt->nId, 2);
+  wcBufAppend(pQueries, pStmt->aId, pStmt->nId);
+  putValues(pQueries, aVal, nVal);
+}
+
+int cqSendBatch(CqConn *p, int bLogged, const WcBuf *pQueries, int nQuery,
+                int eConsistency, const WcDeadline *pWait, int *piStream){
+  beginRequest(p, CQ_OP_BATCH);
+  putBE(&p->req, bLogged ? 0 : 1, 1);
+  putBE(&p->req, (uint64_t)nQuery, 2);
+  wcBufAppend(&p->req, pQueries->a, pQueries->n);
+  putBE(&p->req, (uint64_t)eConsistency, 2);
+  putFlags(p, 0);
+  if( pQueries->bOom ) p->req.bOom = 1;
+  return sendNew(p, pWait, piStream);
+}
+
+int64_t cqRequestBytes(const CqConn *p){
+  return p->req.n;
+}

@@ -1,0 +1,715 @@
+/*
+** cq_write.c: writing rows.  A plain INSERT is INSERT ... IF NOT EXISTS
+** (a lightweight transaction), so that a used key fails; INSERT OR
+** REPLACE a plain INSERT (an upsert: a new row's NULL is left unset, no
+** tombstone); UPDATE and DELETE by the key's columns.
+**
+** Writes go in groups, each one request: on a design with an INDEX a
+** row's writes (the row's and its entries', in several CQL tables) as a
+** LOGGED BATCH, which Cassandra's batch log makes happen all together; on
+** a design without, a run of writes to one partition as an UNLOGGED
+** BATCH, one mutation.  A group is sent when a write of another group
+** comes, when it is full (CQ_GROUP_MAX, CQ_GROUP_BYTES), and before any
+** other request; a write to a key already in it starts another, so that
+** the writes of one key keep their order (a BATCH gives its writes one
+** timestamp).
+**
+** Requests go in flight: each is sent at once and its answer read later,
+** up to CQ_WINDOW of them, so that Cassandra works on many rows while
+** SQLite makes the next (the store answers late: WcStoreCaps.bLateChecks).
+** They are waited for before a read (which must see them), when the
+** window is full, and when the transaction ends (xSync); the first
+** failure found is the failure of the statement that finds it, or of the
+** COMMIT.  A plain INSERT (IF NOT EXISTS) goes alone, INSERT OR FAIL and
+** UPDATE OR FAIL (the core's writes answered at once) wait for their own
+** answer.  Each write is Cassandra's once sent: ROLLBACK undoes none of
+** them (docs/cassandra.md).
+*/
+#include "stores/cassandra/cq_store.h"
+SQLITE_EXTENSION_INIT3
+
+#include "key/wc_decode.h"
+
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+/* Requests in flight on a connection, before the oldest is waited for. */
+#define CQ_WINDOW 256
+/* A group's writes, at most, and its bytes: Cassandra refuses a LOGGED
+** batch past batch_size_fail_threshold (50 KiB by default), so a larger
+** row and its entries go in more than one. */
+#define CQ_GROUP_MAX   100
+#define CQ_GROUP_BYTES (40 * 1024)
+
+/* The keys a request writes: (table, hash of the key) pairs. */
+typedef struct CqKeys CqKeys;
+struct CqKeys {
+  CqTable **apTable;
+  uint32_t *aHash;
+  int n, nAlloc;
+};
+
+/* One request in flight: a write, or a group's BATCH. */
+struct CqWrite {
+  int iStream;
+  int iConn;            /* On this connection (CqShared.iConn) */
+  int bCas;             /* An INSERT IF NOT EXISTS: [applied] says */
+  int nStmt;            /* The writes it carries (a BATCH: more than 1) */
+  CqTable *pTable;      /* Whose write, its first (waited for before it
+                        ** goes) */
+  CqKeys keys;          /* The keys it writes */
+  WcBuf key;            /* bCas: its key, for the message of a used key */
+};
+
+/* The writes of one group, not yet sent. */
+struct CqGroup {
+  WcBuf id;             /* The group: the widecol table's name, then a row
+                        ** key (a design with an INDEX) or the key bytes
+                        ** of a partition */
+  WcBuf part;           /* The CQL table and partition of its first write */
+  int bLogged;          /* Its writes reach more than one partition */
+  WcBuf queries;        /* Its statements, as a BATCH carries them */
+  int nQuery;
+  CqTable *pTable;      /* Its first write's table */
+  CqKeys keys;
+};
+
+static int keysAdd(CqKeys *pKeys, CqTable *p, uint32_t hKey){
+  if( pKeys->n == pKeys->nAlloc ){
+    int nNew = pKeys->nAlloc ? pKeys->nAlloc * 2 : 8;
+    CqTable **apNew = sqlite3_realloc64(pKeys->apTable,
+                                        sizeof(CqTable*) * (size_t)nNew);
+    uint32_t *aNew;
+    if( apNew == 0 ) return SQLITE_NOMEM;
+    pKeys->apTable = apNew;
+    aNew = sqlite3_realloc64(pKeys->aHash, sizeof(uint32_t) * (size_t)nNew);
+    if( aNew == 0 ) return SQLITE_NOMEM;
+    pKeys->aHash = aNew;
+    pKeys->nAlloc = nNew;
+  }
+  pKeys->apTable[pKeys->n] = p;
+  pKeys->aHash[pKeys->n++] = hKey;
+  return SQLITE_OK;
+}
+
+static int keysHas(const CqKeys *pKeys, CqTable *p, uint32_t hKey){
+  int i;
+  for(i = 0; i < pKeys->n; i++){
+    if( pKeys->aHash[i] == hKey && pKeys->apTable[i] == p ) return 1;
+  }
+  return 0;
+}
+
+static void keysFree(CqKeys *pKeys){
+  sqlite3_free(pKeys->apTable);
+  sqlite3_free(pKeys->aHash);
+  memset(pKeys, 0, sizeof(*pKeys));
+}
+
+/* True if a write to a key of table p with hash hKey is in flight.
+** Cassandra works on the requests in flight side by side, so a second
+** write to a key must wait for the first (a DELETE, then the INSERT of an
+** UPDATE's index entry; a lightweight transaction sees only what was
+** applied). */
+static int keyInFlight(CqShared *pSh, CqTable *p, uint32_t hKey){
+  int i;
+  for(i = 0; i < pSh->nWrite; i++){
+    const CqWrite *pW = &pSh->aWrite[(pSh->iFirst + i) % CQ_WINDOW];
+    if( keysHas(&pW->keys, p, hKey) ) return 1;
+  }
+  return 0;
+}
+
+/* The message of an INSERT whose key is in use, as widecol words it:
+** the key's columns and values. */
+static char *keyInUse(CqTable *p, const WcBuf *pKey){
+  WcValue *aVal = sqlite3_malloc64(sizeof(WcValue) * CQ_NCOL(p->pS));
+  sqlite3_str *pCols = sqlite3_str_new(0), *pVals = sqlite3_str_new(0);
+  WcBuf dec;
+  char *zCols, *zVals, *zMsg;
+  int i;
+  memset(&dec, 0, sizeof(dec));
+  if( aVal && cqDecodeKey(p, pKey->a, pKey->n, aVal, &dec) == WC_OK ){
+    for(i = 0; i < p->nKey; i++){
+      char *z = wcValueDescribe(&aVal[p->aiKey[i]], 0);
+      sqlite3_str_appendf(pCols, "%s%s", i ? ", " : "",
+                          cqColumnName(p, p->aiKey[i]));
+      sqlite3_str_appendf(pVals, "%s%s", i ? ", " : "", z ? z : "?");
+      sqlite3_free(z);
+    }
+  }
+  zCols = sqlite3_str_finish(pCols);
+  zVals = sqlite3_str_finish(pVals);
+  zMsg = sqlite3_mprintf("UNIQUE constraint failed: %.*s.rowkey (a row with "
+      "key (%s) = (%s) exists in Cassandra's %s.%s)", cqWidecolNameLen(p),
+      p->zName, zCols ? zCols : "?", zVals ? zVals : "?", p->zKeyspace,
+      p->zCqlTable);
+  sqlite3_free(zCols);
+  sqlite3_free(zVals);
+  wcBufFree(&dec);
+  sqlite3_free(aVal);
+  return zMsg;
+}
+
+/* Keeps the failure rc, message zMsg (taken), unless one is kept. */
+static void keep(CqShared *pSh, int rc, char *zMsg){
+  if( pSh->rcKept == SQLITE_OK ){
+    pSh->rcKept = rc;
+    pSh->zKept = zMsg;
+  }else{
+    sqlite3_free(zMsg);
+  }
+}
+
+/* The writes the requests in flight carry. */
+static int writesInFlight(const CqShared *pSh){
+  int i, n = 0;
+  for(i = 0; i < pSh->nWrite; i++){
+    n += pSh->aWrite[(pSh->iFirst + i) % CQ_WINDOW].nStmt;
+  }
+  return n;
+}
+
+/* Whether a write's answer is a failure: SQLITE_OK, or kept. */
+static void judge(CqShared *pSh, CqWrite *pW, int rc, CqResult *pRes){
+  CqTable *p = pW->pTable;
+  if( rc ){
+    int nLost = writesInFlight(pSh) - pW->nStmt;
+    rc = cqCallError(p, rc, pRes, pW->nStmt > 1 ? "a BATCH of writes"
+                                                : "a write");
+    keep(pSh, rc, p->base.zErrMsg);
+    p->base.zErrMsg = 0;
+    if( pSh->pConn == 0 && nLost > 0 ){
+      /* The connection went, and the answers of the rest with it. */
+      char *zMsg = sqlite3_mprintf("%s; %d more write%s sent, and may or "
+          "may not have been applied", pSh->zKept, nLost,
+          nLost == 1 ? " was" : "s were");
+      if( zMsg ){
+        sqlite3_free(pSh->zKept);
+        pSh->zKept = zMsg;
+      }
+    }
+  }else if( pW->bCas ){
+    int n;
+    const unsigned char *a = pRes->nRow > 0 && pRes->nCol > 0
+                           ? cqCell(pRes, 0, 0, &n) : 0;
+    if( a == 0 || n != 1 ){
+      cqTableError(p, SQLITE_PROTOCOL, "Cassandra answered an INSERT IF NOT "
+                   "EXISTS without [applied]");
+      keep(pSh, SQLITE_PROTOCOL, p->base.zErrMsg);
+      p->base.zErrMsg = 0;
+    }else if( a[0] == 0 ){
+      keep(pSh, SQLITE_CONSTRAINT_PRIMARYKEY, keyInUse(p, &pW->key));
+    }
+  }
+}
+
+/* Waits for the oldest write in flight.  Where its connection failed
+** before the answer came (a read on it failed, say), the writes in flight
+** on it are lost, and the failure kept says so. */
+static void awaitOldest(CqShared *pSh){
+  CqWrite *pW = &pSh->aWrite[pSh->iFirst];
+  CqResult res;
+  int rc;
+  if( pSh->pConn == 0 || pW->iConn != pSh->iConn ){
+    CqTable *p = pW->pTable;
+    int nLost = writesInFlight(pSh);
+    keep(pSh, SQLITE_IOERR, sqlite3_mprintf("widecol %.*s: the connection to "
+        "Cassandra at %s failed with %d write%s in flight: %s may or may not "
+        "have been applied; read the rows back before writing them again",
+        cqWidecolNameLen(p), p->zName, pSh->zEndpoint ? pSh->zEndpoint : "?",
+        nLost, nLost == 1 ? "" : "s", nLost == 1 ? "it" : "they"));
+    pSh->iFirst = 0;
+    pSh->nWrite = 0;
+    return;
+  }
+  {
+    WcDeadline d = cqDeadline(pW->pTable);
+    rc = cqWait(pSh->pConn, pW->iStream, &d, &res);
+    if( rc == 0 ) cqCountReply(pW->pTable, &res);
+    judge(pSh, pW, rc, &res);
+    cqResultClear(&res);
+  }
+  pSh->iFirst = (pSh->iFirst + 1) % CQ_WINDOW;
+  pSh->nWrite--;
+  /* A connection gone takes the answers of the writes after it. */
+  if( pSh->pConn == 0 ){
+    pSh->iFirst = 0;
+    pSh->nWrite = 0;
+  }
+}
+
+/* The failure kept, as p's: SQLITE_OK if there is none. */
+static int report(CqShared *pSh, CqTable *p){
+  int rc = pSh->rcKept;
+  if( rc != SQLITE_OK ){
+    sqlite3_free(p->base.zErrMsg);
+    p->base.zErrMsg = pSh->zKept;
+    pSh->zKept = 0;
+    pSh->rcKept = SQLITE_OK;
+  }
+  return rc;
+}
+
+/* A free place in the window for a request of p's, the oldest waited for
+** if it is full: SQLITE_OK, or a failure (p's). */
+static int windowSlot(CqShared *pSh, CqTable *p){
+  if( pSh->aWrite == 0 ){
+    pSh->aWrite = sqlite3_malloc64(sizeof(CqWrite) * CQ_WINDOW);
+    if( pSh->aWrite == 0 ) return SQLITE_NOMEM;
+    memset(pSh->aWrite, 0, sizeof(CqWrite) * CQ_WINDOW);
+  }
+  if( pSh->nWrite < CQ_WINDOW ) return SQLITE_OK;
+  awaitOldest(pSh);
+  return report(pSh, p);
+}
+
+static void groupClear(CqGroup *pG){
+  pG->id.n = pG->part.n = pG->queries.n = 0;
+  pG->nQuery = 0;
+  pG->bLogged = 0;
+  pG->pTable = 0;
+  pG->keys.n = 0;
+}
+
+/* Sends the group's writes, one request in flight: a failure is kept, to
+** be reported as a write's answer is. */
+static void groupSend(CqShared *pSh){
+  CqGroup *pG = pSh->pGroup;
+  CqTable *p;
+  CqConn *pConn = 0;
+  int rc;
+  if( pG == 0 || pG->nQuery == 0 ) return;
+  p = pG->pTable;
+  rc = pG->queries.bOom || pG->id.bOom || pG->part.bOom ? SQLITE_NOMEM
+                                                          : windowSlot(pSh, p);
+  if( rc == SQLITE_OK ) rc = cqConnection(p, &pConn);
+  if( rc == SQLITE_OK ){
+    CqWrite *pW = &pSh->aWrite[(pSh->iFirst + pSh->nWrite) % CQ_WINDOW];
+    WcDeadline d = cqDeadline(p);
+    int e = cqSendBatch(pConn, pG->bLogged, &pG->queries, pG->nQuery,
+                        pSh->eConsistency, &d, &pW->iStream);
+    if( e ){
+      CqResult res;
+      memset(&res, 0, sizeof(res));
+      rc = cqCallError(p, e, &res, "a BATCH of writes");
+    }else{
+      CqKeys keys = pW->keys;
+      cqCountRequest(p, pConn);
+      pW->bCas = 0;
+      pW->nStmt = pG->nQuery;
+      pW->pTable = p;
+      pW->iConn = pSh->iConn;
+      pW->keys = pG->keys;
+      pG->keys = keys;
+      pSh->nWrite++;
+    }
+  }
+  if( rc != SQLITE_OK ){
+    keep(pSh, rc, p->base.zErrMsg ? p->base.zErrMsg
+                                   : sqlite3_mprintf("%s", sqlite3_errstr(rc)));
+    p->base.zErrMsg = 0;
+  }
+  groupClear(pG);
+}
+
+int cqGroupPending(const CqShared *pSh){
+  return pSh->pGroup && pSh->pGroup->nQuery > 0;
+}
+
+int cqWritesDone(CqTable *p){
+  CqShared *pSh = p->pShared;
+  groupSend(pSh);
+  while( pSh->nWrite > 0 ) awaitOldest(pSh);
+  return report(pSh, p);
+}
+
+void cqWritesForget(CqShared *pSh){
+  groupSend(pSh);
+  while( pSh->nWrite > 0 ) awaitOldest(pSh);
+  sqlite3_free(pSh->zKept);
+  pSh->zKept = 0;
+  pSh->rcKept = SQLITE_OK;
+}
+
+void cqWritesFree(CqShared *pSh){
+  int i;
+  for(i = 0; pSh->aWrite && i < CQ_WINDOW; i++){
+    wcBufFree(&pSh->aWrite[i].key);
+    keysFree(&pSh->aWrite[i].keys);
+  }
+  sqlite3_free(pSh->aWrite);
+  sqlite3_free(pSh->zKept);
+  if( pSh->pGroup ){
+    wcBufFree(&pSh->pGroup->id);
+    wcBufFree(&pSh->pGroup->part);
+    wcBufFree(&pSh->pGroup->queries);
+    keysFree(&pSh->pGroup->keys);
+    sqlite3_free(pSh->pGroup);
+  }
+}
+
+/* The group a write of table p to key aKey[0..nKey) belongs to, into pId
+** (see CqGroup), and its CQL table and partition into pPart. */
+static int groupOf(CqTable *p, const unsigned char *aKey, int64_t nKey,
+                   WcBuf *pId, WcBuf *pPart){
+  int64_t nPart = cqPartitionBytes(p, aKey, nKey);
+  wcBufAppend(pId, p->zName, cqWidecolNameLen(p) + 1);
+  wcBufAppend(pPart, p->zCqlName, (int64_t)strlen(p->zCqlName) + 1);
+  wcBufAppend(pPart, aKey, nPart);
+  if( p->pS->nIndex == 0 ){
+    wcBufAppend(pId, aKey, nPart);
+  }else if( p->iIndex < 0 ){
+    wcBufAppend(pId, aKey, nKey);
+  }else{
+    /* An entry: the row key after the index key. */
+    WcValue *aVal = sqlite3_malloc64(sizeof(WcValue) * CQ_NCOL(p->pS));
+    WcBuf dec;
+    int rc;
+    memset(&dec, 0, sizeof(dec));
+    if( aVal == 0 ) return SQLITE_NOMEM;
+    rc = cqDecodeKey(p, aKey, nKey, aVal, &dec);
+    if( rc == WC_OK ){
+      const WcValue *pRow = &aVal[CQ_ROWKEY(p->pS)];
+      wcBufAppend(pId, pRow->a, pRow->n);
+    }
+    wcBufFree(&dec);
+    sqlite3_free(aVal);
+    if( rc == WC_NOMEM ) return SQLITE_NOMEM;
+  }
+  return pId->bOom || pPart->bOom ? SQLITE_NOMEM : SQLITE_OK;
+}
+
+static int bufEqual(const WcBuf *pA, const WcBuf *pB){
+  return pA->n == pB->n && (pA->n == 0 || memcmp(pA->a, pB->a, (size_t)pA->n) == 0);
+}
+
+/* Adds a write, statement zCql with aVal[0..n), to its group (pKey the
+** key it writes, hKey that key's hash), sending the group before it where
+** the write cannot join it. */
+static int groupAdd(CqTable *p, const char *zCql, const CqValue *aVal, int n,
+                    sqlite3_value *pKey, uint32_t hKey, CqResult *pRes){
+  CqShared *pSh = p->pShared;
+  CqGroup *pG = pSh->pGroup;
+  const unsigned char *aKey = sqlite3_value_blob(pKey);
+  int64_t nKey = sqlite3_value_bytes(pKey), nBytes = 64;
+  WcBuf id, part;
+  CqConn *pConn = 0;
+  CqStmt *pStmt = 0;
+  int i, rc;
+  if( pG == 0 ){
+    pG = pSh->pGroup = sqlite3_malloc(sizeof(CqGroup));
+    if( pG == 0 ) return SQLITE_NOMEM;
+    memset(pG, 0, sizeof(*pG));
+  }
+  memset(&id, 0, sizeof(id));
+  memset(&part, 0, sizeof(part));
+  for(i = 0; i < n; i++) nBytes += 4 + (aVal[i].n > 0 ? aVal[i].n : 0);
+  rc = groupOf(p, aKey ? aKey : (const unsigned char*)"", nKey, &id, &part);
+  if( rc == SQLITE_OK && pG->nQuery > 0
+   && (!bufEqual(&id, &pG->id) || pG->nQuery >= CQ_GROUP_MAX
+       || pG->queries.n + nBytes > CQ_GROUP_BYTES
+       || keysHas(&pG->keys, p, hKey)) ){
+    groupSend(pSh);
+    rc = report(pSh, p);
+  }
+  if( rc == SQLITE_OK && keyInFlight(pSh, p, hKey) ) rc = cqWritesDone(p);
+  if( rc == SQLITE_OK ) rc = cqConnection(p, &pConn);
+  if( rc == SQLITE_OK ) rc = cqPrepared(p, zCql, &pStmt, pRes);
+  if( rc == SQLITE_OK ){
+    if( pG->nQuery == 0 ){
+      wcBufAppend(&pG->id, id.a, id.n);
+      wcBufAppend(&pG->part, part.a, part.n);
+      pG->pTable = p;
+    }else if( !bufEqual(&part, &pG->part) ){
+      pG->bLogged = 1;
+    }
+    cqBatchAdd(&pG->queries, pStmt, aVal, n);
+    pG->nQuery++;
+    rc = keysAdd(&pG->keys, p, hKey);
+  }
+  wcBufFree(&id);
+  wcBufFree(&part);
+  return rc;
+}
+
+/* Runs zCql with values buf/an[0..n), the write of key pKey: in flight,
+** or (bNow) waited for, its answer in *pRes.  bCas: an INSERT IF NOT
+** EXISTS, whose [applied] says whether the key was free. */
+static int runWrite(CqTable *p, const char *zCql, WcBuf *pBuf, const int *an,
+                    int n, int bNow, int bCas, sqlite3_value *pKey,
+                    const char *zDoing, CqResult *pRes){
+  CqShared *pSh = p->pShared;
+  const unsigned char *aKey = sqlite3_value_blob(pKey);
+  int nKey = sqlite3_value_bytes(pKey);
+  uint32_t hKey = wcBytesHash(aKey ? aKey : (const unsigned char*)"", nKey);
+  CqValue *aVal = sqlite3_malloc64(sizeof(CqValue) * ((size_t)n + 1));
+  CqStmt *pStmt = 0;
+  CqConn *pConn = 0;
+  int64_t iOff = 0;
+  int i, rc = SQLITE_OK;
+  if( aVal == 0 || pBuf->bOom ){
+    sqlite3_free(aVal);
+    return SQLITE_NOMEM;
+  }
+  for(i = 0; i < n; i++){
+    aVal[i].a = pBuf->a + iOff;
+    aVal[i].n = an[i];
+    if( an[i] > 0 ) iOff += an[i];
+  }
+  if( bNow ){
+    /* After the writes before it, which it may depend on. */
+    rc = cqWritesDone(p);
+    if( rc == SQLITE_OK ){
+      rc = cqRunPrepared(p, zCql, aVal, n, 0, 0, 0, zDoing, pRes);
+    }
+    sqlite3_free(aVal);
+    return rc;
+  }
+  if( !bCas ){
+    rc = groupAdd(p, zCql, aVal, n, pKey, hKey, pRes);
+    sqlite3_free(aVal);
+    return rc;
+  }
+  /* A lightweight transaction goes alone, after the writes before it. */
+  groupSend(pSh);
+  rc = windowSlot(pSh, p);
+  if( rc == SQLITE_OK && keyInFlight(pSh, p, hKey) ) rc = cqWritesDone(p);
+  if( rc == SQLITE_OK ) rc = cqConnection(p, &pConn);
+  if( rc == SQLITE_OK ) rc = cqPrepared(p, zCql, &pStmt, pRes);
+  if( rc == SQLITE_OK ){
+    CqWrite *pW = &pSh->aWrite[(pSh->iFirst + pSh->nWrite) % CQ_WINDOW];
+    WcDeadline d = cqDeadline(p);
+    int e = cqSend(pConn, pStmt, aVal, n, pSh->eConsistency, 0, 0, 0, &d,
+                   &pW->iStream);
+    if( e ){
+      rc = cqCallError(p, e, pRes, zDoing);
+    }else{
+      cqCountRequest(p, pConn);
+      pW->bCas = 1;
+      pW->nStmt = 1;
+      pW->pTable = p;
+      pW->iConn = pSh->iConn;
+      pW->keys.n = 0;
+      rc = keysAdd(&pW->keys, p, hKey);
+      wcBufClear(&pW->key);
+      wcBufAppend(&pW->key, aKey, nKey);
+      pSh->nWrite++;
+      if( pW->key.bOom ) rc = SQLITE_NOMEM;
+    }
+  }
+  sqlite3_free(aVal);
+  return rc;
+}
+
+/* Cassandra's largest TTL, 20 years, and a table's default
+** gc_grace_seconds, 10 days. */
+#define CQ_MAX_TTL 630720000
+#define CQ_GC_GRACE 864000
+
+/* USING TTL's value for a version of rowtime pRowtime (microseconds) on
+** a table whose versions live nTtl seconds: the seconds left, and one
+** more, so that Cassandra drops the row only after widecol stops showing
+** it (widecol hides a version by its rowtime; Cassandra's TTL is counted
+** from the write).  Where Cassandra cannot keep it that long, as long as
+** it can: widecol still hides the version when its time comes. */
+static void putTtl(CqTable *p, sqlite3_value *pRowtime, WcBuf *pBuf, int *pn){
+  int64_t iNow = (int64_t)time(0);
+  int64_t iLeft = sqlite3_value_int64(pRowtime) / 1000000 + p->nTtl - iNow + 1;
+  /* Cassandra refuses a TTL past 20 years, and one whose expiry and the
+  ** table's gc_grace_seconds (10 days, as widecol makes it) come past
+  ** 2038-01-19 (a 32-bit second count, CASSANDRA-14092); a day more for
+  ** the clocks' difference. */
+  int64_t iEnd = (int64_t)INT32_MAX - 1 - CQ_GC_GRACE - 86400 - iNow;
+  int64_t iMax = iEnd < CQ_MAX_TTL ? iEnd : CQ_MAX_TTL;
+  if( iLeft > iMax ) iLeft = iMax;
+  if( iLeft < 1 ) iLeft = 1;
+  cqPutInt(pBuf, (int32_t)iLeft);
+  *pn = 4;
+}
+
+/* The key's columns of row key pKey as values of a statement, into buf
+** and an[]: SQLITE_OK, or SQLITE_NOTFOUND for a key no row can have. */
+static int keyArgs(CqTable *p, sqlite3_value *pKey, WcValue *aVal,
+                   WcBuf *pBuf, int *an){
+  WcBuf dec;
+  int i, rc;
+  memset(&dec, 0, sizeof(dec));
+  rc = sqlite3_value_type(pKey) == SQLITE_BLOB
+     ? cqDecodeKey(p, sqlite3_value_blob(pKey), sqlite3_value_bytes(pKey),
+                   aVal, &dec)
+     : WC_NOFIT;
+  if( rc == WC_OK ){
+    for(i = 0; i < p->nKey; i++){
+      cqPutKeyValue(p, p->aiKey[i], &aVal[p->aiKey[i]], pBuf, &an[i]);
+    }
+  }
+  wcBufFree(&dec);
+  if( rc == WC_NOMEM || pBuf->bOom ) return SQLITE_NOMEM;
+  return rc == WC_OK ? SQLITE_OK : SQLITE_NOTFOUND;
+}
+
+static int writeDelete(CqTable *p, sqlite3_value *pKey, WcValue *aVal,
+                       int bNow){
+  WcBuf buf;
+  int *an = sqlite3_malloc64(sizeof(int) * ((size_t)p->nKey + 1)), rc;
+  char *zCql = sqlite3_mprintf("DELETE FROM %s WHERE %s", p->zCqlName,
+                               p->zKeyWhere);
+  CqResult res;
+  memset(&buf, 0, sizeof(buf));
+  memset(&res, 0, sizeof(res));
+  rc = an && zCql ? keyArgs(p, pKey, aVal, &buf, an) : SQLITE_NOMEM;
+  if( rc == SQLITE_OK ){
+    rc = runWrite(p, zCql, &buf, an, p->nKey, bNow, 0, pKey, "a DELETE", &res);
+  }
+  if( rc == SQLITE_NOTFOUND ) rc = SQLITE_OK;
+  cqResultClear(&res);
+  wcBufFree(&buf);
+  sqlite3_free(an);
+  sqlite3_free(zCql);
+  return rc;
+}
+
+/* INSERT: every column; IF NOT EXISTS unless bReplace.  pKey: the row
+** key. */
+static int writeInsert(CqTable *p, sqlite3_value *pKey,
+                       sqlite3_value **apCol, int bReplace, int bNow){
+  sqlite3_str *pStr = sqlite3_str_new(0);
+  int nCol = p->nCqlCol, i, rc = SQLITE_OK;
+  int *an = sqlite3_malloc64(sizeof(int) * ((size_t)nCol + 2));
+  WcBuf buf, key;
+  CqResult res;
+  char *zCql;
+  memset(&buf, 0, sizeof(buf));
+  memset(&key, 0, sizeof(key));
+  memset(&res, 0, sizeof(res));
+  sqlite3_str_appendf(pStr, "INSERT INTO %s (%s) VALUES (", p->zCqlName,
+                      p->zColumns);
+  for(i = 0; i < nCol; i++) sqlite3_str_appendall(pStr, i ? ", ?" : "?");
+  sqlite3_str_appendall(pStr, bReplace ? ")" : ") IF NOT EXISTS");
+  if( p->nTtl > 0 ) sqlite3_str_appendall(pStr, " USING TTL ?");
+  zCql = sqlite3_str_finish(pStr);
+  if( zCql == 0 || an == 0 ) rc = SQLITE_NOMEM;
+  for(i = 0; i < nCol && rc == SQLITE_OK; i++){
+    rc = cqPutValue(p, p->aiCqlCol[i], apCol[i], &buf, &an[i]);
+    /* A new row's NULL is a column never written: no tombstone, which
+    ** reads would have to skip (INSERT OR REPLACE must clear it). */
+    if( !bReplace && an[i] < 0 ) an[i] = CQ_UNSET;
+  }
+  if( rc == SQLITE_OK && p->nTtl > 0 ){
+    putTtl(p, apCol[p->aiCqlPos[CQ_ROWTIME(p->pS)]], &buf, &an[nCol]);
+  }
+  if( rc == SQLITE_OK ){
+    wcBufAppend(&key, sqlite3_value_blob(pKey), sqlite3_value_bytes(pKey));
+    rc = runWrite(p, zCql, &buf, an, nCol + (p->nTtl > 0), bNow, !bReplace, pKey,
+                  bReplace ? "an INSERT OR REPLACE" : "an INSERT (IF NOT "
+                  "EXISTS)", &res);
+  }
+  if( rc == SQLITE_OK && !bReplace && bNow ){
+    CqWrite w;
+    memset(&w, 0, sizeof(w));
+    w.bCas = 1;
+    w.pTable = p;
+    w.key = key;
+    judge(p->pShared, &w, 0, &res);
+    rc = report(p->pShared, p);
+  }
+  cqResultClear(&res);
+  wcBufFree(&buf);
+  wcBufFree(&key);
+  sqlite3_free(an);
+  sqlite3_free(zCql);
+  return rc;
+}
+
+/* UPDATE of one row: the columns outside the key (a key is never changed
+** in place: the core deletes and inserts). */
+static int writeUpdate(CqTable *p, sqlite3_value *pKey, sqlite3_value **apCol,
+                       WcValue *aVal, int bNow){
+  sqlite3_str *pStr = sqlite3_str_new(0);
+  int nCol = p->nCqlCol, i, n = 0, rc;
+  int *an = sqlite3_malloc64(sizeof(int) * ((size_t)nCol + p->nKey + 2));
+  WcBuf buf;
+  CqResult res;
+  char *zCql;
+  memset(&buf, 0, sizeof(buf));
+  memset(&res, 0, sizeof(res));
+  sqlite3_str_appendf(pStr, "UPDATE %s%s SET ", p->zCqlName,
+                      p->nTtl > 0 ? " USING TTL ?" : "");
+  rc = an ? SQLITE_OK : SQLITE_NOMEM;
+  if( rc == SQLITE_OK && p->nTtl > 0 ){
+    putTtl(p, apCol[p->aiCqlPos[CQ_ROWTIME(p->pS)]], &buf, &an[n++]);
+  }
+  for(i = 0; i < nCol && rc == SQLITE_OK; i++){
+    int iCol = p->aiCqlCol[i];
+    if( p->abKey[iCol] ) continue;
+    sqlite3_str_appendf(pStr, "%s\"%w\" = ?", n > (p->nTtl > 0) ? ", " : "",
+                        cqColumnName(p, iCol));
+    rc = cqPutValue(p, iCol, apCol[i], &buf, &an[n++]);
+  }
+  sqlite3_str_appendf(pStr, " WHERE %s", p->zKeyWhere);
+  zCql = sqlite3_str_finish(pStr);
+  if( rc == SQLITE_OK && zCql == 0 ) rc = SQLITE_NOMEM;
+  if( rc == SQLITE_OK && n > (p->nTtl > 0) ){
+    rc = keyArgs(p, pKey, aVal, &buf, an + n);
+    if( rc == SQLITE_OK ){
+      rc = runWrite(p, zCql, &buf, an, n + p->nKey, bNow, 0, pKey, "an UPDATE",
+                    &res);
+    }
+    if( rc == SQLITE_NOTFOUND ) rc = SQLITE_OK;
+  }
+  cqResultClear(&res);
+  wcBufFree(&buf);
+  sqlite3_free(an);
+  sqlite3_free(zCql);
+  return rc;
+}
+
+int cqUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
+             sqlite3_int64 *piRowid){
+  CqTable *p = (CqTable*)pVtab;
+  WcValue *aVal = sqlite3_malloc64(sizeof(WcValue) * CQ_NCOL(p->pS));
+  int eConflict = sqlite3_vtab_on_conflict(p->pShared->db);
+  /* OR FAIL: the core's INSERT_NOW and UPDATE_NOW, answered at once. */
+  int bNow = eConflict == SQLITE_FAIL, rc;
+  (void)piRowid;
+  if( aVal == 0 ) return SQLITE_NOMEM;
+  memset(aVal, 0, sizeof(WcValue) * CQ_NCOL(p->pS));
+  /* argv[2] the key, then the CQL table's columns (an index entry's
+  ** rowkey first). */
+  if( argc == 1 ){
+    rc = writeDelete(p, argv[0], aVal, bNow);
+  }else if( sqlite3_value_type(argv[0]) == SQLITE_NULL ){
+    /* An index entry's key ends with its row's: an entry written again is
+    ** the same entry, an upsert (no lightweight transaction), which can
+    ** go in its row's LOGGED BATCH. */
+    rc = writeInsert(p, argv[2], &argv[3],
+                     eConflict == SQLITE_REPLACE || p->iIndex >= 0, bNow);
+  }else{
+    rc = writeUpdate(p, argv[0], &argv[3], aVal, bNow);
+  }
+  sqlite3_free(aVal);
+  return rc;
+}
+
+/* The transaction's end: its writes answered, the first failure its. */
+int cqBegin(sqlite3_vtab *pVtab){
+  (void)pVtab;
+  return SQLITE_OK;
+}
+
+int cqSync(sqlite3_vtab *pVtab){
+  return cqWritesDone((CqTable*)pVtab);
+}
+
+int cqCommit(sqlite3_vtab *pVtab){
+  (void)pVtab;
+  return SQLITE_OK;
+}
+
+/* Nothing sent can be taken back: the writes in flight are let finish. */
+int cqRollback(sqlite3_vtab *pVtab){
+  cqWritesForget(((CqTable*)pVtab)->pShared);
+  return SQLITE_OK;
+}

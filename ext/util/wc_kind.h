@@ -1,0 +1,63 @@
+/*
+** wc_kind.h: the engines widecol keeps a table's rows in, one row of
+** facts per STORAGE kind, each fact written once: the kind's word, the
+** engine's name, its library, how its tables are named, and its limits.
+** The design parser (key/wc_schema.c) reads the words and forms, the
+** store layer's capabilities (store/wc_kinds.c) the limits, the report
+** page (tools/) the limits again, and each store library its own row; so
+** it sits at the bottom, where every one of them may read it.
+*/
+#ifndef WIDECOL_WC_KIND_H
+#define WIDECOL_WC_KIND_H
+
+#include <stdint.h>
+
+/* The kinds (WcSchema.eStore), in the order of the table. */
+#define WC_STORE_LOCAL    0   /* No STORAGE: SQLite's own tables */
+#define WC_STORE_BIGTABLE 1   /* STORAGE BIGTABLE 'projects/p/instances/i/
+                              ** tables/t' */
+#define WC_STORE_HBASE    2   /* STORAGE HBASE '[namespace:]table' */
+#define WC_STORE_CASSANDRA 3  /* STORAGE CASSANDRA 'keyspace.table' */
+#define WC_STORE_KINDS    4
+
+/* The longest row key widecol makes, whatever the store: HBase's limit
+** (Short.MAX_VALUE), the largest of the engines', which the HBase row
+** below names too. */
+#define WC_MAX_KEY_BYTES 32767
+
+typedef struct WcKind WcKind;
+struct WcKind {
+  int eStore;           /* WC_STORE_* */
+  const char *zWord;    /* STORAGE's word: "BIGTABLE"; 0 for the local */
+  const char *zEngine;  /* The engine, for messages: "Bigtable" */
+  const char *zModule;  /* The store's library and module: 0 for local */
+  const char *zBuild;   /* How to build the library: "make bigtable" */
+  const char *zDocs;    /* The user's page: "docs/bigtable.md" */
+  const char *zForm;    /* How a table is named, for messages */
+  const char *zIdAfter; /* The table's id follows this in its name
+                        ** ("/tables/"); not there: the name is the id */
+  int nMaxId;           /* The longest table id */
+  int nMaxKey;          /* The longest row key, in bytes (0: none but
+                        ** WC_MAX_KEY_BYTES), */
+  int nKeyByName;       /* less the table's name and this many, if not 0
+                        ** (HBase finds a row's region in hbase:meta by
+                        ** "<table>,<key>,<14 digits>", itself a row key) */
+  int64_t nMaxCell;     /* The largest value of a cell (0: no cells) */
+  int64_t nMaxRow;      /* The largest row, if the engine has a limit */
+  int64_t iTimeStep;    /* Its timestamps' step, in microseconds */
+};
+
+/* The table, in WC_STORE_* order (a static initializer may point at a
+** row), and the row of kind eStore. */
+extern const WcKind wcKindTable[WC_STORE_KINDS];
+const WcKind *wcKind(int eStore);
+/* The remote kind whose word is z[0..n) (ASCII case aside), or 0. */
+const WcKind *wcKindByWord(const char *z, int n);
+/* True if zName names a table as kind eStore's engine names one (zForm
+** says how). */
+int wcKindValidName(int eStore, const char *zName);
+/* The table's id in zName, a table name of kind pKind (a pointer into
+** it). */
+const char *wcKindTableId(const WcKind *pKind, const char *zName);
+
+#endif /* WIDECOL_WC_KIND_H */
