@@ -22,8 +22,8 @@
 #                   protobuf-c); `make` builds it too
 #   make bigtable-demo  the payments design on Google's Bigtable emulator
 #                   (sql/bigtable/demo.sh starts and stops it)
-#   make hbase      build widecol_hbase.so, the HBase store (protobuf-c);
-#                   `make` builds it too
+#   make hbase      build widecol_hbase.so, the HBase store (over HBase's
+#                   Thrift2 gateway); `make` builds it too
 #   make hbase-demo the payments design on a real HBase
 #                   (sql/hbase/demo.sh starts and stops it)
 #   make cassandra  build widecol_cassandra.so, the Cassandra store
@@ -125,13 +125,16 @@ INSTALL     ?= install
 # Objects, one tree per build: build/pic for the loadable libraries,
 # build/lib for the static library (compiled with SQLITE_CORE, as SQLite's
 # own extensions are when built into an application: widecol.h,
-# examples/embed.c), build/asan/pic for the sanitizer build.  -MMD -MP
+# examples/embed.c), build/asan/pic and build/asan/lib for the sanitizer
+# build, build/fuzz/lib for libFuzzer's (its coverage instrumentation).  -MMD -MP
 # write each object's header dependencies beside it (.d), so a change to
 # one header rebuilds the objects that include it and no more.
 DEPFLAGS = -Iext -MMD -MP
 PIC_OBJ  = $(EXT_SRC:ext/%.c=build/pic/%.o)
 LIB_OBJ  = $(EXT_SRC:ext/%.c=build/lib/%.o)
 ASAN_OBJ = $(EXT_SRC:ext/%.c=$(ASAN_DIR)/pic/%.o)
+ASAN_LIB_OBJ = $(EXT_SRC:ext/%.c=$(ASAN_DIR)/lib/%.o)
+FUZZ_LIB_OBJ = $(EXT_SRC:ext/%.c=build/fuzz/lib/%.o)
 BT_OBJ      = $(BT_SRC:ext/%.c=build/pic/%.o)
 BT_ASAN_OBJ = $(BT_SRC:ext/%.c=$(ASAN_DIR)/pic/%.o)
 HB_OBJ      = $(HB_SRC:ext/%.c=build/pic/%.o)
@@ -151,6 +154,15 @@ $(ASAN_DIR)/pic/%.o: ext/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ASAN_FLAGS) $(WARN) $(EXTFLAGS) $(DEPFLAGS) $(BT_INC) -c -o $@ $<
 
+$(ASAN_DIR)/lib/%.o: ext/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ASAN_FLAGS) $(WARN) $(DEPFLAGS) -DSQLITE_CORE -c -o $@ $<
+
+build/fuzz/lib/%.o: ext/%.c
+	@mkdir -p $(@D)
+	clang $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(DEPFLAGS) -DSQLITE_CORE \
+	  -c -o $@ $<
+
 # The Bigtable transport's files see the generated messages and gRPC's
 # headers.
 build/pic/stores/bigtable/%.o $(ASAN_DIR)/pic/stores/bigtable/%.o: \
@@ -158,13 +170,20 @@ build/pic/stores/bigtable/%.o $(ASAN_DIR)/pic/stores/bigtable/%.o: \
 $(filter build/pic/stores/bigtable/% $(ASAN_DIR)/pic/stores/bigtable/%,\
   $(BT_OBJ) $(BT_ASAN_OBJ)): | build/bt/bt_wire.pb-c.h
 
--include $(wildcard build/pic/*.d build/pic/*/*.d build/pic/*/*/*.d \
-  build/lib/*.d build/lib/*/*.d $(ASAN_DIR)/pic/*.d $(ASAN_DIR)/pic/*/*.d \
-  $(ASAN_DIR)/pic/*/*/*.d)
+-include $(wildcard $(foreach t,build/pic build/lib $(ASAN_DIR)/pic \
+  $(ASAN_DIR)/lib build/fuzz/lib,$(t)/*.d $(t)/*/*.d $(t)/*/*/*.d))
 
 libwidecol.a: $(LIB_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $(LIB_OBJ)
+
+$(ASAN_DIR)/libwidecol.a: $(ASAN_LIB_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $(ASAN_LIB_OBJ)
+
+build/fuzz/libwidecol.a: $(FUZZ_LIB_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $(FUZZ_LIB_OBJ)
 
 examples: examples/embed
 
@@ -188,7 +207,9 @@ install: all
 	  $(DESTDIR)$(pkgconfigdir) $(DESTDIR)$(docdir)/docs \
 	  $(DESTDIR)$(docdir)/docs/report \
 	  $(DESTDIR)$(docdir)/sql/bigtable $(DESTDIR)$(docdir)/sql/hbase \
-	  $(DESTDIR)$(docdir)/examples \
+	  $(DESTDIR)$(docdir)/sql/cassandra $(DESTDIR)$(docdir)/examples \
+	  $(DESTDIR)$(docdir)/servers/hbase/src/main/java \
+	  $(DESTDIR)$(docdir)/servers/cassandra \
 	  $(DESTDIR)$(docdir)/python
 	$(INSTALL) -m 755 widecol.so $(BT_SO) widecol_hbase.so widecol_cassandra.so $(DESTDIR)$(libdir)
 	$(INSTALL) -m 644 libwidecol.a $(DESTDIR)$(libdir)
@@ -211,6 +232,16 @@ install: all
 	done
 	$(INSTALL) -m 755 sql/bigtable/demo.sh sql/bigtable/existing.sh sql/bigtable/emulator.sh \
 	  $(DESTDIR)$(docdir)/sql/bigtable
+	$(INSTALL) -m 755 sql/hbase/demo.sh $(DESTDIR)$(docdir)/sql/hbase
+	$(INSTALL) -m 755 sql/cassandra/demo.sh sql/cassandra/on_cassandra.py \
+	  $(DESTDIR)$(docdir)/sql/cassandra
+	$(INSTALL) -m 644 tests/servers/java.sh tests/servers/hbase.sh \
+	  tests/servers/cassandra.sh $(DESTDIR)$(docdir)/servers
+	$(INSTALL) -m 644 tests/servers/hbase/pom.xml tests/servers/hbase/create.rb \
+	  $(DESTDIR)$(docdir)/servers/hbase
+	$(INSTALL) -m 644 tests/servers/hbase/src/main/java/WidecolHBase.java \
+	  $(DESTDIR)$(docdir)/servers/hbase/src/main/java
+	$(INSTALL) -m 644 tests/servers/cassandra/pom.xml $(DESTDIR)$(docdir)/servers/cassandra
 
 uninstall:
 	rm -f $(DESTDIR)$(libdir)/widecol.so $(DESTDIR)$(libdir)/widecol_bigtable.so \
@@ -292,28 +323,32 @@ build/slt: tests/logic/slt.c
 DIFF_CASES = 300
 
 # Fuzz targets: libFuzzer binaries (clang) for `make fuzz`, and replays of
-# their corpora (any compiler) for `make test` and `make asan`.
+# their corpora (any compiler) for `make test` and `make asan`.  Each links
+# the static library of its build (libwidecol.a, build/asan/libwidecol.a,
+# build/fuzz/libwidecol.a), as an application that embeds widecol does.
 FUZZ_TARGETS = schema codec functions
 FUZZ_DIR     = build/fuzz
 FUZZ_SECONDS = 60
 FUZZ_CORPUS  = tests/fuzz/corpus
-FUZZ_DEPS    = tests/fuzz/fuzz_common.h $(EXT_SRC) $(EXT_HDR)
+FUZZ_FLAGS   = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_DEPS    = tests/fuzz/fuzz_common.h
 REPLAY       = $(FUZZ_TARGETS:%=build/replay/%)
 ASAN_REPLAY  = $(FUZZ_TARGETS:%=$(ASAN_DIR)/replay_%)
 
-$(FUZZ_DIR)/%: tests/fuzz/fuzz_%.c $(FUZZ_DEPS)
-	@mkdir -p $(FUZZ_DIR)
-	clang -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	  -Iext -o $@ $< $(EXT_SRC) -lsqlite3 $(LDLIBS)
+$(FUZZ_DIR)/%: tests/fuzz/fuzz_%.c $(FUZZ_DEPS) build/fuzz/libwidecol.a
+	clang $(FUZZ_FLAGS) -fsanitize=fuzzer -Iext -DSQLITE_CORE -o $@ $< \
+	  build/fuzz/libwidecol.a -lsqlite3 $(LDLIBS)
 
-build/replay/%: tests/fuzz/fuzz_%.c tests/fuzz/standalone.c $(FUZZ_DEPS)
+build/replay/%: tests/fuzz/fuzz_%.c tests/fuzz/standalone.c $(FUZZ_DEPS) libwidecol.a
 	@mkdir -p build/replay
-	$(CC) $(CFLAGS) -Iext -o $@ $< tests/fuzz/standalone.c $(EXT_SRC) -lsqlite3 $(LDLIBS)
-
-$(ASAN_DIR)/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/standalone.c $(FUZZ_DEPS)
-	@mkdir -p $(ASAN_DIR)
-	$(CC) $(ASAN_FLAGS) -Iext -o $@ $< tests/fuzz/standalone.c $(EXT_SRC) \
+	$(CC) $(CFLAGS) -Iext -DSQLITE_CORE -o $@ $< tests/fuzz/standalone.c libwidecol.a \
 	  -lsqlite3 $(LDLIBS)
+
+$(ASAN_DIR)/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/standalone.c $(FUZZ_DEPS) \
+  $(ASAN_DIR)/libwidecol.a
+	@mkdir -p $(ASAN_DIR)
+	$(CC) $(ASAN_FLAGS) -Iext -DSQLITE_CORE -o $@ $< tests/fuzz/standalone.c \
+	  $(ASAN_DIR)/libwidecol.a -lsqlite3 $(LDLIBS)
 
 fuzz: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/%)
 	@for t in $(FUZZ_TARGETS); do \
@@ -323,8 +358,8 @@ fuzz: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/%)
 	done
 
 # make test runs the three groups below; each runs alone too:
-#   make check-packaging  the embedding example, make install, the release
-#                         tarball, the docs (their links, runnable blocks,
+#   make check-packaging  each library's exports, the embedding example,
+#                         make install, the release tarball, the docs (their links, runnable blocks,
 #                         the tutorial, quoted figures)
 #   make check-stores     the Bigtable store on Google's emulator, the
 #                         HBase store on HBase's mini cluster, and
@@ -334,7 +369,10 @@ fuzz: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/%)
 #                         test and the Python harnesses
 test: check-packaging check-stores check
 
-check-packaging: widecol.so $(BT_SO) libwidecol.a examples/embed
+check-packaging: widecol.so $(BT_SO) widecol_hbase.so widecol_cassandra.so \
+  libwidecol.a examples/embed
+	@sh tests/packaging/exports.sh widecol.so $(BT_SO) widecol_hbase.so \
+	  widecol_cassandra.so
 	@./examples/embed > build/embed.out && echo "examples/embed: ok" \
 	  || { cat build/embed.out; exit 1; }
 	@sh tests/packaging/install_check.sh
@@ -349,9 +387,9 @@ check-packaging: widecol.so $(BT_SO) libwidecol.a examples/embed
 # and the Cassandra tests on Cassandra's JVM: the HBase tests run beside
 # the other two, their output after.
 check-stores: widecol.so $(BT_SO) widecol_hbase.so widecol_cassandra.so build/slt
-	@mkdir -p build && { sh tests/stores/hbase.sh > build/hbase-tests.log 2>&1; \
+	@mkdir -p build && { sh tests/stores/hbase/run.sh > build/hbase-tests.log 2>&1; \
 	  echo $$? > build/hbase-tests.rc; } & \
-	  sh tests/stores/bigtable.sh; bt=$$?; sh tests/stores/cassandra.sh; cs=$$?; \
+	  sh tests/stores/bigtable/run.sh; bt=$$?; sh tests/stores/cassandra/run.sh; cs=$$?; \
 	  wait; cat build/hbase-tests.log; \
 	  [ $$bt = 0 ] && [ $$cs = 0 ] && [ "$$(cat build/hbase-tests.rc)" = 0 ]
 	@sh tests/stores/load_check.sh
@@ -396,17 +434,15 @@ SAN_PRELOAD = $(shell $(CC) -print-file-name=libasan.so) \
 asan: $(ASAN_DIR)/widecol.so $(BT_SO:%=$(ASAN_DIR)/%) $(ASAN_DIR)/widecol_hbase.so \
       $(ASAN_DIR)/widecol_cassandra.so $(ASAN_DIR)/slt $(ASAN_REPLAY)
 	@sh tests/logic/selftest.sh $(ASAN_DIR)/slt
-	@ASAN_OPTIONS=detect_leaks=1 HB_SLT=$(ASAN_DIR)/slt HB_LIB=$(ASAN_DIR) \
-	  HB_SCRIPTS_ONLY=1 sh tests/stores/hbase.sh
-	@ASAN_OPTIONS=detect_leaks=1 CASS_SLT=$(ASAN_DIR)/slt CASS_LIB=$(ASAN_DIR) \
-	  CASS_SCRIPTS_ONLY=1 CASS_PRELOAD="$(SAN_PRELOAD)" \
-	  WIDECOL_CASSANDRA_DIR=build/cassandra-asan sh tests/stores/cassandra.sh
-	@ASAN_OPTIONS=detect_leaks=1 BT_SLT=$(ASAN_DIR)/slt BT_LIB=$(ASAN_DIR) \
-	  BT_SCRIPTS_ONLY=1 BT_DIFF_PRELOAD="$(SAN_PRELOAD)" sh tests/stores/bigtable.sh
+	@st=0; for s in hbase cassandra bigtable; do \
+	  ASAN_OPTIONS=detect_leaks=1 STORE_SLT=$(ASAN_DIR)/slt STORE_LIB=$(ASAN_DIR) \
+	  STORE_SCRIPTS_ONLY=1 STORE_PRELOAD="$(SAN_PRELOAD)" \
+	  WIDECOL_CASSANDRA_DIR=build/cassandra-asan sh tests/stores/$$s/run.sh \
+	  || st=1; done; exit $$st
 	@if command -v cbt >/dev/null 2>&1 && [ -x "$(BT_EMULATOR)" ] \
 	  && [ -f $(ASAN_DIR)/widecol_bigtable.so ]; then \
 	  LD_PRELOAD="$(SAN_PRELOAD)" ASAN_OPTIONS=detect_leaks=0 \
-	  timeout 900 /usr/bin/python3 tests/stores/bigtable_reliability.py \
+	  timeout 900 /usr/bin/python3 tests/stores/bigtable/reliability.py \
 	  --emulator "$(BT_EMULATOR)" --extension $(ASAN_DIR)/widecol \
 	  --bigtable $(ASAN_DIR)/widecol_bigtable; fi
 	@for t in $(FUZZ_TARGETS); do \
@@ -440,7 +476,7 @@ valgrind: widecol.so build/slt $(REPLAY)
 
 # Google's Python client for Bigtable (google-cloud-bigtable), in a Python
 # of its own over Debian's (whose sqlite3 loads extensions): the other
-# application of tests/stores/bigtable_existing.py and a baseline of
+# application of tests/stores/bigtable/existing.py and a baseline of
 # bench/bigtable.py.  .ci/run makes it; WIDECOL_PY names another.
 PYCLIENT_DIR = /opt/widecol-py
 

@@ -1,8 +1,8 @@
 """Builds the widecol package from a checkout where `make` has been run.
 
 The package holds the compiled libraries (widecol.so, and
-widecol_bigtable.so and widecol_hbase.so when they were built) and the version, both taken from
-the checkout at build time: the version from its one place, the public
+widecol_bigtable.so, widecol_hbase.so and widecol_cassandra.so when they
+were built) and the version, both taken from the checkout at build time: the version from its one place, the public
 header ext/widecol.h.  Install without network access:
 
     make
@@ -36,7 +36,8 @@ class BuildWithLibraries(build_py):
         core = os.path.join(ROOT, "widecol.so")
         if not os.path.exists(core):
             raise SystemExit("widecol: %s is not built; run make in %s first" % (core, ROOT))
-        for name in ("widecol.so", "widecol_bigtable.so", "widecol_hbase.so"):
+        for name in ("widecol.so", "widecol_bigtable.so", "widecol_hbase.so",
+                     "widecol_cassandra.so"):
             src = os.path.join(ROOT, name)
             if os.path.exists(src):
                 shutil.copy2(src, os.path.join(target, name))

@@ -602,8 +602,10 @@ static int encodeToken(const WcSchema *pS, const WcElement *pElem,
     rc = WC_NOMEM;
   }else if( iLong || key.n == 0 ){
     int iCol = pElem->aiSaltCol[iLong ? iLong - 1 : 0];
-    rc = noFit(pzErr, pS, iCol, &aVal[iCol], iLong
-               ? "a Cassandra partition key column holds at most 65535 bytes"
+    char zLong[80];
+    sqlite3_snprintf(sizeof(zLong), zLong, "a Cassandra partition key "
+                     "column holds at most %d bytes", RK_TOKEN_MAX_KEY);
+    rc = noFit(pzErr, pS, iCol, &aVal[iCol], iLong ? zLong
                : "Cassandra refuses an empty partition key");
   }else{
     u = (uint64_t)rkToken(key.a, key.n) ^ (UINT64_C(1) << 63);

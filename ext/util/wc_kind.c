@@ -80,6 +80,7 @@ const WcKind wcKindTable[WC_STORE_KINDS] = {
   [WC_STORE_BIGTABLE] = {
     .eStore = WC_STORE_BIGTABLE, .zWord = "BIGTABLE", .zEngine = "Bigtable",
     .zModule = "widecol_bigtable", .zBuild = "make bigtable",
+    .zPython = "widecol.load(db, bigtable=True)",
     .zDocs = "docs/bigtable.md",
     .zForm = "'projects/<project>/instances/<instance>/tables/<table>', "
              "the table id of letters, digits, _ - and . (not first), at "
@@ -91,6 +92,7 @@ const WcKind wcKindTable[WC_STORE_KINDS] = {
   [WC_STORE_HBASE] = {
     .eStore = WC_STORE_HBASE, .zWord = "HBASE", .zEngine = "HBase",
     .zModule = "widecol_hbase", .zBuild = "make hbase",
+    .zPython = "widecol.load(db, hbase=True)",
     .zDocs = "docs/hbase.md",
     .zForm = "'<table>' or '<namespace>:<table>', each of letters, digits, "
              "_ - and . (not first)",
@@ -102,6 +104,7 @@ const WcKind wcKindTable[WC_STORE_KINDS] = {
     .eStore = WC_STORE_CASSANDRA, .zWord = "CASSANDRA",
     .zEngine = "Cassandra", .zModule = "widecol_cassandra",
     .zBuild = "make cassandra", .zDocs = "docs/cassandra.md",
+    .zPython = "widecol.load(db, cassandra=True)",
     .zForm = "'<keyspace>.<table>', each of letters, digits and _ (not "
              "first), at most 48 characters",
     .zIdAfter = ".", .nMaxId = 48, .iTimeStep = 1,

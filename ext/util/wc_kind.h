@@ -32,6 +32,7 @@ struct WcKind {
   const char *zEngine;  /* The engine, for messages: "Bigtable" */
   const char *zModule;  /* The store's library and module: 0 for local */
   const char *zBuild;   /* How to build the library: "make bigtable" */
+  const char *zPython;  /* How the Python package loads it */
   const char *zDocs;    /* The user's page: "docs/bigtable.md" */
   const char *zForm;    /* How a table is named, for messages */
   const char *zIdAfter; /* The table's id follows this in its name

@@ -80,7 +80,7 @@ static int cqlOp(int op){
 ** (iIndex -1) or of its INDEX iIndex (key/wc_cql.h), or 0;
 ** from sqlite3_mprintf().  The rules are checked in the order Cassandra
 ** 5.0 checks them, so that the message quoted is the one it gives
-** (tests/stores/cassandra_rules.py finds both by asking it). */
+** (tests/stores/cassandra/rules.py finds both by asking it). */
 static char *cqlRefusal(const WcSchema *pS, int iIndex,
                         const unsigned char *aUse, int bOrderBy){
   static const char zFilter[] = "Cannot execute this query as it might "

@@ -287,7 +287,7 @@ static int rowEncode(WcVtab *p, sqlite3_value **apArg){
   return encodeResult(p, rc, zErr);
 }
 
-/* The row's index keys, once its key is whole, and Bigtable's limits. */
+/* The row's index keys, once its key is whole, and its store's limits. */
 static int rowKeys(WcVtab *p){
   WcWriter *pW = p->pWriter;
   int rc = indexKeys(p, pW->aVal, pW->key.a, pW->key.n, pW->aIdxKey);

@@ -25,12 +25,14 @@ class Error(Exception):
     """widecol cannot be loaded into this connection."""
 
 
-def path(bigtable=False, hbase=False):
+def path(bigtable=False, hbase=False, cassandra=False):
     """The file of the library: widecol.so, or widecol_bigtable.so (the
-    Bigtable store) or widecol_hbase.so (the HBase store), each present
-    when it was built."""
+    Bigtable store), widecol_hbase.so (the HBase store) or
+    widecol_cassandra.so (the Cassandra store), each present when it was
+    built."""
     name = ("widecol_bigtable.so" if bigtable else
-            "widecol_hbase.so" if hbase else "widecol.so")
+            "widecol_hbase.so" if hbase else
+            "widecol_cassandra.so" if cassandra else "widecol.so")
     for d in (_HERE, os.path.join(_HERE, "..", "..")):
         p = os.path.abspath(os.path.join(d, name))
         if os.path.exists(p):
@@ -39,10 +41,11 @@ def path(bigtable=False, hbase=False):
                 "install the package again" % (name, _HERE))
 
 
-def load(conn, bigtable=False, hbase=False):
+def load(conn, bigtable=False, hbase=False, cassandra=False):
     """Loads widecol (and with bigtable=True the Bigtable store, with
-    hbase=True the HBase store) into conn, a sqlite3.Connection, leaving
-    extension loading off again after."""
+    hbase=True the HBase store, with cassandra=True the Cassandra store)
+    into conn, a sqlite3.Connection, leaving extension loading off again
+    after."""
     if not hasattr(conn, "enable_load_extension"):
         raise Error("this Python's sqlite3 module cannot load extensions: it was "
                     "built without them (configure --enable-loadable-sqlite-"
@@ -56,5 +59,7 @@ def load(conn, bigtable=False, hbase=False):
             conn.load_extension(path(bigtable=True))
         if hbase:
             conn.load_extension(path(hbase=True))
+        if cassandra:
+            conn.load_extension(path(cassandra=True))
     finally:
         conn.enable_load_extension(False)

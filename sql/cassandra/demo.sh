@@ -7,13 +7,18 @@
 # as Cassandra's own Python driver reads them.  Starts Cassandra with
 # tests/servers/cassandra.sh (JDK 17 and Maven) and stops it after, unless
 # WIDECOL_CASSANDRA names a running node already.  Run from the repository
-# root after `make` (`make cassandra-demo`).
+# root after `make` (`make cassandra-demo`), or installed:
+# sh /usr/local/share/doc/widecol/sql/cassandra/demo.sh.
 set -e
-here=$(dirname "$0")
+here=$(cd "$(dirname "$0")" && pwd)
+# The servers' scripts: tests/servers in the source tree, servers/ beside
+# sql/ where make install put them.
+servers=$here/../../tests/servers
+[ -d "$servers" ] || servers=$here/../../servers
 if [ -z "$WIDECOL_CASSANDRA" ]; then
   export WIDECOL_CASSANDRA_DIR="${WIDECOL_CASSANDRA_DIR:-build/cassandra-demo}"
-  env=$(sh tests/servers/cassandra.sh start)
-  trap 'sh tests/servers/cassandra.sh stop' EXIT
+  env=$(sh "$servers/cassandra.sh" start)
+  trap 'sh "$servers/cassandra.sh" stop' EXIT
   for line in $env; do export "$line"; done
   echo "Cassandra takes CQL on $WIDECOL_CASSANDRA"
 fi

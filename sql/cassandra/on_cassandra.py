@@ -11,8 +11,10 @@ import sys
 
 
 def on_cassandra(text):
-    text = re.sub(r"^\.load \./widecol$", ".load ./widecol\n.load ./widecol_cassandra", text,
-                  flags=re.M)
+    # Beside widecol, wherever the script loads it from (./ in the source
+    # tree, the library directory when installed).
+    text = re.sub(r"^\.load (\S*/)widecol$", r".load \1widecol\n.load \1widecol_cassandra",
+                  text, flags=re.M)
     return re.sub(r"(CREATE VIRTUAL TABLE (\w+) USING widecol\((?:(?!\);).)*PRIMARY KEY"
                   r"(?:(?!\);).)*)\);",
                   lambda m: "%s, STORAGE CASSANDRA 'widecol_demo.%s');" % (m.group(1), m.group(2)),

@@ -5,17 +5,22 @@
 # HBase's own Java client reads them.  Starts HBase with
 # tests/servers/hbase.sh (JDK 17 and Maven) and stops it after, unless
 # WIDECOL_HBASE names a running Thrift2 gateway already.  Run from the
-# repository root after `make` (`make hbase-demo`).
+# repository root after `make` (`make hbase-demo`), or installed:
+# sh /usr/local/share/doc/widecol/sql/hbase/demo.sh.
 set -e
-here=$(dirname "$0")
+here=$(cd "$(dirname "$0")" && pwd)
+# The servers' scripts: tests/servers in the source tree, servers/ beside
+# sql/ where make install put them.
+servers=$here/../../tests/servers
+[ -d "$servers" ] || servers=$here/../../servers
 if [ -z "$WIDECOL_HBASE" ]; then
   export WIDECOL_HBASE_DIR="${WIDECOL_HBASE_DIR:-build/hbase-demo}"
-  env=$(sh tests/servers/hbase.sh start)
-  trap 'sh tests/servers/hbase.sh stop' EXIT
+  env=$(sh "$servers/hbase.sh" start)
+  trap 'sh "$servers/hbase.sh" stop' EXIT
   for line in $env; do export "$line"; done
   echo "HBase's Thrift2 gateway on $WIDECOL_HBASE"
 fi
 sqlite3 -bail :memory: < "$here/payments.sql"
 echo
-echo "HBase's Java client (tests/servers/hbase.sh client scan demo:payments 000123):"
-sh tests/servers/hbase.sh client scan demo:payments 000123
+echo "HBase's Java client (hbase.sh client scan demo:payments 000123):"
+sh "$servers/hbase.sh" client scan demo:payments 000123

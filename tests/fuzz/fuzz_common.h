@@ -4,9 +4,10 @@
 ** libFuzzer binary (make fuzz), built with standalone.c it replays a
 ** corpus directory (make test, make asan).
 **
-** The extension's sources call SQLite through the sqlite3_api table, so
-** the targets register sqlite3_widecol_init as an auto extension and open
-** a database once: SQLite then hands the extension that table.
+** The targets link widecol's static library (libwidecol.a, compiled with
+** SQLITE_CORE) and register sqlite3_widecol_init as an auto extension, as
+** an application that embeds widecol does (widecol.h), so that the
+** database they open once has widecol's functions and module.
 */
 #ifndef WIDECOL_FUZZ_COMMON_H
 #define WIDECOL_FUZZ_COMMON_H

@@ -1,6 +1,6 @@
 """designs: every widecol design the project ships or tests, for the tests
-that run a design's DDL on a real engine (tests/stores/hbase_ddl.py,
-cassandra_ddl.py): each CREATE VIRTUAL TABLE ... USING widecol of
+that run a design's DDL on a real engine (tests/stores/hbase/ddl.py,
+cassandra/ddl.py): each CREATE VIRTUAL TABLE ... USING widecol of
 sql/*.sql, and the fixed designs of the differential test
 (tests/harness/differential.py's DESIGNS and VERSIONED).  Each is
 (where, the widecol(...) arguments)."""

@@ -2,7 +2,7 @@
 `sh tests/servers/hbase.sh client session` reads the harness's commands a
 line at a time and ends each answer with a line "."; a command that failed
 answers "! " and why.  The HBase store's tests use it
-(tests/stores/hbase_regions.py, hbase_ddl.py), and connect_from_args()
+(tests/stores/hbase/regions.py, hbase/ddl.py), and connect_from_args()
 to open widecol as each of them is run."""
 import argparse
 import os

@@ -70,6 +70,27 @@ if [ -f widecol_hbase.so ] && ! grep -q "^\.load /usr/lib/widecol_hbase$" \
      "$tmp/stage/usr/share/doc/widecol/sql/hbase/payments.sql"; then
   bad "the installed sql/hbase/payments.sql loads /usr/lib/widecol_hbase"
 fi
+# Every store's demo is installed, with what it runs: the HBase and
+# Cassandra demos find the servers' scripts beside sql/ (servers/), and
+# the Cassandra demo loads the installed libraries.
+doc=$tmp/stage/usr/share/doc/widecol
+missing=
+for f in sql/bigtable/demo.sh sql/hbase/demo.sh sql/cassandra/demo.sh \
+         sql/cassandra/on_cassandra.py servers/hbase.sh servers/cassandra.sh \
+         servers/java.sh servers/hbase/pom.xml servers/cassandra/pom.xml \
+         servers/hbase/src/main/java/WidecolHBase.java; do
+  [ -f "$doc/$f" ] || missing="$missing $f"
+done
+loads=$(/usr/bin/python3 "$doc/sql/cassandra/on_cassandra.py" "$doc/sql/cassandra_likes.sql" |
+        grep '^\.load' | tr '\n' ' ')
+if [ -z "$missing" ] && [ "$loads" = ".load /usr/lib/widecol .load /usr/lib/widecol_cassandra " ] &&
+   sh -n "$doc/sql/hbase/demo.sh" && sh -n "$doc/sql/cassandra/demo.sh" &&
+   ( cd "$tmp" && sh "$doc/servers/hbase.sh" check >/dev/null 2>&1 ||
+     sh "$doc/servers/hbase.sh" check 2>&1 | grep -q '^no ' ); then
+  ok "every store's demo installed with the servers' scripts it runs"
+else
+  bad "the stores' demos installed: missing:${missing:- none}; the Cassandra demo loads: $loads"
+fi
 
 # 3. Python.
 if /usr/bin/python3 -m pip install -q --no-build-isolation --no-deps --target "$tmp/py" \

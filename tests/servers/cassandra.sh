@@ -121,10 +121,10 @@ endpoint_snitch: SimpleSnitch
 authenticator: AllowAllAuthenticator
 authorizer: AllowAllAuthorizer
 # The partition size guardrail's warning is what the wide-partition lint
-# is checked against (tests/stores/cassandra_ring.py).
+# is checked against (tests/stores/cassandra/ring.py).
 partition_size_warn_threshold: ${WIDECOL_CASSANDRA_PARTITION_WARN:-1MiB}
 # Warnings come early, so that the tests' small tables meet them: a reply
-# that carries one has a longer preamble (ext/cassandra/cq_wire.c).
+# that carries one has a longer preamble (ext/stores/cassandra/cq_wire.c).
 tombstone_warn_threshold: 20
 materialized_views_enabled: true
 sasi_indexes_enabled: true

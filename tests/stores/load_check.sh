@@ -73,20 +73,27 @@ print(*got)
 PY
 )"
 
-# The Bigtable store alone (without widecol, whose tables reach it) is
-# refused at its load, saying what to load first.
-if [ -f ./widecol_bigtable.so ]; then
-  expect "widecol_bigtable loaded without widecol" \
-    "Error: error during initialization: widecol_bigtable is the Bigtable store of widecol tables and needs widecol loaded first: .load widecol, then .load widecol_bigtable (Python: widecol.load(db, bigtable=True))" \
-    "$(sqlite3 :memory: '.load ./widecol_bigtable' 2>&1)"
-  # A Bigtable-stored table without the store loaded: the module's absence
-  # is asked of SQLite (pragma_module_list), and the message says what to load.
-  expect "STORAGE BIGTABLE without widecol_bigtable" \
-    "Error: stepping, widecol t: STORAGE BIGTABLE needs the Bigtable store: load widecol_bigtable too (.load ./widecol_bigtable, after make bigtable)" \
+# Each store alone (without widecol, whose tables reach it) is refused at
+# its load, saying what to load first; a table stored there without the
+# store loaded says what to load (the module's absence is asked of SQLite,
+# pragma_module_list); loaded after widecol, its module is there.
+#   store  engine  word  resource  a design in the store's form
+for spec in "bigtable|Bigtable|BIGTABLE|projects/p/instances/i/tables/t|k TEXT, ROWKEY(k)" \
+            "hbase|HBase|HBASE|t|k TEXT, ROWKEY(k)" \
+            "cassandra|Cassandra|CASSANDRA|ks.t|p TEXT, c TEXT, PRIMARY KEY ((p), c)"; do
+  IFS='|' read -r store engine word resource design <<EOF_SPEC
+$spec
+EOF_SPEC
+  [ -f "./widecol_$store.so" ] || continue
+  expect "widecol_$store loaded without widecol" \
+    "Error: error during initialization: widecol_$store is the $engine store of widecol tables and needs widecol loaded first: .load widecol, then .load widecol_$store (Python: widecol.load(db, $store=True))" \
+    "$(sqlite3 :memory: ".load ./widecol_$store" 2>&1)"
+  expect "STORAGE $word without widecol_$store" \
+    "Error: stepping, widecol t: STORAGE $word needs the $engine store: load widecol_$store too (.load ./widecol_$store, after make $store)" \
     "$(sqlite3 :memory: '.load ./widecol' \
-       "CREATE VIRTUAL TABLE t USING widecol(k TEXT, ROWKEY(k), STORAGE BIGTABLE 'projects/p/instances/i/tables/t');" 2>&1)"
-  expect "widecol, then widecol_bigtable" "widecol_bigtable" \
-    "$(sqlite3 :memory: '.load ./widecol' '.load ./widecol_bigtable' \
-       "SELECT name FROM pragma_module_list WHERE name = 'widecol_bigtable';" 2>&1)"
-fi
+       "CREATE VIRTUAL TABLE t USING widecol($design, STORAGE $word '$resource');" 2>&1)"
+  expect "widecol, then widecol_$store" "widecol_$store" \
+    "$(sqlite3 :memory: '.load ./widecol' ".load ./widecol_$store" \
+       "SELECT name FROM pragma_module_list WHERE name = 'widecol_$store';" 2>&1)"
+done
 exit $status

@@ -28,7 +28,6 @@ static char *ruleFix(const char *zId, const char *zFamily, int nVersions,
 static const CsTransport btTransport = {
   .eStore = WC_STORE_BIGTABLE,
   .zTxnModule = "widecol_bigtable_txn",
-  .zPython = "widecol.load(db, bigtable=True)",
   .bRowAtomic = 0,
   .zListTables = "cbt ls",
   .zDropTable = "cbt deletetable %s",

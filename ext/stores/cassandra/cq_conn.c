@@ -37,17 +37,13 @@ static const struct { const char *zName; int e; } aConsistency[] = {
 static int sharedConnect(CqShared *p, sqlite3_stmt *pProbe, char **pzErr){
   const char *zAt = getenv(CQ_ENV), *zLevel = getenv(CQ_CONSISTENCY_ENV);
   const char *zProtocol = getenv(CQ_PROTOCOL_ENV);
-  int iVersion = 0;
-  const char *zColon = zAt ? strrchr(zAt, ':') : 0;
-  char *zEnd = 0, *zHost;
-  long port = 0;
+  int iVersion = 0, nHost = 0, port = 0;
+  char *zHost;
   size_t i;
   int rc;
   WcDeadline d;
   if( p->pConn ) return SQLITE_OK;
-  if( zColon ) port = strtol(zColon + 1, &zEnd, 10);
-  if( zAt == 0 || zAt[0] == 0 || zColon == 0 || zColon == zAt
-   || zEnd == zColon + 1 || *zEnd != 0 || port < 1 || port > 65535 ){
+  if( !wcSockAddress(zAt, &nHost, &port) ){
     *pzErr = zAt && zAt[0]
       ? sqlite3_mprintf(CQ_ENV " must be host:port of Cassandra's native "
                         "transport (its CQL port, 9042 by default); it is %Q",
@@ -80,13 +76,13 @@ static int sharedConnect(CqShared *p, sqlite3_stmt *pProbe, char **pzErr){
   }
   sqlite3_free(p->zEndpoint);
   p->zEndpoint = sqlite3_mprintf("%s", zAt);
-  zHost = sqlite3_mprintf("%.*s", (int)(zColon - zAt), zAt);
+  zHost = sqlite3_mprintf("%.*s", nHost, zAt);
   if( p->zEndpoint == 0 || zHost == 0 ){
     sqlite3_free(zHost);
     return SQLITE_NOMEM;
   }
   d = deadline(pProbe);
-  rc = cqOpen(&p->pConn, zHost, (int)port, iVersion, &d, pzErr);
+  rc = cqOpen(&p->pConn, zHost, port, iVersion, &d, pzErr);
   p->iConn++;
   sqlite3_free(zHost);
   if( rc == WC_SOCK_NOMEM ) return SQLITE_NOMEM;

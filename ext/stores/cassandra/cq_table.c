@@ -364,6 +364,6 @@ int cqRegister(sqlite3 *db, char **pzErrMsg){
   pShared->nRef = 1;
   module.zName = pKind->zModule;
   module.pModule = &cqModule;
-  return scRegister(db, pzErrMsg, pKind, 0, &module, 1, pShared, sharedRef,
+  return scRegister(db, pzErrMsg, pKind, &module, 1, pShared, sharedRef,
                     sharedUnref);
 }

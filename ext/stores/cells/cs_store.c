@@ -308,6 +308,6 @@ int csRegister(sqlite3 *db, char **pzErrMsg, const CsTransport *pT){
   aModule[0].pModule = &csModule;
   aModule[1].zName = pT->zTxnModule;
   aModule[1].pModule = &csTxnModule;
-  return scRegister(db, pzErrMsg, pKind, pT->zPython, aModule, 2, pTxn,
+  return scRegister(db, pzErrMsg, pKind, aModule, 2, pTxn,
                     csTxnRef, csTxnUnref);
 }

@@ -259,7 +259,6 @@ struct CsTransport {
   int eStore;           /* Its STORAGE kind (util/wc_kind.h): the engine's
                         ** name, limits and naming come from there */
   const char *zTxnModule;   /* Its transaction table's module (cs_store.h) */
-  const char *zPython;      /* How Python loads the library */
   int bRowAtomic;       /* A row's mutations are applied all or none
                         ** wherever the engine runs (Bigtable's emulator
                         ** applies them one by one) */

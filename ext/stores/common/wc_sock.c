@@ -14,6 +14,7 @@ SQLITE_EXTENSION_INIT3
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -52,6 +53,20 @@ static int waitReady(int fd, short events, const WcDeadline *pWait){
     if( rc > 0 ) return 0;
     if( rc < 0 && errno != EINTR ) return WC_SOCK_IO;
   }
+}
+
+int wcSockAddress(const char *zAddr, int *pnHost, int *pPort){
+  const char *zColon = zAddr ? strrchr(zAddr, ':') : 0;
+  char *zEnd = 0;
+  long port;
+  if( zColon == 0 || zColon == zAddr ) return 0;
+  port = strtol(zColon + 1, &zEnd, 10);
+  if( zEnd == zColon + 1 || *zEnd != 0 || port < 1 || port > 65535 ){
+    return 0;
+  }
+  *pnHost = (int)(zColon - zAddr);
+  *pPort = (int)port;
+  return 1;
 }
 
 int wcSockOpen(WcSock **ppSock, const char *zHost, int port,

@@ -30,6 +30,11 @@ struct WcDeadline {
 };
 int64_t wcNowMs(void);
 
+/* Splits zAddr, "host:port" (the last colon; port 1 to 65535), into
+** *pnHost bytes of host and *pPort: 1, or 0 if zAddr is NULL, empty or
+** not of that form. */
+int wcSockAddress(const char *zAddr, int *pnHost, int *pPort);
+
 /* Connects to zHost:port (numeric or a name).  0, or WC_SOCK_* with
 ** *pzErr set (sqlite3_mprintf()).  The caller owns *ppSock. */
 int wcSockOpen(WcSock **ppSock, const char *zHost, int port,

@@ -168,11 +168,10 @@ struct ScModule {
 };
 /* Registers store pKind's modules aModule[0..nModule) on db, each with
 ** client data pAux (counted: xRef() once per module, xUnref() their
-** destructor), and the counters function, once widecol is loaded;
-** zPython (or NULL) says how Python loads the library, for the message
-** that asks for widecol first. */
+** destructor), and the counters function, once widecol is loaded (else
+** an error saying how to load it first, pKind's way in Python too). */
 int scRegister(sqlite3 *db, char **pzErrMsg, const WcKind *pKind,
-               const char *zPython, const ScModule *aModule, int nModule,
+               const ScModule *aModule, int nModule,
                void *pAux, void (*xRef)(void*), void (*xUnref)(void*));
 
 #endif /* WIDECOL_SC_CONTRACT_H */

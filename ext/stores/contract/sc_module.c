@@ -41,7 +41,7 @@ void scCountersHand(WcRpcStats *pOut, WcRpcStats *pCount){
 }
 
 int scRegister(sqlite3 *db, char **pzErrMsg, const WcKind *pKind,
-               const char *zPython, const ScModule *aModule, int nModule,
+               const ScModule *aModule, int nModule,
                void *pAux, void (*xRef)(void*), void (*xUnref)(void*)){
   int i, rc;
   if( !wcWidecolLoaded(db) ){
@@ -49,8 +49,8 @@ int scRegister(sqlite3 *db, char **pzErrMsg, const WcKind *pKind,
       *pzErrMsg = sqlite3_mprintf("%s is the %s store of widecol tables "
           "and needs widecol loaded first: .load widecol, then .load %s%s%s%s",
           pKind->zModule, pKind->zEngine, pKind->zModule,
-          zPython ? " (Python: " : "", zPython ? zPython : "",
-          zPython ? ")" : "");
+          pKind->zPython ? " (Python: " : "",
+          pKind->zPython ? pKind->zPython : "", pKind->zPython ? ")" : "");
     }
     xUnref(pAux);
     return SQLITE_ERROR;

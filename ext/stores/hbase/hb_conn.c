@@ -50,17 +50,12 @@ struct CsConn {
 
 int hbConnOpen(CsConn **ppConn, char **pzErr){
   const char *zGate = getenv(HB_ENV);
-  const char *zColon;
   int64_t nTimeoutMs = csTimeoutFromEnv(HB_TIMEOUT_ENV, "HBase", pzErr);
   CsConn *p;
-  char *zEnd = 0;
-  long port = 0;
+  int nHost = 0, port = 0;
   *ppConn = 0;
   if( nTimeoutMs < 0 ) return CS_REFUSED;
-  zColon = zGate ? strrchr(zGate, ':') : 0;
-  if( zColon ) port = strtol(zColon + 1, &zEnd, 10);
-  if( zGate == 0 || zGate[0] == 0 || zColon == 0 || zColon == zGate
-   || zEnd == zColon + 1 || *zEnd != 0 || port < 1 || port > 65535 ){
+  if( !wcSockAddress(zGate, &nHost, &port) ){
     *pzErr = zGate && zGate[0]
       ? sqlite3_mprintf(HB_ENV " must be host:port of HBase's Thrift2 "
                         "gateway; it is %Q", zGate)
@@ -76,8 +71,8 @@ int hbConnOpen(CsConn **ppConn, char **pzErr){
     return CS_INTERNAL;
   }
   memset(p, 0, sizeof(*p));
-  p->zHost = sqlite3_mprintf("%.*s", (int)(zColon - zGate), zGate);
-  p->port = (int)port;
+  p->zHost = sqlite3_mprintf("%.*s", nHost, zGate);
+  p->port = port;
   p->nTimeoutMs = nTimeoutMs;
   p->zEndpoint = sqlite3_mprintf("%s (HBase's Thrift2 gateway, named by "
                                  HB_ENV ")", zGate);

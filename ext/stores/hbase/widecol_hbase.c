@@ -27,7 +27,6 @@ static char *ruleFix(const char *zId, const char *zFamily, int nVersions,
 static const CsTransport hbTransport = {
   .eStore = WC_STORE_HBASE,
   .zTxnModule = "widecol_hbase_txn",
-  .zPython = "widecol.load(db, hbase=True)",
   .bRowAtomic = 1,
   .zListTables = "list, in the hbase shell",
   .zDropTable = "disable '%s' then drop it, in the hbase shell",

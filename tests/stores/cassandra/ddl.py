@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""widecol_ddl(t, 'cql') run by Cassandra (tests/stores/cassandra.sh runs
+"""widecol_ddl(t, 'cql') run by Cassandra (tests/stores/cassandra/run.sh runs
 this, with WIDECOL_CASSANDRA set): for every widecol design in sql/*.sql
 and every fixed design of the differential test (tests/lib/designs.py),
 the CREATE TABLE widecol_ddl writes is executed by the server, and the
@@ -17,14 +17,14 @@ the design (not as widecol_ddl does):
   BLOB (or none) blob, REAL/FLOA/DOUB double, any other decimal;
 - the TTL where it is from 1 to Cassandra's largest, 630,720,000 s.
 
-    tests/stores/cassandra_ddl.py --extension ./widecol
+    tests/stores/cassandra/ddl.py --extension ./widecol
 """
 import os
 import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
 import wctest  # noqa: E402
 from cassandra_session import connect, make_keyspace, wc_args  # noqa: E402
 from designs import all_designs  # noqa: E402

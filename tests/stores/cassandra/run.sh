@@ -2,25 +2,20 @@
 # The Cassandra store's tests and widecol's predictions checked against a
 # real Cassandra (make test): starts the Cassandra of our tests once
 # (tests/servers/cassandra.sh: Apache Cassandra 5.0 as a child JVM, on
-# free loopback ports), runs the sqllogictest scripts of
-# tests/stores/cassandra/ with both libraries loaded, in native protocol
-# v5 and v4, checks the store
-# against Cassandra's Python driver (cassandra_check.py) and its failures
-# (cassandra_errors.py), rk_token against
-# the server's token() (cassandra_tokens.py), widecol_lint's
-# allow-filtering verdicts against the server's query rules
-# (cassandra_rules.py), widecol_ddl's CQL against system_schema
-# (cassandra_ddl.py), widecol_ring against the server's token ranges and
-# the wide-partition lint against its partition size guardrail
-# (cassandra_ring.py), runs the differential test on the store, then
-# stops Cassandra by its PID.  Without JDK 17, Maven or python3-cassandra
-# the tests report themselves skipped, with the reason.  Run from the
-# repository root after `make`.  CASS_SLT names the runner, CASS_LIB the
-# directory of the two libraries, and CASS_SCRIPTS_ONLY=1 runs the
-# scripts and cassandra_errors.py alone (`make asan`, with CASS_PRELOAD the
-# sanitizers' runtimes).
-slt=${CASS_SLT:-build/slt}
-lib=${CASS_LIB:-.}
+# free loopback ports), runs the sqllogictest scripts of this folder with
+# both libraries loaded, in native protocol v5 and v4, checks the store
+# against Cassandra's Python driver (check.py) and its failures
+# (errors.py), rk_token against the server's token() (tokens.py),
+# widecol_lint's allow-filtering verdicts against the server's query
+# rules (rules.py), widecol_ddl's CQL against system_schema (ddl.py),
+# widecol_ring against the server's token ranges and the wide-partition
+# lint against its partition size guardrail (ring.py), runs the
+# differential test on the store, then stops Cassandra by its PID.
+# Without JDK 17, Maven or python3-cassandra the tests report themselves
+# skipped, with the reason.  Run from the repository root after `make`;
+# it takes the settings of tests/stores/settings.sh (`make asan` runs the
+# scripts and errors.py alone, under the sanitizers).
+. tests/stores/settings.sh
 if ! why=$(sh tests/servers/cassandra.sh check); then
   echo "cassandra tests: SKIPPED: $why"
   exit 0
@@ -47,26 +42,26 @@ for v in 5 4; do
   WIDECOL_CASSANDRA_PROTOCOL=$v "$slt" --defensive --extension "$lib/widecol.so" \
     --extension "$lib/widecol_cassandra.so" tests/stores/cassandra/*.test || status=1
 done
-if [ -n "$CASS_SCRIPTS_ONLY" ]; then
-  # With the sanitizers' runtimes (CASS_PRELOAD), the failures too: a
+if [ -n "$STORE_SCRIPTS_ONLY" ]; then
+  # With the sanitizers' runtimes (STORE_PRELOAD), the failures too: a
   # connection severed under a read found a crash.
-  LD_PRELOAD="$CASS_PRELOAD" ASAN_OPTIONS=detect_leaks=0 /usr/bin/python3 \
-    tests/stores/cassandra_errors.py --extension "$lib/widecol" \
+  LD_PRELOAD="$STORE_PRELOAD" ASAN_OPTIONS=detect_leaks=0 /usr/bin/python3 \
+    tests/stores/cassandra/errors.py --extension "$lib/widecol" \
     --cassandra "$lib/widecol_cassandra" || status=1
   exit $status
 fi
 for t in check errors; do
-  /usr/bin/python3 "tests/stores/cassandra_$t.py" --extension "$lib/widecol" \
+  /usr/bin/python3 "tests/stores/cassandra/$t.py" --extension "$lib/widecol" \
     --cassandra "$lib/widecol_cassandra" || status=1
 done
 for t in tokens rules ddl; do
-  /usr/bin/python3 "tests/stores/cassandra_$t.py" --extension "$lib/widecol" || status=1
+  /usr/bin/python3 "tests/stores/cassandra/$t.py" --extension "$lib/widecol" || status=1
 done
-/usr/bin/python3 tests/stores/cassandra_ring.py --extension "$lib/widecol" \
+/usr/bin/python3 tests/stores/cassandra/ring.py --extension "$lib/widecol" \
   --cassandra "$lib/widecol_cassandra" \
   --log "$WIDECOL_CASSANDRA_DIR/data/logs/system.log" || status=1
 /usr/bin/python3 tests/harness/differential.py --extension "$lib/widecol" \
-  --cassandra "$lib/widecol_cassandra" --cases 300 --random 0 --seed 1 || status=1
+  --cassandra "$lib/widecol_cassandra" --cases "${STORE_DIFF_CASES:-300}" --random 0 --seed 1 || status=1
 # The README's demo, on this Cassandra: the eBay and GeminiDB scripts give
 # the answers they give locally, line for line.
 mkdir -p build

@@ -1,20 +1,20 @@
 #!/usr/bin/env python3
 """The HBase store against HBase's own Java client, the ground truth for
-what HBase holds (tests/stores/hbase.sh runs this, with WIDECOL_HBASE set):
+what HBase holds (tests/stores/hbase/run.sh runs this, with WIDECOL_HBASE set):
 the row keys and cells widecol writes, byte for byte, as docs/hbase.md
 documents them; the families CREATE makes, with VERSIONS, TTL and
 NEW_VERSION_BEHAVIOR; the regions SPLITS makes; DROP TABLE's disable and
 delete.  Every expected value is written out here from the documented
 formats, never read back from widecol.
 
-    tests/stores/hbase_check.py --extension ./widecol --hbase ./widecol_hbase
+    tests/stores/hbase/check.py --extension ./widecol --hbase ./widecol_hbase
 """
 import os
 import struct
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 from hbase_session import connect_from_args  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -30,7 +30,7 @@ def expect(what, ok, detail=""):
 
 def client(*args):
     """HBase's Java client (tests/servers/hbase.sh client): its lines."""
-    out = subprocess.run(["sh", os.path.join(HERE, "..", "servers", "hbase.sh"), "client"]
+    out = subprocess.run(["sh", os.path.join(HERE, "..", "..", "servers", "hbase.sh"), "client"]
                          + list(args), capture_output=True, text=True)
     if out.returncode != 0:
         raise RuntimeError("hbase client %s: %s" % (" ".join(args), out.stderr[-2000:]))

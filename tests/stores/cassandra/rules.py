@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """widecol_lint's allow-filtering rule against Cassandra's own query rules
-(tests/stores/cassandra.sh runs this, with WIDECOL_CASSANDRA set).
+(tests/stores/cassandra/run.sh runs this, with WIDECOL_CASSANDRA set).
 
 Each design below is a widecol table in Cassandra's form and the CQL table
 it means, made on the server.  For each generated SELECT (equalities, IN,
@@ -19,7 +19,7 @@ script reports how many refusals that clause lifts and how many it does
 not (a refusal of another rule), and the lint's quoted message must be
 the server's.
 
-    tests/stores/cassandra_rules.py --extension ./widecol [--statements 2400]
+    tests/stores/cassandra/rules.py --extension ./widecol [--statements 2400]
 """
 import argparse
 import os
@@ -28,7 +28,7 @@ import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
 import wctest  # noqa: E402
 from cassandra_session import connect, make_keyspace  # noqa: E402
 

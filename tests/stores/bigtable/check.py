@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The Bigtable store seen from outside, and its errors.
 
-Run by tests/stores/bigtable.sh with BIGTABLE_EMULATOR_HOST set to a running
+Run by tests/stores/bigtable/run.sh with BIGTABLE_EMULATOR_HOST set to a running
 emulator.  What widecol wrote is read back with Google's own client, cbt:
 the row keys (byte for byte the keys the local store writes), the column
 families and their GC rules, every cell's family, qualifier and value, each
@@ -11,7 +11,7 @@ behind widecol's back, a value over Bigtable's cell limit, the emulator
 stopped in the middle of a read and of a write, no endpoint at all, and
 Google's endpoint from a machine that cannot reach it.
 
-Usage: bigtable_check.py --emulator PATH [--extension ./widecol]
+Usage: tests/stores/bigtable/check.py --emulator PATH [--extension ./widecol]
                          [--bigtable ./widecol_bigtable]
 """
 import argparse
@@ -26,7 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 import wctest  # noqa: E402
 
 FAILED = []

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The Cassandra store's failures, each an SQL error that names the table,
 the endpoint and what to do, with its SQLite code chosen by what failed
-(tests/stores/cassandra.sh runs this, with WIDECOL_CASSANDRA set):
+(tests/stores/cassandra/run.sh runs this, with WIDECOL_CASSANDRA set):
 
 - no WIDECOL_CASSANDRA, or not host:port: SQLITE_CANTOPEN, saying how;
 - no server at the endpoint: SQLITE_CANTOPEN, naming it;
@@ -25,7 +25,7 @@ are; a write's code is its own (SQLITE_BUSY for Unavailable).
 Each runs in a child process of its own, so that each starts with its own
 environment.
 
-    tests/stores/cassandra_errors.py --extension ./widecol --cassandra ./widecol_cassandra
+    tests/stores/cassandra/errors.py --extension ./widecol --cassandra ./widecol_cassandra
 """
 import argparse
 import json
@@ -38,7 +38,7 @@ import tempfile
 import threading
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
 
 KEYSPACE = "errs%d" % os.getpid()
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""rk_token against Cassandra's own token() (tests/stores/cassandra.sh
+"""rk_token against Cassandra's own token() (tests/stores/cassandra/run.sh
 runs this, with WIDECOL_CASSANDRA set): 100,000 partition keys written
 through CQL into tables keyed by each CQL type widecol maps (text, bigint,
 int, double, blob) and by composite partition keys, read back with
@@ -12,7 +12,7 @@ length from 1 to 40 bytes (each tail length, one and two blocks), tail
 bytes of 0x80 and above (Java reads them signed), negative numbers, -0.0
 and the infinities (no NaN: SQLite has none), non-ASCII text, and empty parts of composite keys.
 
-    tests/stores/cassandra_tokens.py --extension ./widecol
+    tests/stores/cassandra/tokens.py --extension ./widecol
 """
 import math
 import os
@@ -21,7 +21,7 @@ import struct
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
 from cassandra_session import connect, make_keyspace, wc_args  # noqa: E402
 
 KEYSPACE = "tokens%d" % os.getpid()

@@ -9,9 +9,9 @@ checks every outcome against what Google's cbt reads and against
 widecol_check.  Each case is one the issue tracker recorded against widecol
 1.0.1 (issue 28); its name says what must hold.
 
-Usage: bigtable_reliability.py --emulator PATH [--extension ./widecol]
+Usage: tests/stores/bigtable/reliability.py --emulator PATH [--extension ./widecol]
                                [--bigtable ./widecol_bigtable] [--only NAME]
-       bigtable_reliability.py --worker JSON   (a writer process; internal)
+       tests/stores/bigtable/reliability.py --worker JSON   (a writer process; internal)
 """
 import argparse
 import json
@@ -26,7 +26,7 @@ import tempfile
 import threading
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 import wctest  # noqa: E402
 from fault_proxy import FaultProxy  # noqa: E402
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""widecol_ddl(t, 'hbase') run by HBase (tests/stores/hbase.sh runs this,
+"""widecol_ddl(t, 'hbase') run by HBase (tests/stores/hbase/run.sh runs this,
 with WIDECOL_HBASE set): for every widecol design in sql/*.sql and every
 fixed design of the differential test (tests/harness/differential.py's
 DESIGNS and VERSIONED), the HBase shell commands widecol_ddl writes are
@@ -15,7 +15,7 @@ Maven mirror; tests/servers/hbase/create.rb gives the shell's create and
 create_namespace for the keys widecol_ddl writes, and refuses any other
 (docs/hbase.md#the-ddl-round-trip).
 
-    tests/stores/hbase_ddl.py --extension ./widecol --hbase ./widecol_hbase
+    tests/stores/hbase/ddl.py --extension ./widecol --hbase ./widecol_hbase
 """
 import os
 import re
@@ -23,7 +23,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
 from designs import all_designs  # noqa: E402
 from hbase_session import Session, connect_from_args  # noqa: E402
 

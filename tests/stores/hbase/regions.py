@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """widecol_regions' split policies against HBase's real region splits
-(tests/stores/hbase.sh runs this, with WIDECOL_HBASE set).
+(tests/stores/hbase/run.sh runs this, with WIDECOL_HBASE set).
 
 Each case loads one of the HBase blog's two payments designs into a
 widecol table on HBase, in write order, with the table set for quick
@@ -27,7 +27,7 @@ The tolerances, and why:
   in our runs); boundaries drift by that much a region and are not
   compared one by one.
 
-    tests/stores/hbase_regions.py --extension ./widecol --hbase ./widecol_hbase
+    tests/stores/hbase/regions.py --extension ./widecol --hbase ./widecol_hbase
 """
 import bisect
 import os
@@ -35,7 +35,7 @@ import random
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 from hbase_session import Session, connect_from_args  # noqa: E402
 
 KIB = 1024

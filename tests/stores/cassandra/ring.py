@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """widecol_ring and the wide-partition lint against Cassandra's own view
-(tests/stores/cassandra.sh runs this, with WIDECOL_CASSANDRA set).
+(tests/stores/cassandra/run.sh runs this, with WIDECOL_CASSANDRA set).
 
 Partitions are written through CQL (text and composite keys, a few rows
 each); the server's tokens are read from system.local (the node of the
@@ -20,7 +20,7 @@ partitions it names must be the lint's, and its size each within a factor
 of two of the lint's bytes (the lint counts the key's and values' bytes,
 the server the partition as its sstable holds it).
 
-    tests/stores/cassandra_ring.py --extension ./widecol --cassandra ./widecol_cassandra
+    tests/stores/cassandra/ring.py --extension ./widecol --cassandra ./widecol_cassandra
         [--log build/cassandra-test/data/logs/system.log]
 """
 import os
@@ -28,7 +28,7 @@ import random
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
 import argparse  # noqa: E402
 import re  # noqa: E402
 import time  # noqa: E402

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The Cassandra store against Cassandra's own driver, the ground truth of
-what the server holds (tests/stores/cassandra.sh runs this, with
+what the server holds (tests/stores/cassandra/run.sh runs this, with
 WIDECOL_CASSANDRA set):
 
 - rows widecol writes (INSERT, INSERT OR REPLACE, UPDATE, DELETE) are the
@@ -16,7 +16,7 @@ WIDECOL_CASSANDRA set):
 - a TTL is the table's default_time_to_live, and each cell's TTL and the
   row's rowtime are what the write's time makes them.
 
-    tests/stores/cassandra_check.py --extension ./widecol --cassandra ./widecol_cassandra
+    tests/stores/cassandra/check.py --extension ./widecol --cassandra ./widecol_cassandra
 """
 import argparse
 import os
@@ -25,7 +25,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
 import wctest  # noqa: E402
 from cassandra_session import connect, make_keyspace  # noqa: E402
 

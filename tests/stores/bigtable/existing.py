@@ -16,11 +16,11 @@ regions running on it, a copy into a table of widecol's design, the
 refusals of a read-only table, DROP TABLE leaving it, and a WRITABLE
 table's inserts, updates, replaces and deletes read back by the client.
 
-Run by tests/stores/bigtable.sh with BIGTABLE_EMULATOR_HOST set, by a
+Run by tests/stores/bigtable/run.sh with BIGTABLE_EMULATOR_HOST set, by a
 Python that has google-cloud-bigtable (.ci/run makes one) and whose
 sqlite3 module loads extensions.
 
-Usage: bigtable_existing.py [--extension ./widecol] [--bigtable ./widecol_bigtable]
+Usage: tests/stores/bigtable/existing.py [--extension ./widecol] [--bigtable ./widecol_bigtable]
 """
 import argparse
 import json
@@ -29,7 +29,7 @@ import sqlite3
 import struct
 import sys
 import warnings
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 import wctest  # noqa: E402
 from google.cloud import bigtable  # noqa: E402
 from google.cloud.bigtable import column_family  # noqa: E402
