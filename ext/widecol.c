@@ -161,13 +161,8 @@ static const struct {
   { "widecol_advise",  &wcTvfModule, WC_TOOL(wcAdviseDef),  WC_DATA_NONE  },
 };
 
-#ifdef _WIN32
-__declspec(dllexport)
-#else
-__attribute__((visibility("default")))
-#endif
-int sqlite3_widecol_init(sqlite3 *db, char **pzErrMsg,
-                         const sqlite3_api_routines *pApi){
+WC_EXPORT int sqlite3_widecol_init(sqlite3 *db, char **pzErrMsg,
+                                   const sqlite3_api_routines *pApi){
   size_t i;
   int rc = SQLITE_OK;
   WcClock *pClock;

@@ -193,10 +193,11 @@ static int createInModule(WcStore *p, int iFamily, int iIndex){
   char *zSql;
   int i, rc;
   if( storeModuleMissing(p) ){
+    const WcKind *pKind = pCaps->pKind;
     return wcVtabError(p->pVtab, SQLITE_ERROR, "widecol %s: STORAGE %s needs "
         "the %s store: load %s too (.load ./%s, after %s)", p->zName,
-        pCaps->pKind->zWord, pCaps->pKind->zEngine, pCaps->pKind->zModule, pCaps->pKind->zModule,
-        pCaps->pKind->zBuild);
+        pKind->zWord, pKind->zEngine, pKind->zModule, pKind->zModule,
+        pKind->zBuild);
   }
   pStr = sqlite3_str_new(p->db);
   sqlite3_str_appendall(pStr, "CREATE VIRTUAL TABLE ");
@@ -369,10 +370,11 @@ static int checkOne(WcStore *p, int iFamily, int iIndex){
   sqlite3_free(zSql);
   sqlite3_finalize(pStmt);
   if( rc != SQLITE_OK && bMissing ){
+    const WcKind *pKind = p->pCaps->pKind;
     rc = wcVtabError(p->pVtab, rc, "widecol %s: its rows are in %s (STORAGE "
         "%s %Q): load the %s store too (.load ./%s)", p->zName,
-        p->pCaps->pKind->zEngine, p->pCaps->pKind->zWord, pS->zStorage, p->pCaps->pKind->zEngine,
-        p->pCaps->pKind->zModule);
+        pKind->zEngine, pKind->zWord, pS->zStorage, pKind->zEngine,
+        pKind->zModule);
   }else if( rc != SQLITE_OK && rc != SQLITE_NOMEM ){
     rc = wcVtabError(p->pVtab, rc, "widecol %s: its table %s_%s%s is missing or "
         "lacks a column (%s)", p->zName, p->zName,

@@ -446,8 +446,8 @@ static void checkRows(Check *p, WcValue *aVal, WcBuf *pBuf){
       checkVersionsOf(p, pVer, 0, aVal, pBuf, &bMore);
     }
     if( bMore && p->rc == SQLITE_OK
-     && wcBytesCompare(sqlite3_column_blob(pVer, 0), sqlite3_column_bytes(pVer, 0),
-                   aKey, nKey) == 0 ){
+     && wcBytesCompare(sqlite3_column_blob(pVer, 0),
+                       sqlite3_column_bytes(pVer, 0), aKey, nKey) == 0 ){
       checkVersionsOf(p, pVer, pRows, aVal, pBuf, &bMore);
     }
     if( p->rc == SQLITE_OK ) checkRow(p, pRows, aVal, pBuf);
@@ -547,8 +547,8 @@ static void checkEntryValues(Check *p, int iIndex, sqlite3_stmt *pIdx,
   int64_t nKey = sqlite3_column_bytes(pExp, 1);
   char *zKey = keyText(aKey, nKey);
   int j, k = 2;
-  if( wcBytesCompare(sqlite3_column_blob(pIdx, 1), sqlite3_column_bytes(pIdx, 1),
-                 aKey, nKey) != 0 ){
+  if( wcBytesCompare(sqlite3_column_blob(pIdx, 1),
+                     sqlite3_column_bytes(pIdx, 1), aKey, nKey) != 0 ){
     char *zTo = keyText(sqlite3_column_blob(pIdx, 1),
                         sqlite3_column_bytes(pIdx, 1));
     problem(p, GROUP_ROW, aKey, nKey, iIndex, "row %s: its INDEX %s entry "

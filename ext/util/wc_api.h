@@ -27,6 +27,15 @@ SQLITE_EXTENSION_INIT3
 # define wcAssert(x) ((void)0)
 #endif
 
+/* Marks a library's entry point, the one symbol it exports: everything
+** else is compiled with -fvisibility=hidden (tests/packaging/exports.sh
+** checks it). */
+#ifdef _WIN32
+# define WC_EXPORT __declspec(dllexport)
+#else
+# define WC_EXPORT __attribute__((visibility("default")))
+#endif
+
 #ifdef SQLITE_CORE
 # define WC_API_ROUTINES 0
 #else

@@ -122,7 +122,8 @@ const WcKind *wcKindByWord(const char *z, int n){
   int i;
   for(i = 0; i < WC_STORE_KINDS; i++){
     const char *zWord = wcKindTable[i].zWord;
-    if( zWord && (int)strlen(zWord) == n && sqlite3_strnicmp(zWord, z, n) == 0 ){
+    if( zWord && (int)strlen(zWord) == n
+     && sqlite3_strnicmp(zWord, z, n) == 0 ){
       return &wcKindTable[i];
     }
   }

@@ -7,13 +7,13 @@
 #include <sqlite3ext.h>
 SQLITE_EXTENSION_INIT3
 #include "util/wc_progress.h"
+#include "util/wc_time.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 /* -1 until decided (the environment, the terminal), then 0 or 1.  One
@@ -38,12 +38,6 @@ int wcProgressOn(void){
   return b;
 }
 
-static int64_t nowMs(void){
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 void wcProgressBegin(WcProgress *p, const char *zUnit, int64_t nTotal,
                      const char *zWhoFormat, ...){
   va_list ap;
@@ -53,7 +47,7 @@ void wcProgressBegin(WcProgress *p, const char *zUnit, int64_t nTotal,
   va_end(ap);
   p->zUnit = zUnit;
   p->nTotal = nTotal;
-  p->iStartMs = nowMs();
+  p->iStartMs = wcMonotonicMs();
   p->iNextMs = p->iStartMs + WC_PROGRESS_QUIET_MS;
   p->bStarted = 1;
   p->bActive = wcProgressOn();
@@ -96,14 +90,14 @@ void wcProgressStep(WcProgress *p, int64_t nDone){
   ** done so far (every step while they are few). */
   if( !p->bActive || nDone < p->nCheckAt ) return;
   p->nCheckAt = nDone + 1 + nDone / 64;
-  iNow = nowMs();
+  iNow = wcMonotonicMs();
   if( iNow < p->iNextMs ) return;
   progressLine(p, iNow, 0);
   p->iNextMs = iNow + WC_PROGRESS_EVERY_MS;
 }
 
 void wcProgressEnd(WcProgress *p){
-  if( p->bActive && p->nLine > 0 ) progressLine(p, nowMs(), ", done");
+  if( p->bActive && p->nLine > 0 ) progressLine(p, wcMonotonicMs(), ", done");
   p->bActive = p->bStarted = 0;
 }
 

@@ -8,9 +8,9 @@
 ** What they all need from here is the time: see wc_clock.h.
 */
 #include "vtab/wc_clock.h"
+#include "util/wc_time.h"
 
 #include <string.h>
-#include <time.h>
 
 struct WcClock {
   int nRef;
@@ -57,10 +57,8 @@ void wcClockUnref(void *pArg){
 }
 
 int64_t wcClockNow(const WcClock *pClock){
-  struct timespec ts;
   if( pClock && pClock->bFrozen ) return pClock->iFrozen;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+  return wcWallMicros();
 }
 
 int64_t wcClockCutoff(const WcClock *pClock, int64_t nTtl){

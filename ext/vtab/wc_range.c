@@ -80,6 +80,9 @@ static int prefixEnd(const WcBuf *pKey, WcBuf *pOut){
   if( pKey->n == 0 || wcBufReserve(pOut, pKey->n) ) return 0;
   n = rkPrefixEnd(pKey->a, pKey->n, pOut->a);
   if( n < 0 ) return 0;
+  /* No longer than the prefix, and above every key under it. */
+  wcAssert( n >= 1 && n <= pKey->n );
+  wcAssert( wcBytesCompare(pOut->a, n, pKey->a, pKey->n) > 0 );
   pOut->n = n;
   return 1;
 }
@@ -327,6 +330,7 @@ static int narrowableEnd(Builder *b, int iLast){
 /* The next slot of pList, its buffers emptied (kept from earlier use). */
 static WcRange *nextSlot(Builder *b, WcRangeList *pList){
   WcRange *pSlot;
+  wcAssert( pList->n >= 0 && pList->n <= pList->nAlloc );
   if( pList->n == pList->nAlloc ){
     int nNew = pList->nAlloc ? pList->nAlloc * 2 : 8;
     WcRange *aNew = sqlite3_realloc64(pList->a, sizeof(WcRange)
@@ -378,9 +382,13 @@ static void buildPrefixes(Builder *b, int iEnd){
     return;
   }
   aIdx = &aiCol[pS->nCol];
+  wcAssert( b->pPlan->nSkip >= 0 && b->pPlan->nSkip < iEnd
+            && iEnd <= pS->nElem );
   for(iElem = b->pPlan->nSkip; iElem < iEnd; iElem++){
     elementColumns(pS, iElem, aiCol, &nCol);
   }
+  /* Each column once (addColumn()), so aiCol[] and aIdx[] fit. */
+  wcAssert( nCol <= pS->nCol );
   for(i = 0; i < nCol; i++){
     aIdx[i] = 0;
     if( b->aCol[aiCol[i]].nEq == 0 ) nCol = -1;   /* '=' NULL: no rows */
@@ -426,6 +434,7 @@ static WcRange *newRange(Builder *b){
 /* Raises the range's lower bound to pLo if that is higher. */
 static void raiseLo(WcRange *pRange, const WcBuf *pLo){
   if( wcBufCompare(pLo, &pRange->lo) > 0 ) bufCopy(&pRange->lo, pLo);
+  wcAssert( pRange->lo.bOom || wcBufCompare(pLo, &pRange->lo) <= 0 );
 }
 
 /* Lowers the range's upper bound to pHi if that is lower. */
@@ -434,6 +443,7 @@ static void lowerHi(WcRange *pRange, const WcBuf *pHi){
     bufCopy(&pRange->hi, pHi);
     pRange->bHi = 1;
   }
+  wcAssert( pRange->hi.bOom || wcBufCompare(&pRange->hi, pHi) <= 0 );
 }
 
 /* Applies one bound on the range element, whose bytes order exactly as
@@ -445,6 +455,7 @@ static void applyBound(Builder *b, WcRange *pRange, const WcBuf *pP,
   int bByteLower = bLower == (pElem->eOrder == WC_ORDER_ASC);
   WcBuf *pKey = &b->pOut->key, *pAfter = &b->pOut->after;
   int rc;
+  wcAssert( iElem >= 0 && iElem < pS->nElem && pElem->iCol >= 0 );
   bufCopy(pKey, pP);
   b->aVal[pElem->iCol] = *pVal;
   rc = wcEncodeElement(pS, b->pTab->pHasher, iElem, b->aVal, 1, pKey, 0);

@@ -63,6 +63,10 @@ static int pathsInit(WcVtab *p){
     WcPath *pPath = &p->aPath[i];
     pPath->pIndex = i ? &pS->aIndex[i - 1] : 0;
     pPath->pKey = wcSchemaPathKey(pS, i);
+    /* Path 0 is the row key's; path i the key of index i - 1. */
+    wcAssert( pPath->pKey != 0
+              && (i == 0 ? pPath->pKey == pS : pPath->pKey
+                                               == pS->aIndex[i - 1].pKey) );
     pPath->aPrefixCount = sqlite3_malloc64(sizeof(int64_t)
                                * (sqlite3_uint64)(pPath->pKey->nElem + 1));
     if( pPath->aPrefixCount == 0 ) return SQLITE_NOMEM;
@@ -120,6 +124,8 @@ static int vtabInit(sqlite3 *db, WcClock *pClock, int argc,
       return SQLITE_ERROR;
     }
   }
+  /* _stamp is shown where the store's rows carry stamps, and only there. */
+  wcAssert( p->store.iStampCol < 0 || pCaps->bStamps );
   zDecl = wcSchemaDeclaration(p->pSchema, p->store.iStampCol >= 0);
   rc = zDecl ? sqlite3_declare_vtab(db, zDecl) : SQLITE_NOMEM;
   sqlite3_free(zDecl);
@@ -294,6 +300,8 @@ int wcTableLookup(sqlite3 *db, const char *zArg, const char *zFunc,
     sqlite3_step(pStmt);
     rc = sqlite3_finalize(pStmt);
   }
+  /* xFilter stores the table only for a widecol table. */
+  wcAssert( *ppTab == 0 || (*ppTab)->pSchema != 0 );
   if( *ppTab ){
     rc = SQLITE_OK;
   }else if( rc != SQLITE_NOMEM ){
@@ -382,10 +390,11 @@ static int rpcCounters(WcVtab *p, WcRpcStats *pRpc){
 
 /* widecol_stats('<table>' [, reset]): what scans of the table have done
 ** since it was connected or last reset, as JSON {"seeks":..,"rows_read":..,
-** "rows_returned":..,"prefixes":..}, and on Bigtable what the calls of
-** this connection to its tables cost: "rpcs", "rows_in" (rows received
-** whole), "messages_in", "bytes_in", "bytes_out".  With reset 1 the counters start
-** again from zero once read, so a call after each query shows that query. */
+** "rows_returned":..,"prefixes":..}, and on a store that counts its calls
+** (WcStoreCaps.bRpcCounters) what the calls of this connection to its
+** tables cost: "rpcs", "rows_in" (rows received whole), "messages_in",
+** "bytes_in", "bytes_out".  With reset 1 the counters start again from
+** zero once read, so a call after each query shows that query. */
 void wcStatsFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   static const char zFunc[] = "widecol_stats(table [, reset])";
   const char *zName = (const char*)sqlite3_value_text(argv[0]);
@@ -413,6 +422,7 @@ void wcStatsFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
     sqlite3_free(zErr);
     return;
   }
+  wcAssert( bReset == 0 || bReset == 1 );
   if( wcStoreCaps(&p->store)->bRpcCounters ){
     WcRpcStats rpc;
     memset(&rpc, 0, sizeof(rpc));

@@ -78,6 +78,7 @@ struct WcWriter {
   int nScanKey;
   sqlite3_value *pScanStamps;       /* stamps its scan read (_stamp), or
                                     ** NULL (during xUpdate only) */
+  int bActive;          /* Inside xUpdate, which is never re-entered */
 };
 
 /* A scan began since the last write: this write is a new statement's. */
@@ -194,8 +195,11 @@ static int encodeResult(WcVtab *p, int rc, char *zErr){
 int wcIndexKey(WcVtab *p, int iIndex, const WcValue *aVal,
                const unsigned char *aKey, int64_t nKey, WcBuf *pOut,
                char **pzErr){
-  const WcSchema *pKey = p->pSchema->aIndex[iIndex].pKey;
-  int rc = wcEncodeKey(pKey, p->pHasher, aVal, pOut, pzErr);
+  const WcSchema *pKey;
+  int rc;
+  wcAssert( iIndex >= 0 && iIndex < p->pSchema->nIndex );
+  pKey = p->pSchema->aIndex[iIndex].pKey;
+  rc = wcEncodeKey(pKey, p->pHasher, aVal, pOut, pzErr);
   if( rc != WC_OK ) return rc;
   wcBufAppend(pOut, aKey, nKey);
   if( pOut->bOom ) return WC_NOMEM;
@@ -246,17 +250,18 @@ static void rowRelease(WcVtab *p){
 ** stored. */
 static int storeKey(WcVtab *p, const WcBuf *pKey, const char *zWhat){
   const WcStoreCaps *pCaps = wcStoreCaps(&p->store);
+  const WcKind *pKind = pCaps->pKind;
   if( pKey->n == 0 && pCaps->bNoEmptyKey ){
-    return wcVtabError(&p->base, SQLITE_CONSTRAINT_CHECK, "widecol %s: the %s is "
-        "empty (every field in it is empty text), and %s keeps no row "
-        "under an empty key (STORAGE %s); give a field a value",
-        p->store.zName, zWhat, pCaps->pKind->zEngine, pCaps->pKind->zWord);
+    return wcVtabError(&p->base, SQLITE_CONSTRAINT_CHECK, "widecol %s: the "
+        "%s is empty (every field in it is empty text), and %s keeps no "
+        "row under an empty key (STORAGE %s); give a field a value",
+        p->store.zName, zWhat, pKind->zEngine, pKind->zWord);
   }
-  if( pCaps->pKind->nMaxKey > 0 && pKey->n > pCaps->pKind->nMaxKey ){
-    return wcVtabError(&p->base, SQLITE_CONSTRAINT_CHECK, "widecol %s: the %s is "
-        "%lld bytes, and %s keeps no row key over %d bytes (STORAGE "
+  if( pKind->nMaxKey > 0 && pKey->n > pKind->nMaxKey ){
+    return wcVtabError(&p->base, SQLITE_CONSTRAINT_CHECK, "widecol %s: the "
+        "%s is %lld bytes, and %s keeps no row key over %d bytes (STORAGE "
         "%s); shorten the fields", p->store.zName, zWhat,
-        (long long)pKey->n, pCaps->pKind->zEngine, pCaps->pKind->nMaxKey, pCaps->pKind->zWord);
+        (long long)pKey->n, pKind->zEngine, pKind->nMaxKey, pKind->zWord);
   }
   return SQLITE_OK;
 }
@@ -376,7 +381,9 @@ static int writesRow(int eStmt){
     default:
       return 0;
   }
-}/* Binds the stamps a write statement takes on a store whose rows carry
+}
+
+/* Binds the stamps a write statement takes on a store whose rows carry
 ** them: a row's new stamps and those it is conditional on; an index
 ** entry's group (a put: the write's stamp; a delete: the old entry's,
 ** index iObj's stamp of the row read, 0s for none). */
@@ -427,8 +434,6 @@ static void bindStamps(WcVtab *p, sqlite3_stmt *pStmt, int eStmt, int iObj){
   }
 }
 
-
-
 /* Runs a write statement: ?1 the row key aKey, ?(i + 2) the values aVal
 ** (if given), ?(nCol + 2) the index key pIdxKey (if given), on a
 ** versioned table's row (and under a TTL its index entries) the rowtime
@@ -441,6 +446,8 @@ static int execWrite(WcVtab *p, int eStmt, int iObj, const unsigned char *aKey,
   sqlite3_stmt *pStmt = 0;
   int nCol = p->pSchema->nCol, i;
   int rc;
+  wcAssert( iObj >= 0 && (aKey != 0 || nKey == 0) );
+  wcAssert( !writesRow(eStmt) || iObj == 0 );
   /* A row written (or tried) is no longer as read ahead. */
   if( pW->pPrefetch && writesRow(eStmt) ){
     rc = wcPrefetchDirty(pW->pPrefetch, aKey, nKey);
@@ -499,8 +506,9 @@ static void stampsBegin(WcVtab *p, int bKeep){
     wcBufAppend(&pW->newStamps, bKeep && pW->oldStamps.n >= iOff + WC_STAMP
                                ? pW->oldStamps.a + iOff : aZero, WC_STAMP);
   }
-  wcAssert( pW->newStamps.bOom
-            || pW->newStamps.n == (int64_t)WC_STAMP * (1 + p->pSchema->nIndex) );
+  wcAssert( pW->newStamps.bOom || pW->newStamps.n
+                                   == (int64_t)WC_STAMP
+                                      * (1 + p->pSchema->nIndex) );
 }
 
 /* Index iIndex's entry is written again, under this write's stamp. */
@@ -550,6 +558,8 @@ static int readRow(WcVtab *p, const unsigned char *aKey, int64_t nKey,
   if( rc != SQLITE_OK ) return rc;
   bindKey(*ppStmt, 1, aKey, nKey);
   rc = sqlite3_step(*ppStmt);
+  /* The columns, rowtime if versioned, _stamp if stamped: apRead's room. */
+  wcAssert( sqlite3_column_count(*ppStmt) <= p->pSchema->nCol + 2 );
   if( rc == SQLITE_ROW ){
     for(i = 0; i < sqlite3_column_count(*ppStmt); i++){
       pW->apRead[i] = sqlite3_column_value(*ppStmt, i);
@@ -598,6 +608,8 @@ static int randomFree(WcVtab *p, int64_t nMade, int64_t iFirst){
   char *zKey;
   int64_t k;
   int rc;
+  wcAssert( pS->nRandom > 0 && iFirst >= 0 && iFirst < pS->nRandom );
+  wcAssert( nMade <= pW->key.n );
   for(k = 0; k < pS->nRandom; k++){
     int bUsed;
     wcRandomSet(pS, nMade, (iFirst + k) % pS->nRandom, &pW->key);
@@ -627,6 +639,7 @@ static int randomKey(WcVtab *p, sqlite3_value **argv){
   int nOld = bInsert ? 0 : sqlite3_value_bytes(argv[0]);
   uint32_t iRandom;
   int bUsed, rc;
+  wcAssert( pS->nRandom > 0 );
   if( !bInsert && (sqlite3_value_bytes(argv[1]) != nOld || (nOld
       && memcmp(sqlite3_value_blob(argv[1]), aOld, (size_t)nOld))) ){
     bInsert = 1;        /* the UPDATE sets rowkey: as an INSERT's */
@@ -736,6 +749,7 @@ static int sameEntry(WcVtab *p, int iIndex){
   const WcIndex *pIdx = &p->pSchema->aIndex[iIndex];
   const WcBuf *pOld = &pW->aOldIdxKey[iIndex], *pNew = &pW->aIdxKey[iIndex];
   int i;
+  wcAssert( iIndex >= 0 && iIndex < p->pSchema->nIndex );
   if( pOld->n != pNew->n || memcmp(pOld->a, pNew->a, (size_t)pNew->n) ){
     return 0;
   }
@@ -799,6 +813,7 @@ static int removeStamped(WcVtab *p, const unsigned char *aKey, int64_t nKey,
   WcWriter *pW = p->pWriter;
   const WcSchema *pS = p->pSchema;
   int bFound = 1, rc = SQLITE_OK, i;
+  wcAssert( wcStoreCaps(&p->store)->bStamps );
   if( pS->nIndex > 0 ){
     rc = readOld(p, aKey, nKey, &bFound);
     if( rc == SQLITE_OK ) rc = checkScanned(p, aKey, nKey, bFound);
@@ -891,6 +906,7 @@ static int insertStamped(WcVtab *p, int eInsert, int bKnow, int *pbReplaced){
   WcWriter *pW = p->pWriter;
   const WcSchema *pS = p->pSchema;
   int rc = SQLITE_OK, bFound = 0;
+  wcAssert( wcStoreCaps(&p->store)->bStamps );
   pW->oldStamps.n = 0;
   if( eInsert == WC_STMT_REPLACE && pS->nIndex > 0 ){
     /* What it replaces, for the entries that go. */
@@ -932,6 +948,8 @@ static int insertRow(WcVtab *p, int eInsert, int bKnow, int *pbReplaced){
   WcWriter *pW = p->pWriter;
   const WcSchema *pS = p->pSchema;
   int rc = SQLITE_OK, bFound = 0, i;
+  wcAssert( eInsert == WC_STMT_INSERT || eInsert == WC_STMT_INSERT_NOW
+            || eInsert == WC_STMT_REPLACE );
   if( wcStoreCaps(&p->store)->bStamps ){
     return insertStamped(p, eInsert, bKnow, pbReplaced);
   }
@@ -976,6 +994,7 @@ static int updateStamped(WcVtab *p, int bOldRead, int eUpdate){
   WcWriter *pW = p->pWriter;
   const WcSchema *pS = p->pSchema;
   int bFound = 1, rc = SQLITE_OK;
+  wcAssert( wcStoreCaps(&p->store)->bStamps );
   if( pS->nIndex > 0 && !bOldRead ){
     rc = readOld(p, pW->key.a, pW->key.n, &bFound);
     if( rc == SQLITE_OK ) rc = checkScanned(p, pW->key.a, pW->key.n, bFound);
@@ -1000,7 +1019,12 @@ static int updateRow(WcVtab *p, int bOldRead, int eUpdate){
   WcWriter *pW = p->pWriter;
   const WcSchema *pS = p->pSchema;
   int bFound = 1, rc = SQLITE_OK, i;
-  if( wcStoreCaps(&p->store)->bStamps ) return updateStamped(p, bOldRead, eUpdate);
+  wcAssert( eUpdate == WC_STMT_UPDATE || eUpdate == WC_STMT_UPDATE_NOW );
+  /* Only a versioned write reads the row before it updates it. */
+  wcAssert( !bOldRead || pS->bVersioned );
+  if( wcStoreCaps(&p->store)->bStamps ){
+    return updateStamped(p, bOldRead, eUpdate);
+  }
   if( pS->nIndex > 0 && !bOldRead ){
     rc = readOld(p, pW->key.a, pW->key.n, &bFound);
   }
@@ -1141,6 +1165,8 @@ static int versionedAttempt(WcVtab *p, int eInsert, int bGiven,
     iGiven = iNow > pW->iOldTime ? iNow : pW->iOldTime + iStep;
   }
   pW->iTime = iGiven;
+  wcAssert( !bGiven || iGiven % iStep == 0 );
+  wcAssert( iGiven > pW->iOldTime || bGiven );
   if( iGiven >= pW->iOldTime ){
     /* The new latest: the old one goes to history, unless it is the same
     ** version written again (or the store keeps it there by itself). */
@@ -1292,6 +1318,7 @@ static int putRow(WcVtab *p, int eInsert, int bMoved,
                   sqlite3_value *pTime, int *pbReplaced){
   int64_t iGiven = 0;
   int bGiven = 0, rc;
+  wcAssert( bMoved >= 0 && bMoved <= 2 );
   *pbReplaced = 0;
   if( !p->pSchema->bVersioned ){
     return bMoved ? insertRow(p, eInsert, bMoved == 2, pbReplaced)
@@ -1334,7 +1361,9 @@ static int insertNew(WcVtab *p, int eInsert, sqlite3_value *pTime,
 ** multi-row transactions those stay moved, and the message says so. */
 static int movedBefore(WcVtab *p, int rc){
   WcWriter *pW = p->pWriter;
-  char *zMsg = sqlite3_mprintf("%s; the %d row%s this UPDATE moved before "
+  char *zMsg;
+  wcAssert( pW->nMoved > 0 );
+  zMsg = sqlite3_mprintf("%s; the %d row%s this UPDATE moved before "
       "it stay%s moved: the store has no multi-row transactions "
       "(%s, What a statement guarantees)", p->base.zErrMsg,
       pW->nMoved, pW->nMoved == 1 ? "" : "s", pW->nMoved == 1 ? "s" : "",
@@ -1351,6 +1380,7 @@ static int movedBefore(WcVtab *p, int rc){
 static int scanStamps(WcVtab *p, int argc, sqlite3_value **argv){
   WcWriter *pW = p->pWriter;
   sqlite3_value *pStamps;
+  wcAssert( p->store.iStampCol < 0 || wcStoreCaps(&p->store)->bStamps );
   pW->pScanStamps = 0;
   if( argc == 1 || p->store.iStampCol < 0 ) return SQLITE_OK;
   pStamps = argv[2 + p->store.iStampCol];
@@ -1415,6 +1445,9 @@ static int writeUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv){
   sqlite3_value *pTime;
   const unsigned char *aOld;
   int nOld, rc, bReplaced = 0;
+  /* A DELETE's key alone, or the old key, the new one, every column and
+  ** the hidden ones after them. */
+  wcAssert( argc == 1 || argc > 2 + nCol );
   pW->oldStamps.n = 0;
   rc = scanStamps(p, argc, argv);
   if( rc != SQLITE_OK ) return rc;
@@ -1517,7 +1550,10 @@ int wcWriteUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
                     p->store.zName);
   }
   wcProgressStep(&pW->progress, ++pW->nWritten);
+  wcAssert( !pW->bActive && pW->pScanStamps == 0 );
+  pW->bActive = 1;
   rc = writeUpdate(pVtab, argc, argv);
-  p->pWriter->pScanStamps = 0;
+  pW->bActive = 0;
+  pW->pScanStamps = 0;
   return rc;
 }

@@ -17,9 +17,8 @@
 ** pings (every 30 s, 10 s to answer: the figures of Google's own C++
 ** client), so that a connection that died while idle is noticed.
 */
+#include "util/wc_api.h"
 #include "stores/bigtable/bt_grpc.h"
-#include "sqlite3ext.h"
-SQLITE_EXTENSION_INIT3
 
 #include <grpc/grpc.h>
 #include <grpc/grpc_security.h>
@@ -40,7 +39,7 @@ SQLITE_EXTENSION_INIT3
 #define BT_KEEPALIVE_TIMEOUT_MS 10000
 /* gRPC's own reconnection attempts, which a call waits for
 ** (GRPC_INITIAL_METADATA_WAIT_FOR_READY), from 100 ms to the longest
-** backoff of retries (bt_rpc.h). */
+** backoff of retries (CS_MAX_BACKOFF_MS, cs_transport.h). */
 #define BT_FIRST_RECONNECT_MS 100
 
 struct CsConn {
@@ -184,6 +183,7 @@ void btConnClose(CsConn *pConn){
   CsConn **pp;
   if( pConn == 0 ) return;
   pthread_mutex_lock(&connMutex);
+  wcAssert( pConn->nRef > 0 );
   if( --pConn->nRef > 0 ){
     pthread_mutex_unlock(&connMutex);
     return;
@@ -291,24 +291,28 @@ static ProtobufCMessage *unpackMessage(grpc_byte_buffer *pBuf,
 }
 
 /* Waits for the batch tagged pTag of pCall to complete, until iDeadline
-** (csNowMs(); 0: no deadline) and unless the statement is interrupted:
+** (wcMonotonicMs(); 0: no deadline) and unless the statement is interrupted:
 ** then the call is cancelled with the reason as its status.  True if the
 ** batch completed well. */
 static int waitFor(grpc_completion_queue *pCq, void *pTag, grpc_call *pCall,
                    grpc_channel *pChannel, const CsWait *pWait,
                    int64_t iDeadline){
   grpc_event ev;
+  /* A call's batches: 1 the request and its answer, 2 the status, 3 a
+  ** stream's next message; each waited for by the call that made it. */
+  wcAssert( pTag == (void*)1 || pTag == (void*)2 || pTag == (void*)3 );
+  wcAssert( pCall != 0 && pChannel != 0 );
   for(;;){
     int64_t nSlice = CS_POLL_MS;
     if( iDeadline > 0 ){
-      int64_t nLeft = iDeadline - csNowMs();
+      int64_t nLeft = iDeadline - wcMonotonicMs();
       if( nLeft < nSlice ) nSlice = nLeft > 0 ? nLeft : 0;
     }
     ev = grpc_completion_queue_pluck(pCq, pTag,
         gpr_time_add(gpr_now(GPR_CLOCK_MONOTONIC),
                      gpr_time_from_millis(nSlice, GPR_TIMESPAN)), 0);
     if( ev.type != GRPC_QUEUE_TIMEOUT ) break;
-    if( iDeadline > 0 && csNowMs() >= iDeadline ){
+    if( iDeadline > 0 && wcMonotonicMs() >= iDeadline ){
       /* Calls wait for a connection (GRPC_INITIAL_METADATA_WAIT_FOR_READY):
       ** one still waiting when the deadline comes found no server, which
       ** is said as gRPC says it when it fails fast. */
@@ -452,7 +456,7 @@ BtPending *btCallStart(CsConn *pConn, const char *zMethod, const char *zTable,
   ** is the one that says why it passed. */
   p->pCall = startCall(pConn, zMethod,
       gpr_time_add(gpr_now(GPR_CLOCK_MONOTONIC), gpr_time_from_millis(
-          p->iDeadline - csNowMs() + 4 * CS_POLL_MS, GPR_TIMESPAN)),
+          p->iDeadline - wcMonotonicMs() + 4 * CS_POLL_MS, GPR_TIMESPAN)),
       p->pCq, &p->pChannel);
   p->pSend = packMessage(pReq, p->wait.pCount);
   p->code = GRPC_STATUS_UNKNOWN;
@@ -493,6 +497,7 @@ int btCallFinish(BtPending *p, const ProtobufCMessageDescriptor *pRespDesc,
   const char *zMethod = p->zMethod ? p->zMethod : "?";
   int rc;
   *ppResp = 0;
+  wcAssert( p->pCq != 0 && p->pCall != 0 );
   if( !p->bStarted ){
     csStatusSet(pStatus, CS_INTERNAL, "gRPC could not run the call %s",
               zMethod);
@@ -580,6 +585,7 @@ static int streamStatus(BtStream *p, CsStatus *pStatus, const char *zWhat){
     }
     p->bDone = 1;
   }
+  wcAssert( p->bDone );
   if( p->status != GRPC_STATUS_OK ){
     return statusFrom(pStatus, p->status, p->details, zWhat);
   }
@@ -610,6 +616,7 @@ int btStreamNext(BtStream *p, const ProtobufCMessageDescriptor *pDesc,
   }
   *ppMsg = unpackMessage(pRecv, pDesc, p->wait.pCount);
   grpc_byte_buffer_destroy(pRecv);
+  wcAssert( !p->bDone );
   /* An answer came: the next waits for theirs as long as any. */
   p->wait.iUntilMs = 0;
   if( *ppMsg == 0 ){
@@ -628,6 +635,8 @@ void btStreamClose(BtStream *p){
     streamStatus(p, &ignored, "");
     csStatusClear(&ignored);
   }
+  /* The call's status received: no batch of it is left in the queue. */
+  wcAssert( p->bDone );
   grpc_slice_unref(p->details);
   grpc_metadata_array_destroy(&p->initial);
   grpc_metadata_array_destroy(&p->trailing);

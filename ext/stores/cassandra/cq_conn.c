@@ -22,7 +22,7 @@ static int interrupted(void *pArg){
 /* A call's deadline; pProbe tells whether the statement was interrupted. */
 static WcDeadline deadline(sqlite3_stmt *pProbe){
   WcDeadline d;
-  d.iUntilMs = wcNowMs() + CQ_TIMEOUT_MS;
+  d.iUntilMs = wcMonotonicMs() + CQ_TIMEOUT_MS;
   d.xInterrupted = interrupted;
   d.pArg = pProbe;
   return d;

@@ -136,6 +136,8 @@ int cqCloseCursor(sqlite3_vtab_cursor *pCursor){
 
 /* Adds a value of column iCol, decoded from a key, to the query's. */
 static void addKeyArg(CqCursor *pCur, CqTable *p, int iCol, const WcValue *pV){
+  /* A query binds a key's columns and two bounds at most. */
+  wcAssert( pCur->nArg < CQ_MAX_ARGS );
   if( pCur->nArg < (int)(sizeof(pCur->anArg) / sizeof(pCur->anArg[0])) ){
     cqPutKeyValue(p, iCol, pV, &pCur->args, &pCur->anArg[pCur->nArg++]);
   }
@@ -145,16 +147,20 @@ static void addKeyArg(CqCursor *pCur, CqTable *p, int iCol, const WcValue *pV){
 static void queryValues(CqCursor *pCur, CqValue *aVal){
   int64_t iOff = 0;
   int i;
+  wcAssert( pCur->nArg >= 0 && pCur->nArg <= CQ_MAX_ARGS );
   for(i = 0; i < pCur->nArg; i++){
     aVal[i].a = pCur->args.a + iOff;
     aVal[i].n = pCur->anArg[i];
     if( pCur->anArg[i] > 0 ) iOff += pCur->anArg[i];
   }
+  /* Every value's bytes are in args, one after another. */
+  wcAssert( pCur->args.bOom || iOff == pCur->args.n );
 }
 
 /* The size of the page after one of nPage rows (0: the first, of
 ** nFirst rows). */
 static int nextPageSize(int nPage, int nFirst){
+  wcAssert( nPage >= 0 && nPage <= CQ_PAGE && nFirst > 0 );
   return nPage == 0 ? nFirst : nPage < CQ_PAGE / 4 ? nPage * 4 : CQ_PAGE;
 }
 
@@ -169,6 +175,8 @@ static void prefetch(CqCursor *pCur){
   CqResult res;
   WcDeadline d = cqDeadline(p);
   int nPage = nextPageSize(pCur->nPage, pCur->nFirstPage);
+  /* One page asked for ahead at most. */
+  wcAssert( pCur->iPrefetch < 0 );
   memset(&res, 0, sizeof(res));
   if( !pCur->bMore || pConn == 0
    || cqPrepare(pConn, pCur->zCql, &d, &pStmt, &res) != 0 ){
@@ -254,6 +262,7 @@ static int fetchPage(CqCursor *pCur){
 ** read), then the last row of the last page shown first. */
 static int holdPages(CqCursor *pCur){
   int rc = SQLITE_OK;
+  wcAssert( pCur->bDesc && pCur->nHeld == 0 );
   for(;;){
     if( (pCur->nHeld & (pCur->nHeld - 1)) == 0 ){
       CqResult *aNew = sqlite3_realloc64(pCur->aHeld, sizeof(CqResult)
@@ -267,6 +276,7 @@ static int holdPages(CqCursor *pCur){
     rc = fetchPage(pCur);
     if( rc != SQLITE_OK ) return rc;
   }
+  wcAssert( pCur->nHeld > 0 && pCur->iPrefetch < 0 );
   pCur->iHeld = pCur->nHeld - 1;
   pCur->pRes = &pCur->aHeld[pCur->iHeld];
   pCur->iRow = pCur->pRes->nRow - 1;
@@ -279,6 +289,7 @@ static int samePartition(CqCursor *pCur){
   CqTable *p = (CqTable*)pCur->base.pVtab;
   int64_t iOff = 0;
   int i, bSame = pCur->nPartKey > 0;
+  wcAssert( pCur->iRow >= 0 && pCur->iRow < pCur->pRes->nRow );
   for(i = 0; i < p->nPart; i++){
     int n;
     const unsigned char *a = cqCell(pCur->pRes, pCur->iRow,
@@ -321,6 +332,10 @@ static int rowKey(CqCursor *pCur){
     }
   }
   iFirst = samePartition(pCur) ? 1 + p->nPart : 0;
+  /* The partition's bytes, kept from the row before: the TOKEN and the
+  ** partition key's fields. */
+  wcAssert( iFirst == 0 || (pCur->nPartKey > 0 && pCur->nPartKey
+                                                  <= pCur->key.n) );
   pCur->key.n = iFirst ? pCur->nPartKey : 0;
   if( iFirst == 0 ) pCur->nPartKey = 0;
   for(i = iFirst; i < pKey->nElem && rc == WC_OK; i++){
@@ -352,6 +367,8 @@ static int rowKey(CqCursor *pCur){
 /* True if the walk is on a row of the pages at hand; in held pages, past
 ** the first row of one it goes on at the last row of the page before. */
 static int rowThere(CqCursor *pCur){
+  wcAssert( pCur->pRes == (pCur->bHeld ? &pCur->aHeld[pCur->iHeld]
+                                       : &pCur->res) );
   if( !pCur->bHeld ) return pCur->iRow < pCur->res.nRow;
   while( pCur->iRow < 0 ){
     if( pCur->iHeld == 0 ) return 0;
@@ -401,6 +418,7 @@ static int settle(CqCursor *pCur){
       }
     }
     pCur->bEof = 0;
+    wcAssert( pCur->iRow >= 0 && pCur->iRow < pCur->pRes->nRow );
     return SQLITE_OK;
   }
 }
@@ -653,9 +671,8 @@ int cqFilter(sqlite3_vtab_cursor *pCursor, int idxNum,
   CqTable *p = (CqTable*)pCursor->pVtab;
   ScFilter f;
   int rc;
-  (void)argc;
   cursorReset(pCur);
-  scFilterArgs(idxNum, idxStr, argv, &f);
+  scFilterArgs(idxNum, idxStr, argc, argv, &f);
   if( idxNum == SC_COUNTERS ){
     scCountersHand(f.pCounters, &p->count);
     return SQLITE_OK;

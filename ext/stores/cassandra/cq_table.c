@@ -6,8 +6,9 @@
 ** statements of the store contract (store/README.md) on tables of rows
 ** keyed by their encoded row key: this file takes the arguments (read by
 ** stores/contract/; the design, from DESIGN, parsed by key/wc_schema.c),
-** describes the CQL table, plans, and registers the module; cq_read.c reads, cq_write.c writes, cq_schema.c makes and
-** drops the CQL table, cq_conn.c talks to Cassandra through cq_wire.c.
+** describes the CQL table, plans, and registers the module; cq_read.c
+** reads, cq_write.c writes, cq_schema.c makes and drops the CQL table,
+** cq_conn.c talks to Cassandra through cq_wire.c.
 */
 #include "stores/cassandra/cq_table.h"
 #include "stores/cassandra/cq_store.h"
@@ -244,7 +245,9 @@ static int cqInit(sqlite3 *db, void *pAux, int argc, const char *const *argv,
   }
   sqlite3_str_appendall(pDecl, ") WITHOUT ROWID");
   zDecl = sqlite3_str_finish(pDecl);
-  if( rc == SQLITE_OK ) rc = zDecl ? sqlite3_declare_vtab(db, zDecl) : SQLITE_NOMEM;
+  if( rc == SQLITE_OK ){
+    rc = zDecl ? sqlite3_declare_vtab(db, zDecl) : SQLITE_NOMEM;
+  }
   sqlite3_free(zDecl);
   if( rc == SQLITE_OK ){
     sqlite3_vtab_config(db, SQLITE_VTAB_CONSTRAINT_SUPPORT, 1);

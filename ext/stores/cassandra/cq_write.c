@@ -76,6 +76,7 @@ struct CqGroup {
 };
 
 static int keysAdd(CqKeys *pKeys, CqTable *p, uint32_t hKey){
+  wcAssert( pKeys->n >= 0 && pKeys->n <= pKeys->nAlloc );
   if( pKeys->n == pKeys->nAlloc ){
     int nNew = pKeys->nAlloc ? pKeys->nAlloc * 2 : 8;
     CqTable **apNew = sqlite3_realloc64(pKeys->apTable,
@@ -112,8 +113,17 @@ static void keysFree(CqKeys *pKeys){
 ** write to a key must wait for the first (a DELETE, then the INSERT of an
 ** UPDATE's index entry; a lightweight transaction sees only what was
 ** applied). */
+/* The window is a ring: nWrite requests from aWrite[iFirst] on. */
+static void windowCheck(const CqShared *pSh){
+  wcAssert( pSh->nWrite >= 0 && pSh->nWrite <= CQ_WINDOW );
+  wcAssert( pSh->iFirst >= 0 && pSh->iFirst < CQ_WINDOW );
+  wcAssert( pSh->nWrite == 0 || pSh->aWrite != 0 );
+  (void)pSh;
+}
+
 static int keyInFlight(CqShared *pSh, CqTable *p, uint32_t hKey){
   int i;
+  windowCheck(pSh);
   for(i = 0; i < pSh->nWrite; i++){
     const CqWrite *pW = &pSh->aWrite[(pSh->iFirst + i) % CQ_WINDOW];
     if( keysHas(&pW->keys, p, hKey) ) return 1;
@@ -212,6 +222,8 @@ static void awaitOldest(CqShared *pSh){
   CqWrite *pW = &pSh->aWrite[pSh->iFirst];
   CqResult res;
   int rc;
+  windowCheck(pSh);
+  wcAssert( pSh->nWrite > 0 && pW->nStmt > 0 && pW->pTable != 0 );
   if( pSh->pConn == 0 || pW->iConn != pSh->iConn ){
     CqTable *p = pW->pTable;
     int nLost = writesInFlight(pSh);
@@ -260,8 +272,10 @@ static int windowSlot(CqShared *pSh, CqTable *p){
     if( pSh->aWrite == 0 ) return SQLITE_NOMEM;
     memset(pSh->aWrite, 0, sizeof(CqWrite) * CQ_WINDOW);
   }
+  windowCheck(pSh);
   if( pSh->nWrite < CQ_WINDOW ) return SQLITE_OK;
   awaitOldest(pSh);
+  wcAssert( pSh->nWrite < CQ_WINDOW );
   return report(pSh, p);
 }
 
@@ -281,6 +295,8 @@ static void groupSend(CqShared *pSh){
   CqConn *pConn = 0;
   int rc;
   if( pG == 0 || pG->nQuery == 0 ) return;
+  /* A group: at most CQ_GROUP_MAX writes, every key it writes listed. */
+  wcAssert( pG->nQuery <= CQ_GROUP_MAX && pG->keys.n <= pG->nQuery );
   p = pG->pTable;
   rc = pG->queries.bOom || pG->id.bOom || pG->part.bOom ? SQLITE_NOMEM
                                                           : windowSlot(pSh, p);
@@ -288,7 +304,9 @@ static void groupSend(CqShared *pSh){
   if( rc == SQLITE_OK ){
     CqWrite *pW = &pSh->aWrite[(pSh->iFirst + pSh->nWrite) % CQ_WINDOW];
     WcDeadline d = cqDeadline(p);
-    int e = cqSendBatch(pConn, pG->bLogged, &pG->queries, pG->nQuery,
+    int e;
+    wcAssert( pSh->nWrite < CQ_WINDOW );
+    e = cqSendBatch(pConn, pG->bLogged, &pG->queries, pG->nQuery,
                         pSh->eConsistency, &d, &pW->iStream);
     if( e ){
       CqResult res;
@@ -322,6 +340,7 @@ int cqWritesDone(CqTable *p){
   CqShared *pSh = p->pShared;
   groupSend(pSh);
   while( pSh->nWrite > 0 ) awaitOldest(pSh);
+  wcAssert( !cqGroupPending(pSh) && pSh->nWrite == 0 );
   return report(pSh, p);
 }
 
@@ -382,7 +401,7 @@ static int groupOf(CqTable *p, const unsigned char *aKey, int64_t nKey,
 }
 
 static int bufEqual(const WcBuf *pA, const WcBuf *pB){
-  return pA->n == pB->n && (pA->n == 0 || memcmp(pA->a, pB->a, (size_t)pA->n) == 0);
+  return wcBufCompare(pA, pB) == 0;
 }
 
 /* Adds a write, statement zCql with aVal[0..n), to its group (pKey the

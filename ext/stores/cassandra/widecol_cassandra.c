@@ -13,13 +13,8 @@
 int sqlite3_widecolcassandra_init(sqlite3 *db, char **pzErrMsg,
                                   const sqlite3_api_routines *pApi);
 
-#ifdef _WIN32
-__declspec(dllexport)
-#else
-__attribute__((visibility("default")))
-#endif
-int sqlite3_widecolcassandra_init(sqlite3 *db, char **pzErrMsg,
-                                  const sqlite3_api_routines *pApi){
+WC_EXPORT int sqlite3_widecolcassandra_init(sqlite3 *db, char **pzErrMsg,
+                                            const sqlite3_api_routines *pApi){
   SQLITE_EXTENSION_INIT2(pApi);
   return cqRegister(db, pzErrMsg);
 }

@@ -499,7 +499,7 @@ static void sendBlind(CsTable *pT, const char *zResource, CsOp **apOp,
   CsEntry *aEntry = sqlite3_malloc64(sizeof(CsEntry) * (size_t)(nOp + 1));
   int *aiTodo = sqlite3_malloc64(sizeof(int) * (size_t)(nOp + 1));
   CsStatus st = {0, 0};
-  int64_t iStart = csNowMs();
+  int64_t iStart = wcMonotonicMs();
   CsWait w = csRetryWait(&pT->wait, iStart);
   int nTodo = nOp, nAttempt = 0, k;
   if( aEntry == 0 || aiTodo == 0 ){
@@ -794,7 +794,7 @@ static int conditionalOutcome(CsTable *pT, const char *zRes, CsOp *pOp,
 ** again, alone, until an answer comes or the deadline (from now) passes. */
 static void resendAlone(CsTable *pT, const char *zResource, CsOp *pOp,
                         WcArena *pArena, char **pzWhy, int *pCodeWhy){
-  int64_t iStart = csNowMs();
+  int64_t iStart = wcMonotonicMs();
   CsWait w = csRetryWait(&pT->wait, iStart);
   int nAttempt = 0;
   while( pOp->eOutcome == CS_OUT_WAIT ){

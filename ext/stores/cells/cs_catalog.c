@@ -24,7 +24,6 @@
 #include "stores/cells/cs_table.h"
 
 #include <string.h>
-#include <time.h>
 
 #define CS_CATALOG_ID "widecol_catalog"
 #define CS_Q_DESIGN "design"
@@ -45,13 +44,6 @@ void csRecordClear(CsRecord *pRec){
 static char *catalogOf(const CsTable *p, const char **pzId){
   *pzId = csResourceId(p, p->args.zResource);
   return csResourceSibling(p, p->args.zResource, CS_CATALOG_ID);
-}
-
-static int64_t nowMicros(const CsTable *p){
-  struct timespec ts;
-  int64_t iStep = p->pKind->iTimeStep;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return ((int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000) / iStep * iStep;
 }
 
 /* One attempt at making the catalog (csRetry()). */
@@ -247,7 +239,7 @@ int csCatalogClaim(CsTable *p, int *pbClaimed, CsRecord *pRec){
   CsCheck check;
   int bApplied = 0, rc;
   *pbClaimed = 0;
-  recordCells(p, aMut, 0, nowMicros(p));
+  recordCells(p, aMut, 0, csNowMicros(p->pKind));
   /* Where no record is: every record has its design cell. */
   memset(&check, 0, sizeof(check));
   check.eCond = CS_ROW_ABSENT;
@@ -272,7 +264,7 @@ int csCatalogClaim(CsTable *p, int *pbClaimed, CsRecord *pRec){
 int csCatalogWrite(CsTable *p, int bMade){
   static const CsCheck always = { CS_ALWAYS, 0, { 0, 0 }, { 0, 0 } };
   CsMutation aMut[3];
-  recordCells(p, aMut, bMade, nowMicros(p));
+  recordCells(p, aMut, bMade, csNowMicros(p->pKind));
   return catalogWrite(p, "could not write widecol's design record of",
                       &always, aMut, 3, 0);
 }

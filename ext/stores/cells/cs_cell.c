@@ -1,8 +1,7 @@
 /*
 ** cs_cell.c: cell values and the row marker (see cs_cell.h).
 */
-#include <sqlite3ext.h>
-SQLITE_EXTENSION_INIT3
+#include "util/wc_api.h"
 #include "stores/cells/cs_cell.h"
 
 #include <string.h>
@@ -24,6 +23,7 @@ static uint64_t getBigEndian(const unsigned char *a){
 
 void csCellEncode(sqlite3_value *pVal, WcBuf *pOut){
   unsigned char a[9];
+  wcAssert( sqlite3_value_type(pVal) != SQLITE_NULL );
   switch( sqlite3_value_type(pVal) ){
     case SQLITE_INTEGER:
       a[0] = CS_CELL_INTEGER;
@@ -82,6 +82,9 @@ void csCellResult(sqlite3_context *ctx, const unsigned char *a, int64_t n){
 int csCellEncodeAs(int eLayout, sqlite3_value *pVal, WcBuf *pOut){
   int eType = sqlite3_value_type(pVal);
   unsigned char a[8];
+  /* A value that is not NULL, of a column that has a cell. */
+  wcAssert( eType != SQLITE_NULL );
+  wcAssert( eLayout >= CS_LAYOUT_TAGGED && eLayout <= CS_LAYOUT_BYTES );
   switch( eLayout ){
     case CS_LAYOUT_LONG: {
       double r = sqlite3_value_double(pVal);
@@ -133,6 +136,8 @@ int csCellEncodeAs(int eLayout, sqlite3_value *pVal, WcBuf *pOut){
 
 int csCellResultAs(sqlite3_context *ctx, int eLayout, const unsigned char *a,
                    int64_t n){
+  wcAssert( eLayout >= CS_LAYOUT_TAGGED && eLayout <= CS_LAYOUT_BYTES );
+  wcAssert( n >= 0 && (a != 0 || n == 0) );
   switch( eLayout ){
     case CS_LAYOUT_LONG:
       if( n != 8 ) return SQLITE_MISMATCH;
@@ -164,23 +169,32 @@ int csCellResultAs(sqlite3_context *ctx, int eLayout, const unsigned char *a,
 void csMarkerEncode(WcBuf *pOut, const unsigned char *aStamps, int nStamp,
                     const unsigned char *abHas, int nCol){
   unsigned char c = CS_MARKER_V2;
+  int64_t nStart = pOut->n;
   int i;
+  wcAssert( nStamp >= 0 && nCol >= 0 );
+  wcAssert( nCol == 0 || abHas != 0 );
   wcBufAppend(pOut, &c, 1);
   wcBufAppend(pOut, aStamps, CS_STAMPS_SIZE(nStamp));
   for(i = 0; i < nCol; i += 8){
     int k;
     c = 0;
     for(k = 0; k < 8 && i + k < nCol; k++){
+      wcAssert( abHas[i + k] == 0 || abHas[i + k] == 1 );
       if( abHas[i + k] ) c |= (unsigned char)(1 << k);
     }
     wcBufAppend(pOut, &c, 1);
   }
+  /* Exactly what csMarkerParse() takes. */
+  wcAssert( pOut->bOom || pOut->n - nStart
+            == 1 + CS_STAMPS_SIZE(nStamp) + (nCol + 7) / 8 );
+  (void)nStart;
 }
 
 int csMarkerParse(const unsigned char *a, size_t n, int nStamp, int nCol,
                   const unsigned char **paStamps,
                   const unsigned char **paBits){
   size_t nWant = 1 + CS_STAMPS_SIZE(nStamp) + (size_t)(nCol + 7) / 8;
+  wcAssert( nStamp >= 0 && nCol >= 0 );
   if( n != nWant || a[0] != CS_MARKER_V2 ) return 0;
   *paStamps = a + 1;
   *paBits = a + 1 + CS_STAMPS_SIZE(nStamp);
@@ -188,6 +202,7 @@ int csMarkerParse(const unsigned char *a, size_t n, int nStamp, int nCol,
 }
 
 int csMarkerHas(const unsigned char *aBits, int iCol){
+  wcAssert( iCol >= 0 );
   return (aBits[iCol / 8] >> (iCol % 8)) & 1;
 }
 
@@ -195,6 +210,7 @@ const unsigned char *csMarkerEntryStamp(const unsigned char *a, size_t n,
                                         int iIndex){
   static const unsigned char aZero[CS_STAMP] = {0};
   size_t iOff = 1 + (size_t)CS_STAMP * (size_t)(1 + iIndex);
+  wcAssert( iIndex >= 0 );
   if( n == 0 ) return aZero;
   if( a[0] != CS_MARKER_V2 || n < iOff + CS_STAMP ) return 0;
   return a + iOff;

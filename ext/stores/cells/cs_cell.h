@@ -1,6 +1,7 @@
 /*
-** cs_cell.h: how widecol writes a value into a Bigtable cell, and reads it
-** back (docs/bigtable.md, "Cell values"), and the row marker.
+** cs_cell.h: how widecol writes a value into a cell of Bigtable or HBase,
+** and reads it back (docs/bigtable.md, "Cell values"), and the row
+** marker.
 **
 ** One byte format per SQLite storage class, so that every value comes back
 ** exactly, type included, and each is what an HBase or Bigtable
@@ -17,8 +18,8 @@
 **            where each version writes every column, the one byte 0xF8
 **            (a later version may be NULL where an earlier one was not)
 */
-#ifndef WIDECOL_BT_CELL_H
-#define WIDECOL_BT_CELL_H
+#ifndef WIDECOL_CS_CELL_H
+#define WIDECOL_CS_CELL_H
 
 #include <sqlite3ext.h>
 #include "util/wc_buf.h"
@@ -96,4 +97,4 @@ void csCellEncode(sqlite3_value *pVal, WcBuf *pOut);
 ** cell leaves it NULL). */
 void csCellResult(sqlite3_context *ctx, const unsigned char *a, int64_t n);
 
-#endif /* WIDECOL_BT_CELL_H */
+#endif /* WIDECOL_CS_CELL_H */

@@ -28,7 +28,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* A cell of an OLDER or CS_ENTRIES row kept while the row is taken apart:
 ** column (CS_MARKER: the marker), timestamp, qualifier (CS_ENTRIES) and
@@ -83,7 +82,7 @@ struct CsCursor {
   int64_t nPage;        /* Rows the page asks for (0: no limit) */
   int64_t nPageRows;    /* Rows of the page delivered */
   int64_t iRetryStart;  /* When the wait for the row that did not come
-                        ** began (csNowMs()) */
+                        ** began (wcMonotonicMs()) */
   int nRetry;
   int64_t iRowtime;     /* ROWTIME: the version's timestamp */
   /* OLDER: every cell of the row (values in cellVal), and the timestamps
@@ -300,12 +299,8 @@ static int checkColumns(CsTable *p, CsCursor *pCur,
   }
   /* A version the engine's GC is collecting may have lost some cells and
   ** not yet the others: past the TTL, nothing is checked. */
-  if( p->args.nTtl > 0 ){
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    if( iMicros < ((int64_t)ts.tv_sec - p->args.nTtl) * 1000000 ){
-      return SQLITE_OK;
-    }
+  if( p->args.nTtl > 0 && iMicros < wcWallMicros() - p->args.nTtl * 1000000 ){
+    return SQLITE_OK;
   }
   for(i = 0; i < p->nCol; i++){
     if( csMarkerHas(aBits, i) && !pCur->abHave[i]
@@ -429,7 +424,7 @@ static int skipDelivered(CsCursor *pCur){
 ** end with the deadline counted from now, not from the failure (a call,
 ** or a page's start, may fail only at its own deadline). */
 static void waitBegins(CsCursor *pCur){
-  if( pCur->nRetry == 0 ) pCur->iRetryStart = csNowMs();
+  if( pCur->nRetry == 0 ) pCur->iRetryStart = wcMonotonicMs();
 }
 
 /* Starts the read of keys and ranges left, asking for nLimit rows (0: no
@@ -1108,7 +1103,6 @@ int csFilter(sqlite3_vtab_cursor *pCursor, int idxNum, const char *idxStr,
   WcArena *pA = &pCur->reqArena;
   ScFilter f;
   int rc, bAny;
-  (void)argc;
   cursorReset(pCur);
   wcArenaFree(pA);
   pCur->bPretend = 0;
@@ -1118,7 +1112,7 @@ int csFilter(sqlite3_vtab_cursor *pCursor, int idxNum, const char *idxStr,
   pCur->ents.n = 0;
   pCur->nEnt = pCur->iEntRow = 0;
   pCur->nKey = pCur->nRange = 0;
-  scFilterArgs(idxNum, idxStr, argv, &f);
+  scFilterArgs(idxNum, idxStr, argc, argv, &f);
   pCur->colUsed = f.colUsed;
   if( idxNum == SC_COUNTERS ){
     WcRpcStats *pOut = f.pCounters;
@@ -1216,7 +1210,7 @@ int csColumn(sqlite3_vtab_cursor *pCursor, sqlite3_context *ctx, int iCol){
     if( vkey.bOom ) return SQLITE_NOMEM;
     sqlite3_result_blob64(ctx, vkey.a, (sqlite3_uint64)vkey.n, sqlite3_free);
   }else if( iCol == CS_COL_STAMP(p) && !pCur->bPretend ){
-    /* The stamps of the row (bt_cell.h), or of the entry's group. */
+    /* The stamps of the row (cs_cell.h), or of the entry's group. */
     const unsigned char *aStamps, *aBits;
     if( p->eKind == CS_ENTRIES ){
       sqlite3_result_blob64(ctx, pCur->group.a, (sqlite3_uint64)pCur->group.n,

@@ -61,6 +61,8 @@ int csSampleRowKeys(CsTable *p, CsSamples *pOut){
 }
 
 const CsSample *csSampleAt(const CsSamples *p, int i){
+  wcAssert( i >= 0 && i < p->n
+            && p->samples.n == (int64_t)sizeof(CsSample) * p->n );
   return &((const CsSample*)p->samples.a)[i];
 }
 
@@ -72,7 +74,8 @@ static int64_t rowBytes(const CsTable *p){
   int64_t nByte = 0;
   int i;
   if( !p->args.bExisting ){
-    return 1 + CS_STAMPS_SIZE(p->args.nStamp) + (p->nCol + 7) / 8 + 9 * p->nCol;
+    return 1 + CS_STAMPS_SIZE(p->args.nStamp) + (p->nCol + 7) / 8
+             + 9 * p->nCol;
   }
   for(i = 0; i < p->nCol; i++){
     if( p->aCol[i].eLayout != CS_LAYOUT_KEY ) nByte += 8;
@@ -86,6 +89,7 @@ static void sampleAppend(WcBuf *pOut, const unsigned char *aKey, int64_t nKey,
                          int64_t nBefore){
   unsigned char aNum[8];
   int k;
+  wcAssert( nKey >= 0 && nKey <= 0x7fffffff && nBefore >= 0 );
   for(k = 0; k < 4; k++) aNum[k] = (unsigned char)(nKey >> (24 - 8 * k));
   wcBufAppend(pOut, aNum, 4);
   wcBufAppend(pOut, aKey, nKey);
@@ -111,6 +115,8 @@ static int samplesExport(const CsSamples *pS, int64_t nByte,
     sampleAppend(&out, (const unsigned char*)"", 0, nByte);
   }
   if( out.bOom ) return SQLITE_NOMEM;
+  /* At least the end: 4 bytes of length 0, 8 of offset. */
+  wcAssert( out.n >= 12 );
   *paOut = out.a;
   *pnOut = out.n;
   return SQLITE_OK;
@@ -119,9 +125,9 @@ static int samplesExport(const CsSamples *pS, int64_t nByte,
 int csRowEstimate(CsTable *p, int64_t *pnRow, unsigned char **paSample,
                   int64_t *pnSample){
   CsSamples s;
+  int64_t nByte = 0;
   int rc;
   memset(&s, 0, sizeof(s));
-  int64_t nByte = 0;
   rc = csSampleRowKeys(p, &s);
   *pnRow = 0;
   if( rc == SQLITE_OK && s.n > 0 ){

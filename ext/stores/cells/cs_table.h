@@ -4,8 +4,8 @@
 ** HBase), over the transport its library links (cs_transport.h); its
 ** public side is cs_store.h.  From the bottom up, each calling only the
 ** ones above it in this list:
-**   cs_wait.c     statuses, the clock, backoff, deadlines (the transports'
-**                 too)
+**   cs_wait.c     statuses, the engine's time, backoff, deadlines (the
+**                 transports' too)
 **   cs_cell.c     cell values and the row marker (cs_cell.h)
 **   cs_util.c     arenas, messages, connecting, reads read whole
 **   cs_catalog.c  design records: who made a table, with what design
@@ -262,8 +262,9 @@ int csMissingColumn(CsTable *p, int iCol, const unsigned char *aKey,
 
 /* cs_batch.c: writes waiting.  A write (CsOp) is one row's mutations,
 ** blind, or conditional on the row having no cell (INSERT), or on its
-** marker (UPDATE, DELETE).  Writes wait in a batch per engine table, in three phases sent in order by csTxnFlush():
-** index entries put (1), rows (2), index entries deleted (3). */
+** marker (UPDATE, DELETE).  Writes wait in a batch per engine table, in
+** three phases sent in order by csTxnFlush(): index entries put (1), rows
+** (2), index entries deleted (3). */
 #define CS_PHASE_PUT    1
 #define CS_PHASE_ROW    2
 #define CS_PHASE_DELETE 3

@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include "store/wc_contract.h"
 #include "util/wc_kind.h"
+#include "util/wc_time.h"
 
 typedef struct CsConn CsConn;           /* A connection: the transport's */
 typedef struct CsReader CsReader;       /* A read under way */
@@ -78,26 +79,31 @@ struct CsWait {
   int (*xInterrupted)(void*);
   void *pArg;
   WcRpcStats *pCount;   /* Added to; may be NULL */
-  int64_t iUntilMs;     /* If not 0 (csNowMs()), the first answer must come
-                        ** by then, whatever nTimeoutMs leaves: a retry
-                        ** ends with the deadline its first attempt had */
+  int64_t iUntilMs;     /* If not 0 (wcMonotonicMs()), the first answer
+                        ** must come by then, whatever nTimeoutMs leaves:
+                        ** a retry ends with the deadline its first
+                        ** attempt had */
 };
 
-/* cs_wait.c: the clock, interrupts, retries, deadlines. */
-int64_t csNowMs(void);
+/* cs_wait.c: interrupts, retries, deadlines (on util/wc_time.h's
+** monotonic clock). */
+/* Now on the wall clock in the engine's timestamps: microseconds, in
+** whole steps of its time step (util/wc_kind.h). */
+int64_t csNowMicros(const WcKind *pKind);
 /* True if the statement pWait waits for was interrupted. */
 int csInterrupted(const CsWait *pWait);
 /* True for a code after which an idempotent call may be tried again. */
 int csRetryable(int code);
 /* Sleeps before attempt nAttempt (1, 2, ...) of a call begun at iStartMs
-** (csNowMs()), growing from 50 ms up to CS_MAX_BACKOFF_MS: CS_OK to go
-** again, CS_DEADLINE if the wait's deadline leaves no room for it,
+** (wcMonotonicMs()), growing from 50 ms up to CS_MAX_BACKOFF_MS: CS_OK to
+** go again, CS_DEADLINE if the wait's deadline leaves no room for it,
 ** CS_CANCELLED if the statement was interrupted. */
 int csBackoff(const CsWait *pWait, int nAttempt, int64_t iStartMs);
 /* *pWait for the attempts of a call first made at iStartMs: they end
 ** when the first attempt's deadline does. */
 CsWait csRetryWait(const CsWait *pWait, int64_t iStartMs);
-/* The time a call made now under pWait must be answered by (csNowMs()). */
+/* The time a call made now under pWait must be answered by
+** (wcMonotonicMs()). */
 int64_t csDeadline(const CsWait *pWait);
 /* The deadline environment variable zEnv sets for calls to engine
 ** zEngine, in milliseconds (CS_DEFAULT_TIMEOUT_MS if unset), or -1 and

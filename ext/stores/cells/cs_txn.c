@@ -26,9 +26,10 @@
 **     CREATE makes its table at once (the statements after it use it),
 **     and ROLLBACK, or a ROLLBACK TO before it, deletes it again.  A
 **     dropped table is no longer SQLite's and gets no more calls, so the
-**     DDL enlists the transaction table (widecol_bigtable_txn on
-**     Bigtable: CsTransport.zTxnModule), an eponymous table of this module
-**     that holds nothing, in the transaction (a nested INSERT into it):
+**     DDL enlists the transaction table (CsTransport.zTxnModule:
+**     widecol_bigtable_txn, widecol_hbase_txn), an eponymous table of
+**     this module that holds nothing, in the transaction (a nested INSERT
+**     into it):
 **     its xSync, xCommit, xRollback and xRollbackTo come whatever else the
 **     transaction touched.
 */
@@ -78,6 +79,8 @@ static void remoteUndo(CsTxn *pTxn, int64_t iSeq, int bUndo){
   CsRemote **pp = &pTxn->pRemote;
   while( *pp ){
     CsRemote *pR = *pp;
+    /* In the order the DDL came (remoteAdd()). */
+    wcAssert( pR->pNext == 0 || pR->pNext->iSeq > pR->iSeq );
     if( pR->iSeq < iSeq ){
       pp = &pR->pNext;
       continue;
@@ -92,7 +95,9 @@ static void remoteUndo(CsTxn *pTxn, int64_t iSeq, int bUndo){
 
 void csTxnUnref(void *pArg){
   CsTxn *p = (CsTxn*)pArg;
+  wcAssert( p == 0 || p->nRef > 0 );
   if( p && --p->nRef == 0 ){
+    wcAssert( p->pTables == 0 );     /* each table held a reference */
     remoteUndo(p, 0, 0);
     csBatchFreeAll(p);
     sqlite3_free(p->zFailed);
@@ -142,6 +147,7 @@ static void txnEnd(CsTxn *pTxn){
 
 int csBegin(sqlite3_vtab *pVtab){
   CsTxn *pTxn = ((CsTable*)pVtab)->pTxn;
+  wcAssert( pTxn->iBegin <= pTxn->nSent );
   if( !pTxn->bOpen ){
     pTxn->bOpen = 1;
     pTxn->iBegin = pTxn->nSent;
@@ -162,6 +168,7 @@ static int remoteDrops(CsTable *p){
     CsRemote *pR = pTxn->pRemote;
     CsTable *pT = pR->pTable;
     int bKept = 1;
+    wcAssert( pR->eWhat == CS_REMOTE_DROP || pR->eWhat == CS_REMOTE_MADE );
     if( pR->eWhat == CS_REMOTE_DROP ){
       rc = csDropRemote(pT, &bKept);
       if( rc != SQLITE_OK ){
@@ -211,6 +218,7 @@ int csCommit(sqlite3_vtab *pVtab){
 int csRollback(sqlite3_vtab *pVtab){
   CsTable *p = (CsTable*)pVtab;
   CsTxn *pTxn = p->pTxn;
+  wcAssert( pTxn->iBegin <= pTxn->nSent );
   remoteUndo(pTxn, 0, 1);
   if( pTxn->nOp > 0 && pTxn->zFailed == 0 && pTxn->nSent != pTxn->iBegin ){
     /* Rows whole rather than undone in part; a ROLLBACK cannot fail, so
@@ -228,6 +236,7 @@ int csRollback(sqlite3_vtab *pVtab){
 int csSavepoint(sqlite3_vtab *pVtab, int iSavepoint){
   CsTable *p = (CsTable*)pVtab;
   CsTxn *pTxn = p->pTxn;
+  wcAssert( iSavepoint >= 0 && pTxn->nSavepoint <= CS_MAX_SAVEPOINT );
   if( iSavepoint >= CS_MAX_SAVEPOINT ){
     return csError(p, SQLITE_ERROR, "widecol %s: more than %d nested "
                    "savepoints", p->zTable, CS_MAX_SAVEPOINT);
@@ -249,6 +258,7 @@ int csRelease(sqlite3_vtab *pVtab, int iSavepoint){
 
 int csRollbackTo(sqlite3_vtab *pVtab, int iSavepoint){
   CsTxn *pTxn = ((CsTable*)pVtab)->pTxn;
+  wcAssert( iSavepoint >= 0 && pTxn->nSavepoint <= CS_MAX_SAVEPOINT );
   if( iSavepoint < pTxn->nSavepoint ){
     remoteUndo(pTxn, pTxn->aiSeq[iSavepoint], 1);
   }
@@ -286,6 +296,8 @@ static CsRemote *remoteAdd(CsTxn *pTxn, int eWhat, CsTable *pT){
     csTableFree(pT);
     return 0;
   }
+  /* No longer one of the connection's tables (see CsRemote.pTable). */
+  wcAssert( pT->pTxn == 0 );
   memset(pR, 0, sizeof(*pR));
   pR->eWhat = eWhat;
   pR->pTable = pT;

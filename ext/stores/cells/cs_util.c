@@ -145,7 +145,7 @@ static int readOnce(CsTable *p, const CsRead *pRead, const CsWait *pWait,
 
 int csReadAll(CsTable *p, const CsRead *pRead, const CsWait *pWait,
               const CsRowSink *pSink, CsStatus *pSt){
-  int64_t iStart = csNowMs();
+  int64_t iStart = wcMonotonicMs();
   CsWait w = csRetryWait(pWait, iStart);
   int code, nAttempt = 0;
   while( (code = readOnce(p, pRead, &w, pSink, pSt)) != CS_OK
@@ -160,7 +160,7 @@ int csReadAll(CsTable *p, const CsRead *pRead, const CsWait *pWait,
 int csRetry(CsTable *p, const CsWait *pWait,
             int (*xAttempt)(CsTable*, void*, const CsWait*, CsStatus*),
             void *pArg, CsStatus *pSt){
-  int64_t iStart = csNowMs();
+  int64_t iStart = wcMonotonicMs();
   CsWait w = csRetryWait(pWait, iStart);
   int nAttempt = 0, code;
   for(;;){

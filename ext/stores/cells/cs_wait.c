@@ -1,6 +1,6 @@
 /*
 ** cs_wait.c: how the cell store's calls wait (cs_transport.h): statuses,
-** the clock, deadlines, and the backoff between attempts of a call.  The
+** deadlines, and the backoff between attempts of a call.  The
 ** bottom of the cell store, under the transports too (they use it, and it
 ** calls neither).
 */
@@ -28,10 +28,10 @@ void csStatusSet(CsStatus *p, int code, const char *zFormat, ...){
   p->code = code;
 }
 
-int64_t csNowMs(void){
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+int64_t csNowMicros(const WcKind *pKind){
+  int64_t t = wcWallMicros() / pKind->iTimeStep * pKind->iTimeStep;
+  wcAssert( pKind->iTimeStep > 0 && t % pKind->iTimeStep == 0 );
+  return t;
 }
 
 int csInterrupted(const CsWait *pWait){
@@ -43,7 +43,7 @@ int csRetryable(int code){
 }
 
 int64_t csDeadline(const CsWait *pWait){
-  int64_t iDeadline = csNowMs() + (pWait && pWait->nTimeoutMs > 0
+  int64_t iDeadline = wcMonotonicMs() + (pWait && pWait->nTimeoutMs > 0
                                    ? pWait->nTimeoutMs : CS_DEFAULT_TIMEOUT_MS);
   if( pWait && pWait->iUntilMs > 0 && pWait->iUntilMs < iDeadline ){
     iDeadline = pWait->iUntilMs;
@@ -57,11 +57,11 @@ int csBackoff(const CsWait *pWait, int nAttempt, int64_t iStartMs){
   if( csInterrupted(pWait) ) return CS_CANCELLED;
   while( --nAttempt > 0 && nDelay < CS_MAX_BACKOFF_MS ) nDelay *= 2;
   if( nDelay > CS_MAX_BACKOFF_MS ) nDelay = CS_MAX_BACKOFF_MS;
-  iUntil = csNowMs() + nDelay;
+  iUntil = wcMonotonicMs() + nDelay;
   if( iUntil > iStartMs + pWait->nTimeoutMs ) return CS_DEADLINE;
-  while( csNowMs() < iUntil ){
+  while( wcMonotonicMs() < iUntil ){
     struct timespec ts;
-    int64_t n = iUntil - csNowMs();
+    int64_t n = iUntil - wcMonotonicMs();
     if( n > CS_POLL_MS ) n = CS_POLL_MS;
     if( n <= 0 ) break;
     ts.tv_sec = 0;

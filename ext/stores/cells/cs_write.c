@@ -28,19 +28,15 @@
 #include "stores/cells/cs_table.h"
 
 #include <string.h>
-#include <time.h>
 
 /*
 ** Mutations.
 */
 
 static int64_t nowMicros(CsTable *p){
-  struct timespec ts;
-  int64_t iStep = p->pKind->iTimeStep, t;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  /* Whole steps of the engine's granularity. */
-  t = ((int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000) / iStep * iStep;
+  int64_t iStep = p->pKind->iTimeStep, t = csNowMicros(p->pKind);
   if( t <= p->iLastMicros ) t = p->iLastMicros + iStep;
+  wcAssert( t % iStep == 0 && t > p->iLastMicros );
   p->iLastMicros = t;
   return t;
 }
@@ -71,7 +67,7 @@ static unsigned char *groupQual(WcArena *pA, const unsigned char *aStamp,
 }
 
 /* The timestamp of a row's cells: with ROWTIME the column's value, which
-** must be one Bigtable takes (widecol makes only such), else now (and not
+** must be one the engine takes (widecol makes only such), else now (and not
 ** before the cells of the row as it was read: the latest cell is the one
 ** reads see). */
 static int rowMicros(CsTable *p, sqlite3_value *pTime, int64_t iAfter,
@@ -97,6 +93,7 @@ static int rowMicros(CsTable *p, sqlite3_value *pTime, int64_t iAfter,
 ** cannot hold, SQLITE_TOOBIG past the engine's cell limit (message set). */
 static int encodeCell(CsTable *p, int iCol, sqlite3_value *pVal, WcBuf *pCell){
   const CsCol *pCol = &p->aCol[iCol];
+  wcAssert( iCol >= 0 && iCol < p->nCol && pCol->eLayout != CS_LAYOUT_KEY );
   pCell->n = 0;
   if( csCellEncodeAs(pCol->eLayout, pVal, pCell) != SQLITE_OK ){
     static const char *const azHolds[] = {
@@ -107,7 +104,11 @@ static int encodeCell(CsTable *p, int iCol, sqlite3_value *pVal, WcBuf *pCell){
       /* BYTES */  "BYTES, which holds blobs (write CAST(x AS BLOB))",
     };
     int eType = sqlite3_value_type(pVal);
-    char *zVal = eType == SQLITE_BLOB ? sqlite3_mprintf("a blob")
+    char *zVal;
+    /* Only an EXISTING table's typed layouts refuse a value. */
+    wcAssert( pCol->eLayout >= CS_LAYOUT_STRING
+              && pCol->eLayout <= CS_LAYOUT_BYTES );
+    zVal = eType == SQLITE_BLOB ? sqlite3_mprintf("a blob")
                : sqlite3_mprintf(eType == SQLITE_TEXT ? "%Q" : "%s",
                                  sqlite3_value_text(pVal));
     int rc = csError(p, SQLITE_MISMATCH, "widecol %s: column %s's cell %s:%s "
@@ -148,11 +149,13 @@ static int columnMutations(CsTable *p, CsOp *pOp, sqlite3_value **argv,
                            int64_t iMicros, unsigned char *abHas){
   static const unsigned char aNull[1] = { CS_CELL_NULL };
   WcArena *pA = pOp->pArena;
-  int bDropOlder = p->args.bRowtime && p->eKind == CS_ROWS && p->args.nVersions == 1
-                && !bFresh && iMicros > 0;
+  int bDropOlder = p->args.bRowtime && p->eKind == CS_ROWS
+                && p->args.nVersions == 1 && !bFresh && iMicros > 0;
   WcBuf cell;
   int i, rc = SQLITE_OK;
   memset(&cell, 0, sizeof(cell));
+  /* A NULL with ROWTIME is a cell; without, bFresh writes it as none. */
+  wcAssert( !bUpdate || !bFresh );
   for(i = 0; i < p->nCol && rc == SQLITE_OK; i++){
     sqlite3_value *pVal = argv[i];
     const CsCol *pCol = &p->aCol[i];
@@ -253,6 +256,7 @@ static int markerMutation(CsTable *p, CsOp *pOp, sqlite3_value *pStamps,
   }
   memcpy(pOp->aStamp, aStamps, CS_STAMP);
   for(i = 0; i < p->nCol; i++){
+    wcAssert( abHas[i] <= 2 );
     if( abHas[i] == 2 ) abHas[i] = aOldBits ? csMarkerHas(aOldBits, i) : 0;
   }
   memset(&marker, 0, sizeof(marker));
@@ -274,6 +278,7 @@ static int checkKey(CsTable *p, sqlite3_value *pKey){
     return csError(p, SQLITE_CONSTRAINT_NOTNULL, "widecol %s: a %s row "
                    "key cannot be empty", p->zTable, p->pKind->zEngine);
   }
+  wcAssert( nMax > 0 );
   if( n > nMax ){
     return csError(p, SQLITE_TOOBIG, "widecol %s: the row key is %d bytes; "
                    "%s takes at most %d in table %s", p->zTable, n,
@@ -307,6 +312,8 @@ static void expectSeen(CsTable *p, CsOp *pOp){
                                (size_t)p->seenMarker.n);
     pOp->nExpect = (size_t)p->seenMarker.n;
   }
+  /* Only a row's write is conditional (cs_batch.c sends it apart). */
+  wcAssert( pOp->eCond == CS_COND_NONE || p->eKind == CS_ROWS );
 }
 
 /* A row's write being made: pOp in the batch's arena, or, if bNow (sent
@@ -324,6 +331,7 @@ struct RowWrite {
 static int rowBegin(CsTable *p, RowWrite *w, sqlite3_value *pKey, int nMut){
   const unsigned char *aKey = sqlite3_value_blob(pKey);
   size_t nKey = (size_t)sqlite3_value_bytes(pKey);
+  wcAssert( p->eKind == CS_ROWS && nMut > 0 );
   memset(&w->private, 0, sizeof(w->private));
   w->pB = csBatchOf(p, p->args.zResource);
   if( w->pB == 0 ) return SQLITE_NOMEM;
@@ -341,9 +349,9 @@ static int rowBegin(CsTable *p, RowWrite *w, sqlite3_value *pKey, int nMut){
   return SQLITE_OK;
 }
 
-/* An EXISTING table's row is its cells (there is no marker), and
-** Bigtable keeps no row without one: SQLITE_CONSTRAINT_CHECK, as for a
-** key Bigtable cannot hold, where the write would leave none of its
+/* An EXISTING table's row is its cells (there is no marker), and the
+** engine keeps no row without one: SQLITE_CONSTRAINT_CHECK, as for a
+** key the engine cannot hold, where the write would leave none of its
 ** columns' cells (abHas: 1 set, 2 kept as it was). */
 static int existingRowEmpty(CsTable *p, const CsOp *pOp,
                             const unsigned char *abHas){
@@ -391,6 +399,10 @@ static int rowEnd(CsTable *p, RowWrite *w, sqlite3_value **argv, int bFresh,
     wcArenaFree(&w->private);
     return rc;
   }
+  /* A write sent at once lives in its own arena, a queued one in its
+  ** batch's. */
+  wcAssert( w->pOp->pArena == (w->bNow ? &w->private
+                                        : csBatchArena(w->pB)) );
   if( w->bNow ){
     rc = csOpSendNow(p, w->pOp);
     wcArenaFree(&w->private);
@@ -539,6 +551,7 @@ static int entryDelete(CsTable *p, const unsigned char *aKey, size_t nKey){
   CsBatch *pB = csBatchOf(p, p->args.zResource);
   CsOp *pOp;
   int i;
+  wcAssert( p->eKind == CS_ENTRIES || p->eKind == CS_PLAIN );
   if( pB == 0 ) return SQLITE_NOMEM;
   pOp = csOpNew(csBatchArena(pB), CS_PHASE_DELETE, aKey, nKey, p->nCol + 1);
   if( pOp == 0 ) return SQLITE_NOMEM;
@@ -567,7 +580,7 @@ static int entryDelete(CsTable *p, const unsigned char *aKey, size_t nKey){
 }
 
 /*
-** Versions (OLDER): rows of the row table's Bigtable table, blind.
+** Versions (OLDER): rows of the row table's engine table, blind.
 */
 
 /* A version put into history (stamped before the row's latest): its
@@ -604,6 +617,7 @@ static int versionDelete(CsTable *p, const unsigned char *aKey, int64_t nKey){
   int64_t iMicros = 0;
   CsOp *pOp;
   int i;
+  wcAssert( p->eKind == CS_OLDER );
   if( pB == 0 ) return SQLITE_NOMEM;
   if( nKey < 8 ) return SQLITE_OK;    /* no version has such a key */
   for(i = 0; i < 8; i++){

@@ -3,9 +3,8 @@
 ** non-blocking socket polled in steps of WC_SOCK_POLL_MS, so that a
 ** deadline or an interrupted statement ends any wait.
 */
+#include "util/wc_api.h"
 #include "stores/common/wc_sock.h"
-#include "sqlite3ext.h"
-SQLITE_EXTENSION_INIT3
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,7 +16,6 @@ SQLITE_EXTENSION_INIT3
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 /* Bytes asked of the kernel at a time, at least. */
@@ -30,17 +28,11 @@ struct WcSock {
   int64_t nByteIn;
 };
 
-int64_t wcNowMs(void){
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Waits until fd is ready for events (POLLIN or POLLOUT): 0, or WC_SOCK_*. */
 static int waitReady(int fd, short events, const WcDeadline *pWait){
   for(;;){
     struct pollfd pfd;
-    int64_t nLeft = pWait->iUntilMs - wcNowMs();
+    int64_t nLeft = pWait->iUntilMs - wcMonotonicMs();
     int rc;
     if( pWait->xInterrupted && pWait->xInterrupted(pWait->pArg) ){
       return WC_SOCK_CANCELLED;
@@ -49,7 +41,8 @@ static int waitReady(int fd, short events, const WcDeadline *pWait){
     pfd.fd = fd;
     pfd.events = events;
     pfd.revents = 0;
-    rc = poll(&pfd, 1, (int)(nLeft < WC_SOCK_POLL_MS ? nLeft : WC_SOCK_POLL_MS));
+    rc = poll(&pfd, 1, (int)(nLeft < WC_SOCK_POLL_MS ? nLeft
+                                                     : WC_SOCK_POLL_MS));
     if( rc > 0 ) return 0;
     if( rc < 0 && errno != EINTR ) return WC_SOCK_IO;
   }
@@ -140,6 +133,7 @@ int64_t wcSockBytesIn(const WcSock *pSock){ return pSock->nByteIn; }
 
 int wcSockSend(WcSock *pSock, const unsigned char *a, int64_t n,
                const WcDeadline *pWait){
+  wcAssert( n >= 0 && (a != 0 || n == 0) );
   while( n > 0 ){
     ssize_t nSent = send(pSock->fd, a, (size_t)n, MSG_NOSIGNAL);
     if( nSent > 0 ){
@@ -158,6 +152,8 @@ int wcSockSend(WcSock *pSock, const unsigned char *a, int64_t n,
 
 int wcSockPeek(WcSock *pSock, int64_t n, const WcDeadline *pWait,
                const unsigned char **paIn){
+  /* aIn[iIn..nIn) is what was received and not yet parsed. */
+  wcAssert( n >= 0 && pSock->iIn >= 0 && pSock->iIn <= pSock->nIn );
   while( pSock->nIn - pSock->iIn < n ){
     ssize_t nGot;
     int64_t nWant = n - (pSock->nIn - pSock->iIn);
@@ -170,8 +166,10 @@ int wcSockPeek(WcSock *pSock, int64_t n, const WcDeadline *pWait,
     {
       int64_t nRoom = sqlite3_msize(pSock->aIn) - pSock->nIn;
       if( nRoom < nWant || nRoom < WC_SOCK_READ_CHUNK ){
-        int64_t nNew = pSock->nIn + (nWant > WC_SOCK_READ_CHUNK ? nWant : WC_SOCK_READ_CHUNK);
-        unsigned char *aNew = sqlite3_realloc64(pSock->aIn, (sqlite3_uint64)nNew);
+        int64_t nNew = pSock->nIn + (nWant > WC_SOCK_READ_CHUNK
+                                     ? nWant : WC_SOCK_READ_CHUNK);
+        unsigned char *aNew = sqlite3_realloc64(pSock->aIn,
+                                                (sqlite3_uint64)nNew);
         if( aNew == 0 ) return WC_SOCK_NOMEM;
         pSock->aIn = aNew;
       }
@@ -181,6 +179,7 @@ int wcSockPeek(WcSock *pSock, int64_t n, const WcDeadline *pWait,
     if( nGot > 0 ){
       pSock->nIn += nGot;
       pSock->nByteIn += nGot;
+      wcAssert( (sqlite3_uint64)pSock->nIn <= sqlite3_msize(pSock->aIn) );
     }else if( nGot < 0 && (errno == EAGAIN || errno == EWOULDBLOCK
                            || errno == EINTR) ){
       int rc = waitReady(pSock->fd, POLLIN, pWait);
@@ -189,11 +188,14 @@ int wcSockPeek(WcSock *pSock, int64_t n, const WcDeadline *pWait,
       return WC_SOCK_IO;
     }
   }
+  wcAssert( pSock->nIn - pSock->iIn >= n );
   *paIn = &pSock->aIn[pSock->iIn];
   return 0;
 }
 
 void wcSockSkip(WcSock *pSock, int64_t n){
+  /* Only bytes wcSockPeek() made available. */
+  wcAssert( n >= 0 && pSock->iIn + n <= pSock->nIn );
   pSock->iIn += n;
 }
 

@@ -10,6 +10,7 @@
 #define WIDECOL_WC_SOCK_H
 
 #include <stdint.h>
+#include "util/wc_time.h"
 
 /* What a call returns besides 0 (done); protocols number their own
 ** errors above WC_SOCK_LAST. */
@@ -24,11 +25,10 @@
 typedef struct WcSock WcSock;
 typedef struct WcDeadline WcDeadline;
 struct WcDeadline {
-  int64_t iUntilMs;     /* On the monotonic clock of wcNowMs() */
+  int64_t iUntilMs;     /* On the monotonic clock (util/wc_time.h) */
   int (*xInterrupted)(void*);   /* May be NULL */
   void *pArg;
 };
-int64_t wcNowMs(void);
 
 /* Splits zAddr, "host:port" (the last colon; port 1 to 65535), into
 ** *pnHost bytes of host and *pPort: 1, or 0 if zAddr is NULL, empty or

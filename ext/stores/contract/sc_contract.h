@@ -142,8 +142,8 @@ struct ScFilter {
   int bDesc;
   uint64_t colUsed;           /* The columns used (all if unknown) */
 };
-void scFilterArgs(int idxNum, const char *idxStr, sqlite3_value **argv,
-                  ScFilter *p);
+void scFilterArgs(int idxNum, const char *idxStr, int argc,
+                  sqlite3_value **argv, ScFilter *p);
 /* True if column iCol (0 the first after the key) is in colUsed. */
 int scColumnUsed(uint64_t colUsed, int iCol);
 

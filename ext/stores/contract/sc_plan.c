@@ -154,14 +154,14 @@ int scBestIndex(sqlite3_index_info *pInfo, const ScPlanCaps *pCaps){
   return SQLITE_OK;
 }
 
-void scFilterArgs(int idxNum, const char *idxStr, sqlite3_value **argv,
-                  ScFilter *p){
+void scFilterArgs(int idxNum, const char *idxStr, int argc,
+                  sqlite3_value **argv, ScFilter *p){
   int iArg = 0;
   memset(p, 0, sizeof(*p));
   p->colUsed = idxStr ? strtoull(idxStr, 0, 16) : ~(uint64_t)0;
   p->bDesc = (idxNum & SC_DESC) != 0;
   if( idxNum & SC_COUNTERS ){
-    wcAssert( idxNum == SC_COUNTERS );
+    wcAssert( idxNum == SC_COUNTERS && argc == 1 );
     p->pCounters = sqlite3_value_pointer(argv[0], WC_RPC_COUNTERS);
     return;
   }
@@ -189,6 +189,9 @@ void scFilterArgs(int idxNum, const char *idxStr, sqlite3_value **argv,
     p->pRowkey = argv[iArg++];
   }
   if( idxNum & SC_LIMIT ) p->pLimit = argv[iArg++];
+  /* Every value scBestIndex() took, in the order it took them. */
+  wcAssert( iArg == argc );
+  (void)argc;
 }
 
 int scColumnUsed(uint64_t colUsed, int iCol){

@@ -135,7 +135,8 @@ static int tableInfo(const HbVal *pDesc, const CsTableSpec *pKeep,
                            hbFieldInt(pFam, 13, HB_FOREVER), pKeep,
                            &abKeeps[i]);
     if( azRule[i] == 0 ) bOom = 1;
-    nByte += (pName ? (size_t)pName->n : 0) + 1 + (azRule[i] ? strlen(azRule[i]) : 0) + 1;
+    nByte += (pName ? (size_t)pName->n : 0) + 1
+           + (azRule[i] ? strlen(azRule[i]) : 0) + 1;
   }
   if( !bOom ) pInfo = sqlite3_malloc64(nByte);
   if( pInfo ){

@@ -31,7 +31,7 @@ struct HbCall {
   HbReply reply;
   HbCall *pNext;        /* The next reply to read, in order sent */
   CsWait wait;
-  int64_t iStartMs;     /* When it was sent (csNowMs()) */
+  int64_t iStartMs;     /* When it was sent (wcMonotonicMs()) */
   const char *zMethod;
   char *zTable;         /* The table a data call is about, or NULL */
 };
@@ -239,7 +239,7 @@ HbCall *hbSend(CsConn *pConn, const char *zMethod, const char *zTable,
   p->zMethod = zMethod;
   p->zTable = zTable ? sqlite3_mprintf("%s", zTable) : 0;
   p->wait = *pWait;
-  p->iStartMs = csNowMs();
+  p->iStartMs = wcMonotonicMs();
   d = deadlineOf(&p->wait, p->iStartMs);
   if( pConn->pSock == 0 ){
     char *zErr = 0;

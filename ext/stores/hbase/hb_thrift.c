@@ -35,7 +35,10 @@ int64_t hbFieldInt(const HbVal *pStruct, int id, int64_t iDefault){
 static void putBE(WcBuf *p, uint64_t v, int nByte){
   unsigned char a[8];
   int i;
-  for(i = 0; i < nByte; i++) a[i] = (unsigned char)(v >> (8 * (nByte - 1 - i)));
+  wcAssert( nByte >= 1 && nByte <= 8 );
+  for(i = 0; i < nByte; i++){
+    a[i] = (unsigned char)(v >> (8 * (nByte - 1 - i)));
+  }
   wcBufAppend(p, a, nByte);
 }
 
@@ -45,6 +48,8 @@ void hbWriteI32(WcBuf *p, int32_t v){ putBE(p, (uint32_t)v, 4); }
 void hbWriteI64(WcBuf *p, int64_t v){ putBE(p, (uint64_t)v, 8); }
 
 void hbWriteBinary(WcBuf *p, const void *a, int64_t n){
+  /* A Thrift binary's length is an i32. */
+  wcAssert( n >= 0 && n <= 0x7fffffff && (a != 0 || n == 0) );
   hbWriteI32(p, (int32_t)n);
   wcBufAppend(p, a, n);
 }
@@ -56,6 +61,7 @@ void hbWriteCall(WcBuf *p, const char *zMethod, int32_t iSeq){
 }
 
 void hbWriteField(WcBuf *p, int eType, int id){
+  wcAssert( eType > HB_STOP && eType <= HB_LIST && id > 0 && id <= 0x7fff );
   hbWriteByte(p, eType);
   hbWriteI16(p, id);
 }
@@ -63,11 +69,13 @@ void hbWriteField(WcBuf *p, int eType, int id){
 void hbWriteStop(WcBuf *p){ hbWriteByte(p, HB_STOP); }
 
 void hbWriteListBegin(WcBuf *p, int eElem, int32_t n){
+  wcAssert( n >= 0 );
   hbWriteByte(p, eElem);
   hbWriteI32(p, n);
 }
 
 void hbWriteMapBegin(WcBuf *p, int eKey, int eValue, int32_t n){
+  wcAssert( n >= 0 );
   hbWriteByte(p, eKey);
   hbWriteByte(p, eValue);
   hbWriteI32(p, n);
@@ -98,6 +106,7 @@ static int readBE(WcSock *pSock, int nByte, const WcDeadline *pWait,
   const unsigned char *a;
   int rc = wcSockPeek(pSock, nByte, pWait, &a), i;
   uint64_t v = 0;
+  wcAssert( nByte >= 1 && nByte <= 8 );
   if( rc ) return rc;
   for(i = 0; i < nByte; i++) v = (v << 8) | a[i];
   wcSockSkip(pSock, nByte);
@@ -119,9 +128,11 @@ static int readMembers(Reader *r, const int *aeType, int nType, int64_t n,
                        HbVal *pOut, int iDepth){
   int64_t i;
   int rc;
+  wcAssert( nType == 1 || nType == 2 );
   if( n < 0 || n > HB_MAX_MEMBERS ) return HB_ERR_PROTOCOL;
   pOut->n = n * nType;
-  pOut->aChild = n ? wcArenaAlloc(r->pArena, sizeof(HbVal) * (size_t)pOut->n) : 0;
+  pOut->aChild = n ? wcArenaAlloc(r->pArena, sizeof(HbVal) * (size_t)pOut->n)
+                   : 0;
   if( n && pOut->aChild == 0 ) return HB_ERR_NOMEM;
   for(i = 0; i < pOut->n; i++){
     memset(&pOut->aChild[i], 0, sizeof(HbVal));
@@ -142,8 +153,12 @@ static int readStruct(Reader *r, HbVal *pOut, int iDepth){
     if( (rc = readBE(r->pSock, 1, r->pWait, &eType)) != 0 ) return rc;
     if( eType == HB_STOP ) break;
     if( (rc = readBE(r->pSock, 2, r->pWait, &id)) != 0 ) return rc;
+    /* The fields so far: in aField until it is full, then in aMore. */
+    wcAssert( n <= nAlloc );
+    wcAssert( aMore != 0 || nAlloc == 32 );
     if( n == nAlloc ){
-      HbVal *aNew = wcArenaAlloc(r->pArena, sizeof(HbVal) * (size_t)nAlloc * 2);
+      HbVal *aNew = wcArenaAlloc(r->pArena,
+                                 sizeof(HbVal) * (size_t)nAlloc * 2);
       if( aNew == 0 ) return HB_ERR_NOMEM;
       memcpy(aNew, aMore ? aMore : aField, sizeof(HbVal) * (size_t)n);
       aMore = aNew;
@@ -193,7 +208,8 @@ static int readValue(Reader *r, int eType, HbVal *pOut, int iDepth){
       const unsigned char *aIn;
       if( (rc = readBE(r->pSock, 4, r->pWait, &v)) != 0 ) return rc;
       if( (int32_t)v < 0 || v > HB_MAX_STRING ) return HB_ERR_PROTOCOL;
-      if( (rc = wcSockPeek(r->pSock, (int64_t)v, r->pWait, &aIn)) != 0 ) return rc;
+      rc = wcSockPeek(r->pSock, (int64_t)v, r->pWait, &aIn);
+      if( rc != 0 ) return rc;
       a = wcArenaAlloc(r->pArena, (size_t)v + 1);
       if( a == 0 ) return HB_ERR_NOMEM;
       memcpy(a, aIn, (size_t)v);
@@ -239,7 +255,8 @@ int hbReadReply(WcSock *pSock, WcArena *pArena, const WcDeadline *pWait,
   if( nName > 1024 ) return HB_ERR_PROTOCOL;
   {
     const unsigned char *aName;
-    if( (rc = wcSockPeek(pSock, (int64_t)nName, pWait, &aName)) != 0 ) return rc;
+    rc = wcSockPeek(pSock, (int64_t)nName, pWait, &aName);
+    if( rc != 0 ) return rc;
     wcSockSkip(pSock, (int64_t)nName);
   }
   if( (rc = readBE(pSock, 4, pWait, &iSeq)) != 0 ) return rc;
@@ -249,6 +266,7 @@ int hbReadReply(WcSock *pSock, WcArena *pArena, const WcDeadline *pWait,
   memset(pBody, 0, sizeof(*pBody));
   pBody->eType = HB_STRUCT;
   if( (rc = readStruct(&r, pBody, 0)) != 0 ) return rc;
+  wcAssert( pBody->n == 0 || pBody->aChild != 0 );
   *ppBody = pBody;
   return 0;
 }

@@ -54,13 +54,8 @@ static const CsTransport hbTransport = {
 int sqlite3_widecolhbase_init(sqlite3 *db, char **pzErrMsg,
                               const sqlite3_api_routines *pApi);
 
-#ifdef _WIN32
-__declspec(dllexport)
-#else
-__attribute__((visibility("default")))
-#endif
-int sqlite3_widecolhbase_init(sqlite3 *db, char **pzErrMsg,
-                              const sqlite3_api_routines *pApi){
+WC_EXPORT int sqlite3_widecolhbase_init(sqlite3 *db, char **pzErrMsg,
+                                        const sqlite3_api_routines *pApi){
   SQLITE_EXTENSION_INIT2(pApi);
   return csRegister(db, pzErrMsg, &hbTransport);
 }
