@@ -165,17 +165,26 @@ static int tableInfo(const HbVal *pDesc, const CsTableSpec *pKeep,
   return pInfo ? CS_OK : CS_INTERNAL;
 }
 
+/* CS_OK if table zTable is there, CS_NOT_FOUND (*pSt says so) if not,
+** or the failure of asking. */
+static int tableThere(CsConn *pConn, const char *zTable, const CsWait *pWait,
+                      CsStatus *pSt){
+  int bExists = 0;
+  int code = hbTableExists(pConn, zTable, pWait, &bExists, pSt);
+  if( code == CS_OK && !bExists ){
+    csStatusSet(pSt, CS_NOT_FOUND, "there is no HBase table %s", zTable);
+    code = CS_NOT_FOUND;
+  }
+  return code;
+}
+
 int hbGetTable(CsConn *pConn, const char *zTable, const CsTableSpec *pKeep,
                const CsWait *pWait, CsTableInfo **ppInfo, CsStatus *pSt){
   HbCall *pDone = 0;
   const HbVal *pRes = 0;
-  int code, bExists = 0;
+  int code;
   *ppInfo = 0;
-  code = hbTableExists(pConn, zTable, pWait, &bExists, pSt);
-  if( code == CS_OK && !bExists ){
-    csStatusSet(pSt, CS_NOT_FOUND, "there is no HBase table %s", zTable);
-    return CS_NOT_FOUND;
-  }
+  code = tableThere(pConn, zTable, pWait, pSt);
   if( code != CS_OK ) return code;
   code = tableCall(pConn, "getTableDescriptor", zTable, pWait, &pDone, &pRes,
                    pSt);
@@ -191,12 +200,7 @@ int hbDeleteTable(CsConn *pConn, const char *zTable, const CsWait *pWait,
                   CsStatus *pSt){
   HbCall *pDone = 0;
   const HbVal *pRes = 0;
-  int code, bExists = 0;
-  code = hbTableExists(pConn, zTable, pWait, &bExists, pSt);
-  if( code == CS_OK && !bExists ){
-    csStatusSet(pSt, CS_NOT_FOUND, "there is no HBase table %s", zTable);
-    return CS_NOT_FOUND;
-  }
+  int code = tableThere(pConn, zTable, pWait, pSt);
   if( code == CS_OK ){
     code = tableCall(pConn, "isTableEnabled", zTable, pWait, &pDone, &pRes,
                      pSt);

@@ -16,23 +16,12 @@
 # it takes the settings of tests/stores/settings.sh (`make asan` runs the
 # scripts and errors.py alone, under the sanitizers).
 . tests/stores/settings.sh
-if ! why=$(sh tests/servers/cassandra.sh check); then
-  echo "cassandra tests: SKIPPED: $why"
-  exit 0
-fi
 if ! /usr/bin/python3 -c 'import cassandra.cluster' 2>/dev/null; then
   echo "cassandra tests: SKIPPED: no Cassandra driver for Python (apt-get install python3-cassandra)"
   exit 0
 fi
-export WIDECOL_CASSANDRA_DIR="${WIDECOL_CASSANDRA_DIR:-build/cassandra-test}"
-started=$(date +%s)
-if ! env=$(sh tests/servers/cassandra.sh start); then
-  echo "cassandra tests: Cassandra did not start (tests/servers/cassandra.sh start, above)"
-  exit 1
-fi
-trap 'sh tests/servers/cassandra.sh stop' EXIT
-for line in $env; do export "$line"; done
-echo "cassandra tests: Cassandra 5.0 takes CQL on $WIDECOL_CASSANDRA, ready in $(( $(date +%s) - started )) s"
+server_start cassandra Cassandra
+echo "cassandra tests: Cassandra 5.0 takes CQL on $WIDECOL_CASSANDRA, ready in $ready s"
 
 status=0
 # The scripts in both versions of the native protocol: v5 (what widecol

@@ -11,19 +11,8 @@
 # settings of tests/stores/settings.sh (`make asan` runs the scripts
 # alone).
 . tests/stores/settings.sh
-if ! why=$(sh tests/servers/hbase.sh check); then
-  echo "hbase tests: SKIPPED: $why"
-  exit 0
-fi
-export WIDECOL_HBASE_DIR="${WIDECOL_HBASE_DIR:-build/hbase-test}"
-started=$(date +%s)
-if ! env=$(sh tests/servers/hbase.sh start); then
-  echo "hbase tests: HBase did not start (tests/servers/hbase.sh start, above)"
-  exit 1
-fi
-trap 'sh tests/servers/hbase.sh stop' EXIT
-for line in $env; do export "$line"; done
-echo "hbase tests: HBase's Thrift2 gateway on $WIDECOL_HBASE, ready in $(( $(date +%s) - started )) s"
+server_start hbase HBase
+echo "hbase tests: HBase's Thrift2 gateway on $WIDECOL_HBASE, ready in $ready s"
 
 status=0
 "$slt" --defensive --extension "$lib/widecol.so" --extension "$lib/widecol_hbase.so" \
