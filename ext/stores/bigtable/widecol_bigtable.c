@@ -26,7 +26,7 @@ static char *ruleFix(const char *zId, const char *zFamily, int nVersions,
 }
 
 static const CsTransport btTransport = {
-  .eStore = WC_STORE_BIGTABLE,
+  .pKind = &wcKindTable[WC_STORE_BIGTABLE],
   .zTxnModule = "widecol_bigtable_txn",
   .bRowAtomic = 0,
   .zListTables = "cbt ls",

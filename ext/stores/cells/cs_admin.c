@@ -53,7 +53,7 @@ static int checkTakeover(CsTable *p, const CsTableInfo *pInfo){
       int rc = csError(p, SQLITE_ERROR, "widecol %s: the %s table %s "
           "exists but has no column family \"%s\", so it was not made for "
           "this design: delete it (%s) or name another table",
-          p->zTable, p->pKind->zEngine, p->args.zResource, p->azFamily[i],
+          p->zTable, p->pT->pKind->zEngine, p->args.zResource, p->azFamily[i],
           zDrop ? zDrop : "?");
       sqlite3_free(zDrop);
       return rc;
@@ -65,7 +65,7 @@ static int checkTakeover(CsTable *p, const CsTableInfo *pInfo){
           "exists, and the GC rule of its column family \"%s\" (%s) would "
           "delete cells this design keeps (%d version%s of each column%s): "
           "change the rule (%s) and CREATE again, or name another table",
-          p->zTable, p->pKind->zEngine, p->args.zResource, p->azFamily[i],
+          p->zTable, p->pT->pKind->zEngine, p->args.zResource, p->azFamily[i],
           pFam->zRule, p->args.nVersions, p->args.nVersions == 1 ? "" : "s",
           p->args.nTtl > 0 ? ", younger than the TTL" : "",
           zFix ? zFix : "?");
@@ -122,8 +122,8 @@ static int claimDesign(CsTable *p, int *pbClaimed){
       rc = csError(p, SQLITE_ERROR, "widecol %s: the %s table %s holds "
           "the rows of another design (%s): a widecol table reads it only "
           "with the design it was made with; CREATE it with that design, or "
-          "name another %s table", p->zTable, p->pKind->zEngine,
-          p->args.zResource, zDiff, p->pKind->zEngine);
+          "name another %s table", p->zTable, p->pT->pKind->zEngine,
+          p->args.zResource, zDiff, p->pT->pKind->zEngine);
     }
     csStatusClear(&st);
   }
@@ -144,7 +144,7 @@ int csCheckExisting(CsTable *p){
     rc = csError(p, SQLITE_ERROR, "widecol %s: STORAGE %s '%s' "
         "EXISTING opens a table made by another application, and there is no "
         "such table (%s lists them); leave EXISTING out for widecol to "
-        "make one", p->zTable, p->pKind->zWord, p->args.zResource,
+        "make one", p->zTable, p->pT->pKind->zWord, p->args.zResource,
         zList ? zList : "?");
     sqlite3_free(zList);
   }else if( code != CS_OK ){
@@ -158,7 +158,7 @@ int csCheckExisting(CsTable *p){
       rc = csError(p, SQLITE_ERROR, "widecol %s: CELLS gives column %s the "
           "cell %s:%s, and the %s table %s has no column family \"%s\" "
           "(%s lists its families)", p->zTable, p->aCol[i].zName,
-          zFamily, p->aCol[i].zQual, p->pKind->zEngine, p->args.zResource,
+          zFamily, p->aCol[i].zQual, p->pT->pKind->zEngine, p->args.zResource,
           zFamily, zList ? zList : "?");
       sqlite3_free(zList);
     }
@@ -291,7 +291,7 @@ int csMissingColumn(CsTable *p, int iCol, const unsigned char *aKey,
         "column %s of row %s, which was written with a value, cannot be "
         "read: make the family again (%s; its cells are gone) and write the "
         "values again, or DROP the widecol table", p->zTable,
-        p->pKind->zEngine, p->args.zResource, zFamily, p->aCol[iCol].zName,
+        p->pT->pKind->zEngine, p->args.zResource, zFamily, p->aCol[iCol].zName,
         zKey ? zKey : "?", zMake ? zMake : "?");
     sqlite3_free(zMake);
   }else{
@@ -299,7 +299,7 @@ int csMissingColumn(CsTable *p, int iCol, const unsigned char *aKey,
         "written with a value, but %s table %s has no cell for it "
         "(family \"%s\"): it was deleted outside widecol (a delete, or a "
         "GC rule of the family?); write the row again", p->zTable,
-        p->aCol[iCol].zName, zKey ? zKey : "?", p->pKind->zEngine,
+        p->aCol[iCol].zName, zKey ? zKey : "?", p->pT->pKind->zEngine,
         p->args.zResource, zFamily);
   }
   sqlite3_free(zKey);

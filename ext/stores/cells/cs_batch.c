@@ -1023,19 +1023,20 @@ static char *flushMessage(Flush *pF){
   char *zWhy, *zMsg, *zOthers;
   if( pF->nNotWritten == 0 ){
     return sqlite3_mprintf("widecol %s: out of memory while writing to %s",
-                           zTable, p->pKind->zEngine);
+                           zTable, p->pT->pKind->zEngine);
   }
   zOthers = sqlite3_mprintf("; the other rows sent with them were written: "
       "%s has no multi-row transactions (%s, What a statement guarantees)",
-      p->pKind->zEngine, p->pKind->zDocs);
+      p->pT->pKind->zEngine, p->pT->pKind->zDocs);
   if( zOthers == 0 ) return 0;
   zWhy = listedRows(pF);
   if( pF->nMaybe == pF->nNotWritten ){
     zMsg = sqlite3_mprintf("widecol %s: %d row%s may not have been written "
         "to %s: no answer came (%s), so %s "
         "may yet apply them; read them to know%s", zTable, pF->nNotWritten,
-        pF->nNotWritten == 1 ? "" : "s", p->pKind->zEngine, zWhy ? zWhy : "",
-        p->pKind->zEngine, pF->nWritten ? zOthers : "");
+        pF->nNotWritten == 1 ? "" : "s", p->pT->pKind->zEngine,
+        zWhy ? zWhy : "", p->pT->pKind->zEngine,
+        pF->nWritten ? zOthers : "");
   }else if( pF->nUnique == pF->nNotWritten ){
     /* As widecol words a key in use, with what the key is made from. */
     const char *zKeys = pF->zKeys;
@@ -1055,7 +1056,7 @@ static char *flushMessage(Flush *pF){
   }else{
     zMsg = sqlite3_mprintf("widecol %s: %d row%s not written to %s "
         "(%s)%s", zTable, pF->nNotWritten,
-        pF->nNotWritten == 1 ? " was" : "s were", p->pKind->zEngine,
+        pF->nNotWritten == 1 ? " was" : "s were", p->pT->pKind->zEngine,
         zWhy ? zWhy : "", pF->nWritten ? zOthers : "");
   }
   sqlite3_free(zWhy);
@@ -1074,7 +1075,7 @@ static int failedBefore(CsTable *p){
   return csError(p, SQLITE_ERROR, "widecol %s: this statement would send "
       "writes to %s, but earlier writes of the transaction were not "
       "taken (%s), so it sends nothing more and COMMIT will fail: ROLLBACK, "
-      "then run the transaction again", p->zTable, p->pKind->zEngine,
+      "then run the transaction again", p->zTable, p->pT->pKind->zEngine,
       pTxn->zFailed);
 }
 
@@ -1174,7 +1175,7 @@ int csOpSendNow(CsTable *p, CsOp *pOp){
       rc = z ? csError(p, rc, "widecol %s: %s%s%s%s", p->zTable, z,
                        csMaybeApplied(rc) ? "; the row was sent, but no "
                        "answer came, so " : "",
-                       csMaybeApplied(rc) ? p->pKind->zEngine : "",
+                       csMaybeApplied(rc) ? p->pT->pKind->zEngine : "",
                        csMaybeApplied(rc) ? " may yet apply it: read it "
                        "to know" : "")
              : SQLITE_NOMEM;

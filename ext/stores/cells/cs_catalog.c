@@ -239,7 +239,7 @@ int csCatalogClaim(CsTable *p, int *pbClaimed, CsRecord *pRec){
   CsCheck check;
   int bApplied = 0, rc;
   *pbClaimed = 0;
-  recordCells(p, aMut, 0, csNowMicros(p->pKind));
+  recordCells(p, aMut, 0, csNowMicros(p->pT->pKind));
   /* Where no record is: every record has its design cell. */
   memset(&check, 0, sizeof(check));
   check.eCond = CS_ROW_ABSENT;
@@ -264,7 +264,7 @@ int csCatalogClaim(CsTable *p, int *pbClaimed, CsRecord *pRec){
 int csCatalogWrite(CsTable *p, int bMade){
   static const CsCheck always = { CS_ALWAYS, 0, { 0, 0 }, { 0, 0 } };
   CsMutation aMut[3];
-  recordCells(p, aMut, bMade, csNowMicros(p->pKind));
+  recordCells(p, aMut, bMade, csNowMicros(p->pT->pKind));
   return catalogWrite(p, "could not write widecol's design record of",
                       &always, aMut, 3, 0);
 }

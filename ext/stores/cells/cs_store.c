@@ -83,7 +83,7 @@ static char *describeColumns(CsTable *p){
     if( !validFamily(pCol->zFamily) ){
       return sqlite3_mprintf("%s: \"%s\" cannot name a %s column family "
           "(letters, digits, _ - ., at most 64 characters)", p->zName,
-          pCol->zFamily, p->pKind->zEngine);
+          pCol->zFamily, p->pT->pKind->zEngine);
     }
     for(k = 0; k < p->nFamily && strcmp(p->azFamily[k], pCol->zFamily); k++){}
     if( k == p->nFamily ) p->azFamily[p->nFamily++] = pCol->zFamily;
@@ -99,7 +99,7 @@ static char *describeColumns(CsTable *p){
 
 /* Reads the arguments into p; returns a message (sqlite3_mprintf) or 0. */
 static char *parseArgs(CsTable *p, int argc, const char *const *argv){
-  char *zErr = scArgsRead(&p->args, p->pKind, argc, argv);
+  char *zErr = scArgsRead(&p->args, p->pT->pKind, argc, argv);
   if( zErr ) return zErr;
   if( p->args.bOlder ){
     p->eKind = CS_OLDER;
@@ -153,7 +153,7 @@ static int createRemote(CsTable *p){
   if( csTxnDropping(p->pTxn, p->args.zResource) ){
     return csError(p, SQLITE_ERROR, "widecol %s: a DROP TABLE earlier in "
         "this transaction deletes the %s table %s at COMMIT: COMMIT first, "
-        "then CREATE the table again", p->zTable, p->pKind->zEngine,
+        "then CREATE the table again", p->zTable, p->pT->pKind->zEngine,
         p->args.zResource);
   }
   rc = csCreateRemote(p, &bMade, &bClaimed);
@@ -177,7 +177,6 @@ static int csInit(sqlite3 *db, CsTxn *pTxn, int argc,
   p->db = db;
   p->pTxn = pTxn;
   p->pT = pTxn->pT;
-  p->pKind = wcKind(pTxn->pT->eStore);
   csTxnRef(pTxn);
   pTxn->db = db;
   p->zName = sqlite3_mprintf("%s", argv[2]);
@@ -298,7 +297,7 @@ static const sqlite3_module csModule = {
 };
 
 int csRegister(sqlite3 *db, char **pzErrMsg, const CsTransport *pT){
-  const WcKind *pKind = wcKind(pT->eStore);
+  const WcKind *pKind = pT->pKind;
   ScModule aModule[2];
   /* Tables already connected keep the state they share; a second load
   ** gives the tables connected after it a new one. */

@@ -126,8 +126,8 @@ struct CsTxn {
 struct CsTable {
   sqlite3_vtab base;
   sqlite3 *db;
-  const CsTransport *pT;    /* The engine's transport (the library's) */
-  const WcKind *pKind;      /* and its facts: name, limits, naming */
+  const CsTransport *pT;    /* The engine's transport (the library's),
+                            ** pT->pKind its facts */
   ScArgs args;          /* What its CREATE said (sc_contract.h) */
   char *zName;          /* SQLite name, for messages */
   char *zTable;         /* The widecol table it is behind, for messages:

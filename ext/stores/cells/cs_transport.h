@@ -262,8 +262,8 @@ typedef void (*CsSampleFunc)(void *pCtx, CsBytes key, int64_t nBefore);
 */
 typedef struct CsTransport CsTransport;
 struct CsTransport {
-  int eStore;           /* Its STORAGE kind (util/wc_kind.h): the engine's
-                        ** name, limits and naming come from there */
+  const WcKind *pKind;  /* Its STORAGE kind's row (util/wc_kind.h): the
+                        ** engine's name, limits and naming */
   const char *zTxnModule;   /* Its transaction table's module (cs_store.h) */
   int bRowAtomic;       /* A row's mutations are applied all or none
                         ** wherever the engine runs (Bigtable's emulator

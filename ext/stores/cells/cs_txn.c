@@ -283,7 +283,7 @@ static int enlist(CsTable *p){
   sqlite3_free(zSql);
   if( rc != SQLITE_OK ){
     rc = csError(p, rc, "widecol %s: could not put its %s DDL in the "
-                 "transaction: %s", p->zTable, p->pKind->zEngine,
+                 "transaction: %s", p->zTable, p->pT->pKind->zEngine,
                  sqlite3_errmsg(p->db));
   }
   return rc;
@@ -329,7 +329,6 @@ static CsTable *standIn(const CsTable *p){
   memset(pNew, 0, sizeof(*pNew));
   pNew->db = p->db;
   pNew->pT = p->pT;
-  pNew->pKind = p->pKind;
   pNew->eKind = p->eKind;
   pNew->args.bExternal = p->args.bExternal;
   pNew->zName = sqlite3_mprintf("%s", p->zName);
@@ -394,7 +393,6 @@ static int txnConnect(sqlite3 *db, void *pAux, int argc,
   p->db = db;
   p->pTxn = (CsTxn*)pAux;
   p->pT = p->pTxn->pT;
-  p->pKind = wcKind(p->pT->eStore);
   csTxnRef(p->pTxn);
   p->zName = sqlite3_mprintf("%s", p->pT->zTxnModule);
   p->zTable = sqlite3_mprintf("%s", p->pT->zTxnModule);

@@ -116,7 +116,7 @@ void csVersionKey(WcBuf *pOut, const unsigned char *aKey, int64_t nKey,
 }
 
 const char *csResourceId(const CsTable *p, const char *zRes){
-  return wcKindTableId(p->pKind, zRes);
+  return wcKindTableId(p->pT->pKind, zRes);
 }
 
 char *csResourceSibling(const CsTable *p, const char *zRes, const char *zId){

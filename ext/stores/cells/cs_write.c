@@ -34,7 +34,7 @@
 */
 
 static int64_t nowMicros(CsTable *p){
-  int64_t iStep = p->pKind->iTimeStep, t = csNowMicros(p->pKind);
+  int64_t iStep = p->pT->pKind->iTimeStep, t = csNowMicros(p->pT->pKind);
   if( t <= p->iLastMicros ) t = p->iLastMicros + iStep;
   wcAssert( t % iStep == 0 && t > p->iLastMicros );
   p->iLastMicros = t;
@@ -79,10 +79,10 @@ static int rowMicros(CsTable *p, sqlite3_value *pTime, int64_t iAfter,
   }
   *piMicros = sqlite3_value_int64(pTime);
   if( sqlite3_value_type(pTime) != SQLITE_INTEGER || *piMicros < 0
-   || *piMicros % p->pKind->iTimeStep != 0 ){
+   || *piMicros % p->pT->pKind->iTimeStep != 0 ){
     return csError(p, SQLITE_CONSTRAINT_CHECK, "widecol %s: rowtime must be "
         "an integer number of microseconds in whole milliseconds (%s's "
-        "timestamp granularity), not %Q", p->zTable, p->pKind->zEngine,
+        "timestamp granularity), not %Q", p->zTable, p->pT->pKind->zEngine,
         sqlite3_value_text(pTime));
   }
   return SQLITE_OK;
@@ -119,14 +119,14 @@ static int encodeCell(CsTable *p, int iCol, sqlite3_value *pVal, WcBuf *pCell){
     return rc;
   }
   if( pCell->bOom ) return SQLITE_NOMEM;
-  if( pCell->n > p->pKind->nMaxCell ){
+  if( pCell->n > p->pT->pKind->nMaxCell ){
     int bBlob = sqlite3_value_type(pVal) == SQLITE_BLOB;
     char zWhy[96];
     zWhy[0] = 0;
     if( bBlob ){
       sqlite3_snprintf(sizeof(zWhy), zWhy, "; a BLOB's cell is a type byte "
                        "and its bytes, so a BLOB may hold at most %lld bytes",
-                       (long long)p->pKind->nMaxCell - 1);
+                       (long long)p->pT->pKind->nMaxCell - 1);
     }else if( sqlite3_value_type(pVal) == SQLITE_TEXT ){
       sqlite3_snprintf(sizeof(zWhy), zWhy, "; a text starting with a byte "
                        "of 0xF8 or more takes one byte more");
@@ -134,7 +134,7 @@ static int encodeCell(CsTable *p, int iCol, sqlite3_value *pVal, WcBuf *pCell){
     return csError(p, SQLITE_TOOBIG, "widecol %s: the value of column %s "
         "takes %lld bytes in its %s cell, more than the %lld a cell may "
         "hold%s", p->zTable, p->aCol[iCol].zName, (long long)pCell->n,
-        p->pKind->zEngine, (long long)p->pKind->nMaxCell, zWhy);
+        p->pT->pKind->zEngine, (long long)p->pT->pKind->nMaxCell, zWhy);
   }
   return SQLITE_OK;
 }
@@ -271,18 +271,19 @@ static int markerMutation(CsTable *p, CsOp *pOp, sqlite3_value *pStamps,
 }
 
 static int checkKey(CsTable *p, sqlite3_value *pKey){
+  const WcKind *pKind = p->pT->pKind;
   int n = sqlite3_value_bytes(pKey);
-  int nMax = p->pKind->nMaxKey - (p->pKind->nKeyByName
-                 ? (int)strlen(p->args.zResource) + p->pKind->nKeyByName : 0);
+  int nMax = pKind->nMaxKey - (pKind->nKeyByName
+                 ? (int)strlen(p->args.zResource) + pKind->nKeyByName : 0);
   if( sqlite3_value_type(pKey) == SQLITE_NULL || n == 0 ){
     return csError(p, SQLITE_CONSTRAINT_NOTNULL, "widecol %s: a %s row "
-                   "key cannot be empty", p->zTable, p->pKind->zEngine);
+                   "key cannot be empty", p->zTable, p->pT->pKind->zEngine);
   }
   wcAssert( nMax > 0 );
   if( n > nMax ){
     return csError(p, SQLITE_TOOBIG, "widecol %s: the row key is %d bytes; "
                    "%s takes at most %d in table %s", p->zTable, n,
-                   p->pKind->zEngine, nMax, p->args.zResource);
+                   p->pT->pKind->zEngine, nMax, p->args.zResource);
   }
   return SQLITE_OK;
 }
@@ -372,7 +373,7 @@ static int existingRowEmpty(CsTable *p, const CsOp *pOp,
   rc = csError(p, SQLITE_CONSTRAINT_CHECK, "widecol %s: row %s would have "
       "no cell: a row of a table opened EXISTING is its cells, and %s "
       "keeps no row without one; give one of its columns with a cell (%s) "
-      "a value", p->zTable, zKey ? zKey : "?", p->pKind->zEngine,
+      "a value", p->zTable, zKey ? zKey : "?", p->pT->pKind->zEngine,
       zCols ? zCols : "?");
   sqlite3_free(zKey);
   sqlite3_free(zCols);
@@ -633,7 +634,7 @@ static int versionDelete(CsTable *p, const unsigned char *aKey, int64_t nKey){
     const char *zQual = i < 0 ? "" : p->aCol[i].zName;
     if( csOpDeleteCells(pOp, zFamily, (const unsigned char*)zQual,
                         strlen(zQual), iMicros,
-                        iMicros + p->pKind->iTimeStep) ){
+                        iMicros + p->pT->pKind->iTimeStep) ){
       return SQLITE_NOMEM;
     }
   }
@@ -654,7 +655,7 @@ int csUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
     return csError(p, SQLITE_READONLY, "widecol %s: the %s table %s was "
         "made by another application and is opened read only (EXISTING); "
         "add WRITABLE after EXISTING to write its cells", p->zTable,
-        p->pKind->zEngine, p->args.zResource);
+        p->pT->pKind->zEngine, p->args.zResource);
   }
   if( argc == 1 ){
     const unsigned char *aKey = sqlite3_value_blob(argv[0]);

@@ -45,8 +45,10 @@ struct CsReader {
   ** (the next starts after it). */
   HbRange *aRange;
   int nRange, iRange;
-  WcBuf after;          /* The last key given of range iRange */
+  WcBuf after;          /* The last key given of range iRange, as of the
+                        ** last page (copied once a page, at its end) */
   int bAfter;
+  const HbVal *pLastKey;    /* The last key given from the page held */
   int nPage;            /* Rows the page being read asked for */
   /* The page being read: its call (which holds the values), its results
   ** and the next of them. */
@@ -318,13 +320,7 @@ static int pageNext(CsReader *p, const CsRow **ppRow, CsStatus *pSt){
         p->bRangeEnd = 1;
         break;
       }
-      p->after.n = 0;
-      wcBufAppend(&p->after, key.a, (int64_t)key.n);
-      p->bAfter = 1;
-      if( p->after.bOom ){
-        csStatusSet(pSt, CS_INTERNAL, "out of memory");
-        return -1;
-      }
+      p->pLastKey = pKey;
     }
     r = rowOf(p, pOne, pKey, pSt);
     if( r > 0 ) *ppRow = &p->row;
@@ -336,6 +332,14 @@ static int pageNext(CsReader *p, const CsRow **ppRow, CsStatus *pSt){
 /* Done with the page held: the next range, where this one is read. */
 static void pageEnd(CsReader *p){
   int64_t nRow = p->pRes ? p->pRes->n : 0;
+  /* The next page starts after the last key given (it lives in the page's
+  ** values, freed below). */
+  if( p->pLastKey ){
+    p->after.n = 0;
+    wcBufAppend(&p->after, p->pLastKey->a, p->pLastKey->n);
+    p->bAfter = 1;
+    p->pLastKey = 0;
+  }
   if( p->aRange && (p->bRangeEnd || nRow < p->nPage) ){
     p->iRange++;
     p->bAfter = 0;
@@ -364,6 +368,10 @@ int hbReadNext(CsReader *p, const CsRow **ppRow, CsStatus *pSt){
     if( p->bDone || p->nLeft == 0 ) return 0;
     if( p->aRange ){
       if( p->iRange >= p->nRange ) return 0;
+      if( p->after.bOom ){
+        csStatusSet(pSt, CS_INTERNAL, "out of memory");
+        return -1;
+      }
       p->pCall = rangePage(p);
     }else{
       if( p->iKey >= p->pRead->nKey ) return 0;

@@ -25,7 +25,7 @@ static char *ruleFix(const char *zId, const char *zFamily, int nVersions,
 }
 
 static const CsTransport hbTransport = {
-  .eStore = WC_STORE_HBASE,
+  .pKind = &wcKindTable[WC_STORE_HBASE],
   .zTxnModule = "widecol_hbase_txn",
   .bRowAtomic = 1,
   .zListTables = "list, in the hbase shell",
