@@ -764,9 +764,10 @@ int wcEncodeKey(const WcSchema *pS, RkHasher *pHasher, const WcValue *aVal,
   if( rc == WC_OK && pKey->n + pS->nRandomDigit > WC_MAX_KEY_BYTES ){
     if( pzErr ){
       *pzErr = sqlite3_mprintf("widecol %s: the %s would be %lld bytes, "
-                               "more than the %d allowed (HBase's row key "
+                               "more than the %d allowed (%s's row key "
                                "limit)", pS->zTable, pS->zKeyName,
-                               pKey->n + pS->nRandomDigit, WC_MAX_KEY_BYTES);
+                               pKey->n + pS->nRandomDigit, WC_MAX_KEY_BYTES,
+                               wcKindKeyLimitOwner(wcKind(pS->eStore)));
     }
     rc = WC_NOFIT;
   }

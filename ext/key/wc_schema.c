@@ -1079,6 +1079,15 @@ static void parseStorage(Parse *p, const char *zArg){
                pKind->zEngine, pKind->zForm);
     return;
   }
+  if( wcKindReserved(pKind, pS->zStorage) ){
+    parseError(p, "widecol %s: %s '%s' is in %s's own %s %s, where %s keeps "
+               "its catalog; name a table in a %s of yours", pS->zTable,
+               zWhat, pS->zStorage, pKind->zEngine,
+               pKind->eStore == WC_STORE_HBASE ? "namespace" : "keyspace",
+               wcKindReserved(pKind, pS->zStorage), pKind->zEngine,
+               pKind->eStore == WC_STORE_HBASE ? "namespace" : "keyspace");
+    return;
+  }
   pS->eStore = pKind->eStore;
   pS->zStorageTable = wcKindTableId(pKind, pS->zStorage);
   lexNext(&lex);

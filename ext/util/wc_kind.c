@@ -139,6 +139,42 @@ int wcKindValidName(int eStore, const char *zName){
   }
 }
 
+/* The engines' own namespaces: HBase's catalog (hbase:meta, hbase:namespace)
+** lives in namespace hbase, Cassandra's schema and peers in its system
+** keyspaces.  A widecol table there would sit among the engine's own.
+** HBase's names are case-sensitive; CQL's unquoted ones are not. */
+static const struct { int eStore; const char *zSpace; } aReserved[] = {
+  { WC_STORE_HBASE, "hbase" },
+  { WC_STORE_CASSANDRA, "system" },
+  { WC_STORE_CASSANDRA, "system_auth" },
+  { WC_STORE_CASSANDRA, "system_distributed" },
+  { WC_STORE_CASSANDRA, "system_schema" },
+  { WC_STORE_CASSANDRA, "system_traces" },
+  { WC_STORE_CASSANDRA, "system_views" },
+  { WC_STORE_CASSANDRA, "system_virtual_schema" },
+};
+
+const char *wcKindReserved(const WcKind *pKind, const char *zName){
+  const char *zEnd = pKind->zIdAfter ? strstr(zName, pKind->zIdAfter) : 0;
+  size_t i, n;
+  if( zEnd == 0 || pKind->eStore == WC_STORE_BIGTABLE ) return 0;
+  n = (size_t)(zEnd - zName);
+  for(i = 0; i < sizeof(aReserved) / sizeof(aReserved[0]); i++){
+    if( aReserved[i].eStore == pKind->eStore
+     && strlen(aReserved[i].zSpace) == n
+     && (pKind->eStore == WC_STORE_HBASE
+         ? memcmp(aReserved[i].zSpace, zName, n)
+         : sqlite3_strnicmp(aReserved[i].zSpace, zName, (int)n)) == 0 ){
+      return aReserved[i].zSpace;
+    }
+  }
+  return 0;
+}
+
+const char *wcKindKeyLimitOwner(const WcKind *pKind){
+  return pKind->nMaxKey == WC_MAX_KEY_BYTES ? pKind->zEngine : "widecol";
+}
+
 const char *wcKindTableId(const WcKind *pKind, const char *zName){
   const char *z = pKind->zIdAfter ? strstr(zName, pKind->zIdAfter) : 0;
   return z ? z + strlen(pKind->zIdAfter) : zName;

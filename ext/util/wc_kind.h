@@ -57,6 +57,14 @@ const WcKind *wcKindByWord(const char *z, int n);
 /* True if zName names a table as kind eStore's engine names one (zForm
 ** says how). */
 int wcKindValidName(int eStore, const char *zName);
+/* The engine's own namespace or keyspace zName (a valid name of kind
+** pKind) is in, refused for widecol's tables: "hbase" (HBase's catalog),
+** Cassandra's system keyspaces; 0 if it is the user's. */
+const char *wcKindReserved(const WcKind *pKind, const char *zName);
+/* Whose limit WC_MAX_KEY_BYTES is on a table of kind pKind, for
+** messages: its engine's where the engine's limit is that ("HBase"),
+** else "widecol" (its own, on every other store). */
+const char *wcKindKeyLimitOwner(const WcKind *pKind);
 /* The table's id in zName, a table name of kind pKind (a pointer into
 ** it). */
 const char *wcKindTableId(const WcKind *pKind, const char *zName);

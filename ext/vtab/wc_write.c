@@ -207,9 +207,10 @@ int wcIndexKey(WcVtab *p, int iIndex, const WcValue *aVal,
     if( pzErr ){
       *pzErr = sqlite3_mprintf("widecol %s: the %s followed by the row key "
                                "would be %lld bytes, more than the %d "
-                               "allowed (HBase's row key limit)",
+                               "allowed (%s's row key limit)",
                                p->store.zName, pKey->zKeyName, pOut->n,
-                               WC_MAX_KEY_BYTES);
+                               WC_MAX_KEY_BYTES,
+                               wcKindKeyLimitOwner(wcKind(p->pSchema->eStore)));
     }
     return WC_NOFIT;
   }

@@ -24,6 +24,9 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import wctest  # noqa: E402,F401  (one line, not a traceback, on an error no test caught)
+
 ROWS = 800000
 LOAD = """
 .load {ext}

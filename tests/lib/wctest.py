@@ -11,8 +11,44 @@ the same way.  A script finds this module with
 
 Needs a Python whose sqlite3 module can load extensions (Debian's
 /usr/bin/python3; pyenv's default builds cannot).
+
+Importing this module makes an error no test caught end the script with
+one line a reader can act on (which script failed, on what, where), the
+whole traceback kept in build/tracebacks/<script>.txt, never a traceback
+in the run's output (tests/run.sh counts one as a failure).
 """
+import os
 import sqlite3
+import sys
+import traceback
+
+
+def _uncaught(kind, value, tb):
+    if issubclass(kind, KeyboardInterrupt):
+        sys.__excepthook__(kind, value, tb)
+        return
+    script = os.path.basename(sys.argv[0] or "python")
+    frames = traceback.extract_tb(tb)
+    where = ""
+    if frames:
+        last = frames[-1]
+        where = " (at %s:%d, in %s)" % (os.path.relpath(last.filename), last.lineno,
+                                        last.name)
+    kept = os.path.join("build", "tracebacks", os.path.splitext(script)[0] + ".txt")
+    try:
+        os.makedirs(os.path.dirname(kept), exist_ok=True)
+        with open(kept, "w") as f:
+            f.write("".join(traceback.format_exception(kind, value, tb)))
+        kept = "; the traceback is in " + kept
+    except OSError:
+        kept = ""
+    text = str(value).strip().splitlines()
+    print("%s: FAILED: %s%s%s%s" % (script, kind.__name__, ": " + text[0] if text else "",
+                                    where, kept), file=sys.stderr)
+    sys.stderr.flush()
+
+
+sys.excepthook = _uncaught
 
 
 def connect(extension, database=":memory:", bigtable=None, **options):

@@ -16,7 +16,7 @@
 # State lives in $WIDECOL_CASSANDRA_DIR (default build/cassandra under the
 # current directory).  The Maven repository cache (~/.m2) may stay between
 # runs; nothing from Maven is committed.  Readiness waits up to
-# $WIDECOL_CASSANDRA_START_SECONDS (180).  The node has
+# $WIDECOL_CASSANDRA_START_SECONDS (600).  The node has
 # $WIDECOL_CASSANDRA_NUM_TOKENS (16) tokens, so the ring tests see vnodes.
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
@@ -192,7 +192,7 @@ case "$1" in
       -cp "$(cat "$dir/classpath.txt")" org.apache.cassandra.service.CassandraDaemon \
       </dev/null >"$dir/data/logs/stdout.txt" 2>&1) &
     echo $! >"$dir/java.pid"
-    limit=${WIDECOL_CASSANDRA_START_SECONDS:-180}
+    limit=${WIDECOL_CASSANDRA_START_SECONDS:-600}
     i=0
     while ! takes_cql "$cql"; do
       if ! kill -0 "$(cat "$dir/java.pid")" 2>/dev/null || [ $i -ge $((limit * 2)) ]; then

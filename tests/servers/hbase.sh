@@ -19,7 +19,7 @@
 # State lives in $WIDECOL_HBASE_DIR (default build/hbase under the current
 # directory).  The Maven repository cache (~/.m2) may stay between runs;
 # nothing from Maven is committed.  Readiness waits up to
-# $WIDECOL_HBASE_START_SECONDS (180).
+# $WIDECOL_HBASE_START_SECONDS (600: a busy machine has taken 417 s).
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
 dir=${WIDECOL_HBASE_DIR:-build/hbase}
@@ -112,13 +112,15 @@ case "$1" in
     mkdir -p "$dir/data"
     mkfifo "$dir/stdin"
     # The harness stops when its stdin closes; this holds it open until
-    # stop kills it.
-    sleep 2147483647 >"$dir/stdin" &
+    # stop kills it.  Neither child keeps the caller's stdout or stderr:
+    # a caller reading them through a pipe (Python's subprocess.run) sees
+    # them close when start returns.
+    sleep 2147483647 >"$dir/stdin" 2>/dev/null </dev/null &
     echo $! >"$dir/holder.pid"
     java_run "$dir/data/hbase.log" 1g serve "$dir/data" <"$dir/stdin" \
       >"$dir/out.txt" 2>"$dir/data/stderr.txt" &
     echo $! >"$dir/java.pid"
-    limit=${WIDECOL_HBASE_START_SECONDS:-180}
+    limit=${WIDECOL_HBASE_START_SECONDS:-600}
     i=0
     while ! grep -q '^ready$' "$dir/out.txt" 2>/dev/null; do
       if ! kill -0 "$(cat "$dir/java.pid")" 2>/dev/null || [ $i -ge $((limit * 10)) ]; then

@@ -15,9 +15,16 @@ lib=${STORE_LIB:-.}
 
 # server_start NAME ENGINE: the engine of tests/servers/NAME.sh, started
 # once for the run (its state in build/NAME-test unless WIDECOL_<NAME>_DIR
-# names another place), what it prints exported, stopped by its PID at
-# exit; $ready is how many seconds it took.  Where it cannot run here
-# (no JDK 17, no Maven), the tests say they are skipped and why.
+# names another place) through pipes, as any program starting it would
+# (server_start.py), what it prints exported, stopped by its PID at exit
+# or when the run is stopped; $ready is how many seconds it took.  Where
+# it cannot run here (no JDK 17, no Maven), the tests say they are skipped
+# and why.
+#
+# Deadlines scale with that start: a machine busy enough that the server
+# took longer than $typical seconds to start gets each statement's
+# deadline (WIDECOL_<NAME>_TIMEOUT_MS, 30 s) multiplied by
+# ready / typical, unless the caller set it; $scale is that factor.
 server_start() {
   upper=$(printf '%s' "$1" | tr a-z A-Z)
   if ! why=$(sh "tests/servers/$1.sh" check); then
@@ -26,11 +33,16 @@ server_start() {
   fi
   eval "export WIDECOL_${upper}_DIR=\"\${WIDECOL_${upper}_DIR:-build/$1-test}\""
   started=$(date +%s)
-  if ! env=$(sh "tests/servers/$1.sh" start); then
+  trap "sh tests/servers/$1.sh stop" EXIT
+  trap "exit 143" TERM INT
+  if ! env=$(/usr/bin/python3 tests/stores/server_start.py "$1"); then
     echo "$1 tests: $2 did not start (tests/servers/$1.sh start, above)"
     exit 1
   fi
-  trap "sh tests/servers/$1.sh stop" EXIT
   for line in $env; do export "$line"; done
   ready=$(( $(date +%s) - started ))
+  typical=60
+  scale=$(( (ready + typical - 1) / typical ))
+  [ "$scale" -lt 1 ] && scale=1
+  eval "export WIDECOL_${upper}_TIMEOUT_MS=\"\${WIDECOL_${upper}_TIMEOUT_MS:-$((30000 * scale))}\""
 }

@@ -3,8 +3,11 @@
 ** Thrift2 gateway (hb_gateway.h), and its samples:
 **
 **   make a table     tableExists, createNamespace (a namespace missing is
-**                    made), createTable with the families' VERSIONS, TTL
-**                    and NEW_VERSION_BEHAVIOR, and the split keys
+**                    made; one another client made meanwhile is used),
+**                    createTable with the families' VERSIONS, TTL and
+**                    NEW_VERSION_BEHAVIOR, and the split keys (a table
+**                    another client made meanwhile is CS_EXISTS, asked
+**                    with tableExists, not read from the error's text)
 **   read a table     tableExists, getTableDescriptor
 **   delete a table   isTableEnabled, disableTable, deleteTable
 **   samples          getAllRegionLocations: the regions' end keys, with
@@ -100,6 +103,14 @@ int hbCreateTable(CsConn *pConn, const char *zTable, const CsTableSpec *pSpec,
   code = hbInvoke(pConn, "createTable", 0, &req, pWait, &pDone, &pRes, pSt);
   hbCallFree(pDone);
   wcBufFree(&req);
+  if( code == CS_REFUSED
+   && hbTableExists(pConn, zTable, pWait, &bExists, pSt) == CS_OK && bExists ){
+    /* Another client made it between the check and the create: it is
+    ** there, as CS_EXISTS says, whoever made it. */
+    csStatusClear(pSt);
+    csStatusSet(pSt, CS_EXISTS, "the HBase table %s exists", zTable);
+    code = CS_EXISTS;
+  }
   return code;
 }
 

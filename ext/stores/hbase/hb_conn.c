@@ -42,6 +42,8 @@ struct CsConn {
   char *zEndpoint;
   int64_t nTimeoutMs;
   WcSock *pSock;        /* NULL until connected, and after a failure */
+  int bAnswered;        /* The gateway has answered on this connection: a
+                        ** refused connect later is a restart, waited for */
   int32_t iSeq;
   HbCall *pHead, *pTail;      /* Sent, reply not read yet */
   CsConn *apLane[HB_LANES - 1];   /* Lanes 1.. (lane 0 is this one), made
@@ -98,6 +100,7 @@ CsConn *hbLane(CsConn *pConn, int iLane){
     p->zEndpoint = sqlite3_mprintf("%s", pConn->zEndpoint);
     p->port = pConn->port;
     p->nTimeoutMs = pConn->nTimeoutMs;
+    p->bAnswered = pConn->bAnswered;
     if( p->zHost == 0 || p->zEndpoint == 0 ){
       hbConnClose(p);
       return 0;
@@ -247,7 +250,17 @@ HbCall *hbSend(CsConn *pConn, const char *zMethod, const char *zTable,
     if( rc ){
       p->bRead = 1;
       p->code = codeOfIo(rc);
+      /* A gateway that never answered and refuses (or cannot be reached
+      ** or resolved) is not there: said at once, not retried until the
+      ** deadline as a gateway that answered before and is restarting. */
+      if( rc == WC_SOCK_IO && !pConn->bAnswered ) p->code = CS_REFUSED;
       p->zErr = zErr ? zErr : sqlite3_mprintf("%s", whyOfIo(rc));
+      if( p->code == CS_REFUSED && p->zErr ){
+        char *z = sqlite3_mprintf("%s%s", p->zErr,
+                                  hbConnHint(pConn, CS_UNAVAILABLE));
+        sqlite3_free(p->zErr);
+        p->zErr = z;
+      }
       return p;
     }
   }
@@ -300,6 +313,7 @@ static void readUntil(CsConn *pConn, HbCall *pTarget){
       p->wait.pCount->nByteIn += wcSockBytesIn(pConn->pSock) - nBefore;
     }
     p->bRead = 1;
+    pConn->bAnswered = 1;
     pConn->pHead = p->pNext;
     if( pConn->pHead == 0 ) pConn->pTail = 0;
     p->pNext = 0;
@@ -347,6 +361,44 @@ static int tableState(CsConn *pConn, const char *zRes, const CsWait *pWait){
   return code;
 }
 
+/* What a disabled table's failure adds, naming the table. */
+static char *disabledHint(const char *zRes){
+  return sqlite3_mprintf(" (the table is disabled: enable it, in the hbase "
+                         "shell: enable '%s')", zRes);
+}
+
+void hbFailIfDisabled(HbCall *p, const char *zTable){
+  CsConn *pConn = p->pConn;
+  WcDeadline d;
+  const unsigned char *a;
+  CsConn *pLane;
+  char *zWhy;
+  if( p->bRead || pConn->pHead != p || pConn->pSock == 0 ) return;
+  d = deadlineOf(&p->wait, p->iStartMs);
+  if( d.iUntilMs > wcMonotonicMs() + HB_PROBE_MS ){
+    d.iUntilMs = wcMonotonicMs() + HB_PROBE_MS;
+  }
+  if( wcSockPeek(pConn->pSock, 1, &d, &a) != WC_SOCK_TIMEOUT ) return;
+  pLane = hbLane(pConn, HB_LANES - 1);
+  if( pLane == 0 || tableState(pLane, zTable, &p->wait) != CS_DISABLED ) return;
+  zWhy = sqlite3_mprintf("the HBase table %s is disabled: enable it, in the "
+      "hbase shell: enable '%s'; HBase's gateway holds the rows sent and "
+      "retries them until its own timeout, so they may yet be written once "
+      "it is enabled", zTable, zTable);
+  dropSocket(pConn, CS_DISABLED, zWhy ? zWhy : "out of memory");
+  sqlite3_free(zWhy);
+}
+
+/* The length of the first line of an exception's message (pMsg, or
+** "failed" if none): the gateway sends HBase's whole Java stack trace
+** after it, which says nothing a user can act on. */
+static int firstLine(const HbVal *pMsg){
+  const unsigned char *zNl;
+  if( pMsg == 0 ) return 6;
+  zNl = memchr(pMsg->a, '\n', (size_t)pMsg->n);
+  return zNl ? (int)(zNl - pMsg->a) : (int)pMsg->n;
+}
+
 int hbResult(HbCall *p, const HbVal **ppResult, CsStatus *pSt){
   const HbVal *pBody, *pEx;
   readUntil(p->pConn, p);
@@ -360,8 +412,8 @@ int hbResult(HbCall *p, const HbVal **ppResult, CsStatus *pSt){
   if( p->reply.eKind == HB_MSG_EXCEPTION ){
     const HbVal *pMsg = hbField(pBody, 1);
     csStatusSet(pSt, CS_REFUSED, "the gateway could not run %s: %.*s",
-                p->zMethod, pMsg ? (int)pMsg->n : 6,
-                pMsg ? (const char*)pMsg->a : "failed");
+                p->zMethod, firstLine(pMsg), pMsg ? (const char*)pMsg->a
+                                                  : "failed");
     return CS_REFUSED;
   }
   /* Field 1: TIOError, 2: TIllegalArgument, each with a message and no
@@ -370,12 +422,12 @@ int hbResult(HbCall *p, const HbVal **ppResult, CsStatus *pSt){
     const HbVal *pMsg = hbField(pEx, 1);
     int code = p->zTable ? tableState(p->pConn, p->zTable, &p->wait)
                          : CS_REFUSED;
+    char *zHint = code == CS_DISABLED ? disabledHint(p->zTable) : 0;
     csStatusSet(pSt, code, "HBase refused %s: %.*s%s%s", p->zMethod,
-                pMsg ? (int)pMsg->n : 6,
-                pMsg ? (const char*)pMsg->a : "failed",
+                firstLine(pMsg), pMsg ? (const char*)pMsg->a : "failed",
                 code == CS_NOT_FOUND ? " (there is no such table)" : "",
-                code == CS_DISABLED ? " (the table is disabled: enable it, "
-                "in the hbase shell: enable 'table')" : "");
+                zHint ? zHint : "");
+    sqlite3_free(zHint);
     return code;
   }
   *ppResult = hbField(pBody, 0);

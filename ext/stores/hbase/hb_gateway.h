@@ -68,6 +68,13 @@ HbCall *hbSend(CsConn *pConn, const char *zMethod, const char *zTable,
 ** apart).  The result lives until hbCallFree(). */
 int hbResult(HbCall *p, const HbVal **ppResult, CsStatus *pSt);
 void hbCallFree(HbCall *p);
+/* For a write the gateway may hold while HBase retries it (putMultiple
+** on a disabled table waits out the whole deadline, where a single-row
+** call is refused at once): if no answer to p has begun within
+** HB_PROBE_MS, asks over another lane whether table zTable is disabled,
+** and if so p fails at once with CS_DISABLED, saying so. */
+#define HB_PROBE_MS 1000
+void hbFailIfDisabled(HbCall *p, const char *zTable);
 /* hbSend() and hbResult() at once; *ppCall to free. */
 int hbInvoke(CsConn *pConn, const char *zMethod, const char *zTable,
              WcBuf *pReq, const CsWait *pWait, HbCall **ppCall,

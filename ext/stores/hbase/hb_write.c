@@ -256,8 +256,14 @@ static void putRun(CsConn *pConn, const char *zTable, CsEntry *aE, int n,
   hbWriteListBegin(&req, HB_STRUCT, n);
   for(k = 0; k < n; k++) writePut(&req, aE[k].key, aE[k].aMut, 0, aE[k].nMut);
   hbWriteStop(&req);
-  code = hbInvoke(pConn, "putMultiple", zTable, &req, pWait, &pDone, &pRes,
-                  &st);
+  pDone = hbSend(pConn, "putMultiple", zTable, &req, pWait);
+  if( pDone ){
+    hbFailIfDisabled(pDone, zTable);
+    code = hbResult(pDone, &pRes, &st);
+  }else{
+    code = CS_INTERNAL;
+    csStatusSet(&st, code, "out of memory");
+  }
   for(k = 0; k < n; k++) aE[k].code = code;
   outcome(&aE[0], code, &st, pFirst, pcodeFirst);
   hbCallFree(pDone);

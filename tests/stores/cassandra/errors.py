@@ -39,6 +39,7 @@ import threading
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
+import wctest  # noqa: E402,F401  (one line, not a traceback, on an error no test caught)
 
 KEYSPACE = "errs%d" % os.getpid()
 

@@ -3,8 +3,10 @@
 # (tests/servers/hbase.sh: HBase 2.6's mini cluster and its Thrift2
 # gateway, on free loopback ports), runs the sqllogictest scripts of this
 # folder with both libraries loaded, the checks against HBase's Java
-# client of check.py, widecol_regions' split policies against HBase's
-# splits (regions.py), widecol_ddl's commands run against HBase (ddl.py),
+# client of check.py, other clients and failures (errors.py: racing
+# CREATEs, a gateway not there, a disabled table), widecol_regions' split
+# policies against HBase's splits (regions.py), widecol_ddl's commands run
+# against HBase (ddl.py),
 # the differential test on the HBase store, then stops HBase by its PID.
 # Without JDK 17 or Maven the tests report themselves skipped, with the
 # reason.  Run from the repository root after `make`; it takes the
@@ -19,6 +21,8 @@ status=0
   tests/stores/hbase/*.test || status=1
 [ -n "$STORE_SCRIPTS_ONLY" ] && exit $status
 /usr/bin/python3 tests/stores/hbase/check.py --extension "$lib/widecol" \
+  --hbase "$lib/widecol_hbase" || status=1
+/usr/bin/python3 tests/stores/hbase/errors.py --extension "$lib/widecol" \
   --hbase "$lib/widecol_hbase" || status=1
 /usr/bin/python3 tests/stores/hbase/regions.py --extension "$lib/widecol" \
   --hbase "$lib/widecol_hbase" || status=1

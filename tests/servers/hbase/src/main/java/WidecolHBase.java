@@ -18,6 +18,8 @@
 **   <zk> describe <table>  each family: name VERSIONS n TTL s
 **                          NEW_VERSION_BEHAVIOR true|false
 **   <zk> tables            the user tables, one a line
+**   <zk> disable|enable <table>  disables or enables the table, as another
+**                          program might while widecol uses it
 **   <zk> split-policy <table> <policy> <max bytes> <flush bytes> <block bytes>
 **                          the table's region split policy (HBase's class,
 **                          as ConstantSizeRegionSplitPolicy), MAX_FILESIZE,
@@ -231,6 +233,12 @@ public final class WidecolHBase {
         break;
       case "describe":
         describe(conn.getAdmin(), TableName.valueOf(args[2]));
+        break;
+      case "disable":
+        conn.getAdmin().disableTable(TableName.valueOf(args[2]));
+        break;
+      case "enable":
+        conn.getAdmin().enableTable(TableName.valueOf(args[2]));
         break;
       default:
         System.err.println("WidecolHBase: unknown command " + args[1]);
