@@ -362,58 +362,30 @@ fuzz: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/%)
 #                         make install, the release tarball, the docs (their links, runnable blocks,
 #                         the tutorial, quoted figures)
 #   make check-stores     the Bigtable store on Google's emulator, the
-#                         HBase store on HBase's mini cluster, and
-#                         loading the libraries the ways users do
+#                         HBase store on HBase's mini cluster, the
+#                         Cassandra store on Cassandra 5.0, and loading
+#                         the libraries the ways users do
 #   make check            the core: the layers check, the sqllogictest
 #                         scripts, the corpus replays, the differential
 #                         test and the Python harnesses
-test: check-packaging check-stores check
+# tests/run.sh runs the steps: each runs even when another failed, and
+# the last line is always the count, "N passed, N failed".
+RUN_TESTS = LAYER_OBJS="$(sort $(PIC_OBJ) $(if $(HAVE_BT),$(BT_OBJ)) $(HB_OBJ) $(CQ_OBJ))" \
+  FUZZ_TARGETS="$(FUZZ_TARGETS)" DIFF_CASES=$(DIFF_CASES) TESTS="$(TESTS)" \
+  BT_SO="$(BT_SO)" bash tests/run.sh
+CHECK_DEPS = widecol.so $(BT_SO) widecol_hbase.so widecol_cassandra.so build/slt
 
-check-packaging: widecol.so $(BT_SO) widecol_hbase.so widecol_cassandra.so \
-  libwidecol.a examples/embed
-	@sh tests/packaging/exports.sh widecol.so $(BT_SO) widecol_hbase.so \
-	  widecol_cassandra.so
-	@./examples/embed > build/embed.out && echo "examples/embed: ok" \
-	  || { cat build/embed.out; exit 1; }
-	@sh tests/packaging/install_check.sh
-	@sh tests/packaging/dist_check.sh
-	@mkdir -p build && /usr/bin/python3 bench/compare.py --rows 1000000 --repeat 1 \
-	  --svg build/regions.svg > build/compare.out || \
-	  { cat build/compare.out; exit 1; }
-	@/usr/bin/python3 tests/packaging/docs_check.py --extension ./widecol
-	@sh tests/packaging/examples.sh
+test: $(CHECK_DEPS) libwidecol.a examples/embed $(REPLAY)
+	@$(RUN_TESTS) packaging stores core
 
-# The HBase tests wait on HBase's JVM, the Bigtable tests on the emulator
-# and the Cassandra tests on Cassandra's JVM: the HBase tests run beside
-# the other two, their output after.
-check-stores: widecol.so $(BT_SO) widecol_hbase.so widecol_cassandra.so build/slt
-	@mkdir -p build && { sh tests/stores/hbase/run.sh > build/hbase-tests.log 2>&1; \
-	  echo $$? > build/hbase-tests.rc; } & \
-	  sh tests/stores/bigtable/run.sh; bt=$$?; sh tests/stores/cassandra/run.sh; cs=$$?; \
-	  wait; cat build/hbase-tests.log; \
-	  [ $$bt = 0 ] && [ $$cs = 0 ] && [ "$$(cat build/hbase-tests.rc)" = 0 ]
-	@sh tests/stores/load_check.sh
+check-packaging: $(CHECK_DEPS) libwidecol.a examples/embed
+	@$(RUN_TESTS) packaging
 
-check: widecol.so $(BT_SO) widecol_hbase.so widecol_cassandra.so build/slt $(REPLAY)
-	@/usr/bin/python3 tests/layers.py --selftest
-	@/usr/bin/python3 tests/layers.py $(sort $(PIC_OBJ) $(if $(HAVE_BT),$(BT_OBJ)) \
-	  $(HB_OBJ) $(CQ_OBJ))
-	@sh tests/logic/selftest.sh build/slt
-	@/usr/bin/python3 tests/harness/differential.py --extension ./widecol --cases $(DIFF_CASES)
-	@/usr/bin/python3 tests/harness/crash.py --extension ./widecol --iterations 4
-	@/usr/bin/python3 tests/harness/check_versions.py --extension ./widecol
-	@/usr/bin/python3 tests/harness/token_check.py --extension ./widecol
-	@/usr/bin/python3 tests/harness/cql_check.py --extension ./widecol
-	@/usr/bin/python3 tests/harness/concurrency.py --extension ./widecol
-	@timeout 300 /usr/bin/python3 tests/harness/plans.py --extension ./widecol
-	@/usr/bin/python3 tests/harness/lint_fixes.py --extension ./widecol
-	@/usr/bin/python3 tests/harness/advise_check.py --extension ./widecol
-	@/usr/bin/python3 tests/harness/progress_check.py --extension ./widecol
-	@/usr/bin/python3 tests/harness/report_check.py --extension ./widecol
-	@/usr/bin/python3 tests/harness/report_browser.py --extension ./widecol \
-	  --screenshot build/report.png
-	@for t in $(FUZZ_TARGETS); do build/replay/$$t $(FUZZ_CORPUS)/$$t; done
-	@build/slt --defensive --extension ./widecol.so $(TESTS)
+check-stores: $(CHECK_DEPS)
+	@$(RUN_TESTS) stores
+
+check: $(CHECK_DEPS) $(REPLAY)
+	@$(RUN_TESTS) core
 
 $(ASAN_DIR)/widecol.so: $(ASAN_OBJ)
 	$(CC) $(ASAN_FLAGS) -shared -o $@ $(ASAN_OBJ) $(LDLIBS)

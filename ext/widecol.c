@@ -27,6 +27,7 @@
 #include "vtab/wc_clock.h"
 #include "vtab/wc_module.h"
 #include "util/wc_progress.h"
+#include "util/wc_kind.h"
 
 #include <stddef.h>
 
@@ -44,9 +45,10 @@
                             ** advisor's designs on a connection of its own) */
 
 /* widecol_help(): the whole surface on one screen, with where to read
-** more.  tests/packaging/docs_check.py checks that it names every function and
+** more; the stores' lines come from their rows of util/wc_kind.c.
+** tests/packaging/docs_check.py checks that it names every function and
 ** module registered below. */
-static const char zHelp[] =
+static const char zHelpHead[] =
 "widecol " WIDECOL_VERSION ": wide-column row-key designs (HBase, Bigtable,"
 " Cassandra) in SQLite\n"
 "\n"
@@ -60,9 +62,9 @@ static const char zHelp[] =
 "  option   INDEX name(element, ...) [INCLUDE (col, ...)] | FAMILY "
 "name(col, ...)\n"
 "           | DELIMITER 'x' | ENCODING TEXT|BINARY | VERSIONS n | TTL "
-"seconds\n"
-"           | STORAGE BIGTABLE 'projects/p/instances/i/tables/t' (load "
-"widecol_bigtable) | SPLITS ('k', ...)\n"
+"seconds | SPLITS ('k', ...)\n";
+
+static const char zHelpTail[] =
 "  hidden   rowkey; with VERSIONS or TTL: rowtime, versions, asof, and "
 "t_versions\n"
 "\n"
@@ -90,16 +92,33 @@ static const char zHelp[] =
 "widecol_compact(table)\n"
 "  widecol_clock([micros])  widecol_progress([on])  widecol_version()  "
 "widecol_help()\n"
-"\n"
 "Docs: docs/tutorial.md (start here), docs/reference.md (every "
 "signature), docs/choosing-a-design.md,\n"
-"docs/widecol.md, docs/design-tools.md, docs/bigtable.md: in the source "
-"tree, or <prefix>/share/doc/widecol\n";
+"docs/widecol.md, docs/design-tools.md";
 
 static void helpFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
+  sqlite3_str *pOut = sqlite3_str_new(sqlite3_context_db_handle(ctx));
+  int i;
   (void)argc;
   (void)argv;
-  sqlite3_result_text(ctx, zHelp, -1, SQLITE_STATIC);
+  sqlite3_str_appendall(pOut, zHelpHead);
+  wcKindAppendStorage(pOut, "  storage  STORAGE ", "\n           | STORAGE ",
+                      "\n           | STORAGE ", 1);
+  sqlite3_str_appendall(pOut, "\n");
+  sqlite3_str_appendall(pOut, zHelpTail);
+  for(i = 0; i < WC_STORE_KINDS; i++){
+    if( wcKindTable[i].zWord ){
+      sqlite3_str_appendf(pOut, ", %s", wcKindTable[i].zDocs);
+    }
+  }
+  sqlite3_str_appendall(pOut, ": in the source tree, or "
+                              "<prefix>/share/doc/widecol\n");
+  if( sqlite3_str_errcode(pOut) ){
+    sqlite3_free(sqlite3_str_finish(pOut));
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  sqlite3_result_text(ctx, sqlite3_str_finish(pOut), -1, sqlite3_free);
 }
 
 static const struct {

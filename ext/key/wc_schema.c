@@ -1054,9 +1054,12 @@ static void parseStorage(Parse *p, const char *zArg){
   }
   if( lex.tk.eType == TK_ID ) pKind = wcKindByWord(lex.tk.z, lex.tk.n);
   if( pKind == 0 ){
-    unexpected(p, &lex.tk, "STORAGE", "BIGTABLE '<projects/<project>/"
-               "instances/<instance>/tables/<table>>', HBASE "
-               "'[<namespace>:]<table>' or CASSANDRA '<keyspace>.<table>'");
+    sqlite3_str *pKinds = sqlite3_str_new(0);
+    char *zKinds;
+    wcKindAppendStorage(pKinds, "", ", ", " or ", 0);
+    zKinds = sqlite3_str_finish(pKinds);
+    unexpected(p, &lex.tk, "STORAGE", zKinds ? zKinds : "a kind of store");
+    sqlite3_free(zKinds);
     return;
   }
   sqlite3_snprintf(sizeof(zWhat), zWhat, "STORAGE %s", pKind->zWord);

@@ -85,6 +85,7 @@ const WcKind wcKindTable[WC_STORE_KINDS] = {
     .zForm = "'projects/<project>/instances/<instance>/tables/<table>', "
              "the table id of letters, digits, _ - and . (not first), at "
              "most 50 characters",
+    .zShape = "'projects/<project>/instances/<instance>/tables/<table>'",
     .zIdAfter = "/tables/", .nMaxId = 50,
     .nMaxKey = 4096, .nMaxCell = (int64_t)100 << 20,
     .nMaxRow = (int64_t)256 << 20, .iTimeStep = 1000,
@@ -96,6 +97,7 @@ const WcKind wcKindTable[WC_STORE_KINDS] = {
     .zDocs = "docs/hbase.md",
     .zForm = "'<table>' or '<namespace>:<table>', each of letters, digits, "
              "_ - and . (not first)",
+    .zShape = "'[<namespace>:]<table>'",
     .zIdAfter = ":", .nMaxId = 255,
     .nMaxKey = WC_MAX_KEY_BYTES, .nKeyByName = 16,
     .nMaxCell = (int64_t)10 << 20, .iTimeStep = 1000,
@@ -107,9 +109,26 @@ const WcKind wcKindTable[WC_STORE_KINDS] = {
     .zPython = "widecol.load(db, cassandra=True)",
     .zForm = "'<keyspace>.<table>', each of letters, digits and _ (not "
              "first), at most 48 characters",
+    .zShape = "'<keyspace>.<table>'",
     .zIdAfter = ".", .nMaxId = 48, .iTimeStep = 1,
   },
 };
+
+void wcKindAppendStorage(sqlite3_str *pOut, const char *zFirst,
+                         const char *zNext, const char *zLast, int bLoad){
+  int i, nLeft = 0, bFirst = 1;
+  for(i = 0; i < WC_STORE_KINDS; i++) nLeft += wcKindTable[i].zWord != 0;
+  for(i = 0; i < WC_STORE_KINDS; i++){
+    const WcKind *pKind = &wcKindTable[i];
+    if( pKind->zWord == 0 ) continue;
+    sqlite3_str_appendf(pOut, "%s%s %s", bFirst ? zFirst
+                        : nLeft == 1 ? zLast : zNext, pKind->zWord,
+                        pKind->zShape);
+    if( bLoad ) sqlite3_str_appendf(pOut, " (load %s)", pKind->zModule);
+    bFirst = 0;
+    nLeft--;
+  }
+}
 
 const WcKind *wcKind(int eStore){
   wcAssert( eStore >= 0 && eStore < WC_STORE_KINDS );

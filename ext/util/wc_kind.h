@@ -11,6 +11,7 @@
 #define WIDECOL_WC_KIND_H
 
 #include <stdint.h>
+#include <sqlite3ext.h>
 
 /* The kinds (WcSchema.eStore), in the order of the table. */
 #define WC_STORE_LOCAL    0   /* No STORAGE: SQLite's own tables */
@@ -35,6 +36,7 @@ struct WcKind {
   const char *zPython;  /* How the Python package loads it */
   const char *zDocs;    /* The user's page: "docs/bigtable.md" */
   const char *zForm;    /* How a table is named, for messages */
+  const char *zShape;   /* The same, short: "'[<namespace>:]<table>'" */
   const char *zIdAfter; /* The table's id follows this in its name
                         ** ("/tables/"); not there: the name is the id */
   int nMaxId;           /* The longest table id */
@@ -54,6 +56,12 @@ extern const WcKind wcKindTable[WC_STORE_KINDS];
 const WcKind *wcKind(int eStore);
 /* The remote kind whose word is z[0..n) (ASCII case aside), or 0. */
 const WcKind *wcKindByWord(const char *z, int n);
+/* Appends every remote kind's STORAGE word and name shape to pOut, the
+** first after zFirst, the last after zLast, the others after zNext; with
+** bLoad, the library to load too: "BIGTABLE '...' (load
+** widecol_bigtable)". */
+void wcKindAppendStorage(sqlite3_str *pOut, const char *zFirst,
+                         const char *zNext, const char *zLast, int bLoad);
 /* True if zName names a table as kind eStore's engine names one (zForm
 ** says how). */
 int wcKindValidName(int eStore, const char *zName);

@@ -5,13 +5,15 @@
 # and writes its rows as another application would, with `cbt import` and
 # `cbt set` (the HBase blog's keys, '<customer, 6 digits>_<paid at>_<payment,
 # 9 digits>', cells cf:amount and cf:mode as text, and one probe row whose
-# key is of no such form); then runs sql/bigtable/existing.sql against it
-# and stops the emulator.  Run from the repository root after `make`, or
+# key is of no such form); then runs sql/bigtable/existing.sql against it,
+# and existing_write.sql, whose write is refused (exit 0: that is what it
+# shows), and stops the emulator.  Run from the repository root after `make`, or
 # installed: sh /usr/local/share/doc/widecol/sql/bigtable/existing.sh.
 set -e
 . "$(dirname "$0")/emulator.sh"
 csv=$(mktemp)
-trap 'kill $emulator_pid 2>/dev/null; rm -f "$csv"' EXIT
+db=$(mktemp)
+trap 'kill $emulator_pid 2>/dev/null; rm -f "$csv" "$db"' EXIT
 bt() { cbt -project demo -instance widecol "$@" 2>/dev/null; }
 bt createtable payments
 bt createfamily payments cf
@@ -35,4 +37,10 @@ bt set payments healthcheck-probe cf:amount=0
 echo "cbt read payments prefix=000123 (the table as another application wrote it):"
 bt read payments prefix=000123 cells-per-column=1
 echo
-sqlite3 :memory: < "$(dirname "$0")/existing.sql"
+sqlite3 "$db" < "$(dirname "$0")/existing.sql"
+echo
+echo "A write is refused: the table is the other application's:"
+if sqlite3 "$db" < "$(dirname "$0")/existing_write.sql"; then
+  echo "existing.sh: the write to the EXISTING table was not refused" >&2
+  exit 1
+fi

@@ -1,5 +1,6 @@
 -- A Bigtable table another application made, read in place.  Run by
--- sql/bigtable/existing.sh, which starts the emulator and makes the table.
+-- sql/bigtable/existing.sh, which starts the emulator and makes the table,
+-- in a database file that existing_write.sql then opens.
 .load ./widecol
 .load ./widecol_bigtable
 .headers on
@@ -41,8 +42,8 @@ SELECT rank, ddl FROM widecol_advise('old_payments', 'SELECT sql, weight FROM wo
 SELECT count(*) AS regions, sum(rows) AS rows_estimated FROM widecol_regions('old_payments');
 SELECT * FROM widecol_regions('old_payments') LIMIT 3;
 
--- Writes are refused: the table is the other application's.
-INSERT INTO old_payments VALUES (1, '01-03-2017 10:00:00', 1, 5, 'card');
+-- (A write is refused: the table is the other application's;
+-- existing_write.sql shows it.)
 
 -- The real rows under a new design, in a local table: keyed by date.
 CREATE VIRTUAL TABLE payments_by_day USING widecol(

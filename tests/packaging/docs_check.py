@@ -113,33 +113,30 @@ def check_shell():
                     continue
                 lines.append(line)
             home = tempfile.mkdtemp(prefix="docs_home_")
+            before = set(os.listdir("."))
             try:
                 env = dict(os.environ, HOME=home)
                 out = subprocess.run(["sh", "-e", "-c", "\n".join(lines)], env=env,
                                      capture_output=True, text=True)
             finally:
                 shutil.rmtree(home, ignore_errors=True)
+                # What the block made beside the tree's own files (the
+                # README's shop.db and payments.html) goes.
+                for made in set(os.listdir(".")) - before:
+                    if os.path.isfile(made):
+                        os.remove(made)
             if out.returncode != 0:
                 bad.append("%s: a runnable sh block failed (exit %d):\n%s\n%s" % (
                     f, out.returncode, block, (out.stderr or out.stdout)[-800:]))
     return n, bad
 
 
-def free_port():
-    import socket
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    sock.close()
-    return port
-
-
 def run_session(blocks, cwd, env):
-    """The sql blocks in one sqlite3 shell on tutorial.db, -bail: each
-    block's output (standard output and error), in order."""
+    """The sql blocks in one sqlite3 shell on build/tutorial.db, -bail:
+    each block's output (standard output and error), in order."""
     marker = "--docs-check-block--"
     script = "".join("%s\n.print %s\n" % (b, marker) for b in blocks)
-    out = subprocess.run(["sqlite3", "-bail", "tutorial.db"], input=script, cwd=cwd,
+    out = subprocess.run(["sqlite3", "-bail", "build/tutorial.db"], input=script, cwd=cwd,
                          env=env, capture_output=True, text=True)
     parts = (out.stdout + out.stderr).split(marker + "\n")
     return [p for p in parts[:len(blocks)]] + [""] * (len(blocks) - len(parts))
@@ -147,10 +144,10 @@ def run_session(blocks, cwd, env):
 
 def check_tutorial(ext_dir):
     """docs/tutorial.md as a user runs it: in a new directory that holds
-    the built libraries, the sql blocks pasted into `sqlite3 tutorial.db`,
-    one shell session until a ```sh runnable block (whose last line,
-    `sqlite3 tutorial.db`, starts the next session; its exports hold for
-    the rest, and port 8086 becomes a free one).  A block followed by
+    the built libraries and a build/ directory, the sql blocks pasted into
+    `sqlite3 build/tutorial.db`, one shell session until a ```sh runnable
+    block (whose last line, `sqlite3 build/tutorial.db`, starts the next
+    session; its exports hold for the rest).  A block followed by
     ```output must print exactly that.  Every figure of three digits or
     more in the prose (its thousands separators dropped) must appear in one
     of the blocks."""
@@ -159,7 +156,7 @@ def check_tutorial(ext_dir):
     bad, n_out = [], 0
     home = tempfile.mkdtemp(prefix="tutorial_")
     env = dict(os.environ)
-    port = str(free_port())
+    os.mkdir(os.path.join(home, "build"))
     for lib in ("widecol.so", "widecol_bigtable.so"):
         if os.path.exists(os.path.join(ext_dir, lib)):
             os.symlink(os.path.join(ext_dir, lib), os.path.join(home, lib))
@@ -193,8 +190,8 @@ def check_tutorial(ext_dir):
                     print("docs check: %s: the blocks from step 9 on are SKIPPED: they need "
                           "widecol_bigtable.so, cbt and the Bigtable emulator" % TUTORIAL)
                     break
-                lines = [l for l in body.replace("8086", port).splitlines()
-                         if l.strip() != "sqlite3 tutorial.db"]
+                lines = [l for l in body.splitlines()
+                         if l.strip() != "sqlite3 build/tutorial.db"]
                 # The block's exports hold for the rest: its environment
                 # comes back in a file (a pipe would stay open in what the
                 # block starts in the background).
@@ -222,7 +219,7 @@ def check_tutorial(ext_dir):
                 continue
             i += 1
     finally:
-        pid = os.path.join(home, "emulator.pid")
+        pid = os.path.join(home, "build", "emulator.pid")
         if os.path.exists(pid):
             subprocess.run(["sh", "-c", 'kill "$(cat %s)" 2>/dev/null' % pid])
         shutil.rmtree(home, ignore_errors=True)
@@ -275,6 +272,18 @@ def check_surface(ext):
             bad.append("widecol_help() does not name %s" % name)
         if not re.search(r"\b%s\b" % re.escape(name), reference):
             bad.append("docs/reference.md does not name %s" % name)
+    # Every store: its STORAGE word, the library to load, its page; and
+    # reference.md's Loading says how to load each.
+    loading = reference.split("## Loading", 1)[-1].split("\n## ", 1)[0]
+    for word, lib, page in (("BIGTABLE", "widecol_bigtable", "bigtable.md"),
+                            ("HBASE", "widecol_hbase", "hbase.md"),
+                            ("CASSANDRA", "widecol_cassandra", "cassandra.md")):
+        if "STORAGE " + word not in help_text or "(load %s)" % lib not in help_text \
+           or "docs/" + page not in help_text:
+            bad.append("widecol_help() does not show STORAGE %s, (load %s) and docs/%s"
+                       % (word, lib, page))
+        if ".load ./%s" % lib not in loading:
+            bad.append("docs/reference.md's Loading does not say how to load %s" % lib)
     if len(help_text.splitlines()) > 30:
         bad.append("widecol_help() takes %d lines, more than a screen" % len(help_text.splitlines()))
     return len(names), bad
