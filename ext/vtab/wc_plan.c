@@ -762,11 +762,15 @@ static void planOrderBy(Planner *p){
 ** itself; and an ORDER BY of 64 terms or more reaches xBestIndex as none
 ** while its LIMIT still comes (SQLite 3.40.1 drops such an ORDER BY from
 ** the planner, not from the LIMIT's checks), so nOrderBy == 0 cannot
-** tell the scan that no order is wanted. */
+** tell the scan that no order is wanted.  There the LIMIT is a window
+** (WC_TERM_WINDOW): the rows read first, every row still there to read
+** after them. */
 static void planLimit(Planner *p, int iLimit, int iOffset){
   sqlite3_index_info *pInfo = p->pInfo;
   int i;
-  if( iLimit < 0 || pInfo->nOrderBy == 0 || !pInfo->orderByConsumed ) return;
+  if( iLimit < 0 || (pInfo->nOrderBy > 0 && !pInfo->orderByConsumed) ){
+    return;
+  }
   for(i = 0; i < pInfo->nConstraint; i++){
     if( i == iLimit || i == iOffset ) continue;
     if( i >= 16 || !pInfo->aConstraint[i].usable
@@ -775,6 +779,13 @@ static void planLimit(Planner *p, int iLimit, int iOffset){
     }
   }
   if( p->nArg + 2 > WC_MAX_TERM ) return;
+  if( pInfo->nOrderBy == 0 ){
+    /* Read as a window: the scan asks the store for the LIMIT's rows
+    ** first (a store that reads in pages reads no more), and reads on
+    ** if SQLite takes more. */
+    if( iOffset < 0 ) addTerm(p, iLimit, WC_TERM_WINDOW, 0);
+    return;
+  }
   addTerm(p, iLimit, WC_TERM_LIMIT, 0);
   if( iOffset >= 0 ) addTerm(p, iOffset, WC_TERM_OFFSET, 1);
 }
@@ -968,8 +979,18 @@ static void appendElements(sqlite3_str *pStr, const WcSchema *pS, int k){
     const WcElement *pElem = &pS->aElem[i];
     sqlite3_str_appendall(pStr, i ? " x" : "");
     if( pElem->eKind == WC_ELEM_SALT ){
-      sqlite3_str_appendf(pStr, " %.0f %s", wcDerivedDomain(pS, i),
-                          pElem->bToken ? "tokens" : "salts");
+      /* A TOKEN's 2^64 values, exactly: SQLite's %f rounds past 16
+      ** digits (18446744073709550000). */
+      double nDomain = wcDerivedDomain(pS, i);
+      if( nDomain < 9007199254740992.0 ){
+        sqlite3_str_appendf(pStr, " %lld", (sqlite3_int64)nDomain);
+      }else{
+        int e;
+        wcAssert( frexp(nDomain, &e) == 0.5 );
+        frexp(nDomain, &e);
+        sqlite3_str_appendf(pStr, " 2^%d", e - 1);
+      }
+      sqlite3_str_appendall(pStr, pElem->bToken ? " tokens" : " salts");
     }else if( pElem->eKind == WC_ELEM_BUCKET ){
       sqlite3_str_appendf(pStr, " %lld buckets", pElem->nBucket);
     }else{
@@ -1091,6 +1112,8 @@ static char *planText(Planner *p){
   for(i = 0; i < p->nArg; i++){
     if( p->plan.aTerm[i].eOp == WC_TERM_LIMIT ){
       sqlite3_str_appendall(pStr, "; LIMIT ?");
+    }else if( p->plan.aTerm[i].eOp == WC_TERM_WINDOW ){
+      sqlite3_str_appendall(pStr, "; LIMIT ? rows read first");
     }else if( p->plan.aTerm[i].eOp == WC_TERM_OFFSET ){
       sqlite3_str_appendall(pStr, " OFFSET ?");
     }
@@ -1382,7 +1405,7 @@ static void planCheck(const WcSchema *pS, const WcPlan *pPlan){
   wcAssert( !pPlan->bFind || pPlan->nTerm == 1 );
   for(i = 0; i < pPlan->nTerm; i++){
     wcAssert( pPlan->aTerm[i].eOp >= WC_TERM_EQ
-              && pPlan->aTerm[i].eOp <= WC_TERM_ASOF );
+              && pPlan->aTerm[i].eOp <= WC_TERM_WINDOW );
   }
 }
 
@@ -1412,7 +1435,7 @@ int wcPlanDecode(WcVtab *pTab, const char *idxStr, WcPlan *pPlan){
   pPlan->nTerm = (int)codeInt(&r, 0, WC_MAX_TERM);
   for(i = 0; i < pPlan->nTerm; i++){
     pPlan->aTerm[i].iCol = (int)codeInt(&r, 0, WC_COL_ASOF(pS));
-    pPlan->aTerm[i].eOp = (int)codeInt(&r, WC_TERM_EQ, WC_TERM_ASOF);
+    pPlan->aTerm[i].eOp = (int)codeInt(&r, WC_TERM_EQ, WC_TERM_WINDOW);
   }
   pPlan->nSort = (int)codeInt(&r, 0, WC_MAX_SORT);
   for(i = 0; i < pPlan->nSort; i++){

@@ -23,6 +23,9 @@
 #define WC_TERM_VERSIONS 11 /* versions = n: the n newest versions of each
                             ** row (versioned tables) */
 #define WC_TERM_ASOF   12   /* asof = t: each row as it was at time t */
+#define WC_TERM_WINDOW 13   /* A LIMIT SQLite applies itself (no ORDER BY
+                            ** handed over): the rows the scan reads
+                            ** first, more read if SQLite takes more */
 
 /* The constraint op widecol_table(rowkey, ?) becomes (xFindFunction). */
 #define WC_CONSTRAINT_FIND SQLITE_INDEX_CONSTRAINT_FUNCTION

@@ -55,6 +55,9 @@ struct Sub {
   int bHasKey;          /* key is a row of range iRange */
   WcBuf set;            /* The ranges pStmt reads at once, if nSet > 0, */
   int nSet;             /* from range iRange on */
+  int64_t nAsked;       /* Rows pStmt was asked for as a window, or 0 */
+  int64_t nGot;         /* Rows it gave */
+  WcBuf after;          /* The key of its last row, once the window is full */
 };
 
 typedef struct WcCursor WcCursor;
@@ -70,6 +73,8 @@ struct WcCursor {
   int nStmtCol;
   int bEof;
   int64_t nLimit;       /* Rows still to return, or -1 */
+  int64_t nWindow;      /* A LIMIT SQLite applies itself (WC_TERM_WINDOW):
+                        ** the rows a scan reads first, or -1 */
   int64_t nOffset;      /* Rows still to skip */
   WcRanges ranges;      /* The plan's ranges after the skipped prefix
                         ** (rel) and what the rowkey constraints allow
@@ -229,6 +234,48 @@ static int64_t scanRowsWanted(WcCursor *pCur){
   return pCur->nLimit + pCur->nOffset;
 }
 
+/* The rows a scan statement opened now asks for as a window (a LIMIT
+** SQLite applies itself, less the rows returned already, at least one),
+** or -1: none, or SQLite took more than the window (windowOn()), or rows
+** that give versions, which a window's end could split. */
+static int64_t windowRows(WcCursor *pCur){
+  int64_t n = pCur->nWindow - pCur->nOut;
+  /* Without an ORDER BY handed over, scans go up (planOrderBy). */
+  wcAssert( pCur->nWindow < 0 || !pCur->plan.bDesc );
+  if( pCur->nWindow < 0 || pCur->ver.bVersionRead || pCur->plan.nSort > 0 ){
+    return -1;
+  }
+  return n > 0 ? n : 1;
+}
+
+/* The window's last row: its key kept, the next read starts past it. */
+static int windowEnd(WcCursor *pCur, Sub *pSub){
+  int iKey = pCur->aiStmtCol[cursorKey(pCur)->nCol];
+  pSub->after.n = 0;
+  wcBufAppend(&pSub->after, sqlite3_column_blob(pSub->pStmt, iKey),
+              sqlite3_column_bytes(pSub->pStmt, iKey));
+  return pSub->after.bOom ? SQLITE_NOMEM : SQLITE_OK;
+}
+
+/* SQLite read past the window (an ORDER BY it kept to itself, of 64
+** terms or more): range iRange goes on above the window's last key, read
+** to its end; so does every scan of the cursor after this.  (A key with
+** a zero byte after it is the first key above it.) */
+static int windowOn(WcCursor *pCur, Sub *pSub){
+  static const unsigned char aZero[1] = { 0 };
+  WcRange *pR = &pSub->ranges.a[pSub->iRange];
+  wcAssert( pSub->nSet == 0 && pSub->nGot == pSub->nAsked );
+  wcAssert( wcBufCompare(&pSub->after, &pR->lo) >= 0 );
+  wcAssert( !pCur->plan.bDesc );
+  pR->lo.n = 0;
+  wcBufAppend(&pR->lo, pSub->after.a, pSub->after.n);
+  wcBufAppend(&pR->lo, aZero, 1);
+  pCur->nWindow = -1;
+  pSub->nAsked = 0;
+  pSub->bOpen = 0;
+  return pR->lo.bOom ? SQLITE_NOMEM : SQLITE_OK;
+}
+
 /* Binds [lo, hi) to a scan statement, an empty blob below every key, and
 ** the rows wanted from it (WC_PARAM_SCAN_ROWS). */
 static void bindRange(sqlite3_stmt *pStmt, const WcBuf *pLo, const WcBuf *pHi,
@@ -256,7 +303,7 @@ static void subReleaseStmt(WcCursor *pCur, Sub *pSub){
 /* Ends a sub's scan, keeping its buffers for the next one. */
 static void subClear(WcCursor *pCur, Sub *pSub){
   WcRangeList ranges = pSub->ranges;
-  WcBuf key = pSub->key, set = pSub->set;
+  WcBuf key = pSub->key, set = pSub->set, after = pSub->after;
   int i;
   subReleaseStmt(pCur, pSub);
   if( pSub->apVal ){
@@ -267,9 +314,11 @@ static void subClear(WcCursor *pCur, Sub *pSub){
   wcRangeListClear(&ranges);
   wcBufClear(&key);
   wcBufClear(&set);
+  wcBufClear(&after);
   pSub->ranges = ranges;
   pSub->key = key;
   pSub->set = set;
+  pSub->after = after;
 }
 
 static void subFree(WcCursor *pCur, Sub *pSub){
@@ -277,6 +326,7 @@ static void subFree(WcCursor *pCur, Sub *pSub){
   wcRangeListFree(&pSub->ranges);
   wcBufFree(&pSub->key);
   wcBufFree(&pSub->set);
+  wcBufFree(&pSub->after);
 }
 
 /* Appends n (4 bytes big-endian) and the bytes of b. */
@@ -344,6 +394,7 @@ static int subStep(WcCursor *pCur, Sub *pSub){
       }else{
         sqlite3_reset(pSub->pStmt);
       }
+      pSub->nAsked = 0;
       if( pSub->nSet ){
         sqlite3_bind_blob(pSub->pStmt, 1, pSub->set.a, (int)pSub->set.n,
                           SQLITE_STATIC);
@@ -351,19 +402,36 @@ static int subStep(WcCursor *pCur, Sub *pSub){
                            scanRowsWanted(pCur));
         pTab->stats.nSeek += pSub->nSet;
       }else{
-        bindRange(pSub->pStmt, &pR->lo, pR->bHi ? &pR->hi : 0,
-                  scanRowsWanted(pCur));
+        /* A set of ranges is read whole: a window is one range's. */
+        int64_t nRows = scanRowsWanted(pCur);
+        if( nRows < 0 ){
+          nRows = windowRows(pCur);
+          if( nRows > 0 ) pSub->nAsked = nRows;
+        }
+        bindRange(pSub->pStmt, &pR->lo, pR->bHi ? &pR->hi : 0, nRows);
         pTab->stats.nSeek++;
       }
+      pSub->nGot = 0;
       pSub->bOpen = 1;
     }
     rc = sqlite3_step(pSub->pStmt);
     if( rc == SQLITE_ROW ){
       rowRead(pCur, pSub->pStmt, pCur->aiStmtCol[pTab->pSchema->nCol + 1]);
+      if( ++pSub->nGot == pSub->nAsked ){
+        rc = windowEnd(pCur, pSub);
+        if( rc != SQLITE_OK ) return rc;
+      }
       if( rowSkipped(pCur, 0, pSub->pStmt) ) continue;
       return SQLITE_OK;
     }
     if( rc != SQLITE_DONE ) return cursorError(pCur, rc);
+    if( pSub->nAsked > 0 && pSub->nGot >= pSub->nAsked ){
+      /* SQLite took the whole window: the range is read on after it. */
+      rc = windowOn(pCur, pSub);
+      if( rc != SQLITE_OK ) return rc;
+      continue;
+    }
+    pSub->nAsked = 0;
     pSub->iRange += pSub->nSet ? pSub->nSet : 1;
     pSub->bOpen = 0;
   }
@@ -1244,11 +1312,15 @@ int wcScanFilter(sqlite3_vtab_cursor *pBase, int idxNum, const char *idxStr,
     return SQLITE_OK;
   }
   pCur->nLimit = -1;
+  pCur->nWindow = -1;
   pCur->nOffset = 0;
   for(i = 0; i < pPlan->nTerm; i++){
     if( pPlan->aTerm[i].eOp == WC_TERM_LIMIT ){
       pCur->nLimit = sqlite3_value_int64(argv[i]);
       if( pCur->nLimit < 0 ) pCur->nLimit = -1;
+    }else if( pPlan->aTerm[i].eOp == WC_TERM_WINDOW ){
+      pCur->nWindow = sqlite3_value_int64(argv[i]);
+      if( pCur->nWindow < 0 ) pCur->nWindow = -1;
     }else if( pPlan->aTerm[i].eOp == WC_TERM_OFFSET ){
       pCur->nOffset = sqlite3_value_int64(argv[i]);
       if( pCur->nOffset < 0 ) pCur->nOffset = 0;

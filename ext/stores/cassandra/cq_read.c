@@ -164,6 +164,21 @@ static int nextPageSize(int nPage, int nFirst){
   return nPage == 0 ? nFirst : nPage < CQ_PAGE / 4 ? nPage * 4 : CQ_PAGE;
 }
 
+/* The size of the cursor's next page: nextPageSize(), but under a LIMIT
+** no more rows than the LIMIT still wants once the rows of the page at
+** hand, nHand of them not shown yet, are shown (a row outside the range,
+** dropped, asks for another page then).  A count's LIMIT 10001 read
+** 15,000 rows in pages of 5,000 without it. */
+static int pageSize(const CqCursor *pCur, int nPage, int64_t nHand){
+  int n = nextPageSize(nPage, pCur->nFirstPage);
+  if( pCur->nLimit >= 0 ){
+    int64_t nWant = pCur->nLimit - pCur->nGiven - nHand;
+    if( nWant < n ) n = nWant > 0 ? (int)nWant : 1;
+  }
+  wcAssert( n >= 1 && n <= CQ_PAGE );
+  return n;
+}
+
 /* Asks for the page after the one just read, so that Cassandra makes it
 ** while SQLite reads this one; fetchPage() takes it.  Where it cannot be
 ** sent, fetchPage() asks for it then. */
@@ -174,7 +189,7 @@ static void prefetch(CqCursor *pCur){
   CqStmt *pStmt = 0;
   CqResult res;
   WcDeadline d = cqDeadline(p);
-  int nPage = nextPageSize(pCur->nPage, pCur->nFirstPage);
+  int nPage = pageSize(pCur, pCur->nPage, pCur->res.nRow - pCur->iRow);
   /* One page asked for ahead at most. */
   wcAssert( pCur->iPrefetch < 0 );
   memset(&res, 0, sizeof(res));
@@ -230,8 +245,7 @@ static int fetchPage(CqCursor *pCur){
     rc = e ? cqCallError(p, e, &pCur->res, "a read") : SQLITE_OK;
   }else{
     pCur->iPrefetch = -1;
-    pCur->nPage = nextPageSize(pCur->bMore ? pCur->nPage : 0,
-                               pCur->nFirstPage);
+    pCur->nPage = pageSize(pCur, pCur->bMore ? pCur->nPage : 0, 0);
     queryValues(pCur, aVal);
     rc = cqRunPrepared(p, pCur->zCql, aVal, pCur->nArg, pCur->nPage,
                        pCur->bMore ? pCur->paging.a : 0, (int)pCur->paging.n,
