@@ -371,13 +371,26 @@ static int elementHasRange(Planner *p, int iElem){
 ** first time a plan needs them, once per connection, so that a statement
 ** whose plan needs none (a lookup by the whole row key) reads nothing
 ** for planning.  A failed read is the statement's error (p->rc). */
+/* A store's call for the plan's figures failed with rc: the plan's
+** error, or, if the statement was interrupted, a plan made without them
+** whose scan says so (SQLite would make SQLITE_ERROR of any error of
+** xBestIndex's, where the Errors table promises SQLITE_INTERRUPT). */
+static void plannerCallFailed(Planner *p, int rc){
+  if( rc == SQLITE_INTERRUPT ){
+    p->pTab->bPlanInterrupted = 1;
+    p->plan.bInterrupted = 1;
+  }else if( p->rc == SQLITE_OK ){
+    p->rc = rc;
+  }
+}
+
 static double plannerRows(Planner *p){
   WcVtab *pTab = p->pTab;
   if( pTab->nRowEst < 0 ){
     int64_t nRow = 0;
     int rc = wcStoreRowCount(&pTab->store, &nRow);
     if( rc != SQLITE_OK ){
-      if( p->rc == SQLITE_OK ) p->rc = rc;
+      plannerCallFailed(p, rc);
       return (double)WC_UNCOUNTED_ROWS;
     }
     pTab->nRowEst = nRow;
@@ -398,7 +411,7 @@ static double prefixCount(Planner *p, int k){
        : wcStorePrefixCount(&p->pTab->store, p->iPath, k, p->pTab->nRowEst,
                             &aCount[k]);
     if( rc != SQLITE_OK ){
-      if( p->rc == SQLITE_OK ) p->rc = rc;
+      plannerCallFailed(p, rc);
       aCount[k] = -1;
       return (double)pCaps->nPrefixProbes + 1.0;
     }
@@ -1310,7 +1323,7 @@ static char *planEncode(const char *zText, const WcPlan *pPlan){
   int i, n = (int)sizeof(WC_PLAN_VERSION) - 1;
   int flags = (pPlan->bAllPrefixes ? 1 : 0) | (pPlan->bMerge ? 2 : 0)
             | (pPlan->bDesc ? 4 : 0) | (pPlan->bEmpty ? 8 : 0)
-            | (pPlan->bFind ? 16 : 0);
+            | (pPlan->bFind ? 16 : 0) | (pPlan->bInterrupted ? 32 : 0);
   char *zOut;
   wcAssert( pPlan->nTerm >= 0 && pPlan->nTerm <= WC_MAX_TERM );
   wcAssert( pPlan->nSort >= 0 && pPlan->nSort <= WC_MAX_SORT );
@@ -1420,12 +1433,13 @@ int wcPlanDecode(WcVtab *pTab, const char *idxStr, WcPlan *pPlan){
   r.z += r.bBad ? 0 : sizeof(WC_PLAN_VERSION) - 1;
   pPlan->iPath = (int)codeInt(&r, 0, pTab->nPath - 1);
   pS = pTab->aPath[pPlan->iPath].pKey;
-  flags = (int)codeInt(&r, 0, 31);
+  flags = (int)codeInt(&r, 0, 63);
   pPlan->bAllPrefixes = (flags & 1) != 0;
   pPlan->bMerge = (flags & 2) != 0;
   pPlan->bDesc = (flags & 4) != 0;
   pPlan->bEmpty = (flags & 8) != 0;
   pPlan->bFind = (flags & 16) != 0;
+  pPlan->bInterrupted = (flags & 32) != 0;
   pPlan->nSkip = (int)codeInt(&r, 0, pS->nElem);
   pPlan->nEqElem = (int)codeInt(&r, 0, pS->nElem - pPlan->nSkip);
   pPlan->iRangeElem = (int)codeInt(&r, -1, pS->nElem - 1);

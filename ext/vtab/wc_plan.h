@@ -71,6 +71,8 @@ struct WcPlan {
   int bEmpty;           /* No row can match (a key field IS NULL) */
   int bFind;            /* A lookup of the table itself (wcTableLookup):
                         ** argv[0] is where to store it; no rows */
+  int bInterrupted;     /* Made without the store's figures, its call for
+                        ** them interrupted (WcVtab.bPlanInterrupted) */
   int nSort;            /* The ORDER BY was consumed on the assumption that
                         ** an '=' on a TEXT field, whose value a
                         ** parameter or another table gives, narrows the

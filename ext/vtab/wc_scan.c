@@ -1304,6 +1304,14 @@ int wcScanFilter(sqlite3_vtab_cursor *pBase, int idxNum, const char *idxStr,
   pTab->nScanBegun++;
   rc = cursorPlan(pCur, idxStr);
   if( rc != SQLITE_OK ) return rc;
+  if( pPlan->bInterrupted && pTab->bPlanInterrupted ){
+    /* The interrupt that stopped the planner's call ends the statement
+    ** (once: the plan runs if the statement is run again). */
+    pTab->bPlanInterrupted = 0;
+    return wcVtabError(&pTab->base, SQLITE_INTERRUPT, "widecol %s: "
+                       "interrupted while planning the statement",
+                       pTab->store.zName);
+  }
   pCur->bHistoryDue = 1;
   if( pPlan->bFind ){
     /* wcTableLookup: hand this table over, return no rows. */

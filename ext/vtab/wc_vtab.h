@@ -62,6 +62,10 @@ struct WcVtab {
   WcStore store;
   RkHasher *pHasher;    /* For SALT and BUCKET */
   int64_t nRowEst;      /* Rows, for costs; -1 until counted */
+  int bPlanInterrupted; /* A store's call for a plan was interrupted: the
+                        ** next scan of a plan made so ends SQLITE_INTERRUPT
+                        ** (an error of xBestIndex's is SQLITE_ERROR to
+                        ** SQLite, whatever its code) */
   WcPath *aPath;        /* The row table, then each index */
   int nPath;
   WcStats stats;
