@@ -429,6 +429,8 @@ static void notWritten(Flush *pF, CsTable *pT, CsOp *pOp, int eOutcome,
     rc = SQLITE_CONSTRAINT_UNIQUE;
   }else if( eOutcome == CS_OUT_CONFLICT ){
     rc = SQLITE_BUSY_SNAPSHOT;
+  }else if( eOutcome == CS_OUT_FOREIGN ){
+    rc = SQLITE_CONSTRAINT;
   }
   if( pF->zTable == 0 ){
     pF->zTable = pOp->zTable ? pOp->zTable : pT->zTable;
@@ -450,6 +452,13 @@ static void notWritten(Flush *pF, CsTable *pT, CsOp *pOp, int eOutcome,
     case CS_OUT_SKIPPED:
       pF->azWhy[i] = sqlite3_mprintf("its index entries could not be written "
           "first (%s)", pF->zPutFailure ? pF->zPutFailure : "?");
+      break;
+    case CS_OUT_FOREIGN:
+      pF->azWhy[i] = sqlite3_mprintf("the key holds cells another program "
+          "wrote without widecol's marker, which no statement reads as a "
+          "row (%s, Tables another application wrote to); an INSERT does "
+          "not write over them: INSERT OR REPLACE replaces them with the "
+          "row, or delete them first", pT->pT->pKind->zDocs);
       break;
     default:
       pF->azWhy[i] = sqlite3_mprintf("%s", zWhy ? zWhy : "failed");
@@ -758,12 +767,46 @@ static int opDeletesRow(const CsOp *pOp){
   return 1;
 }
 
+/* True if an insert found its key in use by cells without a marker
+** (another program's, written past widecol): read whole, the row has
+** cells and no marker.  A write without a stamp (an EXISTING table's,
+** which has no marker) never is. */
+static int foreignCells(CsTable *pT, const char *zRes, const CsOp *pOp){
+  CsStatus st = {0, 0};
+  CsRead read;
+  CsBytes key;
+  MarkerRead rd;
+  CsRowSink sink;
+  int code;
+  if( stampNone(pOp->aStamp) ) return 0;
+  memset(&rd, 0, sizeof(rd));
+  memset(&read, 0, sizeof(read));
+  key.a = pOp->aKey;
+  key.n = pOp->nKey;
+  read.zTable = zRes;
+  read.nKey = 1;
+  read.aKey = &key;
+  sink.xBegin = markerBegin;
+  sink.xRow = markerRow;
+  sink.pCtx = &rd;
+  code = csReadAll(pT, &read, &pT->wait, &sink, &st);
+  csStatusClear(&st);
+  wcBufFree(&rd.marker);
+  return code == CS_OK && rd.bRow && !rd.bMarker;
+}
+
 /* The answer of one conditional write's call: its outcome, and on a
 ** failure the message in *pzWhy (if 0). */
 static int conditionalOutcome(CsTable *pT, const char *zRes, CsOp *pOp,
                               int code, CsStatus *pSt, int bApplied,
                               char **pzWhy, int *pCodeWhy){
-  if( code == CS_OK ) return bApplied ? CS_OUT_OK : CS_OUT_CONFLICT;
+  if( code == CS_OK ){
+    if( bApplied ) return CS_OUT_OK;
+    if( pOp->eCond == CS_COND_ABSENT && foreignCells(pT, zRes, pOp) ){
+      return CS_OUT_FOREIGN;
+    }
+    return CS_OUT_CONFLICT;
+  }
   if( csRetryable(code) || code == CS_DEADLINE ){
     int eOut;
     pT->pT->xRetryNow(pT->pConn);
@@ -1166,6 +1209,17 @@ int csOpSendNow(CsTable *p, CsOp *pOp){
                      "it; run the statement again to act on the row as it is "
                      "now", zKey ? zKey : "?");
       }
+      sqlite3_free(zKey);
+      break;
+    }
+    case CS_OUT_FOREIGN: {
+      char *zKey = csDescribeKey(pOp->aKey, pOp->nKey);
+      rc = csError(p, SQLITE_CONSTRAINT, "widecol %s: key %s holds cells "
+                   "another program wrote without widecol's marker, which no "
+                   "statement reads as a row (%s, Tables another application "
+                   "wrote to); an INSERT does not write over them: INSERT OR "
+                   "REPLACE replaces them with the row, or delete them first",
+                   p->zTable, zKey ? zKey : "?", p->pT->pKind->zDocs);
       sqlite3_free(zKey);
       break;
     }

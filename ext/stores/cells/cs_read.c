@@ -571,6 +571,13 @@ static int readRow(CsCursor *pCur){
     if( rc != SQLITE_OK ) return rc;
     pCur->nPageRows++;
     p->count.nRowIn++;
+    if( p->eKind == CS_ROWS && !p->args.bExisting && !pCur->bMarker ){
+      /* Cells another program wrote without the marker: no row to any
+      ** read (a read of the keys alone asks for the marker, so reads of
+      ** other columns must not show them either; docs/bigtable.md). */
+      pCur->nRetry = 0;
+      continue;
+    }
     pCur->nRetry = 0;
     waitBegins(pCur);
     pCur->lastKey.n = 0;

@@ -299,6 +299,8 @@ struct CsOp {
 #define CS_OUT_FAILED   2   /* the engine refused it (message kept) */
 #define CS_OUT_CONFLICT 3   /* the condition did not hold */
 #define CS_OUT_SKIPPED  4   /* its index entries could not be written */
+#define CS_OUT_FOREIGN  5   /* an insert's key holds cells another program
+                            ** wrote without the marker: no row to a read */
 
 /* The batch of engine table zResource, made if need be (NULL: OOM). */
 CsBatch *csBatchOf(CsTable *p, const char *zResource);
