@@ -32,6 +32,7 @@
 #include "store/wc_contract.h"
 #include "util/wc_ask.h"
 
+#include <math.h>
 #include <string.h>
 
 static int columnUsed(uint64_t colUsed, int iCol){
@@ -896,6 +897,53 @@ int wcStoreRemoteStats(WcStore *p, int iFamily, int iIndex,
     rc = sqlite3_finalize(pStmt);
   }
   return rc;
+}
+
+/* The calls one page of nRows rows takes: one, or on a store whose calls
+** give at most nCallRows rows, as many as hold them. */
+static double pageCalls(const WcReads *r, double nRows){
+  return r->nCallRows > 0 && nRows > r->nCallRows
+       ? ceil(nRows / r->nCallRows) : 1.0;
+}
+
+double wcStoreReadCalls(const WcStore *p, double nRows, double nRanges,
+                        double nFirst){
+  const WcStoreCaps *pCaps = wcStoreCaps(p);
+  const WcReads *r = &pCaps->pKind->reads;
+  double nCalls = 0.0, nGot = 0.0, nPage;
+  if( pCaps->rCallRows <= 0.0 || r->nFirstPage <= 0 ) return 0.0;
+  if( nRows < 0.0 ) nRows = 0.0;
+  nPage = nFirst >= 1.0 ? nFirst : (double)r->nFirstPage;
+  if( nPage > r->nMaxPage ) nPage = r->nMaxPage;
+  /* A LIMIT's rows, all in its first page: SQLite asks for no more. */
+  if( nFirst >= 1.0 && nRows <= nPage ) nGot = nRows + 1.0;
+  for(;;){
+    if( nGot > nRows ){
+      nCalls += pageCalls(r, nRows);
+      break;
+    }
+    nCalls += pageCalls(r, nRows - nGot < nPage ? nRows - nGot : nPage);
+    nGot += nPage;
+    /* A page that is not full ends the read. */
+    if( nGot > nRows ) break;
+    if( nPage >= r->nMaxPage ){
+      /* The rest in pages of the largest size, the last one not full. */
+      nCalls += (floor((nRows - nGot) / nPage) + 1.0) * pageCalls(r, nPage);
+      break;
+    }
+    nPage *= r->nPageGrowth;
+    if( nPage > r->nMaxPage ) nPage = r->nMaxPage;
+  }
+  if( r->bCallPerRange && nRanges > 1.0 ) nCalls += nRanges - 1.0;
+  wcAssert( nCalls >= 1.0 );
+  return nCalls;
+}
+
+double wcStoreVerifyCalls(const WcStore *p, double nEntries){
+  const WcStoreCaps *pCaps = wcStoreCaps(p);
+  int nPer = pCaps->pKind->reads.nVerifyRows;
+  if( pCaps->rCallRows <= 0.0 || nPer <= 0 || nEntries <= 0.0 ) return 0.0;
+  return ceil(nEntries / nPer);
 }
 
 /* The row count from ANALYZE's sqlite_stat1 if it has one, else the

@@ -191,6 +191,16 @@ int wcStoreScanColumns(const WcStore *p, int iPath, uint64_t colUsed,
 /* True if an index table holds every column in colUsed. */
 int wcStoreCovers(const WcStore *p, int iPath, uint64_t colUsed);
 void wcStoreClose(WcStore *p);
+/* The calls reading nRows rows as one read costs on the store (0 where
+** reads make no calls): its pages as the kind reads them (util/wc_kind.h,
+** WcReads), the first nFirst rows where a LIMIT sizes it (0: the kind's
+** first page), and where the store reads each range alone, a call for
+** each of the nRanges read together.  For the planner's costs and the
+** calls EXPLAIN tells. */
+double wcStoreReadCalls(const WcStore *p, double nRows, double nRanges,
+                        double nFirst);
+/* The calls checking nEntries index entries against their rows adds. */
+double wcStoreVerifyCalls(const WcStore *p, double nEntries);
 /* The table's rows, for planning, in *pnRow: sqlite_stat1's figure, else
 ** the store's estimate (bRowEstimates), else counted (see nCountMax);
 ** SQLITE_OK, or the error of the read (message set). */

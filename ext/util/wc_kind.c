@@ -89,6 +89,10 @@ const WcKind wcKindTable[WC_STORE_KINDS] = {
     .zIdAfter = "/tables/", .nMaxId = 50,
     .nMaxKey = 4096, .nMaxCell = (int64_t)100 << 20,
     .nMaxRow = (int64_t)256 << 20, .iTimeStep = 1000,
+    /* The cell store's pages (stores/cells/cs_read.c); a ReadRows of a
+    ** set of ranges is one call. */
+    .reads = { .nFirstPage = 2, .nPageGrowth = 8, .nMaxPage = 65536,
+               .nVerifyRows = 256 },
   },
   [WC_STORE_HBASE] = {
     .eStore = WC_STORE_HBASE, .zWord = "HBASE", .zEngine = "HBase",
@@ -101,6 +105,10 @@ const WcKind wcKindTable[WC_STORE_KINDS] = {
     .zIdAfter = ":", .nMaxId = 255,
     .nMaxKey = WC_MAX_KEY_BYTES, .nKeyByName = 16,
     .nMaxCell = (int64_t)10 << 20, .iTimeStep = 1000,
+    /* The cell store's pages; the Thrift2 gateway scans a range at a
+    ** time, 1,000 rows a call at most (stores/hbase/hb_read.c). */
+    .reads = { .nFirstPage = 2, .nPageGrowth = 8, .nMaxPage = 65536,
+               .nCallRows = 1000, .bCallPerRange = 1, .nVerifyRows = 256 },
   },
   [WC_STORE_CASSANDRA] = {
     .eStore = WC_STORE_CASSANDRA, .zWord = "CASSANDRA",
@@ -111,6 +119,9 @@ const WcKind wcKindTable[WC_STORE_KINDS] = {
              "first), at most 48 characters",
     .zShape = "'<keyspace>.<table>'",
     .zIdAfter = ".", .nMaxId = 48, .iTimeStep = 1,
+    /* A scan's CQL pages (stores/cassandra/cq_read.c), each a request. */
+    .reads = { .nFirstPage = 20, .nPageGrowth = 4, .nMaxPage = 5000,
+               .bCallPerRange = 1 },
   },
 };
 

@@ -26,6 +26,23 @@
 ** below names too. */
 #define WC_MAX_KEY_BYTES 32767
 
+/* How a store reads a range (or a set of ranges) of rows, which the
+** stores do and the planner prices (store/wc_store.c): in pages asked for
+** in turn, the first of nFirstPage rows, each next nPageGrowth times
+** larger up to nMaxPage, a full page followed by another; a call gives
+** at most nCallRows rows (0: a page), and each range of a set is a call
+** of its own where bCallPerRange.  An index's entries are checked against
+** their rows nVerifyRows to a call (0: not checked). */
+typedef struct WcReads WcReads;
+struct WcReads {
+  int nFirstPage;
+  int nPageGrowth;
+  int nMaxPage;
+  int nCallRows;
+  int bCallPerRange;
+  int nVerifyRows;
+};
+
 typedef struct WcKind WcKind;
 struct WcKind {
   int eStore;           /* WC_STORE_* */
@@ -48,6 +65,7 @@ struct WcKind {
   int64_t nMaxCell;     /* The largest value of a cell (0: no cells) */
   int64_t nMaxRow;      /* The largest row, if the engine has a limit */
   int64_t iTimeStep;    /* Its timestamps' step, in microseconds */
+  WcReads reads;        /* How its reads go (remote kinds) */
 };
 
 /* The table, in WC_STORE_* order (a static initializer may point at a

@@ -52,10 +52,13 @@ struct Planner {
   int nArg;
   int aiArg[WC_MAX_TERM];  /* Constraint index of each plan term */
   sqlite3_str *pNote;   /* FILTER notes for EXPLAIN */
-  double rSkipSeek;     /* What a skip scan's seeks cost, in rows */
+  double rSkipSeek;     /* What a skip scan's seeks cost, in rows (its
+                        ** calls apart) */
+  int bSkipProbe;       /* It probes for each prefix it visits */
   double nSkipPrefix;   /* The prefixes it visits, estimated */
   double nSkipOut;      /* The rows it returns, estimated */
-  int bSkipEnum;        /* It is expected to enumerate field values */
+  int bSkipEnum;        /* It is expected to enumerate field values, */
+  double nSkipValues;   /* this many */
   int iLimit;           /* The LIMIT constraint, or -1 */
   double rOut;          /* Rows the plan is expected to return */
   int bEqAssumed;       /* Some column's '=' is assumed exact */
@@ -66,7 +69,9 @@ struct Planner {
                         ** key's newest first */
   /* Calls, on a store that costs them (WcStoreCaps.rCallRows): */
   double rCall;         /* What one costs, in rows */
-  double nSkipCalls;    /* The skip scan planned makes about this many, */
+  double nCalls;        /* The plan makes about this many (a skip scan's,
+                        ** an index's, EXPLAIN tells), */
+  double nSkipCalls;    /* of which its skip scan's, */
   double nNoSkipCalls;  /* or one not planned would have (0: none was
                         ** turned down for its calls) */
   int nNoSkipMany;      /* A skip scan over this many leading elements was
@@ -508,16 +513,81 @@ static double literalWidth(Planner *p, int iCol){
   return hi >= lo ? hi - lo + 1.0 : 0.0;
 }
 
+/* The rows of LIMIT constraint iCons, if a literal gives them (a
+** parameter's are not known: 0). */
+static double limitValue(Planner *p, int iCons){
+  sqlite3_value *pVal = 0;
+  if( iCons >= 0
+   && sqlite3_vtab_rhs_value(p->pInfo, iCons, &pVal) == SQLITE_OK
+   && pVal && sqlite3_value_type(pVal) == SQLITE_INTEGER
+   && sqlite3_value_int64(pVal) > 0 ){
+    return (double)sqlite3_value_int64(pVal);
+  }
+  return 0.0;
+}
+
+/* The rows a LIMIT the plan takes asks for (limitValue()), or 0 without
+** one. */
+static double planLimitRows(Planner *p){
+  int i;
+  for(i = 0; i < p->nArg; i++){
+    int eOp = p->plan.aTerm[i].eOp;
+    if( eOp == WC_TERM_LIMIT || eOp == WC_TERM_WINDOW ){
+      return limitValue(p, p->aiArg[i]);
+    }
+  }
+  return 0.0;
+}
+
+/* The calls a skip scan visiting nPrefix prefixes for nOut rows makes
+** (0 on a store that makes none).  Merged (bMerge), each prefix is a read
+** of its own, of at most the LIMIT's rows; else, where the prefixes are
+** not probed for and the store reads sets of ranges going up, a read per
+** WC_SET_MAX of them; else a read per prefix, and a probe before each
+** where prefixes are probed for (bSkipProbe).  Each read in pages
+** (wcStoreReadCalls).  Values enumerated (bSkipEnum) are each a read.
+** nLimit: the rows a LIMIT asks for (0: none). */
+static double skipCalls(Planner *p, int bMerge, double nLimit){
+  WcStore *pStore = &p->pTab->store;
+  double nPrefix = p->bSkipEnum ? p->nSkipValues
+                 : p->nSkipPrefix > 1.0 ? p->nSkipPrefix : 1.0;
+  double nPer = p->nSkipOut / nPrefix;
+  if( p->rCall <= 0.0 ) return 0.0;
+  if( p->bSkipEnum ){
+    /* Each value's prefix is read alone, found without a probe. */
+    return nPrefix * wcStoreReadCalls(pStore, nLimit > 0.0 && nLimit < nPer
+                                      ? nLimit : nPer, 1.0, nLimit);
+  }
+  if( bMerge ){
+    return nPrefix * wcStoreReadCalls(pStore, nLimit > 0.0 && nLimit < nPer
+                                      ? nLimit : nPer, 1.0, nLimit);
+  }
+  if( !p->bSkipProbe && wcStoreCaps(pStore)->bRangeSets && !p->plan.bDesc ){
+    /* Read in the store's pages whatever the LIMIT (a set is read
+    ** whole), but no further than the LIMIT's rows. */
+    double nSet = ceil(nPrefix / WC_SET_MAX);
+    double nRows = nLimit > 0.0 && nLimit < p->nSkipOut ? nLimit
+                                                        : p->nSkipOut;
+    return nSet * wcStoreReadCalls(pStore, nRows / nSet, nPrefix / nSet, 0.0);
+  }
+  return nPrefix * (wcStoreReadCalls(pStore, nPer, 1.0, 0.0)
+                    + (p->bSkipProbe ? 1.0 : 0.0));
+}
+
+/* What reading every row costs, calls included: the plan a skip scan must
+** beat. */
+static double fullScanCost(Planner *p, double nRow){
+  return nRow + p->rCall * wcStoreReadCalls(&p->pTab->store, nRow, 1.0, 0.0);
+}
+
 /* Decides whether to skip over the leading elements: if they have no '='
 ** and the first element that does (or that has a range) comes after them,
 ** and seeking from prefix to prefix (two seeks each: find it, then its
 ** range; one each when every prefix is visited) costs less than reading
-** every row.  On a store that costs calls, each probe and each prefix
-** read alone is a call; prefixes visited in an ascending scan are read
-** WC_SET_MAX to a call where the store reads sets of ranges. */
+** every row.  On a store that costs calls, the skip scan's calls
+** (skipCalls()) are weighed against a full scan's. */
 static void planSkip(Planner *p){
   const WcSchema *pS = p->pS;
-  const WcStoreCaps *pCaps = wcStoreCaps(&p->pTab->store);
   double nRow, nPrefix, nDomain, nOut, rSeek, nCalls;
   int k, i;
   for(k = 0; k < pS->nElem; k++){
@@ -530,15 +600,23 @@ static void planSkip(Planner *p){
     p->nNoSkipMany = k;
     return;
   }
-  nCalls = 2.0 * nPrefix;
   rSeek = 2.0 * nPrefix * WC_SEEK_COST;
+  p->bSkipProbe = 1;
   nDomain = skipDomain(p, k);
   if( nDomain >= 1.0 && nDomain <= WC_VISIT_MAX
    && nRow >= nDomain * WC_VISIT_ROWS ){
     p->plan.bAllPrefixes = 1;
+    p->bSkipProbe = 0;
+    nPrefix = nDomain;
     rSeek = nDomain * WC_SEEK_COST;
-    nCalls = pCaps->bRangeSets ? ceil(nDomain / WC_SET_MAX) : nDomain;
   }
+  /* Rows left: a tenth per fixed element, a third for a range. */
+  nOut = nRow;
+  for(i = k; i < pS->nElem && elementHasEq(p, i); i++) nOut /= 10.0;
+  if( i < pS->nElem && elementHasRange(p, i) ) nOut /= 3.0;
+  p->nSkipPrefix = nPrefix;
+  p->nSkipOut = nOut;
+  nCalls = skipCalls(p, 0, 0.0);
   if( skipEnumerable(p, k) ){
     /* Enumerating the values costs this much instead, when it is less.
     ** A range whose bounds are parameters is taken to be short (1% of
@@ -550,26 +628,22 @@ static void planSkip(Planner *p){
     if( nWidth < 0.0 && pCons->nLo && pCons->nHi ) nWidth = nRow / 100.0;
     p->plan.nEnumMax = (int64_t)((rSeek + nCalls * p->rCall) / rValue);
     if( nWidth >= 0.0 && nWidth * rValue < rSeek + nCalls * p->rCall ){
-      nCalls = nWidth > 1.0 ? nWidth : 1.0;
-      rSeek = nCalls * WC_ENUM_COST;
+      p->nSkipValues = nWidth > 1.0 ? nWidth : 1.0;
       p->bSkipEnum = 1;
+      nCalls = skipCalls(p, 0, 0.0);
+      rSeek = p->nSkipValues * WC_ENUM_COST;
     }
   }
-  /* Rows left: a tenth per fixed element, a third for a range. */
-  nOut = nRow;
-  for(i = k; i < pS->nElem && elementHasEq(p, i); i++) nOut /= 10.0;
-  if( i < pS->nElem && elementHasRange(p, i) ) nOut /= 3.0;
-  if( rSeek + nCalls * p->rCall + nOut < nRow + p->rCall ){
+  if( rSeek + nCalls * p->rCall + nOut < fullScanCost(p, nRow) ){
     p->plan.nSkip = k;
-    p->rSkipSeek = rSeek + nCalls * p->rCall;
+    p->rSkipSeek = rSeek;
     p->nSkipCalls = nCalls;
-    p->nSkipPrefix = p->plan.bAllPrefixes ? nDomain : nPrefix;
-    p->nSkipOut = nOut;
   }else{
     if( rSeek + nOut < nRow ) p->nNoSkipCalls = nCalls;
     p->plan.nEnumMax = 0;
     p->plan.bAllPrefixes = 0;
     p->bSkipEnum = 0;
+    p->bSkipProbe = 0;
   }
 }
 
@@ -723,6 +797,18 @@ static int orderByFrom(Planner *p, int iStart){
 ** that is a parameter is taken to be small). */
 static int mergePays(Planner *p){
   sqlite3_value *pVal = 0;
+  if( p->rCall > 0.0 ){
+    /* On a store that costs calls, a merge reads each prefix alone: it
+    ** must cost less than the reads of every prefix at once and SQLite's
+    ** sort of all their rows (a LIMIT stops the merge early, not them). */
+    double nLimit = limitValue(p, p->iLimit);
+    double nMergeRows = nLimit > 0.0 && nLimit * p->nSkipPrefix < p->nSkipOut
+                      ? nLimit * p->nSkipPrefix : p->nSkipOut;
+    if( skipCalls(p, 1, nLimit) * p->rCall + nMergeRows
+        > skipCalls(p, 0, 0.0) * p->rCall + 2.0 * p->nSkipOut ){
+      return 0;
+    }
+  }
   if( p->nSkipPrefix <= WC_MERGE_LIVE || p->bSkipEnum ) return 1;
   if( p->iLimit < 0 || p->nSkipOut < WC_MERGE_ROWS * p->nSkipPrefix ){
     return 0;
@@ -805,8 +891,40 @@ static void planLimit(Planner *p, int iLimit, int iOffset){
 
 /*
 ** Costs.  Each '=' on a field keeps a tenth of the rows, a range a quarter
-** or an eighth; a seek costs log2(rows) steps.
+** or an eighth; a seek costs log2(rows) steps.  On a store that costs
+** calls, each call the plan makes costs rCall rows more: a lookup by a
+** whole key is one; a range is read in pages, a call each
+** (wcStoreReadCalls); a skip scan's reads skipCalls() counts (merged, a
+** read per prefix).  So a join's small tables are looked up, not read
+** whole again for every row of the loop outside them: a read of ten rows
+** is two calls where a lookup is one.
 */
+
+/* The plan's cost from its rows and calls (p->nCalls, which EXPLAIN
+** tells): nOut rows of nRow, after nSeek seeks (bNarrow: a range or
+** lookup; else the whole table), each a lookup by key if bLookup. */
+static void planCostCalls(Planner *p, double nRow, double nOut, double nSeek,
+                          int bNarrow, int bLookup){
+  sqlite3_index_info *pInfo = p->pInfo;
+  WcStore *pStore = &p->pTab->store;
+  double nLimit = planLimitRows(p);
+  double nRead = nLimit > 0.0 && nLimit < nOut ? nLimit : nOut;
+  if( p->plan.nSkip > 0 ){
+    p->nSkipCalls = skipCalls(p, p->plan.bMerge, nLimit);
+    p->nCalls = p->nSkipCalls;
+    pInfo->estimatedCost = p->rSkipSeek + p->nCalls * p->rCall + nOut;
+  }else if( bNarrow ){
+    p->nCalls = bLookup ? nSeek
+              : nSeek * wcStoreReadCalls(pStore, nRead / nSeek, 1.0, nLimit);
+    pInfo->estimatedCost = nSeek * log2(nRow + 2.0) + p->nCalls * p->rCall
+                         + nOut;
+  }else{
+    p->nCalls = wcStoreReadCalls(pStore, nLimit > 0.0 && nLimit < nRow
+                                         ? nLimit : nRow, 1.0, nLimit);
+    pInfo->estimatedCost = nRow + 10.0 + p->nCalls * p->rCall;
+  }
+}
+
 static void planCost(Planner *p){
   sqlite3_index_info *pInfo = p->pInfo;
   const WcSchema *pS = p->pS;
@@ -886,14 +1004,7 @@ static void planCost(Planner *p){
   p->rOut = nOut;
   pInfo->estimatedRows = (sqlite3_int64)(nOut < 1.0 && !p->plan.bEmpty
                                          ? 1.0 : nOut);
-  if( p->plan.nSkip > 0 ){
-    pInfo->estimatedCost = p->rSkipSeek + nOut;
-  }else{
-    /* A call for each seek on a store that costs calls. */
-    pInfo->estimatedCost = bNarrow ? nSeek * (log2(nRow + 2.0) + p->rCall)
-                                     + nOut
-                                   : nRow + 10.0 + p->rCall;
-  }
+  planCostCalls(p, nRow, nOut, nSeek, bNarrow, bWholeKey || bUnique);
 }
 
 /*
@@ -1076,9 +1187,9 @@ static char *planText(Planner *p){
                               ? sqlite3_str_value(p->pNote) : "");
   /* On a store that costs calls, what the skip scan's calls cost, or that
   ** they ruled one out. */
-  if( p->plan.nSkip > 0 && p->rCall > 0.0 ){
-    sqlite3_str_appendf(pStr, "; about %.0f call%s", p->nSkipCalls,
-                        p->nSkipCalls < 1.5 ? "" : "s");
+  if( (p->plan.nSkip > 0 || p->iPath > 0) && p->rCall > 0.0 ){
+    sqlite3_str_appendf(pStr, "; about %.0f call%s", ceil(p->nCalls),
+                        p->nCalls < 1.5 ? "" : "s");
   }else if( p->nNoSkipCalls > 0.0 ){
     sqlite3_str_appendf(pStr, "; no skip scan: it would take about %.0f "
                         "calls", p->nNoSkipCalls);
@@ -1237,7 +1348,11 @@ static int planPath(WcVtab *pTab, sqlite3_index_info *pInfo, int iPath,
     for(i = 0; i < p.nArg; i++) nRange += p.plan.aTerm[i].eOp < WC_TERM_LIMIT;
     bUseful = !p.plan.bEmpty && (nRange > 0 || pInfo->orderByConsumed)
            && (!bVersionRead || indexKeyOnly(pTab, iPath - 1));
-    /* A row looked up per entry: a call each where calls cost. */
+    /* Entries checked against their rows where the store checks them,
+    ** and a row looked up per entry: a call each where calls cost. */
+    double nVerify = wcStoreVerifyCalls(&pTab->store, p.rOut);
+    p.nCalls += nVerify;
+    pInfo->estimatedCost += nVerify * p.rCall;
     if( !wcStoreCovers(&pTab->store, iPath, p.plan.colUsed) ){
       pInfo->estimatedCost += p.rOut * (WC_LOOKUP_COST + p.rCall);
     }

@@ -11,7 +11,7 @@
 ** partitions) is dropped.  The first page of a token range is small (a
 ** probe of the planner reads a row or two), of a partition's slice larger
 ** (CQ_SLICE_PAGE), of a read with a LIMIT the LIMIT; each next one four
-** times larger, up to CQ_PAGE rows, and asked for while SQLite reads the
+** times larger, up to CQ_PAGE rows (CQ_READS), and asked for while SQLite reads the
 ** one before.
 **
 ** Descending key order: a partition's slice is read reversed (ORDER BY
@@ -161,7 +161,9 @@ static void queryValues(CqCursor *pCur, CqValue *aVal){
 ** nFirst rows). */
 static int nextPageSize(int nPage, int nFirst){
   wcAssert( nPage >= 0 && nPage <= CQ_PAGE && nFirst > 0 );
-  return nPage == 0 ? nFirst : nPage < CQ_PAGE / 4 ? nPage * 4 : CQ_PAGE;
+  int nGrowth = CQ_READS->nPageGrowth;
+  return nPage == 0 ? nFirst : nPage < CQ_PAGE / nGrowth ? nPage * nGrowth
+                                                         : CQ_PAGE;
 }
 
 /* The size of the cursor's next page: nextPageSize(), but under a LIMIT

@@ -24,8 +24,12 @@
 #define CQ_CONSISTENCY_ENV "WIDECOL_CASSANDRA_CONSISTENCY"
 #define CQ_PROTOCOL_ENV    "WIDECOL_CASSANDRA_PROTOCOL"
 #define CQ_TIMEOUT_MS 60000
-#define CQ_PAGE 5000            /* rows a page of a scan, at most */
-#define CQ_FIRST_PAGE 20        /* rows the first page of a scan asks for */
+/* A scan's pages (the kind's read schedule, util/wc_kind.c, which the
+** planner prices): rows a page asks for at most, the first one's, and
+** how much larger each next one is. */
+#define CQ_READS (&wcKind(WC_STORE_CASSANDRA)->reads)
+#define CQ_PAGE (CQ_READS->nMaxPage)
+#define CQ_FIRST_PAGE (CQ_READS->nFirstPage)
 #define CQ_SLICE_PAGE 1000      /* ... of a partition's slice */
 #define CQ_MAX_ARGS 64          /* values a read binds: the key's columns */
 

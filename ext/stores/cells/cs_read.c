@@ -41,9 +41,6 @@ struct HeldCell {
 };
 #define CS_MARKER (-3)
 
-/* Entry rows read before their rows' markers are read for them. */
-#define CS_VERIFY_ROWS 256
-
 /* A marker read for verification (CS_ENTRIES). */
 typedef struct CsSeen CsSeen;
 struct CsSeen {
@@ -62,9 +59,9 @@ struct CsCursor {
   WcBuf marker;         /* The row's latest marker value, */
   int bMarker;          /* if it has one */
   uint64_t colUsed;     /* Columns the statement reads */
-  /* The read, in pages: a scan asks for CS_FIRST_PAGE rows, then for
-  ** CS_PAGE_GROWTH times more after the last key of a full page (up to
-  ** CS_MAX_PAGE), so that a probe or a LIMIT reads about what it uses and
+  /* The read, in pages: a scan asks for nFirstPage rows, then for
+  ** nPageGrowth times more after the last key of a full page (up to
+  ** nMaxPage: CS_READS), so that a probe or a LIMIT reads about what it uses and
   ** a long scan takes few calls.  The keys and ranges left to read are
   ** in the request's arena (aKey[0..nKey), aRange[0..nRange)): each page
   ** starts after the last row delivered. */
@@ -108,9 +105,9 @@ struct CsCursor {
   int bPretend;
 };
 
-#define CS_FIRST_PAGE  2
-#define CS_PAGE_GROWTH 8
-#define CS_MAX_PAGE    65536
+/* The kind's read schedule (util/wc_kind.h): pages, and index entries
+** verified a call. */
+#define CS_READS(p) (&(p)->pT->pKind->reads)
 
 static HeldCell *cursorCells(const CsCursor *pCur){
   return (HeldCell*)pCur->cells.a;
@@ -443,15 +440,17 @@ static int readStart(CsTable *p, CsCursor *pCur, int64_t nLimit,
 }
 
 /* Starts the read of the cursor's next page: the first (bNext 0), or the
-** one after the last key delivered, CS_PAGE_GROWTH times larger.  No read
+** one after the last key delivered, nPageGrowth times larger.  No read
 ** (the end) if nothing is left.  SQLITE_OK or SQLITE_NOMEM. */
 static int readPage(CsTable *p, CsCursor *pCur, int bNext){
   if( bNext ){
     if( !skipDelivered(pCur) ){
       return pCur->reqArena.bOom ? SQLITE_NOMEM : SQLITE_OK;
     }
-    pCur->nPage *= CS_PAGE_GROWTH;
-    if( pCur->nPage > CS_MAX_PAGE ) pCur->nPage = CS_MAX_PAGE;
+    pCur->nPage *= CS_READS(p)->nPageGrowth;
+    if( pCur->nPage > CS_READS(p)->nMaxPage ){
+      pCur->nPage = CS_READS(p)->nMaxPage;
+    }
   }
   pCur->nPageRows = 0;
   return readStart(p, pCur, pCur->nPage, &p->wait);
@@ -805,7 +804,7 @@ static int readMarkers(CsTable *p, CsCursor *pCur, const WcBuf *pKeys){
   return rc;
 }
 
-/* Reads up to CS_VERIFY_ROWS entry rows and their rows' markers. */
+/* Reads up to nVerifyRows (CS_READS) entry rows and their rows' markers. */
 static int entryFill(CsTable *p, CsCursor *pCur){
   WcBuf keys;
   int rc = SQLITE_OK;
@@ -814,7 +813,7 @@ static int entryFill(CsTable *p, CsCursor *pCur){
   pCur->iEnt = 0;
   pCur->nEnt = 0;
   pCur->iEntRow = 0;
-  while( pCur->nEnt < CS_VERIFY_ROWS ){
+  while( pCur->nEnt < CS_READS(p)->nVerifyRows ){
     rc = readRow(pCur);
     if( rc != SQLITE_OK ) break;
     if( pCur->bEof ){
@@ -1165,12 +1164,13 @@ int csFilter(sqlite3_vtab_cursor *pCursor, int idxNum, const char *idxStr,
   pCur->req.bReversed = f.bDesc;
   rc = readColumns(p, pCur);
   if( rc != SQLITE_OK ) return rc;
-  pCur->nPage = f.pEq ? 0 : CS_FIRST_PAGE;
+  pCur->nPage = f.pEq ? 0 : CS_READS(p)->nFirstPage;
   if( f.pLimit && pCur->nPage > 0
    && sqlite3_value_numeric_type(f.pLimit) == SQLITE_INTEGER
    && sqlite3_value_int64(f.pLimit) > 0 ){
     int64_t nLimit = sqlite3_value_int64(f.pLimit);
-    pCur->nPage = nLimit < CS_MAX_PAGE ? nLimit : CS_MAX_PAGE;
+    pCur->nPage = nLimit < CS_READS(p)->nMaxPage ? nLimit
+                                                  : CS_READS(p)->nMaxPage;
   }
   pCur->nVer = pCur->iVer = 0;
   waitBegins(pCur);

@@ -20,8 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Rows a page of a read asks for, and keys a getMultiple, at most. */
-#define HB_PAGE 1000
+/* Rows a page of a read asks for, and keys a getMultiple, at most (the
+** kind's calls' rows, util/wc_kind.c, which the planner prices). */
+#define HB_PAGE (wcKind(WC_STORE_HBASE)->reads.nCallRows)
 /* HBase's filter of a read of keys alone: one cell a row, no value. */
 #define HB_KEYS_ONLY "FirstKeyOnlyFilter() AND KeyOnlyFilter()"
 
