@@ -102,6 +102,9 @@ timeout 900 /usr/bin/python3 tests/stores/bigtable/reliability.py --emulator "$e
 # The differential test with a connection to Bigtable severed about once
 # a second and one in a hundred of the server's answers lost, and races
 # of two writer processes.
+# Many-way joins read what the local plan reads (tests/stores/joins.py).
+/usr/bin/python3 tests/stores/joins.py --extension "$lib/widecol" --store "$lib/widecol_bigtable" \
+  --storage "STORAGE BIGTABLE 'projects/joins/instances/widecol/tables/{name}'" || status=1
 /usr/bin/python3 tests/harness/differential.py --extension "$lib/widecol" \
   --bigtable "$lib/widecol_bigtable" --cases "${STORE_DIFF_CASES:-40}" \
   --race 4 --faults 1 --lose 0.01 || status=1

@@ -49,6 +49,9 @@ done
 /usr/bin/python3 tests/stores/cassandra/ring.py --extension "$lib/widecol" \
   --cassandra "$lib/widecol_cassandra" \
   --log "$WIDECOL_CASSANDRA_DIR/data/logs/system.log" || status=1
+# Many-way joins read what the local plan reads (tests/stores/joins.py).
+/usr/bin/python3 tests/stores/joins.py --extension "$lib/widecol" --store "$lib/widecol_cassandra" \
+  --storage "STORAGE CASSANDRA 'joins.{name}'" --cql --seeds 2 || status=1
 /usr/bin/python3 tests/harness/differential.py --extension "$lib/widecol" \
   --cassandra "$lib/widecol_cassandra" --cases "${STORE_DIFF_CASES:-300}" --random 0 --seed 1 || status=1
 # The README's demo, on this Cassandra: the eBay and GeminiDB scripts give

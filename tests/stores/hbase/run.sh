@@ -28,6 +28,9 @@ status=0
   --hbase "$lib/widecol_hbase" || status=1
 /usr/bin/python3 tests/stores/hbase/ddl.py --extension "$lib/widecol" \
   --hbase "$lib/widecol_hbase" || status=1
+# Many-way joins read what the local plan reads (tests/stores/joins.py).
+/usr/bin/python3 tests/stores/joins.py --extension "$lib/widecol" --store "$lib/widecol_hbase" \
+  --storage "STORAGE HBASE 'joins:{name}'" --seeds 1 || status=1
 /usr/bin/python3 tests/harness/differential.py --extension "$lib/widecol" \
   --hbase "$lib/widecol_hbase" --cases "${STORE_DIFF_CASES:-20}" --random 0 || status=1
 # The README's script, on this HBase: the seeds' answers.
