@@ -20,11 +20,16 @@ in the run's output (tests/run.sh counts one as a failure).
 import os
 import sqlite3
 import sys
-import traceback
 
 
 def _uncaught(kind, value, tb):
-    if issubclass(kind, KeyboardInterrupt):
+    # Imported here: a script beside bench/token.py would find that for
+    # the standard library's token module, which traceback needs.
+    try:
+        import traceback
+    except ImportError:
+        traceback = None
+    if issubclass(kind, KeyboardInterrupt) or traceback is None:
         sys.__excepthook__(kind, value, tb)
         return
     script = os.path.basename(sys.argv[0] or "python")

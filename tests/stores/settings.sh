@@ -13,7 +13,7 @@
 slt=${STORE_SLT:-build/slt}
 lib=${STORE_LIB:-.}
 
-# server_start NAME ENGINE: the engine of tests/servers/NAME.sh, started
+# server_start NAME ENGINE [DEADLINE]: the engine of tests/servers/NAME.sh, started
 # once for the run (its state in build/NAME-test unless WIDECOL_<NAME>_DIR
 # names another place) through pipes, as any program starting it would
 # (server_start.py), what it prints exported, stopped by its PID at exit
@@ -22,9 +22,10 @@ lib=${STORE_LIB:-.}
 # and why.
 #
 # Deadlines scale with that start: a machine busy enough that the server
-# took longer than $typical seconds to start gets each statement's
-# deadline (WIDECOL_<NAME>_TIMEOUT_MS, 30 s) multiplied by
-# ready / typical, unless the caller set it; $scale is that factor.
+# took longer than $typical seconds to start gets each call's deadline
+# (the variable DEADLINE names, 30 s, where the store reads one)
+# multiplied by ready / typical, unless the caller set it; $scale is that
+# factor.
 server_start() {
   upper=$(printf '%s' "$1" | tr a-z A-Z)
   if ! why=$(sh "tests/servers/$1.sh" check); then
@@ -44,5 +45,7 @@ server_start() {
   typical=60
   scale=$(( (ready + typical - 1) / typical ))
   [ "$scale" -lt 1 ] && scale=1
-  eval "export WIDECOL_${upper}_TIMEOUT_MS=\"\${WIDECOL_${upper}_TIMEOUT_MS:-$((30000 * scale))}\""
+  if [ -n "$3" ]; then
+    eval "export $3=\"\${$3:-$((30000 * scale))}\""
+  fi
 }

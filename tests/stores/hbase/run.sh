@@ -13,7 +13,7 @@
 # settings of tests/stores/settings.sh (`make asan` runs the scripts
 # alone).
 . tests/stores/settings.sh
-server_start hbase HBase
+server_start hbase HBase WIDECOL_HBASE_TIMEOUT_MS
 echo "hbase tests: HBase's Thrift2 gateway on $WIDECOL_HBASE, ready in $ready s"
 
 status=0
