@@ -130,5 +130,8 @@ echo
 echo "steps (passed failed seconds):"
 awk '{ printf "  %-18s %6d %4d %6d%s\n", $1, $2, $3, $4, ($3 ? "  FAILED" : "") }' \
   build/steps/counts
-awk '{ p += $2; f += $3 } END { printf "%d passed, %d failed\n", p, f; exit (f > 0) }' \
-  build/steps/counts
+# The count, kept in build/steps/summary too (.ci/run says it last, after
+# make's own line for a failed recipe).
+awk '{ p += $2; f += $3 } END { printf "%d passed, %d failed\n", p, f }' \
+  build/steps/counts | tee build/steps/summary
+awk '{ f += $3 } END { exit (f > 0) }' build/steps/counts

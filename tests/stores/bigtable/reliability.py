@@ -118,7 +118,15 @@ class Emulator:
         self.proc.wait()
 
     def freeze(self):
+        """SIGSTOP, and until the process is stopped: kill() returns before
+        it is, and on a busy machine the emulator answered one more call
+        (a frozen server's SELECT came back at once)."""
         os.kill(self.proc.pid, signal.SIGSTOP)
+        for _ in range(200):
+            with open("/proc/%d/stat" % self.proc.pid) as f:
+                if f.read().rsplit(")", 1)[1].split()[0] in ("T", "t"):
+                    return
+            time.sleep(0.01)
 
     def thaw(self):
         os.kill(self.proc.pid, signal.SIGCONT)
