@@ -372,10 +372,6 @@ static int elementHasRange(Planner *p, int iElem){
   return pCons->nLo || pCons->nHi || pCons->iLike >= 0;
 }
 
-/* The table's rows, for costs: asked of the store (wcStoreRowCount) the
-** first time a plan needs them, once per connection, so that a statement
-** whose plan needs none (a lookup by the whole row key) reads nothing
-** for planning.  A failed read is the statement's error (p->rc). */
 /* A store's call for the plan's figures failed with rc: the plan's
 ** error, or, if the statement was interrupted, a plan made without them
 ** whose scan says so (SQLite would make SQLITE_ERROR of any error of
@@ -389,6 +385,10 @@ static void plannerCallFailed(Planner *p, int rc){
   }
 }
 
+/* The table's rows, for costs: asked of the store (wcStoreRowCount) the
+** first time a plan needs them, once per connection, so that a statement
+** whose plan needs none (a lookup by the whole row key) reads nothing
+** for planning.  A failed read is the statement's error (p->rc). */
 static double plannerRows(Planner *p){
   WcVtab *pTab = p->pTab;
   if( pTab->nRowEst < 0 ){

@@ -11,8 +11,8 @@
 ** partitions) is dropped.  The first page of a token range is small (a
 ** probe of the planner reads a row or two), of a partition's slice larger
 ** (CQ_SLICE_PAGE), of a read with a LIMIT the LIMIT; each next one four
-** times larger, up to CQ_PAGE rows (CQ_READS), and asked for while SQLite reads the
-** one before.
+** times larger, up to CQ_PAGE rows (CQ_READS), and asked for while SQLite
+** reads the one before.
 **
 ** Descending key order: a partition's slice is read reversed (ORDER BY
 ** each clustering column against its order); token ranges can only be
@@ -160,8 +160,8 @@ static void queryValues(CqCursor *pCur, CqValue *aVal){
 /* The size of the page after one of nPage rows (0: the first, of
 ** nFirst rows). */
 static int nextPageSize(int nPage, int nFirst){
-  wcAssert( nPage >= 0 && nPage <= CQ_PAGE && nFirst > 0 );
   int nGrowth = CQ_READS->nPageGrowth;
+  wcAssert( nPage >= 0 && nPage <= CQ_PAGE && nFirst > 0 );
   return nPage == 0 ? nFirst : nPage < CQ_PAGE / nGrowth ? nPage * nGrowth
                                                          : CQ_PAGE;
 }

@@ -61,8 +61,8 @@ struct CsCursor {
   uint64_t colUsed;     /* Columns the statement reads */
   /* The read, in pages: a scan asks for nFirstPage rows, then for
   ** nPageGrowth times more after the last key of a full page (up to
-  ** nMaxPage: CS_READS), so that a probe or a LIMIT reads about what it uses and
-  ** a long scan takes few calls.  The keys and ranges left to read are
+  ** nMaxPage: CS_READS), so that a probe or a LIMIT reads about what it
+  ** uses and a long scan takes few calls.  The keys and ranges left to read are
   ** in the request's arena (aKey[0..nKey), aRange[0..nRange)): each page
   ** starts after the last row delivered. */
   WcArena reqArena;
@@ -570,19 +570,19 @@ static int readRow(CsCursor *pCur){
     if( rc != SQLITE_OK ) return rc;
     pCur->nPageRows++;
     p->count.nRowIn++;
-    if( p->eKind == CS_ROWS && !p->args.bExisting && !pCur->bMarker ){
-      /* Cells another program wrote without the marker: no row to any
-      ** read (a read of the keys alone asks for the marker, so reads of
-      ** other columns must not show them either; docs/bigtable.md). */
-      pCur->nRetry = 0;
-      continue;
-    }
     pCur->nRetry = 0;
     waitBegins(pCur);
     pCur->lastKey.n = 0;
     wcBufAppend(&pCur->lastKey, pCur->key.a, pCur->key.n);
     pCur->bLast = 1;
     if( pCur->lastKey.bOom ) return SQLITE_NOMEM;
+    if( p->eKind == CS_ROWS && !p->args.bExisting && !pCur->bMarker ){
+      /* Cells another program wrote without the marker: no row to any
+      ** read (a read of the keys alone asks for the marker, so reads of
+      ** other columns must not show them either; docs/bigtable.md).  The
+      ** next page starts after it all the same. */
+      continue;
+    }
     if( p->eKind == CS_ROWS ){
       return checkColumns(p, pCur, pCur->bMarker ? pCur->marker.a : 0,
                           (size_t)pCur->marker.n, pCur->iRowtime);
