@@ -120,5 +120,18 @@ except widecol.Error as e:
 Error: this Python's sqlite3 module cannot load extensions" ] \
   && ok "the package loads widecol $version from itself; a sqlite3 without extensions is a widecol.Error" \
   || bad "the Python package: $got"
+# Every store library built ships in the package and loads by name.
+for store in bigtable hbase cassandra; do
+  [ -f "widecol_$store.so" ] || continue
+  got=$(cd "$tmp" && PYTHONPATH="$tmp/py" /usr/bin/python3 -c '
+import sqlite3, sys, widecol
+c = sqlite3.connect(":memory:")
+widecol.load(c, **{sys.argv[1]: True})
+print(c.execute("SELECT count(*) FROM pragma_module_list WHERE name = ?",
+                ("widecol_" + sys.argv[1],)).fetchone()[0],
+      widecol.path(**{sys.argv[1]: True}).startswith(widecol.__path__[0]))
+' "$store" 2>&1)
+  [ "$got" = "1 True" ] && ok "the package loads the $store store: widecol.load(c, $store=True)"     || bad "widecol.load(c, $store=True): $got"
+done
 rm -rf python/build python/widecol.egg-info
 exit $fail
