@@ -697,6 +697,34 @@ static int expectHolds(const CsOp *pOp, const MarkerRead *pR){
           || pR->marker.n == (int64_t)pOp->nExpect);
 }
 
+/* Reads write pOp's row into *pRd (its marker alone where bMarkerOnly,
+** else whole): CS_OK or the read's failure.  The connection that lost a
+** write's answer may lose this one too: csReadAll() sends it again. */
+static int readRowOf(CsTable *pT, const char *zRes, const CsOp *pOp,
+                     int bMarkerOnly, MarkerRead *pRd){
+  CsStatus st = {0, 0};
+  CsRead read;
+  CsBytes key;
+  CsRowSink sink;
+  int code;
+  memset(&read, 0, sizeof(read));
+  key.a = pOp->aKey;
+  key.n = pOp->nKey;
+  read.zTable = zRes;
+  read.nKey = 1;
+  read.aKey = &key;
+  if( bMarkerOnly ){
+    read.nColumn = 1;
+    read.aColumn = &csMarkerColumn;
+  }
+  sink.xBegin = markerBegin;
+  sink.xRow = markerRow;
+  sink.pCtx = pRd;
+  code = csReadAll(pT, &read, &pT->wait, &sink, &st);
+  csStatusClear(&st);
+  return code == CS_OK && pRd->marker.bOom ? CS_INTERNAL : code;
+}
+
 /* After a conditional write's call ended without an answer: reads the
 ** row's marker.  CS_OUT_OK if the write was applied (the marker carries
 ** its stamp; a delete: no marker; a write with no marker, an EXISTING
@@ -705,34 +733,14 @@ static int expectHolds(const CsOp *pOp, const MarkerRead *pR){
 ** CS_OUT_FAILED if the read failed too. */
 static int settleUnknown(CsTable *pT, const char *zRes, CsOp *pOp,
                          int bDeletes){
-  CsStatus st = {0, 0};
-  CsRead read;
-  CsBytes key;
   MarkerRead rd;
-  CsRowSink sink;
-  int code, eOut, nCell = 0;
+  int eOut, nCell = 0;
   memset(&rd, 0, sizeof(rd));
   if( !bDeletes && stampNone(pOp->aStamp) ){
     nCell = cellsSet(pOp);
     if( nCell > 0 ) rd.pCells = pOp;
   }
-  memset(&read, 0, sizeof(read));
-  key.a = pOp->aKey;
-  key.n = pOp->nKey;
-  read.zTable = zRes;
-  read.nKey = 1;
-  read.aKey = &key;
-  if( pOp->eCond != CS_COND_ABSENT ){
-    read.nColumn = 1;
-    read.aColumn = &csMarkerColumn;
-  }
-  sink.xBegin = markerBegin;
-  sink.xRow = markerRow;
-  sink.pCtx = &rd;
-  /* The connection that lost the write's answer may lose this one too:
-  ** csReadAll() sends it again. */
-  code = csReadAll(pT, &read, &pT->wait, &sink, &st);
-  if( code != CS_OK || rd.marker.bOom ){
+  if( readRowOf(pT, zRes, pOp, pOp->eCond != CS_COND_ABSENT, &rd) != CS_OK ){
     eOut = CS_OUT_FAILED;
   }else if( bDeletes ){
     /* A delete is done when the marker is gone. */
@@ -751,7 +759,6 @@ static int settleUnknown(CsTable *pT, const char *zRes, CsOp *pOp,
   }else{
     eOut = expectHolds(pOp, &rd) ? CS_OUT_WAIT : CS_OUT_CONFLICT;
   }
-  csStatusClear(&st);
   wcBufFree(&rd.marker);
   return eOut;
 }
@@ -772,27 +779,14 @@ static int opDeletesRow(const CsOp *pOp){
 ** cells and no marker.  A write without a stamp (an EXISTING table's,
 ** which has no marker) never is. */
 static int foreignCells(CsTable *pT, const char *zRes, const CsOp *pOp){
-  CsStatus st = {0, 0};
-  CsRead read;
-  CsBytes key;
   MarkerRead rd;
-  CsRowSink sink;
-  int code;
+  int bForeign;
   if( stampNone(pOp->aStamp) ) return 0;
   memset(&rd, 0, sizeof(rd));
-  memset(&read, 0, sizeof(read));
-  key.a = pOp->aKey;
-  key.n = pOp->nKey;
-  read.zTable = zRes;
-  read.nKey = 1;
-  read.aKey = &key;
-  sink.xBegin = markerBegin;
-  sink.xRow = markerRow;
-  sink.pCtx = &rd;
-  code = csReadAll(pT, &read, &pT->wait, &sink, &st);
-  csStatusClear(&st);
+  bForeign = readRowOf(pT, zRes, pOp, 0, &rd) == CS_OK
+          && rd.bRow && !rd.bMarker;
   wcBufFree(&rd.marker);
-  return code == CS_OK && rd.bRow && !rd.bMarker;
+  return bForeign;
 }
 
 /* The answer of one conditional write's call: its outcome, and on a
