@@ -69,6 +69,17 @@ def connect(extension, database=":memory:", bigtable=None, **options):
     return db
 
 
+def free_port():
+    """A loopback port nothing listens on now (the tests' servers, and
+    addresses that must refuse a connection)."""
+    import socket
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
 def split_args(text):
     """The comma-separated parts of text outside parentheses and quotes
     (a widecol design's arguments, a fix's, a ROWKEY's fields)."""

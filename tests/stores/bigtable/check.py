@@ -300,16 +300,8 @@ def check_cell_limit(args):
     db.close()
 
 
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
 def start_emulator(path):
-    port = free_port()
+    port = wctest.free_port()
     proc = subprocess.Popen([path, "-host", "127.0.0.1", "-port", str(port)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(200):

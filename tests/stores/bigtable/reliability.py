@@ -83,21 +83,13 @@ def cbt_tables():
     return cbt("ls").split()
 
 
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
 class Emulator:
     """The emulator this run starts, stops, kills and starts again on the
     same port; stopped by its PID at the end."""
 
     def __init__(self, path):
         self.path = path
-        self.port = free_port()
+        self.port = wctest.free_port()
         self.proc = None
         self.start()
         os.environ["BIGTABLE_EMULATOR_HOST"] = "127.0.0.1:%d" % self.port

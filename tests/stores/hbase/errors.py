@@ -18,7 +18,6 @@
 """
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -26,6 +25,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
 from hbase_session import connect_from_args  # noqa: E402
+import wctest  # noqa: E402
 
 failed = 0
 
@@ -71,14 +71,6 @@ def race(ext, lib, scripts, env=None):
         got.append(json.loads(out) if p.returncode == 0 and out.strip()
                    else [["error", "the process failed: " + err.strip()[-500:]]])
     return got
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def one_statement(ext, lib, sql, env):
@@ -129,7 +121,7 @@ def main():
            all("\n" not in e and "\tat " not in e for e in errors), errors)
 
     # A gateway that is not there: said at once, the reason once.
-    env = dict(os.environ, WIDECOL_HBASE="127.0.0.1:%d" % free_port())
+    env = dict(os.environ, WIDECOL_HBASE="127.0.0.1:%d" % wctest.free_port())
     env.pop("WIDECOL_HBASE_TIMEOUT_MS", None)
     sql = "CREATE VIRTUAL TABLE r USING widecol(%s, STORAGE HBASE 'r')" % design
     (kind, msg), secs = one_statement(ext, lib, sql, env)
