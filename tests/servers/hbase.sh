@@ -9,6 +9,16 @@
 #       port) and, once HBase answers, prints one NAME=value a line:
 #         WIDECOL_HBASE=127.0.0.1:PORT      the Thrift2 gateway (widecol)
 #         WIDECOL_HBASE_ZK=127.0.0.1:PORT   ZooKeeper (HBase's Java client)
+#     [--regionservers N]  N region servers (1), regions of a pre-split
+#                          table on every one (HBase's balancer)
+#     [--no-thrift]        no Thrift2 gateway (WIDECOL_HBASE not printed)
+#   sh tests/servers/hbase.sh rs list  each region server: its number, name
+#       and the regions it holds ("down" once killed or stopped)
+#   sh tests/servers/hbase.sh rs kill|stop N   region server N killed (as a
+#       crash) or stopped; rs start: one more
+#   sh tests/servers/hbase.sh region move|split TABLE ROWKEY_HEX   the
+#       row's region moved to another server, or split at the row;
+#       region balance: HBase's balancer run once
 #   sh tests/servers/hbase.sh stop     stops it by its PID, removes its data
 #   sh tests/servers/hbase.sh client ARGS...   HBase's Java client, the
 #       ground truth (WidecolHBase.java: cells|regions|describe <table>,
@@ -106,6 +116,19 @@ case "$1" in
     check
     ;;
   start)
+    shift
+    serve_opts=""
+    while [ $# -gt 0 ]; do
+      case "$1" in
+        --regionservers)
+          case "$2" in [1-9]|[1-9][0-9]) ;; *)
+            echo "hbase: --regionservers takes a number of region servers, 1 to 99" >&2; exit 2 ;;
+          esac
+          serve_opts="$serve_opts --regionservers $2"; shift 2 ;;
+        --no-thrift) serve_opts="$serve_opts --no-thrift"; shift ;;
+        *) echo "hbase: start takes --regionservers N and --no-thrift, not $1" >&2; exit 2 ;;
+      esac
+    done
     check >"$dir/why" || { echo "hbase: cannot start: $(cat "$dir/why")" >&2; exit 1; }
     stop
     build
@@ -117,7 +140,8 @@ case "$1" in
     # them close when start returns.
     sleep 2147483647 >"$dir/stdin" 2>/dev/null </dev/null &
     echo $! >"$dir/holder.pid"
-    java_run "$dir/data/hbase.log" 1g serve "$dir/data" <"$dir/stdin" \
+    # shellcheck disable=SC2086
+    java_run "$dir/data/hbase.log" 1g serve "$dir/data" $serve_opts <"$dir/stdin" \
       >"$dir/out.txt" 2>"$dir/data/stderr.txt" &
     echo $! >"$dir/java.pid"
     limit=${WIDECOL_HBASE_START_SECONDS:-600}
@@ -137,6 +161,37 @@ case "$1" in
   stop)
     stop
     ;;
+  rs)
+    # A control line into the cluster's standard input; its answer is in
+    # out.txt, up to "done <id>".
+    shift
+    [ -p "$dir/stdin" ] && [ -f "$dir/java.pid" ] && kill -0 "$(cat "$dir/java.pid")" 2>/dev/null ||
+      { echo "hbase: not started (sh tests/servers/hbase.sh start)" >&2; exit 1; }
+    id="$$-$(date +%s%N)"
+    from=$(wc -l <"$dir/out.txt")
+    echo "$id rs $*" >"$dir/stdin"
+    i=0
+    while ! tail -n +"$((from + 1))" "$dir/out.txt" | grep -q "^done $id\$"; do
+      [ $i -ge 1200 ] && { echo "hbase: rs $*: no answer within 120 s" >&2; exit 1; }
+      sleep 0.1
+      i=$((i + 1))
+    done
+    answer=$(tail -n +"$((from + 1))" "$dir/out.txt" | sed "/^done $id\$/,\$d")
+    printf '%s\n' "$answer" | grep -v '^! ' || true
+    if printf '%s\n' "$answer" | grep -q '^! '; then
+      printf '%s\n' "$answer" | sed -n 's/^! /hbase: rs: /p' >&2
+      exit 1
+    fi
+    ;;
+  region)
+    shift
+    case "$1" in
+      move|split) set -- "region-$1" "$2" "$3" ;;
+      balance) set -- balance ;;
+      *) echo "usage: sh tests/servers/hbase.sh region move|split TABLE ROWKEY_HEX | region balance" >&2; exit 2 ;;
+    esac
+    sh "$0" client "$@"
+    ;;
   client)
     shift
     check >/dev/null || { echo "hbase: no client: $(check)" >&2; exit 1; }
@@ -146,7 +201,7 @@ case "$1" in
     (java_run "$dir/client.log" 512m "$zk" "$@")
     ;;
   *)
-    echo "usage: sh tests/servers/hbase.sh start|stop|client ARGS|check" >&2
+    echo "usage: sh tests/servers/hbase.sh start [--regionservers N] [--no-thrift]|stop|rs ...|region ...|client ARGS|check" >&2
     exit 2
     ;;
 esac

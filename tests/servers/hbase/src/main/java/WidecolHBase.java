@@ -3,12 +3,16 @@
 ** the ground truth for what HBase holds.  tests/servers/hbase.sh runs it;
 ** it is test code, never part of widecol (which stays C).
 **
-**   serve <dir>     HBase's own test utilities start ZooKeeper, then one
-**                   master and one region server on the local filesystem
+**   serve <dir> [--regionservers N] [--no-thrift]
+**                   HBase's own test utilities start ZooKeeper, then one
+**                   master and N region servers (1) on the local filesystem
 **                   under <dir> (no HDFS), with the Thrift2 gateway on a
-**                   free loopback port.  Prints WIDECOL_HBASE=host:port and
-**                   WIDECOL_HBASE_ZK=host:port, then "ready"; stops when
-**                   its standard input closes.
+**                   free loopback port unless --no-thrift.  Prints
+**                   WIDECOL_HBASE=host:port (the gateway) and
+**                   WIDECOL_HBASE_ZK=host:port, then "ready"; then takes
+**                   the region servers' controls from its standard input
+**                   ("<id> rs list|kill N|stop N|start", each answered and
+**                   ended by "done <id>"), and stops when it closes.
 **   <zk> cells <table>     every cell, every version: hex(row) family
 **                          hex(qualifier) timestamp hex(value), one a line
 **   <zk> scan <table> [prefix]  the newest cells, as HBase's shell shows
@@ -20,6 +24,10 @@
 **   <zk> tables            the user tables, one a line
 **   <zk> disable|enable <table>  disables or enables the table, as another
 **                          program might while widecol uses it
+**   <zk> region-move <table> <row hex>   moves the row's region to another
+**                          region server (HBase's choice)
+**   <zk> region-split <table> <row hex>  splits the row's region at the row
+**   <zk> balance           runs HBase's balancer once
 **   <zk> split-policy <table> <policy> <max bytes> <flush bytes> <block bytes>
 **                          the table's region split policy (HBase's class,
 **                          as ConstantSizeRegionSplitPolicy), MAX_FILESIZE,
@@ -54,7 +62,6 @@
 */
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -66,6 +73,8 @@ import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
 import org.apache.hadoop.hbase.HRegionLocation;
+import org.apache.hadoop.hbase.MiniHBaseCluster;
+import org.apache.hadoop.hbase.StartMiniClusterOption;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.CompactionState;
@@ -80,7 +89,9 @@ import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.regionserver.HRegionServer;
 import org.apache.hadoop.hbase.thrift2.ThriftServer;
+import org.apache.hadoop.hbase.util.JVMClusterUtil;
 import org.apache.hadoop.hbase.util.Bytes;
 
 public final class WidecolHBase {
@@ -89,8 +100,20 @@ public final class WidecolHBase {
   private static final String CREATE_RB = System.getProperty("widecol.hbase.create");
 
   public static void main(String[] args) throws Exception {
-    if (args.length == 2 && args[0].equals("serve")) {
-      serve(args[1]);
+    if (args.length >= 2 && args[0].equals("serve")) {
+      int servers = 1;
+      boolean thrift = true;
+      for (int i = 2; i < args.length; i++) {
+        if (args[i].equals("--regionservers") && i + 1 < args.length) {
+          servers = Integer.parseInt(args[++i]);
+        } else if (args[i].equals("--no-thrift")) {
+          thrift = false;
+        } else {
+          System.err.println("WidecolHBase serve: unknown option " + args[i]);
+          System.exit(2);
+        }
+      }
+      serve(args[1], servers, thrift);
     } else if (args.length >= 2) {
       client(args);
     } else {
@@ -105,7 +128,7 @@ public final class WidecolHBase {
     }
   }
 
-  private static void serve(String dir) throws Exception {
+  private static void serve(String dir, int servers, boolean withThrift) throws Exception {
     System.setProperty("test.build.data.basedirectory", dir);
     Configuration conf = HBaseConfiguration.create();
     conf.set("hbase.zookeeper.quorum", HOST);
@@ -114,7 +137,9 @@ public final class WidecolHBase {
     conf.setInt("hbase.master.info.port", -1);
     conf.setInt("hbase.regionserver.info.port", -1);
     conf.setInt("hbase.master.port", freePort());
-    conf.setInt("hbase.regionserver.port", freePort());
+    // One region server on a free port; several each on one the system
+    // picks (they share the configuration).
+    conf.setInt("hbase.regionserver.port", servers == 1 ? freePort() : 0);
     // The local filesystem has no hflush: the WAL writes plain files.
     conf.set("hbase.wal.provider", "filesystem");
     conf.setBoolean("hbase.unsafe.stream.capability.enforce", false);
@@ -124,36 +149,87 @@ public final class WidecolHBase {
     conf.setInt("hbase.hfile.compaction.discharger.interval", 500);
     HBaseTestingUtility util = new HBaseTestingUtility(conf);
     util.startMiniZKCluster();
-    util.startMiniHBaseCluster();
+    util.startMiniHBaseCluster(StartMiniClusterOption.builder()
+        .numRegionServers(servers).build());
 
-    int thriftPort = freePort();
-    Configuration tconf = new Configuration(util.getConfiguration());
-    tconf.set("hbase.regionserver.thrift.ipaddress", HOST);
-    tconf.setInt("hbase.regionserver.thrift.port", thriftPort);
-    tconf.setInt("hbase.thrift.info.port", -1);
-    ThriftServer thrift = new ThriftServer(tconf);
-    Thread serving = new Thread(() -> {
-      try {
-        thrift.run(new String[] {"-b", HOST, "-p", Integer.toString(thriftPort), "start"});
-      } catch (Exception e) {
-        e.printStackTrace();
-        System.exit(1);
-      }
-    }, "thrift2");
-    serving.setDaemon(true);
-    serving.start();
-    waitForPort(thriftPort);
-
-    System.out.println("WIDECOL_HBASE=" + HOST + ":" + thriftPort);
+    ThriftServer thrift = null;
+    if (withThrift) {
+      int thriftPort = freePort();
+      Configuration tconf = new Configuration(util.getConfiguration());
+      tconf.set("hbase.regionserver.thrift.ipaddress", HOST);
+      tconf.setInt("hbase.regionserver.thrift.port", thriftPort);
+      tconf.setInt("hbase.thrift.info.port", -1);
+      ThriftServer gateway = new ThriftServer(tconf);
+      Thread serving = new Thread(() -> {
+        try {
+          gateway.run(new String[] {"-b", HOST, "-p", Integer.toString(thriftPort), "start"});
+        } catch (Exception e) {
+          e.printStackTrace();
+          System.exit(1);
+        }
+      }, "thrift2");
+      serving.setDaemon(true);
+      serving.start();
+      waitForPort(thriftPort);
+      thrift = gateway;
+      System.out.println("WIDECOL_HBASE=" + HOST + ":" + thriftPort);
+    }
     System.out.println("WIDECOL_HBASE_ZK=" + HOST + ":" + util.getZkCluster().getClientPort());
     System.out.println("ready");
     System.out.flush();
 
-    InputStream in = System.in;
-    while (in.read() >= 0) { }
-    thrift.stop();
+    // Standard input: the cluster's controls (hbase.sh rs), a line each,
+    // "<id> rs list|kill N|stop N|start"; each answered on standard output
+    // and ended by "done <id>".  Its end stops the cluster.
+    BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
+    String line;
+    while ((line = in.readLine()) != null) {
+      String[] w = line.trim().split("\\s+");
+      if (w.length < 3 || !w[1].equals("rs")) continue;
+      try {
+        regionServers(util.getMiniHBaseCluster(), w);
+      } catch (Exception e) {
+        System.out.println("! " + String.valueOf(e.getMessage()).replace('\n', ' '));
+      }
+      System.out.println("done " + w[0]);
+      System.out.flush();
+    }
+    if (thrift != null) thrift.stop();
     util.shutdownMiniCluster();
     System.exit(0);
+  }
+
+  /* rs list: each region server's number, name, its regions (every one's
+  ** since the start, the dead marked so); rs kill N (abrupt, as a crash),
+  ** stop N (orderly), start (one more). */
+  private static void regionServers(MiniHBaseCluster cluster, String[] w) throws IOException {
+    List<JVMClusterUtil.RegionServerThread> all = cluster.getLiveRegionServerThreads();
+    switch (w[2]) {
+      case "list": {
+        List<JVMClusterUtil.RegionServerThread> threads = cluster.getRegionServerThreads();
+        for (int i = 0; i < threads.size(); i++) {
+          HRegionServer rs = threads.get(i).getRegionServer();
+          boolean alive = all.contains(threads.get(i)) && !rs.isStopped();
+          System.out.println(i + " " + rs.getServerName() + " "
+              + (alive ? rs.getNumberOfOnlineRegions() + " regions" : "down"));
+        }
+        break;
+      }
+      case "kill":
+        cluster.killRegionServer(cluster.getRegionServer(Integer.parseInt(w[3])).getServerName());
+        cluster.waitForRegionServerToStop(
+            cluster.getRegionServer(Integer.parseInt(w[3])).getServerName(), 60000);
+        break;
+      case "stop":
+        cluster.stopRegionServer(Integer.parseInt(w[3]));
+        cluster.waitOnRegionServer(Integer.parseInt(w[3]));
+        break;
+      case "start":
+        System.out.println(cluster.startRegionServer().getRegionServer().getServerName());
+        break;
+      default:
+        throw new IOException("rs " + w[2] + ": list, kill N, stop N or start");
+    }
   }
 
   private static void waitForPort(int port) throws InterruptedException {
@@ -233,6 +309,21 @@ public final class WidecolHBase {
         break;
       case "describe":
         describe(conn.getAdmin(), TableName.valueOf(args[2]));
+        break;
+      case "region-move": {
+        TableName name = TableName.valueOf(args[2]);
+        try (RegionLocator loc = conn.getRegionLocator(name)) {
+          HRegionLocation at = loc.getRegionLocation(Bytes.fromHex(args[3]), true);
+          conn.getAdmin().move(at.getRegion().getEncodedNameAsBytes());
+        }
+        break;
+      }
+      case "region-split":
+        conn.getAdmin().split(TableName.valueOf(args[2]), Bytes.fromHex(args[3]));
+        break;
+      case "balance":
+        conn.getAdmin().balancerSwitch(true, true);
+        System.out.println(conn.getAdmin().balance() ? "balanced" : "nothing to move");
         break;
       case "disable":
         conn.getAdmin().disableTable(TableName.valueOf(args[2]));
