@@ -415,6 +415,16 @@ static CsTable *tableOf(Flush *pF, CsBatch *pB){
   return pT ? pT : pF->p;
 }
 
+/* Why an insert onto another program's cells (CS_OUT_FOREIGN) was not
+** written, and what to do; sqlite3_free() it. */
+static char *foreignWhy(const CsTable *pT){
+  return sqlite3_mprintf("the key holds cells another program wrote "
+      "without widecol's marker, which no statement reads as a row (%s, "
+      "Tables another application wrote to); an INSERT does not write over "
+      "them: INSERT OR REPLACE replaces them with the row, or delete them "
+      "first", pT->pT->pKind->zDocs);
+}
+
 /* Records that row write pOp was not applied, and why (eOutcome;
 ** zWhy for a failure). */
 static void notWritten(Flush *pF, CsTable *pT, CsOp *pOp, int eOutcome,
@@ -454,11 +464,7 @@ static void notWritten(Flush *pF, CsTable *pT, CsOp *pOp, int eOutcome,
           "first (%s)", pF->zPutFailure ? pF->zPutFailure : "?");
       break;
     case CS_OUT_FOREIGN:
-      pF->azWhy[i] = sqlite3_mprintf("the key holds cells another program "
-          "wrote without widecol's marker, which no statement reads as a "
-          "row (%s, Tables another application wrote to); an INSERT does "
-          "not write over them: INSERT OR REPLACE replaces them with the "
-          "row, or delete them first", pT->pT->pKind->zDocs);
+      pF->azWhy[i] = foreignWhy(pT);
       break;
     default:
       pF->azWhy[i] = sqlite3_mprintf("%s", zWhy ? zWhy : "failed");
@@ -1208,12 +1214,10 @@ int csOpSendNow(CsTable *p, CsOp *pOp){
     }
     case CS_OUT_FOREIGN: {
       char *zKey = csDescribeKey(pOp->aKey, pOp->nKey);
-      rc = csError(p, SQLITE_CONSTRAINT, "widecol %s: key %s holds cells "
-                   "another program wrote without widecol's marker, which no "
-                   "statement reads as a row (%s, Tables another application "
-                   "wrote to); an INSERT does not write over them: INSERT OR "
-                   "REPLACE replaces them with the row, or delete them first",
-                   p->zTable, zKey ? zKey : "?", p->pT->pKind->zDocs);
+      char *zForeign = foreignWhy(p);
+      rc = csError(p, SQLITE_CONSTRAINT, "widecol %s: key %s: %s", p->zTable,
+                   zKey ? zKey : "?", zForeign ? zForeign : "out of memory");
+      sqlite3_free(zForeign);
       sqlite3_free(zKey);
       break;
     }

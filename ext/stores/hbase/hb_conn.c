@@ -361,10 +361,16 @@ static int tableState(CsConn *pConn, const char *zRes, const CsWait *pWait){
   return code;
 }
 
-/* What a disabled table's failure adds, naming the table. */
-static char *disabledHint(const char *zRes){
-  return sqlite3_mprintf(" (the table is disabled: enable it, in the hbase "
-                         "shell: enable '%s')", zRes);
+/* What a disabled table's failure adds, naming the table (bLong: said
+** on its own, with what the gateway does with rows it holds). */
+static char *disabledHint(const char *zRes, int bLong){
+  return bLong
+    ? sqlite3_mprintf("the HBase table %s is disabled: enable it, in the "
+        "hbase shell: enable '%s'; HBase's gateway holds the rows sent and "
+        "retries them until its own timeout, so they may yet be written once "
+        "it is enabled", zRes, zRes)
+    : sqlite3_mprintf(" (the table is disabled: enable it, in the hbase "
+                      "shell: enable '%s')", zRes);
 }
 
 void hbFailIfDisabled(HbCall *p, const char *zTable){
@@ -381,10 +387,7 @@ void hbFailIfDisabled(HbCall *p, const char *zTable){
   if( wcSockPeek(pConn->pSock, 1, &d, &a) != WC_SOCK_TIMEOUT ) return;
   pLane = hbLane(pConn, HB_LANES - 1);
   if( pLane == 0 || tableState(pLane, zTable, &p->wait) != CS_DISABLED ) return;
-  zWhy = sqlite3_mprintf("the HBase table %s is disabled: enable it, in the "
-      "hbase shell: enable '%s'; HBase's gateway holds the rows sent and "
-      "retries them until its own timeout, so they may yet be written once "
-      "it is enabled", zTable, zTable);
+  zWhy = disabledHint(zTable, 1);
   dropSocket(pConn, CS_DISABLED, zWhy ? zWhy : "out of memory");
   sqlite3_free(zWhy);
 }
@@ -422,7 +425,7 @@ int hbResult(HbCall *p, const HbVal **ppResult, CsStatus *pSt){
     const HbVal *pMsg = hbField(pEx, 1);
     int code = p->zTable ? tableState(p->pConn, p->zTable, &p->wait)
                          : CS_REFUSED;
-    char *zHint = code == CS_DISABLED ? disabledHint(p->zTable) : 0;
+    char *zHint = code == CS_DISABLED ? disabledHint(p->zTable, 0) : 0;
     csStatusSet(pSt, code, "HBase refused %s: %.*s%s%s", p->zMethod,
                 firstLine(pMsg), pMsg ? (const char*)pMsg->a : "failed",
                 code == CS_NOT_FOUND ? " (there is no such table)" : "",
