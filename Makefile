@@ -22,8 +22,9 @@
 #                   protobuf-c); `make` builds it too
 #   make bigtable-demo  the payments design on Google's Bigtable emulator
 #                   (sql/bigtable/demo.sh starts and stops it)
-#   make hbase      build widecol_hbase.so, the HBase store (over HBase's
-#                   Thrift2 gateway); `make` builds it too
+#   make hbase      build widecol_hbase.so, the HBase store (HBase's own
+#                   RPC, or its Thrift2 gateway; protobuf-c); `make` builds
+#                   it too
 #   make hbase-demo the payments design on a real HBase
 #                   (sql/hbase/demo.sh starts and stops it)
 #   make cassandra  build widecol_cassandra.so, the Cassandra store
@@ -68,10 +69,12 @@ EXT_HDR  = ext/widecol.h $(foreach d,$(LAYERS),$(wildcard ext/$(d)/*.h))
 #   widecol_bigtable.so  the cell store over Bigtable's gRPC transport
 #                        (messages generated from our own bt_wire.proto,
 #                        with protobuf-c)
-#   widecol_hbase.so     the cell store over HBase's Thrift2 gateway
+#   widecol_hbase.so     the cell store over HBase's own RPC (messages
+#                        generated from our own hb_wire.proto, with
+#                        protobuf-c) or its Thrift2 gateway
 #   widecol_cassandra.so rows as CQL tables; it uses key/'s codec too, a
 #                        CQL table's typed columns made from row keys
-# HBase's and Cassandra's need nothing more than widecol.so does.
+# Cassandra's needs nothing more than widecol.so does.
 STORE_SRC = $(wildcard ext/util/*.c) $(wildcard ext/stores/common/*.c) \
             $(wildcard ext/stores/contract/*.c)
 CELLS_SRC = $(STORE_SRC) $(wildcard ext/stores/cells/*.c)
@@ -89,6 +92,15 @@ BT_SO     = $(if $(HAVE_BT),widecol_bigtable.so)
 BT_NEEDS  = it needs gRPC's C core, protobuf-c and protoc-c (apt-get \
             install libgrpc-dev libprotobuf-c-dev protobuf-c-compiler, \
             then make)
+HB_CFLAGS = $(shell pkg-config --cflags libprotobuf-c 2>/dev/null)
+HB_LIBS   = $(shell pkg-config --libs libprotobuf-c 2>/dev/null)
+# Without protobuf-c and protoc-c, `make` builds the rest and says how to
+# get the HBase store.
+HAVE_HB  := $(shell pkg-config --exists libprotobuf-c 2>/dev/null && \
+              command -v protoc-c >/dev/null 2>&1 && echo 1)
+HB_SO     = $(if $(HAVE_HB),widecol_hbase.so)
+HB_NEEDS  = it needs protobuf-c and protoc-c (apt-get install \
+            libprotobuf-c-dev protobuf-c-compiler, then make)
 TESTS    = $(sort $(wildcard tests/logic/*.test))
 
 # Sanitizer builds live in their own directory so they never mix with the
@@ -104,9 +116,12 @@ ASAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
         uninstall dist \
         distcheck
 
-all: widecol.so $(BT_SO) widecol_hbase.so widecol_cassandra.so libwidecol.a
+all: widecol.so $(BT_SO) $(HB_SO) widecol_cassandra.so libwidecol.a
 ifeq ($(HAVE_BT),)
-	@echo "widecol: built widecol.so, widecol_hbase.so, widecol_cassandra.so and libwidecol.a; widecol_bigtable.so, the Bigtable store, was skipped: $(BT_NEEDS)"
+	@echo "widecol: built widecol.so, $(HB_SO) widecol_cassandra.so and libwidecol.a; widecol_bigtable.so, the Bigtable store, was skipped: $(BT_NEEDS)"
+endif
+ifeq ($(HAVE_HB),)
+	@echo "widecol: widecol_hbase.so, the HBase store, was skipped: $(HB_NEEDS)"
 endif
 
 # The version, read from its one place: the public header.
@@ -169,6 +184,11 @@ build/pic/stores/bigtable/%.o $(ASAN_DIR)/pic/stores/bigtable/%.o: \
   BT_INC = -Ibuild/bt $(BT_CFLAGS)
 $(filter build/pic/stores/bigtable/% $(ASAN_DIR)/pic/stores/bigtable/%,\
   $(BT_OBJ) $(BT_ASAN_OBJ)): | build/bt/bt_wire.pb-c.h
+# The HBase transports' files see the generated messages.
+build/pic/stores/hbase/%.o $(ASAN_DIR)/pic/stores/hbase/%.o: \
+  BT_INC = -Ibuild/hb $(HB_CFLAGS)
+$(filter build/pic/stores/hbase/% $(ASAN_DIR)/pic/stores/hbase/%,\
+  $(HB_OBJ) $(HB_ASAN_OBJ)): | build/hb/hb_wire.pb-c.h
 
 -include $(wildcard $(foreach t,build/pic build/lib $(ASAN_DIR)/pic \
   $(ASAN_DIR)/lib build/fuzz/lib,$(t)/*.d $(t)/*/*.d $(t)/*/*/*.d))
@@ -211,7 +231,7 @@ install: all
 	  $(DESTDIR)$(docdir)/servers/hbase/src/main/java \
 	  $(DESTDIR)$(docdir)/servers/cassandra \
 	  $(DESTDIR)$(docdir)/python
-	$(INSTALL) -m 755 widecol.so $(BT_SO) widecol_hbase.so widecol_cassandra.so $(DESTDIR)$(libdir)
+	$(INSTALL) -m 755 widecol.so $(BT_SO) $(HB_SO) widecol_cassandra.so $(DESTDIR)$(libdir)
 	$(INSTALL) -m 644 libwidecol.a $(DESTDIR)$(libdir)
 	$(INSTALL) -m 644 ext/widecol.h $(DESTDIR)$(includedir)
 	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@prefix@|$(prefix)|' \
@@ -279,13 +299,29 @@ build/bt/bt_wire.pb-c.o: build/bt/bt_wire.pb-c.c build/bt/bt_wire.pb-c.h
 	$(CC) $(CFLAGS) $(EXTFLAGS) $(BT_CFLAGS) -c -o $@ build/bt/bt_wire.pb-c.c
 endif
 
+ifeq ($(HAVE_HB),)
+hbase widecol_hbase.so $(ASAN_DIR)/widecol_hbase.so:
+	@echo "widecol: widecol_hbase.so, the HBase store, cannot be built here: $(HB_NEEDS)"; exit 1
+else
 hbase: widecol_hbase.so
 
-widecol_hbase.so: $(HB_OBJ)
-	$(CC) $(CFLAGS) -shared -o $@ $(HB_OBJ) $(LDLIBS)
+build/hb/hb_wire.pb-c.c build/hb/hb_wire.pb-c.h: ext/stores/hbase/hb_wire.proto
+	@mkdir -p build/hb
+	protoc-c --c_out=build/hb -Iext/stores/hbase ext/stores/hbase/hb_wire.proto
 
-$(ASAN_DIR)/widecol_hbase.so: $(HB_ASAN_OBJ)
-	$(CC) $(ASAN_FLAGS) -shared -o $@ $(HB_ASAN_OBJ) $(LDLIBS)
+# Generated code: compiled without our warning flags, its symbols hidden
+# as ours are (the library exports its entry point alone).
+build/hb/hb_wire.pb-c.o: build/hb/hb_wire.pb-c.c build/hb/hb_wire.pb-c.h
+	$(CC) $(CFLAGS) $(EXTFLAGS) $(HB_CFLAGS) -c -o $@ build/hb/hb_wire.pb-c.c
+
+widecol_hbase.so: $(HB_OBJ) build/hb/hb_wire.pb-c.o
+	$(CC) $(CFLAGS) -shared -o $@ $(HB_OBJ) build/hb/hb_wire.pb-c.o \
+	  $(LDLIBS) $(HB_LIBS)
+
+$(ASAN_DIR)/widecol_hbase.so: $(HB_ASAN_OBJ) build/hb/hb_wire.pb-c.o
+	$(CC) $(ASAN_FLAGS) -shared -o $@ $(HB_ASAN_OBJ) build/hb/hb_wire.pb-c.o \
+	  $(LDLIBS) $(HB_LIBS)
+endif
 
 ifeq ($(HAVE_BT),)
 bigtable widecol_bigtable.so $(ASAN_DIR)/widecol_bigtable.so:
@@ -373,7 +409,7 @@ fuzz: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/%)
 RUN_TESTS = LAYER_OBJS="$(sort $(PIC_OBJ) $(if $(HAVE_BT),$(BT_OBJ)) $(HB_OBJ) $(CQ_OBJ))" \
   FUZZ_TARGETS="$(FUZZ_TARGETS)" DIFF_CASES=$(DIFF_CASES) TESTS="$(TESTS)" \
   BT_SO="$(BT_SO)" bash tests/run.sh
-CHECK_DEPS = widecol.so $(BT_SO) widecol_hbase.so widecol_cassandra.so build/slt
+CHECK_DEPS = widecol.so $(BT_SO) $(HB_SO) widecol_cassandra.so build/slt
 
 test: $(CHECK_DEPS) libwidecol.a examples/embed $(REPLAY)
 	@$(RUN_TESTS) packaging stores core
@@ -403,7 +439,7 @@ BT_EMULATOR = $(shell command -v cbtemulator 2>/dev/null || dpkg -L \
 SAN_PRELOAD = $(shell $(CC) -print-file-name=libasan.so) \
               $(shell $(CC) -print-file-name=libubsan.so)
 
-asan: $(ASAN_DIR)/widecol.so $(BT_SO:%=$(ASAN_DIR)/%) $(ASAN_DIR)/widecol_hbase.so \
+asan: $(ASAN_DIR)/widecol.so $(BT_SO:%=$(ASAN_DIR)/%) $(HB_SO:%=$(ASAN_DIR)/%) \
       $(ASAN_DIR)/widecol_cassandra.so $(ASAN_DIR)/slt $(ASAN_REPLAY)
 	@sh tests/logic/selftest.sh $(ASAN_DIR)/slt
 	@st=0; for s in hbase cassandra bigtable; do \

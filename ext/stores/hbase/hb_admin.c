@@ -21,8 +21,6 @@
 
 /* Rows counted of each region to estimate its size. */
 #define HB_SAMPLE_ROWS 10000
-/* A family's TTL when it has none (Integer.MAX_VALUE seconds). */
-#define HB_FOREVER 0x7fffffff
 
 /* A call whose one argument is table zRes's TTableName. */
 static int tableCall(CsConn *pConn, const char *zMethod, const char *zRes,
@@ -114,66 +112,33 @@ int hbCreateTable(CsConn *pConn, const char *zTable, const CsTableSpec *pSpec,
   return code;
 }
 
-/* A family's rule as the hbase shell writes it, and whether it keeps
-** every cell *pKeep keeps: HBase deletes a cell past either limit. */
-static char *familyRule(int64_t nVersions, int64_t nTtl,
-                        const CsTableSpec *pKeep, int *pbKeeps){
-  int bForever = nTtl <= 0 || nTtl >= HB_FOREVER;
-  *pbKeeps = pKeep == 0
-          || ((nVersions <= 0 || nVersions >= pKeep->nVersions)
-              && (bForever || (pKeep->nTtl > 0 && nTtl >= pKeep->nTtl)));
-  return bForever
-      ? sqlite3_mprintf("VERSIONS => %lld", (long long)nVersions)
-      : sqlite3_mprintf("VERSIONS => %lld, TTL => %lld", (long long)nVersions,
-                        (long long)nTtl);
-}
-
-/* *ppInfo from getTableDescriptor's TTableDescriptor pDesc: one
-** allocation. */
+/* *ppInfo from getTableDescriptor's TTableDescriptor pDesc. */
 static int tableInfo(const HbVal *pDesc, const CsTableSpec *pKeep,
                      CsTableInfo **ppInfo){
   const HbVal *pCols = hbField(pDesc, 2);
   int64_t i, n = pCols ? pCols->n : 0;
-  size_t nByte = sizeof(CsTableInfo) + sizeof(CsFamily) * (size_t)(n + 1);
-  char **azRule = sqlite3_malloc64(sizeof(char*) * (size_t)(n + 1));
-  int *abKeeps = sqlite3_malloc64(sizeof(int) * (size_t)(n + 1));
-  CsTableInfo *pInfo = 0;
-  int bOom = azRule == 0 || abKeeps == 0;
-  char *z;
-  for(i = 0; !bOom && i < n; i++){
-    const HbVal *pFam = &pCols->aChild[i], *pName = hbField(pFam, 1);
-    azRule[i] = familyRule(hbFieldInt(pFam, 10, 1),
-                           hbFieldInt(pFam, 13, HB_FOREVER), pKeep,
-                           &abKeeps[i]);
-    if( azRule[i] == 0 ) bOom = 1;
-    nByte += (pName ? (size_t)pName->n : 0) + 1
-           + (azRule[i] ? strlen(azRule[i]) : 0) + 1;
-  }
-  if( !bOom ) pInfo = sqlite3_malloc64(nByte);
-  if( pInfo ){
-    pInfo->nFamily = (int)n;
-    pInfo->aFamily = (CsFamily*)&pInfo[1];
-    z = (char*)&pInfo->aFamily[n + 1];
+  const char **azName = sqlite3_malloc64(sizeof(char*) * (size_t)(n + 1));
+  size_t *anName = sqlite3_malloc64(sizeof(size_t) * (size_t)(n + 1));
+  int64_t *anVersions = sqlite3_malloc64(sizeof(int64_t) * (size_t)(n + 1));
+  int64_t *anTtl = sqlite3_malloc64(sizeof(int64_t) * (size_t)(n + 1));
+  int code = CS_INTERNAL;
+  *ppInfo = 0;
+  if( azName && anName && anVersions && anTtl ){
     for(i = 0; i < n; i++){
-      const HbVal *pName = hbField(&pCols->aChild[i], 1);
-      size_t nName = pName ? (size_t)pName->n : 0;
-      CsFamily *pF = &pInfo->aFamily[i];
-      if( nName ) memcpy(z, pName->a, nName);
-      z[nName] = 0;
-      pF->zName = z;
-      z += nName + 1;
-      memcpy(z, azRule[i], strlen(azRule[i]) + 1);
-      pF->zRule = z;
-      z += strlen(azRule[i]) + 1;
-      pF->bKeeps = abKeeps[i];
+      const HbVal *pFam = &pCols->aChild[i], *pName = hbField(pFam, 1);
+      azName[i] = pName ? (const char*)pName->a : "";
+      anName[i] = pName ? (size_t)pName->n : 0;
+      anVersions[i] = hbFieldInt(pFam, 10, 1);
+      anTtl[i] = hbFieldInt(pFam, 13, HB_FOREVER);
     }
-    wcAssert( z <= (char*)pInfo + nByte );
+    code = hbTableInfo((int)n, azName, anName, anVersions, anTtl, pKeep,
+                       ppInfo);
   }
-  for(i = 0; azRule && i < n; i++) sqlite3_free(azRule[i]);
-  sqlite3_free(azRule);
-  sqlite3_free(abKeeps);
-  *ppInfo = pInfo;
-  return pInfo ? CS_OK : CS_INTERNAL;
+  sqlite3_free(azName);
+  sqlite3_free(anName);
+  sqlite3_free(anVersions);
+  sqlite3_free(anTtl);
+  return code;
 }
 
 /* CS_OK if table zTable is there, CS_NOT_FOUND (*pSt says so) if not,

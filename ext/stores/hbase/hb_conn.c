@@ -454,23 +454,9 @@ int hbInvoke(CsConn *pConn, const char *zMethod, const char *zTable,
 ** Names.
 */
 
-static const unsigned char aMarkerQual[1] = { 0x00 };
-
-static int isMarkerFamily(const char *zFamily, size_t nFamily){
-  return nFamily == 1 && zFamily[0] == WC_DEFAULT_FAMILY[0];
-}
-
 void hbWriteQual(WcBuf *p, int id, const char *zFamily, CsBytes qual){
-  if( qual.n == 0 && isMarkerFamily(zFamily, strlen(zFamily)) ){
-    qual.a = aMarkerQual;
-    qual.n = 1;
-  }
+  qual = hbQualOut(zFamily, qual);
   hbWriteBinaryField(p, id, qual.a, (int64_t)qual.n);
-}
-
-int hbIsMarkerQual(const HbVal *pFamily, const HbVal *pQual){
-  return pFamily && pQual && pQual->n == 1 && pQual->a[0] == aMarkerQual[0]
-      && isMarkerFamily((const char*)pFamily->a, (size_t)pFamily->n);
 }
 
 void hbWriteTableName(WcBuf *p, int id, const char *zRes){

@@ -12,33 +12,14 @@
 ** Each cell store call becomes THBaseService calls (HBase's
 ** hbase-thrift/.../thrift2/hbase.thrift), said where each is made.
 **
-** Timestamps: HBase keeps milliseconds, the cell store microseconds in
-** whole milliseconds (HBase's row of util/wc_kind.h).  Every family
-** widecol makes has NEW_VERSION_BEHAVIOR: a delete hides the cells written
-** before it and never the ones written after, whatever their timestamps
-** (HBase's default lets a delete hide later puts with older timestamps
-** until a major compaction), which is what Bigtable does.
-**
-** The row marker's qualifier.  The cell store's marker is "_:" (family
-** "_", the empty qualifier); on HBase it is written "_:\x00" and read
-** back as the empty qualifier.  HBase 2.6's NEW_VERSION_BEHAVIOR mistakes
-** a column with the empty qualifier that follows a family's delete marker
-** for the column before it: the marker of a deleted row would show
-** through, and a delete of it fails scans with a NullPointerException
-** (NewVersionBehaviorTracker.isEmpty).
+** Timestamps, the marker's qualifier and the environment's names are
+** hb_common.h's.
 */
 #ifndef WIDECOL_HB_GATEWAY_H
 #define WIDECOL_HB_GATEWAY_H
 
-#include "stores/cells/cs_transport.h"
+#include "stores/hbase/hb_common.h"
 #include "stores/hbase/hb_thrift.h"
-
-/* The gateway, host:port, and the deadline of a call. */
-#define HB_ENV "WIDECOL_HBASE"
-#define HB_TIMEOUT_ENV "WIDECOL_HBASE_TIMEOUT_MS"
-
-/* Versions asked for when a read keeps them all. */
-#define HB_ALL_VERSIONS 0x7fffffff
 
 /* A call sent, its answer to come (hbSend()), read in the order sent. */
 typedef struct HbCall HbCall;
@@ -80,10 +61,8 @@ int hbInvoke(CsConn *pConn, const char *zMethod, const char *zTable,
              WcBuf *pReq, const CsWait *pWait, HbCall **ppCall,
              const HbVal **ppResult, CsStatus *pSt);
 
-/* A qualifier field of family zFamily, as HBase keeps it (the marker's,
-** above); and the marker's qualifier as the cell store reads it. */
+/* A qualifier field of family zFamily, as HBase keeps it (hbQualOut()). */
 void hbWriteQual(WcBuf *p, int id, const char *zFamily, CsBytes qual);
-int hbIsMarkerQual(const HbVal *pFamily, const HbVal *pQual);
 /* A TTableName field of table zRes ("ns:t" or "t"). */
 void hbWriteTableName(WcBuf *p, int id, const char *zRes);
 /* Whether table zRes exists (*pbExists): CS_OK or a failure. */

@@ -281,7 +281,10 @@ static int rowOf(CsReader *p, const HbVal *pOne, const HbVal *pKey,
     aCell[i].zFamily = pF ? (const char*)pF->a : "";
     aCell[i].qual.a = pQ ? pQ->a : (const unsigned char*)"";
     aCell[i].qual.n = pQ ? (size_t)pQ->n : 0;
-    if( hbIsMarkerQual(pF, pQ) ) aCell[i].qual.n = 0;
+    if( pF && pQ && hbQualIsMarker((const char*)pF->a, (size_t)pF->n,
+                                   pQ->a, (size_t)pQ->n) ){
+      aCell[i].qual.n = 0;
+    }
     aCell[i].value.a = pV ? pV->a : (const unsigned char*)"";
     aCell[i].value.n = pV ? (size_t)pV->n : 0;
     aCell[i].iMicros = hbFieldInt(pCV, 4, 0) * 1000;

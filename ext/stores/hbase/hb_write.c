@@ -25,28 +25,19 @@
 #define HB_DELETE_COLUMN  0
 #define HB_DELETE_COLUMNS 1
 #define HB_DELETE_FAMILY  2
-/* The latest time a delete names: HBase's LATEST_TIMESTAMP (Long.MAX_VALUE)
-** means "now" to it, so one less. */
-#define HB_LATEST ((int64_t)0x7ffffffffffffffeLL)
 /* mutateRow calls in flight at once, over HB_LANES connections: no call
 ** waits for the round trip of the one before, and HBase applies those of
 ** different lanes side by side (Thrift2 has no call that mutates several
 ** rows, so a row that deletes is a call of its own). */
 #define HB_PIPELINE 256
 
-/* Why a row's mutations cannot be sent: a delete of a column's versions
-** between two times, which HBase has no delete for. */
-static const char zNoRangeDelete[] = "HBase deletes the versions of a "
-    "column before a time, or at one; not between two";
-
-static int64_t msOf(int64_t iMicros){ return iMicros / 1000; }
 
 /* A TColumnValue of cell mutation pM, with its stop. */
 static void writeCell(WcBuf *p, const CsMutation *pM){
   hbWriteBinaryField(p, 1, pM->zFamily, (int64_t)strlen(pM->zFamily));
   hbWriteQual(p, 2, pM->zFamily, pM->qual);
   hbWriteBinaryField(p, 3, pM->value.a, (int64_t)pM->value.n);
-  if( pM->iMicros >= 0 ) hbWriteI64Field(p, 4, msOf(pM->iMicros));
+  if( pM->iMicros >= 0 ) hbWriteI64Field(p, 4, hbMillis(pM->iMicros));
   hbWriteStop(p);
 }
 
@@ -71,22 +62,13 @@ static int writePut(WcBuf *p, CsBytes key, const CsMutation *aM, int i,
 ** cells of later times (the cell store means them too). */
 static int writeDelete(WcBuf *p, CsBytes key, const CsMutation *pM,
                        int64_t iAll){
-  int64_t iStep = wcKind(WC_STORE_HBASE)->iTimeStep;
   hbWriteBinaryField(p, 1, key.a, (int64_t)key.n);
   switch( pM->eOp ){
     case CS_DELETE_CELLS: {
-      int eType = HB_DELETE_COLUMNS;
-      int64_t iTs = iAll;
-      if( pM->iTo > 0 ){
-        if( pM->iFrom == 0 ){
-          iTs = msOf(pM->iTo) - 1;      /* every version before */
-        }else if( pM->iTo - pM->iFrom == iStep ){
-          iTs = msOf(pM->iFrom);        /* the version at */
-          eType = HB_DELETE_COLUMN;
-        }else{
-          return 1;
-        }
-      }
+      int64_t iTs;
+      int bOne, eType;
+      if( hbCellsDelete(pM, iAll, &iTs, &bOne) ) return 1;
+      eType = bOne ? HB_DELETE_COLUMN : HB_DELETE_COLUMNS;
       hbWriteField(p, HB_LIST, 2);
       hbWriteListBegin(p, HB_STRUCT, 1);
       hbWriteBinaryField(p, 1, pM->zFamily, (int64_t)strlen(pM->zFamily));
@@ -113,30 +95,13 @@ static int writeDelete(WcBuf *p, CsBytes key, const CsMutation *pM,
   return 0;
 }
 
-/* The time a delete of every version takes in a row's mutations aM: the
-** latest HBase keeps, or, where the mutations also put cells, the
-** millisecond before the first of them.  HBase applies a row's mutations
-** at once, and NEW_VERSION_BEHAVIOR lets a delete hide the cells written
-** with it (the same sequence number) up to its time; the cell store
-** means them applied in order, the puts after the delete. */
-static int64_t deleteTime(const CsMutation *aM, int n){
-  int64_t iMin = HB_LATEST;
-  int i;
-  for(i = 0; i < n; i++){
-    if( aM[i].eOp == CS_SET_CELL && aM[i].iMicros >= 0
-     && msOf(aM[i].iMicros) - 1 < iMin ){
-      iMin = msOf(aM[i].iMicros) - 1;
-    }
-  }
-  return iMin;
-}
 
 /* A TRowMutations (field id) of a row's mutations, in order; 0, or 1 if
 ** HBase cannot delete what they ask. */
 static int writeRowMutations(WcBuf *p, int id, CsBytes key,
                              const CsMutation *aM, int n){
   int i, nGroup = 0;
-  int64_t iAll = deleteTime(aM, n);
+  int64_t iAll = hbDeleteTime(aM, n);
   for(i = 0; i < n; nGroup++){
     if( aM[i].eOp == CS_SET_CELL ){
       while( i < n && aM[i].eOp == CS_SET_CELL ) i++;
@@ -175,13 +140,6 @@ static int writeMutateRow(WcBuf *p, const char *zTable, CsBytes key,
   return 0;
 }
 
-static int allSets(const CsMutation *aM, int n){
-  int i;
-  for(i = 0; i < n; i++){
-    if( aM[i].eOp != CS_SET_CELL ) return 0;
-  }
-  return n > 0;
-}
 
 /*
 ** Batches of rows.
@@ -232,7 +190,7 @@ static void mutateRowsPipelined(CsConn *pConn, const char *zTable,
       hbCallFree(apSent[k]);
     }else if( abNoRange[k] ){
       code = CS_REFUSED;
-      csStatusSet(&st, code, "%s", zNoRangeDelete);
+      csStatusSet(&st, code, "%s", hbNoRangeDelete);
     }else{
       code = CS_INTERNAL;
       csStatusSet(&st, code, "out of memory");
@@ -274,10 +232,10 @@ int hbMutateRows(CsConn *pConn, const char *zTable, CsEntry *aEntry,
                  int nEntry, const CsWait *pWait, CsStatus *pSt){
   int i = 0, codeFirst = CS_OK;
   while( i < nEntry ){
-    int bSets = allSets(aEntry[i].aMut, aEntry[i].nMut);
+    int bSets = hbAllSets(aEntry[i].aMut, aEntry[i].nMut);
     int j = i + 1;
     while( j < nEntry && (bSets || j - i < HB_PIPELINE)
-        && allSets(aEntry[j].aMut, aEntry[j].nMut) == bSets ){
+        && hbAllSets(aEntry[j].aMut, aEntry[j].nMut) == bSets ){
       j++;
     }
     if( bSets ){
@@ -388,14 +346,6 @@ static int rowExists(CsConn *pConn, const char *zTable, CsBytes key,
   return bExists;
 }
 
-/* The first mutation of aM that sets a cell, or NULL. */
-static const CsMutation *firstSet(const CsMutation *aM, int n){
-  int i;
-  for(i = 0; i < n; i++){
-    if( aM[i].eOp == CS_SET_CELL ) return &aM[i];
-  }
-  return 0;
-}
 
 /* A conditional write on cell (zFamily, qual) being absent: its puts
 ** (checkAndPut), or with none, a delete of that cell (checkAndDelete).
@@ -405,7 +355,7 @@ static const CsMutation *firstSet(const CsMutation *aM, int n){
 static HbCall *whereAbsent(CsConn *pConn, const char *zTable, CsBytes key,
                            const char *zFamily, CsBytes qual,
                            const CsMutation *aM, int n, const CsWait *pWait){
-  const char *zCall = firstSet(aM, n) ? "checkAndPut" : "checkAndDelete";
+  const char *zCall = hbFirstSet(aM, n) ? "checkAndPut" : "checkAndDelete";
   WcBuf req = {0, 0, 0, 0};
   HbCall *p;
   int i, nCell = 0;
@@ -417,7 +367,7 @@ static HbCall *whereAbsent(CsConn *pConn, const char *zTable, CsBytes key,
   hbWriteField(&req, HB_STRUCT, 6);
   hbWriteBinaryField(&req, 1, key.a, (int64_t)key.n);
   hbWriteField(&req, HB_LIST, 2);
-  if( firstSet(aM, n) ){
+  if( hbFirstSet(aM, n) ){
     for(i = 0; i < n; i++) nCell += aM[i].eOp == CS_SET_CELL;
     hbWriteListBegin(&req, HB_STRUCT, nCell);
     for(i = 0; i < n; i++){
@@ -450,7 +400,7 @@ CsPending *hbCheckStart(CsConn *pConn, const char *zTable, CsBytes key,
     /* The same mutations whatever the row holds: a plain mutateRow. */
     if( writeMutateRow(&req, zTable, key, aMut, nMut) ){
       wcBufFree(&req);
-      csStatusSet(&st, CS_REFUSED, "%s", zNoRangeDelete);
+      csStatusSet(&st, CS_REFUSED, "%s", hbNoRangeDelete);
       return answered(CS_REFUSED, 0, &st);
     }
     p = withCall(answered(CS_OK, 1, 0),
@@ -468,7 +418,7 @@ CsPending *hbCheckStart(CsConn *pConn, const char *zTable, CsBytes key,
       ** absent, which is all one HBase call can check (docs/hbase.md:
       ** another writer adding the row with other cells in between is not
       ** seen). */
-      const CsMutation *pFirst = firstSet(aMut, nMut);
+      const CsMutation *pFirst = hbFirstSet(aMut, nMut);
       int r = rowExists(pConn, zTable, key, pWait, &st);
       if( r != 0 || pFirst == 0 ){
         return answered(r < 0 ? st.code : CS_OK, 0, &st);
@@ -503,7 +453,7 @@ CsPending *hbCheckStart(CsConn *pConn, const char *zTable, CsBytes key,
   if( writeRowMutations(&req, 7, key, aMut, nMut) ){
     wcBufFree(&req);
     hbCallFree(pRead);
-    csStatusSet(&st, CS_REFUSED, "%s", zNoRangeDelete);
+    csStatusSet(&st, CS_REFUSED, "%s", hbNoRangeDelete);
     return answered(CS_REFUSED, 0, &st);
   }
   hbWriteStop(&req);

@@ -120,10 +120,21 @@ def main():
     expect("a failed concurrent CREATE's error is one line, no Java stack trace",
            all("\n" not in e and "\tat " not in e for e in errors), errors)
 
-    # A gateway that is not there: said at once, the reason once.
-    env = dict(os.environ, WIDECOL_HBASE="127.0.0.1:%d" % wctest.free_port())
-    env.pop("WIDECOL_HBASE_TIMEOUT_MS", None)
+    # Servers that are not there, on either transport: said at once, the
+    # reason once.
     sql = "CREATE VIRTUAL TABLE r USING widecol(%s, STORAGE HBASE 'r')" % design
+    env = dict(os.environ, WIDECOL_HBASE_NODES="127.0.0.1:%d,127.0.0.1:%d"
+               % (wctest.free_port(), wctest.free_port()))
+    env.pop("WIDECOL_HBASE_TIMEOUT_MS", None)
+    (kind, msg), secs = one_statement(ext, lib, sql, env)
+    expect("bootstrap nodes that refuse are reported at once (%.1f s, the deadline is 30 s)"
+           % secs, kind == "error" and secs < 5.0, (kind, msg))
+    expect("... saying no server answers, the connection refused once, and what to check",
+           msg.count("Connection refused") == 1 and "no HBase server answers" in msg
+           and "WIDECOL_HBASE_NODES" in msg and "gRPC" not in msg, msg)
+    env = dict(os.environ, WIDECOL_HBASE_TRANSPORT="thrift",
+               WIDECOL_HBASE="127.0.0.1:%d" % wctest.free_port())
+    env.pop("WIDECOL_HBASE_TIMEOUT_MS", None)
     (kind, msg), secs = one_statement(ext, lib, sql, env)
     expect("a refused gateway is reported at once (%.1f s, the deadline is 30 s)" % secs,
            kind == "error" and secs < 5.0, (kind, msg))
@@ -134,6 +145,10 @@ def main():
     (kind, msg), secs = one_statement(ext, lib, sql, env)
     expect("a gateway whose name does not resolve is reported at once (%.1f s)" % secs,
            kind == "error" and secs < 5.0 and msg.count("cannot resolve") == 1, (kind, msg))
+    env = dict(os.environ, WIDECOL_HBASE_TRANSPORT="nonsense")
+    (kind, msg), secs = one_statement(ext, lib, "SELECT 1", env)
+    expect("a transport that is neither native nor thrift is refused, saying which are",
+           kind == "error" and "WIDECOL_HBASE_TRANSPORT must be native" in msg, (kind, msg))
 
     # A table another program disabled.
     db.execute("CREATE VIRTUAL TABLE d USING widecol(%s, STORAGE HBASE '%s:dis')" % (design, ns))

@@ -14,7 +14,7 @@
 # alone).
 . tests/stores/settings.sh
 server_start hbase HBase WIDECOL_HBASE_TIMEOUT_MS
-echo "hbase tests: HBase's Thrift2 gateway on $WIDECOL_HBASE, ready in $ready s"
+echo "hbase tests: HBase on $WIDECOL_HBASE_NODES (native transport; Thrift2 gateway on $WIDECOL_HBASE), ready in $ready s"
 
 status=0
 "$slt" --defensive --extension "$lib/widecol.so" --extension "$lib/widecol_hbase.so" \

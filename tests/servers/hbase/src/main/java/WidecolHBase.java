@@ -174,6 +174,13 @@ public final class WidecolHBase {
       thrift = gateway;
       System.out.println("WIDECOL_HBASE=" + HOST + ":" + thriftPort);
     }
+    // The native transport's bootstrap nodes: the master, then every
+    // region server (each serves the connection registry).
+    StringBuilder nodes = new StringBuilder(HOST + ":" + conf.getInt("hbase.master.port", 0));
+    for (JVMClusterUtil.RegionServerThread t : util.getMiniHBaseCluster().getLiveRegionServerThreads()) {
+      nodes.append(',').append(HOST).append(':').append(t.getRegionServer().getServerName().getPort());
+    }
+    System.out.println("WIDECOL_HBASE_NODES=" + nodes);
     System.out.println("WIDECOL_HBASE_ZK=" + HOST + ":" + util.getZkCluster().getClientPort());
     System.out.println("ready");
     System.out.flush();
