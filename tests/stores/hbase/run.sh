@@ -2,7 +2,8 @@
 # The HBase store's tests (make test): starts the HBase of our tests once
 # (tests/servers/hbase.sh: HBase 2.6's mini cluster and its Thrift2
 # gateway, on free loopback ports), runs the sqllogictest scripts of this
-# folder with both libraries loaded, the checks against HBase's Java
+# folder with both libraries loaded, on HBase's own protocol (the native
+# transport) and again through the gateway, the checks against HBase's Java
 # client of check.py, other clients and failures (errors.py: racing
 # CREATEs, a gateway not there, a disabled table), widecol_regions' split
 # policies against HBase's splits (regions.py), widecol_ddl's commands run
@@ -19,6 +20,12 @@ echo "hbase tests: HBase on $WIDECOL_HBASE_NODES (native transport; Thrift2 gate
 status=0
 "$slt" --defensive --extension "$lib/widecol.so" --extension "$lib/widecol_hbase.so" \
   tests/stores/hbase/*.test || status=1
+# The same scripts through the Thrift2 gateway, the other transport.
+if [ -n "$WIDECOL_HBASE" ]; then
+  echo "hbase tests: the scripts again through the Thrift2 gateway"
+  WIDECOL_HBASE_TRANSPORT=thrift "$slt" --defensive --extension "$lib/widecol.so" \
+    --extension "$lib/widecol_hbase.so" tests/stores/hbase/*.test || status=1
+fi
 [ -n "$STORE_SCRIPTS_ONLY" ] && exit $status
 /usr/bin/python3 tests/stores/hbase/check.py --extension "$lib/widecol" \
   --hbase "$lib/widecol_hbase" || status=1
