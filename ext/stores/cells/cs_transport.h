@@ -12,7 +12,8 @@
 ** and deletes tables.  Each library links the cell store with one
 ** transport, which makes those calls on its engine:
 **   stores/bigtable/  Bigtable's data and admin API over gRPC
-**   stores/hbase/     HBase, through its Thrift2 gateway
+**   stores/hbase/     HBase, in its own RPC protocol or through its Thrift2
+**                     gateway (two transports, one chosen at load)
 ** A transport includes this header and the engine's own; the cell store
 ** includes this one alone.
 **

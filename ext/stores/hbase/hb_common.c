@@ -4,6 +4,7 @@
 */
 #include "util/wc_api.h"
 #include "stores/hbase/hb_common.h"
+#include "util/wc_buf.h"
 
 #include <string.h>
 
@@ -137,4 +138,69 @@ char *hbRuleFix(const char *zId, const char *zFamily, int nVersions,
                         (long long)nTtl)
       : sqlite3_mprintf("alter '%s', NAME => '%s', VERSIONS => %d, in the "
                         "hbase shell", zId, zFamily, nVersions);
+}
+
+static int cmpBytes(CsBytes a, CsBytes b){
+  return wcBytesCompare(a.a, (int64_t)a.n, b.a, (int64_t)b.n);
+}
+
+HbRange *hbReadRanges(const CsRead *pRead, int *pnRange){
+  int i, n = pRead->nKey + pRead->nRange, nOut = 0;
+  HbRange *aRange = sqlite3_malloc64(sizeof(HbRange) * (size_t)(n + 1));
+  *pnRange = 0;
+  if( aRange == 0 ) return 0;
+  memset(aRange, 0, sizeof(HbRange) * (size_t)(n + 1));
+  for(i = 0; i < pRead->nKey; i++){
+    HbRange *pR = &aRange[nOut++];
+    pR->lo = pR->hi = pRead->aKey[i];
+    pR->bLo = pR->bHi = 1;
+  }
+  for(i = 0; i < pRead->nRange; i++){
+    const CsRange *pK = &pRead->aRange[i];
+    HbRange *pR = &aRange[nOut++];
+    if( pK->eStart != CS_UNBOUNDED ){
+      pR->lo = pK->start;
+      pR->bLo = 1;
+      pR->bLoOpen = pK->eStart == CS_OPEN;
+    }
+    if( pK->eEnd != CS_UNBOUNDED ){
+      pR->hi = pK->end;
+      pR->bHi = 1;
+      pR->bHiOpen = pK->eEnd == CS_OPEN;
+    }
+  }
+  /* Keys then ranges, each list in key order: merged by their lows. */
+  for(i = 1; i < nOut; i++){
+    HbRange t = aRange[i];
+    int j;
+    for(j = i; j > 0 && cmpBytes(aRange[j - 1].lo, t.lo) > 0; j--){
+      aRange[j] = aRange[j - 1];
+    }
+    aRange[j] = t;
+  }
+  if( pRead->bReversed ){
+    int a = 0, b = nOut - 1;
+    while( a < b ){
+      HbRange t = aRange[a];
+      aRange[a++] = aRange[b];
+      aRange[b--] = t;
+    }
+  }
+  *pnRange = nOut;
+  return aRange;
+}
+
+const char *hbHint(int code){
+  switch( code ){
+    case CS_DEADLINE:
+      return "; is HBase up and reachable? (" HB_TIMEOUT_ENV " sets another "
+             "deadline)";
+    case CS_CANCELLED:
+      return "; the statement was interrupted";
+    case CS_NOT_FOUND:
+      return "; the HBase table is gone (dropped outside widecol?): DROP "
+             "TABLE and CREATE the widecol table again to make it";
+    default:
+      return "";
+  }
 }

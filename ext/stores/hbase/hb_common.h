@@ -88,6 +88,21 @@ int hbTableInfo(int nFamily, const char *const *azName, const size_t *anName,
                 const int64_t *anVersions, const int64_t *anTtl,
                 const CsTableSpec *pKeep, CsTableInfo **ppInfo);
 
+/* A range of a read, in the direction read: keys from lo to hi. */
+typedef struct HbRange HbRange;
+struct HbRange {
+  CsBytes lo, hi;
+  int bLo, bLoOpen;     /* a lower bound; excluded */
+  int bHi, bHiOpen;     /* an upper bound; excluded */
+};
+/* A read's ranges (its keys among them as ranges of one key) in the order
+** read (*pnRange of them; sqlite3_free()), or NULL on OOM. */
+HbRange *hbReadRanges(const CsRead *pRead, int *pnRange);
+
+/* What a user can do about a failed call's code, where both transports
+** say the same ("" if nothing). */
+const char *hbHint(int code);
+
 /* How an hbase shell user keeps nVersions versions of family zFamily of
 ** table zId, and under a TTL none older than nTtl seconds. */
 char *hbRuleFix(const char *zId, const char *zFamily, int nVersions,

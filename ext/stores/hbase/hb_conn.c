@@ -147,21 +147,11 @@ const char *hbConnEndpoint(const CsConn *pConn){
 
 const char *hbConnHint(const CsConn *pConn, int code){
   (void)pConn;
-  switch( code ){
-    case CS_UNAVAILABLE:
-      return "; is HBase's Thrift2 gateway running there? (hbase thrift2 "
-             "start -p N, with " HB_ENV "=host:N)";
-    case CS_DEADLINE:
-      return "; is HBase up and reachable? (" HB_TIMEOUT_ENV " sets another "
-             "deadline)";
-    case CS_CANCELLED:
-      return "; the statement was interrupted";
-    case CS_NOT_FOUND:
-      return "; the HBase table is gone (dropped outside widecol?): DROP "
-             "TABLE and CREATE the widecol table again to make it";
-    default:
-      return "";
+  if( code == CS_UNAVAILABLE ){
+    return "; is HBase's Thrift2 gateway running there? (hbase thrift2 "
+           "start -p N, with " HB_ENV "=host:N)";
   }
+  return hbHint(code);
 }
 
 int64_t hbConnTimeoutMs(const CsConn *pConn){

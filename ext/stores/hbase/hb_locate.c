@@ -189,21 +189,11 @@ const char *hbnEndpoint(const CsConn *pConn){
 
 const char *hbnHint(const CsConn *pConn, int code){
   (void)pConn;
-  switch( code ){
-    case CS_UNAVAILABLE:
-      return "; is HBase running, and are its masters' and region servers' "
-             "RPC ports reachable from here? (" HB_NODES_ENV " names them)";
-    case CS_DEADLINE:
-      return "; is HBase up and reachable? (" HB_TIMEOUT_ENV " sets another "
-             "deadline)";
-    case CS_CANCELLED:
-      return "; the statement was interrupted";
-    case CS_NOT_FOUND:
-      return "; the HBase table is gone (dropped outside widecol?): DROP "
-             "TABLE and CREATE the widecol table again to make it";
-    default:
-      return "";
+  if( code == CS_UNAVAILABLE ){
+    return "; is HBase running, and are its masters' and region servers' "
+           "RPC ports reachable from here? (" HB_NODES_ENV " names them)";
   }
+  return hbHint(code);
 }
 
 int64_t hbnTimeoutMs(const CsConn *pConn){

@@ -26,13 +26,6 @@
 /* HBase's filter of a read of keys alone: one cell a row, no value. */
 #define HB_KEYS_ONLY "FirstKeyOnlyFilter() AND KeyOnlyFilter()"
 
-/* A range of a read, in the direction read: keys from lo to hi. */
-typedef struct HbRange HbRange;
-struct HbRange {
-  CsBytes lo, hi;       /* hi: if bHi */
-  int bLoOpen;          /* lo excluded */
-  int bHi, bHiClosed;   /* an upper bound; included */
-};
 
 struct CsReader {
   CsConn *pConn;
@@ -65,52 +58,6 @@ static int cmpBytes(CsBytes a, CsBytes b){
   return wcBytesCompare(a.a, (int64_t)a.n, b.a, (int64_t)b.n);
 }
 
-/* The read's ranges (its keys as ranges of one key, where it has ranges
-** too) in the order read. */
-static int readRanges(CsReader *p){
-  const CsRead *pRead = p->pRead;
-  int i, n = pRead->nKey + pRead->nRange, nOut = 0;
-  p->aRange = sqlite3_malloc64(sizeof(HbRange) * (size_t)(n + 1));
-  if( p->aRange == 0 ) return 1;
-  memset(p->aRange, 0, sizeof(HbRange) * (size_t)(n + 1));
-  for(i = 0; i < pRead->nKey; i++){
-    HbRange *pR = &p->aRange[nOut++];
-    pR->lo = pR->hi = pRead->aKey[i];
-    pR->bHi = pR->bHiClosed = 1;
-  }
-  for(i = 0; i < pRead->nRange; i++){
-    const CsRange *pK = &pRead->aRange[i];
-    HbRange *pR = &p->aRange[nOut++];
-    if( pK->eStart != CS_UNBOUNDED ){
-      pR->lo = pK->start;
-      pR->bLoOpen = pK->eStart == CS_OPEN;
-    }
-    if( pK->eEnd != CS_UNBOUNDED ){
-      pR->hi = pK->end;
-      pR->bHi = 1;
-      pR->bHiClosed = pK->eEnd == CS_CLOSED;
-    }
-  }
-  /* Keys then ranges, each list in key order: merged by their lows. */
-  for(i = 1; i < nOut; i++){
-    HbRange t = p->aRange[i];
-    int j;
-    for(j = i; j > 0 && cmpBytes(p->aRange[j - 1].lo, t.lo) > 0; j--){
-      p->aRange[j] = p->aRange[j - 1];
-    }
-    p->aRange[j] = t;
-  }
-  if( pRead->bReversed ){
-    int a = 0, b = nOut - 1;
-    while( a < b ){
-      HbRange t = p->aRange[a];
-      p->aRange[a++] = p->aRange[b];
-      p->aRange[b--] = t;
-    }
-  }
-  p->nRange = nOut;
-  return 0;
-}
 
 void hbReadOpen(CsConn *pConn, const CsRead *pRead, const CsWait *pWait,
                 CsReader **ppReader){
@@ -123,7 +70,8 @@ void hbReadOpen(CsConn *pConn, const CsRead *pRead, const CsWait *pWait,
   p->pRead = pRead;
   p->wait = *pWait;
   p->nLeft = pRead->nLimit > 0 ? pRead->nLimit : -1;
-  if( pRead->nRange > 0 && readRanges(p) ){
+  if( pRead->nRange > 0
+   && (p->aRange = hbReadRanges(pRead, &p->nRange)) == 0 ){
     sqlite3_free(p);
     *ppReader = 0;
   }
@@ -197,7 +145,7 @@ static HbCall *rangePage(CsReader *p){
   after.a = p->after.a;
   after.n = (size_t)p->after.n;
   p->nPage = HB_PAGE;
-  if( pR->bHi && pR->bHiClosed && cmpBytes(pR->lo, pR->hi) == 0 ){
+  if( pR->bHi && !pR->bHiOpen && cmpBytes(pR->lo, pR->hi) == 0 ){
     p->nPage = 1;       /* one key */
   }else if( p->nLeft > 0 && p->nLeft < p->nPage ){
     /* One more than asked: a row this end skips (reversed) may come. */
@@ -215,7 +163,7 @@ static HbCall *rangePage(CsReader *p){
     }else if( pR->lo.n ){
       hbWriteBinaryField(&req, 1, pR->lo.a, (int64_t)pR->lo.n);
     }
-    if( pR->bHi && pR->bHiClosed ){
+    if( pR->bHi && !pR->bHiOpen ){
       writeSuccessor(&req, 2, pR->hi);
     }else if( pR->bHi ){
       hbWriteBinaryField(&req, 2, pR->hi.a, (int64_t)pR->hi.n);
@@ -254,7 +202,7 @@ static int placeOf(const HbRange *pR, CsBytes k, int bReversed){
   int bAbove = 0;
   if( pR->bHi ){
     int cHi = cmpBytes(k, pR->hi);
-    bAbove = cHi > 0 || (cHi == 0 && !pR->bHiClosed);
+    bAbove = cHi > 0 || (cHi == 0 && !!pR->bHiOpen);
   }
   if( !bReversed ) return bBelow ? -1 : bAbove ? 1 : 0;
   return bAbove ? -1 : bBelow ? 1 : 0;

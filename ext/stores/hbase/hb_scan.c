@@ -29,13 +29,6 @@
 /* Bytes of an answer HBase stops a page at. */
 #define HB_MAX_RESULT_SIZE (8 * 1024 * 1024)
 
-/* A range of a read, in the direction read: keys from lo to hi. */
-typedef struct HbRange HbRange;
-struct HbRange {
-  CsBytes lo, hi;
-  int bLo, bLoOpen;     /* a lower bound; excluded */
-  int bHi, bHiOpen;     /* an upper bound; excluded */
-};
 
 /* A page of a Multi of gets: the answer of each server asked. */
 typedef struct HbKeysPage HbKeysPage;
@@ -91,52 +84,6 @@ static int cmpBytes(CsBytes a, CsBytes b){
   return wcBytesCompare(a.a, (int64_t)a.n, b.a, (int64_t)b.n);
 }
 
-/* The read's ranges in the order read (keys among them as ranges of one
-** key). */
-static int readRanges(HbScan *p){
-  const CsRead *pRead = p->pRead;
-  int i, n = pRead->nKey + pRead->nRange, nOut = 0;
-  p->aRange = sqlite3_malloc64(sizeof(HbRange) * (size_t)(n + 1));
-  if( p->aRange == 0 ) return 1;
-  memset(p->aRange, 0, sizeof(HbRange) * (size_t)(n + 1));
-  for(i = 0; i < pRead->nKey; i++){
-    HbRange *pR = &p->aRange[nOut++];
-    pR->lo = pR->hi = pRead->aKey[i];
-    pR->bLo = pR->bHi = 1;
-  }
-  for(i = 0; i < pRead->nRange; i++){
-    const CsRange *pK = &pRead->aRange[i];
-    HbRange *pR = &p->aRange[nOut++];
-    if( pK->eStart != CS_UNBOUNDED ){
-      pR->lo = pK->start;
-      pR->bLo = 1;
-      pR->bLoOpen = pK->eStart == CS_OPEN;
-    }
-    if( pK->eEnd != CS_UNBOUNDED ){
-      pR->hi = pK->end;
-      pR->bHi = 1;
-      pR->bHiOpen = pK->eEnd == CS_OPEN;
-    }
-  }
-  for(i = 1; i < nOut; i++){
-    HbRange t = p->aRange[i];
-    int j;
-    for(j = i; j > 0 && cmpBytes(p->aRange[j - 1].lo, t.lo) > 0; j--){
-      p->aRange[j] = p->aRange[j - 1];
-    }
-    p->aRange[j] = t;
-  }
-  if( pRead->bReversed ){
-    int a = 0, b = nOut - 1;
-    while( a < b ){
-      HbRange t = p->aRange[a];
-      p->aRange[a++] = p->aRange[b];
-      p->aRange[b--] = t;
-    }
-  }
-  p->nRange = nOut;
-  return 0;
-}
 
 /* A Filter message of class zClass (HBase's filter package) with message
 ** pMsg, in arena pA. */
@@ -225,7 +172,8 @@ void hbnReadOpen(CsConn *pConn, const CsRead *pRead, const CsWait *pWait,
   p->pRead = pRead;
   p->wait = *pWait;
   p->nLeft = pRead->nLimit > 0 ? pRead->nLimit : -1;
-  if( (pRead->nRange > 0 && readRanges(p))
+  if( (pRead->nRange > 0
+       && (p->aRange = hbReadRanges(pRead, &p->nRange)) == 0)
    || hbReadColumns(pRead, &p->arena, &p->apCol, &p->nCol)
    || (pRead->bKeysOnly && (p->pFilter = keysOnlyFilter(&p->arena)) == 0) ){
     hbnReadClose((CsReader*)p);
