@@ -155,6 +155,7 @@ int hbnOpen(CsConn **ppConn, char **pzErr){
 }
 
 static void tableFree(HbTable *pT){
+  sqlite3_free(pT->aRegion);
   wcArenaFree(&pT->arena);
   sqlite3_free(pT->zTable);
   sqlite3_free(pT);
