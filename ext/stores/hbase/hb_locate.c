@@ -661,26 +661,6 @@ int hbNoRegion(HbCluster *p, const char *zTable, CsStatus *pSt){
   return CS_AGAIN;
 }
 
-int hbCallFailed(HbCluster *p, const char *zTable, int code,
-                 const CsWait *pWait, CsStatus *pSt){
-  hbForget(p, zTable, code);
-  if( code == CS_AGAIN ){
-    /* A region that is not served may be one of a table disabled outside
-    ** widecol: said so, not waited for until the deadline. */
-    CsStatus st = {0, 0};
-    int bDisabled = 0;
-    if( hbTableDisabled(p, zTable, pWait, &bDisabled, &st) == CS_OK
-     && bDisabled ){
-      code = CS_DISABLED;
-      csStatusClear(pSt);
-      csStatusSet(pSt, code, "the HBase table %s is disabled: enable it, in "
-                  "the hbase shell: enable '%s'", zTable, zTable);
-    }
-    csStatusClear(&st);
-  }
-  return code;
-}
-
 int hbLocate(HbCluster *p, const char *zTable, CsBytes key, int bBefore,
              const CsWait *pWait, HbRegion *pRegion, CsStatus *pSt){
   HbTable *pT = 0;

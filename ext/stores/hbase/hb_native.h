@@ -144,11 +144,6 @@ int hbNoRegion(HbCluster *p, const char *zTable, CsStatus *pSt);
 /* After a call about zTable failed with code (or for a server's
 ** failure): the table's regions are read again before the next use. */
 void hbForget(HbCluster *p, const char *zTable, int code);
-/* After a call about zTable failed with code (*pSt): its regions
-** forgotten, and a region not served because the table is disabled said
-** so (CS_DISABLED, *pSt telling how to enable it).  The code to report. */
-int hbCallFailed(HbCluster *p, const char *zTable, int code,
-                 const CsWait *pWait, CsStatus *pSt);
 /* A RegionSpecifier naming region pRegion. */
 void hbRegionSpec(Hbw__RegionSpecifier *pSpec, const HbRegion *pRegion);
 /* A TableName of table zRes ("ns:t" or "t": namespace "default"). */
@@ -188,6 +183,11 @@ int hbnGetTable(CsConn *pConn, const char *zTable, const CsTableSpec *pKeep,
                 const CsWait *pWait, CsTableInfo **ppInfo, CsStatus *pSt);
 int hbnDeleteTable(CsConn *pConn, const char *zTable, const CsWait *pWait,
                    CsStatus *pSt);
+/* After a call about zTable failed with code (*pSt): its regions
+** forgotten, and a region not served because the table is disabled said
+** so (CS_DISABLED, *pSt telling how to enable it).  The code to report. */
+int hbCallFailed(HbCluster *p, const char *zTable, int code,
+                 const CsWait *pWait, CsStatus *pSt);
 /* Whether table zTable is disabled (*pbDisabled): CS_OK or a failure. */
 int hbTableDisabled(HbCluster *p, const char *zTable, const CsWait *pWait,
                     int *pbDisabled, CsStatus *pSt);
