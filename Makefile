@@ -159,7 +159,7 @@ CQ_ASAN_OBJ = $(CQ_SRC:ext/%.c=$(ASAN_DIR)/pic/%.o)
 
 build/pic/%.o: ext/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(WARN) $(EXTFLAGS) $(DEPFLAGS) $(BT_INC) -c -o $@ $<
+	$(CC) $(CFLAGS) $(WARN) $(EXTFLAGS) $(DEPFLAGS) $(PB_INC) -c -o $@ $<
 
 build/lib/%.o: ext/%.c
 	@mkdir -p $(@D)
@@ -167,7 +167,7 @@ build/lib/%.o: ext/%.c
 
 $(ASAN_DIR)/pic/%.o: ext/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ASAN_FLAGS) $(WARN) $(EXTFLAGS) $(DEPFLAGS) $(BT_INC) -c -o $@ $<
+	$(CC) $(ASAN_FLAGS) $(WARN) $(EXTFLAGS) $(DEPFLAGS) $(PB_INC) -c -o $@ $<
 
 $(ASAN_DIR)/lib/%.o: ext/%.c
 	@mkdir -p $(@D)
@@ -181,12 +181,12 @@ build/fuzz/lib/%.o: ext/%.c
 # The Bigtable transport's files see the generated messages and gRPC's
 # headers.
 build/pic/stores/bigtable/%.o $(ASAN_DIR)/pic/stores/bigtable/%.o: \
-  BT_INC = -Ibuild/bt $(BT_CFLAGS)
+  PB_INC = -Ibuild/bt $(BT_CFLAGS)
 $(filter build/pic/stores/bigtable/% $(ASAN_DIR)/pic/stores/bigtable/%,\
   $(BT_OBJ) $(BT_ASAN_OBJ)): | build/bt/bt_wire.pb-c.h
 # The HBase transports' files see the generated messages.
 build/pic/stores/hbase/%.o $(ASAN_DIR)/pic/stores/hbase/%.o: \
-  BT_INC = -Ibuild/hb $(HB_CFLAGS)
+  PB_INC = -Ibuild/hb $(HB_CFLAGS)
 $(filter build/pic/stores/hbase/% $(ASAN_DIR)/pic/stores/hbase/%,\
   $(HB_OBJ) $(HB_ASAN_OBJ)): | build/hb/hb_wire.pb-c.h
 

@@ -4,7 +4,9 @@
 Makes N payments (the HBase blog's design: ROWKEY(customer_id PAD 6,
 paid_at, payment_id PAD 9)) and loads them into two tables of that design
 on the HBase of the tests: one by widecol (INSERT OR REPLACE ... SELECT
-from a local table, through the Thrift2 gateway), one by HBase's Java
+from a local table, through the transport the environment chooses: HBase's
+own RPC by default, WIDECOL_HBASE_TRANSPORT=thrift for the Thrift2
+gateway), one by HBase's Java
 client (a BufferedMutator, in the harness's JVM, WidecolHBase.java
 bench-load), the same rows in the same cells: the Java side makes them
 from the same seeded sequence (java.util.Random, replayed here), and
@@ -14,8 +16,8 @@ full scan, and point lookups of random rows.  Prints rows/s or ms with
 the ratio widecol / Java client, and the rows widecol's store received
 per query against the rows it returned (widecol_stats).
 
-Starts HBase itself (tests/servers/hbase.sh) unless WIDECOL_HBASE names
-one.  `make bench-hbase` runs it at 1,000,000 rows.
+Starts HBase itself (tests/servers/hbase.sh) unless WIDECOL_HBASE_NODES
+or WIDECOL_HBASE names one.  `make bench-hbase` runs it at 1,000,000 rows.
 
 Usage: bench/hbase_scale.py [--rows N] [--lookups N] [--extension ./widecol]
            [--hbase ./widecol_hbase]
@@ -98,7 +100,7 @@ def main():
     ap.add_argument("--hbase", default="./widecol_hbase")
     args = ap.parse_args()
     started_here = False
-    if not os.environ.get("WIDECOL_HBASE"):
+    if not (os.environ.get("WIDECOL_HBASE_NODES") or os.environ.get("WIDECOL_HBASE")):
         os.environ.setdefault("WIDECOL_HBASE_DIR", "build/hbase-bench")
         # Standard output only: HBase's JVM keeps the script's standard
         # error, so waiting for its end would wait for HBase's.

@@ -47,4 +47,25 @@ static inline void wcBufAppend(WcBuf *p, const void *a, int64_t n){
   p->n += n;
 }
 
+/* Big-endian integers, as the stores' wire protocols and the cell store's
+** own entries write them: v's low nByte bytes appended (1 to 8), and the
+** value of nByte bytes at a. */
+static inline void wcBufAppendBe(WcBuf *p, uint64_t v, int nByte){
+  unsigned char a[8];
+  int i;
+  wcAssert( nByte >= 1 && nByte <= 8 );
+  for(i = nByte - 1; i >= 0; i--){
+    a[i] = (unsigned char)(v & 0xFF);
+    v >>= 8;
+  }
+  wcBufAppend(p, a, nByte);
+}
+static inline uint64_t wcGetBe(const unsigned char *a, int nByte){
+  uint64_t v = 0;
+  int i;
+  wcAssert( nByte >= 1 && nByte <= 8 );
+  for(i = 0; i < nByte; i++) v = (v << 8) | a[i];
+  return v;
+}
+
 #endif /* WIDECOL_WC_BUF_H */

@@ -2309,7 +2309,8 @@ def main():
                          "keeps its rows in Bigtable (BIGTABLE_EMULATOR_HOST)")
     ap.add_argument("--hbase", default=None,
                     help="the HBase store's library: every widecol table "
-                         "keeps its rows in HBase (WIDECOL_HBASE), as with "
+                         "keeps its rows in HBase (WIDECOL_HBASE_NODES, or "
+                         "WIDECOL_HBASE's gateway), as with "
                          "--bigtable")
     ap.add_argument("--cassandra", default=None,
                     help="the Cassandra store's library: the designs in "

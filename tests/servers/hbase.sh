@@ -7,7 +7,11 @@
 #       (a one-master, one-region-server mini cluster on the local
 #       filesystem and its Thrift2 gateway, every port a free loopback
 #       port) and, once HBase answers, prints one NAME=value a line:
-#         WIDECOL_HBASE=127.0.0.1:PORT      the Thrift2 gateway (widecol)
+#         WIDECOL_HBASE=127.0.0.1:PORT      the Thrift2 gateway (widecol's
+#                                           Thrift transport)
+#         WIDECOL_HBASE_NODES=127.0.0.1:PORT,...  the master, then each
+#                                           region server (widecol's native
+#                                           transport, the default)
 #         WIDECOL_HBASE_ZK=127.0.0.1:PORT   ZooKeeper (HBase's Java client)
 #     [--regionservers N]  N region servers (1), regions of a pre-split
 #                          table on every one (HBase's balancer)

@@ -80,43 +80,36 @@ struct CqConn {
 
 /* ---- Writing ---- */
 
-static void putBE(WcBuf *p, uint64_t v, int nByte){
-  unsigned char a[8];
-  int i;
-  for(i = nByte - 1; i >= 0; i--){ a[i] = (unsigned char)(v & 0xFF); v >>= 8; }
-  wcBufAppend(p, a, nByte);
-}
-
 static void putString(WcBuf *p, const char *z){
-  putBE(p, strlen(z), 2);
+  wcBufAppendBe(p, strlen(z), 2);
   wcBufAppend(p, z, (int64_t)strlen(z));
 }
 
 static void putLongString(WcBuf *p, const char *z){
-  putBE(p, strlen(z), 4);
+  wcBufAppendBe(p, strlen(z), 4);
   wcBufAppend(p, z, (int64_t)strlen(z));
 }
 
-void cqPutBigint(WcBuf *p, int64_t v){ putBE(p, (uint64_t)v, 8); }
+void cqPutBigint(WcBuf *p, int64_t v){ wcBufAppendBe(p, (uint64_t)v, 8); }
 
-void cqPutInt(WcBuf *p, int32_t v){ putBE(p, (uint32_t)v, 4); }
+void cqPutInt(WcBuf *p, int32_t v){ wcBufAppendBe(p, (uint32_t)v, 4); }
 
 void cqPutDouble(WcBuf *p, double r){
   uint64_t v;
   memcpy(&v, &r, 8);
-  putBE(p, v, 8);
+  wcBufAppendBe(p, v, 8);
 }
 
 /* A varint: the fewest big-endian two's-complement bytes. */
 void cqPutDecimal(WcBuf *p, int64_t iUnscaled, int32_t iScale){
   int n = 8;
-  putBE(p, (uint32_t)iScale, 4);
+  wcBufAppendBe(p, (uint32_t)iScale, 4);
   while( n > 1 ){
     int64_t iTop = iUnscaled >> ((n - 1) * 8 - 1);
     if( iTop != 0 && iTop != -1 ) break;
     n--;
   }
-  putBE(p, (uint64_t)iUnscaled, n);
+  wcBufAppendBe(p, (uint64_t)iUnscaled, n);
 }
 
 int64_t cqGetBigint(const unsigned char *a){
@@ -149,11 +142,11 @@ int cqGetDecimal(const unsigned char *a, int n, int64_t *piUnscaled,
 /* Starts a request of opcode eOp in p->req; cqSend() fills in its length. */
 static void beginRequest(CqConn *p, int eOp){
   wcBufClear(&p->req);
-  putBE(&p->req, (uint64_t)p->iVersion, 1);
-  putBE(&p->req, 0, 1);
-  putBE(&p->req, 0, 2);
-  putBE(&p->req, (uint64_t)eOp, 1);
-  putBE(&p->req, 0, 4);
+  wcBufAppendBe(&p->req, (uint64_t)p->iVersion, 1);
+  wcBufAppendBe(&p->req, 0, 1);
+  wcBufAppendBe(&p->req, 0, 2);
+  wcBufAppendBe(&p->req, (uint64_t)eOp, 1);
+  wcBufAppendBe(&p->req, 0, 4);
 }
 
 /* ---- Reading ---- */
@@ -167,14 +160,13 @@ struct Reader {
 };
 
 static uint64_t getBE(Reader *r, int nByte){
-  uint64_t v = 0;
-  int k;
+  uint64_t v;
   wcAssert( nByte >= 1 && nByte <= 8 && r->i >= 0 && r->i <= r->n );
   if( r->i + nByte > r->n ){
     r->bBad = 1;
     return 0;
   }
-  for(k = 0; k < nByte; k++) v = (v << 8) | r->a[r->i + k];
+  v = wcGetBe(&r->a[r->i], nByte);
   r->i += nByte;
   return v;
 }
@@ -513,7 +505,7 @@ static int openVersion(CqConn **pp, const char *zHost, int port, int iVersion,
     return rc;
   }
   beginRequest(p, CQ_OP_STARTUP);
-  putBE(&p->req, 1, 2);
+  wcBufAppendBe(&p->req, 1, 2);
   putString(&p->req, "CQL_VERSION");
   putString(&p->req, "3.0.0");
   rc = roundTrip(p, pWait, &res);
@@ -572,16 +564,16 @@ void cqClose(CqConn *p){
 ** unset -2). */
 static void putValues(WcBuf *pReq, const CqValue *aVal, int nVal){
   int i;
-  putBE(pReq, (uint64_t)nVal, 2);
+  wcBufAppendBe(pReq, (uint64_t)nVal, 2);
   for(i = 0; i < nVal; i++){
-    putBE(pReq, (uint32_t)(aVal[i].n < CQ_UNSET ? -1 : aVal[i].n), 4);
+    wcBufAppendBe(pReq, (uint32_t)(aVal[i].n < CQ_UNSET ? -1 : aVal[i].n), 4);
     if( aVal[i].n > 0 ) wcBufAppend(pReq, aVal[i].a, aVal[i].n);
   }
 }
 
 /* A query's flags: a byte in v4, an [int] in v5. */
 static void putFlags(CqConn *p, int fFlags){
-  putBE(&p->req, (uint64_t)fFlags, p->iVersion >= 5 ? 4 : 1);
+  wcBufAppendBe(&p->req, (uint64_t)fFlags, p->iVersion >= 5 ? 4 : 1);
 }
 
 /* Consistency, flags and the paging fields of a QUERY or an EXECUTE. */
@@ -593,12 +585,12 @@ static void putParameters(CqConn *p, const CqValue *aVal, int nVal,
   if( nVal > 0 ) fFlags |= CQ_FLAG_VALUES;
   if( nPage > 0 ) fFlags |= CQ_FLAG_PAGE_SIZE;
   if( aPaging ) fFlags |= CQ_FLAG_PAGING;
-  putBE(pReq, (uint64_t)eConsistency, 2);
+  wcBufAppendBe(pReq, (uint64_t)eConsistency, 2);
   putFlags(p, fFlags);
   if( nVal > 0 ) putValues(pReq, aVal, nVal);
-  if( nPage > 0 ) putBE(pReq, (uint64_t)nPage, 4);
+  if( nPage > 0 ) wcBufAppendBe(pReq, (uint64_t)nPage, 4);
   if( aPaging ){
-    putBE(pReq, (uint64_t)nPaging, 4);
+    wcBufAppendBe(pReq, (uint64_t)nPaging, 4);
     wcBufAppend(pReq, aPaging, nPaging);
   }
 }
@@ -681,10 +673,10 @@ static void executeRequest(CqConn *p, CqStmt *pStmt, const CqValue *aVal,
                            int nVal, int eConsistency, int nPage,
                            const unsigned char *aPaging, int nPaging){
   beginRequest(p, CQ_OP_EXECUTE);
-  putBE(&p->req, (uint64_t)pStmt->nId, 2);
+  wcBufAppendBe(&p->req, (uint64_t)pStmt->nId, 2);
   wcBufAppend(&p->req, pStmt->aId, pStmt->nId);
   if( p->iVersion >= 5 ){
-    putBE(&p->req, (uint64_t)pStmt->nMetaId, 2);
+    wcBufAppendBe(&p->req, (uint64_t)pStmt->nMetaId, 2);
     wcBufAppend(&p->req, pStmt->aMetaId, pStmt->nMetaId);
   }
   putParameters(p, aVal, nVal, eConsistency, nPage, aPaging, nPaging);
@@ -718,8 +710,8 @@ int cqSend(CqConn *p, CqStmt *pStmt, const CqValue *aVal, int nVal,
 
 void cqBatchAdd(WcBuf *pQueries, const CqStmt *pStmt, const CqValue *aVal,
                 int nVal){
-  putBE(pQueries, 1, 1);
-  putBE(pQueries, (uint64_t)pStmt->nId, 2);
+  wcBufAppendBe(pQueries, 1, 1);
+  wcBufAppendBe(pQueries, (uint64_t)pStmt->nId, 2);
   wcBufAppend(pQueries, pStmt->aId, pStmt->nId);
   putValues(pQueries, aVal, nVal);
 }
@@ -727,10 +719,10 @@ void cqBatchAdd(WcBuf *pQueries, const CqStmt *pStmt, const CqValue *aVal,
 int cqSendBatch(CqConn *p, int bLogged, const WcBuf *pQueries, int nQuery,
                 int eConsistency, const WcDeadline *pWait, int *piStream){
   beginRequest(p, CQ_OP_BATCH);
-  putBE(&p->req, bLogged ? 0 : 1, 1);
-  putBE(&p->req, (uint64_t)nQuery, 2);
+  wcBufAppendBe(&p->req, bLogged ? 0 : 1, 1);
+  wcBufAppendBe(&p->req, (uint64_t)nQuery, 2);
   wcBufAppend(&p->req, pQueries->a, pQueries->n);
-  putBE(&p->req, (uint64_t)eConsistency, 2);
+  wcBufAppendBe(&p->req, (uint64_t)eConsistency, 2);
   putFlags(p, 0);
   if( pQueries->bOom ) p->req.bOom = 1;
   return sendNew(p, pWait, piStream);

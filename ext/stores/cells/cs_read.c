@@ -594,19 +594,6 @@ static int readRow(CsCursor *pCur){
 ** Index entries (CS_ENTRIES), verified against their rows.
 */
 
-static void put32(WcBuf *p, int64_t v){
-  unsigned char a[4];
-  a[0] = (unsigned char)(v >> 24);
-  a[1] = (unsigned char)(v >> 16);
-  a[2] = (unsigned char)(v >> 8);
-  a[3] = (unsigned char)v;
-  wcBufAppend(p, a, 4);
-}
-static int64_t get32(const unsigned char *a){
-  return ((int64_t)a[0] << 24) | ((int64_t)a[1] << 16)
-       | ((int64_t)a[2] << 8) | a[3];
-}
-
 /* A group's parts of a cell's qualifier: its stamp (0s for a plain
 ** qualifier, widecol 1.0's) and the column's name. */
 static void qualParts(const unsigned char *aQual, int64_t nQual,
@@ -652,9 +639,9 @@ static void entryKeep(CsTable *p, CsCursor *pCur, WcBuf *pKeys){
   const unsigned char *aRow;
   int64_t nRow = 0;
   int i;
-  put32(&pCur->ents, pCur->key.n);
+  wcBufAppendBe(&pCur->ents, (uint64_t)(pCur->key.n), 4);
   wcBufAppend(&pCur->ents, pCur->key.a, pCur->key.n);
-  put32(&pCur->ents, pCur->nCell);
+  wcBufAppendBe(&pCur->ents, (uint64_t)(pCur->nCell), 4);
   for(i = 0; i < pCur->nCell; i++){
     const HeldCell *pCell = &cursorCells(pCur)[i];
     unsigned char aTime[8];
@@ -663,13 +650,13 @@ static void entryKeep(CsTable *p, CsCursor *pCur, WcBuf *pKeys){
       aTime[k] = (unsigned char)((uint64_t)pCell->iMicros >> (56 - 8 * k));
     }
     wcBufAppend(&pCur->ents, aTime, 8);
-    put32(&pCur->ents, pCell->nQual);
+    wcBufAppendBe(&pCur->ents, (uint64_t)(pCell->nQual), 4);
     wcBufAppend(&pCur->ents, pCur->cellVal.a + pCell->iQual, pCell->nQual);
-    put32(&pCur->ents, pCell->n);
+    wcBufAppendBe(&pCur->ents, (uint64_t)(pCell->n), 4);
     wcBufAppend(&pCur->ents, pCur->cellVal.a + pCell->iOff, pCell->n);
   }
   aRow = entryRowkey(p, pCur, &nRow);
-  put32(pKeys, aRow ? nRow : 0);
+  wcBufAppendBe(pKeys, (uint64_t)(aRow ? nRow : 0), 4);
   if( aRow ) wcBufAppend(pKeys, aRow, nRow);
   pCur->nEnt++;
 }
@@ -751,7 +738,7 @@ static int readMarkers(CsTable *p, CsCursor *pCur, const WcBuf *pKeys){
   aKey = sqlite3_malloc64(sizeof(*aKey) * (size_t)(pCur->nEnt + 1));
   if( aKey == 0 ) return SQLITE_NOMEM;
   for(i = 0; i + 4 <= pKeys->n; ){
-    int64_t nKey = get32(pKeys->a + i);
+    int64_t nKey = (int64_t)wcGetBe(pKeys->a + i, 4);
     i += 4;
     if( nKey > 0 ){
       wcAssert( n <= pCur->nEnt );
@@ -839,10 +826,10 @@ static int entryNext(CsTable *p, CsCursor *pCur, int *pbFound){
     int64_t i = pCur->iEnt, nKey, nCells, k;
     const unsigned char *aKey, *aRow = 0, *aMarker = 0, *aWant;
     int64_t nRow = 0, nMarker = 0;
-    nKey = get32(a + i);
+    nKey = (int64_t)wcGetBe(a + i, 4);
     aKey = a + i + 4;
     i += 4 + nKey;
-    nCells = get32(a + i);
+    nCells = (int64_t)wcGetBe(a + i, 4);
     i += 4;
     /* First pass: the row key; then the group its marker names. */
     {
@@ -850,10 +837,10 @@ static int entryNext(CsTable *p, CsCursor *pCur, int *pbFound){
       const char *zName = p->aCol[p->iRowkeyCol].zName;
       int64_t nName = (int64_t)strlen(zName);
       for(k = 0; k < nCells; k++){
-        int64_t nQual = get32(a + j + 8), nVal;
+        int64_t nQual = (int64_t)wcGetBe(a + j + 8, 4), nVal;
         const unsigned char *aQual = a + j + 12, *aStamp, *aName;
         int64_t nNameHere;
-        nVal = get32(a + j + 12 + nQual);
+        nVal = (int64_t)wcGetBe(a + j + 12 + nQual, 4);
         qualParts(aQual, nQual, &aStamp, &aName, &nNameHere);
         if( aRow == 0 && nNameHere == nName
          && memcmp(aName, zName, (size_t)nName) == 0 && nVal >= 1
@@ -882,9 +869,9 @@ static int entryNext(CsTable *p, CsCursor *pCur, int *pbFound){
         const unsigned char *aQual, *aStamp, *aName, *aVal;
         int q, iCol;
         for(q = 0; q < 8; q++) iMicros = (iMicros << 8) | a[j + q];
-        nQual = get32(a + j + 8);
+        nQual = (int64_t)wcGetBe(a + j + 8, 4);
         aQual = a + j + 12;
-        nVal = get32(a + j + 12 + nQual);
+        nVal = (int64_t)wcGetBe(a + j + 12 + nQual, 4);
         aVal = a + j + 16 + nQual;
         j += 16 + nQual + nVal;
         qualParts(aQual, nQual, &aStamp, &aName, &nName);

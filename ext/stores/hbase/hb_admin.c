@@ -227,8 +227,7 @@ static int countRegion(CsConn *pConn, const char *zTable, const HbVal *pStart,
       /* With KeyOnlyFilter(true) a value is its length, 4 bytes. */
       const HbVal *pV = hbField(&pCols->aChild[c], 3);
       if( pV && pV->n == 4 ){
-        nByte += ((int64_t)pV->a[0] << 24) | ((int64_t)pV->a[1] << 16)
-               | ((int64_t)pV->a[2] << 8) | pV->a[3];
+        nByte += (int64_t)wcGetBe(pV->a, 4);
       }
     }
   }

@@ -610,17 +610,18 @@ int hbRegions(HbCluster *p, const char *zTable, const CsWait *pWait,
 }
 
 void hbForget(HbCluster *p, const char *zTable, int code){
-  HbTable **pp;
+  HbTable **pp = &p->pTables;
   if( code != CS_AGAIN && code != CS_UNAVAILABLE && code != CS_NOT_FOUND
    && code != CS_DEADLINE && code != CS_DISABLED ){
     return;
   }
-  for(pp = &p->pTables; *pp; pp = &(*pp)->pNext){
-    if( zTable == 0 || strcmp((*pp)->zTable, zTable) == 0 ){
-      HbTable *pT = *pp;
+  while( *pp ){
+    HbTable *pT = *pp;
+    if( strcmp(pT->zTable, zTable) == 0 ){
       *pp = pT->pNext;
       tableFree(pT);
-      if( *pp == 0 ) break;
+    }else{
+      pp = &pT->pNext;
     }
   }
   if( code == CS_UNAVAILABLE ) p->pMetaServer = 0;

@@ -420,9 +420,7 @@ static int countRegion(const HbRegion *pR, const CsWait *pWait,
     /* With KeyOnlyFilter(true) a value is its length, 4 bytes. */
     while( hbKvNext(&block, &kv) > 0 ){
       if( kv.value.n == 4 ){
-        *pnByte += ((int64_t)kv.value.a[0] << 24)
-                 | ((int64_t)kv.value.a[1] << 16)
-                 | ((int64_t)kv.value.a[2] << 8) | kv.value.a[3];
+        *pnByte += (int64_t)wcGetBe(kv.value.a, 4);
       }
     }
   }

@@ -142,16 +142,6 @@ static void outcome(CsEntry *pE, int code, const char *zWhy, CsStatus *pSt,
   }
 }
 
-/* The message of an exception pair (its class and, in its value, the
-** server's words). */
-static char *exceptionWhy(const Hbw__NameBytesPair *pEx){
-  const char *zVal = pEx->has_value ? (const char*)pEx->value.data : 0;
-  size_t n = pEx->has_value ? pEx->value.len : 0, i;
-  for(i = 0; i < n && zVal[i] != '\n'; i++){}
-  return n ? sqlite3_mprintf("%.*s", (int)i, zVal)
-           : sqlite3_mprintf("%s", pEx->name);
-}
-
 /* One server's part of a batch: its entries' indexes, its call. */
 typedef struct HbPart HbPart;
 struct HbPart {
@@ -171,11 +161,10 @@ static int sendPart(HbPart *pPart, const HbRegion *aReg, const int *aiReg,
   WcArena a = {0, 0};
   Hbw__MultiRequest req = HBW__MULTI_REQUEST__INIT;
   Hbw__RegionAction **apRA = wcArenaAlloc(&a, sizeof(void*) * (size_t)nE * 2);
-  int *aiRAOf = wcArenaAlloc(&a, sizeof(int) * (size_t)nE);
-  int i, nRA = 0;
+  int i, nRA = 0, code;
   pPart->aiFirst = sqlite3_malloc64(sizeof(int) * (size_t)nE * 2);
   pPart->abAtomic = sqlite3_malloc64((size_t)nE * 2);
-  if( apRA == 0 || aiRAOf == 0 || pPart->aiFirst == 0 || pPart->abAtomic == 0 ){
+  if( apRA == 0 || pPart->aiFirst == 0 || pPart->abAtomic == 0 ){
     wcArenaFree(&a);
     return CS_INTERNAL;
   }
@@ -219,10 +208,9 @@ static int sendPart(HbPart *pPart, const HbRegion *aReg, const int *aiReg,
     HbChan *pChan = hbChan(pPart->pServer, HB_SVC_CLIENT);
     pPart->pRpc = pChan ? hbRpcSend(pChan, "Multi", &req.base, pWait) : 0;
   }
-  i = a.bOom || (nRA > 0 && pPart->pRpc == 0);
+  code = a.bOom || (nRA > 0 && pPart->pRpc == 0) ? CS_INTERNAL : CS_OK;
   wcArenaFree(&a);
-  (void)pSt;
-  return i ? CS_INTERNAL : CS_OK;
+  return code;
 }
 
 /* Waits for part pPart's answer and sets its entries' outcomes. */
@@ -246,7 +234,7 @@ static void takePart(HbPart *pPart, const int *aiReg, CsEntry *aE, int nE,
     int codeRA = code;
     if( pRes && pRes->exception ){
       codeRA = hbExceptionCode(pRes->exception->name);
-      zWhy = exceptionWhy(pRes->exception);
+      zWhy = hbExceptionWhy(pRes->exception);
     }
     if( pPart->abAtomic[k] ){
       outcome(&aE[iFirst], codeRA, zWhy ? zWhy : st.zMsg, pSt, pcodeFirst);
@@ -263,7 +251,7 @@ static void takePart(HbPart *pPart, const int *aiReg, CsEntry *aE, int nE,
                  && i < (int)pRes->n_result_or_exception; i++){
         const Hbw__ResultOrException *pOne = pRes->result_or_exception[i];
         if( pOne->exception && pOne->index < (uint32_t)nE ){
-          char *z = exceptionWhy(pOne->exception);
+          char *z = hbExceptionWhy(pOne->exception);
           aE[pOne->index].code = CS_OK;
           outcome(&aE[pOne->index], hbExceptionCode(pOne->exception->name),
                   z, pSt, pcodeFirst);
@@ -591,7 +579,7 @@ int hbnCheckFinish(CsPending *pPending, int *pbApplied, CsStatus *pSt){
         pEx = pRes->result_or_exception[i]->exception;
       }
       if( pEx ){
-        char *z = exceptionWhy(pEx);
+        char *z = hbExceptionWhy(pEx);
         code = hbExceptionCode(pEx->name);
         csStatusSet(pSt, code, "%s", z ? z : pEx->name);
         sqlite3_free(z);

@@ -93,6 +93,9 @@ int hbRpcCall(HbChan *pChan, const char *zMethod, const ProtobufCMessage *pReq,
               HbRpc **ppRpc, ProtobufCMessage **ppResp, CsStatus *pSt);
 /* The CS_* code of an exception of Java class zClass. */
 int hbExceptionCode(const char *zClass);
+/* What an exception pair of a Multi's answer says: the first line of the
+** server's words in its value, or its class (sqlite3_mprintf()). */
+char *hbExceptionWhy(const Hbw__NameBytesPair *pEx);
 
 /* A cell read from a block of cells. */
 typedef struct HbKv HbKv;
@@ -141,8 +144,9 @@ int hbRegionOf(const HbRegion *aRegion, int nRegion, CsBytes key,
 /* The failure of a key no region served holds: CS_AGAIN, zTable's regions
 ** forgotten. */
 int hbNoRegion(HbCluster *p, const char *zTable, CsStatus *pSt);
-/* After a call about zTable failed with code (or for a server's
-** failure): the table's regions are read again before the next use. */
+/* After a call about zTable failed with code, where the code may mean a
+** region moved or a server went (CS_AGAIN, CS_UNAVAILABLE, ...): the
+** table's regions are read again before the next use. */
 void hbForget(HbCluster *p, const char *zTable, int code);
 /* A RegionSpecifier naming region pRegion. */
 void hbRegionSpec(Hbw__RegionSpecifier *pSpec, const HbRegion *pRegion);

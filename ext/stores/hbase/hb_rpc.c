@@ -147,15 +147,6 @@ static void putVarint(WcBuf *p, uint64_t v){
   wcBufAppend(p, a, n);
 }
 
-static void putBe32(WcBuf *p, uint32_t v){
-  unsigned char a[4];
-  a[0] = (unsigned char)(v >> 24);
-  a[1] = (unsigned char)(v >> 16);
-  a[2] = (unsigned char)(v >> 8);
-  a[3] = (unsigned char)v;
-  wcBufAppend(p, a, 4);
-}
-
 /* Appends message pMsg packed, preceded by its varint length when
 ** bDelimited. */
 static void putMessage(WcBuf *p, const ProtobufCMessage *pMsg,
@@ -188,7 +179,7 @@ static void writePreamble(WcBuf *p, const HbChan *pChan){
   hdr.service_name = (char*)azService[pChan->eSvc];
   hdr.cell_block_codec_class = HB_CODEC;
   wcBufAppend(p, aMagic, 6);
-  putBe32(p, (uint32_t)protobuf_c_message_get_packed_size(&hdr.base));
+  wcBufAppendBe(p, protobuf_c_message_get_packed_size(&hdr.base), 4);
   putMessage(p, &hdr.base, 0);
 }
 
@@ -248,7 +239,7 @@ HbRpc *hbRpcSend(HbChan *pChan, const char *zMethod,
     hdr.has_timeout = 1;
     hdr.timeout = (uint32_t)(d.iUntilMs - p->iStartMs);
   }
-  putBe32(&req, 0);
+  wcBufAppendBe(&req, 0, 4);
   putMessage(&req, &hdr.base, 1);
   putMessage(&req, pReq, 1);
   if( req.bOom ){
@@ -364,8 +355,7 @@ static void readUntil(HbRpc *p){
     uint32_t n;
     int rc = wcSockPeek(pChan->pSock, 4, &d, &a);
     if( rc == 0 ){
-      n = ((uint32_t)a[0] << 24) | ((uint32_t)a[1] << 16)
-        | ((uint32_t)a[2] << 8) | a[3];
+      n = (uint32_t)wcGetBe(a, 4);
       if( n > HB_MAX_FRAME ){
         dropSock(pChan, CS_INTERNAL, "an answer of HBase's could not be read");
         return;
@@ -485,27 +475,30 @@ int hbExceptionCode(const char *zClass){
   return CS_REFUSED;
 }
 
-/* A big-endian integer of n bytes. */
-static uint64_t be(const unsigned char *a, int n){
-  uint64_t v = 0;
-  int i;
-  for(i = 0; i < n; i++) v = (v << 8) | a[i];
-  return v;
+/* The message of an exception pair (its class and, in its value, the
+** server's words). */
+char *hbExceptionWhy(const Hbw__NameBytesPair *pEx){
+  const char *zVal = pEx->has_value ? (const char*)pEx->value.data : 0;
+  size_t n = pEx->has_value ? pEx->value.len : 0, i;
+  for(i = 0; i < n && zVal[i] != '\n'; i++){}
+  return n ? sqlite3_mprintf("%.*s", (int)i, zVal)
+           : sqlite3_mprintf("%s", pEx->name);
 }
+
 
 int hbKvNext(CsBytes *pBlock, HbKv *pKv){
   const unsigned char *a = pBlock->a;
   size_t n = pBlock->n, nCell, nKey, nVal, nRow, nFam, nQual;
   if( n == 0 ) return 0;
   if( n < 12 ) return -1;
-  nCell = (size_t)be(a, 4);
-  nKey = (size_t)be(a + 4, 4);
-  nVal = (size_t)be(a + 8, 4);
+  nCell = (size_t)wcGetBe(a, 4);
+  nKey = (size_t)wcGetBe(a + 4, 4);
+  nVal = (size_t)wcGetBe(a + 8, 4);
   /* A key: row length (2), row, family length (1), family, qualifier,
   ** timestamp (8), type (1). */
   if( nCell > n - 4 || nCell < 8 + nKey + nVal || nKey < 12 ) return -1;
   a += 12;
-  nRow = (size_t)be(a, 2);
+  nRow = (size_t)wcGetBe(a, 2);
   if( nRow + 2 + 1 > nKey - 9 ) return -1;
   nFam = a[2 + nRow];
   if( 2 + nRow + 1 + nFam + 9 > nKey ) return -1;
@@ -516,7 +509,7 @@ int hbKvNext(CsBytes *pBlock, HbKv *pKv){
   pKv->family.n = nFam;
   pKv->qual.a = a + 3 + nRow + nFam;
   pKv->qual.n = nQual;
-  pKv->iMillis = (int64_t)be(a + nKey - 9, 8);
+  pKv->iMillis = (int64_t)wcGetBe(a + nKey - 9, 8);
   pKv->eType = a[nKey - 1];
   pKv->value.a = a + nKey;
   pKv->value.n = nVal;

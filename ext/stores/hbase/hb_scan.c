@@ -236,6 +236,13 @@ static int rowOf(HbScan *p, CsBytes *pBlock, int nCell, CsStatus *pSt){
   return 1;
 }
 
+/* Ends the read with call failure code (*pSt): -1. */
+static int readFailed(HbScan *p, int code, CsStatus *pSt){
+  hbCallFailed(p->p, p->pRead->zTable, code, &p->wait, pSt);
+  p->bDone = 1;
+  return -1;
+}
+
 /*
 ** Ranges.
 */
@@ -444,10 +451,11 @@ static int rangeNext(HbScan *p, const CsRow **ppRow, CsStatus *pSt){
     int code;
     if( p->pResp ){
       if( p->iResult < p->pResp->n_cells_per_result && p->nLeft != 0 ){
-        int r = rowOf(p, &p->cells,
-                      (int)p->pResp->cells_per_result[p->iResult++], pSt);
+        int nCell = (int)p->pResp->cells_per_result[p->iResult++];
+        int r;
+        if( nCell == 0 ) continue;
+        r = rowOf(p, &p->cells, nCell, pSt);
         if( r < 0 ) return r;
-        if( p->row.nCell == 0 ) continue;
         /* Should the read go on elsewhere, it resumes after this row. */
         p->resume.n = 0;
         wcBufAppend(&p->resume, p->row.key.a, (int64_t)p->row.key.n);
@@ -477,11 +485,7 @@ static int rangeNext(HbScan *p, const CsRow **ppRow, CsStatus *pSt){
       code = openScanner(p, pSt);
     }
     if( code == CS_OK ) code = takePage(p, pSt);
-    if( code != CS_OK ){
-      hbCallFailed(p->p, p->pRead->zTable, code, &p->wait, pSt);
-      p->bDone = 1;
-      return -1;
-    }
+    if( code != CS_OK ) return readFailed(p, code, pSt);
   }
 }
 
@@ -504,13 +508,79 @@ static CsBytes keyAt(const HbScan *p, int i){
   return pRead->aKey[pRead->bReversed ? pRead->nKey - 1 - i : i];
 }
 
-/* Sends the Multi gets of the next page of keys, one call per server. */
+/* Sends server pServer's Multi of gets: each key j of the page whose
+** region aiReg[j] (of regions aReg) it serves, a region action per
+** region; those keys' aiReg[] set to -1 (asked). */
+static int keysMulti(HbScan *p, HbServer *pServer, const HbRegion *aReg,
+                     int *aiReg, int n, CsStatus *pSt){
+  Hbw__MultiRequest req = HBW__MULTI_REQUEST__INIT;
+  Hbw__Get tmpl = HBW__GET__INIT;
+  WcArena a = {0, 0};
+  int *aiRA = wcArenaAlloc(&a, sizeof(int) * (size_t)n);    /* regions */
+  HbChan *pChan;
+  HbRpc *pRpc;
+  int j;
+  tmpl.n_column = p->nCol;
+  tmpl.column = p->apCol;
+  tmpl.filter = p->pFilter;
+  tmpl.has_max_versions = 1;
+  tmpl.max_versions = p->pRead->bLatest ? 1 : HB_ALL_VERSIONS;
+  req.region_action = wcArenaAlloc(&a, sizeof(void*) * (size_t)n);
+  for(j = 0; j < n && req.region_action && aiRA; j++){
+    Hbw__RegionAction *pRA = 0;
+    Hbw__Action *pAct;
+    Hbw__Get *pGet;
+    CsBytes key = keyAt(p, p->iKey + j);
+    size_t k;
+    if( aiReg[j] < 0 || aReg[aiReg[j]].pServer != pServer ) continue;
+    for(k = 0; k < req.n_region_action && aiRA[k] != aiReg[j]; k++){}
+    if( k < req.n_region_action ){
+      pRA = req.region_action[k];
+    }else{
+      Hbw__RegionSpecifier *pSpec = wcArenaAlloc(&a, sizeof(*pSpec));
+      pRA = wcArenaAlloc(&a, sizeof(*pRA));
+      if( pRA == 0 || pSpec == 0 ) break;
+      hbw__region_action__init(pRA);
+      hbw__region_specifier__init(pSpec);
+      hbRegionSpec(pSpec, &aReg[aiReg[j]]);
+      pRA->region = pSpec;
+      pRA->action = wcArenaAlloc(&a, sizeof(void*) * (size_t)n);
+      if( pRA->action == 0 ) break;
+      aiRA[req.n_region_action] = aiReg[j];
+      req.region_action[req.n_region_action++] = pRA;
+    }
+    pAct = wcArenaAlloc(&a, sizeof(*pAct));
+    pGet = wcArenaAlloc(&a, sizeof(*pGet));
+    if( pAct == 0 || pGet == 0 ) break;
+    hbw__action__init(pAct);
+    *pGet = tmpl;
+    pGet->row.data = (uint8_t*)key.a;
+    pGet->row.len = key.n;
+    pAct->has_index = 1;
+    pAct->index = (uint32_t)j;
+    pAct->get = pGet;
+    pRA->action[pRA->n_action++] = pAct;
+    aiReg[j] = -1;
+  }
+  pChan = a.bOom ? 0 : hbChan(pServer, HB_SVC_CLIENT);
+  pRpc = pChan ? hbRpcSend(pChan, "Multi", &req.base, &p->wait) : 0;
+  wcArenaFree(&a);
+  if( pRpc == 0 ){
+    csStatusSet(pSt, CS_INTERNAL, "out of memory");
+    return CS_INTERNAL;
+  }
+  p->keys.apRpc[p->keys.nRpc++] = pRpc;
+  return CS_OK;
+}
+
+/* Sends the Multi gets of the next page of keys, one call per server, all
+** before any answer is waited for. */
 static int keysSend(HbScan *p, CsStatus *pSt){
   const CsRead *pRead = p->pRead;
   HbKeysPage *pK = &p->keys;
-  int n = pRead->nKey - p->iKey, i, code = CS_OK;
-  WcArena a = {0, 0};
-  HbRegion *aReg;
+  const HbRegion *aReg = 0;
+  int n = pRead->nKey - p->iKey, nReg = 0, i, code;
+  int *aiReg;
   if( n > HB_PAGE ) n = HB_PAGE;
   if( p->nLeft > 0 && p->nLeft < n ) n = (int)p->nLeft;
   keysFree(pK);
@@ -518,88 +588,35 @@ static int keysSend(HbScan *p, CsStatus *pSt){
   pK->aCells = sqlite3_malloc64(sizeof(CsBytes) * (size_t)n);
   pK->anCell = sqlite3_malloc64(sizeof(int) * (size_t)n);
   pK->apRpc = sqlite3_malloc64(sizeof(HbRpc*) * (size_t)n);
-  aReg = sqlite3_malloc64(sizeof(HbRegion) * (size_t)n);
-  if( pK->aCells == 0 || pK->anCell == 0 || pK->apRpc == 0 || aReg == 0 ){
-    sqlite3_free(aReg);
+  aiReg = sqlite3_malloc64(sizeof(int) * (size_t)n);
+  if( pK->aCells == 0 || pK->anCell == 0 || pK->apRpc == 0 || aiReg == 0 ){
+    sqlite3_free(aiReg);
     csStatusSet(pSt, CS_INTERNAL, "out of memory");
     return CS_INTERNAL;
   }
   memset(pK->anCell, 0, sizeof(int) * (size_t)n);
-  memset(aReg, 0, sizeof(HbRegion) * (size_t)n);
+  /* The regions are the cache's: nothing forgets them until the calls are
+  ** sent. */
+  code = hbRegions(p->p, pRead->zTable, &p->wait, &aReg, &nReg, pSt);
   for(i = 0; i < n && code == CS_OK; i++){
-    code = hbLocate(p->p, pRead->zTable, keyAt(p, p->iKey + i), 0, &p->wait,
-                    &aReg[i], pSt);
+    aiReg[i] = hbRegionOf(aReg, nReg, keyAt(p, p->iKey + i), 0);
+    if( aiReg[i] < 0 ) code = hbNoRegion(p->p, pRead->zTable, pSt);
   }
-  /* One Multi per server: a region action per region, a get per key. */
   for(i = 0; i < n && code == CS_OK; i++){
-    Hbw__MultiRequest req = HBW__MULTI_REQUEST__INIT;
-    HbServer *pServer = aReg[i].pServer;
-    int j;
-    if( pServer == 0 ) continue;
-    req.region_action = wcArenaAlloc(&a, sizeof(void*) * (size_t)n);
-    for(j = i; j < n && req.region_action; j++){
-      Hbw__RegionAction *pRA = 0;
-      Hbw__Action *pAct;
-      Hbw__Get *pGet;
-      size_t k;
-      if( aReg[j].pServer != pServer ) continue;
-      for(k = 0; k < req.n_region_action; k++){
-        if( cmpBytes(aReg[j].name, aReg[req.region_action[k]->action[0]->index
-                                        ].name) == 0 ){
-          pRA = req.region_action[k];
-        }
-      }
-      if( pRA == 0 ){
-        Hbw__RegionSpecifier *pSpec = wcArenaAlloc(&a, sizeof(*pSpec));
-        pRA = wcArenaAlloc(&a, sizeof(*pRA));
-        if( pRA == 0 || pSpec == 0 ) break;
-        hbw__region_action__init(pRA);
-        hbw__region_specifier__init(pSpec);
-        hbRegionSpec(pSpec, &aReg[j]);
-        pRA->region = pSpec;
-        pRA->action = wcArenaAlloc(&a, sizeof(void*) * (size_t)n);
-        if( pRA->action == 0 ) break;
-        req.region_action[req.n_region_action++] = pRA;
-      }
-      pAct = wcArenaAlloc(&a, sizeof(*pAct));
-      pGet = wcArenaAlloc(&a, sizeof(*pGet));
-      if( pAct == 0 || pGet == 0 ) break;
-      hbw__action__init(pAct);
-      hbw__get__init(pGet);
-      pGet->row.data = (uint8_t*)keyAt(p, p->iKey + j).a;
-      pGet->row.len = keyAt(p, p->iKey + j).n;
-      pGet->n_column = p->nCol;
-      pGet->column = p->apCol;
-      pGet->filter = p->pFilter;
-      pGet->has_max_versions = 1;
-      pGet->max_versions = p->pRead->bLatest ? 1 : HB_ALL_VERSIONS;
-      pAct->has_index = 1;
-      pAct->index = (uint32_t)j;
-      pAct->get = pGet;
-      pRA->action[pRA->n_action++] = pAct;
-      aReg[j].pServer = 0;      /* asked */
+    if( aiReg[i] >= 0 ){
+      code = keysMulti(p, aReg[aiReg[i]].pServer, aReg, aiReg, n, pSt);
     }
-    if( a.bOom ){
-      code = CS_INTERNAL;
-      csStatusSet(pSt, code, "out of memory");
-      break;
-    }
-    {
-      HbChan *pChan = hbChan(pServer, HB_SVC_CLIENT);
-      HbRpc *pRpc = pChan ? hbRpcSend(pChan, "Multi", &req.base, &p->wait)
-                          : 0;
-      if( pRpc == 0 ){
-        code = CS_INTERNAL;
-        csStatusSet(pSt, code, "out of memory");
-        break;
-      }
-      pK->apRpc[pK->nRpc++] = pRpc;
-    }
-    wcArenaFree(&a);
   }
-  wcArenaFree(&a);
-  for(i = 0; i < n; i++) hbRegionFree(&aReg[i]);
-  sqlite3_free(aReg);
+  sqlite3_free(aiReg);
+  return code;
+}
+
+/* The failure of exception pEx in a Multi's answer. */
+static int keysException(const Hbw__NameBytesPair *pEx, CsStatus *pSt){
+  int code = hbExceptionCode(pEx->name);
+  char *zWhy = hbExceptionWhy(pEx);
+  csStatusSet(pSt, code, "%s", zWhy ? zWhy : "out of memory");
+  sqlite3_free(zWhy);
   return code;
 }
 
@@ -618,20 +635,12 @@ static int keysTake(HbScan *p, CsStatus *pSt){
     block = hbRpcCells(pK->apRpc[i]);
     for(r = 0; r < pResp->n_region_action_result; r++){
       const Hbw__RegionActionResult *pRes = pResp->region_action_result[r];
-      if( pRes->exception ){
-        code = hbExceptionCode(pRes->exception->name);
-        csStatusSet(pSt, code, "%s", pRes->exception->name);
-        return code;
-      }
+      if( pRes->exception ) return keysException(pRes->exception, pSt);
       for(k = 0; k < pRes->n_result_or_exception; k++){
         const Hbw__ResultOrException *pOne = pRes->result_or_exception[k];
         int nCell = pOne->result ? pOne->result->associated_cell_count : 0;
         int c;
-        if( pOne->exception ){
-          code = hbExceptionCode(pOne->exception->name);
-          csStatusSet(pSt, code, "%s", pOne->exception->name);
-          return code;
-        }
+        if( pOne->exception ) return keysException(pOne->exception, pSt);
         if( pOne->index >= (uint32_t)pK->nKey ){
           csStatusSet(pSt, CS_INTERNAL, "an answer of HBase's could not be "
                       "read");
@@ -668,11 +677,7 @@ static int keysNext(HbScan *p, const CsRow **ppRow, CsStatus *pSt){
     if( p->nLeft == 0 || p->iKey >= p->pRead->nKey ) return 0;
     code = keysSend(p, pSt);
     if( code == CS_OK ) code = keysTake(p, pSt);
-    if( code != CS_OK ){
-      hbCallFailed(p->p, p->pRead->zTable, code, &p->wait, pSt);
-      p->bDone = 1;
-      return -1;
-    }
+    if( code != CS_OK ) return readFailed(p, code, pSt);
     p->iKey += pK->nKey;
   }
 }

@@ -32,20 +32,10 @@ int64_t hbFieldInt(const HbVal *pStruct, int id, int64_t iDefault){
 
 /* ---- Writing ---- */
 
-static void putBE(WcBuf *p, uint64_t v, int nByte){
-  unsigned char a[8];
-  int i;
-  wcAssert( nByte >= 1 && nByte <= 8 );
-  for(i = 0; i < nByte; i++){
-    a[i] = (unsigned char)(v >> (8 * (nByte - 1 - i)));
-  }
-  wcBufAppend(p, a, nByte);
-}
-
-void hbWriteByte(WcBuf *p, int v){ putBE(p, (uint64_t)(v & 0xFF), 1); }
-void hbWriteI16(WcBuf *p, int v){ putBE(p, (uint64_t)(v & 0xFFFF), 2); }
-void hbWriteI32(WcBuf *p, int32_t v){ putBE(p, (uint32_t)v, 4); }
-void hbWriteI64(WcBuf *p, int64_t v){ putBE(p, (uint64_t)v, 8); }
+void hbWriteByte(WcBuf *p, int v){ wcBufAppendBe(p, (uint64_t)(v & 0xFF), 1); }
+void hbWriteI16(WcBuf *p, int v){ wcBufAppendBe(p, (uint64_t)(v & 0xFFFF), 2); }
+void hbWriteI32(WcBuf *p, int32_t v){ wcBufAppendBe(p, (uint32_t)v, 4); }
+void hbWriteI64(WcBuf *p, int64_t v){ wcBufAppendBe(p, (uint64_t)v, 8); }
 
 void hbWriteBinary(WcBuf *p, const void *a, int64_t n){
   /* A Thrift binary's length is an i32. */

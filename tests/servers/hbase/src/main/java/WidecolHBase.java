@@ -8,7 +8,9 @@
 **                   master and N region servers (1) on the local filesystem
 **                   under <dir> (no HDFS), with the Thrift2 gateway on a
 **                   free loopback port unless --no-thrift.  Prints
-**                   WIDECOL_HBASE=host:port (the gateway) and
+**                   WIDECOL_HBASE=host:port (the gateway),
+**                   WIDECOL_HBASE_NODES=host:port,... (the master and each
+**                   region server: widecol's native transport) and
 **                   WIDECOL_HBASE_ZK=host:port, then "ready"; then takes
 **                   the region servers' controls from its standard input
 **                   ("<id> rs list|kill N|stop N|start", each answered and
