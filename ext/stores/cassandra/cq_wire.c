@@ -113,10 +113,7 @@ void cqPutDecimal(WcBuf *p, int64_t iUnscaled, int32_t iScale){
 }
 
 int64_t cqGetBigint(const unsigned char *a){
-  uint64_t v = 0;
-  int i;
-  for(i = 0; i < 8; i++) v = (v << 8) | a[i];
-  return (int64_t)v;
+  return (int64_t)wcGetBe(a, 8);
 }
 
 double cqGetDouble(const unsigned char *a){
@@ -131,8 +128,7 @@ int cqGetDecimal(const unsigned char *a, int n, int64_t *piUnscaled,
   uint64_t v;
   int i;
   if( n < 5 || n > 12 ) return 1;
-  *piScale = (int32_t)(((uint32_t)a[0] << 24) | ((uint32_t)a[1] << 16)
-                       | ((uint32_t)a[2] << 8) | a[3]);
+  *piScale = (int32_t)(uint32_t)wcGetBe(a, 4);
   v = (a[4] & 0x80) ? ~(uint64_t)0 : 0;
   for(i = 4; i < n; i++) v = (v << 8) | a[i];
   *piUnscaled = (int64_t)v;
