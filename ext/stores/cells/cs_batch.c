@@ -22,6 +22,10 @@
 ** A conditional write whose call ended without an answer (the connection
 ** lost, a deadline) may have been applied: the row's marker tells (it
 ** carries the write's stamp if so), and the write is sent again if not.
+** One the engine refused to apply for now (CS_AGAIN: a region splitting)
+** is sent again unread.  The writes to send again go together, after one
+** backoff, so that a split under a load of writes costs one pause, not
+** one a write in flight.
 */
 #include "util/wc_api.h"
 #include "stores/cells/cs_table.h"
@@ -807,6 +811,11 @@ static int conditionalOutcome(CsTable *pT, const char *zRes, CsOp *pOp,
     }
     return CS_OUT_CONFLICT;
   }
+  if( code == CS_AGAIN ){
+    /* Not applied (cs_transport.h): the row need not be read. */
+    pT->pT->xRetryNow(pT->pConn);
+    return CS_OUT_WAIT;
+  }
   if( csRetryable(code) || code == CS_DEADLINE ){
     int eOut;
     pT->pT->xRetryNow(pT->pConn);
@@ -833,57 +842,25 @@ static int conditionalOutcome(CsTable *pT, const char *zRes, CsOp *pOp,
   return CS_OUT_FAILED;
 }
 
-/* Write pOp's condition still holds and nothing answered: it is sent
-** again, alone, until an answer comes or the deadline (from now) passes. */
-static void resendAlone(CsTable *pT, const char *zResource, CsOp *pOp,
-                        WcArena *pArena, char **pzWhy, int *pCodeWhy){
-  int64_t iStart = wcMonotonicMs();
-  CsWait w = csRetryWait(&pT->wait, iStart);
-  int nAttempt = 0;
-  while( pOp->eOutcome == CS_OUT_WAIT ){
-    CsPending *pCall;
-    CsStatus st = {0, 0};
-    int bApplied = 0;
-    int code = csBackoff(&pT->wait, ++nAttempt, iStart);
-    if( code != CS_OK ){
-      pOp->eOutcome = CS_OUT_FAILED;
-      if( *pzWhy == 0 ){
-        *pzWhy = sqlite3_mprintf(code == CS_CANCELLED
-            ? "interrupted while waiting to send again"
-            : "the conditional write had no answer, and no time was left "
-              "within the deadline to ask again");
-        *pCodeWhy = code;
-      }
-      return;
-    }
-    pCall = checkStart(pT, zResource, pOp, pArena, &w);
-    if( pCall ){
-      code = pT->pT->xCheckFinish(pCall, &bApplied, &st);
-    }else{
-      code = CS_INTERNAL;
-      csStatusSet(&st, code, "out of memory");
-    }
-    pOp->eOutcome = conditionalOutcome(pT, zResource, pOp, code, &st,
-                                       bApplied, pzWhy, pCodeWhy);
-    csStatusClear(&st);
-  }
-}
-
-/* Sends the conditional writes apOp[0..nOp) of one table, CS_INFLIGHT
-** calls in flight at once; each write's outcome is set. */
-static void sendConditional(CsTable *pT, const char *zResource, CsOp **apOp,
-                            int nOp, char **pzWhy, int *pCodeWhy){
+/* One round of sendConditional(): the writes apOp[0..nOp) sent, CS_INFLIGHT
+** in flight at once, each with pWait; each write's outcome is set.  Those
+** to be sent again (CS_OUT_WAIT) are moved to the front of apOp, in order,
+** and counted in the return; the engine's words of the last that it asked
+** to send again are in *pzAgain. */
+static int sendRound(CsTable *pT, const char *zResource, CsOp **apOp,
+                     int nOp, const CsWait *pWait, char **pzAgain,
+                     char **pzWhy, int *pCodeWhy){
   CsPending *apCall[CS_INFLIGHT];
   int aiOp[CS_INFLIGHT];
   WcArena arena;
-  int iNext = 0, nFly = 0, iOld = 0;
+  int iNext = 0, nFly = 0, iOld = 0, nLeft = 0;
   memset(&arena, 0, sizeof(arena));
   while( iNext < nOp || nFly > 0 ){
     wcAssert( nFly >= 0 && nFly <= CS_INFLIGHT );
     if( iNext < nOp && nFly < CS_INFLIGHT ){
       CsOp *pOp = apOp[iNext];
       int iSlot = (iOld + nFly) % CS_INFLIGHT;
-      apCall[iSlot] = checkStart(pT, zResource, pOp, &arena, &pT->wait);
+      apCall[iSlot] = checkStart(pT, zResource, pOp, &arena, pWait);
       if( apCall[iSlot] == 0 ){
         pOp->eOutcome = CS_OUT_FAILED;
         if( *pzWhy == 0 ) *pzWhy = sqlite3_mprintf("out of memory");
@@ -902,13 +879,73 @@ static void sendConditional(CsTable *pT, const char *zResource, CsOp **apOp,
       int code = pT->pT->xCheckFinish(apCall[iOld], &bApplied, &st);
       pOp->eOutcome = conditionalOutcome(pT, zResource, pOp, code, &st,
                                          bApplied, pzWhy, pCodeWhy);
+      if( pOp->eOutcome == CS_OUT_WAIT ){
+        /* Answers come in the order sent, so slot nLeft was sent before
+        ** this one and is no longer needed. */
+        wcAssert( nLeft <= aiOp[iOld] );
+        apOp[nLeft++] = pOp;
+        if( code == CS_AGAIN && st.zMsg ){
+          sqlite3_free(*pzAgain);
+          *pzAgain = sqlite3_mprintf("%s", st.zMsg);
+        }
+      }
       csStatusClear(&st);
       iOld = (iOld + 1) % CS_INFLIGHT;
       nFly--;
-      resendAlone(pT, zResource, pOp, &arena, pzWhy, pCodeWhy);
     }
   }
   wcArenaFree(&arena);
+  return nLeft;
+}
+
+/* Sends the conditional writes apOp[0..nOp) of one table; each write's
+** outcome is set.  The writes to be sent again (no answer came and their
+** condition still holds, or the engine asked: a region moving or
+** splitting, say) go again together, after one backoff a round rather
+** than one a write, until each has an answer or the deadline (from the
+** first failure) passes. */
+static void sendConditional(CsTable *pT, const char *zResource, CsOp **apOp,
+                            int nOp, char **pzWhy, int *pCodeWhy){
+  CsOp **apTodo = sqlite3_malloc64(sizeof(CsOp*) * (size_t)(nOp + 1));
+  char *zAgain = 0;
+  int64_t iStart = 0;
+  CsWait w = pT->wait;
+  int nTodo = nOp, nAttempt = 0, k;
+  if( apTodo == 0 ){
+    for(k = 0; k < nOp; k++) apOp[k]->eOutcome = CS_OUT_FAILED;
+    if( *pzWhy == 0 ) *pzWhy = sqlite3_mprintf("out of memory");
+    *pCodeWhy = CS_INTERNAL;
+    return;
+  }
+  memcpy(apTodo, apOp, sizeof(CsOp*) * (size_t)nOp);
+  while( nTodo > 0 ){
+    if( nAttempt > 0 ){
+      int code = csBackoff(&pT->wait, nAttempt, iStart);
+      if( code != CS_OK ){
+        for(k = 0; k < nTodo; k++) apTodo[k]->eOutcome = CS_OUT_FAILED;
+        if( *pzWhy == 0 ){
+          *pzWhy = code == CS_CANCELLED
+            ? sqlite3_mprintf("interrupted while waiting to send again")
+            : zAgain
+            ? sqlite3_mprintf("the conditional write was not applied "
+                              "within the deadline: %s", zAgain)
+            : sqlite3_mprintf("the conditional write had no answer, and no "
+                              "time was left within the deadline to ask "
+                              "again");
+          *pCodeWhy = code;
+        }
+        break;
+      }
+    }
+    nTodo = sendRound(pT, zResource, apTodo, nTodo, &w, &zAgain, pzWhy,
+                      pCodeWhy);
+    if( nTodo > 0 && nAttempt++ == 0 ){
+      iStart = wcMonotonicMs();
+      w = csRetryWait(&pT->wait, iStart);
+    }
+  }
+  sqlite3_free(zAgain);
+  sqlite3_free(apTodo);
 }
 
 /* The writes of phase iPhase waiting in pB that are to go, in *papOp

@@ -48,8 +48,10 @@ typedef struct CsPending CsPending;     /* A conditional write in flight */
 #define CS_EXISTS      4    /* The table exists already */
 #define CS_DENIED      5    /* The engine refused the caller's credentials */
 #define CS_DISABLED    6    /* The table is disabled (HBase) */
-#define CS_AGAIN       7    /* The engine asks to try again (a conflict of
-                            ** its own, a region moving) */
+#define CS_AGAIN       7    /* The engine did not apply the call and asks
+                            ** to try again (a conflict of its own, a
+                            ** region moving): a write need not be read
+                            ** back before it is sent again */
 #define CS_UNAVAILABLE 8    /* No connection, or it broke: worth another
                             ** try */
 #define CS_REFUSED     9    /* The engine refused the request as it is */

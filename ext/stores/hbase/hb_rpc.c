@@ -435,9 +435,10 @@ int hbRpcCall(HbChan *pChan, const char *zMethod, const ProtobufCMessage *pReq,
   return hbRpcWait(*ppRpc, pDesc, ppResp, pSt);
 }
 
-/* Exceptions after which the call may be made again (on the region's new
-** server, once the region is found again): a region moved, opening,
-** closing or busy, a server starting, stopping or busy. */
+/* Exceptions of calls the server did not carry out (CS_AGAIN), which may
+** be made again on the region's new server once the region is found
+** again: a region moved, opening, closing or busy, a server starting,
+** stopping or busy. */
 static const char *const azAgain[] = {
   "NotServingRegionException", "RegionMovedException",
   "RegionOpeningException", "RegionTooBusyException",
@@ -448,7 +449,7 @@ static const char *const azAgain[] = {
   "MultiActionResultTooLarge", "UnknownScannerException",
   "OutOfOrderScannerNextException", "ScannerResetException",
   "LeaseException", "MasterNotRunningException",
-  "ConnectionClosingException", "NotAllMetaRegionsOnlineException",
+  "NotAllMetaRegionsOnlineException",
   "RegionOfflineException", "NoServerForRegionException",
 };
 
