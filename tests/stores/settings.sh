@@ -13,31 +13,33 @@
 slt=${STORE_SLT:-build/slt}
 lib=${STORE_LIB:-.}
 
-# server_start NAME ENGINE [DEADLINE]: the engine of tests/servers/NAME.sh, started
-# once for the run (its state in build/NAME-test unless WIDECOL_<NAME>_DIR
-# names another place) through pipes, as any program starting it would
-# (server_start.py), what it prints exported, stopped by its PID at exit
-# or when the run is stopped; $ready is how many seconds it took.  Where
-# it cannot run here (no JDK 17, no Maven), the tests say they are skipped
-# and why.
+# server_start NAME ENGINE [DEADLINE [ARGS...]]: the engine of
+# tests/servers/NAME.sh, started (`start ARGS`) once for the run (its state
+# in build/NAME-test unless WIDECOL_<NAME>_DIR names another place) through
+# pipes, as any program starting it would (server_start.py), what it
+# prints exported, stopped by its PID at exit or when the run is stopped;
+# $ready is how many seconds it took.  Where it cannot run here (no JDK
+# 17, no Maven), the tests say they are skipped and why.
 #
 # Deadlines scale with that start: a machine busy enough that the server
 # took longer than $typical seconds to start gets each call's deadline
-# (the variable DEADLINE names, 30 s, where the store reads one)
-# multiplied by ready / typical, unless the caller set it; $scale is that
-# factor.
+# (the variable DEADLINE names, 30 s, where the store reads one; "" for
+# none) multiplied by ready / typical, unless the caller set it; $scale is
+# that factor.
 server_start() {
-  upper=$(printf '%s' "$1" | tr a-z A-Z)
-  if ! why=$(sh "tests/servers/$1.sh" check); then
-    echo "$1 tests: SKIPPED: $why"
+  name=$1 engine=$2 deadline=${3:-}
+  shift 2; [ $# -gt 0 ] && shift
+  upper=$(printf '%s' "$name" | tr a-z A-Z)
+  if ! why=$(sh "tests/servers/$name.sh" check); then
+    echo "$name tests: SKIPPED: $why"
     exit 0
   fi
-  eval "export WIDECOL_${upper}_DIR=\"\${WIDECOL_${upper}_DIR:-build/$1-test}\""
+  eval "export WIDECOL_${upper}_DIR=\"\${WIDECOL_${upper}_DIR:-build/$name-test}\""
   started=$(date +%s)
-  trap "sh tests/servers/$1.sh stop" EXIT
+  trap "sh tests/servers/$name.sh stop" EXIT
   trap "exit 143" TERM INT
-  if ! env=$(/usr/bin/python3 tests/stores/server_start.py "$1"); then
-    echo "$1 tests: $2 did not start (tests/servers/$1.sh start, above)"
+  if ! env=$(/usr/bin/python3 tests/stores/server_start.py "$name" "$@"); then
+    echo "$name tests: $engine did not start (tests/servers/$name.sh start $*, above)"
     exit 1
   fi
   for line in $env; do export "$line"; done
@@ -45,7 +47,7 @@ server_start() {
   typical=60
   scale=$(( (ready + typical - 1) / typical ))
   [ "$scale" -lt 1 ] && scale=1
-  if [ -n "$3" ]; then
-    eval "export $3=\"\${$3:-$((30000 * scale))}\""
+  if [ -n "$deadline" ]; then
+    eval "export $deadline=\"\${$deadline:-$((30000 * scale))}\""
   fi
 }

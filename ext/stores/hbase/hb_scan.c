@@ -9,6 +9,11 @@
 **               descending reads are reversed scans, region by region
 **               downwards; a range the read takes whole in one call opens
 **               and closes its scanner in that call
+**   skip scans  the ranges of an ascending read that fall in one region
+**               (salts, buckets, IN lists) read by one scanner with
+**               HBase's MultiRowRangeFilter, which seeks from each range
+**               to the next on the server: a call a region, not one a
+**               range; regions between the ranges are not visited
 **   keys alone  Multi calls of Gets, a page of keys at a time: each
 **               server's at once, the rows given in the order asked
 **
@@ -53,9 +58,10 @@ struct HbScan {
   size_t nCol;
   Hbw__Filter *pFilter;
   /* Ranges, in the order read, and where range iRange resumes: at
-  ** resume (excluded if bResumeOpen) once bResume. */
+  ** resume (excluded if bResumeOpen) once bResume.  The scanner open
+  ** reads ranges iRange..iGroupEnd-1 (those in its region). */
   HbRange *aRange;
-  int nRange, iRange;
+  int nRange, iRange, iGroupEnd;
   WcBuf resume;
   int bResume, bResumeOpen;
   /* The scanner open on a region, if bOpen. */
@@ -260,16 +266,76 @@ static int oneKey(const HbRange *pR){
       && cmpBytes(pR->lo, pR->hi) == 0;
 }
 
+/* The end of the group of ranges that starts at iRange: those of an
+** ascending read that begin before the end of region pRegion (the first
+** holds where the read resumes). */
+static int groupEnd(const HbScan *p, const HbRegion *pRegion){
+  int i = p->iRange + 1;
+  if( p->pRead->bReversed ) return i;
+  while( i < p->nRange
+      && (pRegion->end.n == 0 || !p->aRange[i].bLo
+          || cmpBytes(p->aRange[i].lo, pRegion->end) < 0) ){
+    i++;
+  }
+  return i;
+}
+
+/* The filter of a scanner reading ranges iRange..iGroupEnd-1 (more than
+** one): HBase's MultiRowRangeFilter of them, beside the read's own filter
+** if it has one (keys alone), in arena pA; NULL on OOM. */
+static Hbw__Filter *groupFilter(HbScan *p, WcArena *pA){
+  Hbw__MultiRowRangeFilter multi = HBW__MULTI_ROW_RANGE_FILTER__INIT;
+  Hbw__FilterList list = HBW__FILTER_LIST__INIT;
+  Hbw__Filter *apF[2];
+  int n = p->iGroupEnd - p->iRange, i;
+  wcAssert( n > 1 && !p->pRead->bReversed );
+  multi.row_range_list = wcArenaAlloc(pA, sizeof(Hbw__RowRange*) * (size_t)n);
+  if( multi.row_range_list == 0 ) return 0;
+  for(i = 0; i < n; i++){
+    const HbRange *pR = &p->aRange[p->iRange + i];
+    Hbw__RowRange *pRR = wcArenaAlloc(pA, sizeof(*pRR));
+    if( pRR == 0 ) return 0;
+    hbw__row_range__init(pRR);
+    /* An empty start or stop row is HBase's "unbounded". */
+    pRR->has_start_row = pRR->has_start_row_inclusive = 1;
+    pRR->start_row.data = (uint8_t*)pR->lo.a;
+    pRR->start_row.len = pR->bLo ? pR->lo.n : 0;
+    pRR->start_row_inclusive = !pR->bLo || !pR->bLoOpen;
+    pRR->has_stop_row = pRR->has_stop_row_inclusive = 1;
+    pRR->stop_row.data = (uint8_t*)pR->hi.a;
+    pRR->stop_row.len = pR->bHi ? pR->hi.n : 0;
+    pRR->stop_row_inclusive = pR->bHi && !pR->bHiOpen;
+    multi.row_range_list[multi.n_row_range_list++] = pRR;
+  }
+  apF[0] = filterOf(pA, "org.apache.hadoop.hbase.filter.MultiRowRangeFilter",
+                    &multi.base);
+  if( apF[0] == 0 || p->pFilter == 0 ) return apF[0];
+  apF[1] = p->pFilter;
+  list.operator_ = HBW__FILTER_LIST__OPERATOR__MUST_PASS_ALL;
+  list.n_filters = 2;
+  list.filters = apF;
+  return filterOf(pA, "org.apache.hadoop.hbase.filter.FilterList",
+                  &list.base);
+}
+
+/* True if the scanner open reads one key. */
+static int scanOneKey(const HbScan *p){
+  return p->iGroupEnd == p->iRange + 1 && oneKey(&p->aRange[p->iRange]);
+}
+
 /* Opens a scanner for range iRange where it resumes, on the region that
-** holds that key: the call sent (p->pRpc), or a code with *pSt. */
+** holds that key, reading every range of the group there begins: the call
+** sent (p->pRpc), or a code with *pSt. */
 static int openScanner(HbScan *p, CsStatus *pSt){
   const CsRead *pRead = p->pRead;
   const HbRange *pR = &p->aRange[p->iRange];
+  const HbRange *pLast;
   Hbw__ScanRequest req = HBW__SCAN_REQUEST__INIT;
   Hbw__Scan scan = HBW__SCAN__INIT;
   Hbw__RegionSpecifier spec = HBW__REGION_SPECIFIER__INIT;
   CsBytes from = {0, 0}, to = {0, 0};
   int bFrom = 0, bFromOpen = 0, bTo = 0, bToOpen = 0, bBefore, code;
+  WcArena group = {0, 0};
   HbChan *pChan;
   if( p->bResume ){
     from.a = p->resume.a;
@@ -281,21 +347,29 @@ static int openScanner(HbScan *p, CsStatus *pSt){
     bFrom = 1;
     bFromOpen = pRead->bReversed ? pR->bHiOpen : pR->bLoOpen;
   }
-  if( pRead->bReversed ? pR->bLo : pR->bHi ){
-    to = pRead->bReversed ? pR->lo : pR->hi;
-    bTo = 1;
-    bToOpen = pRead->bReversed ? pR->bLoOpen : pR->bHiOpen;
-  }
   /* A reversed scan from an excluded key starts in the region below it. */
   bBefore = pRead->bReversed && (!bFrom || bFromOpen);
   hbRegionFree(&p->region);
   code = hbLocate(p->p, pRead->zTable, from, bBefore, &p->wait, &p->region,
                   pSt);
   if( code != CS_OK ) return code;
+  p->iGroupEnd = groupEnd(p, &p->region);
+  pLast = &p->aRange[p->iGroupEnd - 1];
+  if( pRead->bReversed ? pLast->bLo : pLast->bHi ){
+    to = pRead->bReversed ? pLast->lo : pLast->hi;
+    bTo = 1;
+    bToOpen = pRead->bReversed ? pLast->bLoOpen : pLast->bHiOpen;
+  }
   hbRegionSpec(&spec, &p->region);
   scan.n_column = p->nCol;
   scan.column = p->apCol;
   scan.filter = p->pFilter;
+  if( p->iGroupEnd > p->iRange + 1
+   && (scan.filter = groupFilter(p, &group)) == 0 ){
+    wcArenaFree(&group);
+    csStatusSet(pSt, CS_INTERNAL, "out of memory");
+    return CS_INTERNAL;
+  }
   scan.has_max_versions = 1;
   scan.max_versions = pRead->bLatest ? 1 : HB_ALL_VERSIONS;
   scan.has_max_result_size = 1;
@@ -321,17 +395,18 @@ static int openScanner(HbScan *p, CsStatus *pSt){
   req.region = &spec;
   req.scan = &scan;
   req.has_number_of_rows = 1;
-  req.number_of_rows = oneKey(pR) ? 1 : pageRows(p);
+  req.number_of_rows = scanOneKey(p) ? 1 : pageRows(p);
   req.has_client_handles_partials = 1;
   req.client_handles_partials = 0;
   req.has_client_handles_heartbeats = 1;
   req.client_handles_heartbeats = 0;
   /* A call that takes all the read wants closes its scanner too. */
-  p->bAskedClose = oneKey(pR) || (p->nLeft > 0 && p->nLeft <= HB_PAGE);
+  p->bAskedClose = scanOneKey(p) || (p->nLeft > 0 && p->nLeft <= HB_PAGE);
   req.has_close_scanner = 1;
   req.close_scanner = p->bAskedClose;
   pChan = hbChan(p->region.pServer, HB_SVC_CLIENT);
   p->pRpc = pChan ? hbRpcSend(pChan, "Scan", &req.base, &p->wait) : 0;
+  wcArenaFree(&group);
   p->iSeq = 0;
   if( p->pRpc == 0 ){
     csStatusSet(pSt, CS_INTERNAL, "out of memory");
@@ -420,23 +495,25 @@ static int takePage(HbScan *p, CsStatus *pSt){
   return CS_OK;
 }
 
-/* Done with a page after which the scanner is closed: where the range
-** goes on (the next region, or after the last row given, when the scanner
-** was closed with more to read), or the next range. */
+/* Done with a page after which the scanner is closed: where the group's
+** last range goes on (the next region, or after the last row given, when
+** the scanner was closed with more to read), or the next range. */
 static void pageDone(HbScan *p){
-  const HbRange *pR = &p->aRange[p->iRange];
-  if( oneKey(pR) || p->bScanDone ){
-    p->iRange++;
+  const HbRange *pLast = &p->aRange[p->iGroupEnd - 1];
+  wcAssert( p->iGroupEnd > p->iRange && p->iGroupEnd <= p->nRange );
+  if( scanOneKey(p) || p->bScanDone ){
+    p->iRange = p->iGroupEnd;
     p->bResume = 0;
   }else if( p->bRegionDone ){
-    if( rangeGoesOn(p, pR, &p->region) ){
+    if( rangeGoesOn(p, pLast, &p->region) ){
       CsBytes at = p->pRead->bReversed ? p->region.start : p->region.end;
+      p->iRange = p->iGroupEnd - 1;
       p->resume.n = 0;
       wcBufAppend(&p->resume, at.a, (int64_t)at.n);
       p->bResume = 1;
       p->bResumeOpen = p->pRead->bReversed;
     }else{
-      p->iRange++;
+      p->iRange = p->iGroupEnd;
       p->bResume = 0;
     }
   }

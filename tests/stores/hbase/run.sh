@@ -1,21 +1,26 @@
 #!/bin/sh
 # The HBase store's tests (make test): starts the HBase of our tests once
-# (tests/servers/hbase.sh: HBase 2.6's mini cluster and its Thrift2
-# gateway, on free loopback ports), runs the sqllogictest scripts of this
+# (tests/servers/hbase.sh: HBase 2.6's mini cluster, three region servers,
+# and its Thrift2 gateway, on free loopback ports), runs the sqllogictest
+# scripts of this
 # folder with both libraries loaded, on HBase's own protocol (the native
 # transport) and again through the gateway, the checks against HBase's Java
-# client of check.py, other clients and failures (errors.py: racing
+# client of check.py, reads of many ranges (ranges.py), other clients and
+# failures (errors.py: racing
 # CREATEs, a gateway not there, a disabled table), widecol_regions' split
 # policies against HBase's splits (regions.py), widecol_ddl's commands run
 # against HBase (ddl.py),
-# the differential test on the HBase store, then stops HBase by its PID.
+# the differential test on the HBase store, the README's demo, and last
+# the cluster's failures (cluster.py: region servers killed under a load
+# and a scan, regions split and moved, then every region server down),
+# then stops HBase by its PID.
 # Without JDK 17 or Maven the tests report themselves skipped, with the
 # reason.  Run from the repository root after `make`; it takes the
 # settings of tests/stores/settings.sh (`make asan` runs the scripts
 # alone).
 . tests/stores/settings.sh
-server_start hbase HBase WIDECOL_HBASE_TIMEOUT_MS
-echo "hbase tests: HBase on $WIDECOL_HBASE_NODES (native transport; Thrift2 gateway on $WIDECOL_HBASE), ready in $ready s"
+server_start hbase HBase WIDECOL_HBASE_TIMEOUT_MS --regionservers 3
+echo "hbase tests: HBase on $WIDECOL_HBASE_NODES (a master and three region servers; native transport; Thrift2 gateway on $WIDECOL_HBASE), ready in $ready s"
 
 status=0
 "$slt" --defensive --extension "$lib/widecol.so" --extension "$lib/widecol_hbase.so" \
@@ -28,6 +33,8 @@ if [ -n "$WIDECOL_HBASE" ]; then
 fi
 [ -n "$STORE_SCRIPTS_ONLY" ] && exit $status
 /usr/bin/python3 tests/stores/hbase/check.py --extension "$lib/widecol" \
+  --hbase "$lib/widecol_hbase" || status=1
+/usr/bin/python3 tests/stores/hbase/ranges.py --extension "$lib/widecol" \
   --hbase "$lib/widecol_hbase" || status=1
 /usr/bin/python3 tests/stores/hbase/errors.py --extension "$lib/widecol" \
   --hbase "$lib/widecol_hbase" || status=1
@@ -51,4 +58,7 @@ if printf '%s' "$out" | grep -q '| 000123_01-01-2017 16:06:30_012345682 | 99.0  
 else
   echo "hbase demo FAILED:"; printf '%s\n' "$out" | tail -20; status=1
 fi
+# Last: it kills region servers, and at its end every one.
+/usr/bin/python3 tests/stores/hbase/cluster.py --extension "$lib/widecol" \
+  --hbase "$lib/widecol_hbase" || status=1
 exit $status

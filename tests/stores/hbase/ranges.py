@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Reads of many ranges on HBase's own protocol (tests/stores/hbase/run.sh
+runs this): an IN list, with and without a range on the next key field,
+ascending and descending, with and without LIMIT, over a table whose
+regions split the lists, each answer against an ordinary SQLite table
+holding the same rows; and the calls: the ranges that fall in one region
+are read by one scanner with HBase's MultiRowRangeFilter (docs/hbase.md),
+so 10 of them in one region take a call a page, not one a range.
+
+    tests/stores/hbase/ranges.py --extension ./widecol --hbase ./widecol_hbase
+"""
+import json
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from hbase_session import connect_from_args  # noqa: E402
+
+failed = 0
+
+
+def expect(what, ok, detail=""):
+    global failed
+    print("hbase ranges: %s: %s%s" % (what, "ok" if ok else "FAILED",
+                                      " (%s)" % detail if detail and not ok else ""))
+    if not ok:
+        failed += 1
+
+
+def compare(db):
+    """Every query shape on the split table and on a local one."""
+    lists = ["1,3,5,7", "2,9,10,11,19,20,21,29", "20", "5,25",
+             ",".join(str(i) for i in range(30))]
+    conds = ["", "AND b > 500", "AND b BETWEEN 300 AND 600", "AND b >= 999", "AND b = 501"]
+    tails = ["", "ORDER BY a, b", "ORDER BY a DESC, b DESC", "ORDER BY a, b LIMIT 7",
+             "ORDER BY a DESC, b DESC LIMIT 300"]
+    wrong = []
+    n = 0
+    for values in lists:
+        for cond in conds:
+            for tail in tails:
+                q = "SELECT a, b, v FROM %%s WHERE a IN (%s) %s %s" % (values, cond, tail)
+                got = db.execute(q % "h").fetchall()
+                want = db.execute(q % "l").fetchall()
+                if "ORDER BY" not in q:
+                    got, want = sorted(got), sorted(want)
+                n += 1
+                if got != want:
+                    wrong.append("%s: %d rows, %d expected" % (q % "h", len(got), len(want)))
+    expect("%d reads of IN lists across split regions answer as a local table" % n,
+           not wrong, "; ".join(wrong[:3]))
+
+
+def calls(db):
+    """10 ranges in one region: a call a page."""
+    values = ",".join(str(i) for i in range(10))
+    q = "SELECT count(*) FROM h WHERE a IN (%s) AND b > 900" % values
+    db.execute("SELECT widecol_stats('h', 1)").fetchone()
+    got = db.execute(q).fetchone()[0]
+    stats = json.loads(db.execute("SELECT widecol_stats('h')").fetchone()[0])
+    want = db.execute(q.replace("FROM h", "FROM l")).fetchone()[0]
+    print("hbase ranges: %s: %d rows, %d calls" % (q, got, stats["rpcs"]))
+    expect("10 ranges in one region: the rows", got == want, "%d, %d expected" % (got, want))
+    expect("10 ranges in one region: one scanner, calls for its pages, not one a range",
+           stats["rpcs"] <= 5, "%d calls" % stats["rpcs"])
+
+
+def main():
+    db = connect_from_args()
+    t = "rgs:t%d" % os.getpid()
+    # Regions: [-010), [010-020), [020-020_00500), [020_00500-): lists
+    # that fall in one region, and ranges split by a region's end.
+    db.execute("CREATE VIRTUAL TABLE h USING widecol(a INTEGER, b INTEGER, v TEXT, "
+               "ROWKEY(a PAD 3, b PAD 5), SPLITS ('010', '020', '020_00500'), "
+               "STORAGE HBASE '%s')" % t)
+    db.execute("CREATE TABLE l(a INTEGER, b INTEGER, v TEXT, PRIMARY KEY(a, b))")
+    rows = [(a, b, "v%d_%d" % (a, b)) for a in range(30) for b in range(0, 1000, 3)]
+    started = time.time()
+    db.executemany("INSERT INTO h VALUES (?, ?, ?)", rows)
+    db.executemany("INSERT INTO l VALUES (?, ?, ?)", rows)
+    print("hbase ranges: %d rows written in %.1f s" % (len(rows), time.time() - started))
+    compare(db)
+    calls(db)
+    db.execute("DROP TABLE h")
+    print("hbase ranges: %d failed" % failed)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
