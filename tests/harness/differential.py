@@ -2293,6 +2293,51 @@ def run_seed(runner, vrunner, seed, n_random):
     return failed, len(specs) + len(vspecs)
 
 
+def native_hbase():
+    """True if the HBase store speaks HBase's own protocol (docs/hbase.md)."""
+    return bool(os.environ.get("WIDECOL_HBASE_NODES")) and \
+        os.environ.get("WIDECOL_HBASE_TRANSPORT", "native") != "thrift"
+
+
+class NodeProxies:
+    """A FaultProxy before each of HBase's servers (WIDECOL_HBASE_NODES: the
+    master and each region server), which widecol is pointed at: the nodes
+    through the proxies, and the servers' names in hbase:meta mapped to
+    them by WIDECOL_HBASE_NAT.  Faults at `rate` a second in all."""
+
+    def __init__(self, nodes, seed):
+        self.proxies = []
+        routes = []
+        for i, node in enumerate(nodes.split(",")):
+            host, port = node.rsplit(":", 1)
+            proxy = FaultProxy(host, int(port), seed=seed * 100 + i)
+            self.proxies.append(proxy)
+            # The harness names its servers localhost (tests/servers/hbase.sh).
+            for name in (host, "localhost"):
+                routes.append("%s:%s=%s" % (name, port, proxy.address()))
+        os.environ["WIDECOL_HBASE_NODES"] = ",".join(p.address() for p in self.proxies)
+        os.environ["WIDECOL_HBASE_NAT"] = ",".join(routes)
+
+    def chaos(self, rate):
+        for p in self.proxies:
+            p.chaos(rate / len(self.proxies))
+
+    def lose(self, p_lose):
+        for p in self.proxies:
+            p.lose(p_lose)
+
+    def counts(self):
+        total = {}
+        for p in self.proxies:
+            for k, v in p.counts().items():
+                total[k] = total.get(k, 0) + v
+        return total
+
+    def close(self):
+        for p in self.proxies:
+            p.close()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--extension", default="./widecol")
@@ -2317,14 +2362,16 @@ def main():
                          "Cassandra's form keep their rows in Cassandra "
                          "(WIDECOL_CASSANDRA), as with --bigtable")
     ap.add_argument("--race", type=int, default=0,
-                    help="with --bigtable: races per seed, two writer "
-                         "processes on one table (see RACE_STATEMENTS)")
+                    help="with --bigtable or --hbase: races per seed, two "
+                         "writer processes on one table (see RACE_STATEMENTS)")
     ap.add_argument("--faults", type=float, default=0,
-                    help="with --bigtable: connections to Bigtable severed "
-                         "at random, this many times a second on average")
+                    help="with --bigtable or --hbase: connections to the "
+                         "engine severed at random, this many times a second "
+                         "on average (on HBase's own protocol, through a proxy "
+                         "before each server)")
     ap.add_argument("--lose", type=float, default=0,
-                    help="with --bigtable: a connection severed instead of "
-                         "passing on the server's answer, with this "
+                    help="with --bigtable or --hbase: a connection severed "
+                         "instead of passing on the server's answer, with this "
                          "probability each (a write applied, its answer lost)")
     ap.add_argument("--race-worker", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -2340,9 +2387,12 @@ def main():
         args.bigtable = args.cassandra
     proxy = None
     if (args.faults or args.lose) and args.bigtable:
-        host, port = os.environ[STORE["env"]].rsplit(":", 1)
-        proxy = FaultProxy(host, int(port), seed=args.seed)
-        os.environ[STORE["env"]] = proxy.address()
+        if args.hbase and native_hbase():
+            proxy = NodeProxies(os.environ["WIDECOL_HBASE_NODES"], args.seed)
+        else:
+            host, port = os.environ[STORE["env"]].rsplit(":", 1)
+            proxy = FaultProxy(host, int(port), seed=args.seed)
+            os.environ[STORE["env"]] = proxy.address()
         proxy.chaos(args.faults)
         proxy.lose(args.lose)
     runner = Runner(args.extension, args.seed, args.cases, args.bigtable)

@@ -122,13 +122,14 @@ case "$1" in
   start)
     shift
     serve_opts=""
+    servers=1
     while [ $# -gt 0 ]; do
       case "$1" in
         --regionservers)
           case "$2" in [1-9]|[1-9][0-9]) ;; *)
             echo "hbase: --regionservers takes a number of region servers, 1 to 99" >&2; exit 2 ;;
           esac
-          serve_opts="$serve_opts --regionservers $2"; shift 2 ;;
+          serve_opts="$serve_opts --regionservers $2"; servers=$2; shift 2 ;;
         --no-thrift) serve_opts="$serve_opts --no-thrift"; shift ;;
         *) echo "hbase: start takes --regionservers N and --no-thrift, not $1" >&2; exit 2 ;;
       esac
@@ -144,8 +145,11 @@ case "$1" in
     # them close when start returns.
     sleep 2147483647 >"$dir/stdin" 2>/dev/null </dev/null &
     echo $! >"$dir/holder.pid"
+    # The one JVM holds every server: 1 GiB, and half a GiB more for each
+    # region server after the first (three ran out of 1 GiB under the
+    # differential's hundred small tables).
     # shellcheck disable=SC2086
-    java_run "$dir/data/hbase.log" 1g serve "$dir/data" $serve_opts <"$dir/stdin" \
+    java_run "$dir/data/hbase.log" "$((512 + 512 * servers))m" serve "$dir/data" $serve_opts <"$dir/stdin" \
       >"$dir/out.txt" 2>"$dir/data/stderr.txt" &
     echo $! >"$dir/java.pid"
     limit=${WIDECOL_HBASE_START_SECONDS:-600}

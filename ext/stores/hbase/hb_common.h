@@ -33,6 +33,7 @@
 #define HB_ENV "WIDECOL_HBASE"
 #define HB_TRANSPORT_ENV "WIDECOL_HBASE_TRANSPORT"
 #define HB_TIMEOUT_ENV "WIDECOL_HBASE_TIMEOUT_MS"
+#define HB_NAT_ENV "WIDECOL_HBASE_NAT"
 
 /* Versions asked for when a read keeps them all. */
 #define HB_ALL_VERSIONS 0x7fffffff

@@ -14,7 +14,11 @@
 **                 and server (its info:regioninfo and info:server)
 **
 ** Servers are kept by host and port, each with its connections; a
-** region's server is one of them.
+** region's server is one of them.  WIDECOL_HBASE_NAT maps the names
+** servers go by in HBase (hbase:meta, the registry) to addresses reachable
+** from here, for a cluster behind NAT or in containers (as ioredis's
+** natMap does for Redis Cluster); a server is kept under the address
+** connected to.
 */
 #include "util/wc_api.h"
 #include "stores/hbase/hb_native.h"
@@ -37,8 +41,18 @@ struct HbTable {
   HbTable *pNext;
 };
 
+/* A name a server goes by, and the address it is reached at. */
+typedef struct HbRoute HbRoute;
+struct HbRoute {
+  char *zFrom, *zTo;    /* host:port each, in one allocation (zFrom's) */
+  int nFromHost, fromPort;
+  int nToHost, toPort;
+};
+
 struct HbCluster {
   char *zNodes;         /* WIDECOL_HBASE_NODES */
+  int nRoute;
+  HbRoute *aRoute;      /* WIDECOL_HBASE_NAT */
   char *zEndpoint;
   int64_t nTimeoutMs;
   int nBoot;
@@ -55,11 +69,22 @@ HbCluster *hbCluster(CsConn *pConn){
   return (HbCluster*)pConn;
 }
 
-/* The server host:port (nHost bytes of zHost), known or added; NULL on
-** OOM. */
+/* The server host:port (nHost bytes of zHost), known or added, at the
+** address WIDECOL_HBASE_NAT maps it to if it does; NULL on OOM. */
 static HbServer *serverAt(HbCluster *p, const char *zHost, int nHost,
                           int port){
   HbServer *pS;
+  int i;
+  for(i = 0; i < p->nRoute; i++){
+    const HbRoute *pR = &p->aRoute[i];
+    if( pR->fromPort == port && pR->nFromHost == nHost
+     && sqlite3_strnicmp(pR->zFrom, zHost, nHost) == 0 ){
+      zHost = pR->zTo;
+      nHost = pR->nToHost;
+      port = pR->toPort;
+      break;
+    }
+  }
   for(pS = p->pServers; pS; pS = pS->pNext){
     if( pS->port == port && (int)strlen(pS->zHost) == nHost
      && memcmp(pS->zHost, zHost, (size_t)nHost) == 0 ){
@@ -117,8 +142,49 @@ static int parseNodes(HbCluster *p, const char *zNodes, char **pzErr){
   return 0;
 }
 
+/* Parses zNat, "host:port=host:port[,...]" (a server's name in HBase =
+** where to reach it), into p's routes: 0, or 1 with *pzErr. */
+static int parseRoutes(HbCluster *p, const char *zNat, char **pzErr){
+  const char *z;
+  int nMax = 1;
+  for(z = zNat; *z; z++) nMax += *z == ',';
+  p->aRoute = sqlite3_malloc64(sizeof(HbRoute) * (size_t)nMax);
+  if( p->aRoute == 0 ){
+    *pzErr = sqlite3_mprintf("out of memory");
+    return 1;
+  }
+  for(z = zNat; *z; ){
+    const char *zEnd = strchr(z, ',');
+    int n = zEnd ? (int)(zEnd - z) : (int)strlen(z);
+    HbRoute *pR = &p->aRoute[p->nRoute];
+    char *zEq;
+    memset(pR, 0, sizeof(*pR));
+    pR->zFrom = sqlite3_mprintf("%.*s", n, z);
+    if( pR->zFrom == 0 ){
+      *pzErr = sqlite3_mprintf("out of memory");
+      return 1;
+    }
+    p->nRoute++;
+    zEq = strchr(pR->zFrom, '=');
+    if( zEq ) pR->zTo = zEq + 1;
+    if( zEq ) *zEq = 0;
+    if( zEq == 0 || !wcSockAddress(pR->zFrom, &pR->nFromHost, &pR->fromPort)
+     || !wcSockAddress(pR->zTo, &pR->nToHost, &pR->toPort) ){
+      if( zEq ) *zEq = '=';
+      *pzErr = sqlite3_mprintf(HB_NAT_ENV " must be name=address[,...]: "
+          "a server's host:port as HBase names it (in hbase:meta), then the "
+          "host:port it is reached at from here; %Q is not", pR->zFrom);
+      return 1;
+    }
+    z += n;
+    if( *z == ',' ) z++;
+  }
+  return 0;
+}
+
 int hbnOpen(CsConn **ppConn, char **pzErr){
   const char *zNodes = getenv(HB_NODES_ENV);
+  const char *zNat = getenv(HB_NAT_ENV);
   int64_t nTimeoutMs = csTimeoutFromEnv(HB_TIMEOUT_ENV, "HBase", pzErr);
   HbCluster *p;
   *ppConn = 0;
@@ -146,7 +212,7 @@ int hbnOpen(CsConn **ppConn, char **pzErr){
     *pzErr = sqlite3_mprintf("out of memory");
     return CS_INTERNAL;
   }
-  if( parseNodes(p, zNodes, pzErr) ){
+  if( (zNat && parseRoutes(p, zNat, pzErr)) || parseNodes(p, zNodes, pzErr) ){
     hbnClose((CsConn*)p);
     return CS_REFUSED;
   }
@@ -178,6 +244,8 @@ void hbnClose(CsConn *pConn){
     sqlite3_free(pS);
   }
   hbRegionFree(&p->meta);
+  while( p->nRoute > 0 ) sqlite3_free(p->aRoute[--p->nRoute].zFrom);
+  sqlite3_free(p->aRoute);
   sqlite3_free(p->apBoot);
   sqlite3_free(p->zNodes);
   sqlite3_free(p->zEndpoint);

@@ -145,6 +145,13 @@ def main():
     (kind, msg), secs = one_statement(ext, lib, sql, env)
     expect("a gateway whose name does not resolve is reported at once (%.1f s)" % secs,
            kind == "error" and secs < 5.0 and msg.count("cannot resolve") == 1, (kind, msg))
+    for nat in ("rs1:16020", "rs1:16020=nowhere", "rs1=127.0.0.1:1"):
+        env = dict(os.environ, WIDECOL_HBASE_NAT="localhost:1=127.0.0.1:2," + nat)
+        env.pop("WIDECOL_HBASE_TRANSPORT", None)
+        (kind, msg), secs = one_statement(ext, lib, sql, env)
+        expect("WIDECOL_HBASE_NAT=...,%s is refused, saying what is not name=address" % nat,
+               kind == "error" and "WIDECOL_HBASE_NAT must be name=address" in msg
+               and "'%s' is not" % nat in msg, (kind, msg))
     env = dict(os.environ, WIDECOL_HBASE_TRANSPORT="nonsense")
     (kind, msg), secs = one_statement(ext, lib, "SELECT 1", env)
     expect("a transport that is neither native nor thrift is refused, saying which are",

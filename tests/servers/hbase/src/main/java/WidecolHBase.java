@@ -149,6 +149,10 @@ public final class WidecolHBase {
     // archives them (every 2 min by default), and cannot split again till
     // then: a test's minutes are a cluster's hours.
     conf.setInt("hbase.hfile.compaction.discharger.interval", 500);
+    // Tests make hundreds of small tables: a region's memstore takes a
+    // 2 MiB chunk of its own at its first write under MSLAB, which a
+    // production heap affords and a test's does not.
+    conf.setBoolean("hbase.hregion.memstore.mslab.enabled", false);
     HBaseTestingUtility util = new HBaseTestingUtility(conf);
     util.startMiniZKCluster();
     util.startMiniHBaseCluster(StartMiniClusterOption.builder()
