@@ -63,7 +63,9 @@
 ** With bEstimate the store also estimates its rows for planning, and with
 ** bSamples gives keys that cut the table into sections of about equal
 ** size (widecol_lint's runs, widecol_regions' real boundaries), in one
-** call whatever the table's size (Bigtable: SampleRowKeys).
+** call whatever the table's size (Bigtable: SampleRowKeys).  With bLoads,
+** a store whose engine tells them gives its regions' servers and request
+** counts too (HBase: each region server's GetRegionLoad).
 */
 #define WC_RPC_COUNTERS "widecol_store_counters"
 
@@ -86,6 +88,16 @@ struct WcRpcStats {
                            ** the empty key (the end, at the table's size)
                            ** last; wcStoreSampleNext() reads them */
   int64_t nSample;      /* Bytes of aSample */
+  int bLoads;           /* In: the regions' loads too, where told: */
+  unsigned char *aLoad; /* Out: from sqlite3_malloc(), the caller's to
+                        ** free; NULL where the engine does not tell them;
+                        ** each region in key order: the key it ends at
+                        ** (empty: the table's end) and its server's name,
+                        ** each a 4-byte big-endian length and the bytes,
+                        ** then the read and write requests counted on it,
+                        ** 8 bytes each, big-endian, two's complement (-1:
+                        ** not told); wcStoreLoadNext() reads them */
+  int64_t nLoad;        /* Bytes of aLoad */
 };
 
 /* What WC_RPC_COUNTERS() says when a user calls it: each store registers

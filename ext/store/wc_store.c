@@ -31,6 +31,7 @@
 #include "key/rk_bytes.h"
 #include "store/wc_contract.h"
 #include "util/wc_ask.h"
+#include "util/wc_buf.h"
 
 #include <math.h>
 #include <string.h>
@@ -874,6 +875,36 @@ int wcStoreSampleNext(const unsigned char *aSample, int64_t nSample,
   *pnBefore = 0;
   for(k = 0; k < 8; k++) *pnBefore = (*pnBefore << 8) | aSample[i + 4 + n + k];
   *piOff = i + 12 + n;
+  return 1;
+}
+
+/* The length-prefixed bytes at a[*pi] (within n): 1 and *pa, *pnOut, with
+** *pi moved past them; 0 if they overrun. */
+static int loadBytes(const unsigned char *a, int64_t n, int64_t *pi,
+                     const unsigned char **pa, int64_t *pnOut){
+  int64_t nLen;
+  if( *pi + 4 > n ) return 0;
+  nLen = (int64_t)wcGetBe(a + *pi, 4);
+  if( *pi + 4 + nLen > n ) return 0;
+  *pa = a + *pi + 4;
+  *pnOut = nLen;
+  *pi += 4 + nLen;
+  return 1;
+}
+
+int wcStoreLoadNext(const unsigned char *aLoad, int64_t nLoad, int64_t *piOff,
+                    WcRegionLoad *pOut){
+  int64_t i = *piOff;
+  const unsigned char *aServer;
+  if( !loadBytes(aLoad, nLoad, &i, &pOut->aEnd, &pOut->nEnd)
+   || !loadBytes(aLoad, nLoad, &i, &aServer, &pOut->nServer)
+   || i + 16 > nLoad ){
+    return 0;
+  }
+  pOut->zServer = (const char*)aServer;
+  pOut->nRead = (int64_t)wcGetBe(aLoad + i, 8);
+  pOut->nWrite = (int64_t)wcGetBe(aLoad + i + 8, 8);
+  *piOff = i + 16;
   return 1;
 }
 

@@ -217,6 +217,20 @@ int wcStoreRemoteStats(WcStore *p, int iFamily, int iIndex, WcRpcStats *pRpc);
 int wcStoreSampleNext(const unsigned char *aSample, int64_t nSample,
                       int64_t *piOff, const unsigned char **paKey,
                       int64_t *pnKey, int64_t *pnBefore);
+/* A region's load, as wcStoreLoadNext() reads it from WcRpcStats.aLoad:
+** pointers into aLoad. */
+typedef struct WcRegionLoad WcRegionLoad;
+struct WcRegionLoad {
+  const unsigned char *aEnd;    /* The key it ends at; nEnd 0: the end */
+  int64_t nEnd;
+  const char *zServer;          /* Its server's name, nServer bytes */
+  int64_t nServer;
+  int64_t nRead, nWrite;        /* Requests counted; -1: not told */
+};
+/* The region at aLoad[*piOff] in *pOut; then *piOff moves past it.  0 at
+** the end of aLoad. */
+int wcStoreLoadNext(const unsigned char *aLoad, int64_t nLoad, int64_t *piOff,
+                    WcRegionLoad *pOut);
 /* The distinct prefixes of the first nElem elements of path iPath's key,
 ** in *pnFound, by the store's probe policy (in a table of nRowEst rows):
 ** counted up to WcStoreCaps.nPrefixProbes, and more than that is

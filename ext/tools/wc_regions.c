@@ -432,11 +432,11 @@ static int simRun(Sim *p, int nRecent, WcRegionFn xRegion, void *pArg){
 
 /* A region as a result row of widecol_regions(). */
 static int tvfRegion(void *pArg, const WcRegion *r){
-  char zFormat[8];
+  char zFormat[10];
   zFormat[0] = 'i';
   zFormat[1] = r->bLoBlob ? 'b' : 'x';
   zFormat[2] = r->bHiBlob ? 'b' : 'x';
-  memcpy(&zFormat[3], r->bSkew ? "iir" : "iin", 4);
+  memcpy(&zFormat[3], r->bSkew ? "iirnnn" : "iinnnn", 7);
   return wcTvfAddRow((WcTvfRows*)pArg, zFormat, (sqlite3_int64)r->iRegion,
                      r->aLo, r->nLo, r->aHi, r->nHi, r->nRows,
                      r->nRecent, r->rSkew);
@@ -615,8 +615,45 @@ static int policyArg(sqlite3_value *pArg, SplitPolicy *pPolicy, char **pzErr){
                 "two", &pPolicy->nMax, pzErr);
 }
 
+/* The load of the region ending at key aEnd (nEnd bytes; 0: the end) in
+** the loads aLoad[0..nLoad), into *pOut: 1, or 0 if none is told. */
+static int loadAt(const unsigned char *aLoad, int64_t nLoad,
+                  const unsigned char *aEnd, int64_t nEnd,
+                  WcRegionLoad *pOut){
+  int64_t iOff = 0;
+  while( wcStoreLoadNext(aLoad, nLoad, &iOff, pOut) ){
+    if( pOut->nEnd == nEnd
+     && (nEnd == 0 || memcmp(pOut->aEnd, aEnd, (size_t)nEnd) == 0) ){
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Adds region iRegion, [aLo, aHi) (NULL: open), of nRow rows, with its
+** server and request counts where the engine told them (a region no
+** server reported has its server and no counts). */
+static int addStoreRegion(WcTvfRows *pRows, int iRegion,
+                          const unsigned char *aLo, int64_t nLo,
+                          const unsigned char *aHi, int64_t nHi, int64_t nRow,
+                          const unsigned char *aLoad, int64_t nLoad){
+  WcRegionLoad load;
+  if( !loadAt(aLoad, nLoad, aHi, nHi, &load) || load.nServer == 0 ){
+    return wcTvfAddRow(pRows, "ibbinnnnn", (int64_t)iRegion, aLo, nLo, aHi,
+                       nHi, nRow);
+  }
+  if( load.nRead < 0 || load.nWrite < 0 ){
+    return wcTvfAddRow(pRows, "ibbinnxnn", (int64_t)iRegion, aLo, nLo, aHi,
+                       nHi, nRow, load.zServer, load.nServer);
+  }
+  return wcTvfAddRow(pRows, "ibbinnxii", (int64_t)iRegion, aLo, nLo, aHi, nHi,
+                     nRow, load.zServer, load.nServer, load.nRead,
+                     load.nWrite);
+}
+
 /* widecol_regions('<table>'): the regions the table's engine has, from
-** the sample keys its store gives. */
+** the sample keys its store gives, with their servers and request counts
+** where the engine tells them. */
 static int storeRegions(sqlite3 *db, const char *zName, WcTvfRows *pRows,
                         char **pzErr){
   WcVtab *pTab = 0;
@@ -636,11 +673,13 @@ static int storeRegions(sqlite3 *db, const char *zName, WcTvfRows *pRows,
   memset(&rpc, 0, sizeof(rpc));
   rpc.bEstimate = 1;
   rpc.bSamples = 1;
+  rpc.bLoads = 1;
   rc = wcStoreRemoteStats((WcStore*)wcTableStore(pTab), -1, -1, &rpc);
   if( rc != SQLITE_OK ){
     *pzErr = sqlite3_mprintf("widecol_regions(%Q): %s", zName,
                              sqlite3_errmsg(db));
     sqlite3_free(rpc.aSample);
+    sqlite3_free(rpc.aLoad);
     return rc;
   }
   /* The table's bytes: the end's offset, the last sample. */
@@ -657,13 +696,14 @@ static int storeRegions(sqlite3 *db, const char *zName, WcTvfRows *pRows,
     int64_t nRow = nTotal > 0 ? (int64_t)((double)rpc.nRowEstimate
                                 * (double)(nBefore - nPrevBefore)
                                 / (double)nTotal + 0.5) : rpc.nRowEstimate;
-    rc = wcTvfAddRow(pRows, "ibbinn", (int64_t)++iRegion, aPrev, nPrev,
-                     nKey ? aKey : 0, nKey, nRow);
+    rc = addStoreRegion(pRows, ++iRegion, aPrev, nPrev, nKey ? aKey : 0, nKey,
+                        nRow, rpc.aLoad, rpc.nLoad);
     aPrev = aKey;
     nPrev = nKey;
     nPrevBefore = nBefore;
   }
   sqlite3_free(rpc.aSample);
+  sqlite3_free(rpc.aLoad);
   return rc;
 }
 
@@ -714,7 +754,7 @@ static int regionsFill(sqlite3 *db, sqlite3_value **apArg, WcTvfRows *pRows,
 const WcTvfDef wcRegionsDef = {
   "widecol_regions",
   "region INTEGER, start_key, end_key, rows INTEGER, recent_writes INTEGER, "
-  "skew REAL",
+  "skew REAL, server TEXT, read_requests INTEGER, write_requests INTEGER",
   "sql, max_rows, recent", 1,
   "give the query of keys in write order and the rows at which a region "
   "splits, as in SELECT * FROM widecol_regions('SELECT rowkey FROM orders "

@@ -1112,9 +1112,13 @@ int csFilter(sqlite3_vtab_cursor *pCursor, int idxNum, const char *idxStr,
     scCountersHand(pOut, &p->count);
     pCur->bEof = 1;
     if( pOut && pOut->bEstimate && p->eKind == CS_ROWS ){
-      return csRowEstimate(p, &pOut->nRowEstimate,
-                           pOut->bSamples ? &pOut->aSample : 0,
-                           &pOut->nSample);
+      rc = csRowEstimate(p, &pOut->nRowEstimate,
+                         pOut->bSamples ? &pOut->aSample : 0,
+                         &pOut->nSample);
+      if( rc == SQLITE_OK && pOut->bLoads ){
+        rc = csRegionLoads(p, &pOut->aLoad, &pOut->nLoad);
+      }
+      return rc;
     }
     return SQLITE_OK;
   }

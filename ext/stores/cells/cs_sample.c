@@ -11,6 +11,10 @@
 ** its last row, its offsets counting cell values only; HBase's transport
 ** gives each region's end and its bytes counted.  So a row count from it
 ** is an estimate, good to a small factor, which is all a plan needs.
+**
+** Where the transport tells them (xRegionLoads: HBase's own protocol), a
+** table's regions come with their servers and the requests those counted
+** on them, for widecol_regions('<table>'), in wc_contract.h's format.
 */
 #include "util/wc_api.h"
 #include "stores/cells/cs_table.h"
@@ -81,6 +85,52 @@ static int64_t rowBytes(const CsTable *p){
     if( p->aCol[i].eLayout != CS_LAYOUT_KEY ) nByte += 8;
   }
   return nByte > 0 ? nByte : 1;
+}
+
+/* A region's load, into the WcBuf pCtx in wc_contract.h's format. */
+static void loadTake(void *pCtx, const CsRegionLoad *pLoad){
+  WcBuf *pOut = (WcBuf*)pCtx;
+  size_t nServer = pLoad->zServer ? strlen(pLoad->zServer) : 0;
+  wcBufAppendBe(pOut, pLoad->end.n, 4);
+  wcBufAppend(pOut, pLoad->end.a, (int64_t)pLoad->end.n);
+  wcBufAppendBe(pOut, nServer, 4);
+  wcBufAppend(pOut, pLoad->zServer, (int64_t)nServer);
+  wcBufAppendBe(pOut, (uint64_t)pLoad->nRead, 8);
+  wcBufAppendBe(pOut, (uint64_t)pLoad->nWrite, 8);
+}
+
+/* One attempt (csRetry()): the loads read whole into the WcBuf pArg. */
+static int loadOnce(CsTable *p, void *pArg, const CsWait *pWait,
+                    CsStatus *pSt){
+  WcBuf *pOut = (WcBuf*)pArg;
+  pOut->n = 0;
+  return p->pT->xRegionLoads(p->pConn, p->args.zResource, pWait, loadTake,
+                             pOut, pSt);
+}
+
+int csRegionLoads(CsTable *p, unsigned char **paLoad, int64_t *pnLoad){
+  CsStatus st = {0, 0};
+  WcBuf out;
+  int rc = SQLITE_OK;
+  *paLoad = 0;
+  *pnLoad = 0;
+  if( p->pT->xRegionLoads == 0 ) return SQLITE_OK;
+  if( csTableConnect(p) ) return SQLITE_ERROR;
+  memset(&out, 0, sizeof(out));
+  /* It changes nothing: sent again while its answer is lost. */
+  if( csRetry(p, &p->wait, loadOnce, &out, &st) != CS_OK ){
+    rc = csRpcError(p, "could not read the regions' load of", &st);
+  }else if( out.bOom ){
+    rc = SQLITE_NOMEM;
+  }
+  csStatusClear(&st);
+  if( rc == SQLITE_OK ){
+    *paLoad = out.a;
+    *pnLoad = out.n;
+  }else{
+    wcBufFree(&out);
+  }
+  return rc;
 }
 
 /* A sample in wc_contract.h's format: the key's length, 4 bytes, the key,

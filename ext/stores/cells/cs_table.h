@@ -430,6 +430,10 @@ void csSamplesClear(CsSamples *p);
 ** caller frees *paSample). */
 int csRowEstimate(CsTable *p, int64_t *pnRow, unsigned char **paSample,
                   int64_t *pnSample);
+/* The table's regions with their servers and request counts, in
+** wc_contract.h's format (WcRpcStats.aLoad; the caller frees *paLoad),
+** or NULL where the transport does not tell them. */
+int csRegionLoads(CsTable *p, unsigned char **paLoad, int64_t *pnLoad);
 
 /* cs_write.c */
 int csUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,

@@ -259,6 +259,17 @@ struct CsTableInfo {
 ** table, in key order, each with the bytes of the table before it. */
 typedef void (*CsSampleFunc)(void *pCtx, CsBytes key, int64_t nBefore);
 
+/* A region as its engine serves and counts it: where it ends (empty: at
+** the table's end), the server holding it (host:port), and the read and
+** write requests that server counted on it since it opened it. */
+typedef struct CsRegionLoad CsRegionLoad;
+struct CsRegionLoad {
+  CsBytes end;
+  const char *zServer;
+  int64_t nRead, nWrite;
+};
+typedef void (*CsLoadFunc)(void *pCtx, const CsRegionLoad *pLoad);
+
 /*
 ** The table of functions a transport fills.  Each returns CS_OK or a
 ** CS_* code with *pSt set, unless it says otherwise.
@@ -328,6 +339,11 @@ struct CsTransport {
   /* The table's samples, in key order, each handed to xSample. */
   int (*xSampleKeys)(CsConn *pConn, const char *zTable, const CsWait *pWait,
                      CsSampleFunc xSample, void *pCtx, CsStatus *pSt);
+  /* The table's regions, in key order, each handed to xLoad with its
+  ** server and request counts; NULL where the engine does not tell
+  ** them. */
+  int (*xRegionLoads)(CsConn *pConn, const char *zTable, const CsWait *pWait,
+                      CsLoadFunc xLoad, void *pCtx, CsStatus *pSt);
 
   /* Makes table zTable (CS_EXISTS if it is there). */
   int (*xCreateTable)(CsConn *pConn, const char *zTable,

@@ -9,12 +9,14 @@
 **   hb_locate.c   the cluster (the CsConn): its bootstrap nodes, the
 **                 connection registry (ClientMetaService), the master, and
 **                 each table's regions read from hbase:meta and cached
-**   hb_scan.c     reads: scanners over each range, region by region;
+**   hb_scan.c     reads: scanners over each range, region by region (the
+**                 ranges in one region by one, with MultiRowRangeFilter);
 **                 keys by Multi gets, each server's at once
 **   hb_mutate.c   batches of rows as Multi calls, a server's at once;
 **                 conditional writes as a Multi's atomic region action
 **                 with a Condition
 **   hb_master.c   tables and namespaces (MasterService), the samples
+**   hb_load.c     each region's server and request counts (AdminService)
 ** Messages are our own hb_wire.proto, with HBase 2.x's field numbers.
 **
 ** Failures.  An exception names its Java class; hbRpcWait() maps the
@@ -37,7 +39,8 @@
 #define HB_SVC_CLIENT 0         /* ClientService: a region's data */
 #define HB_SVC_MASTER 1         /* MasterService: tables */
 #define HB_SVC_META   2         /* ClientMetaService: the registry */
-#define HB_NSVC       3
+#define HB_SVC_ADMIN  3         /* AdminService: a server's regions' load */
+#define HB_NSVC       4
 
 typedef struct HbServer HbServer;
 typedef struct HbChan HbChan;
@@ -195,5 +198,11 @@ int hbCallFailed(HbCluster *p, const char *zTable, int code,
 /* Whether table zTable is disabled (*pbDisabled): CS_OK or a failure. */
 int hbTableDisabled(HbCluster *p, const char *zTable, const CsWait *pWait,
                     int *pbDisabled, CsStatus *pSt);
+
+/*
+** hb_load.c
+*/
+int hbnRegionLoads(CsConn *pConn, const char *zTable, const CsWait *pWait,
+                   CsLoadFunc xLoad, void *pCtx, CsStatus *pSt);
 
 #endif /* WIDECOL_HB_NATIVE_H */

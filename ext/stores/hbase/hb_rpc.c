@@ -30,7 +30,7 @@
 #define HB_MAX_FRAME (512 * 1024 * 1024)
 
 static const char *const azService[HB_NSVC] = {
-  "ClientService", "MasterService", "ClientMetaService"
+  "ClientService", "MasterService", "ClientMetaService", "AdminService"
 };
 
 struct HbChan {

@@ -48,6 +48,7 @@ static const CsTransport hbNative = {
   .xCheckStart = hbnCheckStart,
   .xCheckFinish = hbnCheckFinish,
   .xSampleKeys = hbnSampleKeys,
+  .xRegionLoads = hbnRegionLoads,
   .xCreateTable = hbnCreateTable,
   .xGetTable = hbnGetTable,
   .xDeleteTable = hbnDeleteTable,

@@ -14,6 +14,10 @@ client what the table holds and widecol_check whether it is whole:
 - a region server killed during a full scan: the scan gives every row
   exactly once, in key order, or fails with an error that says so;
 - regions split, moved and balanced under a load: as the first;
+- the seeds' date-first payments key, three days of history and a busy
+  day on a table split at each day: widecol_regions('<table>') shows each
+  region's server and HBase's request counts, and the region HBase counts
+  most writes on is the one widecol_regions' simulation predicts hottest;
 - every region server down: a statement ends at its deadline with an
   error that names the table and what was tried.
 
@@ -213,6 +217,53 @@ def changes_under_load(db, session):
     check_loaded(db, "mv", "cl:moves", session, acked, errors, what)
 
 
+def hottest_region(db):
+    """The seeds' date-first payments key (PaymentDateTime_CustomerID_
+    PaymentID) on a table split at each day: three days of history, then
+    a busy day.  widecol_regions('<table>') shows each region's server and
+    HBase's own request counts; the region with the most writes must be
+    the one widecol_regions' simulation of the same writes predicts
+    hottest."""
+    what = "the region HBase counts hottest"
+    design = ("customer_id INTEGER, paid_at TEXT, payment_id INTEGER, amount REAL, "
+              "ROWKEY(paid_at, customer_id PAD 6, payment_id PAD 9)")
+    db.execute("CREATE VIRTUAL TABLE hot USING widecol(%s, SPLITS ('2017-01-02', '2017-01-03', "
+               "'2017-01-04'), STORAGE HBASE 'cl:hot')" % design)
+    db.execute("CREATE VIRTUAL TABLE hot_local USING widecol(%s)" % design)
+    rows = []
+    for day, n in ((1, 1000), (2, 1000), (3, 1000), (4, 3000)):
+        for i in range(n):
+            secs = i * 86400 // n
+            rows.append((i * 7919 % 99999 + 1, "2017-01-%02d %02d:%02d:%02d" % (
+                day, secs // 3600, secs // 60 % 60, secs % 60), len(rows), i % 500 + 0.5))
+    for lo in range(0, len(rows), 500):
+        db.executemany("INSERT INTO hot VALUES (?, ?, ?, ?)", rows[lo:lo + 500])
+    db.executemany("INSERT INTO hot_local VALUES (?, ?, ?, ?)", rows)
+    live = {line.split()[1].split(",")[0] + ":" + line.split()[1].split(",")[1]
+            for line in hbase_sh("rs", "list") if "down" not in line}
+    measured = db.execute("SELECT region, CAST(start_key AS TEXT), CAST(end_key AS TEXT), server, "
+                          "read_requests, write_requests FROM widecol_regions('hot')").fetchall()
+    print("hbase cluster: %s: measured %s" % (what, [(r[1], r[3], r[5]) for r in measured]),
+          flush=True)
+    expect(what + ": widecol_regions shows each region with its live server and counts",
+           len(measured) == 4 and all(r[3] in live and r[5] is not None for r in measured),
+           "%s, live %s" % (measured, sorted(live)))
+    predicted = db.execute(
+        "SELECT CAST(start_key AS TEXT), CAST(end_key AS TEXT), recent_writes FROM "
+        "widecol_regions('SELECT rowkey FROM hot_local ORDER BY paid_at, payment_id', 1000, 3000) "
+        "ORDER BY recent_writes DESC LIMIT 1").fetchone()
+    hot = max(measured, key=lambda r: r[5] or 0)
+    print("hbase cluster: %s: %s to %s (%d writes); predicted %s to %s (%d of the last 3000 "
+          "writes)" % (what, hot[1], hot[2], hot[5] or 0, predicted[0], predicted[1],
+                       predicted[2]), flush=True)
+    inside = (hot[1] is None or predicted[0] is not None and predicted[0] >= hot[1]) and \
+        (hot[2] is None or predicted[1] is not None and predicted[1] <= hot[2])
+    expect(what + " is the one widecol predicts hottest for the same writes", inside,
+           "measured %s, predicted %s" % (hot[1:3], predicted[:2]))
+    db.execute("DROP TABLE hot")
+    db.execute("DROP TABLE hot_local")
+
+
 def all_down(db):
     what = "every region server down"
     # Numbers are places in the list of live servers: the last first.
@@ -248,6 +299,7 @@ def main():
         kill_during_scan(db)
         changes_under_load(db, session)
         db.execute("DROP TABLE mv")
+        hottest_region(db)
         all_down(db)
     finally:
         session.close()
