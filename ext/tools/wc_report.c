@@ -1262,6 +1262,59 @@ static void designOpen(Report *p, ReportDesign *pD, const char *zName){
   reportFinish(p, pD, pStmt, rc);
 }
 
+/* What the design's engine counted on its regions, where it tells that
+** (widecol_regions('<table>')'s write_requests: HBase): each bucket gets
+** the writes counted on the region holding its first row, a region's
+** total, so that the strip beside the heatmap shows which region the
+** engine found hottest.  Nothing where the rows are in this database or
+** the engine counts nothing. */
+static void readMeasured(Report *p, ReportDesign *pD){
+  sqlite3_stmt *pStmt;
+  int64_t *aiFirst = 0;
+  double *aWrites = 0;
+  int nRegion = 0, nAlloc = 0, b, r, rc;
+  if( !wcStoreCaps(wcTableStore(pD->pTab))->bRowEstimates ) return;
+  pStmt = reportPrepare(p, pD, sqlite3_mprintf("SELECT start_key, "
+                        "write_requests FROM widecol_regions(%Q)", pD->zName));
+  if( pStmt == 0 ) return;
+  while( p->rc == SQLITE_OK && (rc = sqlite3_step(pStmt)) == SQLITE_ROW ){
+    if( sqlite3_column_type(pStmt, 1) == SQLITE_NULL ) continue;
+    if( nRegion >= nAlloc ){
+      int nNew = nAlloc ? 2 * nAlloc : 16;
+      int64_t *aiNew = sqlite3_realloc64(aiFirst, sizeof(int64_t) * nNew);
+      double *aNew = aiNew ? sqlite3_realloc64(aWrites, sizeof(double) * nNew)
+                           : 0;
+      if( aiNew ) aiFirst = aiNew;
+      if( aNew == 0 ){
+        reportOom(p);
+        break;
+      }
+      aWrites = aNew;
+      nAlloc = nNew;
+    }
+    aiFirst[nRegion] = sqlite3_column_type(pStmt, 0) == SQLITE_NULL ? 0
+        : keyLowerBound(pD, sqlite3_column_blob(pStmt, 0),
+                        sqlite3_column_bytes(pStmt, 0));
+    aWrites[nRegion++] = sqlite3_column_double(pStmt, 1);
+  }
+  reportFinish(p, pD, pStmt, rc);
+  if( p->rc == SQLITE_OK && nRegion > 0 ){
+    pD->aMeasured = reportAlloc(p, sizeof(double) * pD->nBucket);
+    pD->zMeasured = sqlite3_mprintf("SELECT * FROM widecol_regions(%Q)",
+                                    pD->zName);
+    if( pD->zMeasured == 0 ) reportOom(p);
+    /* Regions come in key order: the last one starting at or before a
+    ** bucket's first row holds it. */
+    for(b = 0, r = 0; pD->aMeasured && b < pD->nBucket; b++){
+      while( r + 1 < nRegion && aiFirst[r + 1] <= pD->aiBucket[b] ) r++;
+      wcAssert( r == 0 || aiFirst[r] <= pD->aiBucket[b] );
+      pD->aMeasured[b] = aWrites[r];
+    }
+  }
+  sqlite3_free(aiFirst);
+  sqlite3_free(aWrites);
+}
+
 /* Everything the page shows of one design but its workload. */
 static void designRead(Report *p, ReportDesign *pD){
   readKeys(p, pD);
@@ -1278,6 +1331,7 @@ static void designRead(Report *p, ReportDesign *pD){
   if( p->rc == SQLITE_OK ) orderChoose(p, pD);
   if( p->rc == SQLITE_OK ) readWrites(p, pD);
   if( p->rc == SQLITE_OK ) readRegions(p, pD);
+  if( p->rc == SQLITE_OK ) readMeasured(p, pD);
   if( p->rc == SQLITE_OK && pD->bCassandra ) readRing(p, pD);
 }
 
@@ -1306,6 +1360,8 @@ static void designFree(ReportDesign *pD){
   sqlite3_free(pD->aRead);
   sqlite3_free(pD->aScan);
   sqlite3_free(pD->aRecent);
+  sqlite3_free(pD->aMeasured);
+  sqlite3_free(pD->zMeasured);
   sqlite3_free(pD->zOrder);
   sqlite3_free(pD->zOrderWhy);
   for(i = 0; pD->azColumnLabel && i < pD->nColumn; i++){

@@ -82,7 +82,11 @@ struct ReportDesign {
   double *aWrite;       /* Per bucket: writes, */
   double *aRead;        /* statements that read a row in it, */
   double *aScan;        /* rows read in it */
-  double *aRecent;      /* the writes of the last time column */
+  double *aRecent;      /* the writes of the last time column, */
+  double *aMeasured;    /* the writes the engine counted on the region
+                        ** holding the bucket's first row (NULL where the
+                        ** engine tells none): widecol_regions('<table>') */
+  char *zMeasured;      /* That call, as a user would write it */
   int64_t nRecent;
   char *zOrder;         /* What orders the writes: SQL over the columns,
                         ** or NULL for none */

@@ -272,6 +272,32 @@ static void bucketBars(const ReportDesign *pD, const double *a, double rMax,
   sqlite3_str_appendall(pOut, "</svg></div>");
 }
 
+/* The strip beside the map of what the engine counted (pD->aMeasured):
+** each bucket coloured by the writes counted on its region, on its own
+** scale; the first bucket of the hottest region is data-hot-bucket. */
+static void measuredStrip(const ReportDesign *pD, sqlite3_str *pOut){
+  double rMax = maxOf(pD->aMeasured, pD->nBucket);
+  int b, iHot = 0;
+  for(b = 0; b < pD->nBucket; b++){
+    if( pD->aMeasured[b] > pD->aMeasured[iHot] ) iHot = b;
+  }
+  sqlite3_str_appendf(pOut, "<div><div class=\"axis\">writes %s counted</div>"
+                      "<svg class=\"heat measured\" viewBox=\"0 0 1 %d\" "
+                      "preserveAspectRatio=\"none\" width=\"24\" height=\"%d\" "
+                      "role=\"img\" data-hot-bucket=\"%d\" data-hot-writes="
+                      "\"%.0f\" aria-label=\"writes %s counted on each "
+                      "bucket's region\">", pD->zStore, pD->nBucket,
+                      HEAT_HEIGHT, iHot + 1, pD->aMeasured[iHot], pD->zStore);
+  for(b = 0; b < pD->nBucket; b++){
+    int k = heatLevel(pD->aMeasured[b], rMax);
+    if( k > 0 ){
+      sqlite3_str_appendf(pOut, "<rect class=\"h%d\" x=\"0\" y=\"%d\" "
+                          "width=\"1\" height=\"1\"/>", k, b);
+    }
+  }
+  sqlite3_str_appendall(pOut, "</svg></div>");
+}
+
 /* The map's cells, a run of one colour in a bucket as one rect. */
 static void heatCells(const ReportDesign *pD, double rMax, sqlite3_str *pOut){
   int b, c;
@@ -356,6 +382,7 @@ static void heatmapSection(const Report *p, const ReportDesign *pD,
     bucketBars(pD, pD->aRead, rRead, "reads", pOut);
     bucketBars(pD, pD->aScan, rScan, "rows read", pOut);
   }
+  if( pD->aMeasured ) measuredStrip(pD, pOut);
   sqlite3_str_appendall(pOut, "</div><div class=\"axis\">");
   if( pD->azColumnLabel && pD->azColumnLabel[0] ){
     wcHtmlWrap(pOut, "from ", pD->azColumnLabel[0], " (left) to ");
@@ -369,6 +396,14 @@ static void heatmapSection(const Report *p, const ReportDesign *pD,
                       (long long)(n ? iHot / pD->nColumn + 1 : 0),
                       (long long)(n ? iHot % pD->nColumn + 1 : 0),
                       n ? pD->aCell[iHot] : 0.0);
+  if( pD->aMeasured ){
+    sqlite3_str_appendf(pOut, "<p class=\"src\">Beside the map, measured: "
+                        "the writes %s's servers counted on each bucket's "
+                        "region since they opened it (", pD->zStore);
+    wcHtmlText(pOut, pD->zMeasured);
+    sqlite3_str_appendall(pOut, ", its write_requests), on a scale of its "
+                          "own; the map is the prediction from the rows.</p>");
+  }
   sqlite3_str_appendall(pOut, "<details><summary>The map as a table</summary>"
                         "<table class=\"buckets\"><tr><th class=\"n\">bucket"
                         "</th><th>first key</th><th class=\"n\">rows</th><th "
@@ -379,10 +414,14 @@ static void heatmapSection(const Report *p, const ReportDesign *pD,
     int64_t nRows = pD->aiBucket[b + 1] - pD->aiBucket[b];
     sqlite3_str_appendf(pOut, "<tr data-bucket=\"%d\" data-rows=\"%lld\" "
                         "data-writes=\"%.0f\" data-recent=\"%.0f\" "
-                        "data-reads=\"%g\" data-scanned=\"%g\"><td class=\"n\">"
-                        "%d</td><td class=\"key\"><span>", b + 1,
+                        "data-reads=\"%g\" data-scanned=\"%g\"", b + 1,
                         (long long)nRows, pD->aWrite[b], pD->aRecent[b],
-                        pD->aRead[b], pD->aScan[b], b + 1);
+                        pD->aRead[b], pD->aScan[b]);
+    if( pD->aMeasured ){
+      sqlite3_str_appendf(pOut, " data-measured=\"%.0f\"", pD->aMeasured[b]);
+    }
+    sqlite3_str_appendf(pOut, "><td class=\"n\">%d</td><td class=\"key\">"
+                        "<span>", b + 1);
     bucketKey(pD, b, pOut);
     sqlite3_str_appendf(pOut, "</span></td><td class=\"n\">%lld</td><td "
                         "class=\"n\">%.0f</td><td class=\"n\">%.0f</td><td "

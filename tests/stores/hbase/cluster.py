@@ -16,14 +16,17 @@ client what the table holds and widecol_check whether it is whole:
 - regions split, moved and balanced under a load: as the first;
 - the seeds' date-first payments key, three days of history and a busy
   day on a table split at each day: widecol_regions('<table>') shows each
-  region's server and HBase's request counts, and the region HBase counts
-  most writes on is the one widecol_regions' simulation predicts hottest;
+  region's server and HBase's request counts, the region HBase counts
+  most writes on is the one widecol_regions' simulation predicts hottest,
+  and widecol_report's page draws the counts beside its Key Visualizer
+  map, whose hottest cell lies in that region;
 - every region server down: a statement ends at its deadline with an
   error that names the table and what was tried.
 
     tests/stores/hbase/cluster.py --extension ./widecol --hbase ./widecol_hbase
 """
 import os
+import re
 import subprocess
 import sys
 import time
@@ -260,6 +263,24 @@ def hottest_region(db):
         (hot[2] is None or predicted[1] is not None and predicted[1] <= hot[2])
     expect(what + " is the one widecol predicts hottest for the same writes", inside,
            "measured %s, predicted %s" % (hot[1:3], predicted[:2]))
+    # The report page: the measured strip beside the Key Visualizer's map.
+    page = db.execute("SELECT widecol_report('hot')").fetchone()[0]
+    strip = re.search(r'<svg class="heat measured"[^>]*data-hot-bucket="(\d+)"', page)
+    cells = re.search(r'<svg class="heat" [^>]*data-hot-bucket="(\d+)"', page)
+    measured = {int(b): float(w) for b, w in re.findall(
+        r'<tr data-bucket="(\d+)"[^>]*data-measured="([0-9.]+)"', page)}
+    expect(what + ": the report draws HBase's counts beside its map",
+           strip is not None and cells is not None and measured,
+           "strip %s, map %s, %d buckets measured" % (bool(strip), bool(cells), len(measured)))
+    if strip and cells and measured:
+        hot_cell = int(cells.group(1))
+        print("hbase cluster: %s: the report's hottest cell is in bucket %d, where HBase "
+              "counted %.0f writes on the region (the most: %.0f)"
+              % (what, hot_cell, measured.get(hot_cell, 0), max(measured.values())),
+              flush=True)
+        expect(what + ": the report's hottest cell lies in the region HBase counted hottest",
+               measured.get(hot_cell) == max(measured.values()),
+               "bucket %d: %s" % (hot_cell, measured.get(hot_cell)))
     db.execute("DROP TABLE hot")
     db.execute("DROP TABLE hot_local")
 
