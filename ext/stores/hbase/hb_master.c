@@ -331,8 +331,11 @@ int hbTableDisabled(HbCluster *p, const char *zTable, const CsWait *pWait,
   code = masterCall(p, "GetTableState", &req.base,
                     &hbw__get_table_state_response__descriptor, pWait, &pRpc,
                     (ProtobufCMessage**)&pResp, pSt);
+  /* A table ENABLING (one just made, its regions opening) is coming up:
+  ** not disabled, waited for. */
   *pbDisabled = code == CS_OK
-      && pResp->table_state->state != HBW__TABLE_STATE__STATE__ENABLED;
+      && (pResp->table_state->state == HBW__TABLE_STATE__STATE__DISABLED
+          || pResp->table_state->state == HBW__TABLE_STATE__STATE__DISABLING);
   hbRpcFree(pRpc);
   return code;
 }

@@ -195,7 +195,8 @@ int hbnDeleteTable(CsConn *pConn, const char *zTable, const CsWait *pWait,
 ** so (CS_DISABLED, *pSt telling how to enable it).  The code to report. */
 int hbCallFailed(HbCluster *p, const char *zTable, int code,
                  const CsWait *pWait, CsStatus *pSt);
-/* Whether table zTable is disabled (*pbDisabled): CS_OK or a failure. */
+/* Whether table zTable is disabled or disabling (*pbDisabled; one enabling
+** is not): CS_OK or a failure. */
 int hbTableDisabled(HbCluster *p, const char *zTable, const CsWait *pWait,
                     int *pbDisabled, CsStatus *pSt);
 
