@@ -13,7 +13,8 @@
 **                    procedure waited for
 **   samples          the regions from hbase:meta, the bytes of each counted
 **                    with a scan of keys and value lengths (KeyOnlyFilter
-**                    with lenAsVal), up to HB_SAMPLE_ROWS rows a region
+**                    with lenAsVal), up to HB_SAMPLE_ROWS rows a region,
+**                    each asked again on a connection lost under it
 **
 ** A master call that fails for the master's reason (gone, not active) is
 ** asked of the active master again once, as the registry names it then.
@@ -27,6 +28,8 @@
 
 /* Rows counted of each region to estimate its size. */
 #define HB_SAMPLE_ROWS 10000
+/* Times a region's count is asked for on a connection lost under it. */
+#define HB_SAMPLE_TRIES 8
 /* How often a procedure's end is asked for. */
 #define HB_PROC_POLL_MS 50
 
@@ -431,6 +434,22 @@ static int countRegion(const HbRegion *pR, const CsWait *pWait,
   return code;
 }
 
+/* countRegion(), asked again on a connection lost (it changes nothing):
+** a sample of many regions, each a large answer, is not begun again for
+** one lost answer. */
+static int countRegionAgain(const HbRegion *pR, const CsWait *pWait,
+                            int64_t *pnByte, CsStatus *pSt){
+  int nTry = 0, code;
+  for(;;){
+    code = countRegion(pR, pWait, pnByte, pSt);
+    if( code != CS_UNAVAILABLE || ++nTry >= HB_SAMPLE_TRIES
+     || csInterrupted(pWait) ){
+      return code;
+    }
+    csStatusClear(pSt);
+  }
+}
+
 int hbnSampleKeys(CsConn *pConn, const char *zTable, const CsWait *pWait,
                   CsSampleFunc xSample, void *pCtx, CsStatus *pSt){
   HbCluster *p = hbCluster(pConn);
@@ -444,7 +463,7 @@ int hbnSampleKeys(CsConn *pConn, const char *zTable, const CsWait *pWait,
       code = hbNoRegion(p, zTable, pSt);
       break;
     }
-    code = countRegion(&aReg[i], pWait, &nByte, pSt);
+    code = countRegionAgain(&aReg[i], pWait, &nByte, pSt);
     if( code != CS_OK ) break;
     nTotal += nByte;
     xSample(pCtx, aReg[i].end, nTotal);
