@@ -16,6 +16,9 @@
 #     [--regionservers N]  N region servers (1), regions of a pre-split
 #                          table on every one (HBase's balancer)
 #     [--no-thrift]        no Thrift2 gateway (WIDECOL_HBASE not printed)
+#     [--phoenix]          Apache Phoenix 5.2 on the cluster (its jars in
+#                          the region servers; the client's phoenix-*
+#                          commands reach it)
 #   sh tests/servers/hbase.sh rs list  each region server: its number, name
 #       and the regions it holds ("down" once killed or stopped)
 #   sh tests/servers/hbase.sh rs kill|stop N   region server N killed (as a
@@ -63,11 +66,13 @@ JVM_FLAGS="-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=tru
 
 # The classpath (resolved once, then from the cache) and the harness,
 # compiled when its source is newer.
+# With Phoenix ($1 = phoenix, the pom's profile) a classpath of its own;
+# start records the profile, and clients run on the cluster's classpath.
 build() {
-  cp="$dir/classpath.txt"
+  cp="$dir/classpath${1:+-$1}.txt"
   if [ ! -s "$cp" ] || [ "$here/hbase/pom.xml" -nt "$cp" ]; then
-    echo "hbase: resolving HBase from Maven (tests/servers/hbase/pom.xml)" >&2
-    JAVA_HOME=$JAVA_HOME mvn -q -B -f "$here/hbase/pom.xml" \
+    echo "hbase: resolving HBase${1:+ and Phoenix} from Maven (tests/servers/hbase/pom.xml)" >&2
+    JAVA_HOME=$JAVA_HOME mvn -q -B -f "$here/hbase/pom.xml" ${1:+-P "$1"} \
       dependency:build-classpath -Dmdep.outputFile="$cp" >"$dir/mvn.log" 2>&1 || {
         echo "hbase: Maven could not resolve HBase:" >&2
         tail -n 20 "$dir/mvn.log" >&2
@@ -98,7 +103,7 @@ java_run() {
   exec "$JAVA_HOME/bin/java" "-Xmx$heap" $JVM_FLAGS \
     -Dlog4j.configuration="file:$dir/log4j.properties" -Dwidecol.hbase.log="$log" \
     -Dwidecol.hbase.create="$here/hbase/create.rb" \
-    -cp "$dir/classes:$(cat "$dir/classpath.txt")" WidecolHBase "$@"
+    -cp "$dir/classes:$(cat "$cp")" WidecolHBase "$@"
 }
 
 stop() {
@@ -123,6 +128,7 @@ case "$1" in
     shift
     serve_opts=""
     servers=1
+    profile=""
     while [ $# -gt 0 ]; do
       case "$1" in
         --regionservers)
@@ -131,12 +137,14 @@ case "$1" in
           esac
           serve_opts="$serve_opts --regionservers $2"; servers=$2; shift 2 ;;
         --no-thrift) serve_opts="$serve_opts --no-thrift"; shift ;;
-        *) echo "hbase: start takes --regionservers N and --no-thrift, not $1" >&2; exit 2 ;;
+        --phoenix) serve_opts="$serve_opts --phoenix"; profile=phoenix; shift ;;
+        *) echo "hbase: start takes --regionservers N, --no-thrift and --phoenix, not $1" >&2; exit 2 ;;
       esac
     done
     check >"$dir/why" || { echo "hbase: cannot start: $(cat "$dir/why")" >&2; exit 1; }
     stop
-    build
+    build "$profile"
+    echo "$profile" >"$dir/profile"
     mkdir -p "$dir/data"
     mkfifo "$dir/stdin"
     # The harness stops when its stdin closes; this holds it open until
@@ -204,12 +212,12 @@ case "$1" in
     shift
     check >/dev/null || { echo "hbase: no client: $(check)" >&2; exit 1; }
     [ -f "$dir/env" ] || { echo "hbase: not started (sh tests/servers/hbase.sh start)" >&2; exit 1; }
-    build
+    build "$(cat "$dir/profile" 2>/dev/null)"
     zk=$(sed -n 's/^WIDECOL_HBASE_ZK=//p' "$dir/env")
     (java_run "$dir/client.log" 512m "$zk" "$@")
     ;;
   *)
-    echo "usage: sh tests/servers/hbase.sh start [--regionservers N] [--no-thrift]|stop|rs ...|region ...|client ARGS|check" >&2
+    echo "usage: sh tests/servers/hbase.sh start [--regionservers N] [--no-thrift] [--phoenix]|stop|rs ...|region ...|client ARGS|check" >&2
     exit 2
     ;;
 esac

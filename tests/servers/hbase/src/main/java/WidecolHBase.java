@@ -49,9 +49,20 @@
 **                          bench/hbase_scale.py: the payments rows in the
 **                          cells widecol writes (docs/hbase.md), through a
 **                          BufferedMutator; prints "rows N seconds S"
-**   <zk> bench-scan <table> <start> <stop>
+**   <zk> bench-scan <table> <start> <stop> [<start> <stop> ...]
 **                          a Table.getScanner of the rows from start to
-**                          stop (text keys); prints "rows N seconds S"
+**                          stop (Bytes.toBytesBinary: text, \xNN for any
+**                          byte), each range in turn; prints
+**                          "rows N seconds S"
+**   <zk> phoenix <statement>  one statement through Apache Phoenix's JDBC
+**                          driver (a cluster started with --phoenix): its
+**                          rows, tab-separated, then "rows N seconds S"
+**   <zk> phoenix-scan <statement>  the same, every column of every row
+**                          read and none printed (the benchmark's reader)
+**   <zk> phoenix-load <table> <rows> <seed>
+**                          the payments of bench-load UPSERTed into a
+**                          Phoenix table through its JDBC driver, 10,000
+**                          a commit; prints "rows N seconds S"
 **   <zk> bench-get <table> <keys file>
 **                          a Table.get per key (a line each); prints "rows
 **                          N seconds S"
@@ -67,6 +78,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.util.Arrays;
 import java.util.List;
 
 import org.apache.hadoop.conf.Configuration;
@@ -105,17 +117,20 @@ public final class WidecolHBase {
     if (args.length >= 2 && args[0].equals("serve")) {
       int servers = 1;
       boolean thrift = true;
+      boolean phoenix = false;
       for (int i = 2; i < args.length; i++) {
         if (args[i].equals("--regionservers") && i + 1 < args.length) {
           servers = Integer.parseInt(args[++i]);
         } else if (args[i].equals("--no-thrift")) {
           thrift = false;
+        } else if (args[i].equals("--phoenix")) {
+          phoenix = true;
         } else {
           System.err.println("WidecolHBase serve: unknown option " + args[i]);
           System.exit(2);
         }
       }
-      serve(args[1], servers, thrift);
+      serve(args[1], servers, thrift, phoenix);
     } else if (args.length >= 2) {
       client(args);
     } else {
@@ -130,7 +145,8 @@ public final class WidecolHBase {
     }
   }
 
-  private static void serve(String dir, int servers, boolean withThrift) throws Exception {
+  private static void serve(String dir, int servers, boolean withThrift, boolean withPhoenix)
+      throws Exception {
     System.setProperty("test.build.data.basedirectory", dir);
     Configuration conf = HBaseConfiguration.create();
     conf.set("hbase.zookeeper.quorum", HOST);
@@ -153,6 +169,12 @@ public final class WidecolHBase {
     // 2 MiB chunk of its own at its first write under MSLAB, which a
     // production heap affords and a test's does not.
     conf.setBoolean("hbase.hregion.memstore.mslab.enabled", false);
+    // Phoenix's mutable secondary indexes replay from the WAL, which must
+    // carry their edits (Phoenix refuses CREATE INDEX otherwise).
+    if (withPhoenix) {
+      conf.set("hbase.regionserver.wal.codec",
+          "org.apache.hadoop.hbase.regionserver.wal.IndexedWALEditCodec");
+    }
     HBaseTestingUtility util = new HBaseTestingUtility(conf);
     util.startMiniZKCluster();
     util.startMiniHBaseCluster(StartMiniClusterOption.builder()
@@ -312,7 +334,15 @@ public final class WidecolHBase {
         benchLoad(conn, TableName.valueOf(args[2]), Integer.parseInt(args[3]), Long.parseLong(args[4]));
         break;
       case "bench-scan":
-        benchScan(conn, TableName.valueOf(args[2]), args[3], args[4]);
+        benchScan(conn, TableName.valueOf(args[2]), Arrays.copyOfRange(args, 3, args.length));
+        break;
+      case "phoenix":
+      case "phoenix-scan":
+        phoenix(args[0], String.join(" ", Arrays.copyOfRange(args, 2, args.length)),
+            args[1].equals("phoenix"));
+        break;
+      case "phoenix-load":
+        phoenixLoad(args[0], args[2], Integer.parseInt(args[3]), Long.parseLong(args[4]));
         break;
       case "bench-get":
         benchGet(conn, TableName.valueOf(args[2]), args[3]);
@@ -468,35 +498,141 @@ public final class WidecolHBase {
   ** amount and mode from the row number), in widecol's cells: the marker
   ** _:\x00, INTEGER 0xF9 + 8 bytes, REAL 0xFA + 8 bytes, TEXT its bytes. */
   private static void benchLoad(Connection conn, TableName name, int rows, long seed) throws IOException {
-    java.util.Random rnd = new java.util.Random(seed);
-    String[] modes = {"card", "cash", "wire"};
+    Payment p = new Payment(seed);
     long started = System.nanoTime();
     try (org.apache.hadoop.hbase.client.BufferedMutator m = conn.getBufferedMutator(name)) {
       for (int i = 0; i < rows; i++) {
-        long customer = 1 + rnd.nextInt(100000);
-        String paidAt = String.format("2017-%02d-%02d %02d:%02d:%02d", 1 + i / 2678400 % 12,
-            1 + i / 86400 % 28, i / 3600 % 24, i / 60 % 60, i % 60);
-        long payment = 10000000L + i;
-        byte[] key = Bytes.toBytes(String.format("%06d_%s_%09d", customer, paidAt, payment));
+        p.next(i);
+        byte[] key = Bytes.toBytes(String.format("%06d_%s_%09d", p.customer, p.paidAt, p.payment));
         org.apache.hadoop.hbase.client.Put put = new org.apache.hadoop.hbase.client.Put(key);
         put.addColumn(FAMILY, new byte[] {0}, tagged(0x01, Bytes.toBytes(started + i)));
-        put.addColumn(FAMILY, Bytes.toBytes("customer_id"), tagged(0xF9, Bytes.toBytes(customer)));
-        put.addColumn(FAMILY, Bytes.toBytes("paid_at"), Bytes.toBytes(paidAt));
-        put.addColumn(FAMILY, Bytes.toBytes("payment_id"), tagged(0xF9, Bytes.toBytes(payment)));
-        put.addColumn(FAMILY, Bytes.toBytes("amount"), tagged(0xFA, Bytes.toBytes((i % 50000) / 100.0)));
-        put.addColumn(FAMILY, Bytes.toBytes("mode"), Bytes.toBytes(modes[i % 3]));
+        put.addColumn(FAMILY, Bytes.toBytes("customer_id"), tagged(0xF9, Bytes.toBytes(p.customer)));
+        put.addColumn(FAMILY, Bytes.toBytes("paid_at"), Bytes.toBytes(p.paidAt));
+        put.addColumn(FAMILY, Bytes.toBytes("payment_id"), tagged(0xF9, Bytes.toBytes(p.payment)));
+        put.addColumn(FAMILY, Bytes.toBytes("amount"), tagged(0xFA, Bytes.toBytes(p.amount)));
+        put.addColumn(FAMILY, Bytes.toBytes("mode"), Bytes.toBytes(p.mode));
         m.mutate(put);
       }
     }
     printRate(rows, started);
   }
 
-  private static void benchScan(Connection conn, TableName name, String start, String stop) throws IOException {
+  /* Row i of the payments (bench/hbase_scale.py makes the same): a
+  ** customer in 1..100000 from the seeded sequence, the rest from i. */
+  private static final class Payment {
+    private static final String[] MODES = {"card", "cash", "wire"};
+    private final java.util.Random rnd;
+    long customer;
+    String paidAt;
+    long payment;
+    double amount;
+    String mode;
+
+    Payment(long seed) {
+      rnd = new java.util.Random(seed);
+    }
+
+    void next(int i) {
+      customer = 1 + rnd.nextInt(100000);
+      paidAt = String.format("2017-%02d-%02d %02d:%02d:%02d", 1 + i / 2678400 % 12,
+          1 + i / 86400 % 28, i / 3600 % 24, i / 60 % 60, i % 60);
+      payment = 10000000L + i;
+      amount = (i % 50000) / 100.0;
+      mode = MODES[i % 3];
+    }
+  }
+
+  /* Apache Phoenix on the cluster (hbase.sh start --phoenix), through its
+  ** JDBC driver, found by name so that the harness compiles without it:
+  ** one connection a JVM, each statement committed. */
+  private static java.sql.Connection phoenixConn;
+
+  private static java.sql.Connection phoenixConnection(String zk) throws IOException {
+    try {
+      if (phoenixConn == null) phoenixConn = java.sql.DriverManager.getConnection("jdbc:phoenix:" + zk);
+      return phoenixConn;
+    } catch (java.sql.SQLException e) {
+      throw new IOException("Phoenix: " + e.getMessage()
+          + " (is the cluster started with hbase.sh start --phoenix?)", e);
+    }
+  }
+
+  /* One statement: with print its rows, a line each (columns by tabs,
+  ** NULL as "NULL"), then "rows N seconds S" (N: rows returned or
+  ** changed); without, every column of every row is read, none printed
+  ** (a reader's time, for the benchmark). */
+  private static void phoenix(String zk, String sql, boolean print) throws IOException {
+    java.sql.Connection c = phoenixConnection(zk);
     long started = System.nanoTime();
     int rows = 0;
-    Scan scan = new Scan().withStartRow(Bytes.toBytes(start)).withStopRow(Bytes.toBytes(stop)).setCaching(1000);
-    try (Table t = conn.getTable(name); ResultScanner rs = t.getScanner(scan)) {
-      for (Result r : rs) rows++;
+    StringBuilder out = new StringBuilder();
+    try (java.sql.Statement st = c.createStatement()) {
+      if (st.execute(sql)) {
+        java.sql.ResultSet rs = st.getResultSet();
+        int n = rs.getMetaData().getColumnCount();
+        while (rs.next()) {
+          for (int j = 1; j <= n; j++) {
+            if (!print) {
+              rs.getObject(j);
+              continue;
+            }
+            String v = rs.getString(j);
+            out.append(j > 1 ? "\t" : "").append(v == null ? "NULL" : v);
+          }
+          if (print) out.append('\n');
+          rows++;
+        }
+      } else {
+        rows = Math.max(st.getUpdateCount(), 0);
+      }
+      c.commit();
+    } catch (java.sql.SQLException e) {
+      throw new IOException("Phoenix: " + e.getMessage(), e);
+    }
+    long ended = System.nanoTime();
+    System.out.print(out);
+    printRate(rows, started, ended);
+  }
+
+  /* The payments into a Phoenix table of columns CUSTOMER_ID, PAID_AT,
+  ** PAYMENT_ID, AMOUNT, MODE: UPSERTs committed 10,000 at a time
+  ** (Phoenix's own batching; its client sends them as one mutation). */
+  private static void phoenixLoad(String zk, String table, int rows, long seed) throws IOException {
+    java.sql.Connection c = phoenixConnection(zk);
+    Payment p = new Payment(seed);
+    long started = System.nanoTime();
+    try (java.sql.PreparedStatement st = c.prepareStatement("UPSERT INTO " + table
+        + " (CUSTOMER_ID, PAID_AT, PAYMENT_ID, AMOUNT, MODE) VALUES (?, ?, ?, ?, ?)")) {
+      for (int i = 0; i < rows; i++) {
+        p.next(i);
+        st.setLong(1, p.customer);
+        st.setString(2, p.paidAt);
+        st.setLong(3, p.payment);
+        st.setDouble(4, p.amount);
+        st.setString(5, p.mode);
+        st.executeUpdate();
+        if (i % 10000 == 9999) c.commit();
+      }
+      c.commit();
+    } catch (java.sql.SQLException e) {
+      throw new IOException("Phoenix: " + e.getMessage(), e);
+    }
+    printRate(rows, started);
+  }
+
+  /* Each range [start, stop) scanned in turn: one range, or a salted
+  ** design's per-bucket ranges as an application would read them. */
+  private static void benchScan(Connection conn, TableName name, String[] bounds) throws IOException {
+    long started = System.nanoTime();
+    int rows = 0;
+    try (Table t = conn.getTable(name)) {
+      for (int i = 0; i + 1 < bounds.length; i += 2) {
+        Scan scan = new Scan().withStartRow(Bytes.toBytesBinary(bounds[i]))
+            .withStopRow(Bytes.toBytesBinary(bounds[i + 1])).setCaching(1000);
+        try (ResultScanner rs = t.getScanner(scan)) {
+          for (Result r : rs) rows++;
+        }
+      }
     }
     printRate(rows, started);
   }
@@ -514,7 +650,11 @@ public final class WidecolHBase {
   }
 
   private static void printRate(int rows, long started) {
-    System.out.println("rows " + rows + " seconds " + (System.nanoTime() - started) / 1e9);
+    printRate(rows, started, System.nanoTime());
+  }
+
+  private static void printRate(int rows, long started, long ended) {
+    System.out.println("rows " + rows + " seconds " + (ended - started) / 1e9);
   }
 
   private static void cells(Connection conn, TableName name) throws IOException {
