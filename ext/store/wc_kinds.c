@@ -54,7 +54,7 @@ static const WcStoreCaps aKind[WC_STORE_KINDS] = {
     .rCallRows = WC_HBASE_CALL, .bRangeSets = 1, .bReverseReads = 1,
     .nReadAhead = 65536,
     .nPrefixProbes = 64, .bRowEstimates = 1, .nCountMax = 10000,
-    .bRpcCounters = 1,
+    .bRegionLoads = 1, .bRpcCounters = 1,
   },
   /* Rows as the CQL table the design means (ext/stores/cassandra/): a plain
   ** INSERT is a lightweight transaction, an INSERT OR REPLACE a blind

@@ -118,6 +118,9 @@ struct WcStoreCaps {
                         ** for skip scans; past it, too many to skip */
   int bRowEstimates;    /* Estimates its rows for planning in one call
                         ** (wcStoreRemoteStats), instead of a count */
+  int bRegionLoads;     /* May tell each region's server and request
+                        ** counts (WcRpcStats.bLoads), as HBase's own
+                        ** protocol does; 0: never asked for them */
   int64_t nCountMax;    /* Rows counted for planning (0: all); a table with
                         ** more is taken to hold WC_UNCOUNTED_ROWS.  Where
                         ** rows are estimated, prefixes are probed only in

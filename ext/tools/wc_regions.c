@@ -631,22 +631,18 @@ static int loadAt(const unsigned char *aLoad, int64_t nLoad,
 }
 
 /* Adds region iRegion, [aLo, aHi) (NULL: open), of nRow rows, with its
-** server and request counts where the engine told them (a region no
-** server reported has its server and no counts). */
+** server and request counts where the engine told them (NULL where not;
+** counts only beside a server named). */
 static int addStoreRegion(WcTvfRows *pRows, int iRegion,
                           const unsigned char *aLo, int64_t nLo,
                           const unsigned char *aHi, int64_t nHi, int64_t nRow,
                           const unsigned char *aLoad, int64_t nLoad){
   WcRegionLoad load;
   if( !loadAt(aLoad, nLoad, aHi, nHi, &load) || load.nServer == 0 ){
-    return wcTvfAddRow(pRows, "ibbinnnnn", (int64_t)iRegion, aLo, nLo, aHi,
-                       nHi, nRow);
+    memset(&load, 0, sizeof(load));
+    load.nRead = load.nWrite = -1;
   }
-  if( load.nRead < 0 || load.nWrite < 0 ){
-    return wcTvfAddRow(pRows, "ibbinnxnn", (int64_t)iRegion, aLo, nLo, aHi,
-                       nHi, nRow, load.zServer, load.nServer);
-  }
-  return wcTvfAddRow(pRows, "ibbinnxii", (int64_t)iRegion, aLo, nLo, aHi, nHi,
+  return wcTvfAddRow(pRows, "ibbinnxII", (int64_t)iRegion, aLo, nLo, aHi, nHi,
                      nRow, load.zServer, load.nServer, load.nRead,
                      load.nWrite);
 }
@@ -673,7 +669,7 @@ static int storeRegions(sqlite3 *db, const char *zName, WcTvfRows *pRows,
   memset(&rpc, 0, sizeof(rpc));
   rpc.bEstimate = 1;
   rpc.bSamples = 1;
-  rpc.bLoads = 1;
+  rpc.bLoads = wcStoreCaps(wcTableStore(pTab))->bRegionLoads;
   rc = wcStoreRemoteStats((WcStore*)wcTableStore(pTab), -1, -1, &rpc);
   if( rc != SQLITE_OK ){
     *pzErr = sqlite3_mprintf("widecol_regions(%Q): %s", zName,

@@ -1273,7 +1273,7 @@ static void readMeasured(Report *p, ReportDesign *pD){
   int64_t *aiFirst = 0;
   double *aWrites = 0;
   int nRegion = 0, nAlloc = 0, b, r, rc = SQLITE_DONE;
-  if( !wcStoreCaps(wcTableStore(pD->pTab))->bRowEstimates ) return;
+  if( !wcStoreCaps(wcTableStore(pD->pTab))->bRegionLoads ) return;
   pStmt = reportPrepare(p, pD, sqlite3_mprintf("SELECT start_key, "
                         "write_requests FROM widecol_regions(%Q)", pD->zName));
   if( pStmt == 0 ) return;

@@ -159,8 +159,10 @@ int wcTvfAddRow(WcTvfRows *pRows, const char *zFormat, ...){
         break;
       }
       case 'i':
-        cell.eType = SQLITE_INTEGER;
+      case 'I':
         cell.i = va_arg(ap, sqlite3_int64);
+        cell.eType = zFormat[i] == 'I' && cell.i < 0 ? SQLITE_NULL
+                                                      : SQLITE_INTEGER;
         break;
       case 'r':
         cell.eType = SQLITE_FLOAT;

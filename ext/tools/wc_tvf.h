@@ -38,8 +38,8 @@ struct WcTvfDef {
 ** its arguments: 't' const char* (copied; NULL is SQL NULL), 'm' char*
 ** from sqlite3_mprintf() (owned from now on, even on error), 'b' const
 ** void* and int64_t length (copied; NULL is SQL NULL), 'x' the same as
-** TEXT, 'i' int64_t, 'r'
-** double, 'n' nothing (NULL).  Returns SQLITE_OK or SQLITE_NOMEM. */
+** TEXT, 'i' int64_t, 'I' int64_t where a negative one is NULL (not
+** known), 'r' double, 'n' nothing (NULL).  Returns SQLITE_OK or SQLITE_NOMEM. */
 int wcTvfAddRow(WcTvfRows *pRows, const char *zFormat, ...);
 
 /* Prepares zSql, the query a function runs (its first argument): one

@@ -323,6 +323,18 @@ static int scanOneKey(const HbScan *p){
   return p->iGroupEnd == p->iRange + 1 && oneKey(&p->aRange[p->iRange]);
 }
 
+/* Range pR's bound a scan in the read's direction meets first (bStart)
+** or last: true with its key and whether the key itself is excluded,
+** false where that side is unbounded. */
+static int scanBound(const HbRange *pR, int bReversed, int bStart,
+                     CsBytes *pKey, int *pbOpen){
+  int bHiSide = bReversed ? bStart : !bStart;
+  if( bHiSide ? !pR->bHi : !pR->bLo ) return 0;
+  *pKey = bHiSide ? pR->hi : pR->lo;
+  *pbOpen = bHiSide ? pR->bHiOpen : pR->bLoOpen;
+  return 1;
+}
+
 /* Opens a scanner for range iRange where it resumes, on the region that
 ** holds that key, reading every range of the group there begins: the call
 ** sent (p->pRpc), or a code with *pSt. */
@@ -342,10 +354,8 @@ static int openScanner(HbScan *p, CsStatus *pSt){
     from.n = (size_t)p->resume.n;
     bFrom = 1;
     bFromOpen = p->bResumeOpen;
-  }else if( pRead->bReversed ? pR->bHi : pR->bLo ){
-    from = pRead->bReversed ? pR->hi : pR->lo;
-    bFrom = 1;
-    bFromOpen = pRead->bReversed ? pR->bHiOpen : pR->bLoOpen;
+  }else{
+    bFrom = scanBound(pR, pRead->bReversed, 1, &from, &bFromOpen);
   }
   /* A reversed scan from an excluded key starts in the region below it. */
   bBefore = pRead->bReversed && (!bFrom || bFromOpen);
@@ -355,11 +365,7 @@ static int openScanner(HbScan *p, CsStatus *pSt){
   if( code != CS_OK ) return code;
   p->iGroupEnd = groupEnd(p, &p->region);
   pLast = &p->aRange[p->iGroupEnd - 1];
-  if( pRead->bReversed ? pLast->bLo : pLast->bHi ){
-    to = pRead->bReversed ? pLast->lo : pLast->hi;
-    bTo = 1;
-    bToOpen = pRead->bReversed ? pLast->bLoOpen : pLast->bHiOpen;
-  }
+  bTo = scanBound(pLast, pRead->bReversed, 0, &to, &bToOpen);
   hbRegionSpec(&spec, &p->region);
   scan.n_column = p->nCol;
   scan.column = p->apCol;
