@@ -26,6 +26,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import wctest  # noqa: E402,F401  (one line, not a traceback, on an error no test caught)
+from checks import Checks  # noqa: E402
 
 ROWS = 800000
 LOAD = """
@@ -60,13 +61,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--extension", default="./widecol")
     args = ap.parse_args()
-    failed = 0
-
-    def expect(what, ok, detail=""):
-        nonlocal failed
-        failed += not ok
-        print("progress check: %s: %s%s" % (what, "ok" if ok else "FAILED",
-                                            "" if ok else " (%r)" % (detail,)))
+    checks = Checks("progress check")
+    expect = checks.expect
 
     env = dict(os.environ)
     env.pop("WIDECOL_PROGRESS", None)
@@ -104,8 +100,7 @@ def main():
     out = run(args.extension, rows, env=env)
     expect("WIDECOL_PROGRESS=0: no line", out.returncode == 0
            and lines_of(out.stderr, "big") == [], out.stderr[-500:])
-    print("progress check: %d failed" % failed)
-    return 1 if failed else 0
+    return checks.end()
 
 
 if __name__ == "__main__":

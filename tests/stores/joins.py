@@ -23,16 +23,13 @@ import random
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from checks import Checks  # noqa: E402
 import wctest  # noqa: E402
 
-failed = 0
 
 
-def expect(what, ok, detail=""):
-    global failed
-    print("joins: %s: %s" % (what, "ok" if ok else "FAILED %s" % (detail,)))
-    if not ok:
-        failed += 1
+CHECKS = Checks("joins")
+expect = CHECKS.expect
 
 
 def design(n, seed):
@@ -104,8 +101,7 @@ def main():
                "%d full scans" % (args.tables, seed, calls, seeks, scans),
                got == want and calls <= 2 * seeks + 10,
                "the answers differ" if got != want else "too many calls")
-    print("joins: %d failed" % failed)
-    return 1 if failed else 0
+    return CHECKS.end()
 
 
 if __name__ == "__main__":

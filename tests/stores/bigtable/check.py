@@ -27,16 +27,13 @@ import sys
 import tempfile
 import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from checks import Checks  # noqa: E402
 import wctest  # noqa: E402
 
-FAILED = []
 
 
-def expect(what, ok, detail=""):
-    print("bigtable check: %s: %s%s" % (what, "ok" if ok else "FAILED",
-                                        "" if ok else " (%s)" % detail))
-    if not ok:
-        FAILED.append(what)
+CHECKS = Checks("bigtable check")
+expect = CHECKS.expect
 
 
 def connect(args):
@@ -626,8 +623,7 @@ def main():
     check_load_calls(args)
     check_fresh_connection(args)
     check_reopen_without_store(args)
-    print("bigtable check: %d failed" % len(FAILED))
-    return 1 if FAILED else 0
+    return CHECKS.end()
 
 
 if __name__ == "__main__":

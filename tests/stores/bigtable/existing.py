@@ -30,6 +30,7 @@ import struct
 import sys
 import warnings
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from checks import Checks  # noqa: E402
 import wctest  # noqa: E402
 from google.cloud import bigtable  # noqa: E402
 from google.cloud.bigtable import column_family  # noqa: E402
@@ -37,14 +38,10 @@ from google.cloud.bigtable.row_filters import CellsColumnLimitFilter  # noqa: E4
 
 PROJECT, INSTANCE = "exi", "wc"
 warnings.filterwarnings("ignore", "Connecting to Bigtable emulator")
-FAILED = []
 
 
-def expect(what, ok, detail=""):
-    print("bigtable existing: %s: %s%s" % (what, "ok" if ok else "FAILED",
-                                           "" if ok else " (%s)" % detail))
-    if not ok:
-        FAILED.append(what)
+CHECKS = Checks("bigtable existing")
+expect = CHECKS.expect
 
 
 def resource(table):
@@ -296,8 +293,7 @@ def main():
     db.execute("DROP TABLE legacy")
     expect("after DROP TABLE legacy the client still reads its %d rows" % len(rows),
            len(client_rows(legacy)) == len(rows))
-    print("bigtable existing: %d failed" % len(FAILED))
-    return 1 if FAILED else 0
+    return CHECKS.end()
 
 
 if __name__ == "__main__":

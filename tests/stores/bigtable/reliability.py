@@ -27,19 +27,16 @@ import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from checks import Checks  # noqa: E402
 import wctest  # noqa: E402
 from fault_proxy import FaultProxy  # noqa: E402
 
-FAILED = []
-PASSED = []
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROJECT, INSTANCE = "rel", "wc"
 
 
-def expect(what, ok, detail=""):
-    print("bigtable reliability: %s: %s%s" % (what, "ok" if ok else "FAILED",
-                                              "" if ok else " (%s)" % (detail,)))
-    (PASSED if ok else FAILED).append(what)
+CHECKS = Checks("bigtable reliability")
+expect = CHECKS.expect
 
 
 def resource(table):
@@ -744,8 +741,7 @@ def main():
                     emu.thaw()
     finally:
         emu.stop()
-    print("bigtable reliability: %d passed, %d failed" % (len(PASSED), len(FAILED)))
-    return 1 if FAILED else 0
+    return CHECKS.end()
 
 
 if __name__ == "__main__":

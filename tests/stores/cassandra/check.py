@@ -26,18 +26,15 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
+from checks import Checks  # noqa: E402
 import wctest  # noqa: E402
 from cassandra_session import connect, make_keyspace  # noqa: E402
 
 KEYSPACE = "check%d" % os.getpid()
-failed = 0
 
 
-def expect(what, ok, detail=""):
-    global failed
-    if not ok:
-        print("cassandra check: %s: FAILED (%s)" % (what, detail))
-        failed += 1
+CHECKS = Checks("cassandra check", quiet=True)
+expect = CHECKS.expect
 
 
 def schema(session, table):
@@ -173,9 +170,9 @@ def main():
     session.execute('DROP KEYSPACE "%s"' % KEYSPACE)
     cluster.shutdown()
     print("cassandra check: %d rows written by widecol read by the driver, and by the driver "
-          "read by widecol (scan, slices, keys); the CQL table is widecol_ddl's: %d failed"
-          % (len(rows), failed))
-    return 1 if failed else 0
+          "read by widecol (scan, slices, keys); the CQL table is widecol_ddl's"
+          % len(rows))
+    return CHECKS.end()
 
 
 if __name__ == "__main__":

@@ -25,20 +25,17 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
+from checks import Checks  # noqa: E402
 import wctest  # noqa: E402
 from cassandra_session import connect, make_keyspace, wc_args  # noqa: E402
 from designs import all_designs  # noqa: E402
 
 KEYSPACE = "ddl%d" % os.getpid()
 MAX_TTL = 630720000
-failed = 0
 
 
-def expect(what, ok, detail=""):
-    global failed
-    if not ok:
-        print("cassandra ddl: %s: FAILED (%s)" % (what, detail))
-        failed += 1
+CHECKS = Checks("cassandra ddl", quiet=True)
+expect = CHECKS.expect
 
 
 def cql_type(declared):
@@ -169,9 +166,9 @@ def main():
     session.execute('DROP KEYSPACE "%s"' % KEYSPACE)
     cluster.shutdown()
     print("cassandra ddl: %d designs (%d in Cassandra's form; %d more refused by widecol) "
-          "made by widecol_ddl's CQL and read back from system_schema equal to the designs: "
-          "%d failed" % (n_made, n_form, refused, failed))
-    return 1 if failed else 0
+          "made by widecol_ddl's CQL and read back from system_schema equal to the designs"
+          % (n_made, n_form, refused))
+    return CHECKS.end()
 
 
 if __name__ == "__main__":

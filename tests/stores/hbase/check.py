@@ -15,17 +15,14 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from checks import Checks  # noqa: E402
 from hbase_session import connect_from_args  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-failed = 0
 
 
-def expect(what, ok, detail=""):
-    global failed
-    print("hbase check: %s: %s" % (what, "ok" if ok else "FAILED %s" % (detail,)))
-    if not ok:
-        failed += 1
+CHECKS = Checks("hbase check")
+expect = CHECKS.expect
 
 
 def client(*args):
@@ -122,8 +119,7 @@ def main():
            "catalog of designs stays)", tables == ["check:widecol_catalog"], tables)
     left = cells("check:widecol_catalog")
     expect("DROP TABLE deletes the tables' design records", left == {}, sorted(left)[:4])
-    print("hbase check: %d failed" % failed)
-    return 1 if failed else 0
+    return CHECKS.end()
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from checks import Checks  # noqa: E402
 from hbase_session import Session, connect_from_args  # noqa: E402
 
 HBASE_SH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "servers",
@@ -39,16 +40,10 @@ HBASE_SH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", 
 ROWS = 100000
 CHUNK = 1000          # rows a statement: a statement is what is acknowledged
 SALT = 6              # regions of the pre-split table
-failed = 0
 
 
-def expect(what, ok, detail=""):
-    global failed
-    print("hbase cluster: %s: %s%s" % (what, "ok" if ok else "FAILED",
-                                       " (%s)" % detail if detail and not ok else ""),
-          flush=True)
-    if not ok:
-        failed += 1
+CHECKS = Checks("hbase cluster")
+expect = CHECKS.expect
 
 
 def hbase_sh(*args):
@@ -324,8 +319,7 @@ def main():
         all_down(db)
     finally:
         session.close()
-    print("hbase cluster: %d failed" % failed)
-    return 1 if failed else 0
+    return CHECKS.end()
 
 
 if __name__ == "__main__":

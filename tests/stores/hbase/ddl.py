@@ -24,20 +24,17 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
+from checks import Checks  # noqa: E402
 from designs import all_designs  # noqa: E402
 from hbase_session import Session, connect_from_args  # noqa: E402
 
 SHELL_NS = "ddlshell%d" % os.getpid()   # create_namespace fails on one that exists
 STORE_NS = "ddlstore%d" % os.getpid()
 FOREVER = 2147483647   # HBase's TTL of a family that keeps cells forever
-failed = 0
 
 
-def expect(what, ok, detail=""):
-    global failed
-    if not ok:
-        print("hbase ddl: %s: FAILED (%s)" % (what, detail))
-        failed += 1
+CHECKS = Checks("hbase ddl", quiet=True)
+expect = CHECKS.expect
 
 
 def expected_families(args, index):
@@ -120,11 +117,11 @@ def main():
     hbase.close()
     print("hbase ddl: %d designs (%d from sql/, %d from the differential; %d more refused by "
           "widecol), %d HBase tables, %d regions made by widecol_ddl's commands and read back "
-          "equal to the designs: %d failed"
+          "equal to the designs"
           % (len(tables), len([t for t in tables if t[0].startswith("sql/")]),
              len([t for t in tables if t[0].startswith("differential")]), refused, n_tables,
-             n_regions, failed))
-    return 1 if failed else 0
+             n_regions))
+    return CHECKS.end()
 
 
 if __name__ == "__main__":

@@ -24,10 +24,10 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
+from checks import Checks  # noqa: E402
 from hbase_session import connect_from_args  # noqa: E402
 import wctest  # noqa: E402
 
-failed = 0
 
 # One process of a race: waits until the start time, runs its statements,
 # prints what each gave as JSON.
@@ -50,11 +50,8 @@ print(json.dumps(out))
 '''
 
 
-def expect(what, ok, detail=""):
-    global failed
-    print("hbase errors: %s: %s" % (what, "ok" if ok else "FAILED %.1500s" % (detail,)))
-    if not ok:
-        failed += 1
+CHECKS = Checks("hbase errors")
+expect = CHECKS.expect
 
 
 def race(ext, lib, scripts, env=None):
@@ -184,8 +181,7 @@ def main():
 
     for t in ["d", "s"]:
         db.execute("DROP TABLE %s" % t)
-    print("hbase errors: %d failed" % failed)
-    return 1 if failed else 0
+    return CHECKS.end()
 
 
 if __name__ == "__main__":

@@ -15,17 +15,13 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from checks import Checks  # noqa: E402
 from hbase_session import connect_from_args  # noqa: E402
 
-failed = 0
 
 
-def expect(what, ok, detail=""):
-    global failed
-    print("hbase ranges: %s: %s%s" % (what, "ok" if ok else "FAILED",
-                                      " (%s)" % detail if detail and not ok else ""))
-    if not ok:
-        failed += 1
+CHECKS = Checks("hbase ranges")
+expect = CHECKS.expect
 
 
 def compare(db):
@@ -83,8 +79,7 @@ def main():
     compare(db)
     calls(db)
     db.execute("DROP TABLE h")
-    print("hbase ranges: %d failed" % failed)
-    return 1 if failed else 0
+    return CHECKS.end()
 
 
 if __name__ == "__main__":

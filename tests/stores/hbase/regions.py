@@ -39,13 +39,13 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from checks import Checks  # noqa: E402
 from hbase_session import Session, connect_from_args  # noqa: E402
 
 KIB = 1024
 MIB = 1024 * KIB
 ROWS = 10000
 RATE = 1000
-failed = 0
 
 DESIGNS = {
     # PaymentDateTime_CustomerID_PaymentID: every write lands at the end.
@@ -80,11 +80,8 @@ ROW_BYTES = " + ".join([
     cell("payment_id", "9"), cell("amount", "9"), cell("mode", "length(s.mode)")])
 
 
-def expect(what, ok, detail=""):
-    global failed
-    print("hbase regions: %s: %s%s" % (what, "ok" if ok else "FAILED", " (%s)" % detail if detail else ""))
-    if not ok:
-        failed += 1
+CHECKS = Checks("hbase regions")
+expect = CHECKS.expect
 
 
 def payments(db):
@@ -177,8 +174,7 @@ def main():
             run_case(db, hbase, n, *case)
     finally:
         hbase.close()
-    print("hbase regions: %d failed" % failed)
-    return 1 if failed else 0
+    return CHECKS.end()
 
 
 if __name__ == "__main__":
