@@ -33,7 +33,7 @@ struct WcPrefetch {
   int nRowAlloc;
   WcBuf *aKey;          /* their keys, */
   sqlite3_value **apVal;   /* and values, nCol a row */
-  WcKeySet dirty;       /* Keys written since the window was read */
+  WcHashSet dirty;      /* Keys written since the window was read */
   int nWindow;          /* Rows the next read asks for */
   int nAnswered;        /* Keys the window answered */
   int bRead;            /* A window was read in this statement */
@@ -57,7 +57,7 @@ static void windowClear(WcPrefetch *p){
   }
   p->nRow = 0;
   p->bValid = 0;
-  wcKeySetClear(&p->dirty);
+  wcHashSetClear(&p->dirty);
 }
 
 void wcPrefetchReset(WcPrefetch *p){
@@ -76,7 +76,7 @@ void wcPrefetchFree(WcPrefetch *p){
   sqlite3_free(p->apVal);
   wcBufFree(&p->lo);
   wcBufFree(&p->hi);
-  wcKeySetFree(&p->dirty);
+  wcHashSetFree(&p->dirty);
   sqlite3_free(p);
 }
 
@@ -202,7 +202,7 @@ int wcPrefetchFind(WcPrefetch *p, WcStore *pStore, const unsigned char *aKey,
   int lo = 0, hi;
   *papRow = 0;
   *pbKnown = 0;
-  if( wcKeySetHas(&p->dirty, aKey, nKey) ) return SQLITE_OK;
+  if( wcHashSetMay(&p->dirty, aKey, nKey) ) return SQLITE_OK;
   if( !windowCovers(p, aKey, nKey) ){
     int rc = windowRead(p, pStore, aKey, nKey);
     if( rc != SQLITE_OK ) return rc;
@@ -225,5 +225,5 @@ int wcPrefetchFind(WcPrefetch *p, WcStore *pStore, const unsigned char *aKey,
 
 int wcPrefetchDirty(WcPrefetch *p, const unsigned char *aKey, int64_t nKey){
   if( !windowCovers(p, aKey, nKey) ) return SQLITE_OK;
-  return wcKeySetAdd(&p->dirty, aKey, nKey);
+  return wcHashSetAdd(&p->dirty, aKey, nKey);
 }

@@ -142,6 +142,50 @@ static void outcome(CsEntry *pE, int code, const char *zWhy, CsStatus *pSt,
   }
 }
 
+/* Moves the values of the request's Puts into block *pCells, as HBase's
+** Java client sends them: a region server takes cells from the block
+** with less work than from protobuf values.  The server reads the block
+** in the order of its region actions and their actions, each Put taking
+** its associated_cell_count; the other mutations keep their values. */
+static void putsToCells(Hbw__MultiRequest *pReq, WcBuf *pCells){
+  size_t r, a, c, q;
+  for(r = 0; r < pReq->n_region_action; r++){
+    const Hbw__RegionAction *pRA = pReq->region_action[r];
+    for(a = 0; a < pRA->n_action; a++){
+      Hbw__MutationProto *pM = pRA->action[a]->mutation;
+      HbKv kv;
+      int32_t nCell = 0;
+      if( pM == 0 || pM->mutate_type != HBW__MUTATION_PROTO__MUTATION_TYPE__PUT ){
+        continue;
+      }
+      kv.row.a = pM->row.data;
+      kv.row.n = pM->row.len;
+      kv.eType = HB_KV_PUT;
+      for(c = 0; c < pM->n_column_value; c++){
+        const Hbw__MutationProto__ColumnValue *pCV = pM->column_value[c];
+        kv.family.a = pCV->family.data;
+        kv.family.n = pCV->family.len;
+        for(q = 0; q < pCV->n_qualifier_value; q++){
+          const Hbw__MutationProto__ColumnValue__QualifierValue *pQV
+              = pCV->qualifier_value[q];
+          wcAssert( !pQV->has_delete_type );
+          kv.qual.a = pQV->qualifier.data;
+          kv.qual.n = pQV->has_qualifier ? pQV->qualifier.len : 0;
+          kv.value.a = pQV->value.data;
+          kv.value.n = pQV->has_value ? pQV->value.len : 0;
+          kv.iMillis = pQV->has_timestamp ? (int64_t)pQV->timestamp
+                                          : HB_NOW_MILLIS;
+          hbKvPut(pCells, &kv);
+          nCell++;
+        }
+      }
+      pM->n_column_value = 0;
+      pM->has_associated_cell_count = 1;
+      pM->associated_cell_count = nCell;
+    }
+  }
+}
+
 /* One server's part of a batch: its entries' indexes, its call. */
 typedef struct HbPart HbPart;
 struct HbPart {
@@ -159,6 +203,7 @@ static int sendPart(HbPart *pPart, const HbRegion *aReg, const int *aiReg,
                     CsEntry *aE, int nE, const CsWait *pWait, CsStatus *pSt,
                     int *pcodeFirst){
   WcArena a = {0, 0};
+  WcBuf cells = {0, 0, 0, 0};
   Hbw__MultiRequest req = HBW__MULTI_REQUEST__INIT;
   Hbw__RegionAction **apRA = wcArenaAlloc(&a, sizeof(void*) * (size_t)nE * 2);
   int i, nRA = 0, code;
@@ -204,11 +249,15 @@ static int sendPart(HbPart *pPart, const HbRegion *aReg, const int *aiReg,
   req.n_region_action = (size_t)nRA;
   req.region_action = apRA;
   pPart->nRA = nRA;
-  if( !a.bOom && nRA > 0 ){
+  if( !a.bOom && nRA > 0 ) putsToCells(&req, &cells);
+  if( !a.bOom && !cells.bOom && nRA > 0 ){
     HbChan *pChan = hbChan(pPart->pServer, HB_SVC_CLIENT);
-    pPart->pRpc = pChan ? hbRpcSend(pChan, "Multi", &req.base, pWait) : 0;
+    pPart->pRpc = pChan ? hbRpcSendCells(pChan, "Multi", &req.base, &cells,
+                                         pWait) : 0;
   }
-  code = a.bOom || (nRA > 0 && pPart->pRpc == 0) ? CS_INTERNAL : CS_OK;
+  code = a.bOom || cells.bOom || (nRA > 0 && pPart->pRpc == 0) ? CS_INTERNAL
+                                                                : CS_OK;
+  wcBufFree(&cells);
   wcArenaFree(&a);
   return code;
 }

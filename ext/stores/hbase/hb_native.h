@@ -78,6 +78,12 @@ void hbChanClose(HbChan *p);
 ** could not be sent fails when waited for. */
 HbRpc *hbRpcSend(HbChan *pChan, const char *zMethod,
                  const ProtobufCMessage *pReq, const CsWait *pWait);
+/* The same with a block of cells after the request (KeyValueCodec's, as
+** hbKvPut() writes them), which its mutations' associated_cell_count
+** take in order. */
+HbRpc *hbRpcSendCells(HbChan *pChan, const char *zMethod,
+                      const ProtobufCMessage *pReq, const WcBuf *pCells,
+                      const CsWait *pWait);
 /* Waits for call p's answer: CS_OK and *ppResp (its message, unpacked as
 ** pDesc; freed by hbRpcFree()), or a code with *pSt. */
 int hbRpcWait(HbRpc *p, const ProtobufCMessageDescriptor *pDesc,
@@ -100,16 +106,23 @@ int hbExceptionCode(const char *zClass);
 ** server's words in its value, or its class (sqlite3_mprintf()). */
 char *hbExceptionWhy(const Hbw__NameBytesPair *pEx);
 
-/* A cell read from a block of cells. */
+/* A cell of a block of cells. */
 typedef struct HbKv HbKv;
 struct HbKv {
   CsBytes row, family, qual, value;
-  int64_t iMillis;
-  int eType;            /* 4: a put */
+  int64_t iMillis;      /* HB_NOW_MILLIS: the server's time */
+  int eType;            /* HB_KV_PUT: a put */
 };
+#define HB_KV_PUT 4
+/* HBase's LATEST_TIMESTAMP: a put's cell of this time is stamped with the
+** server's clock. */
+#define HB_NOW_MILLIS ((int64_t)0x7fffffffffffffffLL)
 /* The next cell of block *pBlock, consumed: 1, 0 at its end, -1 if it is
 ** not KeyValueCodec's. */
 int hbKvNext(CsBytes *pBlock, HbKv *pKv);
+/* Appends cell *pKv to block *p, as KeyValueCodec writes it (p->bOom on
+** OOM). */
+void hbKvPut(WcBuf *p, const HbKv *pKv);
 
 /*
 ** hb_locate.c: the cluster, the transport's CsConn.

@@ -204,7 +204,14 @@ static int connectChan(HbChan *pChan, const WcDeadline *pD, char **pzErr){
 
 HbRpc *hbRpcSend(HbChan *pChan, const char *zMethod,
                  const ProtobufCMessage *pReq, const CsWait *pWait){
+  return hbRpcSendCells(pChan, zMethod, pReq, 0, pWait);
+}
+
+HbRpc *hbRpcSendCells(HbChan *pChan, const char *zMethod,
+                      const ProtobufCMessage *pReq, const WcBuf *pCells,
+                      const CsWait *pWait){
   Hbw__RequestHeader hdr = HBW__REQUEST_HEADER__INIT;
+  Hbw__CellBlockMeta meta = HBW__CELL_BLOCK_META__INIT;
   WcBuf req = {0, 0, 0, 0};
   WcDeadline d;
   HbRpc *p = sqlite3_malloc(sizeof(*p));
@@ -239,9 +246,15 @@ HbRpc *hbRpcSend(HbChan *pChan, const char *zMethod,
     hdr.has_timeout = 1;
     hdr.timeout = (uint32_t)(d.iUntilMs - p->iStartMs);
   }
+  if( pCells && pCells->n > 0 ){
+    meta.has_length = 1;
+    meta.length = (uint32_t)pCells->n;
+    hdr.cell_block_meta = &meta;
+  }
   wcBufAppendBe(&req, 0, 4);
   putMessage(&req, &hdr.base, 1);
   putMessage(&req, pReq, 1);
+  if( hdr.cell_block_meta ) wcBufAppend(&req, pCells->a, pCells->n);
   if( req.bOom ){
     wcBufFree(&req);
     failCall(p, CS_INTERNAL, "out of memory");
@@ -486,6 +499,22 @@ char *hbExceptionWhy(const Hbw__NameBytesPair *pEx){
            : sqlite3_mprintf("%s", pEx->name);
 }
 
+
+void hbKvPut(WcBuf *p, const HbKv *pKv){
+  size_t nKey = 2 + pKv->row.n + 1 + pKv->family.n + pKv->qual.n + 8 + 1;
+  wcAssert( pKv->row.n <= 0x7fff && pKv->family.n <= 0x7f );
+  wcBufAppendBe(p, 8 + nKey + pKv->value.n, 4);
+  wcBufAppendBe(p, nKey, 4);
+  wcBufAppendBe(p, pKv->value.n, 4);
+  wcBufAppendBe(p, pKv->row.n, 2);
+  wcBufAppend(p, pKv->row.a, (int64_t)pKv->row.n);
+  wcBufAppendBe(p, pKv->family.n, 1);
+  wcBufAppend(p, pKv->family.a, (int64_t)pKv->family.n);
+  wcBufAppend(p, pKv->qual.a, (int64_t)pKv->qual.n);
+  wcBufAppendBe(p, (uint64_t)pKv->iMillis, 8);
+  wcBufAppendBe(p, (uint64_t)pKv->eType, 1);
+  wcBufAppend(p, pKv->value.a, (int64_t)pKv->value.n);
+}
 
 int hbKvNext(CsBytes *pBlock, HbKv *pKv){
   const unsigned char *a = pBlock->a;
