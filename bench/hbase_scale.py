@@ -33,8 +33,6 @@ Usage: bench/hbase_scale.py [--rows N] [--lookups N] [--extension ./widecol]
            [--hbase ./widecol_hbase] [--no-phoenix]
 """
 import argparse
-import ctypes
-import ctypes.util
 import json
 import os
 import random
@@ -47,6 +45,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "lib"))
 import wctest  # noqa: E402
 from hbase_session import Session  # noqa: E402
+from heap import Heap  # noqa: E402
 
 SEED = 20170101
 DESIGN = ("customer_id INTEGER, paid_at TEXT, payment_id INTEGER, amount REAL, mode TEXT, "
@@ -98,23 +97,12 @@ def payments(n):
 
 class Memory:
     """The memory one step of widecol's reached above the level before it:
-    SQLite's heap (sqlite3_status64, through ctypes from the libsqlite3
-    the sqlite3 module uses: widecol's own allocations) and the process's
-    resident set (VmHWM, reset through /proc/self/clear_refs: protobuf-c's
-    and the kernel's buffers too)."""
-    SQLITE_STATUS_MEMORY_USED = 0
+    SQLite's heap (widecol's own allocations; bench/heap.py) and the
+    process's resident set (VmHWM, reset through /proc/self/clear_refs:
+    protobuf-c's and the kernel's buffers too)."""
 
     def __init__(self):
-        self.lib = ctypes.CDLL(ctypes.util.find_library("sqlite3") or "libsqlite3.so.0")
-        self.lib.sqlite3_status64.argtypes = [
-            ctypes.c_int, ctypes.POINTER(ctypes.c_int64),
-            ctypes.POINTER(ctypes.c_int64), ctypes.c_int]
-
-    def heap(self, reset):
-        cur, high = ctypes.c_int64(), ctypes.c_int64()
-        self.lib.sqlite3_status64(self.SQLITE_STATUS_MEMORY_USED,
-                                  ctypes.byref(cur), ctypes.byref(high), reset)
-        return cur.value, high.value
+        self.heap = Heap()
 
     @staticmethod
     def resident(field):
@@ -125,16 +113,13 @@ class Memory:
         raise SystemExit("hbase bench: /proc/self/status has no " + field)
 
     def peak_during(self, fn):
-        """fn()'s result, and the text "heap +X MB, resident +Y MB"."""
+        """fn()'s result, and the text "peak heap +X MB, resident +Y MB"."""
         with open("/proc/self/clear_refs", "w") as f:
             f.write("5")
         rss = self.resident("VmRSS")
-        heap, _ = self.heap(1)
-        result = fn()
-        _, heap_high = self.heap(0)
-        rss_high = self.resident("VmHWM")
+        heap, result = self.heap.peak_during(fn)
         return result, "peak heap +%.1f MB, resident +%.1f MB" % (
-            (heap_high - heap) / 1e6, (rss_high - rss) / 1e6)
+            heap / 1e6, (self.resident("VmHWM") - rss) / 1e6)
 
 
 def rate(rows, seconds):

@@ -34,8 +34,6 @@ libsqlite3 the sqlite3 module uses), next to the baseline's.
 Usage: bench/skip.py [--rows N] [--repeat R] [--extension ./widecol]
 """
 import argparse
-import ctypes
-import ctypes.util
 import json
 import os
 import sqlite3
@@ -45,6 +43,7 @@ import time
 import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "lib"))
 import wctest  # noqa: E402
+from heap import Heap  # noqa: E402
 
 BASE_TS = 1364248490
 
@@ -54,30 +53,6 @@ DESIGNS = [
     ("salted", "SALT(4, ts), ts PAD 10, hostname, event"),
     ("hashed", "SALT(4, hostname, ts), ts PAD 10, hostname, event"),
 ]
-
-
-class Heap:
-    """SQLite's heap high-water mark, reset before a query."""
-    SQLITE_STATUS_MEMORY_USED = 0
-
-    def __init__(self):
-        self.lib = ctypes.CDLL(ctypes.util.find_library("sqlite3") or "libsqlite3.so.0")
-        self.lib.sqlite3_status64.argtypes = [
-            ctypes.c_int, ctypes.POINTER(ctypes.c_int64),
-            ctypes.POINTER(ctypes.c_int64), ctypes.c_int]
-
-    def read(self, reset):
-        cur, high = ctypes.c_int64(), ctypes.c_int64()
-        self.lib.sqlite3_status64(self.SQLITE_STATUS_MEMORY_USED,
-                                  ctypes.byref(cur), ctypes.byref(high), reset)
-        return cur.value, high.value
-
-    def peak_during(self, fn):
-        """Bytes above the level before fn() that SQLite's heap reached."""
-        before, _ = self.read(1)
-        result = fn()
-        _, high = self.read(0)
-        return high - before, result
 
 
 def build(db, n):
