@@ -76,6 +76,9 @@ struct WcRpcStats {
   int64_t nMsgIn;       /* Messages received */
   int64_t nByteIn;      /* Their bytes */
   int64_t nByteOut;     /* Bytes sent */
+  int64_t nRetry;       /* Waits before a call made again, after a failure
+                        ** the engine said would pass (a region moving or
+                        ** splitting, a server gone, a lease lost) */
   int bReset;           /* In: clear the table's counters once added */
   int bEstimate;        /* In: estimate the table's rows too (a row table
                         ** only; one call), */

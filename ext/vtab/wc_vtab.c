@@ -393,7 +393,8 @@ static int rpcCounters(WcVtab *p, WcRpcStats *pRpc){
 ** "rows_returned":..,"prefixes":..}, and on a store that counts its calls
 ** (WcStoreCaps.bRpcCounters) what the calls of this connection to its
 ** tables cost: "rpcs", "rows_in" (rows received whole), "messages_in",
-** "bytes_in", "bytes_out".  With reset 1 the counters start again from
+** "bytes_in", "bytes_out", "retries" (calls made again after a passing
+** failure).  With reset 1 the counters start again from
 ** zero once read, so a call after each query shows that query. */
 void wcStatsFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   static const char zFunc[] = "widecol_stats(table [, reset])";
@@ -436,10 +437,10 @@ void wcStatsFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
     sqlite3_str_appendf(pJson, "{\"seeks\":%lld,\"rows_read\":%lld,"
         "\"rows_returned\":%lld,\"prefixes\":%lld,\"rpcs\":%lld,"
         "\"rows_in\":%lld,\"messages_in\":%lld,\"bytes_in\":%lld,"
-        "\"bytes_out\":%lld",
+        "\"bytes_out\":%lld,\"retries\":%lld",
         p->stats.nSeek, p->stats.nRowRead, p->stats.nRowOut,
         p->stats.nPrefix, rpc.nRpc, rpc.nRowIn, rpc.nMsgIn, rpc.nByteIn,
-        rpc.nByteOut);
+        rpc.nByteOut, rpc.nRetry);
     /* An EXISTING table's rows whose keys are no keys of the design. */
     if( p->pSchema->bExisting ){
       sqlite3_str_appendf(pJson, ",\"undecodable\":%lld",

@@ -27,7 +27,6 @@ from checks import Checks  # noqa: E402
 import wctest  # noqa: E402
 
 
-
 CHECKS = Checks("joins")
 expect = CHECKS.expect
 

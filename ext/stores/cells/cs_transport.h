@@ -100,7 +100,8 @@ int csRetryable(int code);
 /* Sleeps before attempt nAttempt (1, 2, ...) of a call begun at iStartMs
 ** (wcMonotonicMs()), growing from 50 ms up to CS_MAX_BACKOFF_MS: CS_OK to
 ** go again, CS_DEADLINE if the wait's deadline leaves no room for it,
-** CS_CANCELLED if the statement was interrupted. */
+** CS_CANCELLED if the statement was interrupted.  A CS_OK is counted in
+** pWait->pCount's nRetry. */
 int csBackoff(const CsWait *pWait, int nAttempt, int64_t iStartMs);
 /* *pWait for the attempts of a call first made at iStartMs: they end
 ** when the first attempt's deadline does. */

@@ -69,6 +69,7 @@ int csBackoff(const CsWait *pWait, int nAttempt, int64_t iStartMs){
     nanosleep(&ts, 0);
     if( csInterrupted(pWait) ) return CS_CANCELLED;
   }
+  if( pWait->pCount ) pWait->pCount->nRetry++;
   return CS_OK;
 }
 

@@ -34,9 +34,10 @@ void scCountersHand(WcRpcStats *pOut, WcRpcStats *pCount){
   pOut->nMsgIn += pCount->nMsgIn;
   pOut->nByteIn += pCount->nByteIn;
   pOut->nByteOut += pCount->nByteOut;
+  pOut->nRetry += pCount->nRetry;
   if( pOut->bReset ){
     pCount->nRpc = pCount->nRowIn = pCount->nMsgIn = 0;
-    pCount->nByteIn = pCount->nByteOut = 0;
+    pCount->nByteIn = pCount->nByteOut = pCount->nRetry = 0;
   }
 }
 

@@ -8,7 +8,8 @@
 **               says the region has no more (more_results_in_region);
 **               descending reads are reversed scans, region by region
 **               downwards; a range the read takes whole in one call opens
-**               and closes its scanner in that call
+**               and closes its scanner in that call; a scanner whose rows
+**               are given slowly has its lease renewed (HB_RENEW_MS)
 **   skip scans  the ranges of an ascending read that fall in one region
 **               (salts, buckets, IN lists) read by one scanner with
 **               HBase's MultiRowRangeFilter, which seeks from each range
@@ -33,6 +34,11 @@
 #define HB_PAGE (wcKind(WC_STORE_HBASE)->reads.nCallRows)
 /* Bytes of an answer HBase stops a page at. */
 #define HB_MAX_RESULT_SIZE (8 * 1024 * 1024)
+/* How long an open scanner goes without a call before its lease is
+** renewed: a sixth of HBase's default lease (60 s,
+** hbase.client.scanner.timeout.period), so that a cluster whose lease is
+** a third of that keeps its scanners too. */
+#define HB_RENEW_MS 10000
 
 
 /* A page of a Multi of gets: the answer of each server asked. */
@@ -64,10 +70,13 @@ struct HbScan {
   int nRange, iRange, iGroupEnd;
   WcBuf resume;
   int bResume, bResumeOpen;
-  /* The scanner open on a region, if bOpen. */
+  /* The scanner open on a region, if bOpen; its last call's time, and a
+  ** renewal of its lease in flight. */
   HbRegion region;
   int bOpen;
   uint64_t iScanner, iSeq;
+  int64_t iCalledMs;
+  HbRpc *pRenew;
   /* The page held: its call, answer and next result. */
   HbRpc *pRpc;
   Hbw__ScanResponse *pResp;
@@ -244,6 +253,8 @@ static int rowOf(HbScan *p, CsBytes *pBlock, int nCell, CsStatus *pSt){
 
 /* Ends the read with call failure code (*pSt): -1. */
 static int readFailed(HbScan *p, int code, CsStatus *pSt){
+  hbRpcFree(p->pRenew);
+  p->pRenew = 0;
   hbCallFailed(p->p, p->pRead->zTable, code, &p->wait, pSt);
   p->bDone = 1;
   return -1;
@@ -421,10 +432,49 @@ static int openScanner(HbScan *p, CsStatus *pSt){
   return CS_OK;
 }
 
+/* Waits for a renewal of the scanner's lease in flight, whatever it
+** answers (a lease already lost shows in the next call, which the read
+** then makes again on a new scanner): HBase refuses a scanner's call
+** while a renewal holds its lease. */
+static void renewDone(HbScan *p){
+  if( p->pRenew ){
+    ProtobufCMessage *pResp = 0;
+    CsStatus st = {0, 0};
+    hbRpcWait(p->pRenew, &hbw__scan_response__descriptor, &pResp, &st);
+    csStatusClear(&st);
+    hbRpcFree(p->pRenew);
+    p->pRenew = 0;
+  }
+}
+
+/* Renews the open scanner's lease once HB_RENEW_MS have passed since its
+** last call, as its rows are given slowly (each row a statement's long
+** work): a call that reads nothing, without a call sequence number
+** (which HBase would count as a page's). */
+static void renewLease(HbScan *p){
+  Hbw__ScanRequest req = HBW__SCAN_REQUEST__INIT;
+  HbChan *pChan;
+  int64_t iNow;
+  if( !p->bOpen ) return;
+  iNow = wcMonotonicMs();
+  if( iNow - p->iCalledMs < HB_RENEW_MS ) return;
+  renewDone(p);
+  pChan = hbChan(p->region.pServer, HB_SVC_CLIENT);
+  req.has_scanner_id = 1;
+  req.scanner_id = p->iScanner;
+  req.has_number_of_rows = 1;
+  req.number_of_rows = 0;
+  req.has_renew = 1;
+  req.renew = 1;
+  p->pRenew = pChan ? hbRpcSend(pChan, "Scan", &req.base, &p->wait) : 0;
+  p->iCalledMs = iNow;
+}
+
 /* Asks the open scanner for its next page (p->pRpc). */
 static int nextPage(HbScan *p, CsStatus *pSt){
   Hbw__ScanRequest req = HBW__SCAN_REQUEST__INIT;
   HbChan *pChan = hbChan(p->region.pServer, HB_SVC_CLIENT);
+  renewDone(p);
   req.has_scanner_id = 1;
   req.scanner_id = p->iScanner;
   req.has_number_of_rows = 1;
@@ -444,6 +494,7 @@ static int nextPage(HbScan *p, CsStatus *pSt){
 
 /* Closes the scanner open, without waiting for the answer. */
 static void closeScanner(HbScan *p){
+  renewDone(p);
   if( p->bOpen ){
     Hbw__ScanRequest req = HBW__SCAN_REQUEST__INIT;
     HbChan *pChan = hbChan(p->region.pServer, HB_SVC_CLIENT);
@@ -492,6 +543,7 @@ static int takePage(HbScan *p, CsStatus *pSt){
     return CS_INTERNAL;
   }
   if( pResp->has_scanner_id ) p->iScanner = pResp->scanner_id;
+  p->iCalledMs = wcMonotonicMs();
   p->cells = hbRpcCells(p->pRpc);
   p->iResult = 0;
   p->bScanDone = pResp->has_more_results && !pResp->more_results;
@@ -548,6 +600,7 @@ static int rangeNext(HbScan *p, const CsRow **ppRow, CsStatus *pSt){
           csStatusSet(pSt, CS_INTERNAL, "out of memory");
           return -1;
         }
+        renewLease(p);
         *ppRow = &p->row;
         return 1;
       }
@@ -782,6 +835,7 @@ void hbnReadClose(CsReader *pReader){
   if( p == 0 ) return;
   closeScanner(p);
   hbRpcFree(p->pRpc);
+  wcAssert( p->pRenew == 0 );
   keysFree(&p->keys);
   hbRegionFree(&p->region);
   wcArenaFree(&p->arena);

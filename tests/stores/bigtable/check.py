@@ -31,7 +31,6 @@ from checks import Checks  # noqa: E402
 import wctest  # noqa: E402
 
 
-
 CHECKS = Checks("bigtable check")
 expect = CHECKS.expect
 

@@ -5,7 +5,8 @@ ascending and descending, with and without LIMIT, over a table whose
 regions split the lists, each answer against an ordinary SQLite table
 holding the same rows; and the calls: the ranges that fall in one region
 are read by one scanner with HBase's MultiRowRangeFilter (docs/hbase.md),
-so 10 of them in one region take a call a page, not one a range.
+so 10 of them in one region take a call a page, not one a range; and a
+reader slower than a scanner's lease, whose lease widecol renews.
 
     tests/stores/hbase/ranges.py --extension ./widecol --hbase ./widecol_hbase
 """
@@ -17,7 +18,6 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 from checks import Checks  # noqa: E402
 from hbase_session import connect_from_args  # noqa: E402
-
 
 
 CHECKS = Checks("hbase ranges")
@@ -62,6 +62,32 @@ def calls(db):
            stats["rpcs"] <= 5, "%d calls" % stats["rpcs"])
 
 
+def slow_reader(db):
+    """A reader that takes each row slowly, for longer than a scanner's
+    lease (20 s on the tests' cluster, tests/servers/hbase.sh): widecol
+    renews the lease as it gives the rows (docs/hbase.md), so the read
+    goes on on its scanner, with no call made again; without renewals the
+    scanner's next page would find it gone and the read would start again
+    on a new one (counted in widecol_stats' retries)."""
+    q = "SELECT a, b, v FROM h WHERE a < 10 ORDER BY a, b"
+    want = db.execute(q.replace(" h ", " l ")).fetchall()
+    db.execute("SELECT widecol_stats('h', 1)").fetchone()
+    cur = db.execute(q)
+    # 1,200 rows at once: the read's pages grow past one scanner page, so
+    # that the scanner stays open behind the rows held.
+    got = cur.fetchmany(1200)
+    started = time.time()
+    while time.time() - started < 30:
+        got += cur.fetchmany(1)
+        time.sleep(1.5)
+    got += cur.fetchall()
+    stats = json.loads(db.execute("SELECT widecol_stats('h')").fetchone()[0])
+    expect("a reader slower than the lease: every row, in order", got == want,
+           "%d rows, %d expected" % (len(got), len(want)))
+    expect("a reader slower than the lease: its scanner kept (lease renewed), no call made "
+           "again", stats.get("retries") == 0, stats)
+
+
 def main():
     db = connect_from_args()
     t = "rgs:t%d" % os.getpid()
@@ -78,6 +104,7 @@ def main():
     print("hbase ranges: %d rows written in %.1f s" % (len(rows), time.time() - started))
     compare(db)
     calls(db)
+    slow_reader(db)
     db.execute("DROP TABLE h")
     return CHECKS.end()
 

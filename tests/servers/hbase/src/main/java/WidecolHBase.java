@@ -169,6 +169,9 @@ public final class WidecolHBase {
     // 2 MiB chunk of its own at its first write under MSLAB, which a
     // production heap affords and a test's does not.
     conf.setBoolean("hbase.hregion.memstore.mslab.enabled", false);
+    // A scanner's lease of 20 s, not 60: a test of a slow reader sees it
+    // lost (or kept by widecol's renewals) in half a minute.
+    conf.setInt("hbase.client.scanner.timeout.period", 20_000);
     // Phoenix's mutable secondary indexes replay from the WAL, which must
     // carry their edits (Phoenix refuses CREATE INDEX otherwise).
     if (withPhoenix) {
