@@ -447,26 +447,36 @@ static void renewDone(HbScan *p){
   }
 }
 
+/* A call to the open scanner that reads no rows: its close (bClose), or
+** a renewal of its lease, without a call sequence number (which HBase
+** would count as a page's).  NULL on OOM. */
+static HbRpc *emptyCall(HbScan *p, int bClose){
+  Hbw__ScanRequest req = HBW__SCAN_REQUEST__INIT;
+  HbChan *pChan = hbChan(p->region.pServer, HB_SVC_CLIENT);
+  req.has_scanner_id = 1;
+  req.scanner_id = p->iScanner;
+  req.has_number_of_rows = 1;
+  req.number_of_rows = 0;
+  if( bClose ){
+    req.has_close_scanner = 1;
+    req.close_scanner = 1;
+  }else{
+    req.has_renew = 1;
+    req.renew = 1;
+  }
+  return pChan ? hbRpcSend(pChan, "Scan", &req.base, &p->wait) : 0;
+}
+
 /* Renews the open scanner's lease once HB_RENEW_MS have passed since its
 ** last call, as its rows are given slowly (each row a statement's long
-** work): a call that reads nothing, without a call sequence number
-** (which HBase would count as a page's). */
+** work). */
 static void renewLease(HbScan *p){
-  Hbw__ScanRequest req = HBW__SCAN_REQUEST__INIT;
-  HbChan *pChan;
   int64_t iNow;
   if( !p->bOpen ) return;
   iNow = wcMonotonicMs();
   if( iNow - p->iCalledMs < HB_RENEW_MS ) return;
   renewDone(p);
-  pChan = hbChan(p->region.pServer, HB_SVC_CLIENT);
-  req.has_scanner_id = 1;
-  req.scanner_id = p->iScanner;
-  req.has_number_of_rows = 1;
-  req.number_of_rows = 0;
-  req.has_renew = 1;
-  req.renew = 1;
-  p->pRenew = pChan ? hbRpcSend(pChan, "Scan", &req.base, &p->wait) : 0;
+  p->pRenew = emptyCall(p, 0);
   p->iCalledMs = iNow;
 }
 
@@ -496,15 +506,7 @@ static int nextPage(HbScan *p, CsStatus *pSt){
 static void closeScanner(HbScan *p){
   renewDone(p);
   if( p->bOpen ){
-    Hbw__ScanRequest req = HBW__SCAN_REQUEST__INIT;
-    HbChan *pChan = hbChan(p->region.pServer, HB_SVC_CLIENT);
-    req.has_scanner_id = 1;
-    req.scanner_id = p->iScanner;
-    req.has_number_of_rows = 1;
-    req.number_of_rows = 0;
-    req.has_close_scanner = 1;
-    req.close_scanner = 1;
-    if( pChan ) hbRpcFree(hbRpcSend(pChan, "Scan", &req.base, &p->wait));
+    hbRpcFree(emptyCall(p, 1));
     p->bOpen = 0;
   }
 }
