@@ -74,7 +74,7 @@ build() {
     echo "hbase: resolving HBase${1:+ and Phoenix} from Maven (tests/servers/hbase/pom.xml)" >&2
     JAVA_HOME=$JAVA_HOME mvn -q -B -f "$here/hbase/pom.xml" ${1:+-P "$1"} \
       dependency:build-classpath -Dmdep.outputFile="$cp" >"$dir/mvn.log" 2>&1 || {
-        echo "hbase: Maven could not resolve HBase:" >&2
+        echo "hbase: Maven could not resolve HBase${1:+ and Phoenix} (the pom's ${1:-default} dependencies):" >&2
         tail -n 20 "$dir/mvn.log" >&2
         exit 1
       }
