@@ -57,13 +57,14 @@ static const WcStoreCaps aKind[WC_STORE_KINDS] = {
     .bRegionLoads = 1, .bRpcCounters = 1,
   },
   /* Rows as the CQL table the design means (ext/stores/cassandra/): a plain
-  ** INSERT is a lightweight transaction, an INSERT OR REPLACE a blind
+  ** INSERT is a lightweight transaction, an UPDATE or DELETE one
+  ** conditional on the row's stamps as read, an INSERT OR REPLACE a blind
   ** upsert (it does not say whether it replaced), reads walk token ranges
   ** forward only (a descending read reverses a partition's slice, holds
   ** a range across partitions whole). */
   [WC_STORE_CASSANDRA] = {
     .pKind = &wcKindTable[WC_STORE_CASSANDRA],
-    .bStoreMessages = 1, .bNoEmptyKey = 1, .bLateChecks = 1,
+    .bStamps = 1, .bStoreMessages = 1, .bNoEmptyKey = 1, .bLateChecks = 1,
     .rCallRows = WC_CASSANDRA_CALL, .bReverseReads = WC_REVERSE_PARTITION,
     .nPrefixProbes = 64, .nCountMax = 10000,
     .bRpcCounters = 1,

@@ -2088,12 +2088,28 @@ RACE_STATEMENTS = 60
 
 
 def race_spec(r, n):
+    if STORE.get("cql_only"):
+        return cql_race_spec(r, n)
     spec = random_design(r, n)
     spec = dict(spec, name="race%d" % n, cols=spec["cols"] + [("n", "INTEGER", lambda r: 0)])
     if r.random() < 0.4:
         spec["extra"] = spec.get("extra", "") + ", INDEX ic(n PAD 6)"
     if r.random() < 0.3:
         spec["options"] = spec["options"] + ", VERSIONS %d" % r.choice([1, 3])
+    spec.pop("notnull", None)
+    return spec
+
+
+def cql_race_spec(r, n):
+    """A race's design in Cassandra's form: one of the PRIMARY KEY designs
+    with the counter n, and in half of them an INDEX on n (each write of a
+    row moves its entry) or the design's own INDEX; a TTL in a fifth."""
+    base = r.choice([s for s in DESIGNS if "primary" in s] + CQL_DESIGNS)
+    spec = dict(base, name="race%d" % n, cols=base["cols"] + [("n", "INTEGER", lambda r: 0)])
+    if r.random() < 0.5:
+        spec["extra"] = spec.get("extra", "") + ", INDEX ic(TOKEN(n), n)"
+    if r.random() < 0.2:
+        spec["options"] = spec.get("options", "") + ", VERSIONS 1, TTL 100000"
     spec.pop("notnull", None)
     return spec
 
@@ -2194,8 +2210,11 @@ class RaceRunner(Runner):
             return
         go = tempfile.mktemp(prefix="widecol-race-")
         jobs = []
+        # Cassandra lets a second database use a table another one made
+        # only as EXTERNAL (docs/cassandra.md).
+        theirs = create[:-1] + " EXTERNAL)" if STORE.get("cql_only") else create
         for w in range(2):
-            jobs.append(dict(seed=rng.randint(0, 2**31), create=create, extension=self.ext,
+            jobs.append(dict(seed=rng.randint(0, 2**31), create=theirs, extension=self.ext,
                              bigtable=self.bigtable, keys=sorted(start), rows=fresh(10),
                              cols=d.cols, go=go))
         procs = [subprocess.Popen([sys.executable, __file__, "--race-worker", json.dumps(
@@ -2362,15 +2381,15 @@ def main():
                          "Cassandra's form keep their rows in Cassandra "
                          "(WIDECOL_CASSANDRA), as with --bigtable")
     ap.add_argument("--race", type=int, default=0,
-                    help="with --bigtable or --hbase: races per seed, two "
+                    help="with --bigtable, --hbase or --cassandra: races per seed, two "
                          "writer processes on one table (see RACE_STATEMENTS)")
     ap.add_argument("--faults", type=float, default=0,
-                    help="with --bigtable or --hbase: connections to the "
+                    help="with --bigtable, --hbase or --cassandra: connections to the "
                          "engine severed at random, this many times a second "
                          "on average (on HBase's own protocol, through a proxy "
                          "before each server)")
     ap.add_argument("--lose", type=float, default=0,
-                    help="with --bigtable or --hbase: a connection severed "
+                    help="with --bigtable, --hbase or --cassandra: a connection severed "
                          "instead of passing on the server's answer, with this "
                          "probability each (a write applied, its answer lost)")
     ap.add_argument("--race-worker", help=argparse.SUPPRESS)

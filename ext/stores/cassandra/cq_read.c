@@ -18,12 +18,18 @@
 ** each clustering column against its order); token ranges can only be
 ** read forward, so a descending read across partitions holds its pages
 ** whole and walks them back, as SQLite's sorter would have held them.
+**
+** A read of one key remembers what it found (CqTable.seen*): the write of
+** that key that follows is conditional on it (cq_write.c).  Given _stamp
+** = ?, the key is not read at all: widecol read the row just before.  An
+** INDEX's entries are checked against their rows (checkEntries()).
 */
 #include "stores/cassandra/cq_store.h"
 SQLITE_EXTENSION_INIT3
 
 #include "key/rk_bytes.h"
 #include "key/wc_decode.h"
+#include "util/wc_stamp.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +71,8 @@ struct CqCursor {
   char *zSelect;
   int nSel;
   int *aiSel, *aiSelPos;
+  WcBuf given;          /* A row taken to be there: its _stamp (and an
+                        ** entry's rowkey after it) */
 };
 
 int cqOpenCursor(sqlite3_vtab *pVtab, sqlite3_vtab_cursor **ppCur){
@@ -128,6 +136,7 @@ int cqCloseCursor(sqlite3_vtab_cursor *pCursor){
   wcBufFree(&pCur->hi);
   wcBufFree(&pCur->key);
   wcBufFree(&pCur->part);
+  wcBufFree(&pCur->given);
   sqlite3_free(pCur->aVal);
   sqlite3_free(pCur->aiSel);
   sqlite3_free(pCur);
@@ -229,6 +238,142 @@ static void dropPrefetch(CqCursor *pCur){
   pCur->iPrefetch = -1;
 }
 
+/*
+** An index's entries, checked against their rows.  Each write puts its
+** entries under its stamp before its row and deletes the old ones after
+** it, so a write that failed or lost a race leaves entries its row does
+** not name; an entry is its row's only where the row's _stamp holds the
+** entry's stamp in the index's place (cq_store.h).  A page's entries are
+** checked together: their rows' _stamp read in flight, CQ_CHECK_BATCH at
+** a time, and the entries of other writes dropped from the page.
+*/
+#define CQ_CHECK_BATCH 256
+
+/* True if the row's _stamp a[0..n) names entry stamp aEntry[0..nEntry)
+** as its entry of index iIndex. */
+static int stampNames(const unsigned char *a, int n, int iIndex,
+                      const unsigned char *aEntry, int nEntry){
+  int64_t iOff = (int64_t)WC_STAMP_SIZE * (1 + iIndex);
+  return a && nEntry == WC_STAMP_SIZE && n >= iOff + WC_STAMP_SIZE
+      && memcmp(a + iOff, aEntry, WC_STAMP_SIZE) == 0;
+}
+
+/* Sends the read of the _stamp of the row of entry iRow of pRes, its
+** stream in *piStream (-1: the entry has no row the design can have). */
+static int sendRowRead(CqCursor *pCur, CqStmt *pStmt, const CqResult *pRes,
+                       int64_t iRow, int *piStream){
+  CqTable *p = (CqTable*)pCur->base.pVtab;
+  CqValue aArg[CQ_MAX_ARGS];
+  int an[CQ_MAX_ARGS], n, i, rc = SQLITE_OK;
+  const unsigned char *a = cqCell(pRes, iRow,
+                                  pCur->aiSelPos[CQ_ROWKEY(p->pS)], &n);
+  WcBuf dec, args;
+  *piStream = -1;
+  memset(&dec, 0, sizeof(dec));
+  memset(&args, 0, sizeof(args));
+  wcAssert( p->nRowKey <= CQ_MAX_ARGS );
+  if( a && wcDecodeKey(p->pS, p->pHasher, a, n, pCur->aVal, &dec, 0)
+           == WC_OK ){
+    int64_t iOff = 0;
+    WcDeadline d = cqDeadline(p);
+    int e;
+    for(i = 0; i < p->nRowKey; i++){
+      cqPutKeyValue(p, p->aiRowKey[i], &pCur->aVal[p->aiRowKey[i]], &args,
+                    &an[i]);
+    }
+    for(i = 0; i < p->nRowKey && !args.bOom; i++){
+      aArg[i].a = args.a + iOff;
+      aArg[i].n = an[i];
+      iOff += an[i] > 0 ? an[i] : 0;
+    }
+    e = args.bOom ? 0 : cqSend(p->pShared->pConn, pStmt, aArg, p->nRowKey,
+                               p->pShared->eConsistency, 0, 0, 0, &d,
+                               piStream);
+    if( args.bOom ){
+      rc = SQLITE_NOMEM;
+    }else if( e ){
+      CqResult res;
+      memset(&res, 0, sizeof(res));
+      rc = cqCallError(p, e, &res, "a read of an entry's row");
+      *piStream = -1;
+    }else{
+      cqCountRequest(p, p->pShared->pConn);
+    }
+  }
+  wcBufFree(&dec);
+  wcBufFree(&args);
+  return rc;
+}
+
+/* Entries iFirst..iFirst+n of pRes checked: abKeep[k] for each. */
+static int checkBatch(CqCursor *pCur, CqStmt *pStmt, const CqResult *pRes,
+                      int64_t iFirst, int n, unsigned char *abKeep){
+  CqTable *p = (CqTable*)pCur->base.pVtab;
+  int aiStream[CQ_CHECK_BATCH], iConn = p->pShared->iConn, k, rc = SQLITE_OK;
+  int iStampPos = pCur->aiSelPos[CQ_STAMP(p->pS)];
+  wcAssert( n <= CQ_CHECK_BATCH );
+  for(k = 0; k < n; k++){
+    aiStream[k] = -1;
+    if( rc == SQLITE_OK ){
+      rc = sendRowRead(pCur, pStmt, pRes, iFirst + k, &aiStream[k]);
+    }
+  }
+  for(k = 0; k < n; k++){
+    CqResult res;
+    WcDeadline d = cqDeadline(p);
+    int e, nRow, nEntry;
+    const unsigned char *aRow, *aEntry;
+    abKeep[k] = 0;
+    /* A connection that failed took the answers with it. */
+    if( aiStream[k] < 0 || p->pShared->pConn == 0
+     || p->pShared->iConn != iConn ){
+      continue;
+    }
+    e = cqWait(p->pShared->pConn, aiStream[k], &d, &res);
+    if( e ){
+      if( rc == SQLITE_OK ) rc = cqCallError(p, e, &res, "a read of an entry's row");
+    }else{
+      cqCountReply(p, &res);
+      aRow = res.nRow > 0 ? cqCell(&res, 0, 0, &nRow) : 0;
+      aEntry = cqCell(pRes, iFirst + k, iStampPos, &nEntry);
+      abKeep[k] = aRow && stampNames(aRow, nRow, p->iIndex, aEntry, nEntry);
+    }
+    cqResultClear(&res);
+  }
+  return rc;
+}
+
+/* Drops from pRes the entries their rows do not name. */
+static int checkEntries(CqCursor *pCur, CqResult *pRes){
+  CqTable *p = (CqTable*)pCur->base.pVtab;
+  unsigned char abKeep[CQ_CHECK_BATCH];
+  CqStmt *pStmt = 0;
+  CqResult prep;
+  int64_t iRow, nKept = 0;
+  int rc;
+  wcAssert( p->iIndex >= 0 && p->zRowCql != 0 );
+  if( pRes->nRow == 0 ) return SQLITE_OK;
+  memset(&prep, 0, sizeof(prep));
+  rc = cqPrepared(p, p->zRowCql, &pStmt, &prep);
+  cqResultClear(&prep);
+  for(iRow = 0; iRow < pRes->nRow && rc == SQLITE_OK; iRow += CQ_CHECK_BATCH){
+    int n = pRes->nRow - iRow < CQ_CHECK_BATCH ? (int)(pRes->nRow - iRow)
+                                               : CQ_CHECK_BATCH, k;
+    rc = checkBatch(pCur, pStmt, pRes, iRow, n, abKeep);
+    for(k = 0; k < n && rc == SQLITE_OK; k++){
+      if( !abKeep[k] ) continue;
+      if( nKept != iRow + k ){
+        memmove(&pRes->aCell[nKept * pRes->nCol],
+                &pRes->aCell[(iRow + k) * pRes->nCol],
+                sizeof(int64_t) * (size_t)pRes->nCol);
+      }
+      nKept++;
+    }
+  }
+  if( rc == SQLITE_OK ) pRes->nRow = nKept;
+  return rc;
+}
+
 /* Reads the next page (or the first) of the cursor's query: the one
 ** prefetch() asked for, or asked for now. */
 static int fetchPage(CqCursor *pCur){
@@ -271,7 +416,7 @@ static int fetchPage(CqCursor *pCur){
       prefetch(pCur);
     }
   }
-  return SQLITE_OK;
+  return p->iIndex >= 0 ? checkEntries(pCur, &pCur->res) : SQLITE_OK;
 }
 
 /* A descending read across partitions: every page, held (the first is
@@ -653,9 +798,9 @@ static int rangeQuery(CqCursor *pCur){
   return rc;
 }
 
-/* The columns a read of colUsed selects (see CqCursor.zSelect); the
-** others are NULL in aVal. */
-static int selectColumns(CqCursor *pCur, uint64_t colUsed){
+/* The columns a read of colUsed selects (see CqCursor.zSelect), and
+** _stamp where bStamp; the others are NULL in aVal. */
+static int selectColumns(CqCursor *pCur, uint64_t colUsed, int bStamp){
   CqTable *p = (CqTable*)pCur->base.pVtab;
   sqlite3_str *pStr = sqlite3_str_new(0);
   int i;
@@ -668,7 +813,7 @@ static int selectColumns(CqCursor *pCur, uint64_t colUsed){
   }
   for(i = 0; i < p->nCqlCol; i++){
     int iCol = p->aiCqlCol[i], iVtabCol = i + 1;
-    if( !p->abKey[iCol]
+    if( !p->abKey[iCol] && !(bStamp && iCol == CQ_STAMP(p->pS))
      && !(colUsed & ((uint64_t)1 << (iVtabCol < 63 ? iVtabCol : 63))) ){
       continue;
     }
@@ -679,6 +824,52 @@ static int selectColumns(CqCursor *pCur, uint64_t colUsed){
   }
   pCur->zSelect = sqlite3_str_finish(pStr);
   return pCur->zSelect ? SQLITE_OK : SQLITE_NOMEM;
+}
+
+/* The last read of one key, of the row table: what a write of that key
+** is conditional on (CqTable.seen*). */
+static void seeRow(CqTable *p, const unsigned char *aKey, int nKey,
+                   int bRow, const WcValue *pStamp){
+  p->seenKey.n = p->seenStamp.n = 0;
+  wcBufAppend(&p->seenKey, aKey, nKey);
+  p->bSeen = 1;
+  p->bSeenRow = bRow;
+  p->bSeenStamp = bRow && pStamp->eType == SQLITE_BLOB;
+  if( p->bSeenStamp ) wcBufAppend(&p->seenStamp, pStamp->a, pStamp->n);
+  /* Out of memory: nothing seen, so no write goes by a state half kept. */
+  if( p->seenKey.bOom || p->seenStamp.bOom ) p->bSeen = 0;
+}
+
+/* A scan of one key given _stamp = ? (and on an index's table rowkey =
+** ?): widecol read the row just before, so it is taken to be there,
+** unread, and the write that follows is conditional on that stamp (on an
+** index's table, deletes that write's entry). */
+static int givenRow(CqCursor *pCur, const ScFilter *pF){
+  CqTable *p = (CqTable*)pCur->base.pVtab;
+  WcValue *pStamp = &pCur->aVal[CQ_STAMP(p->pS)];
+  int nStamp = sqlite3_value_bytes(pF->pStamp);
+  wcBufAppend(&pCur->key, sqlite3_value_blob(pF->pEq),
+              sqlite3_value_bytes(pF->pEq));
+  wcBufAppend(&pCur->given, sqlite3_value_blob(pF->pStamp), nStamp);
+  if( pF->pRowkey ){
+    wcBufAppend(&pCur->given, sqlite3_value_blob(pF->pRowkey),
+                sqlite3_value_bytes(pF->pRowkey));
+  }
+  if( pCur->key.bOom || pCur->given.bOom ) return SQLITE_NOMEM;
+  pStamp->eType = SQLITE_BLOB;
+  pStamp->a = pCur->given.a;
+  pStamp->n = nStamp;
+  if( pF->pRowkey ){
+    WcValue *pRow = &pCur->aVal[CQ_ROWKEY(p->pS)];
+    pRow->eType = SQLITE_BLOB;
+    pRow->a = pCur->given.a + nStamp;
+    pRow->n = pCur->given.n - nStamp;
+  }
+  seeRow(p, pCur->key.a, (int)pCur->key.n, 1, pStamp);
+  /* One row, and no page to read after it. */
+  wcAssert( pCur->res.nRow == 0 && !pCur->bMore );
+  pCur->bEof = 0;
+  return SQLITE_OK;
 }
 
 int cqFilter(sqlite3_vtab_cursor *pCursor, int idxNum,
@@ -695,8 +886,11 @@ int cqFilter(sqlite3_vtab_cursor *pCursor, int idxNum,
   }
   pCur->nFirstPage = CQ_FIRST_PAGE;
   pCur->bDesc = f.bDesc;
-  rc = selectColumns(pCur, f.colUsed);
+  rc = selectColumns(pCur, f.colUsed, f.pEq != 0);
   if( rc != SQLITE_OK ) return rc;
+  if( f.pEq && f.pStamp && sqlite3_value_type(f.pStamp) == SQLITE_BLOB ){
+    return givenRow(pCur, &f);
+  }
   /* A read sees the writes before it. */
   rc = cqWritesDone(p);
   if( rc != SQLITE_OK ) return rc;
@@ -711,7 +905,7 @@ int cqFilter(sqlite3_vtab_cursor *pCursor, int idxNum,
       wcBufFree(&buf);
       return SQLITE_OK;
     }
-    for(i = 0; i < p->nKey; i++){
+    for(i = 0; i < p->nKeyRead; i++){
       addKeyArg(pCur, p, p->aiKey[i], &pCur->aVal[p->aiKey[i]]);
     }
     wcBufFree(&buf);
@@ -719,7 +913,7 @@ int cqFilter(sqlite3_vtab_cursor *pCursor, int idxNum,
     wcBufAppend(&pCur->hi, a, n);
     pCur->bLo = pCur->bHi = 1;
     pCur->zCql = sqlite3_mprintf("SELECT %s FROM %s WHERE %s", pCur->zSelect,
-                                 p->zCqlName, p->zKeyWhere);
+                                 p->zCqlName, p->zReadWhere);
     if( pCur->zCql == 0 ) return SQLITE_NOMEM;
   }else{
     if( f.pLo ){
@@ -751,7 +945,12 @@ int cqFilter(sqlite3_vtab_cursor *pCursor, int idxNum,
   pCur->bMore = 0;
   rc = fetchPage(pCur);
   if( rc == SQLITE_OK && pCur->bHeld ) rc = holdPages(pCur);
-  return rc == SQLITE_OK ? settle(pCur) : rc;
+  if( rc == SQLITE_OK ) rc = settle(pCur);
+  if( rc == SQLITE_OK && f.pEq && p->iIndex < 0 ){
+    seeRow(p, pCur->lo.a, (int)pCur->lo.n, !pCur->bEof,
+           &pCur->aVal[CQ_STAMP(p->pS)]);
+  }
+  return rc;
 }
 
 int cqNext(sqlite3_vtab_cursor *pCursor){

@@ -113,6 +113,7 @@ int cqCreateRemote(CqTable *p){
   zCql = rc == SQLITE_OK ? createCql(p) : 0;
   if( rc == SQLITE_OK ) rc = zCql ? cqRunCql(p, zCql, "CREATE TABLE", &res)
                                   : SQLITE_NOMEM;
+  if( rc == SQLITE_OK ) cqPreparedStale(p->pShared->pConn);
   sqlite3_free(zCql);
   cqResultClear(&res);
   return rc;
@@ -126,6 +127,7 @@ int cqDropRemote(CqTable *p){
   if( rc == SQLITE_OK && zComment && strcmp(zComment, zMine) == 0 ){
     zCql = sqlite3_mprintf("DROP TABLE IF EXISTS %s", p->zCqlName);
     rc = zCql ? cqRunCql(p, zCql, "DROP TABLE", &res) : SQLITE_NOMEM;
+    if( rc == SQLITE_OK ) cqPreparedStale(p->pShared->pConn);
     sqlite3_free(zCql);
     cqResultClear(&res);
   }

@@ -34,10 +34,15 @@
 #define CQ_MAX_ARGS 64          /* values a read binds: the key's columns */
 
 /* The pseudo-columns after the design's nCol: an index entry's rowkey,
-** and a versioned table's rowtime; arrays by column have CQ_NCOL(pS). */
+** a versioned table's rowtime, and _stamp (a row's: the stamps of its
+** last write, util/wc_stamp.h, the write's then one per INDEX; an
+** entry's: the stamp of the write that put it, the last column of its
+** key, so that two writes' entries of one row never overwrite each
+** other); arrays by column have CQ_NCOL(pS). */
 #define CQ_ROWKEY(pS)  ((pS)->nCol)
 #define CQ_ROWTIME(pS) ((pS)->nCol + 1)
-#define CQ_NCOL(pS)    ((size_t)(pS)->nCol + 2)
+#define CQ_STAMP(pS)   ((pS)->nCol + 2)
+#define CQ_NCOL(pS)    ((size_t)(pS)->nCol + 3)
 
 /* The connection a database's tables share, and the writes in flight on
 ** it (cq_write.c). */
@@ -91,10 +96,30 @@ struct CqTable {
   int nPart;            /* aiKey[0..nPart): the partition key's columns */
   int nKey;             /* aiKey[nPart..nKey): the clustering columns */
   int *aiKey;
+  int nKeyRead;         /* The key's columns that the virtual table's key
+                        ** (rowkey, ikey) gives: nKey, less an entry's
+                        ** _stamp */
   char *zColumns;       /* "c1", "c2", ... the CQL table's columns, quoted */
-  char *zKeyWhere;      /* "p" = ? AND "c" = ? ...: one row */
+  char *zKeyWhere;      /* "p" = ? AND "c" = ? ...: one row (an entry's
+                        ** with its _stamp) */
+  char *zReadWhere;     /* ... its first nKeyRead columns: the rows of a
+                        ** key (an entry's of every write) */
   char *zPartWhere;     /* "p" = ? ...: one partition */
   char *zToken;         /* token("p", ...) */
+  /* The last read of one key (widecol reads a row, then writes it): a
+  ** write of that key is conditional on the _stamp it saw (cq_write.c).
+  ** Given with _stamp = ?, the row is taken to be there, unread. */
+  WcBuf seenKey;
+  int bSeen;            /* A read of one key ended here, */
+  int bSeenRow;         /* ... and found the row, */
+  int bSeenStamp;       /* ... with a _stamp, */
+  WcBuf seenStamp;      /* ... this one */
+  /* An index's table: the row table's CQL table and the WHERE of one of
+  ** its rows, which an entry is checked against (cq_read.c). */
+  char *zRowTable;      /* "keyspace"."table" of the rows */
+  char *zRowCql;        /* SELECT "_stamp" FROM it WHERE <a row's key> */
+  int nRowKey;          /* aiRowKey[0..nRowKey): the row key's columns */
+  int *aiRowKey;
   WcRpcStats count;     /* Its calls, for widecol_stats() (the counting
                         ** fields of wc_contract.h's WcRpcStats) */
 };

@@ -79,8 +79,17 @@ static char *parseArgs(CqTable *p, int argc, const char *const *argv,
     p->bRowtime = a.bRowtime;
     p->nTtl = a.nTtl;
     p->iIndex = a.iEntry;
+    if( a.zEntriesOf ){
+      const char *zRowDot = strchr(a.zEntriesOf, '.');
+      wcAssert( zRowDot != 0 );
+      char *zRowKs = sqlite3_mprintf("%.*s", (int)(zRowDot - a.zEntriesOf),
+                                     a.zEntriesOf);
+      p->zRowTable = zRowKs ? sqlite3_mprintf("\"%w\".\"%w\"", zRowKs,
+                                              zRowDot + 1) : 0;
+      sqlite3_free(zRowKs);
+    }
     if( !p->zKeyspace || !p->zCqlTable || !p->zCqlName || !p->zSuffix
-     || !p->zOwner ){
+     || !p->zOwner || (a.zEntriesOf && !p->zRowTable) ){
       zErr = sqlite3_mprintf("out of memory");
     }
   }
@@ -100,6 +109,7 @@ static char *parseArgs(CqTable *p, int argc, const char *const *argv,
 ** "rowkey" (the pseudo-column pS->nCol, first of its columns), so that
 ** the entries of one index key sort by the row key's bytes, as widecol's
 ** index keys do. */
+static int describeRowKey(CqTable *p);
 static int describeKey(CqTable *p){
   const WcSchema *pS = p->pS;
   const WcSchema *pKey = p->iIndex >= 0 ? pS->aIndex[p->iIndex].pKey : pS;
@@ -119,6 +129,7 @@ static int describeKey(CqTable *p){
   memset(p->abKey, 0, CQ_NCOL(pS));
   p->aType[CQ_ROWKEY(pS)] = CQ_TYPE_BLOB;
   p->aType[CQ_ROWTIME(pS)] = CQ_TYPE_BIGINT;
+  p->aType[CQ_STAMP(pS)] = CQ_TYPE_BLOB;
   p->aiCqlPos[CQ_ROWKEY(pS)] = p->aiCqlPos[CQ_ROWTIME(pS)] = -1;
   if( p->iIndex >= 0 ){
     p->aiCqlPos[CQ_ROWKEY(pS)] = 0;
@@ -136,6 +147,8 @@ static int describeKey(CqTable *p){
     p->aiCqlPos[CQ_ROWTIME(pS)] = p->nCqlCol;
     p->aiCqlCol[p->nCqlCol++] = CQ_ROWTIME(pS);
   }
+  p->aiCqlPos[CQ_STAMP(pS)] = p->nCqlCol;
+  p->aiCqlCol[p->nCqlCol++] = CQ_STAMP(pS);
   for(i = 0; i < p->nCqlCol; i++){
     sqlite3_str_appendf(pCols, "%s\"%w\"", i ? ", " : "",
                         cqColumnName(p, p->aiCqlCol[i]));
@@ -149,6 +162,11 @@ static int describeKey(CqTable *p){
     p->aiKey[p->nKey++] = key.aiCol[i] < 0 ? CQ_ROWKEY(pS) : key.aiCol[i];
   }
   wcCqlKeyFree(&key);
+  p->nKeyRead = p->nKey;
+  if( p->iIndex >= 0 ){
+    /* Each write's entries apart: the stamp ends the key. */
+    p->aiKey[p->nKey++] = CQ_STAMP(pS);
+  }
   if( p->nKey > CQ_MAX_ARGS ){
     cqTableError(p, SQLITE_TOOBIG, "a key of %d columns; a table on Cassandra "
                "has at most %d", p->nKey, CQ_MAX_ARGS);
@@ -158,6 +176,9 @@ static int describeKey(CqTable *p){
     const char *zCol = cqColumnName(p, p->aiKey[i]);
     p->abKey[p->aiKey[i]] = 1;
     sqlite3_str_appendf(pWhere, "%s\"%w\" = ?", i ? " AND " : "", zCol);
+    if( i + 1 == p->nKeyRead ){
+      p->zReadWhere = sqlite3_mprintf("%s", sqlite3_str_value(pWhere));
+    }
     if( i < p->nPart ){
       sqlite3_str_appendf(pPart, "%s\"%w\" = ?", i ? " AND " : "", zCol);
       sqlite3_str_appendf(pTokArgs, "%s\"%w\"", i ? ", " : "", zCol);
@@ -172,11 +193,35 @@ static int describeKey(CqTable *p){
     sqlite3_free(zArgs);
   }
   p->pHasher = rkHasherNew();
-  if( !p->zColumns || !p->zKeyWhere || !p->zPartWhere || !p->zToken
-   || !p->pHasher ){
+  if( !p->zColumns || !p->zKeyWhere || !p->zReadWhere || !p->zPartWhere
+   || !p->zToken || !p->pHasher ){
     return SQLITE_NOMEM;
   }
-  return SQLITE_OK;
+  return p->iIndex >= 0 ? describeRowKey(p) : SQLITE_OK;
+}
+
+/* An index's table: the read of an entry's row's _stamp, which the entry
+** is checked against (cq_read.c), and the row key's columns it binds. */
+static int describeRowKey(CqTable *p){
+  sqlite3_str *pStr = sqlite3_str_new(0);
+  WcCqlKey key;
+  int i;
+  if( wcCqlKey(p->pS, -1, WC_CQL_ROW_BYTES, &key) != SQLITE_OK ){
+    sqlite3_free(sqlite3_str_finish(pStr));
+    return SQLITE_NOMEM;
+  }
+  p->aiRowKey = sqlite3_malloc64(sizeof(int) * ((size_t)key.nCol + 1));
+  sqlite3_str_appendf(pStr, "SELECT \"_stamp\" FROM %s WHERE ", p->zRowTable);
+  for(i = 0; i < key.nCol && p->aiRowKey; i++){
+    /* A row table's key is the design's columns alone. */
+    wcAssert( key.aiCol[i] >= 0 );
+    sqlite3_str_appendf(pStr, "%s\"%w\" = ?", i ? " AND " : "",
+                        cqColumnName(p, key.aiCol[i]));
+    p->aiRowKey[p->nRowKey++] = key.aiCol[i];
+  }
+  wcCqlKeyFree(&key);
+  p->zRowCql = sqlite3_str_finish(pStr);
+  return p->zRowCql && p->aiRowKey ? SQLITE_OK : SQLITE_NOMEM;
 }
 
 static void tableFree(CqTable *p){
@@ -202,6 +247,12 @@ static void tableFree(CqTable *p){
   sqlite3_free(p->aiKey);
   sqlite3_free(p->zColumns);
   sqlite3_free(p->zKeyWhere);
+  sqlite3_free(p->zReadWhere);
+  sqlite3_free(p->zRowTable);
+  sqlite3_free(p->zRowCql);
+  sqlite3_free(p->aiRowKey);
+  wcBufFree(&p->seenKey);
+  wcBufFree(&p->seenStamp);
   sqlite3_free(p->zPartWhere);
   sqlite3_free(p->zToken);
   sqlite3_free(p->base.zErrMsg);
@@ -230,10 +281,10 @@ static int cqInit(sqlite3 *db, void *pAux, int argc, const char *const *argv,
   rc = describeKey(p);
   /* An index's table's arguments name its rowkey too ("rowkey _"), a
   ** versioned table's its rowtime apart (ROWTIME). */
-  if( rc == SQLITE_OK && nCol + p->bRowtime != p->nCqlCol ){
+  if( rc == SQLITE_OK && nCol + p->bRowtime + 1 != p->nCqlCol ){
     *pzErr = sqlite3_mprintf("widecol_cassandra %s: %d columns, where the "
                              "design's table has %d", p->zName, nCol,
-                             p->nCqlCol);
+                             p->nCqlCol - 1 - p->bRowtime);
     tableFree(p);
     return SQLITE_ERROR;
   }
@@ -241,7 +292,9 @@ static int cqInit(sqlite3 *db, void *pAux, int argc, const char *const *argv,
   sqlite3_str_appendf(pDecl, "CREATE TABLE x(%s BLOB PRIMARY KEY",
                       p->iIndex >= 0 ? "ikey" : "rowkey");
   for(i = 0; i < p->nCqlCol; i++){
-    sqlite3_str_appendf(pDecl, ", \"%w\"", cqColumnName(p, p->aiCqlCol[i]));
+    /* _stamp is widecol's, hidden as on every store with stamps. */
+    sqlite3_str_appendf(pDecl, ", \"%w\"%s", cqColumnName(p, p->aiCqlCol[i]),
+                        p->aiCqlCol[i] == CQ_STAMP(p->pS) ? " BLOB HIDDEN" : "");
   }
   sqlite3_str_appendall(pDecl, ") WITHOUT ROWID");
   zDecl = sqlite3_str_finish(pDecl);
@@ -303,12 +356,17 @@ static int cqRename(sqlite3_vtab *pVtab, const char *zNew){
 ** the order; idxStr the columns used, which the read selects alone (and
 ** the key's, to make each row's key).  Rows come in key order, or in
 ** descending key order (a partition's slice read reversed, token ranges
-** held and walked back: cq_read.c). */
+** held and walked back: cq_read.c).  With key = ?, _stamp = ? (and on an
+** index's table rowkey = ?) names the row a write that follows acts on,
+** which is not read at all. */
 static int cqBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
+  CqTable *p = (CqTable*)pVtab;
   ScPlanCaps caps;
-  (void)pVtab;
   memset(&caps, 0, sizeof(caps));
-  caps.iStampCol = caps.iRowkeyCol = caps.iNewestFirst = -1;
+  /* SQLite's columns: the key, then the CQL table's. */
+  caps.iStampCol = 1 + p->aiCqlPos[CQ_STAMP(p->pS)];
+  caps.iRowkeyCol = p->iIndex >= 0 ? 1 + p->aiCqlPos[CQ_ROWKEY(p->pS)] : -1;
+  caps.iNewestFirst = -1;
   caps.bOneRowPerKey = 1;
   caps.bDescending = 1;
   caps.bLimitCaps = 1;

@@ -72,8 +72,12 @@ int cqPutValue(CqTable *p, int iCol, sqlite3_value *pVal, WcBuf *pBuf,
                     int *pn){
   int eType = p->aType[iCol];
   const WcColumn *pCol;
-  if( iCol == CQ_ROWKEY(p->pS) ){
-    /* An index entry's rowkey, as widecol made it. */
+  if( iCol == CQ_ROWKEY(p->pS) || iCol == CQ_STAMP(p->pS) ){
+    /* An index entry's rowkey, as widecol made it; a write's stamps. */
+    if( sqlite3_value_type(pVal) == SQLITE_NULL ){
+      *pn = -1;
+      return SQLITE_OK;
+    }
     *pn = sqlite3_value_bytes(pVal);
     wcBufAppend(pBuf, sqlite3_value_blob(pVal), *pn);
     return pBuf->bOom ? SQLITE_NOMEM : SQLITE_OK;
@@ -197,7 +201,8 @@ int cqCellValue(int eType, const unsigned char *a, int n, WcValue *pV){
 
 const char *cqColumnName(const CqTable *p, int iCol){
   return iCol == CQ_ROWKEY(p->pS) ? "rowkey"
-       : iCol == CQ_ROWTIME(p->pS) ? "rowtime" : p->pS->aCol[iCol].zName;
+       : iCol == CQ_ROWTIME(p->pS) ? "rowtime"
+       : iCol == CQ_STAMP(p->pS) ? WC_STAMP_COLUMN : p->pS->aCol[iCol].zName;
 }
 
 int cqKeyDesc(const CqTable *p, int iCol){

@@ -54,6 +54,7 @@ struct CqStmt {
   int nId;
   unsigned char *aMetaId;   /* v5: its result metadata id */
   int nMetaId;
+  int bStale;           /* A table it names was made or dropped since */
   CqStmt *pNext;
 };
 
@@ -641,6 +642,12 @@ int cqPrepare(CqConn *p, const char *zCql, const WcDeadline *pWait,
   int rc;
   memset(pRes, 0, sizeof(*pRes));
   for(pStmt = p->pStmts; pStmt && strcmp(pStmt->zCql, zCql); pStmt = pStmt->pNext){}
+  if( pStmt && pStmt->bStale ){
+    rc = prepareText(p, pStmt, pWait, pRes);
+    if( rc ) return rc;
+    cqResultClear(pRes);
+    pStmt->bStale = 0;
+  }
   if( pStmt ){
     *ppStmt = pStmt;
     return 0;
@@ -662,6 +669,13 @@ int cqPrepare(CqConn *p, const char *zCql, const WcDeadline *pWait,
   p->pStmts = pStmt;
   *ppStmt = pStmt;
   return 0;
+}
+
+void cqPreparedStale(CqConn *p){
+  CqStmt *pStmt;
+  for(pStmt = p ? p->pStmts : 0; pStmt; pStmt = pStmt->pNext){
+    pStmt->bStale = 1;
+  }
 }
 
 /* Writes an EXECUTE of pStmt into p->req. */

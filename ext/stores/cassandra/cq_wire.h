@@ -110,6 +110,10 @@ int cqQuery(CqConn *p, const char *zCql, int eConsistency,
 ** same text is prepared once). */
 int cqPrepare(CqConn *p, const char *zCql, const WcDeadline *pWait,
               CqStmt **ppStmt, CqResult *pRes);
+/* Every statement prepared on p is prepared again when next used: a
+** table was made or dropped, and Cassandra forgets the statements on a
+** table dropped (a BATCH of one it forgot is refused whole). */
+void cqPreparedStale(CqConn *p);
 /* Runs a prepared statement with aVal[0..nVal); a page of nPage rows
 ** (0: unpaged) from aPaging (NULL: the first).  A statement the server
 ** forgot is prepared again. */

@@ -2,7 +2,13 @@
 ** cq_write.c: writing rows.  A plain INSERT is INSERT ... IF NOT EXISTS
 ** (a lightweight transaction), so that a used key fails; INSERT OR
 ** REPLACE a plain INSERT (an upsert: a new row's NULL is left unset, no
-** tombstone); UPDATE and DELETE by the key's columns.
+** tombstone); UPDATE and DELETE by the key's columns, each a lightweight
+** transaction IF "_stamp" = the stamp the row was read with (cq_read.c
+** keeps it: CqTable.seen*), so that a row another client changed or
+** deleted since is not written (SQLITE_BUSY_SNAPSHOT).  An INDEX's entry
+** is put under its write's stamp and deleted by it (its key ends so);
+** on a design with an INDEX a row's UPDATE or DELETE is answered before
+** the old entries go, which go only if it was applied.
 **
 ** Writes go in groups, each one request: on a design with an INDEX a
 ** row's writes (the row's and its entries', in several CQL tables) as a
@@ -50,16 +56,22 @@ struct CqKeys {
   int n, nAlloc;
 };
 
+/* What a lightweight transaction's [applied] false means (CqWrite.eCas). */
+#define CQ_CAS_NONE   0     /* Not one */
+#define CQ_CAS_INSERT 1     /* INSERT IF NOT EXISTS: the key is in use */
+#define CQ_CAS_ROW    2     /* UPDATE or DELETE IF "_stamp" = ? (or IF
+                            ** EXISTS): the row changed since it was read */
+
 /* One request in flight: a write, or a group's BATCH. */
 struct CqWrite {
   int iStream;
   int iConn;            /* On this connection (CqShared.iConn) */
-  int bCas;             /* An INSERT IF NOT EXISTS: [applied] says */
+  int eCas;             /* CQ_CAS_*: what [applied] false means */
   int nStmt;            /* The writes it carries (a BATCH: more than 1) */
   CqTable *pTable;      /* Whose write, its first (waited for before it
                         ** goes) */
   CqKeys keys;          /* The keys it writes */
-  WcBuf key;            /* bCas: its key, for the message of a used key */
+  WcBuf key;            /* eCas: its key, for the message */
 };
 
 /* The writes of one group, not yet sent. */
@@ -131,9 +143,9 @@ static int keyInFlight(CqShared *pSh, CqTable *p, uint32_t hKey){
   return 0;
 }
 
-/* The message of an INSERT whose key is in use, as widecol words it:
-** the key's columns and values. */
-static char *keyInUse(CqTable *p, const WcBuf *pKey){
+/* The message of a lightweight transaction not applied (eCas), as
+** widecol words it: the key's columns and values. */
+static char *notApplied(CqTable *p, int eCas, const WcBuf *pKey){
   WcValue *aVal = sqlite3_malloc64(sizeof(WcValue) * CQ_NCOL(p->pS));
   sqlite3_str *pCols = sqlite3_str_new(0), *pVals = sqlite3_str_new(0);
   WcBuf dec;
@@ -151,10 +163,18 @@ static char *keyInUse(CqTable *p, const WcBuf *pKey){
   }
   zCols = sqlite3_str_finish(pCols);
   zVals = sqlite3_str_finish(pVals);
-  zMsg = sqlite3_mprintf("UNIQUE constraint failed: %.*s.rowkey (a row with "
-      "key (%s) = (%s) exists in Cassandra's %s.%s)", cqWidecolNameLen(p),
-      p->zName, zCols ? zCols : "?", zVals ? zVals : "?", p->zKeyspace,
-      p->zCqlTable);
+  if( eCas == CQ_CAS_INSERT ){
+    zMsg = sqlite3_mprintf("UNIQUE constraint failed: %.*s.rowkey (a row "
+        "with key (%s) = (%s) exists in Cassandra's %s.%s)",
+        cqWidecolNameLen(p), p->zName, zCols ? zCols : "?",
+        zVals ? zVals : "?", p->zKeyspace, p->zCqlTable);
+  }else{
+    zMsg = sqlite3_mprintf("widecol %.*s: another client changed or deleted "
+        "the row with key (%s) = (%s) in Cassandra's %s.%s after this "
+        "statement read it; run the statement again to act on the row as "
+        "it is now", cqWidecolNameLen(p), p->zName, zCols ? zCols : "?",
+        zVals ? zVals : "?", p->zKeyspace, p->zCqlTable);
+  }
   sqlite3_free(zCols);
   sqlite3_free(zVals);
   wcBufFree(&dec);
@@ -200,17 +220,19 @@ static void judge(CqShared *pSh, CqWrite *pW, int rc, CqResult *pRes){
         pSh->zKept = zMsg;
       }
     }
-  }else if( pW->bCas ){
+  }else if( pW->eCas != CQ_CAS_NONE ){
     int n;
     const unsigned char *a = pRes->nRow > 0 && pRes->nCol > 0
                            ? cqCell(pRes, 0, 0, &n) : 0;
     if( a == 0 || n != 1 ){
-      cqTableError(p, SQLITE_PROTOCOL, "Cassandra answered an INSERT IF NOT "
-                   "EXISTS without [applied]");
+      cqTableError(p, SQLITE_PROTOCOL, "Cassandra answered a lightweight "
+                   "transaction without [applied]");
       keep(pSh, SQLITE_PROTOCOL, p->base.zErrMsg);
       p->base.zErrMsg = 0;
     }else if( a[0] == 0 ){
-      keep(pSh, SQLITE_CONSTRAINT_PRIMARYKEY, keyInUse(p, &pW->key));
+      keep(pSh, pW->eCas == CQ_CAS_INSERT ? SQLITE_CONSTRAINT_PRIMARYKEY
+                                          : SQLITE_BUSY_SNAPSHOT,
+           notApplied(p, pW->eCas, &pW->key));
     }
   }
 }
@@ -315,7 +337,7 @@ static void groupSend(CqShared *pSh){
     }else{
       CqKeys keys = pW->keys;
       cqCountRequest(p, pConn);
-      pW->bCas = 0;
+      pW->eCas = CQ_CAS_NONE;
       pW->nStmt = pG->nQuery;
       pW->pTable = p;
       pW->iConn = pSh->iConn;
@@ -454,10 +476,10 @@ static int groupAdd(CqTable *p, const char *zCql, const CqValue *aVal, int n,
 }
 
 /* Runs zCql with values buf/an[0..n), the write of key pKey: in flight,
-** or (bNow) waited for, its answer in *pRes.  bCas: an INSERT IF NOT
-** EXISTS, whose [applied] says whether the key was free. */
+** or (bNow) waited for.  eCas: a lightweight transaction (CQ_CAS_*),
+** whose [applied] false is the failure eCas says. */
 static int runWrite(CqTable *p, const char *zCql, WcBuf *pBuf, const int *an,
-                    int n, int bNow, int bCas, sqlite3_value *pKey,
+                    int n, int bNow, int eCas, sqlite3_value *pKey,
                     const char *zDoing, CqResult *pRes){
   CqShared *pSh = p->pShared;
   const unsigned char *aKey = sqlite3_value_blob(pKey);
@@ -483,17 +505,30 @@ static int runWrite(CqTable *p, const char *zCql, WcBuf *pBuf, const int *an,
     if( rc == SQLITE_OK ){
       rc = cqRunPrepared(p, zCql, aVal, n, 0, 0, 0, zDoing, pRes);
     }
+    if( rc == SQLITE_OK && eCas != CQ_CAS_NONE ){
+      CqWrite w;
+      memset(&w, 0, sizeof(w));
+      w.eCas = eCas;
+      w.pTable = p;
+      wcBufAppend(&w.key, aKey, nKey);
+      judge(pSh, &w, 0, pRes);
+      wcBufFree(&w.key);
+      rc = report(pSh, p);
+    }
     sqlite3_free(aVal);
     return rc;
   }
-  if( !bCas ){
+  if( eCas == CQ_CAS_NONE ){
     rc = groupAdd(p, zCql, aVal, n, pKey, hKey, pRes);
     sqlite3_free(aVal);
     return rc;
   }
-  /* A lightweight transaction goes alone, after the writes before it. */
+  /* A lightweight transaction goes alone, after the writes before it; a
+  ** row's after its entries are answered, so that a row never names an
+  ** entry that failed. */
   groupSend(pSh);
-  rc = windowSlot(pSh, p);
+  rc = p->pS->nIndex > 0 ? cqWritesDone(p) : SQLITE_OK;
+  if( rc == SQLITE_OK ) rc = windowSlot(pSh, p);
   if( rc == SQLITE_OK && keyInFlight(pSh, p, hKey) ) rc = cqWritesDone(p);
   if( rc == SQLITE_OK ) rc = cqConnection(p, &pConn);
   if( rc == SQLITE_OK ) rc = cqPrepared(p, zCql, &pStmt, pRes);
@@ -506,7 +541,7 @@ static int runWrite(CqTable *p, const char *zCql, WcBuf *pBuf, const int *an,
       rc = cqCallError(p, e, pRes, zDoing);
     }else{
       cqCountRequest(p, pConn);
-      pW->bCas = 1;
+      pW->eCas = eCas;
       pW->nStmt = 1;
       pW->pTable = p;
       pW->iConn = pSh->iConn;
@@ -548,9 +583,18 @@ static void putTtl(CqTable *p, sqlite3_value *pRowtime, WcBuf *pBuf, int *pn){
   *pn = 4;
 }
 
-/* The key's columns of row key pKey as values of a statement, into buf
-** and an[]: SQLITE_OK, or SQLITE_NOTFOUND for a key no row can have. */
-static int keyArgs(CqTable *p, sqlite3_value *pKey, WcValue *aVal,
+/* True if the last read of one key was of pKey (CqTable.seen*). */
+static int seenIs(const CqTable *p, sqlite3_value *pKey){
+  int n = sqlite3_value_bytes(pKey);
+  return p->bSeen && p->seenKey.n == n
+      && (n == 0 || memcmp(p->seenKey.a, sqlite3_value_blob(pKey), n) == 0);
+}
+
+/* The key's columns of key pKey as values of a statement, into buf and
+** an[] (an entry's _stamp last: the stamp its write was read with, where
+** nKey asks for it): SQLITE_OK, or SQLITE_NOTFOUND for a key no row can
+** have. */
+static int keyArgs(CqTable *p, sqlite3_value *pKey, int nKey, WcValue *aVal,
                    WcBuf *pBuf, int *an){
   WcBuf dec;
   int i, rc;
@@ -560,8 +604,14 @@ static int keyArgs(CqTable *p, sqlite3_value *pKey, WcValue *aVal,
                    aVal, &dec)
      : WC_NOFIT;
   if( rc == WC_OK ){
-    for(i = 0; i < p->nKey; i++){
-      cqPutKeyValue(p, p->aiKey[i], &aVal[p->aiKey[i]], pBuf, &an[i]);
+    for(i = 0; i < nKey; i++){
+      if( p->aiKey[i] == CQ_STAMP(p->pS) ){
+        wcAssert( seenIs(p, pKey) && p->bSeenStamp );
+        wcBufAppend(pBuf, p->seenStamp.a, p->seenStamp.n);
+        an[i] = (int)p->seenStamp.n;
+      }else{
+        cqPutKeyValue(p, p->aiKey[i], &aVal[p->aiKey[i]], pBuf, &an[i]);
+      }
     }
   }
   wcBufFree(&dec);
@@ -569,18 +619,55 @@ static int keyArgs(CqTable *p, sqlite3_value *pKey, WcValue *aVal,
   return rc == WC_OK ? SQLITE_OK : SQLITE_NOTFOUND;
 }
 
+/* What a write of row pKey of the row table is conditional on, as the
+** CQL that ends it, and into pBuf/pn its value: the _stamp its read
+** found (IF "_stamp" = ?; a row written without one, by another client:
+** IF EXISTS), or nothing (a row not read).  The read is used up. */
+static const char *rowCondition(CqTable *p, sqlite3_value *pKey, WcBuf *pBuf,
+                                int *pn){
+  const char *zIf = "";
+  *pn = 0;
+  if( p->iIndex < 0 && seenIs(p, pKey) && p->bSeenRow ){
+    if( p->bSeenStamp ){
+      zIf = " IF \"" WC_STAMP_COLUMN "\" = ?";
+      wcBufAppend(pBuf, p->seenStamp.a, p->seenStamp.n);
+      *pn = (int)p->seenStamp.n;
+    }else{
+      zIf = " IF EXISTS";
+    }
+  }
+  p->bSeen = 0;
+  return zIf;
+}
+
+/* DELETE of a row, conditional on it as read; of an entry, the one its
+** write put (its _stamp given), or every write's where none is. */
 static int writeDelete(CqTable *p, sqlite3_value *pKey, WcValue *aVal,
                        int bNow){
   WcBuf buf;
   int *an = sqlite3_malloc64(sizeof(int) * ((size_t)p->nKey + 1)), rc;
-  char *zCql = sqlite3_mprintf("DELETE FROM %s WHERE %s", p->zCqlName,
-                               p->zKeyWhere);
+  int bEntry = p->iIndex >= 0 && seenIs(p, pKey) && p->bSeenStamp;
+  int nKey = bEntry ? p->nKey : p->nKeyRead, nArg = nKey, eCas = 0;
+  char *zCql = 0;
   CqResult res;
   memset(&buf, 0, sizeof(buf));
   memset(&res, 0, sizeof(res));
-  rc = an && zCql ? keyArgs(p, pKey, aVal, &buf, an) : SQLITE_NOMEM;
+  rc = an ? keyArgs(p, pKey, nKey, aVal, &buf, an) : SQLITE_NOMEM;
   if( rc == SQLITE_OK ){
-    rc = runWrite(p, zCql, &buf, an, p->nKey, bNow, 0, pKey, "a DELETE", &res);
+    const char *zIf = rowCondition(p, pKey, &buf, &an[nArg]);
+    if( zIf[0] ){
+      eCas = CQ_CAS_ROW;
+      nArg += an[nArg] > 0;
+      /* Its entries go after its answer, only if it was applied. */
+      bNow = bNow || p->pS->nIndex > 0;
+    }
+    zCql = sqlite3_mprintf("DELETE FROM %s WHERE %s%s", p->zCqlName,
+                           bEntry ? p->zKeyWhere : p->zReadWhere, zIf);
+    if( zCql == 0 ) rc = SQLITE_NOMEM;
+  }
+  p->bSeen = 0;
+  if( rc == SQLITE_OK ){
+    rc = runWrite(p, zCql, &buf, an, nArg, bNow, eCas, pKey, "a DELETE", &res);
   }
   if( rc == SQLITE_NOTFOUND ) rc = SQLITE_OK;
   cqResultClear(&res);
@@ -597,11 +684,10 @@ static int writeInsert(CqTable *p, sqlite3_value *pKey,
   sqlite3_str *pStr = sqlite3_str_new(0);
   int nCol = p->nCqlCol, i, rc = SQLITE_OK;
   int *an = sqlite3_malloc64(sizeof(int) * ((size_t)nCol + 2));
-  WcBuf buf, key;
+  WcBuf buf;
   CqResult res;
   char *zCql;
   memset(&buf, 0, sizeof(buf));
-  memset(&key, 0, sizeof(key));
   memset(&res, 0, sizeof(res));
   sqlite3_str_appendf(pStr, "INSERT INTO %s (%s) VALUES (", p->zCqlName,
                       p->zColumns);
@@ -620,35 +706,26 @@ static int writeInsert(CqTable *p, sqlite3_value *pKey,
     putTtl(p, apCol[p->aiCqlPos[CQ_ROWTIME(p->pS)]], &buf, &an[nCol]);
   }
   if( rc == SQLITE_OK ){
-    wcBufAppend(&key, sqlite3_value_blob(pKey), sqlite3_value_bytes(pKey));
-    rc = runWrite(p, zCql, &buf, an, nCol + (p->nTtl > 0), bNow, !bReplace, pKey,
+    rc = runWrite(p, zCql, &buf, an, nCol + (p->nTtl > 0), bNow,
+                  bReplace ? CQ_CAS_NONE : CQ_CAS_INSERT, pKey,
                   bReplace ? "an INSERT OR REPLACE" : "an INSERT (IF NOT "
                   "EXISTS)", &res);
   }
-  if( rc == SQLITE_OK && !bReplace && bNow ){
-    CqWrite w;
-    memset(&w, 0, sizeof(w));
-    w.bCas = 1;
-    w.pTable = p;
-    w.key = key;
-    judge(p->pShared, &w, 0, &res);
-    rc = report(p->pShared, p);
-  }
   cqResultClear(&res);
   wcBufFree(&buf);
-  wcBufFree(&key);
   sqlite3_free(an);
   sqlite3_free(zCql);
   return rc;
 }
 
 /* UPDATE of one row: the columns outside the key (a key is never changed
-** in place: the core deletes and inserts). */
+** in place: the core deletes and inserts), conditional on the row as
+** read. */
 static int writeUpdate(CqTable *p, sqlite3_value *pKey, sqlite3_value **apCol,
                        WcValue *aVal, int bNow){
   sqlite3_str *pStr = sqlite3_str_new(0);
-  int nCol = p->nCqlCol, i, n = 0, rc;
-  int *an = sqlite3_malloc64(sizeof(int) * ((size_t)nCol + p->nKey + 2));
+  int nCol = p->nCqlCol, i, n = 0, rc, eCas = CQ_CAS_NONE;
+  int *an = sqlite3_malloc64(sizeof(int) * ((size_t)nCol + p->nKey + 3));
   WcBuf buf;
   CqResult res;
   char *zCql;
@@ -668,16 +745,27 @@ static int writeUpdate(CqTable *p, sqlite3_value *pKey, sqlite3_value **apCol,
     rc = cqPutValue(p, iCol, apCol[i], &buf, &an[n++]);
   }
   sqlite3_str_appendf(pStr, " WHERE %s", p->zKeyWhere);
+  if( rc == SQLITE_OK && n > (p->nTtl > 0) ){
+    rc = keyArgs(p, pKey, p->nKey, aVal, &buf, an + n);
+    n += p->nKey;
+  }
+  if( rc == SQLITE_OK ){
+    const char *zIf = rowCondition(p, pKey, &buf, &an[n]);
+    if( zIf[0] ){
+      sqlite3_str_appendall(pStr, zIf);
+      eCas = CQ_CAS_ROW;
+      n += an[n] > 0;
+      /* Its old entries go after its answer, only if it was applied. */
+      bNow = bNow || p->pS->nIndex > 0;
+    }
+  }
+  p->bSeen = 0;
   zCql = sqlite3_str_finish(pStr);
   if( rc == SQLITE_OK && zCql == 0 ) rc = SQLITE_NOMEM;
-  if( rc == SQLITE_OK && n > (p->nTtl > 0) ){
-    rc = keyArgs(p, pKey, aVal, &buf, an + n);
-    if( rc == SQLITE_OK ){
-      rc = runWrite(p, zCql, &buf, an, n + p->nKey, bNow, 0, pKey, "an UPDATE",
-                    &res);
-    }
-    if( rc == SQLITE_NOTFOUND ) rc = SQLITE_OK;
+  if( rc == SQLITE_OK && n > (p->nTtl > 0) + p->nKey ){
+    rc = runWrite(p, zCql, &buf, an, n, bNow, eCas, pKey, "an UPDATE", &res);
   }
+  if( rc == SQLITE_NOTFOUND ) rc = SQLITE_OK;
   cqResultClear(&res);
   wcBufFree(&buf);
   sqlite3_free(an);

@@ -16,7 +16,6 @@ Usage: tests/stores/bigtable/reliability.py --emulator PATH [--extension ./widec
 import argparse
 import json
 import os
-import re
 import signal
 import socket
 import sqlite3
@@ -30,6 +29,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from checks import Checks  # noqa: E402
 import wctest  # noqa: E402
 from fault_proxy import FaultProxy  # noqa: E402
+import writers  # noqa: E402
+from writers import run  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROJECT, INSTANCE = "rel", "wc"
@@ -45,14 +46,6 @@ def resource(table):
 
 def connect(ext, bigtable, path=":memory:"):
     return wctest.connect(ext, path, bigtable=bigtable, isolation_level=None, timeout=30)
-
-
-def run(db, sql, params=()):
-    """("ok", rows) or ("error", message)."""
-    try:
-        return ("ok", db.execute(sql, params).fetchall())
-    except sqlite3.Error as e:
-        return ("error", str(e))
 
 
 def cbt(*words, check=True):
@@ -132,42 +125,9 @@ class Emulator:
 
 # --- writer processes --------------------------------------------------------
 
-def worker(spec):
-    """Runs spec["statements"] (each: [sql, params]) spec["repeat"] times
-    once the file spec["go"] exists, then prints a JSON list of outcomes."""
-    db = connect(spec["extension"], spec["bigtable"], spec.get("db", ":memory:"))
-    for sql in spec.get("setup", []):
-        db.execute(sql)
-    while not os.path.exists(spec["go"]):
-        time.sleep(0.001)
-    out = []
-    for i in range(spec.get("repeat", 1)):
-        for sql, params in spec["statements"]:
-            params = [p.replace("{i}", str(i)) if isinstance(p, str) else p for p in params]
-            out.append(run(db, sql, params))
-    print(json.dumps(out))
-    db.close()
-
-
 def race(args, specs):
     """Runs writer processes of specs together; their outcomes, in order."""
-    go = tempfile.mktemp(prefix="widecol-go-")
-    procs = []
-    for spec in specs:
-        spec = dict(spec, extension=args.extension, bigtable=args.bigtable, go=go)
-        procs.append(subprocess.Popen([sys.executable, __file__, "--worker", json.dumps(spec)],
-                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                      env=dict(os.environ)))
-    time.sleep(0.3)
-    open(go, "w").close()
-    outs = []
-    for p in procs:
-        out, err = p.communicate(timeout=300)
-        if p.returncode != 0:
-            raise RuntimeError("a writer failed: %s" % err.decode())
-        outs.append(json.loads(out))
-    os.remove(go)
-    return outs
+    return writers.race(__file__, args.extension, args.bigtable, specs)
 
 
 # --- the cases ----------------------------------------------------------------
@@ -722,7 +682,7 @@ def main():
     ap.add_argument("--worker")
     args = ap.parse_args()
     if args.worker:
-        worker(json.loads(args.worker))
+        writers.worker(json.loads(args.worker))
         return 0
     emu = Emulator(args.emulator)
     tmp = tempfile.mkdtemp(prefix="widecol-rel-")

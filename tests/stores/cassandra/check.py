@@ -64,8 +64,11 @@ def main():
     ddl = db.execute("SELECT widecol_ddl('plain', 'cql')").fetchone()[0]
     session.set_keyspace(KEYSPACE)
     session.execute(ddl.strip().rstrip(";"))
-    expect("the CQL table of STORAGE CASSANDRA is widecol_ddl's",
-           schema(session, "r") == schema(session, "plain"),
+    # ... and one column of widecol's own: the stamps of a row's last
+    # write, which its UPDATE and DELETE are conditional on.
+    expect("the CQL table of STORAGE CASSANDRA is widecol_ddl's, and _stamp",
+           schema(session, "r") == sorted(schema(session, "plain") + [
+               ("_stamp", "regular", -1, "none", "blob")]),
            "%s against %s" % (schema(session, "r"), schema(session, "plain")))
 
     # widecol writes, the driver reads.

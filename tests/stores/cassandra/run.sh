@@ -4,13 +4,14 @@
 # (tests/servers/cassandra.sh: Apache Cassandra 5.0 as a child JVM, on
 # free loopback ports), runs the sqllogictest scripts of this folder with
 # both libraries loaded, in native protocol v5 and v4, checks the store
-# against Cassandra's Python driver (check.py) and its failures
-# (errors.py), rk_token against the server's token() (tokens.py),
-# widecol_lint's allow-filtering verdicts against the server's query
+# against Cassandra's Python driver (check.py), its failures (errors.py)
+# and writer processes racing (reliability.py), rk_token against the
+# server's token() (tokens.py), widecol_lint's allow-filtering verdicts against the server's query
 # rules (rules.py), widecol_ddl's CQL against system_schema (ddl.py),
 # widecol_ring against the server's token ranges and the wide-partition
 # lint against its partition size guardrail (ring.py), runs the
-# differential test on the store, then stops Cassandra by its PID.
+# differential test on the store (with races of two writer processes),
+# then stops Cassandra by its PID.
 # Without JDK 17, Maven or python3-cassandra the tests report themselves
 # skipped, with the reason.  Run from the repository root after `make`;
 # it takes the settings of tests/stores/settings.sh (`make asan` runs the
@@ -39,7 +40,7 @@ if [ -n "$STORE_SCRIPTS_ONLY" ]; then
     --cassandra "$lib/widecol_cassandra" || status=1
   exit $status
 fi
-for t in check errors; do
+for t in check errors reliability; do
   /usr/bin/python3 "tests/stores/cassandra/$t.py" --extension "$lib/widecol" \
     --cassandra "$lib/widecol_cassandra" || status=1
 done
@@ -53,7 +54,8 @@ done
 /usr/bin/python3 tests/stores/joins.py --extension "$lib/widecol" --store "$lib/widecol_cassandra" \
   --storage "STORAGE CASSANDRA 'joins.{name}'" --cql --seeds 2 || status=1
 /usr/bin/python3 tests/harness/differential.py --extension "$lib/widecol" \
-  --cassandra "$lib/widecol_cassandra" --cases "${STORE_DIFF_CASES:-300}" --random 0 --seed 1 || status=1
+  --cassandra "$lib/widecol_cassandra" --cases "${STORE_DIFF_CASES:-300}" --random 0 --seed 1 \
+  --race 4 || status=1
 # The README's demo, on this Cassandra: the eBay and GeminiDB scripts give
 # the answers they give locally, line for line.
 mkdir -p build

@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""The Cassandra store under several writer processes on one CQL table:
+docs/cassandra.md, "What a statement guarantees", checked case by case
+against what Cassandra's own driver reads at ALL and against
+widecol_check.  Each case is one an outside tester's probes found against
+the store before its UPDATE and DELETE were conditional (issue 44); its
+name says what must hold.
+
+Usage: tests/stores/cassandra/reliability.py [--extension ./widecol]
+                               [--cassandra ./widecol_cassandra] [--only NAME]
+       tests/stores/cassandra/reliability.py --worker JSON   (a writer process; internal)
+"""
+import argparse
+import json
+import os
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
+from checks import Checks  # noqa: E402
+import wctest  # noqa: E402
+import writers  # noqa: E402
+from writers import run  # noqa: E402
+from cassandra_session import connect as cql_connect, make_keyspace  # noqa: E402
+
+KEYSPACE = "rel%d" % os.getpid()
+
+CHECKS = Checks("cassandra reliability")
+expect = CHECKS.expect
+
+
+def connect(args, path):
+    return wctest.connect(args.extension, path, bigtable=args.cassandra,
+                          isolation_level=None, timeout=30)
+
+
+def race(args, specs):
+    """Runs writer processes of specs together; their outcomes, in order."""
+    return writers.race(__file__, args.extension, args.cassandra, specs)
+
+
+def table_sql(name, extra="", external=False):
+    """A table of the cases: k, n (a counter), v; its design in
+    Cassandra's form.  The writers' own databases use it as EXTERNAL."""
+    return ("CREATE VIRTUAL TABLE %s%s USING widecol(k INTEGER, n INTEGER, v TEXT, "
+            "PRIMARY KEY ((k))%s, STORAGE CASSANDRA '%s.%s'%s)"
+            % ("IF NOT EXISTS " if external else "", name, extra, KEYSPACE, name,
+               " EXTERNAL" if external else ""))
+
+
+def driver_rows(session, name):
+    """{k: (n, v)} as the driver reads the CQL table at ALL."""
+    from cassandra import ConsistencyLevel
+    from cassandra.query import SimpleStatement
+    q = SimpleStatement('SELECT k, n, v FROM "%s"."%s"' % (KEYSPACE, name),
+                        consistency_level=ConsistencyLevel.ALL)
+    return {r.k: (r.n, r.v) for r in session.execute(q)}
+
+
+def seed_rows(db, name, n):
+    db.execute("WITH RECURSIVE i(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM i WHERE x < %d) "
+               "INSERT INTO %s SELECT x, 0, 'v' || x FROM i" % (n, name))
+
+
+def conflict(message):
+    return "after this statement read it" in message
+
+
+def case_lost_update(args, session, path, extra, label):
+    """Three processes adding 1 to one row's counter, each 25 times: every
+    UPDATE acknowledged is counted once (one that acted on a row another
+    changed after the statement read it fails, saying so)."""
+    name = "lost" + ("_i" if extra else "")
+    db = connect(args, path)
+    db.execute(table_sql(name, extra))
+    db.execute("INSERT INTO %s VALUES (1, 0, 'x')" % name)
+    spec = {"setup": [table_sql(name, extra, True)], "repeat": 25,
+            "statements": [["UPDATE %s SET n = n + 1, v = 'w' || n WHERE k = 1" % name, []]]}
+    outs = race(args, [spec, spec, spec])
+    acked = sum(1 for out in outs for o in out if o[0] == "ok")
+    errors = [o[1] for out in outs for o in out if o[0] == "error"]
+    unclear = [e for e in errors if not conflict(e)]
+    held = driver_rows(session, name)
+    expect("three processes incrementing one row %s: every acknowledged UPDATE counted once, "
+           "as the driver reads it (%d of 75 acknowledged, the others refused as conflicts)"
+           % (label, acked),
+           held.get(1, (None,))[0] == acked and not unclear and acked > 0,
+           (acked, held, unclear[:2]))
+    db.execute("DROP TABLE %s" % name)
+    db.close()
+
+
+def case_update_delete_race(args, session, path, bIndex):
+    """UPDATE racing DELETE over the same keys: no row whose DELETE was
+    acknowledged comes back, and with an INDEX reads by it return only rows
+    a scan returns, and widecol_check is clean."""
+    name = "upd_del" + ("_i" if bIndex else "")
+    extra = ", INDEX by_n(TOKEN(n), n)" if bIndex else ""
+    db = connect(args, path)
+    resurrected = broken = conflicts = 0
+    detail = []
+    for r in range(3):
+        run(db, "DROP TABLE IF EXISTS %s" % name)
+        db.execute(table_sql(name, extra))
+        seed_rows(db, name, 60)
+        spec_u = {"setup": [table_sql(name, extra, True)], "repeat": 2,
+                  "statements": [["UPDATE %s SET n = n + 1, v = v || 'u' WHERE k = ?" % name,
+                                  [k]] for k in range(1, 61)]}
+        spec_d = {"setup": spec_u["setup"],
+                  "statements": [["DELETE FROM %s WHERE k = ?" % name, [k]]
+                                 for k in range(1, 61)]}
+        out_u, out_d = race(args, [spec_u, spec_d])
+        held = driver_rows(session, name)
+        for k, o in zip(range(1, 61), out_d):
+            if o[0] == "ok" and k in held:
+                resurrected += 1
+                detail.append(("round", r, "key", k, "back as", held[k]))
+            elif o[0] == "error":
+                conflicts += conflict(o[1])
+        conflicts += sum(1 for o in out_u if o[0] == "error" and conflict(o[1]))
+        odd = [o for o in out_u + out_d if o[0] == "error" and not conflict(o[1])]
+        if odd:
+            broken += 1
+            detail.append(("round", r, "failed as no race explains", odd[:2]))
+        if bIndex:
+            star = sorted(run(db, "SELECT k, n FROM %s" % name)[1])
+            by_index = sorted(run(db, "SELECT k, n FROM %s WHERE n >= 0" % name)[1])
+            chk = run(db, "SELECT * FROM widecol_check('%s')" % name)
+            if star != by_index or chk != ("ok", [("ok",)]):
+                broken += 1
+                detail.append(("round", r, "scan", len(star), "by index", len(by_index), chk))
+    label = "with an INDEX" if bIndex else "without an index"
+    expect("UPDATE racing DELETE %s: no row whose DELETE was acknowledged comes back "
+           "(%d statements reported a conflict)" % (label, conflicts), resurrected == 0,
+           detail[:5])
+    expect("UPDATE racing DELETE %s: every failure a conflict%s" % (
+        label, "; reads by the INDEX equal a scan and widecol_check is clean" if bIndex else ""),
+        broken == 0, detail[:5])
+    run(db, "DROP TABLE IF EXISTS %s" % name)
+    db.close()
+
+
+def case_replace_race(args, session, path):
+    """Two processes doing INSERT OR REPLACE of the same keys with an
+    INDEX: reads by the INDEX equal a scan, widecol_check is clean, every
+    row is there once."""
+    name = "repl"
+    extra = ", INDEX by_v(TOKEN(v), v)"
+    db = connect(args, path)
+    db.execute(table_sql(name, extra))
+    seed_rows(db, name, 30)
+    specs = [{"setup": [table_sql(name, extra, True)], "repeat": 3,
+              "statements": [["INSERT OR REPLACE INTO %s VALUES (?, ?, ?)" % name,
+                              [k, w, "w%d-{i}" % w]] for k in range(1, 31)]}
+             for w in (1, 2)]
+    outs = race(args, specs)
+    odd = [o for out in outs for o in out if o[0] == "error"]
+    star = sorted(run(db, "SELECT k, v FROM %s" % name)[1])
+    by_index = sorted(run(db, "SELECT k, v FROM %s WHERE v >= ''" % name)[1])
+    chk = run(db, "SELECT * FROM widecol_check('%s')" % name)
+    held = driver_rows(session, name)
+    expect("two processes replacing rows with an INDEX: reads by the INDEX equal a scan, "
+           "widecol_check is clean, 30 rows",
+           not odd and star == by_index and chk == ("ok", [("ok",)]) and len(held) == 30
+           and [k for k, _ in star] == list(range(1, 31)),
+           (odd[:2], len(star), len(by_index), chk, len(held)))
+    db.execute("DROP TABLE %s" % name)
+    db.close()
+
+
+CASES = [
+    ("lost_update", lambda a, s, p: case_lost_update(a, s, p, "", "without an index")),
+    ("lost_update_index", lambda a, s, p: case_lost_update(
+        a, s, p, ", INDEX by_n(TOKEN(n), n)", "with an INDEX on it")),
+    ("update_delete_race", lambda a, s, p: case_update_delete_race(a, s, p, False)),
+    ("update_delete_race_index", lambda a, s, p: case_update_delete_race(a, s, p, True)),
+    ("replace_race", case_replace_race),
+]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--extension", default="./widecol")
+    ap.add_argument("--cassandra", default="./widecol_cassandra")
+    ap.add_argument("--only", action="append")
+    ap.add_argument("--worker")
+    args = ap.parse_args()
+    if args.worker:
+        writers.worker(json.loads(args.worker))
+        return 0
+    cluster, session = cql_connect()
+    make_keyspace(session, KEYSPACE)
+    tmp = tempfile.mkdtemp(prefix="widecol-cqrel-")
+    try:
+        for name, fn in CASES:
+            if args.only and name not in args.only:
+                continue
+            try:
+                fn(args, session, os.path.join(tmp, name + ".db"))
+            except Exception as e:  # a case that cannot run is a failure
+                expect(name, False, "%s: %s" % (type(e).__name__, e))
+    finally:
+        session.execute('DROP KEYSPACE IF EXISTS "%s"' % KEYSPACE)
+        cluster.shutdown()
+    return CHECKS.end()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
