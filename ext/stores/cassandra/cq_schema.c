@@ -3,7 +3,15 @@
 ** there is none: one replica) and dropped.  Its comment records the
 ** CREATE that made it (OWNER), so that DROP TABLE drops only a table its
 ** own CREATE made, and a second widecol table cannot take one over
-** unless EXTERNAL.
+** unless EXTERNAL.  An EXTERNAL design is compared with the CQL table's
+** columns in system_schema (its partition key, clustering columns and
+** their order, each column's type) and refused where they differ: a
+** design read over a table it does not describe answers wrongly.
+**
+** CQL's DDL is not transactional, so it keeps step with SQLite's
+** transaction (stores/contract/sc_txn.c): a CREATE makes its table at
+** once and ROLLBACK (or a ROLLBACK TO before it) drops it again; a DROP
+** TABLE drops the CQL table at COMMIT, after the writes were answered.
 */
 #include "stores/cassandra/cq_store.h"
 SQLITE_EXTENSION_INIT3
@@ -49,6 +57,144 @@ static int readComment(CqTable *p, char **pzComment){
   return rc;
 }
 
+/* A column the design wants, as system_schema.columns says one: kind
+** ("partition_key", "clustering", "regular"), position (-1 for a
+** regular column), clustering order ("asc", "desc", "none"), type. */
+typedef struct CqColumnWant CqColumnWant;
+struct CqColumnWant {
+  const char *zName;
+  const char *zKind;
+  int iPos;
+  const char *zOrder;
+  const char *zType;
+  int bFound;
+};
+
+static int cellIs(const unsigned char *a, int n, const char *z){
+  return (int)strlen(z) == n && (n == 0 || memcmp(a, z, (size_t)n) == 0);
+}
+
+/* "<type> <kind>[ <position> <order>]" of a column, appended. */
+static void appendColumnKind(sqlite3_str *pStr, const char *zType,
+                             const char *zKind, int iPos, const char *zOrder){
+  sqlite3_str_appendf(pStr, "%s %s", zType, zKind);
+  if( strcmp(zKind, "regular") != 0 ){
+    sqlite3_str_appendf(pStr, " %d %s", iPos, zOrder);
+  }
+}
+
+/* The columns of the CQL table in system_schema against aWant[0..nWant):
+** each one found is marked, each difference said in pDiff. */
+static int compareColumns(CqTable *p, CqColumnWant *aWant, int nWant,
+                          sqlite3_str *pDiff){
+  char *zKs = cqlString(p->zKeyspace), *zT = cqlString(p->zCqlTable), *zCql;
+  CqResult res;
+  int64_t iRow;
+  int rc;
+  zCql = zKs && zT ? sqlite3_mprintf("SELECT column_name, kind, position, "
+      "clustering_order, type FROM system_schema.columns WHERE "
+      "keyspace_name = %s AND table_name = %s", zKs, zT) : 0;
+  sqlite3_free(zKs);
+  sqlite3_free(zT);
+  if( zCql == 0 ) return SQLITE_NOMEM;
+  rc = cqRunCql(p, zCql, "reading its columns", &res);
+  sqlite3_free(zCql);
+  for(iRow = 0; rc == SQLITE_OK && iRow < res.nRow; iRow++){
+    const unsigned char *a[5];
+    int n[5], i, k, iPos;
+    for(k = 0; k < 5; k++){
+      a[k] = cqCell(&res, iRow, k, &n[k]);
+      if( a[k] == 0 || n[k] < 0 ) n[k] = 0;
+    }
+    iPos = n[2] == 4 ? (int)(((uint32_t)a[2][0] << 24) | ((uint32_t)a[2][1] << 16)
+                             | ((uint32_t)a[2][2] << 8) | a[2][3]) : -1;
+    for(i = 0; i < nWant; i++){
+      CqColumnWant *pW = &aWant[i];
+      char *zKind;
+      if( !cellIs(a[0], n[0], pW->zName) ) continue;
+      pW->bFound = 1;
+      if( cellIs(a[1], n[1], pW->zKind) && cellIs(a[3], n[3], pW->zOrder)
+       && cellIs(a[4], n[4], pW->zType)
+       && (strcmp(pW->zKind, "regular") == 0 || iPos == pW->iPos) ){
+        continue;
+      }
+      zKind = sqlite3_mprintf("%.*s", n[1], a[1]);
+      sqlite3_str_appendf(pDiff, "; \"%w\" is ", pW->zName);
+      if( zKind ){
+        char *zOrder = sqlite3_mprintf("%.*s", n[3], a[3]);
+        char *zType = sqlite3_mprintf("%.*s", n[4], a[4]);
+        appendColumnKind(pDiff, zType ? zType : "?", zKind, iPos,
+                         zOrder ? zOrder : "?");
+        sqlite3_free(zOrder);
+        sqlite3_free(zType);
+      }
+      sqlite3_str_appendall(pDiff, " there, the design's is ");
+      appendColumnKind(pDiff, pW->zType, pW->zKind, pW->iPos, pW->zOrder);
+      sqlite3_free(zKind);
+    }
+  }
+  cqResultClear(&res);
+  return rc;
+}
+
+/* EXTERNAL over an existing CQL table: its key and column types must be
+** the design's (the key in order, each clustering column's order), or
+** the CREATE is refused saying what differs.  A row table without
+** _stamp gets it (ALTER TABLE ... ADD: other clients do not see it). */
+static int checkExternal(CqTable *p){
+  CqColumnWant *aWant = sqlite3_malloc64(sizeof(CqColumnWant)
+                                         * (size_t)(p->nCqlCol + 1));
+  sqlite3_str *pDiff = sqlite3_str_new(0);
+  char *zDiff;
+  int i, nWant = 0, rc = aWant ? SQLITE_OK : SQLITE_NOMEM;
+  int iStamp = -1;
+  for(i = 0; rc == SQLITE_OK && i < p->nCqlCol; i++){
+    int iCol = p->aiCqlCol[i], k;
+    CqColumnWant *pW = &aWant[nWant++];
+    memset(pW, 0, sizeof(*pW));
+    pW->zName = cqColumnName(p, iCol);
+    pW->zType = cqColumnTypeName(p->aType[iCol]);
+    pW->zKind = "regular";
+    pW->zOrder = "none";
+    if( iCol == CQ_STAMP(p->pS) && p->iIndex < 0 ) iStamp = nWant - 1;
+    for(k = 0; k < p->nKey; k++){
+      if( p->aiKey[k] != iCol ) continue;
+      pW->zKind = k < p->nPart ? "partition_key" : "clustering";
+      pW->iPos = k < p->nPart ? k : k - p->nPart;
+      pW->zOrder = k < p->nPart ? "none" : cqKeyDesc(p, iCol) ? "desc" : "asc";
+    }
+  }
+  if( rc == SQLITE_OK ) rc = compareColumns(p, aWant, nWant, pDiff);
+  for(i = 0; rc == SQLITE_OK && i < nWant; i++){
+    if( !aWant[i].bFound && i != iStamp ){
+      sqlite3_str_appendf(pDiff, "; it has no column \"%w\" (", aWant[i].zName);
+      appendColumnKind(pDiff, aWant[i].zType, aWant[i].zKind, aWant[i].iPos,
+                       aWant[i].zOrder);
+      sqlite3_str_appendall(pDiff, ")");
+    }
+  }
+  if( rc == SQLITE_OK ) rc = sqlite3_str_errcode(pDiff);
+  zDiff = sqlite3_str_finish(pDiff);     /* NULL: no difference */
+  if( rc == SQLITE_OK && zDiff ){
+    rc = cqTableError(p, SQLITE_ERROR, "EXTERNAL: Cassandra's %s.%s is not "
+        "the table of this design%s; write the design its columns, key and "
+        "clustering order give (widecol_ddl(t, 'cql') prints a design's), "
+        "or name another table", p->zKeyspace, p->zCqlTable, zDiff);
+  }else if( rc == SQLITE_OK && iStamp >= 0 && !aWant[iStamp].bFound ){
+    CqResult res;
+    char *zCql = sqlite3_mprintf("ALTER TABLE %s ADD \"" WC_STAMP_COLUMN
+                                 "\" blob", p->zCqlName);
+    rc = zCql ? cqRunCql(p, zCql, "adding its _stamp column", &res)
+              : SQLITE_NOMEM;
+    if( rc == SQLITE_OK ) cqPreparedStale(p->pShared->pConn);
+    cqResultClear(&res);
+    sqlite3_free(zCql);
+  }
+  sqlite3_free(zDiff);
+  sqlite3_free(aWant);
+  return rc;
+}
+
 /* CREATE TABLE for the design: its columns, PRIMARY KEY ((partition),
 ** clustering), CLUSTERING ORDER BY each field's order. */
 static char *createCql(const CqTable *p){
@@ -86,6 +232,8 @@ static char *createCql(const CqTable *p){
   return sqlite3_str_finish(pStr);
 }
 
+static int madeLater(CqTable *p);
+
 /* Makes the keyspace (one replica, where it is not there) and the table. */
 int cqCreateRemote(CqTable *p){
   char *zComment = 0, *zCql;
@@ -97,9 +245,16 @@ int cqCreateRemote(CqTable *p){
   rc = zCql ? cqRunCql(p, zCql, "making its keyspace", &res) : SQLITE_NOMEM;
   sqlite3_free(zCql);
   cqResultClear(&res);
+  if( rc == SQLITE_OK && scDdlDropping(&p->pShared->ddl, p->zCqlName) ){
+    return cqTableError(p, SQLITE_ERROR, "Cassandra's %s.%s is dropped at "
+        "the COMMIT of the DROP TABLE before this CREATE; COMMIT first, then "
+        "make it again", p->zKeyspace, p->zCqlTable);
+  }
   if( rc == SQLITE_OK ) rc = readComment(p, &zComment);
   if( rc == SQLITE_OK && zComment ){
-    if( !p->bExternal ){
+    if( p->bExternal ){
+      rc = checkExternal(p);
+    }else{
       rc = cqTableError(p, SQLITE_ERROR, "Cassandra already has a table %s.%s "
           "(%s); widecol makes the table of a design itself: name another "
           "in STORAGE CASSANDRA, drop that one, or add EXTERNAL to use it "
@@ -116,15 +271,17 @@ int cqCreateRemote(CqTable *p){
   if( rc == SQLITE_OK ) cqPreparedStale(p->pShared->pConn);
   sqlite3_free(zCql);
   cqResultClear(&res);
-  return rc;
+  return rc == SQLITE_OK ? madeLater(p) : rc;
 }
 
-/* DROP TABLE: the CQL table goes, if this database's CREATE made it. */
-int cqDropRemote(CqTable *p){
+/* Drops the CQL table, if p's CREATE made it (*pbKept otherwise). */
+static int dropRemote(CqTable *p, int *pbKept){
   char *zComment = 0, *zMine = ownerComment(p), *zCql;
   CqResult res;
   int rc = zMine ? readComment(p, &zComment) : SQLITE_NOMEM;
+  *pbKept = 1;
   if( rc == SQLITE_OK && zComment && strcmp(zComment, zMine) == 0 ){
+    *pbKept = 0;
     zCql = sqlite3_mprintf("DROP TABLE IF EXISTS %s", p->zCqlName);
     rc = zCql ? cqRunCql(p, zCql, "DROP TABLE", &res) : SQLITE_NOMEM;
     if( rc == SQLITE_OK ) cqPreparedStale(p->pShared->pConn);
@@ -134,4 +291,110 @@ int cqDropRemote(CqTable *p){
   sqlite3_free(zComment);
   sqlite3_free(zMine);
   return rc;
+}
+
+/*
+** DDL at the end of the transaction.
+*/
+
+/* Puts the transaction table in the transaction. */
+static int enlist(CqTable *p){
+  char *zErr = 0;
+  int rc = scTxnEnlist(p->pShared->db, CQ_TXN_MODULE, &zErr);
+  if( rc != SQLITE_OK ){
+    rc = cqTableError(p, rc, "could not put its Cassandra DDL in the "
+                      "transaction: %s", zErr ? zErr : "?");
+  }
+  sqlite3_free(zErr);
+  return rc;
+}
+
+/* A table waiting for the end (ScDdlOps). */
+static int dropNow(void *pObj, int *pbKept, char **pzErr){
+  CqTable *p = (CqTable*)pObj;
+  int rc = dropRemote(p, pbKept);
+  if( rc != SQLITE_OK ){
+    *pzErr = sqlite3_mprintf("%s", p->base.zErrMsg ? p->base.zErrMsg
+                                                   : sqlite3_errstr(rc));
+  }
+  return rc;
+}
+static void undoNow(void *pObj){
+  CqTable *p = (CqTable*)pObj;
+  int bKept;
+  if( dropRemote(p, &bKept) != SQLITE_OK ){
+    /* Undoing cannot fail the ROLLBACK that asked for it. */
+    sqlite3_log(SQLITE_WARNING, "%s: undoing its CREATE",
+                p->base.zErrMsg ? p->base.zErrMsg : "?");
+  }
+}
+static void tableFree(void *pObj){ cqTableFree((CqTable*)pObj); }
+static const char *tableName(void *pObj){ return ((CqTable*)pObj)->zName; }
+static const char *tableResource(void *pObj){
+  return ((CqTable*)pObj)->zCqlName;
+}
+static const ScDdlOps ddlOps = {
+  dropNow, undoNow, tableFree, tableName, tableResource
+};
+
+/* A copy of p with what dropping its CQL table needs: SQLite may
+** disconnect p before the ROLLBACK TO that drops it. */
+static CqTable *standIn(const CqTable *p){
+  CqTable *pNew = sqlite3_malloc(sizeof(*pNew));
+  if( pNew == 0 ) return 0;
+  memset(pNew, 0, sizeof(*pNew));
+  pNew->pShared = p->pShared;
+  pNew->zName = sqlite3_mprintf("%s", p->zName);
+  pNew->zSuffix = sqlite3_mprintf("%s", p->zSuffix);
+  pNew->zKeyspace = sqlite3_mprintf("%s", p->zKeyspace);
+  pNew->zCqlTable = sqlite3_mprintf("%s", p->zCqlTable);
+  pNew->zCqlName = sqlite3_mprintf("%s", p->zCqlName);
+  pNew->zOwner = sqlite3_mprintf("%s", p->zOwner);
+  if( !pNew->zName || !pNew->zSuffix || !pNew->zKeyspace || !pNew->zCqlTable
+   || !pNew->zCqlName || !pNew->zOwner ){
+    cqTableFree(pNew);
+    return 0;
+  }
+  return pNew;
+}
+
+/* The CREATE made p's CQL table: dropped again at ROLLBACK (on a failure
+** here, at once, as it cannot be then). */
+static int madeLater(CqTable *p){
+  CqShared *pSh = p->pShared;
+  CqTable *pCopy;
+  int rc = enlist(p), bKept;
+  pCopy = rc == SQLITE_OK ? standIn(p) : 0;
+  if( pCopy ){
+    rc = scDdlAdd(&pSh->ddl, SC_DDL_MADE, pCopy, &ddlOps, pSh->iDdlSeq++);
+    if( rc != SQLITE_OK ) cqTableFree(pCopy);
+  }else if( rc == SQLITE_OK ){
+    rc = SQLITE_NOMEM;
+  }
+  if( rc != SQLITE_OK ) dropRemote(p, &bKept);
+  return rc;
+}
+
+int cqDropLater(CqTable *p){
+  CqShared *pSh = p->pShared;
+  int rc = enlist(p);
+  if( rc != SQLITE_OK ) return rc;
+  return scDdlAdd(&pSh->ddl, SC_DDL_DROP, p, &ddlOps, pSh->iDdlSeq++);
+}
+
+int cqDdlCommit(CqTable *p){
+  char *zErr = 0;
+  int rc = scDdlCommit(&p->pShared->ddl, &zErr);
+  if( rc != SQLITE_OK ){
+    /* The message names the dropped table already. */
+    sqlite3_free(p->base.zErrMsg);
+    p->base.zErrMsg = zErr ? zErr : sqlite3_mprintf("%s", sqlite3_errstr(rc));
+  }else{
+    sqlite3_free(zErr);
+  }
+  return rc;
+}
+
+void cqDdlEnd(CqShared *pSh, int64_t iSeq, int bUndo){
+  scDdlUndo(&pSh->ddl, iSeq, bUndo);
 }

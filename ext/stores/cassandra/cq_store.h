@@ -24,6 +24,10 @@
 #define CQ_CONSISTENCY_ENV "WIDECOL_CASSANDRA_CONSISTENCY"
 #define CQ_PROTOCOL_ENV    "WIDECOL_CASSANDRA_PROTOCOL"
 #define CQ_TIMEOUT_MS 60000
+/* The transaction table (stores/contract/sc_txn.c), which DDL puts in the
+** transaction so that its end comes to this module. */
+#define CQ_TXN_MODULE "widecol_cassandra_txn"
+#define CQ_MAX_SAVEPOINT 64
 /* A scan's pages (the kind's read schedule, util/wc_kind.c, which the
 ** planner prices): rows a page asks for at most, the first one's, and
 ** how much larger each next one is. */
@@ -61,6 +65,13 @@ struct CqShared {
   CqGroup *pGroup;      /* The writes of one group, not yet sent */
   int rcKept;           /* The first failure found, not yet reported */
   char *zKept;
+  /* DDL waiting for the end of the transaction (cq_schema.c): CQL tables
+  ** to drop at COMMIT, those made to drop again at ROLLBACK; its sequence
+  ** numbers, the next one's and each savepoint's. */
+  ScDdl ddl;
+  int64_t iDdlSeq;
+  int nSavepoint;
+  int64_t aiSavepoint[CQ_MAX_SAVEPOINT];
 };
 
 /* A table of rows: the module's virtual table. */
@@ -173,9 +184,19 @@ int64_t cqPartitionBytes(const CqTable *p, const unsigned char *a, int64_t n);
 ** leading key (else in the row key) is. */
 int cqKeyDesc(const CqTable *p, int iCol);
 
-/* cq_schema.c: the CQL table made (and its keyspace) and dropped. */
+/* cq_schema.c: the CQL table made (and its keyspace) and dropped, in
+** step with the transaction.  cqCreateRemote() makes p's table (or takes
+** an EXTERNAL one), to be dropped again at ROLLBACK if it made it;
+** cqDropLater() takes p (SQLite no longer has it), whose table is dropped
+** at COMMIT if p's CREATE made it.  cqDdlCommit() drops them (from
+** xSync); cqDdlEnd() forgets the DDL from sequence number iSeq on,
+** undoing the CREATEs among it if bUndo (ROLLBACK, ROLLBACK TO). */
 int cqCreateRemote(CqTable *p);
-int cqDropRemote(CqTable *p);
+int cqDropLater(CqTable *p);
+int cqDdlCommit(CqTable *p);
+void cqDdlEnd(CqShared *pSh, int64_t iSeq, int bUndo);
+/* cq_table.c: frees a table and what it holds. */
+void cqTableFree(CqTable *p);
 
 /* cq_read.c: the module's cursor. */
 int cqOpenCursor(sqlite3_vtab *pVtab, sqlite3_vtab_cursor **ppCur);
@@ -199,6 +220,9 @@ int cqBegin(sqlite3_vtab *pVtab);
 int cqSync(sqlite3_vtab *pVtab);
 int cqCommit(sqlite3_vtab *pVtab);
 int cqRollback(sqlite3_vtab *pVtab);
+int cqSavepoint(sqlite3_vtab *pVtab, int iSavepoint);
+int cqRelease(sqlite3_vtab *pVtab, int iSavepoint);
+int cqRollbackTo(sqlite3_vtab *pVtab, int iSavepoint);
 int cqWritesDone(CqTable *p);
 void cqWritesForget(CqShared *pSh);
 int cqGroupPending(const CqShared *pSh);

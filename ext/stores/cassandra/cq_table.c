@@ -224,7 +224,7 @@ static int describeRowKey(CqTable *p){
   return p->zRowCql && p->aiRowKey ? SQLITE_OK : SQLITE_NOMEM;
 }
 
-static void tableFree(CqTable *p){
+void cqTableFree(CqTable *p){
   if( p == 0 ) return;
   /* Its writes, in flight or in a group not yet sent, name it: they are
   ** sent and waited for first. */
@@ -275,7 +275,7 @@ static int cqInit(sqlite3 *db, void *pAux, int argc, const char *const *argv,
                   : sqlite3_mprintf("out of memory");
   if( zErr ){
     *pzErr = zErr;
-    tableFree(p);
+    cqTableFree(p);
     return SQLITE_ERROR;
   }
   rc = describeKey(p);
@@ -285,7 +285,7 @@ static int cqInit(sqlite3 *db, void *pAux, int argc, const char *const *argv,
     *pzErr = sqlite3_mprintf("widecol_cassandra %s: %d columns, where the "
                              "design's table has %d", p->zName, nCol,
                              p->nCqlCol - 1 - p->bRowtime);
-    tableFree(p);
+    cqTableFree(p);
     return SQLITE_ERROR;
   }
   pDecl = sqlite3_str_new(0);
@@ -311,7 +311,7 @@ static int cqInit(sqlite3 *db, void *pAux, int argc, const char *const *argv,
     }
   }
   if( rc != SQLITE_OK ){
-    tableFree(p);
+    cqTableFree(p);
     return rc;
   }
   *ppVtab = &p->base;
@@ -331,15 +331,17 @@ static int cqConnect(sqlite3 *db, void *pAux, int argc,
 }
 
 static int cqDisconnect(sqlite3_vtab *pVtab){
-  tableFree((CqTable*)pVtab);
+  cqTableFree((CqTable*)pVtab);
   return SQLITE_OK;
 }
 
+/* DROP TABLE: the CQL table is dropped at COMMIT (cq_schema.c), which
+** takes p; an EXTERNAL one is kept. */
 static int cqDestroy(sqlite3_vtab *pVtab){
   CqTable *p = (CqTable*)pVtab;
-  int rc = p->bExternal ? SQLITE_OK : cqDropRemote(p);
-  if( rc == SQLITE_OK ) tableFree(p);
-  return rc;
+  if( !p->bExternal ) return cqDropLater(p);
+  cqTableFree(p);
+  return SQLITE_OK;
 }
 
 static int cqRename(sqlite3_vtab *pVtab, const char *zNew){
@@ -394,7 +396,63 @@ static const sqlite3_module cqModule = {
   cqRollback,
   scFindFunction,
   cqRename,
-  0, 0, 0,              /* xSavepoint, xRelease, xRollbackTo */
+  cqSavepoint,
+  cqRelease,
+  cqRollbackTo,
+  0                     /* xShadowName */
+};
+
+/* The transaction table (stores/contract/sc_txn.c): a table of the
+** module with no rows, which DDL puts in the transaction so that its end
+** comes here. */
+static int txnConnect(sqlite3 *db, void *pAux, int argc,
+                      const char *const *argv, sqlite3_vtab **ppVtab,
+                      char **pzErr){
+  CqTable *p = sqlite3_malloc(sizeof(*p));
+  int rc;
+  (void)argc;
+  (void)argv;
+  (void)pzErr;
+  *ppVtab = 0;
+  if( p == 0 ) return SQLITE_NOMEM;
+  memset(p, 0, sizeof(*p));
+  p->pShared = (CqShared*)pAux;
+  p->zName = sqlite3_mprintf("%s", CQ_TXN_MODULE);
+  p->zSuffix = sqlite3_mprintf("");
+  rc = p->zName && p->zSuffix ? sqlite3_declare_vtab(db, scTxnDeclaration)
+                              : SQLITE_NOMEM;
+  if( rc != SQLITE_OK ){
+    cqTableFree(p);
+    return rc;
+  }
+  *ppVtab = &p->base;
+  return SQLITE_OK;
+}
+
+static const sqlite3_module cqTxnModule = {
+  2,                    /* iVersion: savepoints */
+  0,                    /* xCreate: eponymous only */
+  txnConnect,
+  scTxnBestIndex,
+  cqDisconnect,
+  0,
+  scTxnOpen,
+  scTxnClose,
+  scTxnFilter,
+  scTxnNext,
+  scTxnEof,
+  scTxnColumn,
+  scTxnRowid,
+  scTxnUpdate,
+  cqBegin,
+  cqSync,
+  cqCommit,
+  cqRollback,
+  0,                    /* xFindFunction */
+  0,                    /* xRename */
+  cqSavepoint,
+  cqRelease,
+  cqRollbackTo,
   0                     /* xShadowName */
 };
 
@@ -408,6 +466,7 @@ static void sharedRef(void *pArg){
 static void sharedUnref(void *pArg){
   CqShared *p = (CqShared*)pArg;
   if( --p->nRef > 0 ) return;
+  cqDdlEnd(p, 0, 0);
   cqWritesFree(p);
   cqClose(p->pConn);
   sqlite3_free(p->zEndpoint);
@@ -417,14 +476,16 @@ static void sharedUnref(void *pArg){
 int cqRegister(sqlite3 *db, char **pzErrMsg){
   const WcKind *pKind = wcKind(WC_STORE_CASSANDRA);
   CqShared *pShared;
-  ScModule module;
+  ScModule aModule[2];
   pShared = sqlite3_malloc(sizeof(*pShared));
   if( pShared == 0 ) return SQLITE_NOMEM;
   memset(pShared, 0, sizeof(*pShared));
   pShared->db = db;
   pShared->nRef = 1;
-  module.zName = pKind->zModule;
-  module.pModule = &cqModule;
-  return scRegister(db, pzErrMsg, pKind, &module, 1, pShared, sharedRef,
+  aModule[0].zName = pKind->zModule;
+  aModule[0].pModule = &cqModule;
+  aModule[1].zName = CQ_TXN_MODULE;
+  aModule[1].pModule = &cqTxnModule;
+  return scRegister(db, pzErrMsg, pKind, aModule, 2, pShared, sharedRef,
                     sharedUnref);
 }

@@ -800,23 +800,66 @@ int cqUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
   return rc;
 }
 
-/* The transaction's end: its writes answered, the first failure its. */
+/* The transaction's end: its writes answered, the first failure its;
+** then its DDL (cq_schema.c): the DROPs at COMMIT, the CREATEs undone at
+** ROLLBACK. */
 int cqBegin(sqlite3_vtab *pVtab){
-  (void)pVtab;
+  CqShared *pSh = ((CqTable*)pVtab)->pShared;
+  pSh->nSavepoint = 0;
   return SQLITE_OK;
 }
 
 int cqSync(sqlite3_vtab *pVtab){
-  return cqWritesDone((CqTable*)pVtab);
+  CqTable *p = (CqTable*)pVtab;
+  int rc = cqWritesDone(p);
+  if( rc == SQLITE_OK && p->pShared->ddl.pFirst ) rc = cqDdlCommit(p);
+  return rc;
 }
 
 int cqCommit(sqlite3_vtab *pVtab){
-  (void)pVtab;
+  CqShared *pSh = ((CqTable*)pVtab)->pShared;
+  cqDdlEnd(pSh, 0, 0);
+  pSh->nSavepoint = 0;
   return SQLITE_OK;
 }
 
 /* Nothing sent can be taken back: the writes in flight are let finish. */
 int cqRollback(sqlite3_vtab *pVtab){
-  cqWritesForget(((CqTable*)pVtab)->pShared);
+  CqShared *pSh = ((CqTable*)pVtab)->pShared;
+  cqWritesForget(pSh);
+  cqDdlEnd(pSh, 0, 1);
+  pSh->nSavepoint = 0;
+  return SQLITE_OK;
+}
+
+/* Savepoints: the DDL after one is undone by a ROLLBACK TO it (writes are
+** not: they are Cassandra's once sent). */
+int cqSavepoint(sqlite3_vtab *pVtab, int iSavepoint){
+  CqTable *p = (CqTable*)pVtab;
+  CqShared *pSh = p->pShared;
+  wcAssert( iSavepoint >= 0 && pSh->nSavepoint <= CQ_MAX_SAVEPOINT );
+  if( iSavepoint >= CQ_MAX_SAVEPOINT ){
+    return cqTableError(p, SQLITE_ERROR, "more than %d nested savepoints",
+                        CQ_MAX_SAVEPOINT);
+  }
+  /* The first table to open a savepoint says where it began. */
+  while( pSh->nSavepoint <= iSavepoint ){
+    pSh->aiSavepoint[pSh->nSavepoint++] = pSh->iDdlSeq;
+  }
+  return SQLITE_OK;
+}
+
+int cqRelease(sqlite3_vtab *pVtab, int iSavepoint){
+  CqShared *pSh = ((CqTable*)pVtab)->pShared;
+  if( iSavepoint < pSh->nSavepoint ) pSh->nSavepoint = iSavepoint;
+  return SQLITE_OK;
+}
+
+int cqRollbackTo(sqlite3_vtab *pVtab, int iSavepoint){
+  CqShared *pSh = ((CqTable*)pVtab)->pShared;
+  wcAssert( iSavepoint >= 0 && pSh->nSavepoint <= CQ_MAX_SAVEPOINT );
+  if( iSavepoint < pSh->nSavepoint ){
+    cqDdlEnd(pSh, pSh->aiSavepoint[iSavepoint], 1);
+  }
   return SQLITE_OK;
 }

@@ -91,7 +91,6 @@ typedef struct CsTxn CsTxn;
 typedef struct CsTable CsTable;
 typedef struct CsBatch CsBatch;
 typedef struct CsOp CsOp;
-typedef struct CsRemote CsRemote;
 
 /*
 ** What a connection's tables share (the module's client data, counted):
@@ -120,7 +119,7 @@ struct CsTxn {
   char *zFailed;
   /* DDL: engine tables to delete at COMMIT, tables made in this
   ** transaction to delete at ROLLBACK (cs_txn.c). */
-  CsRemote *pRemote;
+  ScDdl ddl;
 };
 
 struct CsTable {

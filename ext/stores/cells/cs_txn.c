@@ -20,18 +20,14 @@
 **     be taken back, and dropping the rest could leave a moved row at
 **     both keys: the rest is sent instead, so every row is written whole,
 **     unless a failure was kept (then nothing more is sent).
-**   - DDL waits for the end too (CsTxn.pRemote): DROP TABLE deletes the
-**     engine's table at COMMIT, after the writes are sent, and only if
-**     its design record says the dropping table made it (cs_admin.c); a
-**     CREATE makes its table at once (the statements after it use it),
-**     and ROLLBACK, or a ROLLBACK TO before it, deletes it again.  A
-**     dropped table is no longer SQLite's and gets no more calls, so the
-**     DDL enlists the transaction table (CsTransport.zTxnModule:
-**     widecol_bigtable_txn, widecol_hbase_txn), an eponymous table of
-**     this module that holds nothing, in the transaction (a nested INSERT
-**     into it):
-**     its xSync, xCommit, xRollback and xRollbackTo come whatever else the
-**     transaction touched.
+**   - DDL waits for the end too (CsTxn.ddl, stores/contract/sc_txn.c):
+**     DROP TABLE deletes the engine's table at COMMIT, after the writes
+**     are sent, and only if its design record says the dropping table
+**     made it (cs_admin.c); a CREATE makes its table at once (the
+**     statements after it use it), and ROLLBACK, or a ROLLBACK TO before
+**     it, deletes it again.  The DDL enlists the transaction table
+**     (CsTransport.zTxnModule: widecol_bigtable_txn, widecol_hbase_txn),
+**     whose transaction methods are this file's.
 */
 #include "util/wc_api.h"
 #include "stores/cells/cs_table.h"
@@ -54,51 +50,12 @@ void csTxnRef(void *pTxn){
   p->nRef++;
 }
 
-/* DDL waiting for the end of the transaction (see the top). */
-#define CS_REMOTE_DROP 1    /* DROP TABLE: delete it at COMMIT */
-#define CS_REMOTE_MADE 2    /* CREATE: undo it at ROLLBACK */
-struct CsRemote {
-  CsRemote *pNext;
-  int eWhat;            /* CS_REMOTE_* */
-  CsTable *pTable;      /* The dropped table (no longer SQLite's), or a
-                        ** stand-in for the one made (SQLite may disconnect
-                        ** it before the ROLLBACK TO that undoes it) */
-  int bMade;            /* CS_REMOTE_MADE: CreateTable made it, */
-  int bClaimed;         /* and wrote its design record */
-  int64_t iSeq;         /* CsTxn.iSeq when it happened, for savepoints */
-};
-
-static void remoteFree(CsRemote *pR){
-  csTableFree(pR->pTable);
-  sqlite3_free(pR);
-}
-
-/* Forgets the DDL that happened since iSeq (0: all of it), and if bUndo
-** undoes each CREATE among it. */
-static void remoteUndo(CsTxn *pTxn, int64_t iSeq, int bUndo){
-  CsRemote **pp = &pTxn->pRemote;
-  while( *pp ){
-    CsRemote *pR = *pp;
-    /* In the order the DDL came (remoteAdd()). */
-    wcAssert( pR->pNext == 0 || pR->pNext->iSeq > pR->iSeq );
-    if( pR->iSeq < iSeq ){
-      pp = &pR->pNext;
-      continue;
-    }
-    *pp = pR->pNext;
-    if( bUndo && pR->eWhat == CS_REMOTE_MADE ){
-      csUndoCreate(pR->pTable, pR->bMade, pR->bClaimed);
-    }
-    remoteFree(pR);
-  }
-}
-
 void csTxnUnref(void *pArg){
   CsTxn *p = (CsTxn*)pArg;
   wcAssert( p == 0 || p->nRef > 0 );
   if( p && --p->nRef == 0 ){
     wcAssert( p->pTables == 0 );     /* each table held a reference */
-    remoteUndo(p, 0, 0);
+    scDdlUndo(&p->ddl, 0, 0);
     csBatchFreeAll(p);
     sqlite3_free(p->zFailed);
     sqlite3_free(p);
@@ -136,7 +93,7 @@ int csAutocommit(const CsTable *p){
 
 /* Forgets the transaction: what waits, what failed. */
 static void txnEnd(CsTxn *pTxn){
-  remoteUndo(pTxn, 0, 0);
+  scDdlUndo(&pTxn->ddl, 0, 0);
   csTxnDrop(pTxn, 0);
   sqlite3_free(pTxn->zFailed);
   pTxn->zFailed = 0;
@@ -156,43 +113,6 @@ int csBegin(sqlite3_vtab *pVtab){
   return SQLITE_OK;
 }
 
-/* COMMIT's DROPs, in the order they came: each engine table deleted
-** (if the dropped table made it).  The first failure fails the COMMIT,
-** which SQLite then rolls back, so the message says what was deleted. */
-static int remoteDrops(CsTable *p){
-  CsTxn *pTxn = p->pTxn;
-  sqlite3_str *pDone = sqlite3_str_new(0);
-  int nDone = 0, rc = SQLITE_OK;
-  char *zDone;
-  while( pTxn->pRemote && rc == SQLITE_OK ){
-    CsRemote *pR = pTxn->pRemote;
-    CsTable *pT = pR->pTable;
-    int bKept = 1;
-    wcAssert( pR->eWhat == CS_REMOTE_DROP || pR->eWhat == CS_REMOTE_MADE );
-    if( pR->eWhat == CS_REMOTE_DROP ){
-      rc = csDropRemote(pT, &bKept);
-      if( rc != SQLITE_OK ){
-        zDone = sqlite3_str_finish(pDone);
-        pDone = 0;
-        rc = csError(p, rc, "%s; so the COMMIT failed and the transaction "
-            "is rolled back, DROP TABLE %s with it%s%s: run the DROP again",
-            pT->base.zErrMsg ? pT->base.zErrMsg : "?", pT->zTable,
-            nDone ? "; deleted before that: " : "", nDone ? zDone : "");
-        sqlite3_free(zDone);
-        break;
-      }
-      if( !bKept ){
-        sqlite3_str_appendf(pDone, "%s%s", nDone++ ? ", " : "",
-                            pT->args.zResource);
-      }
-    }
-    pTxn->pRemote = pR->pNext;
-    remoteFree(pR);
-  }
-  if( pDone ) sqlite3_free(sqlite3_str_finish(pDone));
-  return rc;
-}
-
 /* The end of an autocommit statement, or COMMIT: every table of the
 ** connection is asked; the first sends what waits, then deletes what
 ** was dropped. */
@@ -206,7 +126,14 @@ int csSync(sqlite3_vtab *pVtab){
                    "sent" : "");
   }
   rc = csTxnFlush(p, 1, 0);
-  if( rc == SQLITE_OK && pTxn->pRemote ) rc = remoteDrops(p);
+  if( rc == SQLITE_OK && pTxn->ddl.pFirst ){
+    /* COMMIT's DROPs, after the writes; a failure fails the COMMIT, which
+    ** SQLite then rolls back, so the message says what was deleted. */
+    char *zErr = 0;
+    rc = scDdlCommit(&pTxn->ddl, &zErr);
+    if( rc != SQLITE_OK ) rc = csError(p, rc, "%s", zErr ? zErr : "?");
+    sqlite3_free(zErr);
+  }
   return rc;
 }
 
@@ -219,7 +146,7 @@ int csRollback(sqlite3_vtab *pVtab){
   CsTable *p = (CsTable*)pVtab;
   CsTxn *pTxn = p->pTxn;
   wcAssert( pTxn->iBegin <= pTxn->nSent );
-  remoteUndo(pTxn, 0, 1);
+  scDdlUndo(&pTxn->ddl, 0, 1);
   if( pTxn->nOp > 0 && pTxn->zFailed == 0 && pTxn->nSent != pTxn->iBegin ){
     /* Rows whole rather than undone in part; a ROLLBACK cannot fail, so
     ** what fails now is logged. */
@@ -260,7 +187,7 @@ int csRollbackTo(sqlite3_vtab *pVtab, int iSavepoint){
   CsTxn *pTxn = ((CsTable*)pVtab)->pTxn;
   wcAssert( iSavepoint >= 0 && pTxn->nSavepoint <= CS_MAX_SAVEPOINT );
   if( iSavepoint < pTxn->nSavepoint ){
-    remoteUndo(pTxn, pTxn->aiSeq[iSavepoint], 1);
+    scDdlUndo(&pTxn->ddl, pTxn->aiSeq[iSavepoint], 1);
   }
   if( iSavepoint < pTxn->nSavepoint
    && pTxn->nSent == pTxn->aiSent[iSavepoint] ){
@@ -277,49 +204,86 @@ int csRollbackTo(sqlite3_vtab *pVtab, int iSavepoint){
 /* Puts the transaction table in the transaction, so that its end comes
 ** to this module whatever else the transaction holds. */
 static int enlist(CsTable *p){
-  char *zSql = sqlite3_mprintf("INSERT INTO main.\"%w\" VALUES (NULL)",
-                               p->pT->zTxnModule);
-  int rc = zSql ? sqlite3_exec(p->db, zSql, 0, 0, 0) : SQLITE_NOMEM;
-  sqlite3_free(zSql);
+  char *zErr = 0;
+  int rc = scTxnEnlist(p->db, p->pT->zTxnModule, &zErr);
   if( rc != SQLITE_OK ){
     rc = csError(p, rc, "widecol %s: could not put its %s DDL in the "
                  "transaction: %s", p->zTable, p->pT->pKind->zEngine,
-                 sqlite3_errmsg(p->db));
+                 zErr ? zErr : "?");
   }
+  sqlite3_free(zErr);
   return rc;
 }
 
-/* A new DDL entry for pT (owned from now), or NULL (pT freed). */
-static CsRemote *remoteAdd(CsTxn *pTxn, int eWhat, CsTable *pT){
-  CsRemote *pR = sqlite3_malloc(sizeof(*pR)), **pp;
-  if( pR == 0 ){
-    csTableFree(pT);
-    return 0;
+/* A dropped table, waiting for COMMIT (ScDdlOps). */
+static int dropNow(void *pObj, int *pbKept, char **pzErr){
+  CsTable *p = (CsTable*)pObj;
+  int rc = csDropRemote(p, pbKept);
+  if( rc != SQLITE_OK ){
+    *pzErr = sqlite3_mprintf("%s", p->base.zErrMsg ? p->base.zErrMsg
+                                                   : sqlite3_errstr(rc));
   }
-  /* No longer one of the connection's tables (see CsRemote.pTable). */
-  wcAssert( pT->pTxn == 0 );
-  memset(pR, 0, sizeof(*pR));
-  pR->eWhat = eWhat;
-  pR->pTable = pT;
-  pR->iSeq = pTxn->iSeq++;
-  for(pp = &pTxn->pRemote; *pp; pp = &(*pp)->pNext){}
-  *pp = pR;
-  return pR;
+  return rc;
 }
+static void tableFree(void *pObj){ csTableFree((CsTable*)pObj); }
+static const char *tableName(void *pObj){ return ((CsTable*)pObj)->zTable; }
+static const char *tableResource(void *pObj){
+  return ((CsTable*)pObj)->args.zResource;
+}
+static void noUndo(void *pObj){ (void)pObj; }
+static const ScDdlOps dropOps = {
+  dropNow, noUndo, tableFree, tableName, tableResource
+};
+
+/* A table made in the transaction, and what its CREATE did, waiting for
+** a ROLLBACK to undo it (ScDdlOps). */
+typedef struct CsMade CsMade;
+struct CsMade {
+  CsTable *pTable;      /* A stand-in: SQLite may disconnect the table
+                        ** before the ROLLBACK TO that undoes it */
+  int bMade;            /* CreateTable made it, */
+  int bClaimed;         /* and wrote its design record */
+};
+static int madeNoDrop(void *pObj, int *pbKept, char **pzErr){
+  (void)pObj;
+  (void)pbKept;
+  (void)pzErr;
+  return SQLITE_OK;
+}
+static void madeUndo(void *pObj){
+  CsMade *pMade = (CsMade*)pObj;
+  csUndoCreate(pMade->pTable, pMade->bMade, pMade->bClaimed);
+}
+static void madeFree(void *pObj){
+  csTableFree(((CsMade*)pObj)->pTable);
+  sqlite3_free(pObj);
+}
+static const char *madeName(void *pObj){
+  return ((CsMade*)pObj)->pTable->zTable;
+}
+static const char *madeResource(void *pObj){
+  return ((CsMade*)pObj)->pTable->args.zResource;
+}
+static const ScDdlOps madeOps = {
+  madeNoDrop, madeUndo, madeFree, madeName, madeResource
+};
 
 int csTxnDropLater(CsTable *p){
   CsTxn *pTxn = p->pTxn;
   CsTable **pp;
   int rc = enlist(p);
+  if( rc == SQLITE_OK ){
+    rc = scDdlAdd(&pTxn->ddl, SC_DDL_DROP, p, &dropOps, pTxn->iSeq++);
+  }
+  /* Not taken: SQLite keeps the table, whose DROP failed. */
   if( rc != SQLITE_OK ) return rc;
   /* No longer one of the connection's tables: no read finds it, and it
   ** holds no reference to their state. */
   for(pp = &pTxn->pTables; *pp && *pp != p; pp = &(*pp)->pNextTable){}
   if( *pp ) *pp = p->pNextTable;
   p->pTxn = 0;
-  rc = remoteAdd(pTxn, CS_REMOTE_DROP, p) ? SQLITE_OK : SQLITE_NOMEM;
   csTxnUnref(pTxn);
-  return rc;
+  return SQLITE_OK;
 }
 
 /* A copy of p with what making and deleting its engine table needs. */
@@ -348,36 +312,40 @@ static CsTable *standIn(const CsTable *p){
 }
 
 int csTxnMade(CsTable *p, int bMade, int bClaimed){
-  CsTable *pCopy;
-  CsRemote *pR;
+  CsMade *pMade;
   int rc;
   if( !bMade && !bClaimed ) return SQLITE_OK;
   rc = enlist(p);
-  pCopy = rc == SQLITE_OK ? standIn(p) : 0;
-  pR = pCopy ? remoteAdd(p->pTxn, CS_REMOTE_MADE, pCopy) : 0;
-  if( pR == 0 ){
+  pMade = rc == SQLITE_OK ? sqlite3_malloc(sizeof(*pMade)) : 0;
+  if( pMade ){
+    pMade->pTable = standIn(p);
+    pMade->bMade = bMade;
+    pMade->bClaimed = bClaimed;
+    if( pMade->pTable == 0 ){
+      sqlite3_free(pMade);
+      pMade = 0;
+    }
+  }
+  if( pMade == 0 ){
     csUndoCreate(p, bMade, bClaimed);
     return rc == SQLITE_OK ? SQLITE_NOMEM : rc;
   }
-  pR->bMade = bMade;
-  pR->bClaimed = bClaimed;
-  return SQLITE_OK;
+  rc = scDdlAdd(&p->pTxn->ddl, SC_DDL_MADE, pMade, &madeOps, p->pTxn->iSeq++);
+  if( rc != SQLITE_OK ){
+    /* Not added: undone now, as it cannot be later. */
+    madeFree(pMade);
+    csUndoCreate(p, bMade, bClaimed);
+  }
+  return rc;
 }
 
 int csTxnDropping(CsTxn *pTxn, const char *zResource){
-  CsRemote *pR;
-  for(pR = pTxn->pRemote; pR; pR = pR->pNext){
-    if( pR->eWhat == CS_REMOTE_DROP
-     && strcmp(pR->pTable->args.zResource, zResource) == 0 ){
-      return 1;
-    }
-  }
-  return 0;
+  return scDdlDropping(&pTxn->ddl, zResource);
 }
 
 /*
-** The transaction table: eponymous, no rows; an INSERT does nothing but
-** put it in the transaction.
+** The transaction table: eponymous, no rows (stores/contract/sc_txn.c);
+** an INSERT does nothing but put it in the transaction.
 */
 static int txnConnect(sqlite3 *db, void *pAux, int argc,
                       const char *const *argv, sqlite3_vtab **ppVtab,
@@ -397,7 +365,7 @@ static int txnConnect(sqlite3 *db, void *pAux, int argc,
   p->zName = sqlite3_mprintf("%s", p->pT->zTxnModule);
   p->zTable = sqlite3_mprintf("%s", p->pT->zTxnModule);
   rc = p->zName && p->zTable
-     ? sqlite3_declare_vtab(db, "CREATE TABLE x(ddl)") : SQLITE_NOMEM;
+     ? sqlite3_declare_vtab(db, scTxnDeclaration) : SQLITE_NOMEM;
   if( rc != SQLITE_OK ){
     csTableFree(p);
     return rc;
@@ -411,85 +379,21 @@ static int txnDisconnect(sqlite3_vtab *pVtab){
   return SQLITE_OK;
 }
 
-static int txnBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo){
-  (void)pVtab;
-  pInfo->estimatedCost = 1;
-  pInfo->estimatedRows = 0;
-  return SQLITE_OK;
-}
-
-static int txnOpen(sqlite3_vtab *pVtab, sqlite3_vtab_cursor **ppCur){
-  sqlite3_vtab_cursor *pCur = sqlite3_malloc(sizeof(*pCur));
-  (void)pVtab;
-  if( pCur == 0 ) return SQLITE_NOMEM;
-  memset(pCur, 0, sizeof(*pCur));
-  *ppCur = pCur;
-  return SQLITE_OK;
-}
-
-static int txnClose(sqlite3_vtab_cursor *pCur){
-  sqlite3_free(pCur);
-  return SQLITE_OK;
-}
-
-static int txnFilter(sqlite3_vtab_cursor *pCur, int idxNum,
-                     const char *idxStr, int argc, sqlite3_value **argv){
-  (void)pCur;
-  (void)idxNum;
-  (void)idxStr;
-  (void)argc;
-  (void)argv;
-  return SQLITE_OK;
-}
-
-static int txnNext(sqlite3_vtab_cursor *pCur){
-  (void)pCur;
-  return SQLITE_OK;
-}
-
-static int txnEof(sqlite3_vtab_cursor *pCur){
-  (void)pCur;
-  return 1;
-}
-
-static int txnColumn(sqlite3_vtab_cursor *pCur, sqlite3_context *ctx,
-                     int iCol){
-  (void)pCur;
-  (void)iCol;
-  sqlite3_result_null(ctx);
-  return SQLITE_OK;
-}
-
-static int txnRowid(sqlite3_vtab_cursor *pCur, sqlite3_int64 *pRowid){
-  (void)pCur;
-  *pRowid = 0;
-  return SQLITE_OK;
-}
-
-static int txnUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
-                     sqlite3_int64 *pRowid){
-  (void)pVtab;
-  (void)argc;
-  (void)argv;
-  *pRowid = 0;
-  return SQLITE_OK;
-}
-
 const sqlite3_module csTxnModule = {
   2,                    /* iVersion: savepoints */
   0,                    /* xCreate: eponymous only */
   txnConnect,
-  txnBestIndex,
+  scTxnBestIndex,
   txnDisconnect,
   0,
-  txnOpen,
-  txnClose,
-  txnFilter,
-  txnNext,
-  txnEof,
-  txnColumn,
-  txnRowid,
-  txnUpdate,
+  scTxnOpen,
+  scTxnClose,
+  scTxnFilter,
+  scTxnNext,
+  scTxnEof,
+  scTxnColumn,
+  scTxnRowid,
+  scTxnUpdate,
   csBegin,
   csSync,
   csCommit,

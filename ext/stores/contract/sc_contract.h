@@ -8,6 +8,7 @@
 **   sc_args.c    the arguments, as store/wc_store.c writes them
 **   sc_plan.c    xBestIndex's constraints and xFilter's values
 **   sc_module.c  the counters, xFindFunction, registering a store
+**   sc_txn.c     DDL at the end of the transaction, the transaction table
 ** May call: util/.  The core's side of the contract is
 ** store/wc_contract.h, which this includes.
 */
@@ -173,5 +174,72 @@ struct ScModule {
 int scRegister(sqlite3 *db, char **pzErrMsg, const WcKind *pKind,
                const ScModule *aModule, int nModule,
                void *pAux, void (*xRef)(void*), void (*xUnref)(void*));
+
+/**************************************************************************
+** sc_txn.c: DDL that waits for the end of the transaction, on engines
+** whose DDL is not transactional.  A store keeps an ScDdl per connection:
+** a DROP TABLE adds its table (SC_DDL_DROP), deleted from the engine at
+** COMMIT (scDdlCommit(), from xSync); a CREATE that made an engine table
+** adds a stand-in (SC_DDL_MADE), which ROLLBACK or a ROLLBACK TO before
+** it undoes (scDdlUndo()).  Both first put the store's transaction table
+** in the transaction (scTxnEnlist()), so that its end comes to the store.
+*/
+#define SC_DDL_DROP 1
+#define SC_DDL_MADE 2
+
+/* What COMMIT and ROLLBACK do to an object waiting, and its names for
+** messages. */
+typedef struct ScDdlOps ScDdlOps;
+struct ScDdlOps {
+  /* COMMIT of a DROP: deletes the engine's table, if the dropping table's
+  ** CREATE made it (else *pbKept stays 1); an error's message in *pzErr
+  ** (sqlite3_mprintf) */
+  int (*xDrop)(void *pObj, int *pbKept, char **pzErr);
+  /* ROLLBACK of a CREATE: deletes what it made (a failure is logged: a
+  ** ROLLBACK cannot fail) */
+  void (*xUndo)(void *pObj);
+  void (*xFree)(void *pObj);
+  const char *(*xTable)(void *pObj);      /* The SQLite table's name */
+  const char *(*xResource)(void *pObj);   /* The engine's table */
+};
+
+typedef struct ScDdlItem ScDdlItem;
+typedef struct ScDdl ScDdl;
+struct ScDdl {
+  ScDdlItem *pFirst;    /* In the order the DDL came */
+};
+
+/* Adds pObj as DDL eWhat, at the store's sequence number iSeq (not below
+** the last's): SQLITE_OK, pObj taken (freed by pOps->xFree), or
+** SQLITE_NOMEM, pObj still the caller's. */
+int scDdlAdd(ScDdl *p, int eWhat, void *pObj, const ScDdlOps *pOps,
+             int64_t iSeq);
+/* Forgets the DDL from sequence number iSeq on (0: all of it), undoing
+** each CREATE among it if bUndo. */
+void scDdlUndo(ScDdl *p, int64_t iSeq, int bUndo);
+/* COMMIT: each DROP's engine table deleted, in order, forgotten as it
+** goes.  The first failure stops it: its message (what was deleted
+** before it too) in *pzErr, for the store to report. */
+int scDdlCommit(ScDdl *p, char **pzErr);
+/* True if a DROP waiting for COMMIT deletes engine table zResource. */
+int scDdlDropping(const ScDdl *p, const char *zResource);
+/* Puts transaction table zModule in db's transaction: SQLITE_OK, or an
+** error with SQLite's message in *pzErr. */
+int scTxnEnlist(sqlite3 *db, const char *zModule, char **pzErr);
+
+/* The transaction table's methods, beside its store's xConnect,
+** xDisconnect and transaction methods; its declaration. */
+extern const char scTxnDeclaration[];
+int scTxnBestIndex(sqlite3_vtab *pVtab, sqlite3_index_info *pInfo);
+int scTxnOpen(sqlite3_vtab *pVtab, sqlite3_vtab_cursor **ppCur);
+int scTxnClose(sqlite3_vtab_cursor *pCur);
+int scTxnFilter(sqlite3_vtab_cursor *pCur, int idxNum, const char *idxStr,
+                int argc, sqlite3_value **argv);
+int scTxnNext(sqlite3_vtab_cursor *pCur);
+int scTxnEof(sqlite3_vtab_cursor *pCur);
+int scTxnColumn(sqlite3_vtab_cursor *pCur, sqlite3_context *ctx, int iCol);
+int scTxnRowid(sqlite3_vtab_cursor *pCur, sqlite3_int64 *pRowid);
+int scTxnUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
+                sqlite3_int64 *pRowid);
 
 #endif /* WIDECOL_SC_CONTRACT_H */

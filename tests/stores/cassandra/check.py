@@ -21,6 +21,7 @@ WIDECOL_CASSANDRA set):
 import argparse
 import os
 import random
+import sqlite3
 import sys
 import time
 
@@ -43,6 +44,45 @@ def schema(session, table):
         "system_schema.columns WHERE keyspace_name = %s AND table_name = %s",
         (KEYSPACE, table))
     return sorted((r.column_name, r.kind, r.position, r.clustering_order, r.type) for r in rows)
+
+
+def check_external(db, session):
+    """EXTERNAL over a CQL table another application made: a design whose
+    clustering order or types are not the table's is refused (it would
+    read wrong answers); the design that is the table's reads it, and
+    widecol adds its _stamp column, which the application's own writes
+    never see."""
+    session.execute("CREATE TABLE theirs (u text, k bigint, v text, PRIMARY KEY ((u), k)) "
+                    "WITH CLUSTERING ORDER BY (k ASC)")
+    for k in (1, 2, 3):
+        session.execute("INSERT INTO theirs (u, k, v) VALUES ('a', %s, %s)", (k, "v%d" % k))
+    storage = "STORAGE CASSANDRA '%s.theirs' EXTERNAL" % KEYSPACE
+    for design, differs in (
+            ("u TEXT, k INTEGER, v TEXT, PRIMARY KEY ((u), k DESC)",
+             '"k" is bigint clustering 0 asc there, the design\'s is bigint clustering 0 desc'),
+            ("u TEXT, k TEXT, v TEXT, PRIMARY KEY ((u), k)",
+             '"k" is bigint clustering 0 asc there, the design\'s is text clustering 0 asc')):
+        try:
+            db.execute("CREATE VIRTUAL TABLE theirs USING widecol(%s, %s)" % (design, storage))
+            got = "accepted"
+            db.execute("DROP TABLE theirs")
+        except sqlite3.Error as e:
+            got = str(e)
+        expect("EXTERNAL refuses a design that is not the CQL table's: %s" % differs,
+               "is not the table of this design; %s;" % differs in got, got)
+    db.execute("CREATE VIRTUAL TABLE theirs USING widecol(u TEXT, k INTEGER, v TEXT, "
+               "PRIMARY KEY ((u), k), %s)" % storage)
+    latest = db.execute("SELECT k, v FROM theirs WHERE u = 'a' ORDER BY k DESC LIMIT 1").fetchall()
+    db.execute("UPDATE theirs SET v = 'w' WHERE u = 'a' AND k = 2")
+    cols = [r.column_name for r in session.execute(
+        "SELECT column_name FROM system_schema.columns WHERE keyspace_name = %s "
+        "AND table_name = 'theirs'", (KEYSPACE,))]
+    held = sorted((r.k, r.v) for r in session.execute("SELECT k, v FROM theirs"))
+    expect("EXTERNAL over the CQL table's own design: the latest row, an UPDATE the driver "
+           "reads, and _stamp added",
+           latest == [(3, "v3")] and held == [(1, "v1"), (2, "w"), (3, "v3")]
+           and "_stamp" in cols, (latest, held, cols))
+    db.execute("DROP TABLE theirs")
 
 
 def main():
@@ -164,11 +204,13 @@ def main():
            "default_time_to_live %s, TTL(v) and rowtime %s" % (table_ttl, cell))
     db.execute("DROP TABLE tt")
 
+    check_external(db, session)
+
     db.execute("DROP TABLE r")
     left = list(session.execute(
         "SELECT table_name FROM system_schema.tables WHERE keyspace_name = %s", (KEYSPACE,)))
     expect("DROP TABLE drops the CQL table widecol made, not another",
-           [t.table_name for t in left] == ["plain"], left)
+           [t.table_name for t in left] == ["plain", "theirs"], left)
     db.close()
     session.execute('DROP KEYSPACE "%s"' % KEYSPACE)
     cluster.shutdown()

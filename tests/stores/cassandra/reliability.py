@@ -169,7 +169,71 @@ def case_replace_race(args, session, path):
     db.close()
 
 
+def cql_tables(session):
+    return sorted(r.table_name for r in session.execute(
+        "SELECT table_name FROM system_schema.tables WHERE keyspace_name = %s", (KEYSPACE,)))
+
+
+def case_ddl_transactions(args, session, path):
+    """DDL inside a transaction: a DROP drops the CQL tables at COMMIT
+    only; a CREATE rolled back (or rolled back to a savepoint) leaves no
+    CQL table behind, so the same CREATE works again."""
+    extra = ", INDEX by_n(TOKEN(n), n)"
+    db = connect(args, path)
+    db.execute(table_sql("d1", extra))
+    db.execute("INSERT INTO d1 VALUES (1, 10, 'a'), (2, 20, 'b')")
+    db.execute("BEGIN")
+    db.execute("DROP TABLE d1")
+    db.execute("ROLLBACK")
+    tables = cql_tables(session)
+    got = run(db, "SELECT k, n, v FROM d1 ORDER BY k")
+    by_n = run(db, "SELECT k FROM d1 WHERE n = 20")
+    expect("BEGIN; DROP TABLE; ROLLBACK keeps the CQL tables and their rows",
+           "d1" in tables and "d1_idx_by_n" in tables
+           and got == ("ok", [(1, 10, "a"), (2, 20, "b")]) and by_n == ("ok", [(2,)]),
+           (tables, got, by_n))
+    db.execute("BEGIN")
+    db.execute(table_sql("d2", extra))
+    db.execute("INSERT INTO d2 VALUES (1, 1, 'x')")
+    db.execute("ROLLBACK")
+    tables = cql_tables(session)
+    again = run(db, table_sql("d2", extra))
+    expect("BEGIN; CREATE ... INDEX; ROLLBACK leaves no CQL table, and the same CREATE works",
+           "d2" not in tables and "d2_idx_by_n" not in tables and again[0] == "ok",
+           (tables, again))
+    db.execute("BEGIN")
+    db.execute("SAVEPOINT s")
+    db.execute(table_sql("d3", extra))
+    db.execute("ROLLBACK TO s")
+    db.execute("COMMIT")
+    tables = cql_tables(session)
+    again = run(db, table_sql("d3", extra))
+    expect("SAVEPOINT; CREATE; ROLLBACK TO leaves no CQL table, and the same CREATE works",
+           "d3" not in tables and "d3_idx_by_n" not in tables and again[0] == "ok",
+           (tables, again))
+    db.execute("BEGIN")
+    db.execute("DROP TABLE d1")
+    made = run(db, table_sql("d1", extra))
+    db.execute("ROLLBACK")
+    got = run(db, "SELECT count(*) FROM d1")
+    expect("a CREATE of a CQL table its transaction drops is refused until COMMIT",
+           made[0] == "error" and "is dropped at the COMMIT" in made[1]
+           and got == ("ok", [(2,)]), (made, got))
+    db.execute("BEGIN")
+    db.execute("DROP TABLE d1")
+    before = cql_tables(session)
+    db.execute("COMMIT")
+    after = cql_tables(session)
+    expect("DROP TABLE drops the CQL tables at COMMIT",
+           "d1" in before and "d1_idx_by_n" in before
+           and "d1" not in after and "d1_idx_by_n" not in after, (before, after))
+    for t in ("d2", "d3"):
+        db.execute("DROP TABLE %s" % t)
+    db.close()
+
+
 CASES = [
+    ("ddl_transactions", case_ddl_transactions),
     ("lost_update", lambda a, s, p: case_lost_update(a, s, p, "", "without an index")),
     ("lost_update_index", lambda a, s, p: case_lost_update(
         a, s, p, ", INDEX by_n(TOKEN(n), n)", "with an INDEX on it")),

@@ -15,7 +15,7 @@
 # Without JDK 17, Maven or python3-cassandra the tests report themselves
 # skipped, with the reason.  Run from the repository root after `make`;
 # it takes the settings of tests/stores/settings.sh (`make asan` runs the
-# scripts and errors.py alone, under the sanitizers).
+# scripts, errors.py and reliability.py alone, under the sanitizers).
 . tests/stores/settings.sh
 if ! /usr/bin/python3 -c 'import cassandra.cluster' 2>/dev/null; then
   echo "cassandra tests: SKIPPED: no Cassandra driver for Python (apt-get install python3-cassandra)"
@@ -33,11 +33,14 @@ for v in 5 4; do
     --extension "$lib/widecol_cassandra.so" tests/stores/cassandra/*.test || status=1
 done
 if [ -n "$STORE_SCRIPTS_ONLY" ]; then
-  # With the sanitizers' runtimes (STORE_PRELOAD), the failures too: a
-  # connection severed under a read found a crash.
-  LD_PRELOAD="$STORE_PRELOAD" ASAN_OPTIONS=detect_leaks=0 /usr/bin/python3 \
-    tests/stores/cassandra/errors.py --extension "$lib/widecol" \
-    --cassandra "$lib/widecol_cassandra" || status=1
+  # With the sanitizers' runtimes (STORE_PRELOAD), the failures too (a
+  # connection severed under a read found a crash), and writer processes
+  # racing, DDL in transactions.
+  for t in errors reliability; do
+    LD_PRELOAD="$STORE_PRELOAD" ASAN_OPTIONS=detect_leaks=0 /usr/bin/python3 \
+      "tests/stores/cassandra/$t.py" --extension "$lib/widecol" \
+      --cassandra "$lib/widecol_cassandra" || status=1
+  done
   exit $status
 fi
 for t in check errors reliability; do
