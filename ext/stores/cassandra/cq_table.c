@@ -429,32 +429,9 @@ static int txnConnect(sqlite3 *db, void *pAux, int argc,
   return SQLITE_OK;
 }
 
-static const sqlite3_module cqTxnModule = {
-  2,                    /* iVersion: savepoints */
-  0,                    /* xCreate: eponymous only */
-  txnConnect,
-  scTxnBestIndex,
-  cqDisconnect,
-  0,
-  scTxnOpen,
-  scTxnClose,
-  scTxnFilter,
-  scTxnNext,
-  scTxnEof,
-  scTxnColumn,
-  scTxnRowid,
-  scTxnUpdate,
-  cqBegin,
-  cqSync,
-  cqCommit,
-  cqRollback,
-  0,                    /* xFindFunction */
-  0,                    /* xRename */
-  cqSavepoint,
-  cqRelease,
-  cqRollbackTo,
-  0                     /* xShadowName */
-};
+static const sqlite3_module cqTxnModule = SC_TXN_MODULE(txnConnect,
+    cqDisconnect, cqBegin, cqSync, cqCommit, cqRollback, cqSavepoint,
+    cqRelease, cqRollbackTo);
 
 /* The module's client data, counted: one reference each module holds. */
 static void sharedRef(void *pArg){

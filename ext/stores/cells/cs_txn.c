@@ -379,29 +379,6 @@ static int txnDisconnect(sqlite3_vtab *pVtab){
   return SQLITE_OK;
 }
 
-const sqlite3_module csTxnModule = {
-  2,                    /* iVersion: savepoints */
-  0,                    /* xCreate: eponymous only */
-  txnConnect,
-  scTxnBestIndex,
-  txnDisconnect,
-  0,
-  scTxnOpen,
-  scTxnClose,
-  scTxnFilter,
-  scTxnNext,
-  scTxnEof,
-  scTxnColumn,
-  scTxnRowid,
-  scTxnUpdate,
-  csBegin,
-  csSync,
-  csCommit,
-  csRollback,
-  0,                    /* xFindFunction */
-  0,                    /* xRename */
-  csSavepoint,
-  csRelease,
-  csRollbackTo,
-  0                     /* xShadowName */
-};
+const sqlite3_module csTxnModule = SC_TXN_MODULE(txnConnect, txnDisconnect,
+    csBegin, csSync, csCommit, csRollback, csSavepoint, csRelease,
+    csRollbackTo);

@@ -241,5 +241,14 @@ int scTxnColumn(sqlite3_vtab_cursor *pCur, sqlite3_context *ctx, int iCol);
 int scTxnRowid(sqlite3_vtab_cursor *pCur, sqlite3_int64 *pRowid);
 int scTxnUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
                 sqlite3_int64 *pRowid);
+/* A store's transaction table's module (eponymous: no xCreate): these
+** methods, the store's xConnect and xDisconnect, and its transaction
+** methods, which the DDL's end comes to. */
+#define SC_TXN_MODULE(xConnect, xDisconnect, xBegin, xSync, xCommit,      \
+                      xRollback, xSavepoint, xRelease, xRollbackTo)       \
+  { 2, 0, xConnect, scTxnBestIndex, xDisconnect, 0, scTxnOpen, scTxnClose, \
+    scTxnFilter, scTxnNext, scTxnEof, scTxnColumn, scTxnRowid, scTxnUpdate, \
+    xBegin, xSync, xCommit, xRollback, 0, 0, xSavepoint, xRelease,          \
+    xRollbackTo, 0 }
 
 #endif /* WIDECOL_SC_CONTRACT_H */
