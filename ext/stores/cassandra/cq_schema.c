@@ -8,10 +8,8 @@
 ** their order, each column's type) and refused where they differ: a
 ** design read over a table it does not describe answers wrongly.
 **
-** CQL's DDL is not transactional, so it keeps step with SQLite's
-** transaction (stores/contract/sc_txn.c): a CREATE makes its table at
-** once and ROLLBACK (or a ROLLBACK TO before it) drops it again; a DROP
-** TABLE drops the CQL table at COMMIT, after the writes were answered.
+** CQL's DDL is not transactional; cq_table.c makes it keep step with
+** SQLite's transaction (stores/contract/sc_txn.c).
 */
 #include "stores/cassandra/cq_store.h"
 SQLITE_EXTENSION_INIT3
@@ -232,13 +230,13 @@ static char *createCql(const CqTable *p){
   return sqlite3_str_finish(pStr);
 }
 
-static int madeLater(CqTable *p);
-
-/* Makes the keyspace (one replica, where it is not there) and the table. */
-int cqCreateRemote(CqTable *p){
+/* Makes the keyspace (one replica, where it is not there) and the table:
+** *pbMade if it made it (not an EXTERNAL table that was there). */
+int cqCreateRemote(CqTable *p, int *pbMade){
   char *zComment = 0, *zCql;
   CqResult res;
   int rc;
+  *pbMade = 0;
   zCql = sqlite3_mprintf("CREATE KEYSPACE IF NOT EXISTS \"%w\" WITH "
       "replication = {'class': 'SimpleStrategy', 'replication_factor': 1}",
       p->zKeyspace);
@@ -271,11 +269,11 @@ int cqCreateRemote(CqTable *p){
   if( rc == SQLITE_OK ) cqPreparedStale(p->pShared->pConn);
   sqlite3_free(zCql);
   cqResultClear(&res);
-  return rc == SQLITE_OK ? madeLater(p) : rc;
+  *pbMade = rc == SQLITE_OK;
+  return rc;
 }
 
-/* Drops the CQL table, if p's CREATE made it (*pbKept otherwise). */
-static int dropRemote(CqTable *p, int *pbKept){
+int cqDropRemote(CqTable *p, int *pbKept){
   char *zComment = 0, *zMine = ownerComment(p), *zCql;
   CqResult res;
   int rc = zMine ? readComment(p, &zComment) : SQLITE_NOMEM;
@@ -291,110 +289,4 @@ static int dropRemote(CqTable *p, int *pbKept){
   sqlite3_free(zComment);
   sqlite3_free(zMine);
   return rc;
-}
-
-/*
-** DDL at the end of the transaction.
-*/
-
-/* Puts the transaction table in the transaction. */
-static int enlist(CqTable *p){
-  char *zErr = 0;
-  int rc = scTxnEnlist(p->pShared->db, CQ_TXN_MODULE, &zErr);
-  if( rc != SQLITE_OK ){
-    rc = cqTableError(p, rc, "could not put its Cassandra DDL in the "
-                      "transaction: %s", zErr ? zErr : "?");
-  }
-  sqlite3_free(zErr);
-  return rc;
-}
-
-/* A table waiting for the end (ScDdlOps). */
-static int dropNow(void *pObj, int *pbKept, char **pzErr){
-  CqTable *p = (CqTable*)pObj;
-  int rc = dropRemote(p, pbKept);
-  if( rc != SQLITE_OK ){
-    *pzErr = sqlite3_mprintf("%s", p->base.zErrMsg ? p->base.zErrMsg
-                                                   : sqlite3_errstr(rc));
-  }
-  return rc;
-}
-static void undoNow(void *pObj){
-  CqTable *p = (CqTable*)pObj;
-  int bKept;
-  if( dropRemote(p, &bKept) != SQLITE_OK ){
-    /* Undoing cannot fail the ROLLBACK that asked for it. */
-    sqlite3_log(SQLITE_WARNING, "%s: undoing its CREATE",
-                p->base.zErrMsg ? p->base.zErrMsg : "?");
-  }
-}
-static void tableFree(void *pObj){ cqTableFree((CqTable*)pObj); }
-static const char *tableName(void *pObj){ return ((CqTable*)pObj)->zName; }
-static const char *tableResource(void *pObj){
-  return ((CqTable*)pObj)->zCqlName;
-}
-static const ScDdlOps ddlOps = {
-  dropNow, undoNow, tableFree, tableName, tableResource
-};
-
-/* A copy of p with what dropping its CQL table needs: SQLite may
-** disconnect p before the ROLLBACK TO that drops it. */
-static CqTable *standIn(const CqTable *p){
-  CqTable *pNew = sqlite3_malloc(sizeof(*pNew));
-  if( pNew == 0 ) return 0;
-  memset(pNew, 0, sizeof(*pNew));
-  pNew->pShared = p->pShared;
-  pNew->zName = sqlite3_mprintf("%s", p->zName);
-  pNew->zSuffix = sqlite3_mprintf("%s", p->zSuffix);
-  pNew->zKeyspace = sqlite3_mprintf("%s", p->zKeyspace);
-  pNew->zCqlTable = sqlite3_mprintf("%s", p->zCqlTable);
-  pNew->zCqlName = sqlite3_mprintf("%s", p->zCqlName);
-  pNew->zOwner = sqlite3_mprintf("%s", p->zOwner);
-  if( !pNew->zName || !pNew->zSuffix || !pNew->zKeyspace || !pNew->zCqlTable
-   || !pNew->zCqlName || !pNew->zOwner ){
-    cqTableFree(pNew);
-    return 0;
-  }
-  return pNew;
-}
-
-/* The CREATE made p's CQL table: dropped again at ROLLBACK (on a failure
-** here, at once, as it cannot be then). */
-static int madeLater(CqTable *p){
-  CqShared *pSh = p->pShared;
-  CqTable *pCopy;
-  int rc = enlist(p), bKept;
-  pCopy = rc == SQLITE_OK ? standIn(p) : 0;
-  if( pCopy ){
-    rc = scDdlAdd(&pSh->ddl, SC_DDL_MADE, pCopy, &ddlOps, pSh->iDdlSeq++);
-    if( rc != SQLITE_OK ) cqTableFree(pCopy);
-  }else if( rc == SQLITE_OK ){
-    rc = SQLITE_NOMEM;
-  }
-  if( rc != SQLITE_OK ) dropRemote(p, &bKept);
-  return rc;
-}
-
-int cqDropLater(CqTable *p){
-  CqShared *pSh = p->pShared;
-  int rc = enlist(p);
-  if( rc != SQLITE_OK ) return rc;
-  return scDdlAdd(&pSh->ddl, SC_DDL_DROP, p, &ddlOps, pSh->iDdlSeq++);
-}
-
-int cqDdlCommit(CqTable *p){
-  char *zErr = 0;
-  int rc = scDdlCommit(&p->pShared->ddl, &zErr);
-  if( rc != SQLITE_OK ){
-    /* The message names the dropped table already. */
-    sqlite3_free(p->base.zErrMsg);
-    p->base.zErrMsg = zErr ? zErr : sqlite3_mprintf("%s", sqlite3_errstr(rc));
-  }else{
-    sqlite3_free(zErr);
-  }
-  return rc;
-}
-
-void cqDdlEnd(CqShared *pSh, int64_t iSeq, int bUndo){
-  scDdlUndo(&pSh->ddl, iSeq, bUndo);
 }

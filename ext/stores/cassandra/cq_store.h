@@ -184,19 +184,13 @@ int64_t cqPartitionBytes(const CqTable *p, const unsigned char *a, int64_t n);
 ** leading key (else in the row key) is. */
 int cqKeyDesc(const CqTable *p, int iCol);
 
-/* cq_schema.c: the CQL table made (and its keyspace) and dropped, in
-** step with the transaction.  cqCreateRemote() makes p's table (or takes
-** an EXTERNAL one), to be dropped again at ROLLBACK if it made it;
-** cqDropLater() takes p (SQLite no longer has it), whose table is dropped
-** at COMMIT if p's CREATE made it.  cqDdlCommit() drops them (from
-** xSync); cqDdlEnd() forgets the DDL from sequence number iSeq on,
-** undoing the CREATEs among it if bUndo (ROLLBACK, ROLLBACK TO). */
-int cqCreateRemote(CqTable *p);
-int cqDropLater(CqTable *p);
-int cqDdlCommit(CqTable *p);
-void cqDdlEnd(CqShared *pSh, int64_t iSeq, int bUndo);
-/* cq_table.c: frees a table and what it holds. */
-void cqTableFree(CqTable *p);
+/* cq_schema.c: the CQL table made (and its keyspace) and dropped.
+** cqCreateRemote() makes p's table, *pbMade if it did (not an EXTERNAL
+** one that was there); cqDropRemote() drops it if p's CREATE made it
+** (else *pbKept).  cq_table.c makes both keep step with the transaction
+** (DROP at COMMIT, CREATE undone by ROLLBACK), CqShared.ddl. */
+int cqCreateRemote(CqTable *p, int *pbMade);
+int cqDropRemote(CqTable *p, int *pbKept);
 
 /* cq_read.c: the module's cursor. */
 int cqOpenCursor(sqlite3_vtab *pVtab, sqlite3_vtab_cursor **ppCur);

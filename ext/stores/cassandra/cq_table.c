@@ -224,7 +224,7 @@ static int describeRowKey(CqTable *p){
   return p->zRowCql && p->aiRowKey ? SQLITE_OK : SQLITE_NOMEM;
 }
 
-void cqTableFree(CqTable *p){
+static void tableFree(CqTable *p){
   if( p == 0 ) return;
   /* Its writes, in flight or in a group not yet sent, name it: they are
   ** sent and waited for first. */
@@ -259,6 +259,98 @@ void cqTableFree(CqTable *p){
   sqlite3_free(p);
 }
 
+/*
+** DDL at the end of the transaction (stores/contract/sc_txn.c): CQL's
+** CREATE and DROP happen at once, so a CREATE's table is dropped again at
+** ROLLBACK (or a ROLLBACK TO before it), and a DROP TABLE's at COMMIT,
+** after the writes were answered.
+*/
+
+/* Puts the transaction table in the transaction. */
+static int enlist(CqTable *p){
+  char *zErr = 0;
+  int rc = scTxnEnlist(p->pShared->db, CQ_TXN_MODULE, &zErr);
+  if( rc != SQLITE_OK ){
+    rc = cqTableError(p, rc, "could not put its Cassandra DDL in the "
+                      "transaction: %s", zErr ? zErr : "?");
+  }
+  sqlite3_free(zErr);
+  return rc;
+}
+
+/* A table waiting for the end (ScDdlOps). */
+static int dropNow(void *pObj, int *pbKept, char **pzErr){
+  CqTable *p = (CqTable*)pObj;
+  int rc = cqDropRemote(p, pbKept);
+  if( rc != SQLITE_OK ){
+    *pzErr = sqlite3_mprintf("%s", p->base.zErrMsg ? p->base.zErrMsg
+                                                   : sqlite3_errstr(rc));
+  }
+  return rc;
+}
+static void undoNow(void *pObj){
+  CqTable *p = (CqTable*)pObj;
+  int bKept;
+  if( cqDropRemote(p, &bKept) != SQLITE_OK ){
+    /* Undoing cannot fail the ROLLBACK that asked for it. */
+    sqlite3_log(SQLITE_WARNING, "%s: undoing its CREATE",
+                p->base.zErrMsg ? p->base.zErrMsg : "?");
+  }
+}
+static void ddlFree(void *pObj){ tableFree((CqTable*)pObj); }
+static const char *tableName(void *pObj){ return ((CqTable*)pObj)->zName; }
+static const char *tableResource(void *pObj){
+  return ((CqTable*)pObj)->zCqlName;
+}
+static const ScDdlOps ddlOps = {
+  dropNow, undoNow, ddlFree, tableName, tableResource
+};
+
+/* A copy of p with what dropping its CQL table needs: SQLite may
+** disconnect p before the ROLLBACK TO that drops it. */
+static CqTable *standIn(const CqTable *p){
+  CqTable *pNew = sqlite3_malloc(sizeof(*pNew));
+  if( pNew == 0 ) return 0;
+  memset(pNew, 0, sizeof(*pNew));
+  pNew->pShared = p->pShared;
+  pNew->zName = sqlite3_mprintf("%s", p->zName);
+  pNew->zSuffix = sqlite3_mprintf("%s", p->zSuffix);
+  pNew->zKeyspace = sqlite3_mprintf("%s", p->zKeyspace);
+  pNew->zCqlTable = sqlite3_mprintf("%s", p->zCqlTable);
+  pNew->zCqlName = sqlite3_mprintf("%s", p->zCqlName);
+  pNew->zOwner = sqlite3_mprintf("%s", p->zOwner);
+  if( !pNew->zName || !pNew->zSuffix || !pNew->zKeyspace || !pNew->zCqlTable
+   || !pNew->zCqlName || !pNew->zOwner ){
+    tableFree(pNew);
+    return 0;
+  }
+  return pNew;
+}
+
+/* The CREATE made p's CQL table: dropped again at ROLLBACK (on a failure
+** here, at once, as it cannot be then). */
+static int madeLater(CqTable *p){
+  CqShared *pSh = p->pShared;
+  CqTable *pCopy;
+  int rc = enlist(p), bKept;
+  pCopy = rc == SQLITE_OK ? standIn(p) : 0;
+  if( pCopy ){
+    rc = scDdlAdd(&pSh->ddl, SC_DDL_MADE, pCopy, &ddlOps, pSh->iDdlSeq++);
+    if( rc != SQLITE_OK ) tableFree(pCopy);
+  }else if( rc == SQLITE_OK ){
+    rc = SQLITE_NOMEM;
+  }
+  if( rc != SQLITE_OK ) cqDropRemote(p, &bKept);
+  return rc;
+}
+
+static int dropLater(CqTable *p){
+  CqShared *pSh = p->pShared;
+  int rc = enlist(p);
+  if( rc != SQLITE_OK ) return rc;
+  return scDdlAdd(&pSh->ddl, SC_DDL_DROP, p, &ddlOps, pSh->iDdlSeq++);
+}
+
 static int cqInit(sqlite3 *db, void *pAux, int argc, const char *const *argv,
                   sqlite3_vtab **ppVtab, char **pzErr, int bCreate){
   CqTable *p = sqlite3_malloc(sizeof(*p));
@@ -275,7 +367,7 @@ static int cqInit(sqlite3 *db, void *pAux, int argc, const char *const *argv,
                   : sqlite3_mprintf("out of memory");
   if( zErr ){
     *pzErr = zErr;
-    cqTableFree(p);
+    tableFree(p);
     return SQLITE_ERROR;
   }
   rc = describeKey(p);
@@ -285,7 +377,7 @@ static int cqInit(sqlite3 *db, void *pAux, int argc, const char *const *argv,
     *pzErr = sqlite3_mprintf("widecol_cassandra %s: %d columns, where the "
                              "design's table has %d", p->zName, nCol,
                              p->nCqlCol - 1 - p->bRowtime);
-    cqTableFree(p);
+    tableFree(p);
     return SQLITE_ERROR;
   }
   pDecl = sqlite3_str_new(0);
@@ -304,14 +396,16 @@ static int cqInit(sqlite3 *db, void *pAux, int argc, const char *const *argv,
   sqlite3_free(zDecl);
   if( rc == SQLITE_OK ){
     sqlite3_vtab_config(db, SQLITE_VTAB_CONSTRAINT_SUPPORT, 1);
-    if( bCreate ) rc = cqCreateRemote(p);
+    int bMade = 0;
+    if( bCreate ) rc = cqCreateRemote(p, &bMade);
+    if( rc == SQLITE_OK && bMade ) rc = madeLater(p);
     if( rc != SQLITE_OK ){
       *pzErr = sqlite3_mprintf("%s", p->base.zErrMsg ? p->base.zErrMsg
                                                      : sqlite3_errmsg(db));
     }
   }
   if( rc != SQLITE_OK ){
-    cqTableFree(p);
+    tableFree(p);
     return rc;
   }
   *ppVtab = &p->base;
@@ -331,16 +425,16 @@ static int cqConnect(sqlite3 *db, void *pAux, int argc,
 }
 
 static int cqDisconnect(sqlite3_vtab *pVtab){
-  cqTableFree((CqTable*)pVtab);
+  tableFree((CqTable*)pVtab);
   return SQLITE_OK;
 }
 
-/* DROP TABLE: the CQL table is dropped at COMMIT (cq_schema.c), which
-** takes p; an EXTERNAL one is kept. */
+/* DROP TABLE: the CQL table is dropped at COMMIT (dropLater(), which
+** takes p); an EXTERNAL one is kept. */
 static int cqDestroy(sqlite3_vtab *pVtab){
   CqTable *p = (CqTable*)pVtab;
-  if( !p->bExternal ) return cqDropLater(p);
-  cqTableFree(p);
+  if( !p->bExternal ) return dropLater(p);
+  tableFree(p);
   return SQLITE_OK;
 }
 
@@ -422,7 +516,7 @@ static int txnConnect(sqlite3 *db, void *pAux, int argc,
   rc = p->zName && p->zSuffix ? sqlite3_declare_vtab(db, scTxnDeclaration)
                               : SQLITE_NOMEM;
   if( rc != SQLITE_OK ){
-    cqTableFree(p);
+    tableFree(p);
     return rc;
   }
   *ppVtab = &p->base;
@@ -443,7 +537,7 @@ static void sharedRef(void *pArg){
 static void sharedUnref(void *pArg){
   CqShared *p = (CqShared*)pArg;
   if( --p->nRef > 0 ) return;
-  cqDdlEnd(p, 0, 0);
+  scDdlUndo(&p->ddl, 0, 0);
   cqWritesFree(p);
   cqClose(p->pConn);
   sqlite3_free(p->zEndpoint);

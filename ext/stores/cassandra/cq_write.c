@@ -801,8 +801,8 @@ int cqUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
 }
 
 /* The transaction's end: its writes answered, the first failure its;
-** then its DDL (cq_schema.c): the DROPs at COMMIT, the CREATEs undone at
-** ROLLBACK. */
+** then its DDL (CqShared.ddl, which cq_table.c fills): the DROPs at
+** COMMIT, the CREATEs undone at ROLLBACK. */
 int cqBegin(sqlite3_vtab *pVtab){
   CqShared *pSh = ((CqTable*)pVtab)->pShared;
   pSh->nSavepoint = 0;
@@ -812,13 +812,21 @@ int cqBegin(sqlite3_vtab *pVtab){
 int cqSync(sqlite3_vtab *pVtab){
   CqTable *p = (CqTable*)pVtab;
   int rc = cqWritesDone(p);
-  if( rc == SQLITE_OK && p->pShared->ddl.pFirst ) rc = cqDdlCommit(p);
+  if( rc == SQLITE_OK && p->pShared->ddl.pFirst ){
+    char *zErr = 0;
+    rc = scDdlCommit(&p->pShared->ddl, &zErr);
+    if( rc != SQLITE_OK ){
+      /* The message names the dropped table already. */
+      sqlite3_free(p->base.zErrMsg);
+      p->base.zErrMsg = zErr ? zErr : sqlite3_mprintf("%s", sqlite3_errstr(rc));
+    }
+  }
   return rc;
 }
 
 int cqCommit(sqlite3_vtab *pVtab){
   CqShared *pSh = ((CqTable*)pVtab)->pShared;
-  cqDdlEnd(pSh, 0, 0);
+  scDdlUndo(&pSh->ddl, 0, 0);
   pSh->nSavepoint = 0;
   return SQLITE_OK;
 }
@@ -827,7 +835,7 @@ int cqCommit(sqlite3_vtab *pVtab){
 int cqRollback(sqlite3_vtab *pVtab){
   CqShared *pSh = ((CqTable*)pVtab)->pShared;
   cqWritesForget(pSh);
-  cqDdlEnd(pSh, 0, 1);
+  scDdlUndo(&pSh->ddl, 0, 1);
   pSh->nSavepoint = 0;
   return SQLITE_OK;
 }
@@ -859,7 +867,7 @@ int cqRollbackTo(sqlite3_vtab *pVtab, int iSavepoint){
   CqShared *pSh = ((CqTable*)pVtab)->pShared;
   wcAssert( iSavepoint >= 0 && pSh->nSavepoint <= CQ_MAX_SAVEPOINT );
   if( iSavepoint < pSh->nSavepoint ){
-    cqDdlEnd(pSh, pSh->aiSavepoint[iSavepoint], 1);
+    scDdlUndo(&pSh->ddl, pSh->aiSavepoint[iSavepoint], 1);
   }
   return SQLITE_OK;
 }
