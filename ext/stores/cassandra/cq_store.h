@@ -70,6 +70,7 @@ struct CqShared {
   ** numbers, the next one's and each savepoint's. */
   ScDdl ddl;
   int64_t iDdlSeq;
+  int bOpen;            /* A transaction is open (its first xBegin came) */
   int nSavepoint;
   int64_t aiSavepoint[CQ_MAX_SAVEPOINT];
 };

@@ -805,7 +805,11 @@ int cqUpdate(sqlite3_vtab *pVtab, int argc, sqlite3_value **argv,
 ** COMMIT, the CREATEs undone at ROLLBACK. */
 int cqBegin(sqlite3_vtab *pVtab){
   CqShared *pSh = ((CqTable*)pVtab)->pShared;
-  pSh->nSavepoint = 0;
+  /* Each table of the transaction begins it; the first says it began. */
+  if( !pSh->bOpen ){
+    pSh->bOpen = 1;
+    pSh->nSavepoint = 0;
+  }
   return SQLITE_OK;
 }
 
@@ -827,7 +831,7 @@ int cqSync(sqlite3_vtab *pVtab){
 int cqCommit(sqlite3_vtab *pVtab){
   CqShared *pSh = ((CqTable*)pVtab)->pShared;
   scDdlUndo(&pSh->ddl, 0, 0);
-  pSh->nSavepoint = 0;
+  pSh->bOpen = 0;
   return SQLITE_OK;
 }
 
@@ -836,7 +840,7 @@ int cqRollback(sqlite3_vtab *pVtab){
   CqShared *pSh = ((CqTable*)pVtab)->pShared;
   cqWritesForget(pSh);
   scDdlUndo(&pSh->ddl, 0, 1);
-  pSh->nSavepoint = 0;
+  pSh->bOpen = 0;
   return SQLITE_OK;
 }
 

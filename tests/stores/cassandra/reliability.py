@@ -201,9 +201,11 @@ def case_ddl_transactions(args, session, path):
     expect("BEGIN; CREATE ... INDEX; ROLLBACK leaves no CQL table, and the same CREATE works",
            "d2" not in tables and "d2_idx_by_n" not in tables and again[0] == "ok",
            (tables, again))
+    # (A row written after the CREATE goes with it.)
     db.execute("BEGIN")
     db.execute("SAVEPOINT s")
     db.execute(table_sql("d3", extra))
+    db.execute("INSERT INTO d3 VALUES (1, 1, 'x')")
     db.execute("ROLLBACK TO s")
     db.execute("COMMIT")
     tables = cql_tables(session)
