@@ -13,7 +13,8 @@ server.  Faults, on demand or at random:
   lose(p)         severs a connection instead of passing on what the
                   server sends, with probability p each time: the answer
                   to a write the server applied is lost, which a sever at
-                  random seldom hits (0 stops it).
+                  random seldom hits (0 stops it);
+  lose_next(n)    the same for the next n times the server sends, each.
 The server keeps its data through all of it, so that what a client sees
 afterwards can be checked.  counts() says how many connections were
 severed and refused, and how many answers lost.
@@ -42,6 +43,7 @@ class FaultProxy:
         self.closed = False
         self.rate = 0.0
         self.p_lose = 0.0
+        self.n_lose = 0
         self.lost = 0
         self.random = random.Random(seed)
         threading.Thread(target=self._accept, daemon=True).start()
@@ -91,9 +93,10 @@ class FaultProxy:
                 data = src.recv(65536)
                 if not data:
                     break
-                if answers and self.p_lose > 0:
+                if answers and (self.p_lose > 0 or self.n_lose > 0):
                     with self.lock:
-                        lose = self.random.random() < self.p_lose
+                        lose = self.n_lose > 0 or self.random.random() < self.p_lose
+                        self.n_lose -= self.n_lose > 0 and lose
                         self.lost += lose
                     if lose:
                         break
@@ -136,6 +139,10 @@ class FaultProxy:
 
     def lose(self, p):
         self.p_lose = p
+
+    def lose_next(self, n):
+        with self.lock:
+            self.n_lose = n
 
     def counts(self):
         with self.lock:

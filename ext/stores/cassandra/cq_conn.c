@@ -4,7 +4,10 @@
 ** WIDECOL_CASSANDRA_PROTOCOL),
 ** each call's deadline, and what a failed call becomes: an SQLite code
 ** chosen by what failed, and a message naming the table, the endpoint and
-** what to do.
+** what to do.  A call whose connection failed under it (CqShared.bLost)
+** is made again on a new one, where that is safe (reads, schema calls
+** that say IF [NOT] EXISTS), up to CQ_ATTEMPTS times in all, further
+** apart each time (cqRetry()); cq_write.c settles writes so.
 */
 #include "stores/cassandra/cq_store.h"
 SQLITE_EXTENSION_INIT3
@@ -14,6 +17,7 @@ SQLITE_EXTENSION_INIT3
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static int interrupted(void *pArg){
   return wcAskInterrupted((sqlite3_stmt*)pArg);
@@ -43,6 +47,7 @@ static int sharedConnect(CqShared *p, sqlite3_stmt *pProbe, char **pzErr){
   int rc;
   WcDeadline d;
   if( p->pConn ) return SQLITE_OK;
+  p->bLost = 0;
   if( !wcSockAddress(zAt, &nHost, &port) ){
     *pzErr = zAt && zAt[0]
       ? sqlite3_mprintf(CQ_ENV " must be host:port of Cassandra's native "
@@ -84,6 +89,7 @@ static int sharedConnect(CqShared *p, sqlite3_stmt *pProbe, char **pzErr){
   d = deadline(pProbe);
   rc = cqOpen(&p->pConn, zHost, port, iVersion, &d, pzErr);
   p->iConn++;
+  p->bLost = rc == WC_SOCK_IO;
   sqlite3_free(zHost);
   if( rc == WC_SOCK_NOMEM ) return SQLITE_NOMEM;
   if( rc ){
@@ -127,6 +133,7 @@ int cqCallError(CqTable *p, int rc, CqResult *pRes, const char *zDoing){
     cqClose(pSh->pConn);
     pSh->pConn = 0;
   }
+  pSh->bLost = rc == WC_SOCK_IO;
   switch( rc ){
     case WC_SOCK_CANCELLED:
       return cqTableError(p, SQLITE_INTERRUPT, "%s was interrupted; Cassandra "
@@ -183,10 +190,45 @@ WcDeadline cqDeadline(CqTable *p){
   return deadline(p->pProbe);
 }
 
+int cqRetry(CqTable *p, int nAttempt){
+  int64_t nDelay = (int64_t)CQ_FIRST_BACKOFF_MS << (nAttempt - 1), iUntil;
+  wcAssert( nAttempt >= 1 );
+  if( !p->pShared->bLost || nAttempt >= CQ_ATTEMPTS ) return 0;
+  if( nDelay > CQ_MAX_BACKOFF_MS ) nDelay = CQ_MAX_BACKOFF_MS;
+  iUntil = wcMonotonicMs() + nDelay;
+  while( wcMonotonicMs() < iUntil ){
+    struct timespec ts;
+    int64_t n = iUntil - wcMonotonicMs();
+    if( wcAskInterrupted(p->pProbe) ) return 0;
+    if( n > WC_SOCK_POLL_MS ) n = WC_SOCK_POLL_MS;
+    if( n <= 0 ) break;
+    ts.tv_sec = 0;
+    ts.tv_nsec = (long)n * 1000000L;
+    nanosleep(&ts, 0);
+  }
+  p->count.nRetry++;
+  /* The failure is forgotten: the next attempt's is reported. */
+  sqlite3_free(p->base.zErrMsg);
+  p->base.zErrMsg = 0;
+  return 1;
+}
+
 int cqPrepared(CqTable *p, const char *zCql, CqStmt **ppStmt, CqResult *pRes){
   WcDeadline d = deadline(p->pProbe);
   int rc = cqPrepare(p->pShared->pConn, zCql, &d, ppStmt, pRes);
   return rc ? cqCallError(p, rc, pRes, "preparing a statement") : SQLITE_OK;
+}
+
+int cqReady(CqTable *p, const char *zCql, CqConn **ppConn, CqStmt **ppStmt){
+  int nAttempt = 1, rc;
+  do{
+    CqResult res;
+    memset(&res, 0, sizeof(res));
+    rc = cqConnection(p, ppConn);
+    if( rc == SQLITE_OK ) rc = cqPrepared(p, zCql, ppStmt, &res);
+    cqResultClear(&res);
+  }while( rc != SQLITE_OK && cqRetry(p, nAttempt++) );
+  return rc;
 }
 
 void cqCountRequest(CqTable *p, const CqConn *pConn){
@@ -200,9 +242,9 @@ void cqCountReply(CqTable *p, const CqResult *pRes){
   if( pRes->eKind == CQ_RESULT_ROWS ) p->count.nRowIn += pRes->nRow;
 }
 
-/* Runs schema statement zCql; SQLITE_OK or an error (message set). */
-int cqRunCql(CqTable *p, const char *zCql, const char *zDoing,
-             CqResult *pRes){
+/* One attempt of cqRunCql(). */
+static int runCqlOnce(CqTable *p, const char *zCql, const char *zDoing,
+                      CqResult *pRes){
   CqConn *pConn;
   WcDeadline d;
   int rc = cqConnection(p, &pConn);
@@ -215,10 +257,21 @@ int cqRunCql(CqTable *p, const char *zCql, const char *zDoing,
   return rc ? cqCallError(p, rc, pRes, zDoing) : SQLITE_OK;
 }
 
+int cqRunCql(CqTable *p, const char *zCql, const char *zDoing,
+             CqResult *pRes){
+  int nAttempt = 1, rc;
+  while( (rc = runCqlOnce(p, zCql, zDoing, pRes)) != SQLITE_OK
+      && cqRetry(p, nAttempt++) ){
+    cqResultClear(pRes);
+  }
+  return rc;
+}
+
 /* Prepares and runs zCql with aVal (a page of nPage rows from aPaging). */
 int cqRunPrepared(CqTable *p, const char *zCql, const CqValue *aVal,
-                  int nVal, int nPage, const unsigned char *aPaging,
-                  int nPaging, const char *zDoing, CqResult *pRes){
+                  int nVal, int eConsistency, int nPage,
+                  const unsigned char *aPaging, int nPaging,
+                  const char *zDoing, CqResult *pRes){
   CqConn *pConn;
   CqStmt *pStmt = 0;
   WcDeadline d;
@@ -227,9 +280,22 @@ int cqRunPrepared(CqTable *p, const char *zCql, const CqValue *aVal,
   if( rc == SQLITE_OK ) rc = cqPrepared(p, zCql, &pStmt, pRes);
   if( rc != SQLITE_OK ) return rc;
   d = deadline(p->pProbe);
-  rc = cqExecute(pConn, pStmt, aVal, nVal, p->pShared->eConsistency, nPage,
-                 aPaging, nPaging, &d, pRes);
+  if( eConsistency == CQ_LEVEL_SET ) eConsistency = p->pShared->eConsistency;
+  rc = cqExecute(pConn, pStmt, aVal, nVal, eConsistency, nPage, aPaging,
+                 nPaging, &d, pRes);
   cqCountRequest(p, pConn);
   if( rc == 0 ) cqCountReply(p, pRes);
   return rc ? cqCallError(p, rc, pRes, zDoing) : SQLITE_OK;
+}
+
+int cqRunRead(CqTable *p, const char *zCql, const CqValue *aVal, int nVal,
+              int eConsistency, int nPage, const unsigned char *aPaging,
+              int nPaging, const char *zDoing, CqResult *pRes){
+  int nAttempt = 1, rc;
+  while( (rc = cqRunPrepared(p, zCql, aVal, nVal, eConsistency, nPage,
+                             aPaging, nPaging, zDoing, pRes)) != SQLITE_OK
+      && cqRetry(p, nAttempt++) ){
+    cqResultClear(pRes);
+  }
+  return rc;
 }

@@ -245,7 +245,8 @@ static void dropPrefetch(CqCursor *pCur){
 ** not name; an entry is its row's only where the row's _stamp holds the
 ** entry's stamp in the index's place (cq_store.h).  A page's entries are
 ** checked together: their rows' _stamp read in flight, CQ_CHECK_BATCH at
-** a time, and the entries of other writes dropped from the page.
+** a time (read again where the connection failed), and the entries of
+** other writes dropped from the page.
 */
 #define CQ_CHECK_BATCH 256
 
@@ -350,16 +351,22 @@ static int checkEntries(CqCursor *pCur, CqResult *pRes){
   CqStmt *pStmt = 0;
   CqResult prep;
   int64_t iRow, nKept = 0;
-  int rc;
+  int rc = SQLITE_OK;
   wcAssert( p->iIndex >= 0 && p->zRowCql != 0 );
   if( pRes->nRow == 0 ) return SQLITE_OK;
-  memset(&prep, 0, sizeof(prep));
-  rc = cqPrepared(p, p->zRowCql, &pStmt, &prep);
-  cqResultClear(&prep);
   for(iRow = 0; iRow < pRes->nRow && rc == SQLITE_OK; iRow += CQ_CHECK_BATCH){
     int n = pRes->nRow - iRow < CQ_CHECK_BATCH ? (int)(pRes->nRow - iRow)
                                                : CQ_CHECK_BATCH, k;
-    rc = checkBatch(pCur, pStmt, pRes, iRow, n, abKeep);
+    int nAttempt = 1;
+    do{
+      /* (Prepared again on the connection a retry opens.) */
+      CqConn *pConn = 0;
+      memset(&prep, 0, sizeof(prep));
+      rc = cqConnection(p, &pConn);
+      if( rc == SQLITE_OK ) rc = cqPrepared(p, p->zRowCql, &pStmt, &prep);
+      cqResultClear(&prep);
+      if( rc == SQLITE_OK ) rc = checkBatch(pCur, pStmt, pRes, iRow, n, abKeep);
+    }while( rc != SQLITE_OK && cqRetry(p, nAttempt++) );
     for(k = 0; k < n && rc == SQLITE_OK; k++){
       if( !abKeep[k] ) continue;
       if( nKept != iRow + k ){
@@ -379,24 +386,28 @@ static int checkEntries(CqCursor *pCur, CqResult *pRes){
 static int fetchPage(CqCursor *pCur){
   CqTable *p = (CqTable*)pCur->base.pVtab;
   CqValue aVal[CQ_MAX_ARGS];
-  int rc;
+  int rc, bAnswered = 0;
   if( pCur->args.bOom || pCur->paging.bOom ) return SQLITE_NOMEM;
   cqResultClear(&pCur->res);
+  rc = SQLITE_OK;
   if( pCur->iPrefetch >= 0 && p->pShared->pConn
    && pCur->iPrefetchConn == p->pShared->iConn ){
     WcDeadline d = cqDeadline(p);
     int e = cqWait(p->pShared->pConn, pCur->iPrefetch, &d, &pCur->res);
-    pCur->iPrefetch = -1;
     pCur->nPage = pCur->nPrefetchPage;
     if( e == 0 ) cqCountReply(p, &pCur->res);
     rc = e ? cqCallError(p, e, &pCur->res, "a read") : SQLITE_OK;
-  }else{
-    pCur->iPrefetch = -1;
+    if( rc == SQLITE_OK || !p->pShared->bLost ) bAnswered = 1;
+  }
+  pCur->iPrefetch = -1;
+  if( !bAnswered ){
+    /* Not asked for ahead, or its connection failed: asked for now. */
+    cqResultClear(&pCur->res);
     pCur->nPage = pageSize(pCur, pCur->bMore ? pCur->nPage : 0, 0);
     queryValues(pCur, aVal);
-    rc = cqRunPrepared(p, pCur->zCql, aVal, pCur->nArg, pCur->nPage,
-                       pCur->bMore ? pCur->paging.a : 0, (int)pCur->paging.n,
-                       "a read", &pCur->res);
+    rc = cqRunRead(p, pCur->zCql, aVal, pCur->nArg, CQ_LEVEL_SET,
+                   pCur->nPage, pCur->bMore ? pCur->paging.a : 0,
+                   (int)pCur->paging.n, "a read", &pCur->res);
   }
   pCur->iRow = 0;
   pCur->bMore = 0;

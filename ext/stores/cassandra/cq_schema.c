@@ -184,6 +184,18 @@ static int checkExternal(CqTable *p){
                                  "\" blob", p->zCqlName);
     rc = zCql ? cqRunCql(p, zCql, "adding its _stamp column", &res)
               : SQLITE_NOMEM;
+    if( rc != SQLITE_OK && rc != SQLITE_NOMEM ){
+      /* Added already (by an attempt whose answer was lost, or another
+      ** database at the same time): as good. */
+      sqlite3_str *pScratch = sqlite3_str_new(0);
+      if( compareColumns(p, &aWant[iStamp], 1, pScratch) == SQLITE_OK
+       && aWant[iStamp].bFound && sqlite3_str_length(pScratch) == 0 ){
+        sqlite3_free(p->base.zErrMsg);
+        p->base.zErrMsg = 0;
+        rc = SQLITE_OK;
+      }
+      sqlite3_free(sqlite3_str_finish(pScratch));
+    }
     if( rc == SQLITE_OK ) cqPreparedStale(p->pShared->pConn);
     cqResultClear(&res);
     sqlite3_free(zCql);
@@ -236,6 +248,7 @@ int cqCreateRemote(CqTable *p, int *pbMade){
   char *zComment = 0, *zCql;
   CqResult res;
   int rc;
+  int64_t nRetry;
   *pbMade = 0;
   zCql = sqlite3_mprintf("CREATE KEYSPACE IF NOT EXISTS \"%w\" WITH "
       "replication = {'class': 'SimpleStrategy', 'replication_factor': 1}",
@@ -264,8 +277,23 @@ int cqCreateRemote(CqTable *p, int *pbMade){
     return rc;
   }
   zCql = rc == SQLITE_OK ? createCql(p) : 0;
+  nRetry = p->count.nRetry;
   if( rc == SQLITE_OK ) rc = zCql ? cqRunCql(p, zCql, "CREATE TABLE", &res)
                                   : SQLITE_NOMEM;
+  if( rc != SQLITE_OK && rc != SQLITE_NOMEM && p->count.nRetry > nRetry ){
+    /* Made again after a connection failed: the first may have made it
+    ** (its answer lost), then the table's comment names this CREATE. */
+    char *zMine = ownerComment(p);
+    zComment = 0;
+    if( zMine && readComment(p, &zComment) == SQLITE_OK && zComment
+     && strcmp(zComment, zMine) == 0 ){
+      sqlite3_free(p->base.zErrMsg);
+      p->base.zErrMsg = 0;
+      rc = SQLITE_OK;
+    }
+    sqlite3_free(zComment);
+    sqlite3_free(zMine);
+  }
   if( rc == SQLITE_OK ) cqPreparedStale(p->pShared->pConn);
   sqlite3_free(zCql);
   cqResultClear(&res);

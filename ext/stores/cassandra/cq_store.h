@@ -24,6 +24,11 @@
 #define CQ_CONSISTENCY_ENV "WIDECOL_CASSANDRA_CONSISTENCY"
 #define CQ_PROTOCOL_ENV    "WIDECOL_CASSANDRA_PROTOCOL"
 #define CQ_TIMEOUT_MS 60000
+/* A call whose connection failed is made again where that is safe: this
+** many attempts in all, the waits between them doubling from the first. */
+#define CQ_ATTEMPTS 6
+#define CQ_FIRST_BACKOFF_MS 20
+#define CQ_MAX_BACKOFF_MS 1000
 /* The transaction table (stores/contract/sc_txn.c), which DDL puts in the
 ** transaction so that its end comes to this module. */
 #define CQ_TXN_MODULE "widecol_cassandra_txn"
@@ -58,6 +63,8 @@ struct CqShared {
   sqlite3 *db;
   CqConn *pConn;        /* NULL until used, and after a failure */
   int iConn;            /* Connections opened: which one pConn is */
+  int bLost;            /* The last call failed because its connection
+                        ** did (a new one may do) */
   char *zEndpoint;      /* host:port, for messages */
   int eConsistency;
   CqWrite *aWrite;      /* In flight: a ring, aWrite[iFirst] the oldest */
@@ -141,18 +148,32 @@ struct CqTable {
 int cqTableError(CqTable *p, int rc, const char *zFormat, ...);
 /* The SQLite code and message of a failed call (rc from cq_wire.h). */
 int cqCallError(CqTable *p, int rc, CqResult *pRes, const char *zDoing);
-/* Runs a schema statement; a prepared one with values (a page of nPage
-** rows from aPaging).  SQLITE_OK, or an error with the message set. */
+/* Runs a schema statement (made again where its connection failed: its
+** CQL must be safe to run twice); a prepared one with values (a page of
+** nPage rows from aPaging) once, at consistency eConsistency (or
+** CQ_LEVEL_SET); a read, made again so.  SQLITE_OK, or an error with the message set. */
+#define CQ_LEVEL_SET (-1)   /* eConsistency: the connection's, as set */
 int cqRunCql(CqTable *p, const char *zCql, const char *zDoing,
              CqResult *pRes);
 int cqRunPrepared(CqTable *p, const char *zCql, const CqValue *aVal,
-                  int nVal, int nPage, const unsigned char *aPaging,
-                  int nPaging, const char *zDoing, CqResult *pRes);
+                  int nVal, int eConsistency, int nPage,
+                  const unsigned char *aPaging, int nPaging,
+                  const char *zDoing, CqResult *pRes);
+int cqRunRead(CqTable *p, const char *zCql, const CqValue *aVal, int nVal,
+              int eConsistency, int nPage, const unsigned char *aPaging,
+              int nPaging, const char *zDoing, CqResult *pRes);
+/* After attempt nAttempt of a call failed: 1 if its connection failed
+** and another may be made (after a wait, counted in widecol_stats's
+** retries, the failure's message dropped), else 0. */
+int cqRetry(CqTable *p, int nAttempt);
 /* The connection, opened if it is not: SQLITE_OK or an error (message
 ** set).  A call's deadline.  zCql prepared on it (cached by the wire). */
 int cqConnection(CqTable *p, CqConn **ppConn);
 WcDeadline cqDeadline(CqTable *p);
 int cqPrepared(CqTable *p, const char *zCql, CqStmt **ppStmt, CqResult *pRes);
+/* The connection, and zCql prepared on it, made again where the
+** connection failed (cqRetry()): SQLITE_OK or an error (message set). */
+int cqReady(CqTable *p, const char *zCql, CqConn **ppConn, CqStmt **ppStmt);
 /* Counts, for widecol_stats(), a request p sent on pConn (a statement
 ** run: preparing one, once a connection, is not counted), and a reply
 ** p took. */

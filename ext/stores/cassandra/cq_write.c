@@ -62,16 +62,23 @@ struct CqKeys {
 #define CQ_CAS_ROW    2     /* UPDATE or DELETE IF "_stamp" = ? (or IF
                             ** EXISTS): the row changed since it was read */
 
-/* One request in flight: a write, or a group's BATCH. */
+/* One request in flight: a BATCH of a group's writes, or of one
+** lightweight transaction (a conditional BATCH of one statement). */
 struct CqWrite {
   int iStream;
   int iConn;            /* On this connection (CqShared.iConn) */
   int eCas;             /* CQ_CAS_*: what [applied] false means */
-  int nStmt;            /* The writes it carries (a BATCH: more than 1) */
+  int nStmt;            /* The writes it carries */
+  int bLogged;          /* A LOGGED BATCH */
   CqTable *pTable;      /* Whose write, its first (waited for before it
                         ** goes) */
   CqKeys keys;          /* The keys it writes */
-  WcBuf key;            /* eCas: its key, for the message */
+  WcBuf body;           /* Its statements as the BATCH carries them, to
+                        ** send again where the answer was lost */
+  /* eCas: the row's key, the _stamp the write is conditional on (n 0:
+  ** none, IF NOT EXISTS or IF EXISTS) and the one it writes (n 0: a
+  ** DELETE), by which a lost answer is settled (settleCas()). */
+  WcBuf key, oldStamp, newStamp;
 };
 
 /* The writes of one group, not yet sent. */
@@ -192,35 +199,10 @@ static void keep(CqShared *pSh, int rc, char *zMsg){
   }
 }
 
-/* The writes the requests in flight carry. */
-static int writesInFlight(const CqShared *pSh){
-  int i, n = 0;
-  for(i = 0; i < pSh->nWrite; i++){
-    n += pSh->aWrite[(pSh->iFirst + i) % CQ_WINDOW].nStmt;
-  }
-  return n;
-}
-
 /* Whether a write's answer is a failure: SQLITE_OK, or kept. */
-static void judge(CqShared *pSh, CqWrite *pW, int rc, CqResult *pRes){
+static void judge(CqShared *pSh, CqWrite *pW, CqResult *pRes){
   CqTable *p = pW->pTable;
-  if( rc ){
-    int nLost = writesInFlight(pSh) - pW->nStmt;
-    rc = cqCallError(p, rc, pRes, pW->nStmt > 1 ? "a BATCH of writes"
-                                                : "a write");
-    keep(pSh, rc, p->base.zErrMsg);
-    p->base.zErrMsg = 0;
-    if( pSh->pConn == 0 && nLost > 0 ){
-      /* The connection went, and the answers of the rest with it. */
-      char *zMsg = sqlite3_mprintf("%s; %d more write%s sent, and may or "
-          "may not have been applied", pSh->zKept, nLost,
-          nLost == 1 ? " was" : "s were");
-      if( zMsg ){
-        sqlite3_free(pSh->zKept);
-        pSh->zKept = zMsg;
-      }
-    }
-  }else if( pW->eCas != CQ_CAS_NONE ){
+  if( pW->eCas != CQ_CAS_NONE ){
     int n;
     const unsigned char *a = pRes->nRow > 0 && pRes->nCol > 0
                            ? cqCell(pRes, 0, 0, &n) : 0;
@@ -237,41 +219,201 @@ static void judge(CqShared *pSh, CqWrite *pW, int rc, CqResult *pRes){
   }
 }
 
-/* Waits for the oldest write in flight.  Where its connection failed
-** before the answer came (a read on it failed, say), the writes in flight
-** on it are lost, and the failure kept says so. */
-static void awaitOldest(CqShared *pSh){
-  CqWrite *pW = &pSh->aWrite[pSh->iFirst];
+/* Keeps p's message as the failure rc. */
+static void keepMessage(CqShared *pSh, CqTable *p, int rc){
+  keep(pSh, rc, p->base.zErrMsg ? p->base.zErrMsg
+                                : sqlite3_mprintf("%s", sqlite3_errstr(rc)));
+  p->base.zErrMsg = 0;
+}
+
+/*
+** Writes whose answer was lost (the connection failed under them), made
+** whole before the writes after them are answered: a BATCH of upserts
+** and deletes by the key is sent again (it does the same twice); a
+** lightweight transaction's outcome is read at SERIAL first (which
+** finishes a Paxos round still in progress on the row, so that the write
+** shows or never will), and it is sent again only where the row is still
+** as it was read.  Each attempt on a new connection, up to CQ_ATTEMPTS;
+** past them the write's statement fails saying it may yet apply.
+*/
+#define CQ_SETTLED_APPLIED 0    /* It was applied */
+#define CQ_SETTLED_AGAIN   1    /* It was not: the row is as it was read */
+#define CQ_SETTLED_REFUSED 2    /* It was not, and would not be (kept) */
+
+static int bufIs(const WcBuf *pBuf, const unsigned char *a, int n){
+  return a && n >= 0 && pBuf->n == n
+      && (n == 0 || memcmp(pBuf->a, a, (size_t)n) == 0);
+}
+
+/* The outcome of lightweight transaction pW, read at SERIAL: SQLITE_OK
+** and *peSettled, or an error (p's message). */
+static int settleCas(CqShared *pSh, CqWrite *pW, int *peSettled){
+  CqTable *p = pW->pTable;
+  WcValue *aKey = sqlite3_malloc64(sizeof(WcValue) * CQ_NCOL(p->pS));
+  CqValue aArg[CQ_MAX_ARGS];
+  int an[CQ_MAX_ARGS], i, rc, n, bFound, bAsRead;
+  char *zCql = sqlite3_mprintf("SELECT \"" WC_STAMP_COLUMN "\" FROM %s "
+                               "WHERE %s", p->zCqlName, p->zKeyWhere);
+  const unsigned char *a = 0;
+  WcBuf dec, args;
   CqResult res;
-  int rc;
-  windowCheck(pSh);
-  wcAssert( pSh->nWrite > 0 && pW->nStmt > 0 && pW->pTable != 0 );
-  if( pSh->pConn == 0 || pW->iConn != pSh->iConn ){
-    CqTable *p = pW->pTable;
-    int nLost = writesInFlight(pSh);
-    keep(pSh, SQLITE_IOERR, sqlite3_mprintf("widecol %.*s: the connection to "
-        "Cassandra at %s failed with %d write%s in flight: %s may or may not "
-        "have been applied; read the rows back before writing them again",
-        cqWidecolNameLen(p), p->zName, pSh->zEndpoint ? pSh->zEndpoint : "?",
-        nLost, nLost == 1 ? "" : "s", nLost == 1 ? "it" : "they"));
-    pSh->iFirst = 0;
-    pSh->nWrite = 0;
+  int64_t iOff = 0;
+  memset(&dec, 0, sizeof(dec));
+  memset(&args, 0, sizeof(args));
+  memset(&res, 0, sizeof(res));
+  wcAssert( p->iIndex < 0 && p->nKey <= CQ_MAX_ARGS );
+  rc = aKey && zCql ? SQLITE_OK : SQLITE_NOMEM;
+  if( rc == SQLITE_OK
+   && cqDecodeKey(p, pW->key.a, pW->key.n, aKey, &dec) != WC_OK ){
+    rc = SQLITE_NOMEM;
+  }
+  for(i = 0; rc == SQLITE_OK && i < p->nKey; i++){
+    cqPutKeyValue(p, p->aiKey[i], &aKey[p->aiKey[i]], &args, &an[i]);
+  }
+  for(i = 0; rc == SQLITE_OK && i < p->nKey && !args.bOom; i++){
+    aArg[i].a = args.a + iOff;
+    aArg[i].n = an[i];
+    iOff += an[i] > 0 ? an[i] : 0;
+  }
+  if( rc == SQLITE_OK && args.bOom ) rc = SQLITE_NOMEM;
+  if( rc == SQLITE_OK ){
+    rc = cqRunPrepared(p, zCql, aArg, p->nKey, CQ_SERIAL, 0, 0, 0,
+                       "a read of a row whose write's answer was lost", &res);
+  }
+  if( rc == SQLITE_OK ){
+    bFound = res.nRow > 0;
+    if( bFound ) a = cqCell(&res, 0, 0, &n);
+    /* The row as the write read it: none (INSERT), or with the stamp its
+    ** condition names (none: a row another client wrote, IF EXISTS). */
+    bAsRead = pW->eCas == CQ_CAS_INSERT ? !bFound
+            : pW->oldStamp.n > 0 ? bFound && bufIs(&pW->oldStamp, a, n)
+            : bFound && a == 0;
+    if( pW->newStamp.n > 0 ? bFound && bufIs(&pW->newStamp, a, n) : !bFound ){
+      *peSettled = CQ_SETTLED_APPLIED;
+    }else if( bAsRead ){
+      *peSettled = CQ_SETTLED_AGAIN;
+    }else{
+      *peSettled = CQ_SETTLED_REFUSED;
+      keep(pSh, pW->eCas == CQ_CAS_INSERT ? SQLITE_CONSTRAINT_PRIMARYKEY
+                                          : SQLITE_BUSY_SNAPSHOT,
+           notApplied(p, pW->eCas, &pW->key));
+    }
+  }
+  cqResultClear(&res);
+  wcBufFree(&dec);
+  wcBufFree(&args);
+  sqlite3_free(aKey);
+  sqlite3_free(zCql);
+  return rc;
+}
+
+/* Sends pW's BATCH on the connection now open and waits for its answer,
+** judged, or (pbApplied, a lightweight transaction's) its [applied] in
+** *pbApplied: SQLITE_OK, or the failure (p's message). */
+static int sendAgain(CqShared *pSh, CqWrite *pW, int *pbApplied){
+  CqTable *p = pW->pTable;
+  CqConn *pConn = 0;
+  CqResult res;
+  WcDeadline d = cqDeadline(p);
+  int rc = cqConnection(p, &pConn), e = 0, iStream = -1;
+  memset(&res, 0, sizeof(res));
+  if( rc != SQLITE_OK ) return rc;
+  e = cqSendBatch(pConn, pW->bLogged, &pW->body, pW->nStmt,
+                  pSh->eConsistency, &d, &iStream);
+  if( e == 0 ){
+    cqCountRequest(p, pConn);
+    e = cqWait(pConn, iStream, &d, &res);
+  }
+  if( e == 0 ){
+    int n = 0;
+    const unsigned char *a = pbApplied && res.nRow > 0 && res.nCol > 0
+                           ? cqCell(&res, 0, 0, &n) : 0;
+    cqCountReply(p, &res);
+    if( a && n == 1 ){
+      *pbApplied = a[0] != 0;
+    }else{
+      judge(pSh, pW, &res);
+    }
+  }else{
+    rc = cqCallError(p, e, &res, pW->nStmt > 1 ? "a BATCH of writes"
+                                               : "a write");
+  }
+  cqResultClear(&res);
+  return rc;
+}
+
+/* Makes write pW whole after its connection failed (see above). */
+static void recoverWrite(CqShared *pSh, CqWrite *pW){
+  CqTable *p = pW->pTable;
+  int nAttempt, rc = SQLITE_OK;
+  /* At once, where a new connection may be open already; after a wait
+  ** past each attempt that failed. */
+  for(nAttempt = 1; nAttempt == 1 || cqRetry(p, nAttempt - 1); nAttempt++){
+    int eSettled = CQ_SETTLED_AGAIN, bApplied = 1;
+    int bCas = pW->eCas != CQ_CAS_NONE;
+    rc = bCas ? settleCas(pSh, pW, &eSettled) : SQLITE_OK;
+    if( rc == SQLITE_OK && eSettled != CQ_SETTLED_AGAIN ) return;
+    if( rc == SQLITE_OK ) rc = sendAgain(pSh, pW, bCas ? &bApplied : 0);
+    if( rc == SQLITE_OK && !bApplied ){
+      /* The first may have been applied after the row was read back (it
+      ** was still on its way): then the row holds this write's stamp. */
+      rc = settleCas(pSh, pW, &eSettled);
+      if( rc == SQLITE_OK && eSettled == CQ_SETTLED_AGAIN ){
+        keep(pSh, pW->eCas == CQ_CAS_INSERT ? SQLITE_CONSTRAINT_PRIMARYKEY
+                                            : SQLITE_BUSY_SNAPSHOT,
+             notApplied(p, pW->eCas, &pW->key));
+      }
+    }
+    if( rc == SQLITE_OK ) return;
+    /* The server's own answer, not a connection: the write's failure. */
+    if( !pSh->bLost ){
+      keepMessage(pSh, p, rc);
+      return;
+    }
+  }
+  nAttempt--;
+  if( rc == SQLITE_INTERRUPT ){
+    keepMessage(pSh, p, rc);
     return;
   }
-  {
-    WcDeadline d = cqDeadline(pW->pTable);
-    rc = cqWait(pSh->pConn, pW->iStream, &d, &res);
-    if( rc == 0 ) cqCountReply(pW->pTable, &res);
-    judge(pSh, pW, rc, &res);
+  sqlite3_free(p->base.zErrMsg);
+  p->base.zErrMsg = 0;
+  keep(pSh, SQLITE_IOERR, sqlite3_mprintf("widecol %.*s: the connection to "
+      "Cassandra at %s failed under %s %d times: %s may yet apply, or may "
+      "not; read the row%s back before writing %s again",
+      cqWidecolNameLen(p), p->zName, pSh->zEndpoint ? pSh->zEndpoint : "?",
+      pW->nStmt > 1 ? "a BATCH of writes" : "a write", nAttempt,
+      pW->nStmt > 1 ? "they" : "it", pW->nStmt > 1 ? "s" : "",
+      pW->nStmt > 1 ? "them" : "it"));
+}
+
+/* Waits for the oldest write in flight; one whose connection failed
+** (before its answer, or while it was awaited) is made whole. */
+static void awaitOldest(CqShared *pSh){
+  CqWrite *pW = &pSh->aWrite[pSh->iFirst];
+  int bLost;
+  windowCheck(pSh);
+  wcAssert( pSh->nWrite > 0 && pW->nStmt > 0 && pW->pTable != 0 );
+  bLost = pSh->pConn == 0 || pW->iConn != pSh->iConn;
+  if( !bLost ){
+    CqTable *p = pW->pTable;
+    WcDeadline d = cqDeadline(p);
+    CqResult res;
+    int e = cqWait(pSh->pConn, pW->iStream, &d, &res);
+    if( e == 0 ){
+      cqCountReply(p, &res);
+      judge(pSh, pW, &res);
+    }else{
+      int rc = cqCallError(p, e, &res, pW->nStmt > 1 ? "a BATCH of writes"
+                                                     : "a write");
+      bLost = pSh->bLost;
+      if( !bLost ) keepMessage(pSh, p, rc);
+    }
     cqResultClear(&res);
   }
+  if( bLost ) recoverWrite(pSh, pW);
   pSh->iFirst = (pSh->iFirst + 1) % CQ_WINDOW;
   pSh->nWrite--;
-  /* A connection gone takes the answers of the writes after it. */
-  if( pSh->pConn == 0 ){
-    pSh->iFirst = 0;
-    pSh->nWrite = 0;
-  }
 }
 
 /* The failure kept, as p's: SQLITE_OK if there is none. */
@@ -301,6 +443,51 @@ static int windowSlot(CqShared *pSh, CqTable *p){
   return report(pSh, p);
 }
 
+/* The connection for a write about to be sent: SQLITE_OK and *ppConn,
+** or SQLITE_OK and no connection where none could be opened now (the
+** write is left to awaitOldest() to send), or an error (p's message). */
+static int openForWrite(CqTable *p, CqConn **ppConn){
+  int rc = cqConnection(p, ppConn);
+  if( rc != SQLITE_OK && rc != SQLITE_NOMEM && p->pShared->bLost ){
+    sqlite3_free(p->base.zErrMsg);
+    p->base.zErrMsg = 0;
+    *ppConn = 0;
+    rc = SQLITE_OK;
+  }
+  return rc;
+}
+
+/* Puts pW, the window's next place, filled, in flight on pConn: sent,
+** or, where that connection failed (or there was none), left to
+** awaitOldest() to send again.  SQLITE_OK, or an error of the server's
+** (p's message; pW not in the window). */
+static int sendWrite(CqShared *pSh, CqWrite *pW, CqConn *pConn){
+  CqTable *p = pW->pTable;
+  int e = 0;
+  wcAssert( pW == &pSh->aWrite[(pSh->iFirst + pSh->nWrite) % CQ_WINDOW] );
+  pW->iConn = -1;
+  if( pConn ){
+    WcDeadline d = cqDeadline(p);
+    e = cqSendBatch(pConn, pW->bLogged, &pW->body, pW->nStmt,
+                    pSh->eConsistency, &d, &pW->iStream);
+    if( e == 0 ){
+      cqCountRequest(p, pConn);
+      pW->iConn = pSh->iConn;
+    }else{
+      CqResult res;
+      int rc;
+      memset(&res, 0, sizeof(res));
+      rc = cqCallError(p, e, &res, pW->nStmt > 1 ? "a BATCH of writes"
+                                                 : "a write");
+      if( !pSh->bLost ) return rc;
+      sqlite3_free(p->base.zErrMsg);
+      p->base.zErrMsg = 0;
+    }
+  }
+  pSh->nWrite++;
+  return SQLITE_OK;
+}
+
 static void groupClear(CqGroup *pG){
   pG->id.n = pG->part.n = pG->queries.n = 0;
   pG->nQuery = 0;
@@ -322,35 +509,24 @@ static void groupSend(CqShared *pSh){
   p = pG->pTable;
   rc = pG->queries.bOom || pG->id.bOom || pG->part.bOom ? SQLITE_NOMEM
                                                           : windowSlot(pSh, p);
-  if( rc == SQLITE_OK ) rc = cqConnection(p, &pConn);
+  if( rc == SQLITE_OK ) rc = openForWrite(p, &pConn);
   if( rc == SQLITE_OK ){
     CqWrite *pW = &pSh->aWrite[(pSh->iFirst + pSh->nWrite) % CQ_WINDOW];
-    WcDeadline d = cqDeadline(p);
-    int e;
+    CqKeys keys = pW->keys;
+    WcBuf body = pW->body;
     wcAssert( pSh->nWrite < CQ_WINDOW );
-    e = cqSendBatch(pConn, pG->bLogged, &pG->queries, pG->nQuery,
-                        pSh->eConsistency, &d, &pW->iStream);
-    if( e ){
-      CqResult res;
-      memset(&res, 0, sizeof(res));
-      rc = cqCallError(p, e, &res, "a BATCH of writes");
-    }else{
-      CqKeys keys = pW->keys;
-      cqCountRequest(p, pConn);
-      pW->eCas = CQ_CAS_NONE;
-      pW->nStmt = pG->nQuery;
-      pW->pTable = p;
-      pW->iConn = pSh->iConn;
-      pW->keys = pG->keys;
-      pG->keys = keys;
-      pSh->nWrite++;
-    }
+    pW->eCas = CQ_CAS_NONE;
+    pW->nStmt = pG->nQuery;
+    pW->bLogged = pG->bLogged;
+    pW->pTable = p;
+    pW->iConn = -1;
+    pW->keys = pG->keys;
+    pG->keys = keys;
+    pW->body = pG->queries;
+    pG->queries = body;
+    rc = sendWrite(pSh, pW, pConn);
   }
-  if( rc != SQLITE_OK ){
-    keep(pSh, rc, p->base.zErrMsg ? p->base.zErrMsg
-                                   : sqlite3_mprintf("%s", sqlite3_errstr(rc)));
-    p->base.zErrMsg = 0;
-  }
+  if( rc != SQLITE_OK ) keepMessage(pSh, p, rc);
   groupClear(pG);
 }
 
@@ -377,8 +553,12 @@ void cqWritesForget(CqShared *pSh){
 void cqWritesFree(CqShared *pSh){
   int i;
   for(i = 0; pSh->aWrite && i < CQ_WINDOW; i++){
-    wcBufFree(&pSh->aWrite[i].key);
-    keysFree(&pSh->aWrite[i].keys);
+    CqWrite *pW = &pSh->aWrite[i];
+    wcBufFree(&pW->key);
+    wcBufFree(&pW->oldStamp);
+    wcBufFree(&pW->newStamp);
+    wcBufFree(&pW->body);
+    keysFree(&pW->keys);
   }
   sqlite3_free(pSh->aWrite);
   sqlite3_free(pSh->zKept);
@@ -430,7 +610,7 @@ static int bufEqual(const WcBuf *pA, const WcBuf *pB){
 ** key it writes, hKey that key's hash), sending the group before it where
 ** the write cannot join it. */
 static int groupAdd(CqTable *p, const char *zCql, const CqValue *aVal, int n,
-                    sqlite3_value *pKey, uint32_t hKey, CqResult *pRes){
+                    sqlite3_value *pKey, uint32_t hKey){
   CqShared *pSh = p->pShared;
   CqGroup *pG = pSh->pGroup;
   const unsigned char *aKey = sqlite3_value_blob(pKey);
@@ -456,8 +636,7 @@ static int groupAdd(CqTable *p, const char *zCql, const CqValue *aVal, int n,
     rc = report(pSh, p);
   }
   if( rc == SQLITE_OK && keyInFlight(pSh, p, hKey) ) rc = cqWritesDone(p);
-  if( rc == SQLITE_OK ) rc = cqConnection(p, &pConn);
-  if( rc == SQLITE_OK ) rc = cqPrepared(p, zCql, &pStmt, pRes);
+  if( rc == SQLITE_OK ) rc = cqReady(p, zCql, &pConn, &pStmt);
   if( rc == SQLITE_OK ){
     if( pG->nQuery == 0 ){
       wcBufAppend(&pG->id, id.a, id.n);
@@ -475,19 +654,64 @@ static int groupAdd(CqTable *p, const char *zCql, const CqValue *aVal, int n,
   return rc;
 }
 
-/* Runs zCql with values buf/an[0..n), the write of key pKey: in flight,
-** or (bNow) waited for.  eCas: a lightweight transaction (CQ_CAS_*),
-** whose [applied] false is the failure eCas says. */
-static int runWrite(CqTable *p, const char *zCql, WcBuf *pBuf, const int *an,
-                    int n, int bNow, int eCas, sqlite3_value *pKey,
-                    const char *zDoing, CqResult *pRes){
+/* A write's condition: CQ_CAS_*, the _stamp it is conditional on (n 0:
+** none) and the one it writes (n 0: a DELETE's). */
+typedef struct CqCas CqCas;
+struct CqCas {
+  int eCas;
+  const unsigned char *aOld, *aNew;
+  int nOld, nNew;
+};
+
+/* Sends lightweight transaction zCql with aVal[0..n) of table p's row
+** pKey (hash hKey) alone: a conditional BATCH of one statement, so that
+** it can be sent again as it is (recoverWrite()). */
+static int sendCas(CqTable *p, const char *zCql, const CqValue *aVal, int n,
+                   const CqCas *pCas, sqlite3_value *pKey, uint32_t hKey){
   CqShared *pSh = p->pShared;
+  CqStmt *pStmt = 0;
+  CqConn *pConn = 0;
+  int rc;
+  /* After the writes before it; a row's after its entries are answered,
+  ** so that a row never names an entry that failed. */
+  groupSend(pSh);
+  rc = p->pS->nIndex > 0 ? cqWritesDone(p) : SQLITE_OK;
+  if( rc == SQLITE_OK ) rc = windowSlot(pSh, p);
+  if( rc == SQLITE_OK && keyInFlight(pSh, p, hKey) ) rc = cqWritesDone(p);
+  if( rc == SQLITE_OK ) rc = cqReady(p, zCql, &pConn, &pStmt);
+  if( rc == SQLITE_OK ){
+    CqWrite *pW = &pSh->aWrite[(pSh->iFirst + pSh->nWrite) % CQ_WINDOW];
+    pW->eCas = pCas->eCas;
+    pW->nStmt = 1;
+    pW->bLogged = 0;
+    pW->pTable = p;
+    pW->keys.n = 0;
+    rc = keysAdd(&pW->keys, p, hKey);
+    wcBufClear(&pW->body);
+    cqBatchAdd(&pW->body, pStmt, aVal, n);
+    wcBufClear(&pW->key);
+    wcBufAppend(&pW->key, sqlite3_value_blob(pKey), sqlite3_value_bytes(pKey));
+    wcBufClear(&pW->oldStamp);
+    wcBufAppend(&pW->oldStamp, pCas->aOld, pCas->nOld);
+    wcBufClear(&pW->newStamp);
+    wcBufAppend(&pW->newStamp, pCas->aNew, pCas->nNew);
+    if( pW->body.bOom || pW->key.bOom || pW->oldStamp.bOom
+     || pW->newStamp.bOom ){
+      rc = SQLITE_NOMEM;
+    }
+    if( rc == SQLITE_OK ) rc = sendWrite(pSh, pW, pConn);
+  }
+  return rc;
+}
+
+/* Runs zCql with values buf/an[0..n), the write of key pKey: in flight,
+** or (bNow) waited for.  pCas: its condition. */
+static int runWrite(CqTable *p, const char *zCql, WcBuf *pBuf, const int *an,
+                    int n, int bNow, const CqCas *pCas, sqlite3_value *pKey){
   const unsigned char *aKey = sqlite3_value_blob(pKey);
   int nKey = sqlite3_value_bytes(pKey);
   uint32_t hKey = wcBytesHash(aKey ? aKey : (const unsigned char*)"", nKey);
   CqValue *aVal = sqlite3_malloc64(sizeof(CqValue) * ((size_t)n + 1));
-  CqStmt *pStmt = 0;
-  CqConn *pConn = 0;
   int64_t iOff = 0;
   int i, rc = SQLITE_OK;
   if( aVal == 0 || pBuf->bOom ){
@@ -499,60 +723,14 @@ static int runWrite(CqTable *p, const char *zCql, WcBuf *pBuf, const int *an,
     aVal[i].n = an[i];
     if( an[i] > 0 ) iOff += an[i];
   }
-  if( bNow ){
-    /* After the writes before it, which it may depend on. */
-    rc = cqWritesDone(p);
-    if( rc == SQLITE_OK ){
-      rc = cqRunPrepared(p, zCql, aVal, n, 0, 0, 0, zDoing, pRes);
-    }
-    if( rc == SQLITE_OK && eCas != CQ_CAS_NONE ){
-      CqWrite w;
-      memset(&w, 0, sizeof(w));
-      w.eCas = eCas;
-      w.pTable = p;
-      wcBufAppend(&w.key, aKey, nKey);
-      judge(pSh, &w, 0, pRes);
-      wcBufFree(&w.key);
-      rc = report(pSh, p);
-    }
-    sqlite3_free(aVal);
-    return rc;
-  }
-  if( eCas == CQ_CAS_NONE ){
-    rc = groupAdd(p, zCql, aVal, n, pKey, hKey, pRes);
-    sqlite3_free(aVal);
-    return rc;
-  }
-  /* A lightweight transaction goes alone, after the writes before it; a
-  ** row's after its entries are answered, so that a row never names an
-  ** entry that failed. */
-  groupSend(pSh);
-  rc = p->pS->nIndex > 0 ? cqWritesDone(p) : SQLITE_OK;
-  if( rc == SQLITE_OK ) rc = windowSlot(pSh, p);
-  if( rc == SQLITE_OK && keyInFlight(pSh, p, hKey) ) rc = cqWritesDone(p);
-  if( rc == SQLITE_OK ) rc = cqConnection(p, &pConn);
-  if( rc == SQLITE_OK ) rc = cqPrepared(p, zCql, &pStmt, pRes);
+  /* A write answered at once goes after the writes before it, which it
+  ** may depend on. */
+  if( bNow ) rc = cqWritesDone(p);
   if( rc == SQLITE_OK ){
-    CqWrite *pW = &pSh->aWrite[(pSh->iFirst + pSh->nWrite) % CQ_WINDOW];
-    WcDeadline d = cqDeadline(p);
-    int e = cqSend(pConn, pStmt, aVal, n, pSh->eConsistency, 0, 0, 0, &d,
-                   &pW->iStream);
-    if( e ){
-      rc = cqCallError(p, e, pRes, zDoing);
-    }else{
-      cqCountRequest(p, pConn);
-      pW->eCas = eCas;
-      pW->nStmt = 1;
-      pW->pTable = p;
-      pW->iConn = pSh->iConn;
-      pW->keys.n = 0;
-      rc = keysAdd(&pW->keys, p, hKey);
-      wcBufClear(&pW->key);
-      wcBufAppend(&pW->key, aKey, nKey);
-      pSh->nWrite++;
-      if( pW->key.bOom ) rc = SQLITE_NOMEM;
-    }
+    rc = pCas->eCas == CQ_CAS_NONE ? groupAdd(p, zCql, aVal, n, pKey, hKey)
+                                   : sendCas(p, zCql, aVal, n, pCas, pKey, hKey);
   }
+  if( rc == SQLITE_OK && bNow ) rc = cqWritesDone(p);
   sqlite3_free(aVal);
   return rc;
 }
@@ -620,24 +798,37 @@ static int keyArgs(CqTable *p, sqlite3_value *pKey, int nKey, WcValue *aVal,
 }
 
 /* What a write of row pKey of the row table is conditional on, as the
-** CQL that ends it, and into pBuf/pn its value: the _stamp its read
-** found (IF "_stamp" = ?; a row written without one, by another client:
-** IF EXISTS), or nothing (a row not read).  The read is used up. */
+** CQL that ends it, into pBuf/pn its value, and into *pCas: the _stamp
+** its read found (IF "_stamp" = ?; a row written without one, by another
+** client: IF EXISTS), or nothing (a row not read).  The read is used up
+** (pCas->aOld points at it until the next read). */
 static const char *rowCondition(CqTable *p, sqlite3_value *pKey, WcBuf *pBuf,
-                                int *pn){
+                                int *pn, CqCas *pCas){
   const char *zIf = "";
   *pn = 0;
   if( p->iIndex < 0 && seenIs(p, pKey) && p->bSeenRow ){
+    pCas->eCas = CQ_CAS_ROW;
     if( p->bSeenStamp ){
       zIf = " IF \"" WC_STAMP_COLUMN "\" = ?";
       wcBufAppend(pBuf, p->seenStamp.a, p->seenStamp.n);
       *pn = (int)p->seenStamp.n;
+      pCas->aOld = p->seenStamp.a;
+      pCas->nOld = (int)p->seenStamp.n;
     }else{
       zIf = " IF EXISTS";
     }
   }
   p->bSeen = 0;
   return zIf;
+}
+
+/* The _stamp an INSERT or UPDATE of the row table writes, into *pCas. */
+static void newStamp(CqTable *p, sqlite3_value **apCol, CqCas *pCas){
+  sqlite3_value *pStamp = apCol[p->aiCqlPos[CQ_STAMP(p->pS)]];
+  if( sqlite3_value_type(pStamp) == SQLITE_BLOB ){
+    pCas->aNew = sqlite3_value_blob(pStamp);
+    pCas->nNew = sqlite3_value_bytes(pStamp);
+  }
 }
 
 /* DELETE of a row, conditional on it as read; of an entry, the one its
@@ -647,16 +838,15 @@ static int writeDelete(CqTable *p, sqlite3_value *pKey, WcValue *aVal,
   WcBuf buf;
   int *an = sqlite3_malloc64(sizeof(int) * ((size_t)p->nKey + 1)), rc;
   int bEntry = p->iIndex >= 0 && seenIs(p, pKey) && p->bSeenStamp;
-  int nKey = bEntry ? p->nKey : p->nKeyRead, nArg = nKey, eCas = 0;
+  int nKey = bEntry ? p->nKey : p->nKeyRead, nArg = nKey;
   char *zCql = 0;
-  CqResult res;
+  CqCas cas;
   memset(&buf, 0, sizeof(buf));
-  memset(&res, 0, sizeof(res));
+  memset(&cas, 0, sizeof(cas));
   rc = an ? keyArgs(p, pKey, nKey, aVal, &buf, an) : SQLITE_NOMEM;
   if( rc == SQLITE_OK ){
-    const char *zIf = rowCondition(p, pKey, &buf, &an[nArg]);
+    const char *zIf = rowCondition(p, pKey, &buf, &an[nArg], &cas);
     if( zIf[0] ){
-      eCas = CQ_CAS_ROW;
       nArg += an[nArg] > 0;
       /* Its entries go after its answer, only if it was applied. */
       bNow = bNow || p->pS->nIndex > 0;
@@ -667,10 +857,9 @@ static int writeDelete(CqTable *p, sqlite3_value *pKey, WcValue *aVal,
   }
   p->bSeen = 0;
   if( rc == SQLITE_OK ){
-    rc = runWrite(p, zCql, &buf, an, nArg, bNow, eCas, pKey, "a DELETE", &res);
+    rc = runWrite(p, zCql, &buf, an, nArg, bNow, &cas, pKey);
   }
   if( rc == SQLITE_NOTFOUND ) rc = SQLITE_OK;
-  cqResultClear(&res);
   wcBufFree(&buf);
   sqlite3_free(an);
   sqlite3_free(zCql);
@@ -685,10 +874,10 @@ static int writeInsert(CqTable *p, sqlite3_value *pKey,
   int nCol = p->nCqlCol, i, rc = SQLITE_OK;
   int *an = sqlite3_malloc64(sizeof(int) * ((size_t)nCol + 2));
   WcBuf buf;
-  CqResult res;
+  CqCas cas;
   char *zCql;
   memset(&buf, 0, sizeof(buf));
-  memset(&res, 0, sizeof(res));
+  memset(&cas, 0, sizeof(cas));
   sqlite3_str_appendf(pStr, "INSERT INTO %s (%s) VALUES (", p->zCqlName,
                       p->zColumns);
   for(i = 0; i < nCol; i++) sqlite3_str_appendall(pStr, i ? ", ?" : "?");
@@ -706,12 +895,12 @@ static int writeInsert(CqTable *p, sqlite3_value *pKey,
     putTtl(p, apCol[p->aiCqlPos[CQ_ROWTIME(p->pS)]], &buf, &an[nCol]);
   }
   if( rc == SQLITE_OK ){
-    rc = runWrite(p, zCql, &buf, an, nCol + (p->nTtl > 0), bNow,
-                  bReplace ? CQ_CAS_NONE : CQ_CAS_INSERT, pKey,
-                  bReplace ? "an INSERT OR REPLACE" : "an INSERT (IF NOT "
-                  "EXISTS)", &res);
+    if( !bReplace ){
+      cas.eCas = CQ_CAS_INSERT;
+      newStamp(p, apCol, &cas);
+    }
+    rc = runWrite(p, zCql, &buf, an, nCol + (p->nTtl > 0), bNow, &cas, pKey);
   }
-  cqResultClear(&res);
   wcBufFree(&buf);
   sqlite3_free(an);
   sqlite3_free(zCql);
@@ -724,13 +913,13 @@ static int writeInsert(CqTable *p, sqlite3_value *pKey,
 static int writeUpdate(CqTable *p, sqlite3_value *pKey, sqlite3_value **apCol,
                        WcValue *aVal, int bNow){
   sqlite3_str *pStr = sqlite3_str_new(0);
-  int nCol = p->nCqlCol, i, n = 0, rc, eCas = CQ_CAS_NONE;
+  int nCol = p->nCqlCol, i, n = 0, rc;
   int *an = sqlite3_malloc64(sizeof(int) * ((size_t)nCol + p->nKey + 3));
   WcBuf buf;
-  CqResult res;
+  CqCas cas;
   char *zCql;
   memset(&buf, 0, sizeof(buf));
-  memset(&res, 0, sizeof(res));
+  memset(&cas, 0, sizeof(cas));
   sqlite3_str_appendf(pStr, "UPDATE %s%s SET ", p->zCqlName,
                       p->nTtl > 0 ? " USING TTL ?" : "");
   rc = an ? SQLITE_OK : SQLITE_NOMEM;
@@ -750,10 +939,10 @@ static int writeUpdate(CqTable *p, sqlite3_value *pKey, sqlite3_value **apCol,
     n += p->nKey;
   }
   if( rc == SQLITE_OK ){
-    const char *zIf = rowCondition(p, pKey, &buf, &an[n]);
+    const char *zIf = rowCondition(p, pKey, &buf, &an[n], &cas);
     if( zIf[0] ){
       sqlite3_str_appendall(pStr, zIf);
-      eCas = CQ_CAS_ROW;
+      newStamp(p, apCol, &cas);
       n += an[n] > 0;
       /* Its old entries go after its answer, only if it was applied. */
       bNow = bNow || p->pS->nIndex > 0;
@@ -763,10 +952,9 @@ static int writeUpdate(CqTable *p, sqlite3_value *pKey, sqlite3_value **apCol,
   zCql = sqlite3_str_finish(pStr);
   if( rc == SQLITE_OK && zCql == 0 ) rc = SQLITE_NOMEM;
   if( rc == SQLITE_OK && n > (p->nTtl > 0) + p->nKey ){
-    rc = runWrite(p, zCql, &buf, an, n, bNow, eCas, pKey, "an UPDATE", &res);
+    rc = runWrite(p, zCql, &buf, an, n, bNow, &cas, pKey);
   }
   if( rc == SQLITE_NOTFOUND ) rc = SQLITE_OK;
-  cqResultClear(&res);
   wcBufFree(&buf);
   sqlite3_free(an);
   sqlite3_free(zCql);

@@ -13,9 +13,14 @@ the endpoint and what to do, with its SQLite code chosen by what failed
 - a consistency level the replicas cannot meet (QUORUM on a keyspace of
   two replicas, on the one node of the tests): Cassandra's Unavailable,
   SQLITE_BUSY, for a write in flight (at the statement's end) and a read;
-- the connection severed under a read (tests/lib/fault_proxy.py): the
-  connection's failure; under writes in flight: SQLITE_IOERR, saying that
-  they may have been applied; the next statement connects again.
+- a connection that fails under a read or a write (tests/lib/fault_proxy.py):
+  the call is made again on a new one, counted in widecol_stats's retries,
+  and the statement answers as if nothing happened (a write whose answer
+  was lost is sent again, a lightweight transaction's read back at SERIAL
+  first); the connection severed 50 times a second: a read either
+  answers right or fails saying what failed, writes in flight either
+  succeed or fail with SQLITE_IOERR saying that they may yet apply; the
+  next statement connects again.
 
 A read's failure comes while the statement is planned (the planner counts
 the rows first), and SQLite gives any failure of a plan as SQLITE_ERROR,
@@ -53,8 +58,7 @@ db.load_extension(lib)
 out = []
 for sql in statements:
     try:
-        db.execute(sql).fetchall()
-        out.append(["ok", None, None])
+        out.append(["ok", None, None, db.execute(sql).fetchall()])
     except sqlite3.Error as e:
         out.append(["error", getattr(e, "sqlite_errorcode", None), str(e)])
 print(json.dumps(out))
@@ -213,20 +217,39 @@ def main():
     with FaultProxy(host, int(port)) as proxy:
         env = dict(os.environ, WIDECOL_CASSANDRA=proxy.address())
         got = run(args, env, [
-            create % ("s", ""),
+            # One replica: a lightweight transaction needs a quorum of
+            # them alive (KEYSPACE has two, on one node).
+            create.replace(KEYSPACE, KEYSPACE + "_p") % ("s", ""),
             "INSERT OR REPLACE INTO t WITH RECURSIVE i(x) AS (SELECT 0 UNION ALL "
             "SELECT x + 1 FROM i WHERE x < 19999) SELECT 'p' || (x % 50), x, 'v' FROM i",
             "SELECT count(*) FROM t"], database)
         expect("a table through the proxy", got[2], True, None)
+        # Answers lost: each call made again on a new connection, the
+        # statements' answers those of a connection that never failed.
+        proxy.lose_next(3)
+        got = run(args, env, [
+            "SELECT count(*) FROM t",
+            "UPDATE t SET v = 'u' WHERE a = 'p7' AND b = 7",
+            "INSERT INTO t VALUES ('new', 1, 'n')",
+            "SELECT count(*), sum(v = 'u') FROM t",
+            "SELECT json_extract(widecol_stats('t'), '$.retries')"], database)
+        expect("reads and writes whose answers are lost, made again",
+               ["ok" if [g[0] for g in got] == ["ok"] * 5 and got[0][3] == [[20000]]
+                and got[3][3] == [[20001, 1]] and got[4][3][0][0] >= 1 else "error",
+                None, None], True, None)
+        proxy.lose_next(0)
         proxy.chaos(50)
-        got = run(args, env, ["SELECT count(*) FROM t, t AS t2 WHERE t.a = t2.a"], database)
+        got = run(args, env, ["SELECT count(*), sum(b) FROM t"], database)
         proxy.chaos(0)
-        # Severed while reading, or while connecting again.
-        expect("a read whose connection is severed", got[0], False, None,
-               "widecol t: ", proxy.address())
-        expect("a read whose connection is severed: what to do", [
-            "ok" if "is the node up?" in (got[0][2] or "") or "start it, or set "
-            "WIDECOL_CASSANDRA" in (got[0][2] or "") else "error", None, None], True, None)
+        # Each call made again up to 6 times, each maybe severed too: right
+        # (0 to 19999, and 1), or a failure that says what failed.
+        expect("a read whose connection is severed 50 times a second", [
+            "ok" if (got[0][0] == "ok" and got[0][3] == [[20001, 199990001]])
+            or (got[0][0] == "error" and "widecol t: " in got[0][2]
+                and proxy.address() in got[0][2]
+                and ("is the node up?" in got[0][2]
+                     or "start it, or set WIDECOL_CASSANDRA" in got[0][2]))
+            else "error", None, None], True, None)
         # Writes in flight when their connection is severed.  A sever that
         # comes while the child's first connection opens is the refused
         # connection of the first case (SQLITE_CANTOPEN), not this one: the
@@ -236,19 +259,26 @@ def main():
             proxy.chaos(50)
             got = run(args, env, [
                 "INSERT OR REPLACE INTO t WITH RECURSIVE i(x) AS (SELECT 0 UNION ALL "
-                "SELECT x + 1 FROM i WHERE x < 29999) SELECT 'q' || (x % 50), x, 'w' FROM i"],
+                "SELECT x + 1 FROM i WHERE x < 9999) SELECT 'q' || (x % 50), x, 'w' FROM i"],
                 database)
             proxy.chaos(0)
             if got[0][1] != sqlite3.SQLITE_CANTOPEN:
                 break
-        expect("writes whose connection is severed", got[0], False, sqlite3.SQLITE_IOERR,
-               "widecol t: ", "the connection to Cassandra at %s" % proxy.address(),
-               "may")
+        wrote = got[0]
         got = run(args, env, ["SELECT count(*) FROM t", "DROP TABLE t"], database)
         expect("the next statement, on a new connection", got[0], True, None)
+        # Each write made again up to 6 times: all written, or a failure
+        # that says they may yet apply.
+        expect("writes whose connection is severed 50 times a second", [
+            "ok" if (wrote[0] == "ok" and got[0][3] == [[30001]])
+            or (wrote[0] == "error" and wrote[1] == sqlite3.SQLITE_IOERR
+                and "widecol t: the connection to Cassandra at %s" % proxy.address()
+                in wrote[2] and "may yet apply" in wrote[2])
+            else "error", None, None], True, None)
     os.unlink(database)
     session.execute('DROP KEYSPACE "%s"' % KEYSPACE)
     session.execute('DROP KEYSPACE IF EXISTS "%s_v4"' % KEYSPACE)
+    session.execute('DROP KEYSPACE IF EXISTS "%s_p"' % KEYSPACE)
     cluster.shutdown()
     print("cassandra errors: %d failures, each an SQL error with its code and what to do: "
           "%d failed" % (checked, failed))

@@ -10,8 +10,9 @@
 # rules (rules.py), widecol_ddl's CQL against system_schema (ddl.py),
 # widecol_ring against the server's token ranges and the wide-partition
 # lint against its partition size guardrail (ring.py), runs the
-# differential test on the store (with races of two writer processes),
-# then stops Cassandra by its PID.
+# differential test on the store (races of two writer processes, a
+# connection severed about once a second and one in a hundred of the
+# server's answers lost), then stops Cassandra by its PID.
 # Without JDK 17, Maven or python3-cassandra the tests report themselves
 # skipped, with the reason.  Run from the repository root after `make`;
 # it takes the settings of tests/stores/settings.sh (`make asan` runs the
@@ -58,7 +59,7 @@ done
   --storage "STORAGE CASSANDRA 'joins.{name}'" --cql --seeds 2 || status=1
 /usr/bin/python3 tests/harness/differential.py --extension "$lib/widecol" \
   --cassandra "$lib/widecol_cassandra" --cases "${STORE_DIFF_CASES:-300}" --random 0 --seed 1 \
-  --race 4 || status=1
+  --race 4 --faults 1 --lose 0.01 || status=1
 # The README's demo, on this Cassandra: the eBay and GeminiDB scripts give
 # the answers they give locally, line for line.
 mkdir -p build
