@@ -22,6 +22,7 @@ from checks import Checks  # noqa: E402
 import wctest  # noqa: E402
 import writers  # noqa: E402
 from writers import run  # noqa: E402
+from fault_proxy import FaultProxy  # noqa: E402
 from cassandra_session import connect as cql_connect, make_keyspace  # noqa: E402
 
 KEYSPACE = "rel%d" % os.getpid()
@@ -169,6 +170,50 @@ def case_replace_race(args, session, path):
     db.close()
 
 
+def case_replace_severed(args, session, path):
+    """INSERT OR REPLACE of a row that exists, with an INDEX, through a
+    connection severed about 20 times a second: after every statement,
+    failed or not, the driver reads the row as it was or as the statement
+    makes it, never absent (a replace is one write, never a delete and an
+    insert), and reads by the INDEX agree with a scan."""
+    name = "sev"
+    extra = ", INDEX by_v(TOKEN(v), v)"
+    host, port = os.environ["WIDECOL_CASSANDRA"].rsplit(":", 1)
+    db = connect(args, path)
+    db.execute(table_sql(name, extra))
+    db.execute("INSERT INTO %s VALUES (1, 0, 'v0')" % name)
+    bad, failed = [], 0
+    with FaultProxy(host, int(port), seed=44) as proxy:
+        env = dict(os.environ)
+        os.environ["WIDECOL_CASSANDRA"] = proxy.address()
+        try:
+            wdb = connect(args, path)
+            proxy.chaos(20)
+            before = "v0"
+            for i in range(1, 61):
+                got = run(wdb, "INSERT OR REPLACE INTO %s VALUES (1, ?, ?)" % name,
+                          (i, "v%d" % i))
+                failed += got[0] == "error"
+                held = driver_rows(session, name).get(1)
+                if held is None or held[1] not in (before, "v%d" % i):
+                    bad.append((i, got, held))
+                before = held[1] if held else before
+            proxy.chaos(0)
+            wdb.close()
+        finally:
+            os.environ.clear()
+            os.environ.update(env)
+    star = run(db, "SELECT k, v FROM %s" % name)
+    by_index = run(db, "SELECT k, v FROM %s WHERE v >= ''" % name)
+    expect("INSERT OR REPLACE with an INDEX, its connection severed 20 times a second: the "
+           "row as it was or as written after every statement (%d of 60 failed), never "
+           "absent; reads by the INDEX equal a scan" % failed,
+           not bad and star[0] == "ok" and star == by_index and len(star[1]) == 1,
+           (bad[:3], star, by_index))
+    db.execute("DROP TABLE %s" % name)
+    db.close()
+
+
 def cql_tables(session):
     return sorted(r.table_name for r in session.execute(
         "SELECT table_name FROM system_schema.tables WHERE keyspace_name = %s", (KEYSPACE,)))
@@ -242,6 +287,7 @@ CASES = [
     ("update_delete_race", lambda a, s, p: case_update_delete_race(a, s, p, False)),
     ("update_delete_race_index", lambda a, s, p: case_update_delete_race(a, s, p, True)),
     ("replace_race", case_replace_race),
+    ("replace_severed", case_replace_severed),
 ]
 
 
