@@ -269,11 +269,9 @@ static void tableFree(CqTable *p){
 /* Puts the transaction table in the transaction. */
 static int enlist(CqTable *p){
   char *zErr = 0;
-  int rc = scTxnEnlist(p->pShared->db, CQ_TXN_MODULE, &zErr);
-  if( rc != SQLITE_OK ){
-    rc = cqTableError(p, rc, "could not put its Cassandra DDL in the "
-                      "transaction: %s", zErr ? zErr : "?");
-  }
+  int rc = scTxnEnlist(p->pShared->db, CQ_TXN_MODULE,
+                       wcKind(WC_STORE_CASSANDRA)->zEngine, &zErr);
+  if( rc != SQLITE_OK ) rc = cqTableError(p, rc, "%s", zErr ? zErr : "?");
   sqlite3_free(zErr);
   return rc;
 }

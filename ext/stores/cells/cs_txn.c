@@ -205,11 +205,10 @@ int csRollbackTo(sqlite3_vtab *pVtab, int iSavepoint){
 ** to this module whatever else the transaction holds. */
 static int enlist(CsTable *p){
   char *zErr = 0;
-  int rc = scTxnEnlist(p->db, p->pT->zTxnModule, &zErr);
+  int rc = scTxnEnlist(p->db, p->pT->zTxnModule, p->pT->pKind->zEngine,
+                       &zErr);
   if( rc != SQLITE_OK ){
-    rc = csError(p, rc, "widecol %s: could not put its %s DDL in the "
-                 "transaction: %s", p->zTable, p->pT->pKind->zEngine,
-                 zErr ? zErr : "?");
+    rc = csError(p, rc, "widecol %s: %s", p->zTable, zErr ? zErr : "?");
   }
   sqlite3_free(zErr);
   return rc;

@@ -224,8 +224,10 @@ int scDdlCommit(ScDdl *p, char **pzErr);
 /* True if a DROP waiting for COMMIT deletes engine table zResource. */
 int scDdlDropping(const ScDdl *p, const char *zResource);
 /* Puts transaction table zModule in db's transaction: SQLITE_OK, or an
-** error with SQLite's message in *pzErr. */
-int scTxnEnlist(sqlite3 *db, const char *zModule, char **pzErr);
+** error whose message, for a table's to begin with, is in *pzErr
+** (sqlite3_mprintf: "could not put its <zEngine> DDL in ..."). */
+int scTxnEnlist(sqlite3 *db, const char *zModule, const char *zEngine,
+                char **pzErr);
 
 /* The transaction table's methods, beside its store's xConnect,
 ** xDisconnect and transaction methods; its declaration. */

@@ -110,12 +110,14 @@ int scDdlDropping(const ScDdl *p, const char *zResource){
   return 0;
 }
 
-int scTxnEnlist(sqlite3 *db, const char *zModule, char **pzErr){
+int scTxnEnlist(sqlite3 *db, const char *zModule, const char *zEngine,
+                char **pzErr){
   char *zSql = sqlite3_mprintf("INSERT INTO main.\"%w\" VALUES (NULL)",
                                zModule);
   int rc = zSql ? sqlite3_exec(db, zSql, 0, 0, 0) : SQLITE_NOMEM;
   sqlite3_free(zSql);
-  *pzErr = rc == SQLITE_OK ? 0 : sqlite3_mprintf("%s", sqlite3_errmsg(db));
+  *pzErr = rc == SQLITE_OK ? 0 : sqlite3_mprintf("could not put its %s DDL "
+      "in the transaction: %s", zEngine, sqlite3_errmsg(db));
   return rc;
 }
 
