@@ -874,12 +874,14 @@ static int putEntries(WcVtab *p, int bOld){
   return rc;
 }
 
-/* Deletes the old row's entries that the new row's replace. */
-static int deleteOldEntries(WcVtab *p){
+/* Deletes the old row's entries that the new row's replace: those that
+** differ from its, or (bAll) every one, where the new row's entries were
+** all put under its own stamp. */
+static int deleteOldEntries(WcVtab *p, int bAll){
   WcWriter *pW = p->pWriter;
   int i, rc = SQLITE_OK;
   for(i = 0; i < p->pSchema->nIndex && rc == SQLITE_OK; i++){
-    if( sameEntry(p, i) ) continue;
+    if( !bAll && sameEntry(p, i) ) continue;
     rc = runWrite(p, WC_STMT_INDEX_DEL, i, pW->key.a, pW->key.n, 0,
                   &pW->aOldIdxKey[i]);
   }
@@ -910,14 +912,17 @@ static int insertStamped(WcVtab *p, int eInsert, int bKnow, int *pbReplaced){
   wcAssert( wcStoreCaps(&p->store)->bStamps );
   pW->oldStamps.n = 0;
   if( eInsert == WC_STMT_REPLACE && pS->nIndex > 0 ){
-    /* What it replaces, for the entries that go. */
+    /* What it replaces, for the entries that go.  The put is blind, so it
+    ** keeps no entry of the row read: another client's write in between
+    ** may have deleted that one.  Every entry goes under this write's
+    ** stamp, then every old one is deleted. */
     rc = readOld(p, pW->key.a, pW->key.n, &bFound);
-    stampsBegin(p, bFound);
-    if( rc == SQLITE_OK ) rc = putEntries(p, bFound);
+    stampsBegin(p, 0);
+    if( rc == SQLITE_OK ) rc = putEntries(p, 0);
     if( rc == SQLITE_OK ){
       rc = runWrite(p, WC_STMT_REPLACE, 0, pW->key.a, pW->key.n, pW->aVal, 0);
     }
-    if( rc == SQLITE_OK && bFound ) rc = deleteOldEntries(p);
+    if( rc == SQLITE_OK && bFound ) rc = deleteOldEntries(p, 1);
     oldRelease(p);
   }else if( eInsert == WC_STMT_REPLACE && !bKnow ){
     /* A blind put, as HBase's is: it waits in the batch, where finding
@@ -1007,7 +1012,7 @@ static int updateStamped(WcVtab *p, int bOldRead, int eUpdate){
   if( rc == SQLITE_OK ){
     rc = runWrite(p, eUpdate, 0, pW->key.a, pW->key.n, pW->aVal, 0);
   }
-  if( rc == SQLITE_OK && bFound && pS->nIndex > 0 ) rc = deleteOldEntries(p);
+  if( rc == SQLITE_OK && bFound && pS->nIndex > 0 ) rc = deleteOldEntries(p, 0);
   oldRelease(p);
   return rc;
 }

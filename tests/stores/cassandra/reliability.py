@@ -142,27 +142,36 @@ def case_update_delete_race(args, session, path, bIndex):
     db.close()
 
 
-def case_replace_race(args, session, path):
+def case_replace_race(args, session, path, bUpdate):
     """Two processes doing INSERT OR REPLACE of the same keys with an
-    INDEX: reads by the INDEX equal a scan, widecol_check is clean, every
-    row is there once."""
-    name = "repl"
+    INDEX (or one of them UPDATE, moving the rows' entries): reads by the
+    INDEX equal a scan, widecol_check is clean, every row is there once,
+    every failure a conflict (an UPDATE's, on the row it read)."""
+    name = "repl" + ("_u" if bUpdate else "")
     extra = ", INDEX by_v(TOKEN(v), v)"
     db = connect(args, path)
     db.execute(table_sql(name, extra))
     seed_rows(db, name, 30)
-    specs = [{"setup": [table_sql(name, extra, True)], "repeat": 3,
+    # (A replace that keeps a row's value once kept its entry too, which
+    # an UPDATE between its read and its put may have deleted; it puts
+    # every entry anew now.)
+    specs = [{"setup": [table_sql(name, extra, True)], "repeat": 8,
               "statements": [["INSERT OR REPLACE INTO %s VALUES (?, ?, ?)" % name,
-                              [k, w, "w%d-{i}" % w]] for k in range(1, 31)]}
+                              [k, w, "w%d" % w if bUpdate else "w%d-{i}" % w]]
+                             for k in range(1, 31)]}
              for w in (1, 2)]
+    if bUpdate:
+        specs[1]["statements"] = [["UPDATE %s SET v = 'u{i}-' || k WHERE k = ?" % name, [k]]
+                                  for k in range(1, 31)]
     outs = race(args, specs)
-    odd = [o for out in outs for o in out if o[0] == "error"]
+    odd = [o for out in outs for o in out if o[0] == "error" and not conflict(o[1])]
     star = sorted(run(db, "SELECT k, v FROM %s" % name)[1])
     by_index = sorted(run(db, "SELECT k, v FROM %s WHERE v >= ''" % name)[1])
     chk = run(db, "SELECT * FROM widecol_check('%s')" % name)
     held = driver_rows(session, name)
-    expect("two processes replacing rows with an INDEX: reads by the INDEX equal a scan, "
-           "widecol_check is clean, 30 rows",
+    expect("two processes %s rows with an INDEX: reads by the INDEX equal a scan, "
+           "widecol_check is clean, 30 rows, every failure a conflict"
+           % ("replacing and updating" if bUpdate else "replacing"),
            not odd and star == by_index and chk == ("ok", [("ok",)]) and len(held) == 30
            and [k for k, _ in star] == list(range(1, 31)),
            (odd[:2], len(star), len(by_index), chk, len(held)))
@@ -286,7 +295,8 @@ CASES = [
         a, s, p, ", INDEX by_n(TOKEN(n), n)", "with an INDEX on it")),
     ("update_delete_race", lambda a, s, p: case_update_delete_race(a, s, p, False)),
     ("update_delete_race_index", lambda a, s, p: case_update_delete_race(a, s, p, True)),
-    ("replace_race", case_replace_race),
+    ("replace_race", lambda a, s, p: case_replace_race(a, s, p, False)),
+    ("replace_update_race", lambda a, s, p: case_replace_race(a, s, p, True)),
     ("replace_severed", case_replace_severed),
 ]
 
