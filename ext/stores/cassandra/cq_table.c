@@ -81,9 +81,10 @@ static char *parseArgs(CqTable *p, int argc, const char *const *argv,
     p->iIndex = a.iEntry;
     if( a.zEntriesOf ){
       const char *zRowDot = strchr(a.zEntriesOf, '.');
+      char *zRowKs;
       wcAssert( zRowDot != 0 );
-      char *zRowKs = sqlite3_mprintf("%.*s", (int)(zRowDot - a.zEntriesOf),
-                                     a.zEntriesOf);
+      zRowKs = sqlite3_mprintf("%.*s", (int)(zRowDot - a.zEntriesOf),
+                               a.zEntriesOf);
       p->zRowTable = zRowKs ? sqlite3_mprintf("\"%w\".\"%w\"", zRowKs,
                                               zRowDot + 1) : 0;
       sqlite3_free(zRowKs);
@@ -211,7 +212,8 @@ static int describeRowKey(CqTable *p){
     return SQLITE_NOMEM;
   }
   p->aiRowKey = sqlite3_malloc64(sizeof(int) * ((size_t)key.nCol + 1));
-  sqlite3_str_appendf(pStr, "SELECT \"_stamp\" FROM %s WHERE ", p->zRowTable);
+  sqlite3_str_appendf(pStr, "SELECT \"" WC_STAMP_COLUMN "\" FROM %s WHERE ",
+                      p->zRowTable);
   for(i = 0; i < key.nCol && p->aiRowKey; i++){
     /* A row table's key is the design's columns alone. */
     wcAssert( key.aiCol[i] >= 0 );
