@@ -279,14 +279,8 @@ static int enlist(CqTable *p){
 }
 
 /* A table waiting for the end (ScDdlOps). */
-static int dropNow(void *pObj, int *pbKept, char **pzErr){
-  CqTable *p = (CqTable*)pObj;
-  int rc = cqDropRemote(p, pbKept);
-  if( rc != SQLITE_OK ){
-    *pzErr = sqlite3_mprintf("%s", p->base.zErrMsg ? p->base.zErrMsg
-                                                   : sqlite3_errstr(rc));
-  }
-  return rc;
+static int dropNow(void *pObj, int *pbKept){
+  return cqDropRemote((CqTable*)pObj, pbKept);
 }
 static void undoNow(void *pObj){
   CqTable *p = (CqTable*)pObj;

@@ -215,14 +215,8 @@ static int enlist(CsTable *p){
 }
 
 /* A dropped table, waiting for COMMIT (ScDdlOps). */
-static int dropNow(void *pObj, int *pbKept, char **pzErr){
-  CsTable *p = (CsTable*)pObj;
-  int rc = csDropRemote(p, pbKept);
-  if( rc != SQLITE_OK ){
-    *pzErr = sqlite3_mprintf("%s", p->base.zErrMsg ? p->base.zErrMsg
-                                                   : sqlite3_errstr(rc));
-  }
-  return rc;
+static int dropNow(void *pObj, int *pbKept){
+  return csDropRemote((CsTable*)pObj, pbKept);
 }
 static void tableFree(void *pObj){ csTableFree((CsTable*)pObj); }
 static const char *tableName(void *pObj){ return ((CsTable*)pObj)->zTable; }
@@ -243,10 +237,9 @@ struct CsMade {
   int bMade;            /* CreateTable made it, */
   int bClaimed;         /* and wrote its design record */
 };
-static int madeNoDrop(void *pObj, int *pbKept, char **pzErr){
+static int madeNoDrop(void *pObj, int *pbKept){
   (void)pObj;
   (void)pbKept;
-  (void)pzErr;
   return SQLITE_OK;
 }
 static void madeUndo(void *pObj){

@@ -192,9 +192,9 @@ int scRegister(sqlite3 *db, char **pzErrMsg, const WcKind *pKind,
 typedef struct ScDdlOps ScDdlOps;
 struct ScDdlOps {
   /* COMMIT of a DROP: deletes the engine's table, if the dropping table's
-  ** CREATE made it (else *pbKept stays 1); an error's message in *pzErr
-  ** (sqlite3_mprintf) */
-  int (*xDrop)(void *pObj, int *pbKept, char **pzErr);
+  ** CREATE made it (else *pbKept stays 1).  A DROP's object is the store's
+  ** sqlite3_vtab: an error's message is its zErrMsg */
+  int (*xDrop)(void *pObj, int *pbKept);
   /* ROLLBACK of a CREATE: deletes what it made (a failure is logged: a
   ** ROLLBACK cannot fail) */
   void (*xUndo)(void *pObj);

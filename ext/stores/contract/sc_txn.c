@@ -73,9 +73,9 @@ int scDdlCommit(ScDdl *p, char **pzErr){
     ScDdlItem *pItem = p->pFirst;
     int bKept = 1;
     if( pItem->eWhat == SC_DDL_DROP ){
-      char *zErr = 0;
-      rc = pItem->pOps->xDrop(pItem->pObj, &bKept, &zErr);
+      rc = pItem->pOps->xDrop(pItem->pObj, &bKept);
       if( rc != SQLITE_OK ){
+        const char *zErr = ((sqlite3_vtab*)pItem->pObj)->zErrMsg;
         char *zDone = sqlite3_str_finish(pDone);
         pDone = 0;
         *pzErr = sqlite3_mprintf("%s; so the COMMIT failed and the "
@@ -84,7 +84,6 @@ int scDdlCommit(ScDdl *p, char **pzErr){
             pItem->pOps->xTable(pItem->pObj),
             nDone ? "; deleted before that: " : "", nDone ? zDone : "");
         sqlite3_free(zDone);
-        sqlite3_free(zErr);
         break;
       }
       if( !bKept ){
