@@ -47,7 +47,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import wctest  # noqa: E402
-from fault_proxy import FaultProxy  # noqa: E402
+from fault_proxy import FaultProxy, NodesProxy  # noqa: E402
 
 INT64_MAX = 2**63 - 1
 
@@ -2409,6 +2409,11 @@ def main():
     if (args.faults or args.lose) and args.bigtable:
         if args.hbase and native_hbase():
             proxy = NodeProxies(os.environ["WIDECOL_HBASE_NODES"], args.seed)
+        elif args.cassandra:
+            # A proxy before each node of the cluster, the proxies the
+            # contact points: every node is reached through one.
+            proxy = NodesProxy(os.environ[STORE["env"]], seed=args.seed)
+            os.environ[STORE["env"]] = proxy.address()
         else:
             host, port = os.environ[STORE["env"]].rsplit(":", 1)
             proxy = FaultProxy(host, int(port), seed=args.seed)

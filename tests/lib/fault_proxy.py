@@ -164,3 +164,60 @@ def _close(s):
         s.close()
     except OSError:
         pass
+
+
+class NodesProxy:
+    """A FaultProxy before each node of `nodes` ("host:port,host:port...",
+    a cluster's contact points): address() lists the proxies, to be the
+    contact points widecol is given, so that every node is reached through
+    one (widecol's Cassandra store maps each node the cluster names to the
+    contact point that answered for it).  Faults spread over the proxies:
+    chaos(rate) is `rate` a second in all; lose(p) and lose_next(n) apply
+    to each."""
+
+    def __init__(self, nodes, seed=None):
+        self.proxies = []
+        for i, node in enumerate(nodes.split(",")):
+            host, port = node.rsplit(":", 1)
+            self.proxies.append(FaultProxy(host, int(port),
+                                           seed=None if seed is None else seed * 100 + i))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def address(self):
+        return ",".join(p.address() for p in self.proxies)
+
+    def sever(self):
+        for p in self.proxies:
+            p.sever()
+
+    def refuse(self, seconds):
+        for p in self.proxies:
+            p.refuse(seconds)
+
+    def chaos(self, rate):
+        for p in self.proxies:
+            p.chaos(rate / len(self.proxies))
+
+    def lose(self, p_lose):
+        for p in self.proxies:
+            p.lose(p_lose)
+
+    def lose_next(self, n):
+        for p in self.proxies:
+            p.lose_next(n)
+
+    def counts(self):
+        total = {}
+        for p in self.proxies:
+            for k, v in p.counts().items():
+                total[k] = total.get(k, 0) + v
+        return total
+
+    def close(self):
+        for p in self.proxies:
+            p.close()

@@ -1,17 +1,27 @@
 /*
-** cq_conn.c: the connection a database's tables share (opened at the
-** first call, from WIDECOL_CASSANDRA, WIDECOL_CASSANDRA_CONSISTENCY and
-** WIDECOL_CASSANDRA_PROTOCOL),
-** each call's deadline, and what a failed call becomes: an SQLite code
-** chosen by what failed, and a message naming the table, the endpoint and
-** what to do.  A call whose connection failed under it (CqShared.bLost)
-** is made again on a new one, where that is safe (reads, schema calls
-** that say IF [NOT] EXISTS), up to CQ_ATTEMPTS times in all, further
-** apart each time (cqRetry()); cq_write.c settles writes so.
+** cq_conn.c: calls routed to the nodes of the cluster (cq_cluster.c) a
+** database's tables share, read at the first call from WIDECOL_CASSANDRA
+** (contact points), WIDECOL_CASSANDRA_CONSISTENCY, _SERIAL_CONSISTENCY,
+** _PROTOCOL and _TIMEOUT_MS; each request's deadline; and what a failed
+** call becomes: an SQLite code chosen by what failed, and a message
+** naming the table, the node and what to do.
+**
+** A call with a partition goes to a replica of its token (the token of
+** the values its PREPARED metadata says make the partition key; the
+** first call of a statement, before any node prepared it, goes to any
+** node).  A connection per node, opened at its first call; many requests
+** in flight on each.  A call whose node failed under it (its connection
+** closed or timed out, or the node answered that it is overloaded or
+** starting, or that too few replicas answered in time: CqShared.bLost)
+** is made again on the next node of its plan where that is safe (reads,
+** schema calls that say IF [NOT] EXISTS), up to CQ_ATTEMPTS times in all,
+** waiting only where every node is down (cqRetry()); cq_write.c settles
+** writes so.
 */
 #include "stores/cassandra/cq_store.h"
 SQLITE_EXTENSION_INIT3
 
+#include "key/rk_token.h"
 #include "util/wc_ask.h"
 
 #include <stdarg.h>
@@ -19,87 +29,94 @@ SQLITE_EXTENSION_INIT3
 #include <string.h>
 #include <time.h>
 
-static int interrupted(void *pArg){
-  return wcAskInterrupted((sqlite3_stmt*)pArg);
-}
-
-/* A call's deadline; pProbe tells whether the statement was interrupted. */
-static WcDeadline deadline(sqlite3_stmt *pProbe){
-  WcDeadline d;
-  d.iUntilMs = wcMonotonicMs() + CQ_TIMEOUT_MS;
-  d.xInterrupted = interrupted;
-  d.pArg = pProbe;
-  return d;
-}
+/* Schema agreement after DDL: asked this often, for this long at most. */
+#define CQ_AGREE_POLL_MS 200
+#define CQ_AGREE_MS 10000
 
 static const struct { const char *zName; int e; } aConsistency[] = {
-  { "ONE", CQ_ONE }, { "QUORUM", CQ_QUORUM }, { "ALL", CQ_ALL },
-  { "LOCAL_QUORUM", CQ_LOCAL_QUORUM }, { "LOCAL_ONE", CQ_LOCAL_ONE },
+  { "LOCAL_QUORUM", CQ_LOCAL_QUORUM }, { "QUORUM", CQ_QUORUM },
+  { "ALL", CQ_ALL }, { "ONE", CQ_ONE }, { "LOCAL_ONE", CQ_LOCAL_ONE },
+  { "LOCAL_SERIAL", CQ_LOCAL_SERIAL }, { "SERIAL", CQ_SERIAL },
 };
+#define CQ_N_LEVEL 5      /* aConsistency[0..5) are reads' and writes' */
 
-/* Connects p, if it is not: SQLITE_OK, or an error with *pzErr set. */
-static int sharedConnect(CqShared *p, sqlite3_stmt *pProbe, char **pzErr){
-  const char *zAt = getenv(CQ_ENV), *zLevel = getenv(CQ_CONSISTENCY_ENV);
-  const char *zProtocol = getenv(CQ_PROTOCOL_ENV);
-  int iVersion = 0, nHost = 0, port = 0;
-  char *zHost;
+const char *cqLevelName(int eLevel){
   size_t i;
+  for(i = 0; i < sizeof(aConsistency) / sizeof(aConsistency[0]); i++){
+    if( aConsistency[i].e == eLevel ) return aConsistency[i].zName;
+  }
+  return "?";
+}
+
+/* The level environment variable zEnv names among aConsistency[iFirst..
+** iLast), or eDefault where it is unset: SQLITE_OK, or an error. */
+static int levelFromEnv(const char *zEnv, size_t iFirst, size_t iLast,
+                        int eDefault, int *peLevel, char **pzErr){
+  const char *z = getenv(zEnv);
+  size_t i;
+  sqlite3_str *pAllowed;
+  *peLevel = eDefault;
+  if( z == 0 || z[0] == 0 ) return SQLITE_OK;
+  for(i = iFirst; i < iLast; i++){
+    if( sqlite3_stricmp(z, aConsistency[i].zName) == 0 ){
+      *peLevel = aConsistency[i].e;
+      return SQLITE_OK;
+    }
+  }
+  pAllowed = sqlite3_str_new(0);
+  for(i = iFirst; i < iLast; i++){
+    sqlite3_str_appendf(pAllowed, "%s%s%s", i > iFirst ? (i + 1 < iLast
+                        ? ", " : " or ") : "", aConsistency[i].zName,
+                        i == iFirst ? " (the default)" : "");
+  }
+  *pzErr = sqlite3_mprintf("%s is %Q; it may be %z", zEnv, z,
+                           sqlite3_str_finish(pAllowed));
+  return SQLITE_ERROR;
+}
+
+/* Reads the settings, once: SQLITE_OK, or an error with *pzErr set. */
+static int readSettings(CqShared *p, char **pzErr){
+  const char *zProtocol = getenv(CQ_PROTOCOL_ENV);
+  const char *zTimeout = getenv(CQ_TIMEOUT_ENV);
   int rc;
-  WcDeadline d;
-  if( p->pConn ) return SQLITE_OK;
-  p->bLost = 0;
-  if( !wcSockAddress(zAt, &nHost, &port) ){
-    *pzErr = zAt && zAt[0]
-      ? sqlite3_mprintf(CQ_ENV " must be host:port of Cassandra's native "
-                        "transport (its CQL port, 9042 by default); it is %Q",
-                        zAt)
-      : sqlite3_mprintf("no Cassandra: set " CQ_ENV "=host:port to a node's "
-          "CQL port (127.0.0.1:9042; sh tests/servers/cassandra.sh start "
-          "prints it for the Cassandra of widecol's tests)");
-    return SQLITE_CANTOPEN;
+  if( p->bSet ) return SQLITE_OK;
+  rc = cqClusterContacts(&p->cluster, getenv(CQ_ENV), pzErr);
+  if( rc == SQLITE_OK ){
+    rc = levelFromEnv(CQ_CONSISTENCY_ENV, 0, CQ_N_LEVEL, CQ_LOCAL_QUORUM,
+                      &p->eConsistency, pzErr);
   }
-  p->eConsistency = CQ_ONE;
-  if( zLevel && zLevel[0] ){
-    for(i = 0; i < sizeof(aConsistency) / sizeof(aConsistency[0]); i++){
-      if( sqlite3_stricmp(zLevel, aConsistency[i].zName) == 0 ) break;
-    }
-    if( i == sizeof(aConsistency) / sizeof(aConsistency[0]) ){
-      *pzErr = sqlite3_mprintf(CQ_CONSISTENCY_ENV " is %Q; it may be ONE "
-          "(the default), QUORUM, ALL, LOCAL_QUORUM or LOCAL_ONE", zLevel);
-      return SQLITE_ERROR;
-    }
-    p->eConsistency = aConsistency[i].e;
+  if( rc == SQLITE_OK ){
+    rc = levelFromEnv(CQ_SERIAL_ENV, CQ_N_LEVEL, CQ_N_LEVEL + 2,
+                      CQ_LOCAL_SERIAL, &p->eSerial, pzErr);
   }
-  if( zProtocol && zProtocol[0] ){
+  if( rc == SQLITE_OK && zProtocol && zProtocol[0] ){
     if( strcmp(zProtocol, "4") && strcmp(zProtocol, "5") ){
       *pzErr = sqlite3_mprintf(CQ_PROTOCOL_ENV " is %Q; it may be 4 or 5 (the "
           "native protocol's version; unset: 5 where the node speaks it, "
           "else 4)", zProtocol);
-      return SQLITE_ERROR;
+      rc = SQLITE_ERROR;
     }
-    iVersion = zProtocol[0] - '0';
+    p->iVersion = zProtocol[0] - '0';
   }
-  sqlite3_free(p->zEndpoint);
-  p->zEndpoint = sqlite3_mprintf("%s", zAt);
-  zHost = sqlite3_mprintf("%.*s", nHost, zAt);
-  if( p->zEndpoint == 0 || zHost == 0 ){
-    sqlite3_free(zHost);
-    return SQLITE_NOMEM;
+  p->nTimeoutMs = CQ_REQUEST_MS;
+  if( rc == SQLITE_OK && zTimeout && zTimeout[0] ){
+    char *zEnd = 0;
+    long long n = strtoll(zTimeout, &zEnd, 10);
+    if( zEnd == zTimeout || *zEnd || n < 1 || n > 3600000 ){
+      *pzErr = sqlite3_mprintf(CQ_TIMEOUT_ENV " is %Q; it must be the "
+          "milliseconds a request waits for a node's answer before the node "
+          "is taken as down, 1 to 3600000 (unset: %d)", zTimeout,
+          CQ_REQUEST_MS);
+      rc = SQLITE_ERROR;
+    }
+    p->nTimeoutMs = n;
   }
-  d = deadline(pProbe);
-  rc = cqOpen(&p->pConn, zHost, port, iVersion, &d, pzErr);
-  p->iConn++;
-  p->bLost = rc == WC_SOCK_IO;
-  sqlite3_free(zHost);
-  if( rc == WC_SOCK_NOMEM ) return SQLITE_NOMEM;
-  if( rc ){
-    char *zWhy = *pzErr;
-    *pzErr = sqlite3_mprintf("no Cassandra at %s (" CQ_ENV "): %s; start "
-        "it, or set " CQ_ENV " to a node's CQL port", zAt,
-        zWhy ? zWhy : "it does not answer");
-    sqlite3_free(zWhy);
-    return rc == WC_SOCK_CANCELLED ? SQLITE_INTERRUPT : SQLITE_CANTOPEN;
+  if( rc != SQLITE_OK ){
+    cqClusterFree(&p->cluster);
+    return rc;
   }
+  p->cluster.nWaitMs = p->nTimeoutMs;
+  p->bSet = 1;
   return SQLITE_OK;
 }
 
@@ -121,28 +138,63 @@ int cqTableError(CqTable *p, int rc, const char *zFormat, ...){
   return rc;
 }
 
+const char *cqNodeName(CqTable *p, const CqLink *pLink){
+  const CqCluster *pC = &p->pShared->cluster;
+  return pLink && pLink->iNode >= 0 && pLink->iNode < pC->nNode
+       ? pC->aNode[pLink->iNode].zAt : "?";
+}
+
+/* Whether a server's error says the node (not the statement) failed, so
+** that another node may do: it is overloaded or still starting, or too
+** few replicas answered it in time (a write's outcome is then unknown:
+** cq_write.c settles it). */
+static int nodeFailure(int iError){
+  return iError == CQ_OVERLOADED || iError == CQ_BOOTSTRAPPING
+      || iError == CQ_READ_TIMEOUT || iError == CQ_WRITE_TIMEOUT
+      || iError == CQ_CAS_UNKNOWN;
+}
+
+/* Unavailable: too few replicas alive for the consistency asked. */
+static int unavailable(CqTable *p, const CqLink *pLink, CqResult *pRes,
+                       const char *zDoing){
+  return cqTableError(p, SQLITE_BUSY, "Cassandra at %s refused %s: "
+      "consistency %s needs %d replica%s alive and the node knows of %d "
+      "(start the nodes that are down, or set " CQ_CONSISTENCY_ENV " to a "
+      "level they can meet: ONE needs one)", cqNodeName(p, pLink), zDoing,
+      cqLevelName(pRes->eLevel), pRes->nBlockFor,
+      pRes->nBlockFor == 1 ? "" : "s", pRes->nReceived);
+}
+
 /* What a failed call becomes: an SQLite code chosen by what failed, and a
-** message naming the table, the endpoint and what to do.  A failure of
-** the connection closes it (the next call opens another). */
-int cqCallError(CqTable *p, int rc, CqResult *pRes, const char *zDoing){
+** message naming the table, the node and what to do.  A failure of the
+** connection closes it (the next call opens another) and takes its node
+** as down for a while. */
+int cqCallError(CqTable *p, const CqLink *pLink, int rc, CqResult *pRes,
+                const char *zDoing){
   CqShared *pSh = p->pShared;
-  const char *zAt = pSh->zEndpoint ? pSh->zEndpoint : "?";
-  int rcSql;
+  const char *zAt = cqNodeName(p, pLink);
+  int rcSql, iNode = pLink ? pLink->iNode : -1;
   if( rc == WC_SOCK_NOMEM ) return SQLITE_NOMEM;
-  if( rc != CQ_ERR_SERVER ){
-    cqClose(pSh->pConn);
-    pSh->pConn = 0;
+  pSh->bLost = rc == WC_SOCK_IO || rc == WC_SOCK_TIMEOUT
+            || (rc == CQ_ERR_SERVER && nodeFailure(pRes->iError));
+  if( iNode >= 0 && cqLinked(p, pLink) ){
+    if( rc != CQ_ERR_SERVER ){
+      cqNodeFailed(&pSh->cluster, iNode, 1);
+    }else if( pRes->iError == CQ_OVERLOADED
+           || pRes->iError == CQ_BOOTSTRAPPING ){
+      cqNodeFailed(&pSh->cluster, iNode, 0);
+    }
   }
-  pSh->bLost = rc == WC_SOCK_IO;
   switch( rc ){
     case WC_SOCK_CANCELLED:
       return cqTableError(p, SQLITE_INTERRUPT, "%s was interrupted; Cassandra "
                         "at %s may have done it", zDoing, zAt);
     case WC_SOCK_TIMEOUT:
       return cqTableError(p, SQLITE_BUSY, "Cassandra at %s did not answer %s "
-                        "within %d s; if it was a write, it may have been "
-                        "applied: read the row back before writing it again",
-                        zAt, zDoing, CQ_TIMEOUT_MS / 1000);
+                        "within %lld ms (" CQ_TIMEOUT_ENV "); if it was a "
+                        "write, it may have been applied: read the row back "
+                        "before writing it again", zAt, zDoing,
+                        (long long)pSh->nTimeoutMs);
     case WC_SOCK_IO:
       return cqTableError(p, SQLITE_IOERR, "the connection to Cassandra at %s "
                         "failed during %s (is the node up?); if it was a "
@@ -154,17 +206,20 @@ int cqCallError(CqTable *p, int rc, CqResult *pRes, const char *zDoing){
   }
   switch( pRes->iError ){
     case CQ_UNAVAILABLE:
+      return unavailable(p, pLink, pRes, zDoing);
     case CQ_OVERLOADED:
+    case CQ_BOOTSTRAPPING:
     case CQ_READ_TIMEOUT:
     case CQ_READ_FAILURE:
       rcSql = SQLITE_BUSY;
       break;
     case CQ_WRITE_TIMEOUT:
       return cqTableError(p, SQLITE_IOERR, "Cassandra at %s timed out on %s "
-          "(a %s write, %d of %d replicas answered): it may have been "
+          "(a %s write at %s, %d of %d replicas answered): it may have been "
           "applied; read the row back before writing it again: %s", zAt,
           zDoing, pRes->zWriteType ? pRes->zWriteType : "?",
-          pRes->nReceived, pRes->nBlockFor, pRes->zError);
+          cqLevelName(pRes->eLevel), pRes->nReceived, pRes->nBlockFor,
+          pRes->zError);
     case CQ_WRITE_FAILURE:
       rcSql = SQLITE_IOERR;
       break;
@@ -178,24 +233,175 @@ int cqCallError(CqTable *p, int rc, CqResult *pRes, const char *zDoing){
                     : "");
 }
 
-int cqConnection(CqTable *p, CqConn **ppConn){
+WcDeadline cqDeadline(CqTable *p){
+  return cqWaitFor(p->pProbe, p->pShared->nTimeoutMs);
+}
+
+int cqSharedOpen(CqShared *pSh, sqlite3_stmt *pProbe, char **pzErr){
+  int rc = readSettings(pSh, pzErr);
+  pSh->bLost = 0;
+  if( rc == SQLITE_OK ){
+    rc = cqClusterReady(&pSh->cluster, pProbe, pSh->iVersion, pzErr);
+    pSh->bLost = rc == SQLITE_CANTOPEN;
+  }
+  return rc;
+}
+
+int cqClusterOpen(CqTable *p){
   char *zErr = 0;
-  int rc = sharedConnect(p->pShared, p->pProbe, &zErr);
-  *ppConn = p->pShared->pConn;
+  int rc = cqSharedOpen(p->pShared, p->pProbe, &zErr);
   if( rc != SQLITE_OK && zErr ) cqTableError(p, rc, "%z", zErr);
   return rc;
 }
 
-WcDeadline cqDeadline(CqTable *p){
-  return deadline(p->pProbe);
+CqConn *cqLinked(CqTable *p, const CqLink *pLink){
+  const CqCluster *pC = &p->pShared->cluster;
+  const CqNode *pNode;
+  if( pLink->iNode < 0 || pLink->iNode >= pC->nNode ) return 0;
+  pNode = &pC->aNode[pLink->iNode];
+  return pNode->iGen == pLink->iGen ? pNode->pConn : 0;
+}
+
+/* Node iNode's connection, opened if it is not: 0, or WC_SOCK_* (the
+** node taken as down) with *pzErr set. */
+static int nodeConnection(CqTable *p, int iNode, CqLink *pLink,
+                          CqConn **ppConn, char **pzErr){
+  CqShared *pSh = p->pShared;
+  CqNode *pNode = &pSh->cluster.aNode[iNode];
+  int e = 0;
+  if( pNode->pConn == 0 ){
+    WcDeadline d = cqDeadline(p);
+    e = cqOpen(&pNode->pConn, pNode->zHost, pNode->port, pSh->iVersion, &d,
+               pzErr);
+    pNode->iGen++;
+    if( e && e != WC_SOCK_CANCELLED && e != WC_SOCK_NOMEM ){
+      cqNodeFailed(&pSh->cluster, iNode, 1);
+    }
+  }
+  pLink->iNode = iNode;
+  pLink->iGen = pNode->iGen;
+  *ppConn = pNode->pConn;
+  return e;
+}
+
+int cqPreparedOn(CqTable *p, const CqLink *pLink, const char *zCql,
+                 CqStmt **ppStmt){
+  WcDeadline d = cqDeadline(p);
+  CqConn *pConn = cqLinked(p, pLink);
+  CqResult res;
+  int e;
+  memset(&res, 0, sizeof(res));
+  e = pConn ? cqPrepare(pConn, zCql, &d, ppStmt, &res) : WC_SOCK_IO;
+  e = e ? cqCallError(p, pLink, e, &res, "preparing a statement") : SQLITE_OK;
+  cqResultClear(&res);
+  return e;
+}
+
+/* One attempt of cqConnectFor(): the first node of the plan whose
+** connection opens and takes the statements. */
+static int connectOnce(CqTable *p, int bToken, int64_t iToken,
+                       const char *const *azCql, int nCql, CqLink *pLink,
+                       CqConn **ppConn){
+  CqShared *pSh = p->pShared;
+  CqCluster *pC = &pSh->cluster;
+  CqReplication *pRep = 0;
+  sqlite3_str *pWhy;
+  int *aiNode, nPlan, k, rc = cqClusterOpen(p);
+  if( rc != SQLITE_OK ) return rc;
+  if( bToken ) rc = cqReplication(pC, p->pProbe, p->zKeyspace, &pRep);
+  aiNode = sqlite3_malloc64(sizeof(int) * (size_t)(pC->nNode + 1));
+  if( rc != SQLITE_OK || aiNode == 0 ){
+    sqlite3_free(aiNode);
+    return SQLITE_NOMEM;
+  }
+  nPlan = cqClusterPlan(pC, pRep, bToken, iToken, aiNode, pC->nNode);
+  pWhy = sqlite3_str_new(0);
+  rc = SQLITE_CANTOPEN;
+  for(k = 0; k < nPlan; k++){
+    char *zWhy = 0;
+    int e = nodeConnection(p, aiNode[k], pLink, ppConn, &zWhy), i;
+    if( e == 0 ){
+      for(i = 0, rc = SQLITE_OK; i < nCql && rc == SQLITE_OK; i++){
+        CqStmt *pStmt;
+        rc = cqPreparedOn(p, pLink, azCql[i], &pStmt);
+      }
+      if( rc == SQLITE_OK || !pSh->bLost ) break;
+      sqlite3_str_appendf(pWhy, "%s%s (%s)", sqlite3_str_length(pWhy) ? ", "
+                          : "", cqNodeName(p, pLink), p->base.zErrMsg);
+      continue;
+    }
+    if( e == WC_SOCK_CANCELLED || e == WC_SOCK_NOMEM ){
+      sqlite3_free(zWhy);
+      rc = e == WC_SOCK_NOMEM ? SQLITE_NOMEM : SQLITE_INTERRUPT;
+      break;
+    }
+    sqlite3_str_appendf(pWhy, "%s%s (%s)", sqlite3_str_length(pWhy) ? ", " : "",
+                        pC->aNode[aiNode[k]].zAt, zWhy ? zWhy : "no answer");
+    sqlite3_free(zWhy);
+  }
+  sqlite3_free(aiNode);
+  if( rc == SQLITE_CANTOPEN ){
+    char *zWhy = sqlite3_str_finish(pWhy);
+    pSh->bLost = 1;
+    cqTableError(p, rc, "no node of the Cassandra cluster at %s (" CQ_ENV ") "
+        "answered: %s; start it, or set " CQ_ENV " to nodes' CQL ports",
+        pC->zContacts, zWhy && zWhy[0] ? zWhy : "none is known");
+    sqlite3_free(zWhy);
+  }else{
+    sqlite3_free(sqlite3_str_finish(pWhy));
+  }
+  return rc;
+}
+
+int cqConnectFor(CqTable *p, int bToken, int64_t iToken,
+                 const char *const *azCql, int nCql, CqLink *pLink,
+                 CqConn **ppConn){
+  int nAttempt = 1, rc;
+  while( (rc = connectOnce(p, bToken, iToken, azCql, nCql, pLink, ppConn))
+         != SQLITE_OK && cqRetry(p, nAttempt++) ){}
+  return rc;
+}
+
+int cqTokenOf(CqTable *p, const char *zCql, const CqValue *aVal, int nVal,
+              int64_t *piToken){
+  CqCluster *pC = &p->pShared->cluster;
+  WcBuf key;
+  int i, bKnown = 0;
+  memset(&key, 0, sizeof(key));
+  for(i = 0; i < pC->nNode && !bKnown; i++){
+    const CqStmt *pStmt = pC->aNode[i].pConn
+                        ? cqFindPrepared(pC->aNode[i].pConn, zCql) : 0;
+    if( pStmt ){
+      bKnown = cqRoutingKey(pStmt, aVal, nVal, &key);
+      if( !bKnown ) break;
+    }
+  }
+  if( bKnown ) *piToken = rkToken(key.a, key.n);
+  wcBufFree(&key);
+  return bKnown;
+}
+
+int cqReady(CqTable *p, const char *zCql, const CqValue *aVal, int nVal,
+            CqLink *pLink, CqConn **ppConn, CqStmt **ppStmt){
+  int64_t iToken = 0;
+  int bToken = cqTokenOf(p, zCql, aVal, nVal, &iToken);
+  int rc = cqConnectFor(p, bToken, iToken, &zCql, 1, pLink, ppConn);
+  if( rc == SQLITE_OK ) rc = cqPreparedOn(p, pLink, zCql, ppStmt);
+  return rc;
 }
 
 int cqRetry(CqTable *p, int nAttempt){
+  CqCluster *pC = &p->pShared->cluster;
   int64_t nDelay = (int64_t)CQ_FIRST_BACKOFF_MS << (nAttempt - 1), iUntil;
+  int i, bUp = 0;
   wcAssert( nAttempt >= 1 );
   if( !p->pShared->bLost || nAttempt >= CQ_ATTEMPTS ) return 0;
+  for(i = 0; i < pC->nNode && !bUp; i++){
+    bUp = !pC->aNode[i].bGone && !pC->aNode[i].bDown;
+  }
+  /* Another node up: at once.  Else a wait, longer each time. */
   if( nDelay > CQ_MAX_BACKOFF_MS ) nDelay = CQ_MAX_BACKOFF_MS;
-  iUntil = wcMonotonicMs() + nDelay;
+  iUntil = bUp ? 0 : wcMonotonicMs() + nDelay;
   while( wcMonotonicMs() < iUntil ){
     struct timespec ts;
     int64_t n = iUntil - wcMonotonicMs();
@@ -213,27 +419,13 @@ int cqRetry(CqTable *p, int nAttempt){
   return 1;
 }
 
-int cqPrepared(CqTable *p, const char *zCql, CqStmt **ppStmt, CqResult *pRes){
-  WcDeadline d = deadline(p->pProbe);
-  int rc = cqPrepare(p->pShared->pConn, zCql, &d, ppStmt, pRes);
-  return rc ? cqCallError(p, rc, pRes, "preparing a statement") : SQLITE_OK;
-}
-
-int cqReady(CqTable *p, const char *zCql, CqConn **ppConn, CqStmt **ppStmt){
-  int nAttempt = 1, rc;
-  do{
-    CqResult res;
-    memset(&res, 0, sizeof(res));
-    rc = cqConnection(p, ppConn);
-    if( rc == SQLITE_OK ) rc = cqPrepared(p, zCql, ppStmt, &res);
-    cqResultClear(&res);
-  }while( rc != SQLITE_OK && cqRetry(p, nAttempt++) );
-  return rc;
-}
-
-void cqCountRequest(CqTable *p, const CqConn *pConn){
+void cqCountRequest(CqTable *p, const CqLink *pLink, const CqConn *pConn){
+  CqCluster *pC = &p->pShared->cluster;
   p->count.nRpc++;
   p->count.nByteOut += cqRequestBytes(pConn);
+  if( pLink->iNode >= 0 && pLink->iNode < pC->nNode ){
+    pC->aNode[pLink->iNode].nRequest++;
+  }
 }
 
 void cqCountReply(CqTable *p, const CqResult *pRes){
@@ -242,19 +434,80 @@ void cqCountReply(CqTable *p, const CqResult *pRes){
   if( pRes->eKind == CQ_RESULT_ROWS ) p->count.nRowIn += pRes->nRow;
 }
 
+/* Node iNode's schema version (system.local's) into a[0..16): 1, or 0
+** where it did not say. */
+static int schemaVersion(CqTable *p, int iNode, unsigned char *a){
+  CqConn *pConn;
+  CqLink link;
+  CqResult res;
+  char *zWhy = 0;
+  int n = 0, bGot = 0;
+  if( nodeConnection(p, iNode, &link, &pConn, &zWhy) == 0 ){
+    WcDeadline d = cqDeadline(p);
+    const unsigned char *aV;
+    int e = cqQuery(pConn, "SELECT schema_version FROM system.local", CQ_ONE,
+                    &d, &res);
+    if( e == 0 && res.nRow == 1 && (aV = cqCell(&res, 0, 0, &n)) != 0
+     && n == 16 ){
+      memcpy(a, aV, 16);
+      bGot = 1;
+    }else if( e && e != CQ_ERR_SERVER ){
+      cqNodeFailed(&p->pShared->cluster, iNode, 1);
+    }
+    cqResultClear(&res);
+  }
+  sqlite3_free(zWhy);
+  return bGot;
+}
+
+/* After DDL on node iNode: waits until every node up says the schema
+** version iNode says (asked of each node itself, since a node's view of
+** the others' lags), CQ_AGREE_MS at most, as drivers do; the statements
+** prepared are prepared again when next used (Cassandra forgets those of
+** a table dropped, and a BATCH of one it forgot is refused whole). */
+static void awaitAgreement(CqTable *p, int iNode){
+  CqCluster *pC = &p->pShared->cluster;
+  int64_t iUntil = wcMonotonicMs() + CQ_AGREE_MS;
+  unsigned char aWant[16], aHas[16];
+  int i, bAgree = 0;
+  for(i = 0; i < pC->nNode; i++) cqPreparedStale(pC->aNode[i].pConn);
+  cqForgetReplication(pC, 0);
+  if( !schemaVersion(p, iNode, aWant) ) return;
+  while( !bAgree && wcMonotonicMs() < iUntil && !wcAskInterrupted(p->pProbe) ){
+    bAgree = 1;
+    for(i = 0; i < pC->nNode && bAgree; i++){
+      const CqNode *pN = &pC->aNode[i];
+      if( i == iNode || pN->bGone || pN->bDown ) continue;
+      /* A node that does not answer takes the schema when it is back. */
+      if( schemaVersion(p, i, aHas) && memcmp(aHas, aWant, 16) ) bAgree = 0;
+    }
+    if( !bAgree ){
+      struct timespec ts;
+      ts.tv_sec = 0;
+      ts.tv_nsec = CQ_AGREE_POLL_MS * 1000000L;
+      nanosleep(&ts, 0);
+    }
+  }
+}
+
 /* One attempt of cqRunCql(). */
 static int runCqlOnce(CqTable *p, const char *zCql, const char *zDoing,
                       CqResult *pRes){
   CqConn *pConn;
+  CqLink link;
   WcDeadline d;
-  int rc = cqConnection(p, &pConn);
+  int rc = connectOnce(p, 0, 0, 0, 0, &link, &pConn);
   memset(pRes, 0, sizeof(*pRes));
   if( rc != SQLITE_OK ) return rc;
-  d = deadline(p->pProbe);
+  d = cqWaitFor(p->pProbe, CQ_TIMEOUT_MS > p->pShared->nTimeoutMs
+                           ? CQ_TIMEOUT_MS : p->pShared->nTimeoutMs);
   rc = cqQuery(pConn, zCql, p->pShared->eConsistency, &d, pRes);
-  cqCountRequest(p, pConn);
+  cqCountRequest(p, &link, pConn);
   if( rc == 0 ) cqCountReply(p, pRes);
-  return rc ? cqCallError(p, rc, pRes, zDoing) : SQLITE_OK;
+  if( rc == 0 && pRes->eKind == CQ_RESULT_SCHEMA ){
+    awaitAgreement(p, link.iNode);
+  }
+  return rc ? cqCallError(p, &link, rc, pRes, zDoing) : SQLITE_OK;
 }
 
 int cqRunCql(CqTable *p, const char *zCql, const char *zDoing,
@@ -271,30 +524,31 @@ int cqRunCql(CqTable *p, const char *zCql, const char *zDoing,
 int cqRunPrepared(CqTable *p, const char *zCql, const CqValue *aVal,
                   int nVal, int eConsistency, int nPage,
                   const unsigned char *aPaging, int nPaging,
-                  const char *zDoing, CqResult *pRes){
+                  const char *zDoing, CqResult *pRes, CqLink *pLink){
   CqConn *pConn;
   CqStmt *pStmt = 0;
+  CqLink link;
   WcDeadline d;
-  int rc = cqConnection(p, &pConn);
+  int rc = cqReady(p, zCql, aVal, nVal, &link, &pConn, &pStmt);
   memset(pRes, 0, sizeof(*pRes));
-  if( rc == SQLITE_OK ) rc = cqPrepared(p, zCql, &pStmt, pRes);
+  if( pLink ) *pLink = link;
   if( rc != SQLITE_OK ) return rc;
-  d = deadline(p->pProbe);
+  d = cqDeadline(p);
   if( eConsistency == CQ_LEVEL_SET ) eConsistency = p->pShared->eConsistency;
   rc = cqExecute(pConn, pStmt, aVal, nVal, eConsistency, nPage, aPaging,
                  nPaging, &d, pRes);
-  cqCountRequest(p, pConn);
+  cqCountRequest(p, &link, pConn);
   if( rc == 0 ) cqCountReply(p, pRes);
-  return rc ? cqCallError(p, rc, pRes, zDoing) : SQLITE_OK;
+  return rc ? cqCallError(p, &link, rc, pRes, zDoing) : SQLITE_OK;
 }
 
 int cqRunRead(CqTable *p, const char *zCql, const CqValue *aVal, int nVal,
               int eConsistency, int nPage, const unsigned char *aPaging,
-              int nPaging, const char *zDoing, CqResult *pRes){
+              int nPaging, const char *zDoing, CqResult *pRes, CqLink *pLink){
   int nAttempt = 1, rc;
   while( (rc = cqRunPrepared(p, zCql, aVal, nVal, eConsistency, nPage,
-                             aPaging, nPaging, zDoing, pRes)) != SQLITE_OK
-      && cqRetry(p, nAttempt++) ){
+                             aPaging, nPaging, zDoing, pRes, pLink))
+         != SQLITE_OK && cqRetry(p, nAttempt++) ){
     cqResultClear(pRes);
   }
   return rc;

@@ -56,7 +56,8 @@ struct CqCursor {
   int nFirstPage;       /* Rows the first page asks for */
   int iPrefetch;        /* The stream asking for the next page, or -1 */
   int nPrefetchPage;    /* Its rows asked for */
-  int iPrefetchConn;    /* On this connection (CqShared.iConn), if open */
+  CqLink link;          /* The node of the page read, where the next one
+                        ** is asked for ahead */
   int64_t iRow;         /* The row of res shown */
   int bEof;
   WcBuf lo, hi;         /* The range's ends (bLo, bHi: given) */
@@ -195,7 +196,7 @@ static int pageSize(const CqCursor *pCur, int nPage, int64_t nHand){
 ** sent, fetchPage() asks for it then. */
 static void prefetch(CqCursor *pCur){
   CqTable *p = (CqTable*)pCur->base.pVtab;
-  CqConn *pConn = p->pShared->pConn;
+  CqConn *pConn = cqLinked(p, &pCur->link);
   CqValue aVal[CQ_MAX_ARGS];
   CqStmt *pStmt = 0;
   CqResult res;
@@ -212,9 +213,8 @@ static void prefetch(CqCursor *pCur){
   queryValues(pCur, aVal);
   if( cqSend(pConn, pStmt, aVal, pCur->nArg, p->pShared->eConsistency, nPage,
              pCur->paging.a, (int)pCur->paging.n, &d, &pCur->iPrefetch) == 0 ){
-    pCur->iPrefetchConn = p->pShared->iConn;
     pCur->nPrefetchPage = nPage;
-    cqCountRequest(p, pConn);
+    cqCountRequest(p, &pCur->link, pConn);
   }else{
     pCur->iPrefetch = -1;
   }
@@ -223,15 +223,18 @@ static void prefetch(CqCursor *pCur){
 /* Takes the reply of a page asked for and no longer wanted. */
 static void dropPrefetch(CqCursor *pCur){
   CqTable *p = (CqTable*)pCur->base.pVtab;
-  if( pCur->iPrefetch >= 0 && p->pShared->pConn
-   && pCur->iPrefetchConn == p->pShared->iConn ){
+  CqConn *pConn = pCur->iPrefetch >= 0 ? cqLinked(p, &pCur->link) : 0;
+  if( pConn ){
     CqResult res;
     WcDeadline d = cqDeadline(p);
-    if( cqWait(p->pShared->pConn, pCur->iPrefetch, &d, &res) != 0
-     && res.iError == 0 ){
+    int e = cqWait(pConn, pCur->iPrefetch, &d, &res);
+    if( e != 0 && res.iError == 0 ){
       /* The connection failed: the next call opens another. */
-      cqClose(p->pShared->pConn);
-      p->pShared->pConn = 0;
+      char *zKeep = p->base.zErrMsg;
+      p->base.zErrMsg = 0;
+      cqCallError(p, &pCur->link, e, &res, "a read");
+      sqlite3_free(p->base.zErrMsg);
+      p->base.zErrMsg = zKeep;
     }
     cqResultClear(&res);
   }
@@ -261,8 +264,8 @@ static int stampNames(const unsigned char *a, int n, int iIndex,
 
 /* Sends the read of the _stamp of the row of entry iRow of pRes, its
 ** stream in *piStream (-1: the entry has no row the design can have). */
-static int sendRowRead(CqCursor *pCur, CqStmt *pStmt, const CqResult *pRes,
-                       int64_t iRow, int *piStream){
+static int sendRowRead(CqCursor *pCur, const CqResult *pRes, int64_t iRow,
+                       CqLink *pLink, int *piStream){
   CqTable *p = (CqTable*)pCur->base.pVtab;
   CqValue aArg[CQ_MAX_ARGS];
   int an[CQ_MAX_ARGS], n, i, rc = SQLITE_OK;
@@ -278,6 +281,7 @@ static int sendRowRead(CqCursor *pCur, CqStmt *pStmt, const CqResult *pRes,
     int64_t iOff = 0;
     WcDeadline d = cqDeadline(p);
     int e;
+    wcAssert( p->nRowKey > 0 );
     for(i = 0; i < p->nRowKey; i++){
       cqPutKeyValue(p, p->aiRowKey[i], &pCur->aVal[p->aiRowKey[i]], &args,
                     &an[i]);
@@ -287,18 +291,20 @@ static int sendRowRead(CqCursor *pCur, CqStmt *pStmt, const CqResult *pRes,
       aArg[i].n = an[i];
       iOff += an[i] > 0 ? an[i] : 0;
     }
-    e = args.bOom ? 0 : cqSend(p->pShared->pConn, pStmt, aArg, p->nRowKey,
-                               p->pShared->eConsistency, 0, 0, 0, &d,
-                               piStream);
-    if( args.bOom ){
-      rc = SQLITE_NOMEM;
-    }else if( e ){
+    CqConn *pConn = 0;
+    CqStmt *pStmt = 0;
+    /* Each on a replica of its row. */
+    rc = args.bOom ? SQLITE_NOMEM : cqReady(p, p->zRowCql, aArg, p->nRowKey,
+                                            pLink, &pConn, &pStmt);
+    e = rc ? 0 : cqSend(pConn, pStmt, aArg, p->nRowKey,
+                        p->pShared->eConsistency, 0, 0, 0, &d, piStream);
+    if( e ){
       CqResult res;
       memset(&res, 0, sizeof(res));
-      rc = cqCallError(p, e, &res, "a read of an entry's row");
+      rc = cqCallError(p, pLink, e, &res, "a read of an entry's row");
       *piStream = -1;
-    }else{
-      cqCountRequest(p, p->pShared->pConn);
+    }else if( rc == SQLITE_OK ){
+      cqCountRequest(p, pLink, pConn);
     }
   }
   wcBufFree(&dec);
@@ -307,16 +313,17 @@ static int sendRowRead(CqCursor *pCur, CqStmt *pStmt, const CqResult *pRes,
 }
 
 /* Entries iFirst..iFirst+n of pRes checked: abKeep[k] for each. */
-static int checkBatch(CqCursor *pCur, CqStmt *pStmt, const CqResult *pRes,
-                      int64_t iFirst, int n, unsigned char *abKeep){
+static int checkBatch(CqCursor *pCur, const CqResult *pRes, int64_t iFirst,
+                      int n, unsigned char *abKeep){
   CqTable *p = (CqTable*)pCur->base.pVtab;
-  int aiStream[CQ_CHECK_BATCH], iConn = p->pShared->iConn, k, rc = SQLITE_OK;
+  int aiStream[CQ_CHECK_BATCH], k, rc = SQLITE_OK;
+  CqLink aLink[CQ_CHECK_BATCH];
   int iStampPos = pCur->aiSelPos[CQ_STAMP(p->pS)];
   wcAssert( n <= CQ_CHECK_BATCH );
   for(k = 0; k < n; k++){
     aiStream[k] = -1;
     if( rc == SQLITE_OK ){
-      rc = sendRowRead(pCur, pStmt, pRes, iFirst + k, &aiStream[k]);
+      rc = sendRowRead(pCur, pRes, iFirst + k, &aLink[k], &aiStream[k]);
     }
   }
   for(k = 0; k < n; k++){
@@ -324,15 +331,22 @@ static int checkBatch(CqCursor *pCur, CqStmt *pStmt, const CqResult *pRes,
     WcDeadline d = cqDeadline(p);
     int e, nRow, nEntry;
     const unsigned char *aRow, *aEntry;
+    CqConn *pConn = aiStream[k] >= 0 ? cqLinked(p, &aLink[k]) : 0;
     abKeep[k] = 0;
     /* A connection that failed took the answers with it. */
-    if( aiStream[k] < 0 || p->pShared->pConn == 0
-     || p->pShared->iConn != iConn ){
+    if( pConn == 0 ){
+      if( aiStream[k] >= 0 && rc == SQLITE_OK ){
+        memset(&res, 0, sizeof(res));
+        rc = cqCallError(p, &aLink[k], WC_SOCK_IO, &res,
+                         "a read of an entry's row");
+      }
       continue;
     }
-    e = cqWait(p->pShared->pConn, aiStream[k], &d, &res);
+    e = cqWait(pConn, aiStream[k], &d, &res);
     if( e ){
-      if( rc == SQLITE_OK ) rc = cqCallError(p, e, &res, "a read of an entry's row");
+      if( rc == SQLITE_OK ){
+        rc = cqCallError(p, &aLink[k], e, &res, "a read of an entry's row");
+      }
     }else{
       cqCountReply(p, &res);
       aRow = res.nRow > 0 ? cqCell(&res, 0, 0, &nRow) : 0;
@@ -348,8 +362,6 @@ static int checkBatch(CqCursor *pCur, CqStmt *pStmt, const CqResult *pRes,
 static int checkEntries(CqCursor *pCur, CqResult *pRes){
   CqTable *p = (CqTable*)pCur->base.pVtab;
   unsigned char abKeep[CQ_CHECK_BATCH];
-  CqStmt *pStmt = 0;
-  CqResult prep;
   int64_t iRow, nKept = 0;
   int rc = SQLITE_OK;
   wcAssert( p->iIndex >= 0 && p->zRowCql != 0 );
@@ -359,13 +371,7 @@ static int checkEntries(CqCursor *pCur, CqResult *pRes){
                                                : CQ_CHECK_BATCH, k;
     int nAttempt = 1;
     do{
-      /* (Prepared again on the connection a retry opens.) */
-      CqConn *pConn = 0;
-      memset(&prep, 0, sizeof(prep));
-      rc = cqConnection(p, &pConn);
-      if( rc == SQLITE_OK ) rc = cqPrepared(p, p->zRowCql, &pStmt, &prep);
-      cqResultClear(&prep);
-      if( rc == SQLITE_OK ) rc = checkBatch(pCur, pStmt, pRes, iRow, n, abKeep);
+      rc = checkBatch(pCur, pRes, iRow, n, abKeep);
     }while( rc != SQLITE_OK && cqRetry(p, nAttempt++) );
     for(k = 0; k < n && rc == SQLITE_OK; k++){
       if( !abKeep[k] ) continue;
@@ -390,13 +396,12 @@ static int fetchPage(CqCursor *pCur){
   if( pCur->args.bOom || pCur->paging.bOom ) return SQLITE_NOMEM;
   cqResultClear(&pCur->res);
   rc = SQLITE_OK;
-  if( pCur->iPrefetch >= 0 && p->pShared->pConn
-   && pCur->iPrefetchConn == p->pShared->iConn ){
+  if( pCur->iPrefetch >= 0 && cqLinked(p, &pCur->link) ){
     WcDeadline d = cqDeadline(p);
-    int e = cqWait(p->pShared->pConn, pCur->iPrefetch, &d, &pCur->res);
+    int e = cqWait(cqLinked(p, &pCur->link), pCur->iPrefetch, &d, &pCur->res);
     pCur->nPage = pCur->nPrefetchPage;
     if( e == 0 ) cqCountReply(p, &pCur->res);
-    rc = e ? cqCallError(p, e, &pCur->res, "a read") : SQLITE_OK;
+    rc = e ? cqCallError(p, &pCur->link, e, &pCur->res, "a read") : SQLITE_OK;
     if( rc == SQLITE_OK || !p->pShared->bLost ) bAnswered = 1;
   }
   pCur->iPrefetch = -1;
@@ -407,7 +412,7 @@ static int fetchPage(CqCursor *pCur){
     queryValues(pCur, aVal);
     rc = cqRunRead(p, pCur->zCql, aVal, pCur->nArg, CQ_LEVEL_SET,
                    pCur->nPage, pCur->bMore ? pCur->paging.a : 0,
-                   (int)pCur->paging.n, "a read", &pCur->res);
+                   (int)pCur->paging.n, "a read", &pCur->res, &pCur->link);
   }
   pCur->iRow = 0;
   pCur->bMore = 0;

@@ -14,6 +14,7 @@
 #include "stores/cassandra/cq_store.h"
 SQLITE_EXTENSION_INIT3
 
+#include <stdlib.h>
 #include <string.h>
 
 /* The CQL literal of z: quoted, quotes doubled. */
@@ -196,7 +197,6 @@ static int checkExternal(CqTable *p){
       }
       sqlite3_free(sqlite3_str_finish(pScratch));
     }
-    if( rc == SQLITE_OK ) cqPreparedStale(p->pShared->pConn);
     cqResultClear(&res);
     sqlite3_free(zCql);
   }
@@ -242,20 +242,44 @@ static char *createCql(const CqTable *p){
   return sqlite3_str_finish(pStr);
 }
 
-/* Makes the keyspace (one replica, where it is not there) and the table:
-** *pbMade if it made it (not an EXTERNAL table that was there). */
+/* Makes the keyspace where it is not there: with the replication
+** CQ_REPLICATION_ENV gives (a CQL map), else SimpleStrategy with as many
+** replicas as the cluster has nodes, up to CQ_DEFAULT_REPLICAS. */
+static int createKeyspace(CqTable *p){
+  const char *zMap = getenv(CQ_REPLICATION_ENV);
+  CqResult res;
+  char *zCql = 0;
+  int rc = cqClusterOpen(p), nRf;
+  if( rc != SQLITE_OK ) return rc;
+  nRf = cqClusterSize(&p->pShared->cluster);
+  if( nRf > CQ_DEFAULT_REPLICAS ) nRf = CQ_DEFAULT_REPLICAS;
+  if( nRf < 1 ) nRf = 1;
+  if( zMap && zMap[0] ){
+    zCql = sqlite3_mprintf("CREATE KEYSPACE IF NOT EXISTS \"%w\" WITH "
+                           "replication = %s", p->zKeyspace, zMap);
+  }else{
+    zCql = sqlite3_mprintf("CREATE KEYSPACE IF NOT EXISTS \"%w\" WITH "
+        "replication = {'class': 'SimpleStrategy', 'replication_factor': %d}",
+        p->zKeyspace, nRf);
+  }
+  rc = zCql ? cqRunCql(p, zCql, zMap && zMap[0] ? "making its keyspace (with "
+                       "the replication " CQ_REPLICATION_ENV " gives)"
+                       : "making its keyspace", &res) : SQLITE_NOMEM;
+  sqlite3_free(zCql);
+  cqResultClear(&res);
+  return rc;
+}
+
+/* Makes the keyspace and the table: *pbMade if it made it (not an
+** EXTERNAL table that was there). */
 int cqCreateRemote(CqTable *p, int *pbMade){
   char *zComment = 0, *zCql;
   CqResult res;
   int rc;
   int64_t nRetry;
   *pbMade = 0;
-  zCql = sqlite3_mprintf("CREATE KEYSPACE IF NOT EXISTS \"%w\" WITH "
-      "replication = {'class': 'SimpleStrategy', 'replication_factor': 1}",
-      p->zKeyspace);
-  rc = zCql ? cqRunCql(p, zCql, "making its keyspace", &res) : SQLITE_NOMEM;
-  sqlite3_free(zCql);
-  cqResultClear(&res);
+  memset(&res, 0, sizeof(res));
+  rc = createKeyspace(p);
   if( rc == SQLITE_OK && scDdlDropping(&p->pShared->ddl, p->zCqlName) ){
     return cqTableError(p, SQLITE_ERROR, "Cassandra's %s.%s is dropped at "
         "the COMMIT of the DROP TABLE before this CREATE; COMMIT first, then "
@@ -294,7 +318,6 @@ int cqCreateRemote(CqTable *p, int *pbMade){
     sqlite3_free(zComment);
     sqlite3_free(zMine);
   }
-  if( rc == SQLITE_OK ) cqPreparedStale(p->pShared->pConn);
   sqlite3_free(zCql);
   cqResultClear(&res);
   *pbMade = rc == SQLITE_OK;
@@ -310,7 +333,6 @@ int cqDropRemote(CqTable *p, int *pbKept){
     *pbKept = 0;
     zCql = sqlite3_mprintf("DROP TABLE IF EXISTS %s", p->zCqlName);
     rc = zCql ? cqRunCql(p, zCql, "DROP TABLE", &res) : SQLITE_NOMEM;
-    if( rc == SQLITE_OK ) cqPreparedStale(p->pShared->pConn);
     sqlite3_free(zCql);
     cqResultClear(&res);
   }

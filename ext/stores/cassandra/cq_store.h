@@ -8,7 +8,8 @@
 ** Ownership: the module owns one CqShared per database (freed with the
 ** module); a CqTable owns its names, design and buffers.
 **
-** The files call down only: cq_conn.c (over cq_wire.c), then cq_value.c,
+** The files call down only: cq_cluster.c and cq_conn.c (over
+** cq_wire.c), then cq_value.c,
 ** cq_schema.c, cq_write.c, cq_read.c (which waits for the writes), and
 ** cq_table.c, the module, over all of them.
 */
@@ -20,10 +21,23 @@
 #include "stores/contract/sc_contract.h"
 #include "sqlite3ext.h"
 
+/* The settings a database's connections read (docs/cassandra.md). */
 #define CQ_ENV             "WIDECOL_CASSANDRA"
 #define CQ_CONSISTENCY_ENV "WIDECOL_CASSANDRA_CONSISTENCY"
+#define CQ_SERIAL_ENV      "WIDECOL_CASSANDRA_SERIAL_CONSISTENCY"
 #define CQ_PROTOCOL_ENV    "WIDECOL_CASSANDRA_PROTOCOL"
+#define CQ_DC_ENV          "WIDECOL_CASSANDRA_DC"
+#define CQ_TIMEOUT_ENV     "WIDECOL_CASSANDRA_TIMEOUT_MS"
+#define CQ_REPLICATION_ENV "WIDECOL_CASSANDRA_REPLICATION"
+/* A schema statement's wait. */
 #define CQ_TIMEOUT_MS 60000
+/* A request's wait for its node's answer, unless CQ_TIMEOUT_ENV says:
+** past Cassandra's own timeouts (a range read's, 10 s), so that a node
+** that answers late is not taken for one that is down. */
+#define CQ_REQUEST_MS 12000
+/* A keyspace widecol makes has as many replicas as the cluster has nodes,
+** up to this many, unless CQ_REPLICATION_ENV says. */
+#define CQ_DEFAULT_REPLICAS 3
 /* A call whose connection failed is made again where that is safe: this
 ** many attempts in all, the waits between them doubling from the first. */
 #define CQ_ATTEMPTS 6
@@ -32,6 +46,9 @@
 /* The transaction table (stores/contract/sc_txn.c), which DDL puts in the
 ** transaction so that its end comes to this module. */
 #define CQ_TXN_MODULE "widecol_cassandra_txn"
+/* The cluster's nodes as the store sees them (cq_nodes.c). */
+#define CQ_NODES_MODULE "widecol_cassandra_nodes"
+extern const sqlite3_module cqNodesModule;
 #define CQ_MAX_SAVEPOINT 64
 /* A scan's pages (the kind's read schedule, util/wc_kind.c, which the
 ** planner prices): rows a page asks for at most, the first one's, and
@@ -53,20 +70,107 @@
 #define CQ_STAMP(pS)   ((pS)->nCol + 2)
 #define CQ_NCOL(pS)    ((size_t)(pS)->nCol + 3)
 
-/* The connection a database's tables share, and the writes in flight on
-** it (cq_write.c). */
+/* cq_cluster.c: the cluster, its nodes and its ring. */
+typedef struct CqNode CqNode;
+struct CqNode {
+  /* Where it is reached, and both as "host:port" (for messages). */
+  char *zHost;
+  int port;
+  char *zAt;
+  /* What the cluster calls it (its events, its peers' rows), NULL until
+  ** known. */
+  char *zName;
+  int namePort;
+  char *zDc, *zRack;    /* NULL until known */
+  CqConn *pConn;        /* NULL until used, and after a failure */
+  int iGen;             /* Connections opened to it: which one pConn is */
+  int bContact;         /* A contact point (CQ_ENV) */
+  int bTopology;        /* In the last list of nodes read */
+  int bGone;            /* Not in the cluster (any more) */
+  int bDown;            /* Its last call failed, or the cluster said DOWN */
+  int nFail;            /* Its calls failed in a row */
+  int64_t iRetryMs;     /* Down: when it may be tried again */
+  int64_t nRequest;     /* Requests sent to it */
+};
+typedef struct CqRingToken CqRingToken;
+struct CqRingToken {
+  int64_t iToken;
+  int iNode;
+};
+typedef struct CqReplication CqReplication;
+typedef struct CqCluster CqCluster;
+struct CqCluster {
+  CqNode *aNode;        /* Never shrinks: a node's index stays its own */
+  int nNode;
+  char *zContacts;      /* CQ_ENV, for messages */
+  int iControl;         /* The control connection's node, or -1 */
+  CqConn *pControl;     /* REGISTERed for events */
+  char *zLocalDc;
+  CqRingToken *aRing;   /* Every node's tokens, in token order */
+  int nRing;
+  CqReplication *pReps; /* Keyspaces' replication, as read */
+  unsigned int iTurn;   /* Plans start at the next node of a rank */
+  int bStale;           /* The nodes are read again at the next call */
+  int64_t nEvent;       /* Events taken */
+  WcBuf event;
+  int64_t nWaitMs;      /* A call's wait for its node (a request's) */
+};
+/* The contact points of zList into the cluster (no I/O): SQLITE_OK, or
+** an error with *pzErr set.  cqClusterReady() opens the control
+** connection if it is not, and takes the events that have come. */
+int cqClusterContacts(CqCluster *pC, const char *zList, char **pzErr);
+int cqClusterReady(CqCluster *pC, sqlite3_stmt *pProbe, int iVersion,
+                   char **pzErr);
+/* Keyspace zKeyspace's replication (*ppRep NULL: not known now). */
+int cqReplication(CqCluster *pC, sqlite3_stmt *pProbe, const char *zKeyspace,
+                  CqReplication **ppRep);
+/* The replicas of iToken, in Cassandra's order, into aiOut[0..nMax):
+** their count.  The number of replicas pRep makes, and of nodes. */
+int cqReplicas(const CqCluster *pC, const CqReplication *pRep, int64_t iToken,
+               int *aiOut, int nMax);
+int cqClusterReplicaCount(const CqCluster *pC, const CqReplication *pRep);
+int cqClusterSize(const CqCluster *pC);
+/* The nodes a call may go to, in the order to try them (see
+** cq_cluster.c), into aiNode[0..nMax): their count. */
+int cqClusterPlan(CqCluster *pC, const CqReplication *pRep, int bToken,
+                  int64_t iToken, int *aiNode, int nMax);
+/* A call to node iNode failed: down for a while (bClose: its connection
+** closed too).  A call to it was answered: up. */
+void cqNodeFailed(CqCluster *pC, int iNode, int bClose);
+void cqNodeAnswered(CqCluster *pC, int iNode);
+/* Forgets what was read of keyspace zKeyspace's replication (NULL:
+** every keyspace's). */
+void cqForgetReplication(CqCluster *pC, const char *zKeyspace);
+void cqClusterFree(CqCluster *pC);
+/* A wait of nMs from now, cut short where pProbe's statement is
+** interrupted. */
+WcDeadline cqWaitFor(sqlite3_stmt *pProbe, int64_t nMs);
+
+/* A call's connection, as it was when the call was sent: node iNode's
+** connection number iGen (CqNode.iGen).  A reply is awaited only on the
+** connection its request went on (cqLinked()). */
+typedef struct CqLink CqLink;
+struct CqLink {
+  int iNode;
+  int iGen;
+};
+
+/* The connections a database's tables share, and the writes in flight
+** on them (cq_write.c). */
 typedef struct CqWrite CqWrite;
 typedef struct CqGroup CqGroup;
 typedef struct CqShared CqShared;
 struct CqShared {
   int nRef;             /* The modules registered with it */
   sqlite3 *db;
-  CqConn *pConn;        /* NULL until used, and after a failure */
-  int iConn;            /* Connections opened: which one pConn is */
-  int bLost;            /* The last call failed because its connection
-                        ** did (a new one may do) */
-  char *zEndpoint;      /* host:port, for messages */
+  int bSet;             /* The settings below read (at the first call) */
+  CqCluster cluster;
+  int iVersion;         /* The protocol asked for: 4, 5, or 0 (either) */
+  int64_t nTimeoutMs;   /* A request's wait */
+  int bLost;            /* The last call failed because its node or its
+                        ** connection did (another may do) */
   int eConsistency;
+  int eSerial;          /* A condition's (a lightweight transaction's) */
   CqWrite *aWrite;      /* In flight: a ring, aWrite[iFirst] the oldest */
   int iFirst, nWrite;
   CqGroup *pGroup;      /* The writes of one group, not yet sent */
@@ -143,44 +247,73 @@ struct CqTable {
                         ** fields of wc_contract.h's WcRpcStats) */
 };
 
-/* cq_conn.c: connecting, and what a failed call becomes. */
+/* cq_conn.c: calls routed to nodes, and what a failed call becomes. */
 /* Sets the table's error message, naming the widecol table; returns rc. */
 int cqTableError(CqTable *p, int rc, const char *zFormat, ...);
-/* The SQLite code and message of a failed call (rc from cq_wire.h). */
-int cqCallError(CqTable *p, int rc, CqResult *pRes, const char *zDoing);
-/* Runs a schema statement (made again where its connection failed: its
-** CQL must be safe to run twice); a prepared one with values (a page of
-** nPage rows from aPaging) once, at consistency eConsistency (or
-** CQ_LEVEL_SET); a read, made again so.  SQLITE_OK, or an error with the message set. */
+/* The SQLite code and message of a failed call on pLink (rc from
+** cq_wire.h); a node that failed is down a while, and CqShared.bLost set
+** where another node may do. */
+int cqCallError(CqTable *p, const CqLink *pLink, int rc, CqResult *pRes,
+                const char *zDoing);
+/* Runs a schema statement on any node (made again where its node failed:
+** its CQL must be safe to run twice); one that changed the schema returns
+** once every node up has the change (a while at most).  A prepared one with values (a page of nPage rows
+** from aPaging) once, on a replica of its partition where it names one,
+** at consistency eConsistency (or CQ_LEVEL_SET); a read, made again on
+** another node so.  SQLITE_OK, or an error with the message set; *pLink
+** (may be NULL) the node that answered. */
 #define CQ_LEVEL_SET (-1)   /* eConsistency: the connection's, as set */
 int cqRunCql(CqTable *p, const char *zCql, const char *zDoing,
              CqResult *pRes);
 int cqRunPrepared(CqTable *p, const char *zCql, const CqValue *aVal,
                   int nVal, int eConsistency, int nPage,
                   const unsigned char *aPaging, int nPaging,
-                  const char *zDoing, CqResult *pRes);
+                  const char *zDoing, CqResult *pRes, CqLink *pLink);
 int cqRunRead(CqTable *p, const char *zCql, const CqValue *aVal, int nVal,
               int eConsistency, int nPage, const unsigned char *aPaging,
-              int nPaging, const char *zDoing, CqResult *pRes);
-/* After attempt nAttempt of a call failed: 1 if its connection failed
-** and another may be made (after a wait, counted in widecol_stats's
+              int nPaging, const char *zDoing, CqResult *pRes, CqLink *pLink);
+/* After attempt nAttempt of a call failed: 1 if its node or connection
+** failed and another attempt may be made (on another node at once, or
+** after a wait where every node is down; counted in widecol_stats's
 ** retries, the failure's message dropped), else 0. */
 int cqRetry(CqTable *p, int nAttempt);
-/* The connection, opened if it is not: SQLITE_OK or an error (message
-** set).  A call's deadline.  zCql prepared on it (cached by the wire). */
-int cqConnection(CqTable *p, CqConn **ppConn);
+/* The token of the partition zCql run with aVal[0..nVal) writes or
+** reads, where it is known (zCql prepared before on some node): 1 and
+** *piToken, else 0. */
+int cqTokenOf(CqTable *p, const char *zCql, const CqValue *aVal, int nVal,
+              int64_t *piToken);
+/* A connection to the node a call should go to (bToken: a replica of
+** iToken's first, else any), opened if it is not, with each of the
+** statements azCql[0..nCql) prepared on it: SQLITE_OK, *pLink and
+** *ppConn, or an error (message set).  Made again where a node failed
+** (cqRetry()). */
+int cqConnectFor(CqTable *p, int bToken, int64_t iToken,
+                 const char *const *azCql, int nCql, CqLink *pLink,
+                 CqConn **ppConn);
+/* cqConnectFor() zCql's partition's node, zCql prepared: *ppStmt. */
+int cqReady(CqTable *p, const char *zCql, const CqValue *aVal, int nVal,
+            CqLink *pLink, CqConn **ppConn, CqStmt **ppStmt);
+/* pLink's connection if it is still open, else NULL.  zCql prepared on
+** it (one attempt): SQLITE_OK or an error (message set). */
+CqConn *cqLinked(CqTable *p, const CqLink *pLink);
+int cqPreparedOn(CqTable *p, const CqLink *pLink, const char *zCql,
+                 CqStmt **ppStmt);
+/* The cluster, ready for a call (its nodes known, the events that came
+** taken): SQLITE_OK, or an error (p's message; *pzErr, sqlite3_malloc). */
+int cqClusterOpen(CqTable *p);
+int cqSharedOpen(CqShared *pSh, sqlite3_stmt *pProbe, char **pzErr);
+/* A request's deadline. */
 WcDeadline cqDeadline(CqTable *p);
-int cqPrepared(CqTable *p, const char *zCql, CqStmt **ppStmt, CqResult *pRes);
-/* The connection, and zCql prepared on it, made again where the
-** connection failed (cqRetry()): SQLITE_OK or an error (message set). */
-int cqReady(CqTable *p, const char *zCql, CqConn **ppConn, CqStmt **ppStmt);
-/* Counts, for widecol_stats(), a request p sent on pConn (a statement
-** run: preparing one, once a connection, is not counted), and a reply
-** p took. */
-void cqCountRequest(CqTable *p, const CqConn *pConn);
+/* A consistency level's name ("?" if not one widecol names). */
+const char *cqLevelName(int eLevel);
+/* Counts, for widecol_stats(), a request p sent on pLink's connection (a
+** statement run: preparing one is not counted), and a reply p took. */
+void cqCountRequest(CqTable *p, const CqLink *pLink, const CqConn *pConn);
 void cqCountReply(CqTable *p, const CqResult *pRes);
 /* The length of the widecol table's name, the start of p->zName. */
 int cqWidecolNameLen(const CqTable *p);
+/* The node of pLink, "host:port", for messages ("?" if none). */
+const char *cqNodeName(CqTable *p, const CqLink *pLink);
 
 /* cq_value.c: SQLite's values as CQL's and back. */
 int cqColumnType(char cAff);

@@ -533,24 +533,26 @@ static void sharedUnref(void *pArg){
   if( --p->nRef > 0 ) return;
   scDdlUndo(&p->ddl, 0, 0);
   cqWritesFree(p);
-  cqClose(p->pConn);
-  sqlite3_free(p->zEndpoint);
+  cqClusterFree(&p->cluster);
   sqlite3_free(p);
 }
 
 int cqRegister(sqlite3 *db, char **pzErrMsg){
   const WcKind *pKind = wcKind(WC_STORE_CASSANDRA);
   CqShared *pShared;
-  ScModule aModule[2];
+  ScModule aModule[3];
   pShared = sqlite3_malloc(sizeof(*pShared));
   if( pShared == 0 ) return SQLITE_NOMEM;
   memset(pShared, 0, sizeof(*pShared));
   pShared->db = db;
   pShared->nRef = 1;
+  pShared->cluster.iControl = -1;
   aModule[0].zName = pKind->zModule;
   aModule[0].pModule = &cqModule;
   aModule[1].zName = CQ_TXN_MODULE;
   aModule[1].pModule = &cqTxnModule;
-  return scRegister(db, pzErrMsg, pKind, aModule, 2, pShared, sharedRef,
+  aModule[2].zName = CQ_NODES_MODULE;
+  aModule[2].pModule = &cqNodesModule;
+  return scRegister(db, pzErrMsg, pKind, aModule, 3, pShared, sharedRef,
                     sharedUnref);
 }

@@ -15,6 +15,7 @@
 #include "sqlite3ext.h"
 SQLITE_EXTENSION_INIT3
 
+#include <arpa/inet.h>
 #include <string.h>
 
 #define CQ_RESPONSE 0x80          /* a reply's version: 0x80 | version */
@@ -30,12 +31,15 @@ SQLITE_EXTENSION_INIT3
 #define CQ_OP_RESULT  0x08
 #define CQ_OP_PREPARE 0x09
 #define CQ_OP_EXECUTE 0x0A
+#define CQ_OP_REGISTER 0x0B
+#define CQ_OP_EVENT   0x0C
 #define CQ_OP_BATCH   0x0D
 
 /* Query flags. */
 #define CQ_FLAG_VALUES    0x01
 #define CQ_FLAG_PAGE_SIZE 0x04
 #define CQ_FLAG_PAGING    0x08
+#define CQ_FLAG_SERIAL    0x10
 
 /* A reply's flags: what precedes its message. */
 #define CQ_FRAME_TRACING  0x02
@@ -55,6 +59,8 @@ struct CqStmt {
   unsigned char *aMetaId;   /* v5: its result metadata id */
   int nMetaId;
   int bStale;           /* A table it names was made or dropped since */
+  int nPk;              /* Its partition key's columns bound, or 0 */
+  int aiPk[CQ_MAX_PK];  /* ... each one's value among the statement's */
   CqStmt *pNext;
 };
 
@@ -77,6 +83,8 @@ struct CqConn {
   CqPending *aPending;  /* CQ_STREAMS, by stream id */
   int nBusy;            /* Streams in use */
   int iNext;            /* Where the search for a free one starts */
+  WcBuf events;         /* EVENTs come while a reply was awaited: each
+                        ** a 4-byte length and its body */
 };
 
 /* ---- Writing ---- */
@@ -299,12 +307,24 @@ static int readError(Reader *r, CqResult *pRes){
   pRes->iError = getInt(r);
   a = getString(r, &n);
   pRes->zError = sqlite3_mprintf("%.*s", a ? n : 0, a ? (const char*)a : "");
-  if( pRes->iError == CQ_WRITE_TIMEOUT ){
-    getBE(r, 2);
-    pRes->nReceived = getInt(r);
-    pRes->nBlockFor = getInt(r);
-    a = getString(r, &n);
-    if( a ) pRes->zWriteType = sqlite3_mprintf("%.*s", n, (const char*)a);
+  switch( pRes->iError ){
+    case CQ_UNAVAILABLE:
+      /* <consistency><required><alive> */
+      pRes->eLevel = (int)getBE(r, 2);
+      pRes->nBlockFor = getInt(r);
+      pRes->nReceived = getInt(r);
+      break;
+    case CQ_READ_TIMEOUT:
+    case CQ_WRITE_TIMEOUT:
+    case CQ_CAS_UNKNOWN:
+      pRes->eLevel = (int)getBE(r, 2);
+      pRes->nReceived = getInt(r);
+      pRes->nBlockFor = getInt(r);
+      if( pRes->iError == CQ_WRITE_TIMEOUT ){
+        a = getString(r, &n);
+        if( a ) pRes->zWriteType = sqlite3_mprintf("%.*s", n, (const char*)a);
+      }
+      break;
   }
   return pRes->zError ? CQ_ERR_SERVER : WC_SOCK_NOMEM;
 }
@@ -408,10 +428,24 @@ static int readReply(CqConn *p, const WcDeadline *pWait, int *piStream,
   skipPreamble(&r, fFlags);
   if( eOp == CQ_OP_ERROR ) return readError(&r, pRes);
   if( eOp == CQ_OP_READY ) return 0;
+  if( eOp == CQ_OP_EVENT ){
+    /* Pushed by the server, on stream -1: its body is the caller's. */
+    pRes->eKind = CQ_RESULT_EVENT;
+    memmove(pRes->frame.a, pRes->frame.a + r.i, (size_t)(r.n - r.i));
+    pRes->frame.n = r.n - r.i;
+    return *piStream == -1 ? 0 : CQ_ERR_PROTOCOL;
+  }
   if( eOp != CQ_OP_RESULT ) return CQ_ERR_PROTOCOL;
   pRes->eKind = getInt(&r);
   if( pRes->eKind == CQ_RESULT_ROWS ) return readRows(&r, pRes);
   return r.bBad ? CQ_ERR_PROTOCOL : 0;
+}
+
+/* Keeps an EVENT that came while a reply was awaited (cqNextEvent()). */
+static void keepEvent(CqConn *p, CqResult *pRes){
+  wcBufAppendBe(&p->events, (uint64_t)pRes->frame.n, 4);
+  wcBufAppend(&p->events, pRes->frame.a, pRes->frame.n);
+  cqResultClear(pRes);
 }
 
 int cqWait(CqConn *p, int iStream, const WcDeadline *pWait, CqResult *pRes){
@@ -422,6 +456,10 @@ int cqWait(CqConn *p, int iStream, const WcDeadline *pWait, CqResult *pRes){
     CqResult res;
     int iGot;
     rc = readReply(p, pWait, &iGot, &res);
+    if( rc == 0 && res.eKind == CQ_RESULT_EVENT ){
+      keepEvent(p, &res);
+      continue;
+    }
     if( iGot < 0 || iGot >= CQ_STREAMS || !p->aPending[iGot].bBusy ){
       cqResultClear(&res);
       return rc ? rc : CQ_ERR_PROTOCOL;
@@ -554,6 +592,7 @@ void cqClose(CqConn *p){
   cqFramerFree(&p->framer);
   wcSockClose(p->pSock);
   wcBufFree(&p->req);
+  wcBufFree(&p->events);
   sqlite3_free(p);
 }
 
@@ -605,7 +644,7 @@ static int prepareText(CqConn *p, CqStmt *pStmt, const WcDeadline *pWait,
                        CqResult *pRes){
   Reader r;
   const unsigned char *aId;
-  int rc, nId;
+  int rc, nId, i;
   beginRequest(p, CQ_OP_PREPARE);
   putLongString(&p->req, pStmt->zCql);
   /* v5: the PREPARE's flags (no keyspace given). */
@@ -633,6 +672,14 @@ static int prepareText(CqConn *p, CqStmt *pStmt, const WcDeadline *pWait,
     memcpy(pStmt->aMetaId, aId, (size_t)nId);
     pStmt->nMetaId = nId;
   }
+  /* The bound values' metadata: <flags><columns><pk_count><pk_index>...,
+  ** which values make the partition key (a request's routing). */
+  getInt(&r);
+  getInt(&r);
+  pStmt->nPk = getInt(&r);
+  if( r.bBad || pStmt->nPk < 0 || pStmt->nPk > CQ_MAX_PK ) pStmt->nPk = 0;
+  for(i = 0; i < pStmt->nPk; i++) pStmt->aiPk[i] = (int)getBE(&r, 2);
+  if( r.bBad ) pStmt->nPk = 0;
   return 0;
 }
 
@@ -669,6 +716,12 @@ int cqPrepare(CqConn *p, const char *zCql, const WcDeadline *pWait,
   p->pStmts = pStmt;
   *ppStmt = pStmt;
   return 0;
+}
+
+const CqStmt *cqFindPrepared(const CqConn *p, const char *zCql){
+  const CqStmt *pStmt;
+  for(pStmt = p->pStmts; pStmt && strcmp(pStmt->zCql, zCql); pStmt = pStmt->pNext){}
+  return pStmt && !pStmt->bStale ? pStmt : 0;
 }
 
 void cqPreparedStale(CqConn *p){
@@ -727,17 +780,155 @@ void cqBatchAdd(WcBuf *pQueries, const CqStmt *pStmt, const CqValue *aVal,
 }
 
 int cqSendBatch(CqConn *p, int bLogged, const WcBuf *pQueries, int nQuery,
-                int eConsistency, const WcDeadline *pWait, int *piStream){
+                int eConsistency, int eSerial, const WcDeadline *pWait,
+                int *piStream){
   beginRequest(p, CQ_OP_BATCH);
   wcBufAppendBe(&p->req, bLogged ? 0 : 1, 1);
   wcBufAppendBe(&p->req, (uint64_t)nQuery, 2);
   wcBufAppend(&p->req, pQueries->a, pQueries->n);
   wcBufAppendBe(&p->req, (uint64_t)eConsistency, 2);
-  putFlags(p, 0);
+  putFlags(p, eSerial ? CQ_FLAG_SERIAL : 0);
+  if( eSerial ) wcBufAppendBe(&p->req, (uint64_t)eSerial, 2);
   if( pQueries->bOom ) p->req.bOom = 1;
   return sendNew(p, pWait, piStream);
 }
 
 int64_t cqRequestBytes(const CqConn *p){
   return p->req.n;
+}
+
+int cqRoutingKey(const CqStmt *pStmt, const CqValue *aVal, int nVal,
+                 WcBuf *pKey){
+  int i;
+  wcAssert( pStmt->nPk >= 0 && pStmt->nPk <= CQ_MAX_PK );
+  if( pStmt->nPk == 0 ) return 0;
+  for(i = 0; i < pStmt->nPk; i++){
+    const CqValue *pV = pStmt->aiPk[i] < nVal ? &aVal[pStmt->aiPk[i]] : 0;
+    if( pV == 0 || pV->n < 0 || pV->n > 65535 ) return 0;
+    if( pStmt->nPk == 1 ){
+      wcBufAppend(pKey, pV->a, pV->n);
+    }else{
+      /* The composite form: a 2-byte length, the bytes, a 0. */
+      wcBufAppendBe(pKey, (uint64_t)pV->n, 2);
+      wcBufAppend(pKey, pV->a, pV->n);
+      wcBufAppendBe(pKey, 0, 1);
+    }
+  }
+  return !pKey->bOom;
+}
+
+int cqListen(CqConn *p, const WcDeadline *pWait, CqResult *pRes){
+  static const char *azEvent[] = {
+    "TOPOLOGY_CHANGE", "STATUS_CHANGE", "SCHEMA_CHANGE"
+  };
+  int i;
+  beginRequest(p, CQ_OP_REGISTER);
+  wcBufAppendBe(&p->req, 3, 2);
+  for(i = 0; i < 3; i++) putString(&p->req, azEvent[i]);
+  return roundTrip(p, pWait, pRes);
+}
+
+int cqNextEvent(CqConn *p, const WcDeadline *pWait, WcBuf *pEvent){
+  static const WcDeadline now = { 0, 0, 0 };
+  const unsigned char *aHead;
+  int rc;
+  wcBufClear(pEvent);
+  while( p->events.n == 0 ){
+    CqResult res;
+    int iGot;
+    /* A reply's header already here, or nothing to read. */
+    if( peek(p, CQ_HEADER, &now, &aHead) == WC_SOCK_TIMEOUT ) return 0;
+    rc = readReply(p, pWait, &iGot, &res);
+    if( rc == 0 && res.eKind == CQ_RESULT_EVENT ){
+      keepEvent(p, &res);
+    }else if( iGot >= 0 && iGot < CQ_STREAMS && p->aPending[iGot].bBusy ){
+      p->aPending[iGot].res = res;
+      p->aPending[iGot].rc = rc;
+      p->aPending[iGot].bDone = 1;
+    }else{
+      cqResultClear(&res);
+      return rc ? rc : CQ_ERR_PROTOCOL;
+    }
+  }
+  {
+    int64_t n = (int64_t)wcGetBe(p->events.a, 4);
+    wcAssert( 4 + n <= p->events.n );
+    wcBufAppend(pEvent, p->events.a + 4, n);
+    memmove(p->events.a, p->events.a + 4 + n, (size_t)(p->events.n - 4 - n));
+    p->events.n -= 4 + n;
+  }
+  return pEvent->bOom ? WC_SOCK_NOMEM : 0;
+}
+
+/* An [inet] (a byte of length, 4 or 16 address bytes, an int port) as
+** text into zHost, and its port. */
+static int getInet(Reader *r, char *zHost, int nHost, int *pPort){
+  int n = (int)getBE(r, 1);
+  if( r->bBad || (n != 4 && n != 16) || r->i + n > r->n ) return 1;
+  cqInetText(r->a + r->i, n, zHost, nHost);
+  r->i += n;
+  *pPort = getInt(r);
+  return r->bBad;
+}
+
+int cqParseEvent(const unsigned char *a, int64_t n, CqEvent *pEv){
+  Reader r;
+  const unsigned char *z;
+  int nz;
+  memset(pEv, 0, sizeof(*pEv));
+  r.a = a;
+  r.n = n;
+  r.i = 0;
+  r.bBad = 0;
+  z = getString(&r, &nz);
+  if( z == 0 ) return 1;
+  if( nz == 15 && memcmp(z, "TOPOLOGY_CHANGE", 15) == 0 ){
+    pEv->eType = CQ_EVENT_TOPOLOGY;
+  }else if( nz == 13 && memcmp(z, "STATUS_CHANGE", 13) == 0 ){
+    pEv->eType = CQ_EVENT_STATUS;
+  }else{
+    pEv->eType = CQ_EVENT_SCHEMA;
+  }
+  z = getString(&r, &nz);
+  if( z == 0 ) return 1;
+  sqlite3_snprintf(sizeof(pEv->zChange), pEv->zChange, "%.*s", nz, z);
+  if( pEv->eType == CQ_EVENT_SCHEMA ){
+    /* KEYSPACE, TABLE, ...: then the keyspace. */
+    if( getString(&r, &nz) == 0 ) return 1;
+    z = getString(&r, &nz);
+    if( z == 0 ) return 1;
+    sqlite3_snprintf(sizeof(pEv->zKeyspace), pEv->zKeyspace, "%.*s", nz, z);
+    return 0;
+  }
+  return getInet(&r, pEv->zHost, (int)sizeof(pEv->zHost), &pEv->port);
+}
+
+void cqInetText(const unsigned char *a, int n, char *zHost, int nHost){
+  if( n == 4 ){
+    sqlite3_snprintf(nHost, zHost, "%d.%d.%d.%d", a[0], a[1], a[2], a[3]);
+  }else if( n != 16 || inet_ntop(AF_INET6, a, zHost, (socklen_t)nHost) == 0 ){
+    sqlite3_snprintf(nHost, zHost, "?");
+  }
+}
+
+int cqCollection(const unsigned char *a, int n, int bMap, CqValue *aItem,
+                 int nMax){
+  Reader r;
+  int nItem, i;
+  r.a = a;
+  r.n = n;
+  r.i = 0;
+  r.bBad = 0;
+  nItem = getInt(&r) * (bMap ? 2 : 1);
+  if( r.bBad || nItem < 0 ) return -1;
+  for(i = 0; i < nItem; i++){
+    int32_t nByte = getInt(&r);
+    if( r.bBad || nByte < 0 || r.i + nByte > r.n ) return -1;
+    if( i < nMax ){
+      aItem[i].a = r.a + r.i;
+      aItem[i].n = nByte;
+    }
+    r.i += nByte;
+  }
+  return nItem;
 }

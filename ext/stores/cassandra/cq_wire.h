@@ -27,10 +27,12 @@
 #define CQ_SERVER_ERROR     0x0000
 #define CQ_UNAVAILABLE      0x1000
 #define CQ_OVERLOADED       0x1001
+#define CQ_BOOTSTRAPPING    0x1002
 #define CQ_WRITE_TIMEOUT    0x1100
 #define CQ_READ_TIMEOUT     0x1200
 #define CQ_READ_FAILURE     0x1300
 #define CQ_WRITE_FAILURE    0x1500
+#define CQ_CAS_UNKNOWN      0x1700  /* v5: a condition's outcome unknown */
 #define CQ_SYNTAX_ERROR     0x2000
 #define CQ_INVALID          0x2200
 #define CQ_ALREADY_EXISTS   0x2400
@@ -60,10 +62,14 @@
 #define CQ_RESULT_KEYSPACE 3
 #define CQ_RESULT_PREPARED 4
 #define CQ_RESULT_SCHEMA   5
+#define CQ_RESULT_EVENT    0x100  /* not a RESULT: an EVENT (cqNextEvent()) */
 
 /* One reply.  Rows: nCol columns of aType, nRow rows, each cell by
 ** cqCell(); the paging state to pass for the next page, if any.  An
-** error: iError and zError (and, for a write timeout, zWriteType). */
+** error: iError and zError; for Unavailable, a read or a write timeout
+** the consistency level asked for (eLevel), the replicas it needed
+** (nBlockFor) and those alive or that answered (nReceived), and for a
+** write timeout its kind (zWriteType). */
 typedef struct CqResult CqResult;
 struct CqResult {
   WcBuf frame;          /* The reply's body, which the fields point into */
@@ -77,6 +83,7 @@ struct CqResult {
   int iError;
   char *zError;         /* sqlite3_malloc */
   char *zWriteType;     /* CQ_WRITE_TIMEOUT: SIMPLE, BATCH, CAS, ... */
+  int eLevel;
   int nReceived, nBlockFor;
 };
 void cqResultClear(CqResult *p);
@@ -86,6 +93,9 @@ const unsigned char *cqCell(const CqResult *p, int64_t iRow, int iCol,
 
 typedef struct CqConn CqConn;
 typedef struct CqStmt CqStmt;
+
+/* The partition key's columns a statement binds, at most. */
+#define CQ_MAX_PK 16
 
 /* Opens a connection to zHost:port and starts CQL on it (STARTUP) in
 ** protocol version iVersion, 4 or 5, or (0) in v5 where the server speaks
@@ -110,6 +120,8 @@ int cqQuery(CqConn *p, const char *zCql, int eConsistency,
 ** same text is prepared once). */
 int cqPrepare(CqConn *p, const char *zCql, const WcDeadline *pWait,
               CqStmt **ppStmt, CqResult *pRes);
+/* zCql as prepared on p before, or NULL (no I/O). */
+const CqStmt *cqFindPrepared(const CqConn *p, const char *zCql);
 /* Every statement prepared on p is prepared again when next used: a
 ** table was made or dropped, and Cassandra forgets the statements on a
 ** table dropped (a BATCH of one it forgot is refused whole). */
@@ -136,11 +148,48 @@ int cqWait(CqConn *p, int iStream, const WcDeadline *pWait, CqResult *pRes);
 ** appends a statement and its values to pQueries (the caller's), then
 ** cqSendBatch() sends nQuery of them, LOGGED (Cassandra's batch log makes
 ** them all happen, across partitions) or UNLOGGED (one partition's: one
-** mutation, all or none already).  Its answer is a cqWait()'s. */
+** mutation, all or none already), eSerial (0: the server's default) the
+** consistency of a condition's Paxos round.  Its answer is a cqWait()'s. */
 void cqBatchAdd(WcBuf *pQueries, const CqStmt *pStmt, const CqValue *aVal,
                 int nVal);
 int cqSendBatch(CqConn *p, int bLogged, const WcBuf *pQueries, int nQuery,
-                int eConsistency, const WcDeadline *pWait, int *piStream);
+                int eConsistency, int eSerial, const WcDeadline *pWait,
+                int *piStream);
+
+/* The routing key of pStmt run with aVal[0..nVal) (the values its
+** PREPARED metadata says make the partition key, in Cassandra's composite
+** form where there are several), appended to pKey: 1, or 0 where the
+** statement binds no whole partition key (a token range's read). */
+int cqRoutingKey(const CqStmt *pStmt, const CqValue *aVal, int nVal,
+                 WcBuf *pKey);
+
+/* Events.  cqListen() asks for the server's TOPOLOGY_CHANGE,
+** STATUS_CHANGE and SCHEMA_CHANGE events on p (READY, or an error);
+** cqNextEvent() puts the next one's body in pEvent, without waiting for
+** one (0 with pEvent empty: none yet), else an error of the connection;
+** cqParseEvent() reads a body (no I/O): 0, or 1 where it does not parse. */
+#define CQ_EVENT_TOPOLOGY 1   /* zChange NEW_NODE, REMOVED_NODE, MOVED_NODE */
+#define CQ_EVENT_STATUS   2   /* zChange UP, DOWN */
+#define CQ_EVENT_SCHEMA   3   /* zChange CREATED, UPDATED, DROPPED */
+typedef struct CqEvent CqEvent;
+struct CqEvent {
+  int eType;
+  char zChange[16];
+  char zHost[64];       /* The node's CQL address (not SCHEMA) */
+  int port;
+  char zKeyspace[64];   /* SCHEMA: the keyspace changed */
+};
+int cqListen(CqConn *p, const WcDeadline *pWait, CqResult *pRes);
+int cqNextEvent(CqConn *p, const WcDeadline *pWait, WcBuf *pEvent);
+int cqParseEvent(const unsigned char *a, int64_t n, CqEvent *pEv);
+
+/* An address's bytes (an inet: 4 or 16 of them) as text in zHost. */
+void cqInetText(const unsigned char *a, int n, char *zHost, int nHost);
+/* The items of a collection's cell a[0..n) (a list's or set's; a map's,
+** bMap, key then value) into aItem[0..nMax): their count (more than nMax:
+** the rest left out), or -1 where the cell does not parse. */
+int cqCollection(const unsigned char *a, int n, int bMap, CqValue *aItem,
+                 int nMax);
 
 /* The bytes of the last request sent on p, its frame's header too. */
 int64_t cqRequestBytes(const CqConn *p);

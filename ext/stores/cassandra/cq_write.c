@@ -48,6 +48,19 @@ SQLITE_EXTENSION_INIT3
 #define CQ_GROUP_MAX   100
 #define CQ_GROUP_BYTES (40 * 1024)
 
+/* Where a request goes: a replica of its first write's partition (where
+** its token is known), with the statements it uses (each distinct, NUL
+** terminated, in texts) prepared there; CQ_ROUTE_MAX at most (a group's
+** writes use a statement per CQL table, the row's and each index's). */
+#define CQ_ROUTE_MAX 64
+typedef struct CqRouting CqRouting;
+struct CqRouting {
+  int bToken;
+  int64_t iToken;
+  WcBuf texts;
+  int nCql;
+};
+
 /* The keys a request writes: (table, hash of the key) pairs. */
 typedef struct CqKeys CqKeys;
 struct CqKeys {
@@ -66,7 +79,7 @@ struct CqKeys {
 ** lightweight transaction (a conditional BATCH of one statement). */
 struct CqWrite {
   int iStream;
-  int iConn;            /* On this connection (CqShared.iConn) */
+  CqLink link;          /* Sent on this connection (iNode -1: not sent) */
   int eCas;             /* CQ_CAS_*: what [applied] false means */
   int nStmt;            /* The writes it carries */
   int bLogged;          /* A LOGGED BATCH */
@@ -75,6 +88,7 @@ struct CqWrite {
   CqKeys keys;          /* The keys it writes */
   WcBuf body;           /* Its statements as the BATCH carries them, to
                         ** send again where the answer was lost */
+  CqRouting route;      /* Where it goes, and the statements it uses */
   /* eCas: the row's key, the _stamp the write is conditional on (n 0:
   ** none, IF NOT EXISTS or IF EXISTS) and the one it writes (n 0: a
   ** DELETE), by which a lost answer is settled (settleCas()). */
@@ -92,7 +106,50 @@ struct CqGroup {
   int nQuery;
   CqTable *pTable;      /* Its first write's table */
   CqKeys keys;
+  CqRouting route;
 };
+
+/* Adds statement zCql, made by a write whose partition's token is
+** *piToken (bToken: known), to a request's route: the request goes
+** where its first write's partition is. */
+static void routeAdd(CqRouting *pR, const char *zCql, int bToken,
+                     int64_t iToken){
+  int64_t i = 0;
+  if( pR->nCql == 0 ){
+    pR->bToken = bToken;
+    pR->iToken = iToken;
+  }
+  while( i < pR->texts.n ){
+    const char *z = (const char*)&pR->texts.a[i];
+    if( strcmp(z, zCql) == 0 ) return;
+    i += (int64_t)strlen(z) + 1;
+  }
+  wcBufAppend(&pR->texts, zCql, (int64_t)strlen(zCql) + 1);
+  pR->nCql++;
+}
+
+static void routeClear(CqRouting *pR){
+  pR->texts.n = 0;
+  pR->nCql = 0;
+  pR->bToken = 0;
+}
+
+/* The connection for a request on route pR, its statements prepared on
+** it (made again on another node where one fails). */
+static int routeConnect(CqTable *p, const CqRouting *pR, CqLink *pLink,
+                        CqConn **ppConn){
+  const char *azCql[CQ_ROUTE_MAX];
+  int64_t i = 0;
+  int n = 0;
+  if( pR->texts.bOom ) return SQLITE_NOMEM;
+  while( i < pR->texts.n && n < CQ_ROUTE_MAX ){
+    azCql[n] = (const char*)&pR->texts.a[i];
+    i += (int64_t)strlen(azCql[n++]) + 1;
+  }
+  /* Every statement of a group is in its route. */
+  wcAssert( i == pR->texts.n );
+  return cqConnectFor(p, pR->bToken, pR->iToken, azCql, n, pLink, ppConn);
+}
 
 static int keysAdd(CqKeys *pKeys, CqTable *p, uint32_t hKey){
   wcAssert( pKeys->n >= 0 && pKeys->n <= pKeys->nAlloc );
@@ -277,8 +334,9 @@ static int settleCas(CqShared *pSh, CqWrite *pW, int *peSettled){
   }
   if( rc == SQLITE_OK && args.bOom ) rc = SQLITE_NOMEM;
   if( rc == SQLITE_OK ){
-    rc = cqRunPrepared(p, zCql, aArg, p->nKey, CQ_SERIAL, 0, 0, 0,
-                       "a read of a row whose write's answer was lost", &res);
+    rc = cqRunPrepared(p, zCql, aArg, p->nKey, pSh->eSerial, 0, 0, 0,
+                       "a read of a row whose write's answer was lost", &res,
+                       0);
   }
   if( rc == SQLITE_OK ){
     bFound = res.nRow > 0;
@@ -314,14 +372,17 @@ static int sendAgain(CqShared *pSh, CqWrite *pW, int *pbApplied){
   CqTable *p = pW->pTable;
   CqConn *pConn = 0;
   CqResult res;
-  WcDeadline d = cqDeadline(p);
-  int rc = cqConnection(p, &pConn), e = 0, iStream = -1;
+  CqLink link;
+  WcDeadline d;
+  int rc = routeConnect(p, &pW->route, &link, &pConn), e = 0, iStream = -1;
   memset(&res, 0, sizeof(res));
   if( rc != SQLITE_OK ) return rc;
+  d = cqDeadline(p);
   e = cqSendBatch(pConn, pW->bLogged, &pW->body, pW->nStmt,
-                  pSh->eConsistency, &d, &iStream);
+                  pSh->eConsistency, pW->eCas ? pSh->eSerial : 0, &d,
+                  &iStream);
   if( e == 0 ){
-    cqCountRequest(p, pConn);
+    cqCountRequest(p, &link, pConn);
     e = cqWait(pConn, iStream, &d, &res);
   }
   if( e == 0 ){
@@ -335,8 +396,8 @@ static int sendAgain(CqShared *pSh, CqWrite *pW, int *pbApplied){
       judge(pSh, pW, &res);
     }
   }else{
-    rc = cqCallError(p, e, &res, pW->nStmt > 1 ? "a BATCH of writes"
-                                               : "a write");
+    rc = cqCallError(p, &link, e, &res, pW->nStmt > 1 ? "a BATCH of writes"
+                                                      : "a write");
   }
   cqResultClear(&res);
   return rc;
@@ -381,7 +442,7 @@ static void recoverWrite(CqShared *pSh, CqWrite *pW){
   keep(pSh, SQLITE_IOERR, sqlite3_mprintf("widecol %.*s: the connection to "
       "Cassandra at %s failed under %s %d times: %s may yet apply, or may "
       "not; read the row%s back before writing %s again",
-      cqWidecolNameLen(p), p->zName, pSh->zEndpoint ? pSh->zEndpoint : "?",
+      cqWidecolNameLen(p), p->zName, pSh->cluster.zContacts,
       pW->nStmt > 1 ? "a BATCH of writes" : "a write", nAttempt,
       pW->nStmt > 1 ? "they" : "it", pW->nStmt > 1 ? "s" : "",
       pW->nStmt > 1 ? "them" : "it"));
@@ -394,18 +455,18 @@ static void awaitOldest(CqShared *pSh){
   int bLost;
   windowCheck(pSh);
   wcAssert( pSh->nWrite > 0 && pW->nStmt > 0 && pW->pTable != 0 );
-  bLost = pSh->pConn == 0 || pW->iConn != pSh->iConn;
+  bLost = cqLinked(pW->pTable, &pW->link) == 0;
   if( !bLost ){
     CqTable *p = pW->pTable;
     WcDeadline d = cqDeadline(p);
     CqResult res;
-    int e = cqWait(pSh->pConn, pW->iStream, &d, &res);
+    int e = cqWait(cqLinked(p, &pW->link), pW->iStream, &d, &res);
     if( e == 0 ){
       cqCountReply(p, &res);
       judge(pSh, pW, &res);
     }else{
-      int rc = cqCallError(p, e, &res, pW->nStmt > 1 ? "a BATCH of writes"
-                                                     : "a write");
+      int rc = cqCallError(p, &pW->link, e, &res, pW->nStmt > 1
+                           ? "a BATCH of writes" : "a write");
       bLost = pSh->bLost;
       if( !bLost ) keepMessage(pSh, p, rc);
     }
@@ -443,11 +504,13 @@ static int windowSlot(CqShared *pSh, CqTable *p){
   return report(pSh, p);
 }
 
-/* The connection for a write about to be sent: SQLITE_OK and *ppConn,
-** or SQLITE_OK and no connection where none could be opened now (the
-** write is left to awaitOldest() to send), or an error (p's message). */
-static int openForWrite(CqTable *p, CqConn **ppConn){
-  int rc = cqConnection(p, ppConn);
+/* The connection for a write about to be sent on route pR: SQLITE_OK and
+** *ppConn, or SQLITE_OK and no connection where none could be opened now
+** (the write is left to awaitOldest() to send), or an error (p's
+** message). */
+static int openForWrite(CqTable *p, const CqRouting *pR, CqLink *pLink,
+                        CqConn **ppConn){
+  int rc = routeConnect(p, pR, pLink, ppConn);
   if( rc != SQLITE_OK && rc != SQLITE_NOMEM && p->pShared->bLost ){
     sqlite3_free(p->base.zErrMsg);
     p->base.zErrMsg = 0;
@@ -461,24 +524,26 @@ static int openForWrite(CqTable *p, CqConn **ppConn){
 ** or, where that connection failed (or there was none), left to
 ** awaitOldest() to send again.  SQLITE_OK, or an error of the server's
 ** (p's message; pW not in the window). */
-static int sendWrite(CqShared *pSh, CqWrite *pW, CqConn *pConn){
+static int sendWrite(CqShared *pSh, CqWrite *pW, CqConn *pConn,
+                     const CqLink *pLink){
   CqTable *p = pW->pTable;
   int e = 0;
   wcAssert( pW == &pSh->aWrite[(pSh->iFirst + pSh->nWrite) % CQ_WINDOW] );
-  pW->iConn = -1;
+  pW->link.iNode = -1;
   if( pConn ){
     WcDeadline d = cqDeadline(p);
     e = cqSendBatch(pConn, pW->bLogged, &pW->body, pW->nStmt,
-                    pSh->eConsistency, &d, &pW->iStream);
+                    pSh->eConsistency, pW->eCas ? pSh->eSerial : 0, &d,
+                    &pW->iStream);
     if( e == 0 ){
-      cqCountRequest(p, pConn);
-      pW->iConn = pSh->iConn;
+      cqCountRequest(p, pLink, pConn);
+      pW->link = *pLink;
     }else{
       CqResult res;
       int rc;
       memset(&res, 0, sizeof(res));
-      rc = cqCallError(p, e, &res, pW->nStmt > 1 ? "a BATCH of writes"
-                                                 : "a write");
+      rc = cqCallError(p, pLink, e, &res, pW->nStmt > 1 ? "a BATCH of writes"
+                                                        : "a write");
       if( !pSh->bLost ) return rc;
       sqlite3_free(p->base.zErrMsg);
       p->base.zErrMsg = 0;
@@ -489,6 +554,7 @@ static int sendWrite(CqShared *pSh, CqWrite *pW, CqConn *pConn){
 }
 
 static void groupClear(CqGroup *pG){
+  routeClear(&pG->route);
   pG->id.n = pG->part.n = pG->queries.n = 0;
   pG->nQuery = 0;
   pG->bLogged = 0;
@@ -502,6 +568,7 @@ static void groupSend(CqShared *pSh){
   CqGroup *pG = pSh->pGroup;
   CqTable *p;
   CqConn *pConn = 0;
+  CqLink link;
   int rc;
   if( pG == 0 || pG->nQuery == 0 ) return;
   /* A group: at most CQ_GROUP_MAX writes, every key it writes listed. */
@@ -509,22 +576,25 @@ static void groupSend(CqShared *pSh){
   p = pG->pTable;
   rc = pG->queries.bOom || pG->id.bOom || pG->part.bOom ? SQLITE_NOMEM
                                                           : windowSlot(pSh, p);
-  if( rc == SQLITE_OK ) rc = openForWrite(p, &pConn);
+  if( rc == SQLITE_OK ) rc = openForWrite(p, &pG->route, &link, &pConn);
   if( rc == SQLITE_OK ){
     CqWrite *pW = &pSh->aWrite[(pSh->iFirst + pSh->nWrite) % CQ_WINDOW];
     CqKeys keys = pW->keys;
     WcBuf body = pW->body;
+    CqRouting route = pW->route;
     wcAssert( pSh->nWrite < CQ_WINDOW );
     pW->eCas = CQ_CAS_NONE;
     pW->nStmt = pG->nQuery;
     pW->bLogged = pG->bLogged;
     pW->pTable = p;
-    pW->iConn = -1;
+    pW->link.iNode = -1;
     pW->keys = pG->keys;
     pG->keys = keys;
     pW->body = pG->queries;
     pG->queries = body;
-    rc = sendWrite(pSh, pW, pConn);
+    pW->route = pG->route;
+    pG->route = route;
+    rc = sendWrite(pSh, pW, pConn, &link);
   }
   if( rc != SQLITE_OK ) keepMessage(pSh, p, rc);
   groupClear(pG);
@@ -558,6 +628,7 @@ void cqWritesFree(CqShared *pSh){
     wcBufFree(&pW->oldStamp);
     wcBufFree(&pW->newStamp);
     wcBufFree(&pW->body);
+    wcBufFree(&pW->route.texts);
     keysFree(&pW->keys);
   }
   sqlite3_free(pSh->aWrite);
@@ -566,6 +637,7 @@ void cqWritesFree(CqShared *pSh){
     wcBufFree(&pSh->pGroup->id);
     wcBufFree(&pSh->pGroup->part);
     wcBufFree(&pSh->pGroup->queries);
+    wcBufFree(&pSh->pGroup->route.texts);
     keysFree(&pSh->pGroup->keys);
     sqlite3_free(pSh->pGroup);
   }
@@ -618,7 +690,9 @@ static int groupAdd(CqTable *p, const char *zCql, const CqValue *aVal, int n,
   WcBuf id, part;
   CqConn *pConn = 0;
   CqStmt *pStmt = 0;
-  int i, rc;
+  CqLink link;
+  int64_t iToken = 0;
+  int i, rc, bToken;
   if( pG == 0 ){
     pG = pSh->pGroup = sqlite3_malloc(sizeof(CqGroup));
     if( pG == 0 ) return SQLITE_NOMEM;
@@ -636,8 +710,16 @@ static int groupAdd(CqTable *p, const char *zCql, const CqValue *aVal, int n,
     rc = report(pSh, p);
   }
   if( rc == SQLITE_OK && keyInFlight(pSh, p, hKey) ) rc = cqWritesDone(p);
-  if( rc == SQLITE_OK ) rc = cqReady(p, zCql, &pConn, &pStmt);
+  if( rc == SQLITE_OK ) rc = cqReady(p, zCql, aVal, n, &link, &pConn, &pStmt);
   if( rc == SQLITE_OK ){
+    bToken = cqTokenOf(p, zCql, aVal, n, &iToken);
+    if( pG->route.nCql >= CQ_ROUTE_MAX ){
+      groupSend(pSh);
+      rc = report(pSh, p);
+    }
+  }
+  if( rc == SQLITE_OK ){
+    routeAdd(&pG->route, zCql, bToken, iToken);
     if( pG->nQuery == 0 ){
       wcBufAppend(&pG->id, id.a, id.n);
       wcBufAppend(&pG->part, part.a, part.n);
@@ -671,6 +753,8 @@ static int sendCas(CqTable *p, const char *zCql, const CqValue *aVal, int n,
   CqShared *pSh = p->pShared;
   CqStmt *pStmt = 0;
   CqConn *pConn = 0;
+  CqLink link;
+  int64_t iToken = 0;
   int rc;
   /* After the writes before it; a row's after its entries are answered,
   ** so that a row never names an entry that failed. */
@@ -678,9 +762,11 @@ static int sendCas(CqTable *p, const char *zCql, const CqValue *aVal, int n,
   rc = p->pS->nIndex > 0 ? cqWritesDone(p) : SQLITE_OK;
   if( rc == SQLITE_OK ) rc = windowSlot(pSh, p);
   if( rc == SQLITE_OK && keyInFlight(pSh, p, hKey) ) rc = cqWritesDone(p);
-  if( rc == SQLITE_OK ) rc = cqReady(p, zCql, &pConn, &pStmt);
+  if( rc == SQLITE_OK ) rc = cqReady(p, zCql, aVal, n, &link, &pConn, &pStmt);
   if( rc == SQLITE_OK ){
     CqWrite *pW = &pSh->aWrite[(pSh->iFirst + pSh->nWrite) % CQ_WINDOW];
+    routeClear(&pW->route);
+    routeAdd(&pW->route, zCql, cqTokenOf(p, zCql, aVal, n, &iToken), iToken);
     pW->eCas = pCas->eCas;
     pW->nStmt = 1;
     pW->bLogged = 0;
@@ -696,10 +782,10 @@ static int sendCas(CqTable *p, const char *zCql, const CqValue *aVal, int n,
     wcBufClear(&pW->newStamp);
     wcBufAppend(&pW->newStamp, pCas->aNew, pCas->nNew);
     if( pW->body.bOom || pW->key.bOom || pW->oldStamp.bOom
-     || pW->newStamp.bOom ){
+     || pW->newStamp.bOom || pW->route.texts.bOom ){
       rc = SQLITE_NOMEM;
     }
-    if( rc == SQLITE_OK ) rc = sendWrite(pSh, pW, pConn);
+    if( rc == SQLITE_OK ) rc = sendWrite(pSh, pW, pConn, &link);
   }
   return rc;
 }

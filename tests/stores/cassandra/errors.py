@@ -3,17 +3,20 @@
 the endpoint and what to do, with its SQLite code chosen by what failed
 (tests/stores/cassandra/run.sh runs this, with WIDECOL_CASSANDRA set):
 
-- no WIDECOL_CASSANDRA, or not host:port: SQLITE_CANTOPEN, saying how;
-- no server at the endpoint: SQLITE_CANTOPEN, naming it;
+- no WIDECOL_CASSANDRA, or not host:port[,host:port...]: SQLITE_CANTOPEN,
+  saying how;
+- no server at the contact point: SQLITE_CANTOPEN, naming it;
 - an unknown WIDECOL_CASSANDRA_CONSISTENCY: the levels it may be; an
   unknown WIDECOL_CASSANDRA_PROTOCOL: the versions it may be;
-- a node that speaks protocol v4 only (V4Only below, in front of the
-  server): widecol falls back from v5 and works; with v5 asked for, the
-  connection fails saying so;
+- a contact point that speaks protocol v4 only (V4Only below, in front
+  of the first node): widecol falls back from v5 and works; with v5 asked
+  for, the connection fails saying so;
 - a consistency level the replicas cannot meet (QUORUM on a keyspace of
-  two replicas, on the one node of the tests): Cassandra's Unavailable,
-  SQLITE_BUSY, for a write in flight (at the statement's end) and a read;
-- a connection that fails under a read or a write (tests/lib/fault_proxy.py):
+  twice as many replicas as the cluster has nodes): Cassandra's
+  Unavailable, SQLITE_BUSY, naming the level and the replicas it needs,
+  for a write in flight (at the statement's end) and a read;
+- connections that fail under a read or a write (a proxy before each node,
+  tests/lib/fault_proxy.py's NodesProxy, given as the contact points):
   the call is made again on a new one, counted in widecol_stats's retries,
   and the statement answers as if nothing happened (a write whose answer
   was lost is sent again, a lightweight transaction's read back at SERIAL
@@ -138,9 +141,11 @@ def main():
     args = ap.parse_args()
     import sqlite3
     from cassandra_session import connect
-    from fault_proxy import FaultProxy
+    from fault_proxy import FaultProxy, NodesProxy
     failed = checked = 0
     at = os.environ["WIDECOL_CASSANDRA"]
+    first = at.split(",")[0]
+    nodes = len(at.split(","))
     create = ("CREATE VIRTUAL TABLE t USING widecol(a TEXT, b INTEGER, v TEXT, "
               "PRIMARY KEY ((a), b), STORAGE CASSANDRA '%s.%%s'%%s)" % KEYSPACE)
 
@@ -176,7 +181,7 @@ def main():
     got = run(args, dict(os.environ, WIDECOL_CASSANDRA_PROTOCOL="3"), [create % ("t0", "")])
     expect("an unknown protocol version", got[0], False, None,
            "WIDECOL_CASSANDRA_PROTOCOL is '3'", "4 or 5")
-    host, port = at.rsplit(":", 1)
+    host, port = first.rsplit(":", 1)
     old = V4Only(host, int(port))
     env = dict(os.environ, WIDECOL_CASSANDRA=old.address())
     env.pop("WIDECOL_CASSANDRA_PROTOCOL", None)
@@ -192,29 +197,30 @@ def main():
            "does not speak CQL's native protocol v5")
     old.close()
 
-    # Two replicas on one node: QUORUM cannot be met.
+    # Twice as many replicas as nodes: QUORUM cannot be met.
     cluster, session = connect()
     session.execute("CREATE KEYSPACE \"%s\" WITH replication = {'class': 'SimpleStrategy', "
-                    "'replication_factor': 2}" % KEYSPACE)
+                    "'replication_factor': %d}" % (KEYSPACE, 2 * nodes))
     got = run(args, dict(os.environ, WIDECOL_CASSANDRA_CONSISTENCY="QUORUM"), [
         create % ("q", ""),
         "INSERT OR REPLACE INTO t VALUES ('x', 1, 'v')",
         "SELECT * FROM t WHERE a = 'x'",
         "DROP TABLE t"])
     expect("CREATE under QUORUM (no replica needed)", got[0], True, None)
-    expect("a write in flight under QUORUM, one replica up", got[1], False,
-           sqlite3.SQLITE_BUSY, "widecol t: Cassandra at %s" % at, "QUORUM",
+    expect("a write in flight under QUORUM, too few replicas up", got[1], False,
+           sqlite3.SQLITE_BUSY, "widecol t: Cassandra at ",
+           "consistency QUORUM needs %d replicas alive and the node knows of %d"
+           % (nodes + 1, nodes),
            "start the nodes that are down, or set WIDECOL_CASSANDRA_CONSISTENCY")
     # (Planned first: the planner's count of the rows fails, and a failure
     # while planning is SQLITE_ERROR, with the same words.)
-    expect("a read under QUORUM, one replica up", got[2], False, None,
-           "widecol t: Cassandra at %s refused a read" % at, "QUORUM",
+    expect("a read under QUORUM, too few replicas up", got[2], False, None,
+           "widecol t: Cassandra at ", "refused a read", "consistency QUORUM",
            "start the nodes that are down")
 
     # A connection severed under a read; the next statement connects again.
-    host, port = at.rsplit(":", 1)
     database = os.path.join(tempfile.mkdtemp(), "errors.db")
-    with FaultProxy(host, int(port)) as proxy:
+    with NodesProxy(at) as proxy:
         env = dict(os.environ, WIDECOL_CASSANDRA=proxy.address())
         got = run(args, env, [
             # One replica: a lightweight transaction needs a quorum of
@@ -246,7 +252,7 @@ def main():
         expect("a read whose connection is severed 50 times a second", [
             "ok" if (got[0][0] == "ok" and got[0][3] == [[20001, 199990001]])
             or (got[0][0] == "error" and "widecol t: " in got[0][2]
-                and proxy.address() in got[0][2]
+                and any(p.address() in got[0][2] for p in proxy.proxies)
                 and ("is the node up?" in got[0][2]
                      or "start it, or set WIDECOL_CASSANDRA" in got[0][2]))
             else "error", None, None], True, None)
@@ -273,7 +279,7 @@ def main():
         said = wrote[2] or ""
         expect("writes whose connection is severed 50 times a second", [
             "ok" if (wrote[0] == "ok" and got[0][3] == [[30001]])
-            or (wrote[0] == "error" and proxy.address() in said
+            or (wrote[0] == "error" and any(p.address() in said for p in proxy.proxies)
                 and said.startswith("widecol t: ")
                 and (wrote[1] == sqlite3.SQLITE_IOERR and "may yet apply" in said
                      or "is the node up?" in said

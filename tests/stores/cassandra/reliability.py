@@ -22,7 +22,7 @@ from checks import Checks  # noqa: E402
 import wctest  # noqa: E402
 import writers  # noqa: E402
 from writers import run  # noqa: E402
-from fault_proxy import FaultProxy  # noqa: E402
+from fault_proxy import NodesProxy  # noqa: E402
 from cassandra_session import connect as cql_connect, make_keyspace  # noqa: E402
 
 KEYSPACE = "rel%d" % os.getpid()
@@ -187,12 +187,11 @@ def case_replace_severed(args, session, path):
     insert), and reads by the INDEX agree with a scan."""
     name = "sev"
     extra = ", INDEX by_v(TOKEN(v), v)"
-    host, port = os.environ["WIDECOL_CASSANDRA"].rsplit(":", 1)
     db = connect(args, path)
     db.execute(table_sql(name, extra))
     db.execute("INSERT INTO %s VALUES (1, 0, 'v0')" % name)
     bad, failed = [], 0
-    with FaultProxy(host, int(port), seed=44) as proxy:
+    with NodesProxy(os.environ["WIDECOL_CASSANDRA"], seed=44) as proxy:
         env = dict(os.environ)
         os.environ["WIDECOL_CASSANDRA"] = proxy.address()
         try:

@@ -1,8 +1,9 @@
 #!/bin/sh
 # The Cassandra store's tests and widecol's predictions checked against a
 # real Cassandra (make test): starts the Cassandra of our tests once
-# (tests/servers/cassandra.sh: Apache Cassandra 5.0 as a child JVM, on
-# free loopback ports), runs the sqllogictest scripts of this folder with
+# (tests/servers/cassandra.sh: Apache Cassandra 5.0, a cluster of 3 nodes,
+# each a child JVM on 127.0.0.i, on free loopback ports), runs the
+# sqllogictest scripts of this folder with
 # both libraries loaded, in native protocol v5 and v4, checks the store
 # against Cassandra's Python driver (check.py), its failures (errors.py)
 # and writer processes racing (reliability.py), rk_token against the
@@ -12,7 +13,9 @@
 # lint against its partition size guardrail (ring.py), runs the
 # differential test on the store (races of two writer processes, a
 # connection severed about once a second and one in a hundred of the
-# server's answers lost), then stops Cassandra by its PID.
+# server's answers lost, a proxy before each node), the README's demo,
+# then the cluster's failures (cluster.py: a node killed under load, two
+# down, one frozen, routing by token), and stops the nodes by their PIDs.
 # Without JDK 17, Maven or python3-cassandra the tests report themselves
 # skipped, with the reason.  Run from the repository root after `make`;
 # it takes the settings of tests/stores/settings.sh (`make asan` runs the
@@ -22,8 +25,12 @@ if ! /usr/bin/python3 -c 'import cassandra.cluster' 2>/dev/null; then
   echo "cassandra tests: SKIPPED: no Cassandra driver for Python (apt-get install python3-cassandra)"
   exit 0
 fi
-server_start cassandra Cassandra
-echo "cassandra tests: Cassandra 5.0 takes CQL on $WIDECOL_CASSANDRA, ready in $ready s"
+# A cluster of 3 nodes (keyspaces of 3 replicas, LOCAL_QUORUM); one under
+# the sanitizers, whose scripts and checks do not need more.
+nodes=3
+[ -n "$STORE_SCRIPTS_ONLY" ] && nodes=1
+server_start cassandra Cassandra WIDECOL_CASSANDRA_TIMEOUT_MS --nodes $nodes
+echo "cassandra tests: Cassandra 5.0, $nodes node(s), takes CQL on $WIDECOL_CASSANDRA, ready in $ready s"
 
 status=0
 # The scripts in both versions of the native protocol: v5 (what widecol
@@ -53,7 +60,7 @@ for t in tokens rules ddl; do
 done
 /usr/bin/python3 tests/stores/cassandra/ring.py --extension "$lib/widecol" \
   --cassandra "$lib/widecol_cassandra" \
-  --log "$WIDECOL_CASSANDRA_DIR/data/logs/system.log" || status=1
+  --log "$WIDECOL_CASSANDRA_DIR/node1/logs/system.log" || status=1
 # Many-way joins read what the local plan reads (tests/stores/joins.py).
 /usr/bin/python3 tests/stores/joins.py --extension "$lib/widecol" --store "$lib/widecol_cassandra" \
   --storage "STORAGE CASSANDRA 'joins.{name}'" --cql --seeds 2 || status=1
@@ -79,4 +86,7 @@ if sh sql/cassandra/demo.sh > build/cassandra-demo.out 2>&1; then
 else
   echo "cassandra demo FAILED:"; tail -20 build/cassandra-demo.out; status=1
 fi
+# Last, since it kills, freezes and restarts nodes: the cluster's failures.
+/usr/bin/python3 tests/stores/cassandra/cluster.py --extension "$lib/widecol" \
+  --cassandra "$lib/widecol_cassandra" || status=1
 exit $status
