@@ -525,7 +525,8 @@ bench-hbase: widecol.so widecol_hbase.so
 	/usr/bin/python3 bench/hbase_scale.py --extension ./widecol --hbase ./widecol_hbase
 
 bench-cassandra: widecol.so widecol_cassandra.so
-	/usr/bin/python3 bench/cassandra_scale.py --extension ./widecol --cassandra ./widecol_cassandra
+	/usr/bin/python3 bench/cassandra_scale.py --nodes 3 --extension ./widecol --cassandra ./widecol_cassandra
+	/usr/bin/python3 bench/cassandra_scale.py --nodes 1 --extension ./widecol --cassandra ./widecol_cassandra
 
 # widecol_report's page of every widecol table of the sql/ examples, in
 # build/report/ (sql/report.sh).

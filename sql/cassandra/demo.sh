@@ -6,7 +6,7 @@
 # queries, rings, lint and CQL are answered from Cassandra; then the rows
 # as Cassandra's own Python driver reads them.  Starts Cassandra with
 # tests/servers/cassandra.sh (JDK 17 and Maven) and stops it after, unless
-# WIDECOL_CASSANDRA names a running node already.  Run from the repository
+# WIDECOL_CASSANDRA names a running cluster already.  Run from the repository
 # root after `make` (`make cassandra-demo`), or installed:
 # sh /usr/local/share/doc/widecol/sql/cassandra/demo.sh.
 set -e
@@ -32,8 +32,9 @@ echo "Cassandra's driver: SELECT * FROM widecol_demo.item_by_user WHERE user_id 
 /usr/bin/python3 - <<'PY'
 import os
 from cassandra.cluster import Cluster
-host, port = os.environ["WIDECOL_CASSANDRA"].rsplit(":", 1)
-cluster = Cluster([host], port=int(port))
+# Every contact point (host:port,host:port...), one port for all.
+nodes = [n.rsplit(":", 1) for n in os.environ["WIDECOL_CASSANDRA"].split(",")]
+cluster = Cluster([h for h, _ in nodes], port=int(nodes[0][1]))
 session = cluster.connect()
 for row in session.execute("SELECT * FROM widecol_demo.item_by_user WHERE user_id = 42 LIMIT 3"):
     print(row)

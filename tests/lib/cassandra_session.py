@@ -55,15 +55,27 @@ def connect(consistency=None):
     return cluster, cluster.connect()
 
 
-def node_session(host, port):
+def node_session(host, port, agree=True):
     """(cluster, session) that talk to node host:port alone (its system
-    tables and system_views are its own); the caller shuts it down."""
+    tables and system_views are its own), at LOCAL_ONE; agree=False: DDL
+    does not wait for the other nodes (the node's own system_schema has
+    it at once); the caller shuts it down."""
     from cassandra.cluster import Cluster
     from cassandra.policies import WhiteListRoundRobinPolicy
     logging.getLogger("cassandra").setLevel(logging.ERROR)
     cluster = Cluster([host], port=port, protocol_version=5,
-                      load_balancing_policy=WhiteListRoundRobinPolicy([host]))
+                      load_balancing_policy=WhiteListRoundRobinPolicy([host]),
+                      max_schema_agreement_wait=10 if agree else 0)
     return cluster, cluster.connect()
+
+
+def rules_session(agree=True):
+    """(cluster, session) for the checks of what the server says of a
+    statement (its token(), its query rules, its schema), not of where
+    rows live: the first node alone, at LOCAL_ONE; its keyspaces have one
+    replica (make_keyspace(session, name, rf=1)).  agree=False where no
+    row is read or written: DDL does not wait for the other nodes."""
+    return node_session(*endpoint(), agree=agree)
 
 
 def make_keyspace(session, name, rf=None):

@@ -4,8 +4,8 @@
 #
 #   sh tests/servers/cassandra.sh start [--nodes N]   resolves Apache
 #       Cassandra 5.0 from Maven Central (tests/servers/cassandra/pom.xml)
-#       and starts a cluster of N nodes (1 by default), all at once: node
-#       i is a JVM (org.apache.cassandra.service.CassandraDaemon, JDK 17,
+#       and starts a cluster of N nodes (1 by default), the seed first,
+#       then the others all at once: node i is a JVM (org.apache.cassandra.service.CassandraDaemon, JDK 17,
 #       the JVM flags of Cassandra's own jvm17-server.options, jamm as its
 #       agent) on 127.0.0.i, every node on the same free CQL and storage
 #       ports, node 1 the seed.  Once every node takes CQL and sees every
@@ -284,8 +284,8 @@ await() {
   while :; do
     seen=" $(seen_up "$viewer" | tr '\n' ' ') "
     missing=
-    for n in $want; do
-      case "$seen" in *" 127.0.0.$n "*) ;; *) missing="$missing $n" ;; esac
+    for w in $want; do
+      case "$seen" in *" 127.0.0.$w "*) ;; *) missing="$missing $w" ;; esac
     done
     [ -z "$missing" ] && return 0
     if [ "$(date +%s)" -ge $until ]; then
@@ -362,25 +362,30 @@ case "$1" in
     check
     ;;
   start)
-    n=1
+    count=1
     case "$2" in
       '') ;;
-      --nodes) n=$3 ;;
+      --nodes) count=$3 ;;
       *) echo "$usage" >&2; exit 2 ;;
     esac
-    case "$n" in
-      ''|*[!0-9]*|0) echo "cassandra: --nodes takes a count from 1 to 254, not '$n'" >&2; exit 2 ;;
+    case "$count" in
+      ''|*[!0-9]*|0) echo "cassandra: --nodes takes a count from 1 to 254, not '$count'" >&2; exit 2 ;;
     esac
-    if [ "$n" -gt 254 ]; then
-      echo "cassandra: --nodes takes a count from 1 to 254, not '$n'" >&2
+    if [ "$count" -gt 254 ]; then
+      echo "cassandra: --nodes takes a count from 1 to 254, not '$count'" >&2
       exit 2
     fi
     check >"$dir/why" || { echo "cassandra: cannot start: $(cat "$dir/why")" >&2; exit 1; }
     stop
     build
-    configure "$n"
-    all= i=1
-    while [ $i -le "$n" ]; do start_node $i; all="$all $i"; i=$((i + 1)); done
+    configure "$count"
+    # The seed first, until it takes CQL: a node that starts before the
+    # seed gossips gives up ("Unable to gossip with any peers"); then the
+    # others all at once.
+    start_node 1
+    await 1 1 1 || { stop; exit 1; }
+    all=1 i=2
+    while [ $i -le "$count" ]; do start_node $i; all="$all $i"; i=$((i + 1)); done
     for i in $all; do
       await $i $i "$all" || { stop; exit 1; }
     done

@@ -27,6 +27,7 @@ SQLITE_EXTENSION_INIT3
 #define CQ_NODE_BACKOFF_MS 1000
 #define CQ_NODE_MAX_BACKOFF_MS 30000
 #define CQ_MAX_TOKENS 4096    /* A node's tokens read, at most */
+#define CQ_EVENT_POLL_MS 20   /* How often a call looks for events */
 
 /* A keyspace's replication, as system_schema.keyspaces says. */
 struct CqReplication {
@@ -292,6 +293,44 @@ int cqReplicas(const CqCluster *pC, const CqReplication *pR, int64_t iToken,
     if( !inList(aiOut, nOut, iNode) ) aiOut[nOut++] = iNode;
   }
   return nOut;
+}
+
+/* pRep's replicas of ring token k, sorted, into ai (nNode of room). */
+static int replicaSet(const CqCluster *pC, const CqReplication *pRep, int k,
+                      int *ai){
+  int n = cqReplicas(pC, pRep, pC->aRing[k].iToken, ai, pC->nNode), i, j;
+  for(i = 1; i < n; i++){
+    for(j = i; j > 0 && ai[j - 1] > ai[j]; j--){
+      int t = ai[j];
+      ai[j] = ai[j - 1];
+      ai[j - 1] = t;
+    }
+  }
+  return n;
+}
+
+int64_t cqRunEnd(const CqCluster *pC, const CqReplication *pRep,
+                 int64_t iFrom, int64_t iHi){
+  int *aiA, *aiB, nA, k, j;
+  int64_t iEnd;
+  if( pRep == 0 || pRep->eClass == CQ_REP_NONE || pC->nRing == 0
+   || iFrom >= iHi || iFrom > pC->aRing[pC->nRing - 1].iToken ){
+    /* No ring known, or the range that wraps round: the rest at once. */
+    return iHi;
+  }
+  aiA = sqlite3_malloc64(sizeof(int) * 2 * (size_t)(pC->nNode + 1));
+  if( aiA == 0 ) return iHi;
+  aiB = &aiA[pC->nNode + 1];
+  k = firstTokenIndex(pC, iFrom);
+  nA = replicaSet(pC, pRep, k, aiA);
+  iEnd = pC->aRing[k].iToken;
+  for(j = k + 1; j < pC->nRing && iEnd < iHi; j++){
+    int nB = replicaSet(pC, pRep, j, aiB);
+    if( nB != nA || memcmp(aiA, aiB, sizeof(int) * (size_t)nA) ) break;
+    iEnd = pC->aRing[j].iToken;
+  }
+  sqlite3_free(aiA);
+  return iEnd < iHi ? iEnd : iHi;
 }
 
 /* ---- What the control connection reads ---- */
@@ -618,7 +657,12 @@ static void takeEvents(CqCluster *pC, sqlite3_stmt *pProbe){
 int cqClusterReady(CqCluster *pC, sqlite3_stmt *pProbe, int iVersion,
                    char **pzErr){
   int rc = SQLITE_OK;
-  if( pC->pControl ) takeEvents(pC, pProbe);
+  int64_t iNow = wcMonotonicMs();
+  /* Every CQ_EVENT_POLL_MS at most: a load makes a call a row. */
+  if( pC->pControl && iNow - pC->iPolledMs >= CQ_EVENT_POLL_MS ){
+    pC->iPolledMs = iNow;
+    takeEvents(pC, pProbe);
+  }
   if( pC->pControl == 0 ){
     rc = openControl(pC, pProbe, iVersion, pzErr);
   }else if( pC->bStale ){

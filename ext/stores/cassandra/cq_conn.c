@@ -520,17 +520,25 @@ int cqRunCql(CqTable *p, const char *zCql, const char *zDoing,
   return rc;
 }
 
-/* Prepares and runs zCql with aVal (a page of nPage rows from aPaging). */
-int cqRunPrepared(CqTable *p, const char *zCql, const CqValue *aVal,
-                  int nVal, int eConsistency, int nPage,
-                  const unsigned char *aPaging, int nPaging,
-                  const char *zDoing, CqResult *pRes, CqLink *pLink){
+/* One attempt of a read or a write: prepares and runs zCql with aVal (a
+** page of nPage rows from aPaging) on a replica of piRoute's token (NULL:
+** of the statement's partition). */
+static int runPrepared(CqTable *p, const int64_t *piRoute, const char *zCql,
+                       const CqValue *aVal, int nVal, int eConsistency,
+                       int nPage, const unsigned char *aPaging, int nPaging,
+                       const char *zDoing, CqResult *pRes, CqLink *pLink){
   CqConn *pConn;
   CqStmt *pStmt = 0;
   CqLink link;
   WcDeadline d;
-  int rc = cqReady(p, zCql, aVal, nVal, &link, &pConn, &pStmt);
+  int rc;
   memset(pRes, 0, sizeof(*pRes));
+  if( piRoute ){
+    rc = cqConnectFor(p, 1, *piRoute, &zCql, 1, &link, &pConn);
+    if( rc == SQLITE_OK ) rc = cqPreparedOn(p, &link, zCql, &pStmt);
+  }else{
+    rc = cqReady(p, zCql, aVal, nVal, &link, &pConn, &pStmt);
+  }
   if( pLink ) *pLink = link;
   if( rc != SQLITE_OK ) return rc;
   d = cqDeadline(p);
@@ -542,14 +550,53 @@ int cqRunPrepared(CqTable *p, const char *zCql, const CqValue *aVal,
   return rc ? cqCallError(p, &link, rc, pRes, zDoing) : SQLITE_OK;
 }
 
-int cqRunRead(CqTable *p, const char *zCql, const CqValue *aVal, int nVal,
-              int eConsistency, int nPage, const unsigned char *aPaging,
-              int nPaging, const char *zDoing, CqResult *pRes, CqLink *pLink){
+int cqRunPrepared(CqTable *p, const char *zCql, const CqValue *aVal,
+                  int nVal, int eConsistency, int nPage,
+                  const unsigned char *aPaging, int nPaging,
+                  const char *zDoing, CqResult *pRes, CqLink *pLink){
+  return runPrepared(p, 0, zCql, aVal, nVal, eConsistency, nPage, aPaging,
+                     nPaging, zDoing, pRes, pLink);
+}
+
+/* A read, made again on another node where its node failed. */
+static int runRead(CqTable *p, const int64_t *piRoute, const char *zCql,
+                   const CqValue *aVal, int nVal, int eConsistency, int nPage,
+                   const unsigned char *aPaging, int nPaging,
+                   const char *zDoing, CqResult *pRes, CqLink *pLink){
   int nAttempt = 1, rc;
-  while( (rc = cqRunPrepared(p, zCql, aVal, nVal, eConsistency, nPage,
-                             aPaging, nPaging, zDoing, pRes, pLink))
+  while( (rc = runPrepared(p, piRoute, zCql, aVal, nVal, eConsistency, nPage,
+                           aPaging, nPaging, zDoing, pRes, pLink))
          != SQLITE_OK && cqRetry(p, nAttempt++) ){
     cqResultClear(pRes);
   }
   return rc;
+}
+
+int cqRunRead(CqTable *p, const char *zCql, const CqValue *aVal, int nVal,
+              int eConsistency, int nPage, const unsigned char *aPaging,
+              int nPaging, const char *zDoing, CqResult *pRes, CqLink *pLink){
+  return runRead(p, 0, zCql, aVal, nVal, eConsistency, nPage, aPaging,
+                 nPaging, zDoing, pRes, pLink);
+}
+
+int cqRunReadAt(CqTable *p, int64_t iToken, const char *zCql,
+                const CqValue *aVal, int nVal, int nPage,
+                const unsigned char *aPaging, int nPaging, CqResult *pRes,
+                CqLink *pLink){
+  return runRead(p, &iToken, zCql, aVal, nVal, CQ_LEVEL_SET, nPage, aPaging,
+                 nPaging, "a read", pRes, pLink);
+}
+
+int64_t cqSpanEnd(CqTable *p, int64_t iFrom, int64_t iHi){
+  CqReplication *pRep = 0;
+  char *zErr = 0;
+  /* Not known now (the cluster not reached yet): one part; the read
+  ** that follows says why. */
+  if( cqSharedOpen(p->pShared, p->pProbe, &zErr) != SQLITE_OK
+   || cqReplication(&p->pShared->cluster, p->pProbe, p->zKeyspace, &pRep)
+      != SQLITE_OK ){
+    sqlite3_free(zErr);
+    return iHi;
+  }
+  return cqRunEnd(&p->pShared->cluster, pRep, iFrom, iHi);
 }

@@ -106,6 +106,8 @@ static int nodesFilter(sqlite3_vtab_cursor *pCursor, int idxNum,
   (void)idxStr;
   (void)argc;
   (void)argv;
+  /* The events that came, whenever the last look was. */
+  p->pShared->cluster.iPolledMs = 0;
   rc = cqSharedOpen(p->pShared, 0, &zErr);
   if( rc != SQLITE_OK ){
     sqlite3_free(p->base.zErrMsg);

@@ -74,6 +74,12 @@ struct CqCursor {
   int *aiSel, *aiSelPos;
   WcBuf given;          /* A row taken to be there: its _stamp (and an
                         ** entry's rowkey after it) */
+  /* A read of tokens, iSpanLo..iSpanHi, in parts each sent to a replica
+  ** of its ranges: the part being read is iPartLo..iPartHi, the last two
+  ** values of the query (at args.a[iTokenArg]). */
+  int bSpan;
+  int64_t iSpanHi, iPartLo, iPartHi;
+  int64_t iTokenArg;
 };
 
 int cqOpenCursor(sqlite3_vtab *pVtab, sqlite3_vtab_cursor **ppCur){
@@ -96,6 +102,7 @@ int cqOpenCursor(sqlite3_vtab *pVtab, sqlite3_vtab_cursor **ppCur){
 }
 
 static void dropPrefetch(CqCursor *pCur);
+static void spanPart(CqCursor *pCur, int64_t iFrom);
 
 static void heldFree(CqCursor *pCur){
   int i;
@@ -123,6 +130,7 @@ static void cursorReset(CqCursor *pCur){
   wcBufClear(&pCur->hi);
   pCur->nArg = 0;
   pCur->bMore = pCur->bLo = pCur->bHi = pCur->bLoOpen = pCur->bHiOpen = 0;
+  pCur->bSpan = 0;
   pCur->iRow = 0;
   pCur->nPartKey = 0;
   pCur->bEof = 1;
@@ -406,13 +414,21 @@ static int fetchPage(CqCursor *pCur){
   }
   pCur->iPrefetch = -1;
   if( !bAnswered ){
-    /* Not asked for ahead, or its connection failed: asked for now. */
+    /* Not asked for ahead, or its connection failed: asked for now (a
+    ** part of a read of tokens on a replica of its ranges). */
+    const unsigned char *aPaging = pCur->paging.n > 0 ? pCur->paging.a : 0;
     cqResultClear(&pCur->res);
     pCur->nPage = pageSize(pCur, pCur->bMore ? pCur->nPage : 0, 0);
     queryValues(pCur, aVal);
-    rc = cqRunRead(p, pCur->zCql, aVal, pCur->nArg, CQ_LEVEL_SET,
-                   pCur->nPage, pCur->bMore ? pCur->paging.a : 0,
-                   (int)pCur->paging.n, "a read", &pCur->res, &pCur->link);
+    if( pCur->bSpan ){
+      rc = cqRunReadAt(p, pCur->iPartHi, pCur->zCql, aVal, pCur->nArg,
+                       pCur->nPage, aPaging, (int)pCur->paging.n, &pCur->res,
+                       &pCur->link);
+    }else{
+      rc = cqRunRead(p, pCur->zCql, aVal, pCur->nArg, CQ_LEVEL_SET,
+                     pCur->nPage, aPaging, (int)pCur->paging.n, "a read",
+                     &pCur->res, &pCur->link);
+    }
   }
   pCur->iRow = 0;
   pCur->bMore = 0;
@@ -431,6 +447,10 @@ static int fetchPage(CqCursor *pCur){
     if( pCur->nLimit < 0 || pCur->nGiven + pCur->res.nRow < pCur->nLimit ){
       prefetch(pCur);
     }
+  }else if( pCur->bSpan && pCur->iPartHi < pCur->iSpanHi ){
+    /* This part read whole: the next one's first page is next. */
+    spanPart(pCur, pCur->iPartHi + 1);
+    pCur->bMore = 1;
   }
   return p->iIndex >= 0 ? checkEntries(pCur, &pCur->res) : SQLITE_OK;
 }
@@ -742,6 +762,28 @@ static int boundClustering(CqCursor *pCur, sqlite3_str *pStr,
   return rc;
 }
 
+/* Makes the part of the read of tokens that starts at iFrom the query's:
+** up to the end of the run of ranges whose replicas are those of
+** iFrom's, so that it goes to one of them (cqSpanEnd()); on a cluster
+** whose every node has every range (3 replicas, 3 nodes), the whole
+** read is one part. */
+static void spanPart(CqCursor *pCur, int64_t iFrom){
+  CqTable *p = (CqTable*)pCur->base.pVtab;
+  WcBuf part;
+  /* The query's last two values are the part's ends. */
+  wcAssert( pCur->bSpan && (pCur->args.bOom
+                            || pCur->iTokenArg + 16 == pCur->args.n) );
+  pCur->iPartLo = iFrom;
+  pCur->iPartHi = cqSpanEnd(p, iFrom, pCur->iSpanHi);
+  wcAssert( pCur->iPartHi <= pCur->iSpanHi );
+  if( pCur->args.bOom ) return;
+  memset(&part, 0, sizeof(part));
+  cqPutBigint(&part, pCur->iPartLo);
+  cqPutBigint(&part, pCur->iPartHi);
+  if( !part.bOom ) memcpy(&pCur->args.a[pCur->iTokenArg], part.a, 16);
+  wcBufFree(&part);
+}
+
 /* The query of a range: one partition's slice where both ends are in one
 ** partition, with the first clustering column bounded where the ends say
 ** and, for a descending read, every clustering column's order reversed;
@@ -790,24 +832,20 @@ static int rangeQuery(CqCursor *pCur){
   }
   wcBufFree(&buf);
   pCur->bHeld = pCur->bDesc;
-  if( rc == SQLITE_OK && (pCur->bLo || pCur->bHi) ){
-    WcValue v;
-    memset(&v, 0, sizeof(v));
-    v.eType = SQLITE_INTEGER;
-    sqlite3_str_appendall(pStr, " WHERE ");
-    if( pCur->bLo ){
-      sqlite3_str_appendf(pStr, "%s >= ?", p->zToken);
-      v.i = tokenOf(p, &pCur->lo, 0);
-      pCur->anArg[pCur->nArg++] = 8;
-      cqPutBigint(&pCur->args, v.i);
-    }
-    if( pCur->bHi ){
-      sqlite3_str_appendf(pStr, "%s%s <= ?", pCur->bLo ? " AND " : "",
-                          p->zToken);
-      v.i = tokenOf(p, &pCur->hi, 1);
-      pCur->anArg[pCur->nArg++] = 8;
-      cqPutBigint(&pCur->args, v.i);
-    }
+  if( rc == SQLITE_OK ){
+    /* Tokens from lo's to hi's (every token where an end is not given),
+    ** read a part at a time (spanPart()). */
+    int64_t iLo = pCur->bLo ? tokenOf(p, &pCur->lo, 0) : INT64_MIN;
+    sqlite3_str_appendf(pStr, " WHERE %s >= ? AND %s <= ?", p->zToken,
+                        p->zToken);
+    pCur->bSpan = 1;
+    pCur->iSpanHi = pCur->bHi ? tokenOf(p, &pCur->hi, 1) : INT64_MAX;
+    pCur->iTokenArg = pCur->args.n;
+    pCur->anArg[pCur->nArg++] = 8;
+    pCur->anArg[pCur->nArg++] = 8;
+    cqPutBigint(&pCur->args, 0);
+    cqPutBigint(&pCur->args, 0);
+    spanPart(pCur, iLo);
   }
   pCur->zCql = sqlite3_str_finish(pStr);
   if( rc == SQLITE_OK && pCur->zCql == 0 ) rc = SQLITE_NOMEM;

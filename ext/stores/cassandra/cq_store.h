@@ -112,6 +112,7 @@ struct CqCluster {
   unsigned int iTurn;   /* Plans start at the next node of a rank */
   int bStale;           /* The nodes are read again at the next call */
   int64_t nEvent;       /* Events taken */
+  int64_t iPolledMs;    /* When the events were last looked for */
   WcBuf event;
   int64_t nWaitMs;      /* A call's wait for its node (a request's) */
 };
@@ -129,6 +130,11 @@ int cqReplication(CqCluster *pC, sqlite3_stmt *pProbe, const char *zKeyspace,
 int cqReplicas(const CqCluster *pC, const CqReplication *pRep, int64_t iToken,
                int *aiOut, int nMax);
 int cqClusterReplicaCount(const CqCluster *pC, const CqReplication *pRep);
+/* The last token of the run of ring ranges from iFrom on (iFrom in the
+** first) that have the same replicas, iHi at most: a scan of tokens
+** iFrom..end goes to one of them. */
+int64_t cqRunEnd(const CqCluster *pC, const CqReplication *pRep,
+                 int64_t iFrom, int64_t iHi);
 int cqClusterSize(const CqCluster *pC);
 /* The nodes a call may go to, in the order to try them (see
 ** cq_cluster.c), into aiNode[0..nMax): their count. */
@@ -272,6 +278,14 @@ int cqRunPrepared(CqTable *p, const char *zCql, const CqValue *aVal,
 int cqRunRead(CqTable *p, const char *zCql, const CqValue *aVal, int nVal,
               int eConsistency, int nPage, const unsigned char *aPaging,
               int nPaging, const char *zDoing, CqResult *pRes, CqLink *pLink);
+/* cqRunRead() of a range of tokens: on a replica of token iToken. */
+int cqRunReadAt(CqTable *p, int64_t iToken, const char *zCql,
+                const CqValue *aVal, int nVal, int nPage,
+                const unsigned char *aPaging, int nPaging, CqResult *pRes,
+                CqLink *pLink);
+/* Where a scan of tokens iFrom..iHi is split: the last token of its
+** first part, whose ranges have the same replicas (cqRunEnd()). */
+int64_t cqSpanEnd(CqTable *p, int64_t iFrom, int64_t iHi);
 /* After attempt nAttempt of a call failed: 1 if its node or connection
 ** failed and another attempt may be made (on another node at once, or
 ** after a wait where every node is down; counted in widecol_stats's

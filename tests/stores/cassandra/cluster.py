@@ -182,6 +182,19 @@ def case_routing(args, session, report):
             ok = False
         said.append("%s: %d reads, the nodes counted %s, widecol %s" % (
             name, len(keys), server, mine))
+    # A scan of every token goes in parts, each to a replica of its ranges
+    # (one replica here: every node reads its own).
+    before = widecol_requests(sessions)
+    mine_before = dict(db.execute("SELECT name, requests FROM widecol_cassandra_nodes"))
+    count = db.execute("SELECT count(*), sum(v) FROM r").fetchone()
+    after = widecol_requests(sessions)
+    mine_after = dict(db.execute("SELECT name, requests FROM widecol_cassandra_nodes"))
+    server = {at: after[at] - before[at] for at in after}
+    mine = {at: mine_after[at] - mine_before.get(at, 0) for at in mine_after}
+    report("a scan of every token on a keyspace of one replica: each node read its own "
+           "ranges (%s: the nodes counted %s, widecol %s)" % (count, server, mine),
+           count == (300, 45150) and all(server.get(at, 0) >= 1 for at in owners)
+           and all(mine.get(at, 0) >= 1 for at in owners))
     for c in clusters:
         c.shutdown()
     db.execute("DROP TABLE r")

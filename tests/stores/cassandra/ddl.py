@@ -27,7 +27,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
 from checks import Checks  # noqa: E402
 import wctest  # noqa: E402
-from cassandra_session import connect, make_keyspace, wc_args  # noqa: E402
+from cassandra_session import make_keyspace, rules_session, wc_args  # noqa: E402
 from designs import all_designs  # noqa: E402
 
 KEYSPACE = "ddl%d" % os.getpid()
@@ -133,8 +133,8 @@ def statements(ddl):
 
 def main():
     _, db = wc_args(__doc__)
-    cluster, session = connect()
-    make_keyspace(session, KEYSPACE)
+    cluster, session = rules_session(agree=False)
+    make_keyspace(session, KEYSPACE, rf=1)
     session.set_keyspace(KEYSPACE)
     n_made = n_form = refused = 0
     for n, (where, design) in enumerate(all_designs()):

@@ -30,7 +30,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
 import wctest  # noqa: E402
-from cassandra_session import connect, make_keyspace  # noqa: E402
+from cassandra_session import make_keyspace, rules_session  # noqa: E402
 
 KEYSPACE = "rules%d" % os.getpid()
 
@@ -181,8 +181,8 @@ def main():
     ap.add_argument("--extension", default="./widecol")
     ap.add_argument("--statements", type=int, default=2400)
     args = ap.parse_args()
-    cluster, session = connect()
-    make_keyspace(session, KEYSPACE)
+    cluster, session = rules_session()
+    make_keyspace(session, KEYSPACE, rf=1)
     session.set_keyspace(KEYSPACE)
     rng = random.Random(34)
     failed = total = refused = lifted = 0

@@ -22,7 +22,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
-from cassandra_session import connect, make_keyspace, wc_args  # noqa: E402
+from cassandra_session import make_keyspace, rules_session, wc_args  # noqa: E402
 
 KEYSPACE = "tokens%d" % os.getpid()
 TOTAL = 100000
@@ -83,8 +83,8 @@ def sql_value(cql, v):
 def main():
     _, db = wc_args(__doc__)
     from cassandra.concurrent import execute_concurrent_with_args
-    cluster, session = connect()
-    make_keyspace(session, KEYSPACE)
+    cluster, session = rules_session()
+    make_keyspace(session, KEYSPACE, rf=1)
     session.set_keyspace(KEYSPACE)
     rng = random.Random(33)
     per_table = TOTAL // len(TABLES) + 1
