@@ -2319,43 +2319,22 @@ def native_hbase():
         os.environ.get("WIDECOL_HBASE_TRANSPORT", "native") != "thrift"
 
 
-class NodeProxies:
+class NodeProxies(NodesProxy):
     """A FaultProxy before each of HBase's servers (WIDECOL_HBASE_NODES: the
     master and each region server), which widecol is pointed at: the nodes
     through the proxies, and the servers' names in hbase:meta mapped to
     them by WIDECOL_HBASE_NAT.  Faults at `rate` a second in all."""
 
     def __init__(self, nodes, seed):
-        self.proxies = []
+        super().__init__(nodes, seed)
         routes = []
-        for i, node in enumerate(nodes.split(",")):
+        for node, proxy in zip(nodes.split(","), self.proxies):
             host, port = node.rsplit(":", 1)
-            proxy = FaultProxy(host, int(port), seed=seed * 100 + i)
-            self.proxies.append(proxy)
             # The harness names its servers localhost (tests/servers/hbase.sh).
             for name in (host, "localhost"):
                 routes.append("%s:%s=%s" % (name, port, proxy.address()))
-        os.environ["WIDECOL_HBASE_NODES"] = ",".join(p.address() for p in self.proxies)
+        os.environ["WIDECOL_HBASE_NODES"] = self.address()
         os.environ["WIDECOL_HBASE_NAT"] = ",".join(routes)
-
-    def chaos(self, rate):
-        for p in self.proxies:
-            p.chaos(rate / len(self.proxies))
-
-    def lose(self, p_lose):
-        for p in self.proxies:
-            p.lose(p_lose)
-
-    def counts(self):
-        total = {}
-        for p in self.proxies:
-            for k, v in p.counts().items():
-                total[k] = total.get(k, 0) + v
-        return total
-
-    def close(self):
-        for p in self.proxies:
-            p.close()
 
 
 def main():

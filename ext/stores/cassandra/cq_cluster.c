@@ -111,6 +111,7 @@ int cqClusterContacts(CqCluster *pC, const char *zList, char **pzErr){
   }
   pC->zContacts = sqlite3_mprintf("%s", zList ? zList : "");
   if( pC->zContacts == 0 ) return SQLITE_NOMEM;
+  wcAssert( pC->nNode >= 0 && pC->iControl < pC->nNode );
   if( pC->nNode == 0 ){
     *pzErr = sqlite3_mprintf("no Cassandra: set " CQ_ENV "=host:port to a "
         "node's CQL port (127.0.0.1:9042), or several, comma-separated; sh "
@@ -201,6 +202,9 @@ static int firstTokenIndex(const CqCluster *pC, int64_t iToken){
     if( pC->aRing[mid].iToken < iToken ) lo = mid + 1;
     else hi = mid;
   }
+  /* The first token >= iToken, or past them all. */
+  wcAssert( lo == pC->nRing || pC->aRing[lo].iToken >= iToken );
+  wcAssert( lo == 0 || pC->aRing[lo - 1].iToken < iToken );
   return lo == pC->nRing ? 0 : lo;
 }
 
@@ -275,6 +279,7 @@ static int ntsReplicas(const CqCluster *pC, const CqReplication *pR, int iFirst,
     }
     aiOut[nOut++] = iNode;
     if( ++anHave[d] == anWant[d] ) nFull++;
+    wcAssert( anHave[d] <= anWant[d] && nFull <= pR->nDc );
   }
   sqlite3_free(azRack);
   sqlite3_free(anWant);
@@ -292,6 +297,9 @@ int cqReplicas(const CqCluster *pC, const CqReplication *pR, int64_t iToken,
     if( pR->eClass == CQ_REP_SIMPLE && nOut >= pR->nRf ) break;
     if( !inList(aiOut, nOut, iNode) ) aiOut[nOut++] = iNode;
   }
+  /* Each replica a node of the cluster, once. */
+  wcAssert( nOut <= nMax && nOut <= pC->nNode );
+  wcAssert( nOut == 0 || (aiOut[0] >= 0 && aiOut[0] < pC->nNode) );
   return nOut;
 }
 
@@ -330,6 +338,8 @@ int64_t cqRunEnd(const CqCluster *pC, const CqReplication *pRep,
     iEnd = pC->aRing[j].iToken;
   }
   sqlite3_free(aiA);
+  /* The run holds iFrom: its first range's token is at or above it. */
+  wcAssert( iEnd >= iFrom );
   return iEnd < iHi ? iEnd : iHi;
 }
 
@@ -338,6 +348,7 @@ int64_t cqRunEnd(const CqCluster *pC, const CqReplication *pRep,
 /* Names node iNode as the cluster does: zName:port. */
 static int nameNode(CqCluster *pC, int iNode, const char *zName, int port){
   CqNode *pNode = &pC->aNode[iNode];
+  wcAssert( iNode >= 0 && iNode < pC->nNode );
   sqlite3_free(pNode->zName);
   pNode->zName = sqlite3_mprintf("%s", zName);
   pNode->namePort = port;
@@ -451,6 +462,13 @@ static int readTopology(CqCluster *pC, sqlite3_stmt *pProbe, char **pzErr){
     if( !pC->aNode[i].bTopology ) pC->aNode[i].bGone = 1;
   }
   qsort(pC->aRing, (size_t)pC->nRing, sizeof(CqRingToken), cmpToken);
+  /* The ring in token order, each token a node's. */
+  for(i = 1; i < pC->nRing; i++){
+    wcAssert( pC->aRing[i - 1].iToken <= pC->aRing[i].iToken );
+  }
+  for(i = 0; i < pC->nRing; i++){
+    wcAssert( pC->aRing[i].iNode >= 0 && pC->aRing[i].iNode < pC->nNode );
+  }
   pC->bStale = 0;
   return SQLITE_OK;
 }
@@ -609,6 +627,7 @@ static void dropConnection(CqCluster *pC, int iNode){
 static void takeEvent(CqCluster *pC, const CqEvent *pEv){
   int iNode = pEv->eType == CQ_EVENT_SCHEMA ? -1
             : findNode(pC, pEv->zHost, pEv->port);
+  wcAssert( iNode >= -1 && iNode < pC->nNode );
   switch( pEv->eType ){
     case CQ_EVENT_TOPOLOGY:
       pC->bStale = 1;
@@ -709,6 +728,7 @@ static int parseReplication(CqReplication *pR, const unsigned char *a, int n){
       pR->nRf = atoi(zVal);
       sqlite3_free(zKey);
     }else{
+      wcAssert( pR->nDc <= nItem / 2 );
       pR->azDc[pR->nDc] = zKey;
       pR->anRf[pR->nDc++] = atoi(zVal);
     }
@@ -800,6 +820,8 @@ int cqClusterPlan(CqCluster *pC, const CqReplication *pRep, int bToken,
       if( planRank(pC, i, aiRep, nRep, iNow) == eRank ) aiNode[nOut++] = i;
     }
   }
+  /* A node once at most: each has one rank. */
+  wcAssert( nOut <= pC->nNode && nOut <= nMax );
   sqlite3_free(aiRep);
   return nOut;
 }

@@ -55,6 +55,8 @@ static int levelFromEnv(const char *zEnv, size_t iFirst, size_t iLast,
   const char *z = getenv(zEnv);
   size_t i;
   sqlite3_str *pAllowed;
+  wcAssert( iFirst < iLast
+            && iLast <= sizeof(aConsistency) / sizeof(aConsistency[0]) );
   *peLevel = eDefault;
   if( z == 0 || z[0] == 0 ) return SQLITE_OK;
   for(i = iFirst; i < iLast; i++){
@@ -174,6 +176,7 @@ int cqCallError(CqTable *p, const CqLink *pLink, int rc, CqResult *pRes,
   CqShared *pSh = p->pShared;
   const char *zAt = cqNodeName(p, pLink);
   int rcSql, iNode = pLink ? pLink->iNode : -1;
+  wcAssert( iNode >= -1 && iNode < pSh->cluster.nNode );
   if( rc == WC_SOCK_NOMEM ) return SQLITE_NOMEM;
   pSh->bLost = rc == WC_SOCK_IO || rc == WC_SOCK_TIMEOUT
             || (rc == CQ_ERR_SERVER && nodeFailure(pRes->iError));
@@ -259,6 +262,8 @@ CqConn *cqLinked(CqTable *p, const CqLink *pLink){
   const CqNode *pNode;
   if( pLink->iNode < 0 || pLink->iNode >= pC->nNode ) return 0;
   pNode = &pC->aNode[pLink->iNode];
+  /* A link is to a connection that was opened: its number or an older. */
+  wcAssert( pLink->iGen <= pNode->iGen );
   return pNode->iGen == pLink->iGen ? pNode->pConn : 0;
 }
 
@@ -269,6 +274,7 @@ static int nodeConnection(CqTable *p, int iNode, CqLink *pLink,
   CqShared *pSh = p->pShared;
   CqNode *pNode = &pSh->cluster.aNode[iNode];
   int e = 0;
+  wcAssert( iNode >= 0 && iNode < pSh->cluster.nNode && !pNode->bGone );
   if( pNode->pConn == 0 ){
     WcDeadline d = cqDeadline(p);
     e = cqOpen(&pNode->pConn, pNode->zHost, pNode->port, pSh->iVersion, &d,
@@ -315,6 +321,7 @@ static int connectOnce(CqTable *p, int bToken, int64_t iToken,
     return SQLITE_NOMEM;
   }
   nPlan = cqClusterPlan(pC, pRep, bToken, iToken, aiNode, pC->nNode);
+  wcAssert( nPlan >= 0 && nPlan <= pC->nNode );
   pWhy = sqlite3_str_new(0);
   rc = SQLITE_CANTOPEN;
   for(k = 0; k < nPlan; k++){
@@ -362,20 +369,24 @@ int cqConnectFor(CqTable *p, int bToken, int64_t iToken,
   return rc;
 }
 
-int cqTokenOf(CqTable *p, const char *zCql, const CqValue *aVal, int nVal,
-              int64_t *piToken){
-  CqCluster *pC = &p->pShared->cluster;
-  WcBuf key;
-  int i, bKnown = 0;
-  memset(&key, 0, sizeof(key));
-  for(i = 0; i < pC->nNode && !bKnown; i++){
+const CqStmt *cqKnownStatement(CqTable *p, const char *zCql){
+  const CqCluster *pC = &p->pShared->cluster;
+  int i;
+  for(i = 0; i < pC->nNode; i++){
     const CqStmt *pStmt = pC->aNode[i].pConn
                         ? cqFindPrepared(pC->aNode[i].pConn, zCql) : 0;
-    if( pStmt ){
-      bKnown = cqRoutingKey(pStmt, aVal, nVal, &key);
-      if( !bKnown ) break;
-    }
+    if( pStmt ) return pStmt;
   }
+  return 0;
+}
+
+int cqTokenOf(CqTable *p, const char *zCql, const CqValue *aVal, int nVal,
+              int64_t *piToken){
+  const CqStmt *pStmt = cqKnownStatement(p, zCql);
+  WcBuf key;
+  int bKnown;
+  memset(&key, 0, sizeof(key));
+  bKnown = pStmt && cqRoutingKey(pStmt, aVal, nVal, &key);
   if( bKnown ) *piToken = rkToken(key.a, key.n);
   wcBufFree(&key);
   return bKnown;
@@ -470,6 +481,7 @@ static void awaitAgreement(CqTable *p, int iNode){
   int64_t iUntil = wcMonotonicMs() + CQ_AGREE_MS;
   unsigned char aWant[16], aHas[16];
   int i, bAgree = 0;
+  wcAssert( iNode >= 0 && iNode < pC->nNode );
   for(i = 0; i < pC->nNode; i++) cqPreparedStale(pC->aNode[i].pConn);
   cqForgetReplication(pC, 0);
   if( !schemaVersion(p, iNode, aWant) ) return;
@@ -543,6 +555,7 @@ static int runPrepared(CqTable *p, const int64_t *piRoute, const char *zCql,
   if( rc != SQLITE_OK ) return rc;
   d = cqDeadline(p);
   if( eConsistency == CQ_LEVEL_SET ) eConsistency = p->pShared->eConsistency;
+  wcAssert( eConsistency > 0 && pStmt != 0 );
   rc = cqExecute(pConn, pStmt, aVal, nVal, eConsistency, nPage, aPaging,
                  nPaging, &d, pRes);
   cqCountRequest(p, &link, pConn);

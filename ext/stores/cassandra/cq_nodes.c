@@ -123,6 +123,7 @@ static int nodesFilter(sqlite3_vtab_cursor *pCursor, int idxNum,
 
 static int nodesNext(sqlite3_vtab_cursor *pCursor){
   CqNodesCursor *pCur = (CqNodesCursor*)pCursor;
+  wcAssert( pCur->iNode < ((CqNodesTable*)pCursor->pVtab)->pShared->cluster.nNode );
   pCur->iNode++;
   skipGone(pCur);
   return SQLITE_OK;

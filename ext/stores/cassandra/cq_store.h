@@ -291,6 +291,9 @@ int64_t cqSpanEnd(CqTable *p, int64_t iFrom, int64_t iHi);
 ** after a wait where every node is down; counted in widecol_stats's
 ** retries, the failure's message dropped), else 0. */
 int cqRetry(CqTable *p, int nAttempt);
+/* zCql as some node's connection prepared it (its id is the same on
+** every node), or NULL (no I/O). */
+const CqStmt *cqKnownStatement(CqTable *p, const char *zCql);
 /* The token of the partition zCql run with aVal[0..nVal) writes or
 ** reads, where it is known (zCql prepared before on some node): 1 and
 ** *piToken, else 0. */

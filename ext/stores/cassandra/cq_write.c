@@ -126,6 +126,8 @@ static void routeAdd(CqRouting *pR, const char *zCql, int bToken,
   }
   wcBufAppend(&pR->texts, zCql, (int64_t)strlen(zCql) + 1);
   pR->nCql++;
+  /* groupAdd() sends a group before its route is full. */
+  wcAssert( pR->nCql <= CQ_ROUTE_MAX );
 }
 
 static void routeClear(CqRouting *pR){
@@ -690,6 +692,7 @@ static int groupAdd(CqTable *p, const char *zCql, const CqValue *aVal, int n,
   WcBuf id, part;
   CqConn *pConn = 0;
   CqStmt *pStmt = 0;
+  const CqStmt *pKnown;
   CqLink link;
   int64_t iToken = 0;
   int i, rc, bToken;
@@ -710,7 +713,14 @@ static int groupAdd(CqTable *p, const char *zCql, const CqValue *aVal, int n,
     rc = report(pSh, p);
   }
   if( rc == SQLITE_OK && keyInFlight(pSh, p, hKey) ) rc = cqWritesDone(p);
-  if( rc == SQLITE_OK ) rc = cqReady(p, zCql, aVal, n, &link, &pConn, &pStmt);
+  /* A statement prepared on any node has the id it has on all of them
+  ** (Cassandra's: of its text and keyspace); the node the group goes to
+  ** prepares its statements when it is sent (routeConnect()). */
+  pKnown = cqKnownStatement(p, zCql);
+  if( rc == SQLITE_OK && pKnown == 0 ){
+    rc = cqReady(p, zCql, aVal, n, &link, &pConn, &pStmt);
+    pKnown = pStmt;
+  }
   if( rc == SQLITE_OK ){
     bToken = cqTokenOf(p, zCql, aVal, n, &iToken);
     if( pG->route.nCql >= CQ_ROUTE_MAX ){
@@ -727,7 +737,7 @@ static int groupAdd(CqTable *p, const char *zCql, const CqValue *aVal, int n,
     }else if( !bufEqual(&part, &pG->part) ){
       pG->bLogged = 1;
     }
-    cqBatchAdd(&pG->queries, pStmt, aVal, n);
+    cqBatchAdd(&pG->queries, pKnown, aVal, n);
     pG->nQuery++;
     rc = keysAdd(&pG->keys, p, hKey);
   }
