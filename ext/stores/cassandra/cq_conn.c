@@ -31,7 +31,7 @@ SQLITE_EXTENSION_INIT3
 
 /* Schema agreement after DDL: asked this often, for this long at most. */
 #define CQ_AGREE_POLL_MS 200
-#define CQ_AGREE_MS 10000
+#define CQ_AGREE_MS 30000
 
 static const struct { const char *zName; int e; } aConsistency[] = {
   { "LOCAL_QUORUM", CQ_LOCAL_QUORUM }, { "QUORUM", CQ_QUORUM },
@@ -304,10 +304,11 @@ int cqPreparedOn(CqTable *p, const CqLink *pLink, const char *zCql,
 }
 
 /* One attempt of cqConnectFor(): the first node of the plan whose
-** connection opens and takes the statements. */
+** connection opens and takes the statements; node iPrefer (-1: none)
+** alone, down or not, where it is one. */
 static int connectOnce(CqTable *p, int bToken, int64_t iToken,
-                       const char *const *azCql, int nCql, CqLink *pLink,
-                       CqConn **ppConn){
+                       const char *const *azCql, int nCql, int iPrefer,
+                       CqLink *pLink, CqConn **ppConn){
   CqShared *pSh = p->pShared;
   CqCluster *pC = &pSh->cluster;
   CqReplication *pRep = 0;
@@ -322,6 +323,10 @@ static int connectOnce(CqTable *p, int bToken, int64_t iToken,
   }
   nPlan = cqClusterPlan(pC, pRep, bToken, iToken, aiNode, pC->nNode);
   wcAssert( nPlan >= 0 && nPlan <= pC->nNode );
+  if( iPrefer >= 0 && iPrefer < pC->nNode && !pC->aNode[iPrefer].bGone ){
+    aiNode[0] = iPrefer;
+    nPlan = 1;
+  }
   pWhy = sqlite3_str_new(0);
   rc = SQLITE_CANTOPEN;
   for(k = 0; k < nPlan; k++){
@@ -364,7 +369,7 @@ int cqConnectFor(CqTable *p, int bToken, int64_t iToken,
                  const char *const *azCql, int nCql, CqLink *pLink,
                  CqConn **ppConn){
   int nAttempt = 1, rc;
-  while( (rc = connectOnce(p, bToken, iToken, azCql, nCql, pLink, ppConn))
+  while( (rc = connectOnce(p, bToken, iToken, azCql, nCql, -1, pLink, ppConn))
          != SQLITE_OK && cqRetry(p, nAttempt++) ){}
   return rc;
 }
@@ -473,25 +478,33 @@ static int schemaVersion(CqTable *p, int iNode, unsigned char *a){
 
 /* After DDL on node iNode: waits until every node up says the schema
 ** version iNode says (asked of each node itself, since a node's view of
-** the others' lags), CQ_AGREE_MS at most, as drivers do; the statements
-** prepared are prepared again when next used (Cassandra forgets those of
-** a table dropped, and a BATCH of one it forgot is refused whole). */
+** the others' lags), CQ_AGREE_MS at most, as drivers do; a node that was
+** down before the DDL takes the schema when it is back, and one whose
+** version cannot be read now is asked again.  The statements prepared
+** are prepared again when next used (Cassandra forgets those of a table
+** dropped, and a BATCH of one it forgot is refused whole). */
 static void awaitAgreement(CqTable *p, int iNode){
   CqCluster *pC = &p->pShared->cluster;
   int64_t iUntil = wcMonotonicMs() + CQ_AGREE_MS;
   unsigned char aWant[16], aHas[16];
+  unsigned char *abAsk = sqlite3_malloc64((size_t)pC->nNode + 1);
   int i, bAgree = 0;
   wcAssert( iNode >= 0 && iNode < pC->nNode );
   for(i = 0; i < pC->nNode; i++) cqPreparedStale(pC->aNode[i].pConn);
   cqForgetReplication(pC, 0);
-  if( !schemaVersion(p, iNode, aWant) ) return;
+  if( abAsk == 0 || !schemaVersion(p, iNode, aWant) ){
+    sqlite3_free(abAsk);
+    return;
+  }
+  for(i = 0; i < pC->nNode; i++){
+    abAsk[i] = i != iNode && !pC->aNode[i].bGone && !pC->aNode[i].bDown;
+  }
   while( !bAgree && wcMonotonicMs() < iUntil && !wcAskInterrupted(p->pProbe) ){
     bAgree = 1;
     for(i = 0; i < pC->nNode && bAgree; i++){
-      const CqNode *pN = &pC->aNode[i];
-      if( i == iNode || pN->bGone || pN->bDown ) continue;
-      /* A node that does not answer takes the schema when it is back. */
-      if( schemaVersion(p, i, aHas) && memcmp(aHas, aWant, 16) ) bAgree = 0;
+      if( abAsk[i] && (!schemaVersion(p, i, aHas) || memcmp(aHas, aWant, 16)) ){
+        bAgree = 0;
+      }
     }
     if( !bAgree ){
       struct timespec ts;
@@ -500,15 +513,18 @@ static void awaitAgreement(CqTable *p, int iNode){
       nanosleep(&ts, 0);
     }
   }
+  sqlite3_free(abAsk);
 }
 
-/* One attempt of cqRunCql(). */
+/* One attempt of cqRunCql(), on node *piNode first where it is one (the
+** node of the attempt before), which *piNode is then. */
 static int runCqlOnce(CqTable *p, const char *zCql, const char *zDoing,
-                      CqResult *pRes){
+                      CqResult *pRes, int *piNode){
   CqConn *pConn;
   CqLink link;
   WcDeadline d;
-  int rc = connectOnce(p, 0, 0, 0, 0, &link, &pConn);
+  int rc = connectOnce(p, 0, 0, 0, 0, *piNode, &link, &pConn);
+  if( rc == SQLITE_OK ) *piNode = link.iNode;
   memset(pRes, 0, sizeof(*pRes));
   if( rc != SQLITE_OK ) return rc;
   d = cqWaitFor(p->pProbe, CQ_TIMEOUT_MS > p->pShared->nTimeoutMs
@@ -516,7 +532,11 @@ static int runCqlOnce(CqTable *p, const char *zCql, const char *zDoing,
   rc = cqQuery(pConn, zCql, p->pShared->eConsistency, &d, pRes);
   cqCountRequest(p, &link, pConn);
   if( rc == 0 ) cqCountReply(p, pRes);
-  if( rc == 0 && pRes->eKind == CQ_RESULT_SCHEMA ){
+  /* DDL, whether it changed the schema or (IF [NOT] EXISTS, made again
+  ** after its answer was lost) found it changed: every node must have it
+  ** before the next statement. */
+  if( rc == 0 && (pRes->eKind == CQ_RESULT_SCHEMA
+                  || sqlite3_strnicmp(zCql, "SELECT", 6) != 0) ){
     awaitAgreement(p, link.iNode);
   }
   return rc ? cqCallError(p, &link, rc, pRes, zDoing) : SQLITE_OK;
@@ -524,8 +544,12 @@ static int runCqlOnce(CqTable *p, const char *zCql, const char *zDoing,
 
 int cqRunCql(CqTable *p, const char *zCql, const char *zDoing,
              CqResult *pRes){
-  int nAttempt = 1, rc;
-  while( (rc = runCqlOnce(p, zCql, zDoing, pRes)) != SQLITE_OK
+  int nAttempt = 1, rc, iNode = -1;
+  /* DDL made again goes to the node that had it first, and to it alone:
+  ** another node may not have its change yet, and would make the table
+  ** again, with an id of its own (the cluster then holds two, and refuses
+  ** writes to it as INCOMPATIBLE_SCHEMA). */
+  while( (rc = runCqlOnce(p, zCql, zDoing, pRes, &iNode)) != SQLITE_OK
       && cqRetry(p, nAttempt++) ){
     cqResultClear(pRes);
   }

@@ -1,17 +1,21 @@
 /*
-** cq_store.h: what the files of the Cassandra store share (cq_conn.c,
-** cq_value.c, cq_schema.c, cq_table.c, cq_read.c, cq_write.c): the
-** connection a database's tables share, a table, and the calls between
-** the files.  The store keeps a widecol table's rows as the CQL table its
-** design means (cq_table.c says how the contract's statements map).
+** cq_store.h: what the files of the Cassandra store share (cq_cluster.c,
+** cq_conn.c, cq_value.c, cq_schema.c, cq_table.c, cq_read.c, cq_write.c,
+** cq_nodes.c): the cluster and the connections a database's tables share,
+** a table, and the calls between the files.  The store keeps a widecol
+** table's rows as the CQL table its design means (cq_table.c says how the
+** contract's statements map).
 **
 ** Ownership: the module owns one CqShared per database (freed with the
-** module); a CqTable owns its names, design and buffers.
+** module), and it its CqCluster: the nodes, their connections (a CqConn
+** each, NULL until used), the control connection, the ring and what was
+** read of keyspaces' replication; a CqTable owns its names, design and
+** buffers.
 **
 ** The files call down only: cq_cluster.c and cq_conn.c (over
-** cq_wire.c), then cq_value.c,
-** cq_schema.c, cq_write.c, cq_read.c (which waits for the writes), and
-** cq_table.c, the module, over all of them.
+** cq_wire.c), then cq_value.c, cq_schema.c, cq_write.c, cq_read.c (which
+** waits for the writes), and cq_table.c and cq_nodes.c, the modules, over
+** all of them.
 */
 #ifndef WIDECOL_CQ_STORE_H
 #define WIDECOL_CQ_STORE_H
