@@ -40,6 +40,9 @@
 #                   and writes of versions (bench/versions.py), TOKEN and
 #                   RANDOM designs (bench/token.py, bench/randomkey.py),
 #                   widecol_advise over 1,000,000 rows (bench/advise.py)
+#   make bench-cassandra  1,000,000 likes on Cassandra against its Java and
+#                   Python drivers and cqlsh's COPY FROM, on 3 nodes, then
+#                   on one (bench/cassandra_scale.py, bench/cassandra/)
 #   make valgrind   the sqllogictest scripts and corpus replays under valgrind
 #   make fuzz       each libFuzzer target (tests/fuzz/) for FUZZ_SECONDS (60),
 #                   growing its corpus in tests/fuzz/corpus/<target>
