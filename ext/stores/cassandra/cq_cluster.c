@@ -150,12 +150,6 @@ static void controlLost(CqCluster *pC){
   pC->iControl = -1;
 }
 
-void cqNodeAnswered(CqCluster *pC, int iNode){
-  wcAssert( iNode >= 0 && iNode < pC->nNode );
-  pC->aNode[iNode].bDown = 0;
-  pC->aNode[iNode].nFail = 0;
-}
-
 /* ---- The ring ---- */
 
 /* Sorts the ring's tokens, each with its node (an insertion sort would
@@ -653,7 +647,6 @@ static void takeEvent(CqCluster *pC, const CqEvent *pEv){
       cqForgetReplication(pC, pEv->zKeyspace);
       break;
   }
-  pC->nEvent++;
 }
 
 /* Takes the events that have come, without waiting for more. */
@@ -824,19 +817,6 @@ int cqClusterPlan(CqCluster *pC, const CqReplication *pRep, int bToken,
   wcAssert( nOut <= pC->nNode && nOut <= nMax );
   sqlite3_free(aiRep);
   return nOut;
-}
-
-int cqClusterReplicaCount(const CqCluster *pC, const CqReplication *pRep){
-  int n = 0, d;
-  if( pRep == 0 ) return 0;
-  switch( pRep->eClass ){
-    case CQ_REP_SIMPLE: n = pRep->nRf; break;
-    case CQ_REP_NTS:
-      for(d = 0; d < pRep->nDc; d++) n += pRep->anRf[d];
-      break;
-    case CQ_REP_ALL: n = pC->nNode; break;
-  }
-  return n;
 }
 
 int cqClusterSize(const CqCluster *pC){

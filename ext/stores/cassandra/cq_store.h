@@ -115,7 +115,6 @@ struct CqCluster {
   CqReplication *pReps; /* Keyspaces' replication, as read */
   unsigned int iTurn;   /* Plans start at the next node of a rank */
   int bStale;           /* The nodes are read again at the next call */
-  int64_t nEvent;       /* Events taken */
   int64_t iPolledMs;    /* When the events were last looked for */
   WcBuf event;
   int64_t nWaitMs;      /* A call's wait for its node (a request's) */
@@ -130,24 +129,23 @@ int cqClusterReady(CqCluster *pC, sqlite3_stmt *pProbe, int iVersion,
 int cqReplication(CqCluster *pC, sqlite3_stmt *pProbe, const char *zKeyspace,
                   CqReplication **ppRep);
 /* The replicas of iToken, in Cassandra's order, into aiOut[0..nMax):
-** their count.  The number of replicas pRep makes, and of nodes. */
+** their count. */
 int cqReplicas(const CqCluster *pC, const CqReplication *pRep, int64_t iToken,
                int *aiOut, int nMax);
-int cqClusterReplicaCount(const CqCluster *pC, const CqReplication *pRep);
 /* The last token of the run of ring ranges from iFrom on (iFrom in the
 ** first) that have the same replicas, iHi at most: a scan of tokens
 ** iFrom..end goes to one of them. */
 int64_t cqRunEnd(const CqCluster *pC, const CqReplication *pRep,
                  int64_t iFrom, int64_t iHi);
+/* The number of nodes the cluster has. */
 int cqClusterSize(const CqCluster *pC);
 /* The nodes a call may go to, in the order to try them (see
 ** cq_cluster.c), into aiNode[0..nMax): their count. */
 int cqClusterPlan(CqCluster *pC, const CqReplication *pRep, int bToken,
                   int64_t iToken, int *aiNode, int nMax);
 /* A call to node iNode failed: down for a while (bClose: its connection
-** closed too).  A call to it was answered: up. */
+** closed too). */
 void cqNodeFailed(CqCluster *pC, int iNode, int bClose);
-void cqNodeAnswered(CqCluster *pC, int iNode);
 /* Forgets what was read of keyspace zKeyspace's replication (NULL:
 ** every keyspace's). */
 void cqForgetReplication(CqCluster *pC, const char *zKeyspace);
