@@ -533,6 +533,15 @@ static int controlOn(CqCluster *pC, int i, sqlite3_stmt *pProbe, int iVersion,
   return e;
 }
 
+/* Adds why pNode did not answer: zWhy, or what failure e was. */
+static void addWhy(sqlite3_str *pWhy, int nTried, const CqNode *pNode, int e,
+                   const char *zWhy){
+  sqlite3_str_appendf(pWhy, "%s%s:%d (%s)", nTried ? ", " : "", pNode->zHost,
+      pNode->port, zWhy ? zWhy : e == WC_SOCK_TIMEOUT
+      ? "no answer within the deadline" : e == WC_SOCK_IO
+      ? "the connection failed or was closed" : "it does not answer");
+}
+
 /* The control connection, opened on the first node that answers (the
 ** contact points named first), and the topology read on it. */
 static int openControl(CqCluster *pC, sqlite3_stmt *pProbe, int iVersion,
@@ -544,11 +553,7 @@ static int openControl(CqCluster *pC, sqlite3_stmt *pProbe, int iVersion,
     char *zWhy = 0;
     if( !pNode->bContact || pNode->zName || pNode->bGone ) continue;
     e = probeContact(pC, i, pProbe, iVersion, &zWhy);
-    if( e ){
-      sqlite3_str_appendf(pWhy, "%s%s:%d (%s)", nTried++ ? ", " : "",
-                          pNode->zHost, pNode->port,
-                          zWhy ? zWhy : "it does not answer");
-    }
+    if( e ) addWhy(pWhy, nTried++, pNode, e, zWhy);
     sqlite3_free(zWhy);
     if( e == WC_SOCK_CANCELLED || e == WC_SOCK_NOMEM ) break;
   }
@@ -561,9 +566,7 @@ static int openControl(CqCluster *pC, sqlite3_stmt *pProbe, int iVersion,
       if( pNode->zName == 0 || pNode->bGone || pNode->bDown != bDown ) continue;
       e = controlOn(pC, i, pProbe, iVersion, &zWhy);
       if( e ){
-        sqlite3_str_appendf(pWhy, "%s%s:%d (%s)", nTried++ ? ", " : "",
-                            pNode->zHost, pNode->port,
-                            zWhy ? zWhy : "it does not answer");
+        addWhy(pWhy, nTried++, pNode, e, zWhy);
         cqNodeFailed(pC, i, 1);
       }
       sqlite3_free(zWhy);

@@ -249,7 +249,10 @@ static int createKeyspace(CqTable *p){
   const char *zMap = getenv(CQ_REPLICATION_ENV);
   CqResult res;
   char *zCql = 0;
-  int rc = cqClusterOpen(p), nRf;
+  int rc, nRf, nAttempt = 1;
+  /* The cluster's size chooses the replicas: reached first, the opening
+  ** retried as any call is (a connection severed while it opens). */
+  while( (rc = cqClusterOpen(p)) != SQLITE_OK && cqRetry(p, nAttempt++) ){}
   if( rc != SQLITE_OK ) return rc;
   nRf = cqClusterSize(&p->pShared->cluster);
   if( nRf > CQ_DEFAULT_REPLICAS ) nRf = CQ_DEFAULT_REPLICAS;

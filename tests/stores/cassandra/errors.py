@@ -222,6 +222,10 @@ def main():
     database = os.path.join(tempfile.mkdtemp(), "errors.db")
     with NodesProxy(at) as proxy:
         env = dict(os.environ, WIDECOL_CASSANDRA=proxy.address())
+        # Each contact point's first answer lost: the CREATE's opening of
+        # the cluster is made again, as any call is (the differential's
+        # faults once failed a CREATE so).
+        proxy.lose_next(1)
         got = run(args, env, [
             # One replica: a lightweight transaction needs a quorum of
             # them alive (KEYSPACE has two, on one node).
@@ -229,6 +233,7 @@ def main():
             "INSERT OR REPLACE INTO t WITH RECURSIVE i(x) AS (SELECT 0 UNION ALL "
             "SELECT x + 1 FROM i WHERE x < 19999) SELECT 'p' || (x % 50), x, 'v' FROM i",
             "SELECT count(*) FROM t"], database)
+        expect("a CREATE whose first answers are lost, made again", got[0], True, None)
         expect("a table through the proxy", got[2], True, None)
         # Answers lost: each call made again on a new connection, the
         # statements' answers those of a connection that never failed.
