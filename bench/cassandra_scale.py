@@ -11,7 +11,7 @@ driver (a prepared INSERT run by execute_concurrent_with_args, as its
 docs recommend for bulk writes), then reads the driver's table back
 through widecol to check it holds the same rows.  Then the same work on
 each: plain INSERTs (IF NOT EXISTS, a lightweight transaction each) of a
-tenth as many rows, UPDATEs of as many (each a lightweight transaction
+tenth as many rows (10,000 at most: --lwt-rows), UPDATEs of as many (each a lightweight transaction
 conditional on the row as read: against the driver's conditional and
 plain UPDATEs, what Paxos costs), one partition's slice (liked_at above a
 time) for random users, their oldest 10 likes (the slice read reversed,
@@ -34,7 +34,7 @@ Starts Cassandra itself (tests/servers/cassandra.sh start --nodes N,
 default 3) unless WIDECOL_CASSANDRA names one.  `make bench-cassandra` runs
 it at 1,000,000 rows on 3 nodes, then on one.
 
-Usage: bench/cassandra_scale.py [--rows N] [--reads N] [--nodes N]
+Usage: bench/cassandra_scale.py [--rows N] [--reads N] [--nodes N] [--lwt-rows N]
            [--extension ./widecol] [--cassandra ./widecol_cassandra]
 """
 import os
@@ -177,6 +177,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", type=int, default=1000000)
     ap.add_argument("--reads", type=int, default=1000)
+    ap.add_argument("--lwt-rows", type=int, default=10000,
+                    help="rows of the lightweight transactions' lines, at most")
     ap.add_argument("--nodes", type=int, default=3)
     ap.add_argument("--extension", default="./widecol")
     ap.add_argument("--cassandra", default="./widecol_cassandra")
@@ -273,7 +275,9 @@ def run(args):
               "%d rows not loaded" % (same, n, differ))
         return 1
 
-    m = max(1, n // 10)
+    # Lightweight transactions are Paxos rounds (four round trips to a
+    # quorum each): a tenth of the rows, up to --lwt-rows.
+    m = max(1, min(n // 10, args.lwt_rows))
     _, tw = timed(lambda: db.execute("INSERT INTO w_cas SELECT * FROM src LIMIT %d" % m))
     got, td = timed(lambda: execute_concurrent_with_args(
         session, insert_cas, rows[:m], concurrency=100, raise_on_first_error=False))

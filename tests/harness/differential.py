@@ -484,6 +484,14 @@ ODD_VALUES = [None, 0, -1, 1, 1.5, -0.0, "1", "01", "1.0", " 1", "abc", "",
               -INT64_MAX - 1, float("inf"), "\u00e9", "%", "_"]
 
 
+def answer_lost(message):
+    """A write's error saying its answer was lost, so that it may or may
+    not have been applied (docs/bigtable.md, docs/cassandra.md: a store's
+    retries ran out, or a Cassandra lightweight transaction's row was
+    written by another since)."""
+    return "may yet apply" in message or "may have been applied before" in message
+
+
 class Mismatch(Exception):
     pass
 
@@ -733,6 +741,7 @@ class Runner:
         self.n_cases = 0
         self.n_mismatch = 0
         self.n_refused = 0
+        self.w_error = ""
         self.n_existing = 0
         self.existing = False
         self.own_match = False
@@ -787,6 +796,8 @@ class Runner:
                     rows.sort(key=repr)
                 out.append(("ok", rows))
             except sqlite3.Error as e:
+                if sql is sql_w:
+                    self.w_error = str(e)
                 if self.bigtable and sql is sql_w and "keeps no row" in str(e):
                     out.append(("refused", "Bigtable key"))
                 elif (self.existing and sql is sql_w
@@ -799,7 +810,7 @@ class Runner:
                     # A row with no cell, which an EXISTING table cannot
                     # keep, refused as documented.
                     out.append(("refused", "no cell"))
-                elif self.bigtable and sql is sql_w and "may yet apply" in str(e):
+                elif self.bigtable and sql is sql_w and answer_lost(str(e)):
                     # Its answer was lost (--faults): applied or not, as
                     # documented; o takes w's rows.
                     out.append(("maybe", "answer lost"))
@@ -853,8 +864,9 @@ class Runner:
             def differs(db2):
                 return self.run_both(db2, qw, qo, (), ordered) == res
             self.report("MISMATCH in design %s (seed %d)" % (design.spec["name"], self.seed),
-                        log, differs, [qw + ";", qo + ";", "-- widecol: %r" % (res[0],),
-                                       "-- ordinary: %r" % (res[1],)])
+                        log, differs, [qw + ";", qo + ";", "-- widecol: %r%s" % (
+                            res[0], " (%s)" % self.w_error if res[0][0] == "error" else ""),
+                            "-- ordinary: %r" % (res[1],)])
         return res[0]
 
     def replays(self, log, probe):
@@ -2236,7 +2248,7 @@ class RaceRunner(Runner):
         self.verify(d, db, start, outs)
 
     def verify(self, d, db, start, outs):
-        maybe = lambda o: o[2] == "error" and "may yet apply" in o[4]
+        maybe = lambda o: o[2] == "error" and answer_lost(o[4])
         for o in outs:
             if o[2] == "error" and not maybe(o) and "after this statement read it" not in o[4] \
                     and not (o[0] == "ins" and "UNIQUE constraint failed" in o[4]):

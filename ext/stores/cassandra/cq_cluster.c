@@ -142,6 +142,14 @@ void cqNodeFailed(CqCluster *pC, int iNode, int bClose){
   }
 }
 
+void cqNodeAnswered(CqCluster *pC, int iNode){
+  CqNode *pNode = &pC->aNode[iNode];
+  wcAssert( iNode >= 0 && iNode < pC->nNode );
+  pNode->bDown = 0;
+  pNode->nFail = 0;
+  pNode->iRetryMs = 0;
+}
+
 /* The control connection closed (its node may be well: only the
 ** connection failed); the next call opens another. */
 static void controlLost(CqCluster *pC){
@@ -635,9 +643,7 @@ static void takeEvent(CqCluster *pC, const CqEvent *pEv){
       }else if( strcmp(pEv->zChange, "UP") == 0 ){
         /* Back from a restart: a connection opened before is dead. */
         if( pC->aNode[iNode].bDown ) dropConnection(pC, iNode);
-        pC->aNode[iNode].bDown = 0;
-        pC->aNode[iNode].nFail = 0;
-        pC->aNode[iNode].iRetryMs = 0;
+        cqNodeAnswered(pC, iNode);
       }else{
         /* Requests in flight on it are made again elsewhere by their
         ** waiters (cqLinked() no longer gives the connection). */

@@ -32,6 +32,8 @@ SQLITE_EXTENSION_INIT3
 /* Schema agreement after DDL: asked this often, for this long at most. */
 #define CQ_AGREE_POLL_MS 200
 #define CQ_AGREE_MS 30000
+#define CQ_AGREE_ASK_MS 5000  /* A node's schema version: its wait */
+#define CQ_AGREE_TRIES 3      /* Failures to answer before it is skipped */
 
 static const struct { const char *zName; int e; } aConsistency[] = {
   { "LOCAL_QUORUM", CQ_LOCAL_QUORUM }, { "QUORUM", CQ_QUORUM },
@@ -280,7 +282,9 @@ static int nodeConnection(CqTable *p, int iNode, CqLink *pLink,
     e = cqOpen(&pNode->pConn, pNode->zHost, pNode->port, pSh->iVersion, &d,
                pzErr);
     pNode->iGen++;
-    if( e && e != WC_SOCK_CANCELLED && e != WC_SOCK_NOMEM ){
+    if( e == 0 ){
+      cqNodeAnswered(&pSh->cluster, iNode);
+    }else if( e != WC_SOCK_CANCELLED && e != WC_SOCK_NOMEM ){
       cqNodeFailed(&pSh->cluster, iNode, 1);
     }
   }
@@ -444,14 +448,18 @@ void cqCountRequest(CqTable *p, const CqLink *pLink, const CqConn *pConn){
   }
 }
 
-void cqCountReply(CqTable *p, const CqResult *pRes){
+void cqCountReply(CqTable *p, const CqLink *pLink, const CqResult *pRes){
+  CqCluster *pC = &p->pShared->cluster;
+  if( pLink && pLink->iNode >= 0 && pLink->iNode < pC->nNode ){
+    cqNodeAnswered(pC, pLink->iNode);
+  }
   p->count.nMsgIn++;
   p->count.nByteIn += CQ_REPLY_BYTES(pRes);
   if( pRes->eKind == CQ_RESULT_ROWS ) p->count.nRowIn += pRes->nRow;
 }
 
-/* Node iNode's schema version (system.local's) into a[0..16): 1, or 0
-** where it did not say. */
+/* Node iNode's schema version (system.local's) into a[0..16), asked
+** with a wait of CQ_AGREE_ASK_MS at most: 1, or 0 where it did not say. */
 static int schemaVersion(CqTable *p, int iNode, unsigned char *a){
   CqConn *pConn;
   CqLink link;
@@ -459,7 +467,9 @@ static int schemaVersion(CqTable *p, int iNode, unsigned char *a){
   char *zWhy = 0;
   int n = 0, bGot = 0;
   if( nodeConnection(p, iNode, &link, &pConn, &zWhy) == 0 ){
-    WcDeadline d = cqDeadline(p);
+    WcDeadline d = cqWaitFor(p->pProbe, CQ_AGREE_ASK_MS < p->pShared->nTimeoutMs
+                                        ? CQ_AGREE_ASK_MS
+                                        : p->pShared->nTimeoutMs);
     const unsigned char *aV;
     int e = cqQuery(pConn, "SELECT schema_version FROM system.local", CQ_ONE,
                     &d, &res);
@@ -467,6 +477,7 @@ static int schemaVersion(CqTable *p, int iNode, unsigned char *a){
      && n == 16 ){
       memcpy(a, aV, 16);
       bGot = 1;
+      cqNodeAnswered(&p->pShared->cluster, iNode);
     }else if( e && e != CQ_ERR_SERVER ){
       cqNodeFailed(&p->pShared->cluster, iNode, 1);
     }
@@ -476,33 +487,44 @@ static int schemaVersion(CqTable *p, int iNode, unsigned char *a){
   return bGot;
 }
 
-/* After DDL on node iNode: waits until every node up says the schema
+/* After DDL on node iNode: waits until every node says the schema
 ** version iNode says (asked of each node itself, since a node's view of
-** the others' lags), CQ_AGREE_MS at most, as drivers do; a node that was
-** down before the DDL takes the schema when it is back, and one whose
-** version cannot be read now is asked again.  The statements prepared
-** are prepared again when next used (Cassandra forgets those of a table
+** the others' lags), CQ_AGREE_MS at most, as drivers do.  Each node is
+** asked, down or not: a connection that failed (severed, say) is no node
+** down, and a node that does not have the change yet refuses the next
+** statement ("unconfigured table") or makes the table again with an id of
+** its own.  A node that fails to answer CQ_AGREE_TRIES times here is
+** taken as down (it takes the schema when it is back); one that answers
+** with another version is asked again.  The statements prepared are
+** prepared again when next used (Cassandra forgets those of a table
 ** dropped, and a BATCH of one it forgot is refused whole). */
 static void awaitAgreement(CqTable *p, int iNode){
   CqCluster *pC = &p->pShared->cluster;
   int64_t iUntil = wcMonotonicMs() + CQ_AGREE_MS;
   unsigned char aWant[16], aHas[16];
-  unsigned char *abAsk = sqlite3_malloc64((size_t)pC->nNode + 1);
-  int i, bAgree = 0;
+  unsigned char *anFail = sqlite3_malloc64((size_t)pC->nNode + 1);
+  int i, bAgree = 0, nTry = 0;
   wcAssert( iNode >= 0 && iNode < pC->nNode );
   for(i = 0; i < pC->nNode; i++) cqPreparedStale(pC->aNode[i].pConn);
   cqForgetReplication(pC, 0);
-  if( abAsk == 0 || !schemaVersion(p, iNode, aWant) ){
-    sqlite3_free(abAsk);
-    return;
+  if( anFail == 0 ) return;
+  while( !schemaVersion(p, iNode, aWant) ){
+    if( ++nTry >= CQ_AGREE_TRIES || wcAskInterrupted(p->pProbe) ){
+      sqlite3_free(anFail);
+      return;
+    }
   }
-  for(i = 0; i < pC->nNode; i++){
-    abAsk[i] = i != iNode && !pC->aNode[i].bGone && !pC->aNode[i].bDown;
-  }
+  memset(anFail, 0, (size_t)pC->nNode + 1);
   while( !bAgree && wcMonotonicMs() < iUntil && !wcAskInterrupted(p->pProbe) ){
     bAgree = 1;
-    for(i = 0; i < pC->nNode && bAgree; i++){
-      if( abAsk[i] && (!schemaVersion(p, i, aHas) || memcmp(aHas, aWant, 16)) ){
+    for(i = 0; i < pC->nNode; i++){
+      if( i == iNode || pC->aNode[i].bGone || anFail[i] >= CQ_AGREE_TRIES ){
+        continue;
+      }
+      if( !schemaVersion(p, i, aHas) ){
+        anFail[i]++;
+        bAgree = 0;
+      }else if( memcmp(aHas, aWant, 16) ){
         bAgree = 0;
       }
     }
@@ -513,7 +535,7 @@ static void awaitAgreement(CqTable *p, int iNode){
       nanosleep(&ts, 0);
     }
   }
-  sqlite3_free(abAsk);
+  sqlite3_free(anFail);
 }
 
 /* One attempt of cqRunCql(), on node *piNode first where it is one (the
@@ -531,7 +553,7 @@ static int runCqlOnce(CqTable *p, const char *zCql, const char *zDoing,
                            ? CQ_TIMEOUT_MS : p->pShared->nTimeoutMs);
   rc = cqQuery(pConn, zCql, p->pShared->eConsistency, &d, pRes);
   cqCountRequest(p, &link, pConn);
-  if( rc == 0 ) cqCountReply(p, pRes);
+  if( rc == 0 ) cqCountReply(p, &link, pRes);
   /* DDL, whether it changed the schema or (IF [NOT] EXISTS, made again
   ** after its answer was lost) found it changed: every node must have it
   ** before the next statement. */
@@ -543,8 +565,8 @@ static int runCqlOnce(CqTable *p, const char *zCql, const char *zDoing,
 }
 
 int cqRunCql(CqTable *p, const char *zCql, const char *zDoing,
-             CqResult *pRes){
-  int nAttempt = 1, rc, iNode = -1;
+             CqResult *pRes, int *piNode){
+  int nAttempt = 1, rc, iNode = piNode ? *piNode : -1;
   /* DDL made again goes to the node that had it first, and to it alone:
   ** another node may not have its change yet, and would make the table
   ** again, with an id of its own (the cluster then holds two, and refuses
@@ -553,6 +575,7 @@ int cqRunCql(CqTable *p, const char *zCql, const char *zDoing,
       && cqRetry(p, nAttempt++) ){
     cqResultClear(pRes);
   }
+  if( piNode ) *piNode = iNode;
   return rc;
 }
 
@@ -583,7 +606,7 @@ static int runPrepared(CqTable *p, const int64_t *piRoute, const char *zCql,
   rc = cqExecute(pConn, pStmt, aVal, nVal, eConsistency, nPage, aPaging,
                  nPaging, &d, pRes);
   cqCountRequest(p, &link, pConn);
-  if( rc == 0 ) cqCountReply(p, pRes);
+  if( rc == 0 ) cqCountReply(p, &link, pRes);
   return rc ? cqCallError(p, &link, rc, pRes, zDoing) : SQLITE_OK;
 }
 

@@ -356,7 +356,7 @@ static int checkBatch(CqCursor *pCur, const CqResult *pRes, int64_t iFirst,
         rc = cqCallError(p, &aLink[k], e, &res, "a read of an entry's row");
       }
     }else{
-      cqCountReply(p, &res);
+      cqCountReply(p, &aLink[k], &res);
       aRow = res.nRow > 0 ? cqCell(&res, 0, 0, &nRow) : 0;
       aEntry = cqCell(pRes, iFirst + k, iStampPos, &nEntry);
       abKeep[k] = aRow && stampNames(aRow, nRow, p->iIndex, aEntry, nEntry);
@@ -408,7 +408,7 @@ static int fetchPage(CqCursor *pCur){
     WcDeadline d = cqDeadline(p);
     int e = cqWait(cqLinked(p, &pCur->link), pCur->iPrefetch, &d, &pCur->res);
     pCur->nPage = pCur->nPrefetchPage;
-    if( e == 0 ) cqCountReply(p, &pCur->res);
+    if( e == 0 ) cqCountReply(p, &pCur->link, &pCur->res);
     rc = e ? cqCallError(p, &pCur->link, e, &pCur->res, "a read") : SQLITE_OK;
     if( rc == SQLITE_OK || !p->pShared->bLost ) bAnswered = 1;
   }

@@ -33,8 +33,9 @@ static char *ownerComment(const CqTable *p){
   return sqlite3_mprintf("widecol table, owner %s", p->zOwner);
 }
 
-/* The comment on the CQL table, in *pzComment (NULL: no such table). */
-static int readComment(CqTable *p, char **pzComment){
+/* The comment on the CQL table, in *pzComment (NULL: no such table), as
+** node iNode says (-1: any node). */
+static int readComment(CqTable *p, int iNode, char **pzComment){
   char *zKs = cqlString(p->zKeyspace), *zT = cqlString(p->zCqlTable), *zCql;
   CqResult res;
   int rc;
@@ -44,7 +45,7 @@ static int readComment(CqTable *p, char **pzComment){
   sqlite3_free(zKs);
   sqlite3_free(zT);
   if( zCql == 0 ) return SQLITE_NOMEM;
-  rc = cqRunCql(p, zCql, "reading its schema", &res);
+  rc = cqRunCql(p, zCql, "reading its schema", &res, &iNode);
   sqlite3_free(zCql);
   if( rc == SQLITE_OK && res.nRow > 0 ){
     int n;
@@ -96,7 +97,7 @@ static int compareColumns(CqTable *p, CqColumnWant *aWant, int nWant,
   sqlite3_free(zKs);
   sqlite3_free(zT);
   if( zCql == 0 ) return SQLITE_NOMEM;
-  rc = cqRunCql(p, zCql, "reading its columns", &res);
+  rc = cqRunCql(p, zCql, "reading its columns", &res, 0);
   sqlite3_free(zCql);
   for(iRow = 0; rc == SQLITE_OK && iRow < res.nRow; iRow++){
     const unsigned char *a[5];
@@ -183,7 +184,7 @@ static int checkExternal(CqTable *p){
     CqResult res;
     char *zCql = sqlite3_mprintf("ALTER TABLE %s ADD \"" WC_STAMP_COLUMN
                                  "\" blob", p->zCqlName);
-    rc = zCql ? cqRunCql(p, zCql, "adding its _stamp column", &res)
+    rc = zCql ? cqRunCql(p, zCql, "adding its _stamp column", &res, 0)
               : SQLITE_NOMEM;
     if( rc != SQLITE_OK && rc != SQLITE_NOMEM ){
       /* Added already (by an attempt whose answer was lost, or another
@@ -211,7 +212,7 @@ static char *createCql(const CqTable *p){
   sqlite3_str *pStr = sqlite3_str_new(0);
   char *zComment = ownerComment(p), *zLit = zComment ? cqlString(zComment) : 0;
   int i;
-  sqlite3_str_appendf(pStr, "CREATE TABLE %s (", p->zCqlName);
+  sqlite3_str_appendf(pStr, "CREATE TABLE IF NOT EXISTS %s (", p->zCqlName);
   for(i = 0; i < p->nCqlCol; i++){
     int iCol = p->aiCqlCol[i];
     sqlite3_str_appendf(pStr, "\"%w\" %s, ", cqColumnName(p, iCol),
@@ -267,19 +268,33 @@ static int createKeyspace(CqTable *p){
   }
   rc = zCql ? cqRunCql(p, zCql, zMap && zMap[0] ? "making its keyspace (with "
                        "the replication " CQ_REPLICATION_ENV " gives)"
-                       : "making its keyspace", &res) : SQLITE_NOMEM;
+                       : "making its keyspace", &res, 0) : SQLITE_NOMEM;
   sqlite3_free(zCql);
   cqResultClear(&res);
   return rc;
 }
 
+/* The error of a CREATE whose CQL table another made (zComment its
+** comment). */
+static int tableTaken(CqTable *p, const char *zComment){
+  return cqTableError(p, SQLITE_ERROR, "Cassandra already has a table %s.%s "
+      "(%s); widecol makes the table of a design itself: name another in "
+      "STORAGE CASSANDRA, drop that one, or add EXTERNAL to use it as it is",
+      p->zKeyspace, p->zCqlTable, strncmp(zComment, "widecol table", 13) == 0
+      ? "made by another widecol database" : "not made by widecol");
+}
+
 /* Makes the keyspace and the table: *pbMade if it made it (not an
-** EXTERNAL table that was there). */
+** EXTERNAL table that was there).  The CREATE TABLE is IF NOT EXISTS, and
+** the table's comment read after it says whose it is: this CREATE's
+** (made again after its answer was lost: it goes to the node that had it
+** first, where it is then there), or another client's that made it first.
+** Without IF NOT EXISTS a CREATE made again failed where the first had
+** made the table. */
 int cqCreateRemote(CqTable *p, int *pbMade){
-  char *zComment = 0, *zCql;
+  char *zComment = 0, *zCql, *zMine = 0;
   CqResult res;
-  int rc;
-  int64_t nRetry;
+  int rc, iNode = -1;
   *pbMade = 0;
   memset(&res, 0, sizeof(res));
   rc = createKeyspace(p);
@@ -288,39 +303,33 @@ int cqCreateRemote(CqTable *p, int *pbMade){
         "the COMMIT of the DROP TABLE before this CREATE; COMMIT first, then "
         "make it again", p->zKeyspace, p->zCqlTable);
   }
-  if( rc == SQLITE_OK ) rc = readComment(p, &zComment);
+  if( rc == SQLITE_OK ) rc = readComment(p, -1, &zComment);
   if( rc == SQLITE_OK && zComment ){
-    if( p->bExternal ){
-      rc = checkExternal(p);
-    }else{
-      rc = cqTableError(p, SQLITE_ERROR, "Cassandra already has a table %s.%s "
-          "(%s); widecol makes the table of a design itself: name another "
-          "in STORAGE CASSANDRA, drop that one, or add EXTERNAL to use it "
-          "as it is", p->zKeyspace, p->zCqlTable,
-          strncmp(zComment, "widecol table", 13) == 0
-          ? "made by another widecol database" : "not made by widecol");
-    }
+    rc = p->bExternal ? checkExternal(p) : tableTaken(p, zComment);
     sqlite3_free(zComment);
     return rc;
   }
   zCql = rc == SQLITE_OK ? createCql(p) : 0;
-  nRetry = p->count.nRetry;
-  if( rc == SQLITE_OK ) rc = zCql ? cqRunCql(p, zCql, "CREATE TABLE", &res)
-                                  : SQLITE_NOMEM;
-  if( rc != SQLITE_OK && rc != SQLITE_NOMEM && p->count.nRetry > nRetry ){
-    /* Made again after a connection failed: the first may have made it
-    ** (its answer lost), then the table's comment names this CREATE. */
-    char *zMine = ownerComment(p);
-    zComment = 0;
-    if( zMine && readComment(p, &zComment) == SQLITE_OK && zComment
-     && strcmp(zComment, zMine) == 0 ){
-      sqlite3_free(p->base.zErrMsg);
-      p->base.zErrMsg = 0;
-      rc = SQLITE_OK;
-    }
-    sqlite3_free(zComment);
-    sqlite3_free(zMine);
+  if( rc == SQLITE_OK ){
+    rc = zCql ? cqRunCql(p, zCql, "CREATE TABLE", &res, &iNode) : SQLITE_NOMEM;
   }
+  if( rc == SQLITE_OK ){
+    /* Read where it was made: a node that had not heard yet says none. */
+    zMine = ownerComment(p);
+    rc = zMine ? readComment(p, iNode, &zComment) : SQLITE_NOMEM;
+  }
+  if( rc == SQLITE_OK && zComment == 0 ){
+    CqLink link;
+    memset(&link, 0, sizeof(link));
+    link.iNode = iNode;
+    rc = cqTableError(p, SQLITE_PROTOCOL, "Cassandra at %s answered the "
+        "CREATE TABLE of %s.%s, then said it has no such table",
+        cqNodeName(p, &link), p->zKeyspace, p->zCqlTable);
+  }else if( rc == SQLITE_OK && strcmp(zComment, zMine) ){
+    rc = tableTaken(p, zComment);
+  }
+  sqlite3_free(zComment);
+  sqlite3_free(zMine);
   sqlite3_free(zCql);
   cqResultClear(&res);
   *pbMade = rc == SQLITE_OK;
@@ -330,12 +339,12 @@ int cqCreateRemote(CqTable *p, int *pbMade){
 int cqDropRemote(CqTable *p, int *pbKept){
   char *zComment = 0, *zMine = ownerComment(p), *zCql;
   CqResult res;
-  int rc = zMine ? readComment(p, &zComment) : SQLITE_NOMEM;
+  int rc = zMine ? readComment(p, -1, &zComment) : SQLITE_NOMEM;
   *pbKept = 1;
   if( rc == SQLITE_OK && zComment && strcmp(zComment, zMine) == 0 ){
     *pbKept = 0;
     zCql = sqlite3_mprintf("DROP TABLE IF EXISTS %s", p->zCqlName);
-    rc = zCql ? cqRunCql(p, zCql, "DROP TABLE", &res) : SQLITE_NOMEM;
+    rc = zCql ? cqRunCql(p, zCql, "DROP TABLE", &res, 0) : SQLITE_NOMEM;
     sqlite3_free(zCql);
     cqResultClear(&res);
   }

@@ -146,6 +146,9 @@ int cqClusterPlan(CqCluster *pC, const CqReplication *pRep, int bToken,
 /* A call to node iNode failed: down for a while (bClose: its connection
 ** closed too). */
 void cqNodeFailed(CqCluster *pC, int iNode, int bClose);
+/* Node iNode answered (a connection opened, a call's result): it is up,
+** whatever failed before (a connection severed is not a node down). */
+void cqNodeAnswered(CqCluster *pC, int iNode);
 /* Forgets what was read of keyspace zKeyspace's replication (NULL:
 ** every keyspace's). */
 void cqForgetReplication(CqCluster *pC, const char *zKeyspace);
@@ -263,16 +266,17 @@ int cqTableError(CqTable *p, int rc, const char *zFormat, ...);
 ** where another node may do. */
 int cqCallError(CqTable *p, const CqLink *pLink, int rc, CqResult *pRes,
                 const char *zDoing);
-/* Runs a schema statement on any node (made again where its node failed:
-** its CQL must be safe to run twice); one that changed the schema returns
-** once every node up has the change (a while at most).  A prepared one with values (a page of nPage rows
+/* Runs a schema statement on node *piNode (-1, or piNode NULL: any
+** node; *piNode is then the one that ran it), made again there where its
+** connection failed (its CQL must be safe to run twice); one that changed
+** the schema returns once every node has the change (a while at most).  A prepared one with values (a page of nPage rows
 ** from aPaging) once, on a replica of its partition where it names one,
 ** at consistency eConsistency (or CQ_LEVEL_SET); a read, made again on
 ** another node so.  SQLITE_OK, or an error with the message set; *pLink
 ** (may be NULL) the node that answered. */
 #define CQ_LEVEL_SET (-1)   /* eConsistency: the connection's, as set */
 int cqRunCql(CqTable *p, const char *zCql, const char *zDoing,
-             CqResult *pRes);
+             CqResult *pRes, int *piNode);
 int cqRunPrepared(CqTable *p, const char *zCql, const CqValue *aVal,
                   int nVal, int eConsistency, int nPage,
                   const unsigned char *aPaging, int nPaging,
@@ -328,7 +332,7 @@ const char *cqLevelName(int eLevel);
 /* Counts, for widecol_stats(), a request p sent on pLink's connection (a
 ** statement run: preparing one is not counted), and a reply p took. */
 void cqCountRequest(CqTable *p, const CqLink *pLink, const CqConn *pConn);
-void cqCountReply(CqTable *p, const CqResult *pRes);
+void cqCountReply(CqTable *p, const CqLink *pLink, const CqResult *pRes);
 /* The length of the widecol table's name, the start of p->zName. */
 int cqWidecolNameLen(const CqTable *p);
 /* The node of pLink, "host:port", for messages ("?" if none). */

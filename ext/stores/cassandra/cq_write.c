@@ -209,13 +209,13 @@ static int keyInFlight(CqShared *pSh, CqTable *p, uint32_t hKey){
   return 0;
 }
 
-/* The message of a lightweight transaction not applied (eCas), as
-** widecol words it: the key's columns and values. */
-static char *notApplied(CqTable *p, int eCas, const WcBuf *pKey){
+/* The key's columns and values, as widecol words them, into *pzCols and
+** *pzVals (sqlite3_malloc; "?" where not known). */
+static void keyText(CqTable *p, const WcBuf *pKey, char **pzCols,
+                    char **pzVals){
   WcValue *aVal = sqlite3_malloc64(sizeof(WcValue) * CQ_NCOL(p->pS));
   sqlite3_str *pCols = sqlite3_str_new(0), *pVals = sqlite3_str_new(0);
   WcBuf dec;
-  char *zCols, *zVals, *zMsg;
   int i;
   memset(&dec, 0, sizeof(dec));
   if( aVal && cqDecodeKey(p, pKey->a, pKey->n, aVal, &dec) == WC_OK ){
@@ -227,8 +227,17 @@ static char *notApplied(CqTable *p, int eCas, const WcBuf *pKey){
       sqlite3_free(z);
     }
   }
-  zCols = sqlite3_str_finish(pCols);
-  zVals = sqlite3_str_finish(pVals);
+  *pzCols = sqlite3_str_finish(pCols);
+  *pzVals = sqlite3_str_finish(pVals);
+  wcBufFree(&dec);
+  sqlite3_free(aVal);
+}
+
+/* The message of a lightweight transaction not applied (eCas), as
+** widecol words it: the key's columns and values. */
+static char *notApplied(CqTable *p, int eCas, const WcBuf *pKey){
+  char *zCols, *zVals, *zMsg;
+  keyText(p, pKey, &zCols, &zVals);
   if( eCas == CQ_CAS_INSERT ){
     zMsg = sqlite3_mprintf("UNIQUE constraint failed: %.*s.rowkey (a row "
         "with key (%s) = (%s) exists in Cassandra's %s.%s)",
@@ -243,8 +252,24 @@ static char *notApplied(CqTable *p, int eCas, const WcBuf *pKey){
   }
   sqlite3_free(zCols);
   sqlite3_free(zVals);
-  wcBufFree(&dec);
-  sqlite3_free(aVal);
+  return zMsg;
+}
+
+/* The message of a lightweight transaction whose outcome is unknown and
+** whose row another client has written since: it may have been applied
+** before that write (which then replaced it), and no read can tell. */
+static char *inDoubt(CqTable *p, const WcBuf *pKey){
+  char *zCols, *zVals, *zMsg;
+  keyText(p, pKey, &zCols, &zVals);
+  zMsg = sqlite3_mprintf("widecol %.*s: the answer to a write of the row "
+      "with key (%s) = (%s) in Cassandra's %s.%s was lost (or Cassandra "
+      "said its outcome is unknown), and another client has written the "
+      "row since: the write may have been applied before that one, or not; "
+      "read the row back before writing it again", cqWidecolNameLen(p),
+      p->zName, zCols ? zCols : "?", zVals ? zVals : "?", p->zKeyspace,
+      p->zCqlTable);
+  sqlite3_free(zCols);
+  sqlite3_free(zVals);
   return zMsg;
 }
 
@@ -292,12 +317,15 @@ static void keepMessage(CqShared *pSh, CqTable *p, int rc){
 ** lightweight transaction's outcome is read at SERIAL first (which
 ** finishes a Paxos round still in progress on the row, so that the write
 ** shows or never will), and it is sent again only where the row is still
-** as it was read.  Each attempt on a new connection, up to CQ_ATTEMPTS;
-** past them the write's statement fails saying it may yet apply.
+** as it was read.  Where another client has written the row since, the
+** write may have been applied before that one, or not (no read tells):
+** its statement fails saying so, never a conflict it may not have met.
+** Each attempt on a new connection, up to CQ_ATTEMPTS; past them the
+** write's statement fails saying it may yet apply.
 */
 #define CQ_SETTLED_APPLIED 0    /* It was applied */
 #define CQ_SETTLED_AGAIN   1    /* It was not: the row is as it was read */
-#define CQ_SETTLED_REFUSED 2    /* It was not, and would not be (kept) */
+#define CQ_SETTLED_DOUBT   2    /* Not known: the row changed since */
 
 static int bufIs(const WcBuf *pBuf, const unsigned char *a, int n){
   return a && n >= 0 && pBuf->n == n
@@ -306,7 +334,7 @@ static int bufIs(const WcBuf *pBuf, const unsigned char *a, int n){
 
 /* The outcome of lightweight transaction pW, read at SERIAL: SQLITE_OK
 ** and *peSettled, or an error (p's message). */
-static int settleCas(CqShared *pSh, CqWrite *pW, int *peSettled){
+static int settleCas(CqWrite *pW, int *peSettled){
   CqTable *p = pW->pTable;
   WcValue *aKey = sqlite3_malloc64(sizeof(WcValue) * CQ_NCOL(p->pS));
   CqValue aArg[CQ_MAX_ARGS];
@@ -336,7 +364,7 @@ static int settleCas(CqShared *pSh, CqWrite *pW, int *peSettled){
   }
   if( rc == SQLITE_OK && args.bOom ) rc = SQLITE_NOMEM;
   if( rc == SQLITE_OK ){
-    rc = cqRunPrepared(p, zCql, aArg, p->nKey, pSh->eSerial, 0, 0, 0,
+    rc = cqRunPrepared(p, zCql, aArg, p->nKey, p->pShared->eSerial, 0, 0, 0,
                        "a read of a row whose write's answer was lost", &res,
                        0);
   }
@@ -353,10 +381,7 @@ static int settleCas(CqShared *pSh, CqWrite *pW, int *peSettled){
     }else if( bAsRead ){
       *peSettled = CQ_SETTLED_AGAIN;
     }else{
-      *peSettled = CQ_SETTLED_REFUSED;
-      keep(pSh, pW->eCas == CQ_CAS_INSERT ? SQLITE_CONSTRAINT_PRIMARYKEY
-                                          : SQLITE_BUSY_SNAPSHOT,
-           notApplied(p, pW->eCas, &pW->key));
+      *peSettled = CQ_SETTLED_DOUBT;
     }
   }
   cqResultClear(&res);
@@ -391,7 +416,7 @@ static int sendAgain(CqShared *pSh, CqWrite *pW, int *pbApplied){
     int n = 0;
     const unsigned char *a = pbApplied && res.nRow > 0 && res.nCol > 0
                            ? cqCell(&res, 0, 0, &n) : 0;
-    cqCountReply(p, &res);
+    cqCountReply(p, &link, &res);
     if( a && n == 1 ){
       *pbApplied = a[0] != 0;
     }else{
@@ -414,20 +439,24 @@ static void recoverWrite(CqShared *pSh, CqWrite *pW){
   for(nAttempt = 1; nAttempt == 1 || cqRetry(p, nAttempt - 1); nAttempt++){
     int eSettled = CQ_SETTLED_AGAIN, bApplied = 1;
     int bCas = pW->eCas != CQ_CAS_NONE;
-    rc = bCas ? settleCas(pSh, pW, &eSettled) : SQLITE_OK;
-    if( rc == SQLITE_OK && eSettled != CQ_SETTLED_AGAIN ) return;
-    if( rc == SQLITE_OK ) rc = sendAgain(pSh, pW, bCas ? &bApplied : 0);
-    if( rc == SQLITE_OK && !bApplied ){
-      /* The first may have been applied after the row was read back (it
-      ** was still on its way): then the row holds this write's stamp. */
-      rc = settleCas(pSh, pW, &eSettled);
-      if( rc == SQLITE_OK && eSettled == CQ_SETTLED_AGAIN ){
-        keep(pSh, pW->eCas == CQ_CAS_INSERT ? SQLITE_CONSTRAINT_PRIMARYKEY
-                                            : SQLITE_BUSY_SNAPSHOT,
-             notApplied(p, pW->eCas, &pW->key));
+    rc = bCas ? settleCas(pW, &eSettled) : SQLITE_OK;
+    if( rc == SQLITE_OK && eSettled == CQ_SETTLED_AGAIN ){
+      rc = sendAgain(pSh, pW, bCas ? &bApplied : 0);
+      if( rc == SQLITE_OK && !bApplied ){
+        /* The first may have been applied after the row was read back
+        ** (it was still on its way): then the row holds its stamp. */
+        rc = settleCas(pW, &eSettled);
+        if( eSettled == CQ_SETTLED_AGAIN ) eSettled = CQ_SETTLED_DOUBT;
       }
     }
-    if( rc == SQLITE_OK ) return;
+    if( rc == SQLITE_OK ){
+      /* A row another client wrote since: a conflict, or this write
+      ** applied first and replaced; no read tells which. */
+      if( eSettled == CQ_SETTLED_DOUBT ){
+        keep(pSh, SQLITE_IOERR, inDoubt(p, &pW->key));
+      }
+      return;
+    }
     /* The server's own answer, not a connection: the write's failure. */
     if( !pSh->bLost ){
       keepMessage(pSh, p, rc);
@@ -464,7 +493,7 @@ static void awaitOldest(CqShared *pSh){
     CqResult res;
     int e = cqWait(cqLinked(p, &pW->link), pW->iStream, &d, &res);
     if( e == 0 ){
-      cqCountReply(p, &res);
+      cqCountReply(p, &pW->link, &res);
       judge(pSh, pW, &res);
     }else{
       int rc = cqCallError(p, &pW->link, e, &res, pW->nStmt > 1
