@@ -184,6 +184,9 @@ struct CqShared {
   int eSerial;          /* A condition's (a lightweight transaction's) */
   CqWrite *aWrite;      /* In flight: a ring, aWrite[iFirst] the oldest */
   int iFirst, nWrite;
+  uint64_t *aFlight;    /* The keys the writes in flight write, a hash */
+  uint32_t *anFlight;   /* table (cq_write.c), each with its count */
+  int nFlight;          /* Keys in aFlight */
   CqGroup *pGroup;      /* The writes of one group, not yet sent */
   int rcKept;           /* The first failure found, not yet reported */
   char *zKept;
