@@ -2465,3 +2465,80 @@ char *wcElementText(const WcSchema *pKey, const WcElement *pE, int eSkip){
   }
   return sqlite3_str_finish(pStr);
 }
+
+/*
+** A design judged by STORAGE kinds without making it: the tools (advise,
+** lint, the report, ddl) show no design a store's CREATE would refuse,
+** and this is that CREATE's own parse.
+*/
+
+/* Splits a module argument list at its top-level commas, as SQLite splits
+** CREATE VIRTUAL TABLE's: quotes ('...', "...", `...`, [...]) and
+** parentheses hold theirs.  Returns the number of arguments (at most
+** nMax, each trimmed, written NUL-terminated into zBuf, a copy of zArgs
+** at least as large), or -1 if there are more. */
+static int splitArgs(char *zBuf, char **azArg, int nMax){
+  int nArg = 0, nDepth = 0;
+  char *z = zBuf, *zStart = zBuf;
+  for(;; z++){
+    char c = *z;
+    if( c == '\'' || c == '"' || c == '`' || c == '[' ){
+      char cEnd = c == '[' ? ']' : c;
+      for(z++; *z && (*z != cEnd || (cEnd != ']' && z[1] == cEnd && ++z)); z++){}
+      if( *z == 0 ) z--;    /* unterminated: the argument ends there */
+      continue;
+    }
+    if( c == '(' ) nDepth++;
+    if( c == ')' ) nDepth--;
+    if( c == 0 || (c == ',' && nDepth == 0) ){
+      char *zEnd = z;
+      while( *zStart == ' ' || *zStart == '\n' || *zStart == '\t' ) zStart++;
+      while( zEnd > zStart && (zEnd[-1] == ' ' || zEnd[-1] == '\n'
+                               || zEnd[-1] == '\t') ) zEnd--;
+      if( nArg == nMax ) return -1;
+      azArg[nArg++] = zStart;
+      *zEnd = 0;
+      if( c == 0 ) break;
+      zStart = z + 1;
+    }
+  }
+  return nArg;
+}
+
+char *wcSchemaRefusal(const char *zTable, const char *zArgs, int eStore,
+                      int *pRc){
+  enum { MAX_ARGS = 1024 };
+  const WcKind *pKind = wcKind(eStore);
+  char *zBuf, *zStorage = 0, *zErr = 0;
+  char **azArg;
+  int nArg, bParsed = 0;
+  WcSchema *pS = 0;
+  *pRc = SQLITE_OK;
+  zBuf = sqlite3_mprintf("%s", zArgs);
+  azArg = sqlite3_malloc64(sizeof(char*) * (MAX_ARGS + 1));
+  if( zBuf && azArg ){
+    char *zId = sqlite3_mprintf(pKind->zTrial, zTable);
+    zStorage = zId == 0 ? 0 : wcKindValidName(eStore, zId)
+        ? sqlite3_mprintf("STORAGE %s %Q", pKind->zWord, zId)
+        : sqlite3_mprintf("STORAGE %s %Q", pKind->zWord, "t");
+    sqlite3_free(zId);
+  }
+  if( zStorage == 0 ){
+    *pRc = SQLITE_NOMEM;
+  }else if( (nArg = splitArgs(zBuf, azArg, MAX_ARGS)) < 0 ){
+    zErr = sqlite3_mprintf("widecol %s: more than %d arguments", zTable,
+                           MAX_ARGS);
+  }else{
+    azArg[nArg++] = zStorage;
+    pS = wcSchemaParse(zTable, nArg, (const char *const*)azArg, 1, &zErr);
+    bParsed = 1;
+    wcSchemaFree(pS);
+  }
+  /* The parser's message is the refusal; none and no schema, a failed
+  ** allocation. */
+  if( bParsed && pS == 0 && zErr == 0 ) *pRc = SQLITE_NOMEM;
+  sqlite3_free(zStorage);
+  sqlite3_free(azArg);
+  sqlite3_free(zBuf);
+  return zErr;
+}

@@ -257,4 +257,13 @@ int wcElementIsLast(const WcSchema *p, int iElem);
 ** none).  From sqlite3_mprintf(); NULL on OOM. */
 char *wcElementText(const WcSchema *pKey, const WcElement *pE, int eSkip);
 
+/* Why STORAGE kind eStore's CREATE would refuse the design zArgs (the
+** arguments of CREATE VIRTUAL TABLE zTable USING widecol(zArgs), without
+** STORAGE): its message, from sqlite3_mprintf(), or NULL if the kind
+** takes it.  The check is the CREATE's own parse, with no I/O, so a tool
+** never shows a design the store refuses.  *pRc is SQLITE_NOMEM on a
+** failed allocation (NULL returned), else SQLITE_OK. */
+char *wcSchemaRefusal(const char *zTable, const char *zArgs, int eStore,
+                      int *pRc);
+
 #endif /* WIDECOL_WC_SCHEMA_H */

@@ -26,6 +26,7 @@
 #include "tools/wc_tvf.h"
 #include "vtab/wc_table.h"
 #include "tools/wc_workload.h"
+#include "tools/wc_lint.h"
 #include "key/rk_bytes.h"
 #include "util/wc_progress.h"
 
@@ -41,7 +42,7 @@
 #define WC_ADVISE_REGIONS  16
 #define WC_ADVISE_DRAWS    10
 #define WC_ADVISE_MAX_CAND 64
-#define WC_ADVISE_BUCKETS  16
+#define WC_ADVISE_BUCKETS  WC_LINT_PREFIXES  /* the lint's spread */
 #define WC_ADVISE_SEQ      "widecol_advise_seq"
 #define WC_ADVISE_SAMPLE_T "widecol_advise_sample"
 /* Rows that share a key field value, beyond which RANDOM is not tried */
@@ -71,6 +72,9 @@ struct Col {
   int nDigit;           /* Digits of the largest integer */
   int64_t nDistinct;
   int bGrows;           /* Values rise as rows are written */
+  double rHotSkew;      /* Its most frequent value's share of the rows
+                        ** times WC_LINT_PREFIXES: WC_HOT_SKEW or more,
+                        ** a hot entity as widecol_lint's hot-key says */
   int bUnsafe[4];       /* Text values hold delimiter i of azDelim */
 };
 
@@ -97,6 +101,10 @@ struct Cand {
   double rKeyMean;
   int64_t nKeyMax;
   char *zDetail;        /* JSON: per statement */
+  int bRisingLead;      /* A key or INDEX it has is led, unspread, by a
+                        ** column that rose as the sample was written */
+  int nLint;            /* widecol_lint's warnings and errors on it, after
+                        ** the workload: designs with none rank first */
 };
 
 typedef struct Advisor Advisor;
@@ -117,6 +125,8 @@ struct Advisor {
   WcWorkload work;
   int nCand;
   Cand aCand[WC_ADVISE_MAX_CAND];
+  char *zRefused;       /* The first design a store refused, and why */
+  int nRefused;
   int rc;
   char *zErr;
   time_t tStart;
@@ -512,6 +522,10 @@ static void profileColumns(Advisor *p){
         "(SELECT \"%w\" > lag(\"%w\", %lld) OVER (ORDER BY rowid) AS up "
         "FROM " WC_ADVISE_SAMPLE_T ") WHERE up IS NOT NULL", z, z,
         (long long)(p->nSample / 20 > 1 ? p->nSample / 20 : 1));
+    pC->rHotSkew = p->nSample == 0 ? 0.0 : (double)WC_LINT_PREFIXES
+        * (double)privInt(p, "SELECT max(n) FROM (SELECT count(*) AS n FROM "
+                          WC_ADVISE_SAMPLE_T " GROUP BY \"%w\")", z)
+        / (double)p->nSample;
     for(k = 0; k < 4 && pC->bText; k++){
       pC->bUnsafe[k] = privInt(p, "SELECT count(*) FROM " WC_ADVISE_SAMPLE_T
                                " WHERE instr(\"%w\", %Q) > 0", z, azDelim[k])
@@ -542,6 +556,8 @@ struct KeyPlan {
 #define FRONT_BUCKET  1   /*   BUCKET(16, f) in front */
 #define FRONT_REVERSE 2   /*   f PAD n REVERSE */
   int nPart;            /* Cassandra's form: the partition key's fields */
+  int bSpread;          /* BUCKET(16, second field) after the first: a hot
+                        ** entity's rows spread over 16 key ranges */
   int64_t nRandom;      /* RANDOM(n) last, 0 for none */
   int iStmt;            /* The statement it was made for */
 };
@@ -557,6 +573,19 @@ static char affinityOf(const char *zType){
   if( strstr(z, "INT") ) return 'I';
   if( strstr(z, "CHAR") || strstr(z, "CLOB") || strstr(z, "TEXT") ) return 'T';
   return 'O';
+}
+
+/* True if the column is a measurement, REAL or NUMERIC by SQLite's
+** affinity rules: a reading, an amount, never a key field. */
+static int isMeasurement(const Col *pC){
+  char z[64];
+  size_t i, n = strlen(pC->zType);
+  if( affinityOf(pC->zType) != 'O' || n == 0 ) return 0;
+  if( n >= sizeof(z) ) n = sizeof(z) - 1;
+  for(i = 0; i < n; i++) z[i] = (char)(pC->zType[i] >= 'a'
+      && pC->zType[i] <= 'z' ? pC->zType[i] - 32 : pC->zType[i]);
+  z[n] = 0;
+  return strstr(z, "BLOB") == 0;
 }
 
 /* True if column iCol can be a TEXT-encoded field as it is. */
@@ -668,9 +697,15 @@ static int makeUnique(Advisor *p, KeyPlan *pK){
   while( (nGroup = largestGroup(p, pK)) > 1 && pK->nField < 6
          && p->rc == SQLITE_OK ){
     int iBest = -1;
+    /* A time first (rows written at different moments differ), then the
+    ** most distinct values; a measurement never tells rows apart. */
     for(i = 0; i < p->nCol; i++){
-      if( p->aCol[i].bKeyable && !hasCol(pK->aiField, pK->nField, i)
-       && (iBest < 0 || p->aCol[i].nDistinct > p->aCol[iBest].nDistinct) ){
+      const Col *pCol = &p->aCol[i];
+      if( pCol->bKeyable && !isMeasurement(pCol)
+       && !hasCol(pK->aiField, pK->nField, i)
+       && (iBest < 0 || pCol->bGrows > p->aCol[iBest].bGrows
+           || (pCol->bGrows == p->aCol[iBest].bGrows
+               && pCol->nDistinct > p->aCol[iBest].nDistinct)) ){
         iBest = i;
       }
     }
@@ -712,6 +747,8 @@ struct IndexPlan {
   int aiInclude[64];
   int iStmt;            /* The statement it serves */
   int bBucket;          /* BUCKET(WC_ADVISE_BUCKETS, first field) in front */
+  int nPart;            /* Its leading fields the statement fixes with '=':
+                        ** in Cassandra's form, the partition key */
 };
 
 /* True if key pK serves the heaviest statement that reads. */
@@ -745,6 +782,78 @@ static void appendPurpose(sqlite3_str *pStr, const Advisor *p, int iStmt){
                         pW->abDesc[0] ? " DESC" : "");
   }
   sqlite3_str_appendall(pStr, ")");
+}
+
+/* In Cassandra's form, the reading statements that range across
+** partitions (no '=' on any column), which neither the key nor an INDEX
+** can serve there: said, with what would. */
+static void appendAcrossPartitions(sqlite3_str *pWhy, const Advisor *p,
+                                   const KeyPlan *pK){
+  int i;
+  for(i = 0; i < p->work.nStmt; i++){
+    const WcWorkStmt *pW = &p->work.aStmt[i];
+    if( pW->bWrite || pW->nEq > 0 || pW->iRange < 0
+     || serves(pK->aiField, pK->nField, pW, p) ){
+      continue;
+    }
+    sqlite3_str_appendf(pWhy, "; statement %d ranges over %s across every "
+        "partition, which Cassandra reads only with ALLOW FILTERING, from "
+        "every node: a table keyed by a bucket column the application fills "
+        "(PRIMARY KEY ((bucket), %s), the bucket a day or an hour of it) "
+        "would serve it", i + 1, p->aCol[pW->iRange].zName,
+        p->aCol[pW->iRange].zName);
+  }
+}
+
+/* The text of a candidate's arguments, as CREATE takes them. */
+static char *candidateArgs(Advisor *p, const Cand *pC){
+  char *zDecl = columnDecls(p, 0);
+  char *zArgs = zDecl ? sqlite3_mprintf("%s, %s%s%s", zDecl, pC->zKey,
+                                        pC->zIndex, pC->zOptions) : 0;
+  sqlite3_free(zDecl);
+  return zArgs;
+}
+
+/* True if a store the candidate is for would refuse it at CREATE: its
+** form says which (Cassandra's, or one key order: HBase and Bigtable).
+** The first refusal is kept, for the error when every design is. */
+static int refused(Advisor *p, const Cand *pC){
+  static const int aHbase[] = { WC_STORE_HBASE, WC_STORE_BIGTABLE };
+  static const int aCql[] = { WC_STORE_CASSANDRA };
+  const int *aKind = pC->nPart ? aCql : aHbase;
+  int nKind = pC->nPart ? 1 : 2, i, rc = SQLITE_OK;
+  char *zArgs = candidateArgs(p, pC), *zWhy = 0;
+  if( zArgs == 0 ){
+    fail(p, SQLITE_NOMEM, 0, 0);
+    return 1;
+  }
+  for(i = 0; i < nKind && zWhy == 0 && rc == SQLITE_OK; i++){
+    zWhy = wcSchemaRefusal(p->zSource, zArgs, aKind[i], &rc);
+  }
+  sqlite3_free(zArgs);
+  if( rc != SQLITE_OK ){
+    fail(p, rc, 0, 0);
+    return 1;
+  }
+  if( zWhy == 0 ) return 0;
+  p->nRefused++;
+  if( p->zRefused == 0 ){
+    p->zRefused = zWhy;
+  }else{
+    sqlite3_free(zWhy);
+  }
+  return 1;
+}
+
+static void candFree(Cand *pC){
+  sqlite3_free(pC->zKey);
+  sqlite3_free(pC->zOptions);
+  sqlite3_free(pC->zIndex);
+  sqlite3_free(pC->zIndexSeq);
+  sqlite3_free(pC->zWhy);
+  sqlite3_free(pC->zFailed);
+  sqlite3_free(pC->zDetail);
+  memset(pC, 0, sizeof(*pC));
 }
 
 static void addCandidate(Advisor *p, const KeyPlan *pK, const IndexPlan *aIdx,
@@ -783,6 +892,11 @@ static void addCandidate(Advisor *p, const KeyPlan *pK, const IndexPlan *aIdx,
     }
     for(i = 0; i < pK->nField; i++){
       sqlite3_str_appendall(pKey, i ? ", " : "");
+      if( i == 1 && pK->bSpread ){
+        sqlite3_str_appendf(pKey, "BUCKET(%d, ", WC_ADVISE_BUCKETS);
+        wcAppendName(pKey, p->aCol[pK->aiField[1]].zName);
+        sqlite3_str_appendall(pKey, "), ");
+      }
       appendField(pKey, p, pK->aiField[i], pK->abDesc[i], iDelim < 0,
                   i == 0 && pK->eFront == FRONT_REVERSE);
     }
@@ -813,6 +927,16 @@ static void addCandidate(Advisor *p, const KeyPlan *pK, const IndexPlan *aIdx,
         }
       }
       sqlite3_str_appendall(aStr[s], "(");
+      if( pK->nPart ){
+        /* Cassandra's form: a CQL table of its own, led by the token of
+        ** its partition key. */
+        sqlite3_str_appendall(aStr[s], "TOKEN(");
+        for(j = 0; j < pI->nPart; j++){
+          sqlite3_str_appendall(aStr[s], j ? ", " : "");
+          wcAppendName(aStr[s], p->aCol[pI->aiField[j]].zName);
+        }
+        sqlite3_str_appendall(aStr[s], "), ");
+      }
       if( pI->bBucket ){
         sqlite3_str_appendf(aStr[s], "BUCKET(%d, ", WC_ADVISE_BUCKETS);
         wcAppendName(aStr[s], p->aCol[pI->aiField[0]].zName);
@@ -847,7 +971,13 @@ static void addCandidate(Advisor *p, const KeyPlan *pK, const IndexPlan *aIdx,
                  : pK->nPart ? sqlite3_mprintf("")
                  : sqlite3_mprintf(", ENCODING BINARY");
   pC->nIndex = nIdx;
-  pC->nTransform = pK->eFront != 0;
+  pC->nTransform = (pK->eFront != 0) + pK->bSpread;
+  pC->bRisingLead = !pK->nPart && !pK->eFront
+                    && p->aCol[pK->aiField[0]].bGrows;
+  for(i = 0; i < nIdx; i++){
+    pC->bRisingLead |= !aIdx[i].bBucket && !pK->nPart
+                       && p->aCol[aIdx[i].aiField[0]].bGrows;
+  }
   pC->nPart = pK->nPart;
   memcpy(pC->aiPart, pK->aiField, sizeof(pC->aiPart));
   pC->bServesTop = servesTop(p, pK);
@@ -860,10 +990,7 @@ static void addCandidate(Advisor *p, const KeyPlan *pK, const IndexPlan *aIdx,
     if( strcmp(p->aCand[i].zKey, pC->zKey) == 0
      && strcmp(p->aCand[i].zIndex, pC->zIndex) == 0
      && strcmp(p->aCand[i].zOptions, pC->zOptions) == 0 ){
-      sqlite3_free(pC->zKey);
-      sqlite3_free(pC->zIndex);
-      sqlite3_free(pC->zIndexSeq);
-      sqlite3_free(pC->zOptions);
+      candFree(pC);
       return;
     }
   }
@@ -880,6 +1007,17 @@ static void addCandidate(Advisor *p, const KeyPlan *pK, const IndexPlan *aIdx,
         "in front spreads the writes over %d key ranges (the guides' "
         "[bucket][timestamp]), and a range over it reads %d ranges",
         p->aCol[pK->aiField[0]].zName, WC_ADVISE_BUCKETS, WC_ADVISE_BUCKETS);
+  }
+  if( pK->bSpread ){
+    const Col *pE = &p->aCol[pK->aiField[0]];
+    sqlite3_str_appendf(pWhy, "; %s is a hot entity: one value holds %.1f%% "
+        "of the sample's rows, %.1f times an even share of %d key ranges "
+        "(widecol_lint's hot-key); BUCKET(%d, %s) after it spreads each "
+        "value's rows over %d key ranges, and a read of one %s reads %d, "
+        "merged in key order", pE->zName, 100.0 * pE->rHotSkew
+        / WC_LINT_PREFIXES, pE->rHotSkew, WC_LINT_PREFIXES, WC_ADVISE_BUCKETS,
+        p->aCol[pK->aiField[1]].zName, WC_ADVISE_BUCKETS, pE->zName,
+        WC_ADVISE_BUCKETS);
   }
   if( pK->eFront == FRONT_REVERSE ){
     sqlite3_str_appendf(pWhy, "; %s rises as rows are written and nothing "
@@ -934,9 +1072,14 @@ static void addCandidate(Advisor *p, const KeyPlan *pK, const IndexPlan *aIdx,
     sqlite3_str_appendall(pWhy, "; ENCODING BINARY: a field holds negative "
         "or non-integer numbers, blobs, or every delimiter");
   }
+  if( pK->nPart ) appendAcrossPartitions(pWhy, p, pK);
   pC->zWhy = sqlite3_str_finish(pWhy);
   if( pC->zWhy == 0 ){
     fail(p, SQLITE_NOMEM, 0, 0);
+    return;
+  }
+  if( refused(p, pC) ){
+    candFree(pC);
     return;
   }
   p->nCand++;
@@ -965,6 +1108,15 @@ static int planIndexes(Advisor *p, const KeyPlan *pK, IndexPlan *aIdx){
     memset(pI, 0, sizeof(*pI));
     pI->nField = statementFields(p, pW, pI->aiField, pI->abDesc);
     if( pI->nField == 0 ) continue;
+    while( pI->nPart < pI->nField
+           && hasCol(pW->aiEq, pW->nEq, pI->aiField[pI->nPart]) ){
+      pI->nPart++;
+    }
+    /* Cassandra reads a range across partitions only with ALLOW
+    ** FILTERING, from every node: such a statement needs a bucket column
+    ** the application fills, which no design of the source's columns
+    ** has (said in the design's why). */
+    if( pK->nPart && pI->nPart == 0 ) continue;
     for(k = 0; k < nIdx; k++){
       if( serves(aIdx[k].aiField, aIdx[k].nField, pW, p) ) break;
     }
@@ -993,7 +1145,7 @@ static void addWithIndexes(Advisor *p, const KeyPlan *pK){
   if( nInclude ) addCandidate(p, pK, aIdx, nIdx, 1);
   /* An index led by a rising field takes every new entry at its end: the
   ** same indexes with a bucket in front of those, measured too. */
-  for(i = 0; i < nIdx; i++){
+  for(i = 0; i < nIdx && !pK->nPart; i++){
     if( p->aCol[aIdx[i].aiField[0]].bGrows ){
       aIdx[i].bBucket = 1;
       nRising++;
@@ -1035,6 +1187,12 @@ static void candidates(Advisor *p){
     }
     if( !p->set.bHbase || !makeUnique(p, &key) ) continue;
     addWithIndexes(p, &key);
+    if( key.nField >= 2 && !p->aCol[key.aiField[0]].bGrows
+     && p->aCol[key.aiField[0]].rHotSkew >= WC_HOT_SKEW ){
+      KeyPlan spread = key;
+      spread.bSpread = 1;
+      addWithIndexes(p, &spread);
+    }
     if( memchr(key.abDesc, 1, (size_t)key.nField) ){
       /* The same key ascending, read backwards: measured against it. */
       KeyPlan asc = key;
@@ -1053,7 +1211,11 @@ static void candidates(Advisor *p){
       }
     }
   }
-  if( p->rc == SQLITE_OK && p->nCand == 0 ){
+  if( p->rc == SQLITE_OK && p->nCand == 0 && p->zRefused ){
+    fail(p, SQLITE_ERROR, 0, sqlite3_mprintf("widecol_advise: every design "
+        "made for %s was one the stores asked for refuse (%d); the first: %s",
+        p->zSource, p->nRefused, p->zRefused));
+  }else if( p->rc == SQLITE_OK && p->nCand == 0 ){
     fail(p, SQLITE_ERROR, 0, sqlite3_mprintf("widecol_advise: no statement "
         "of the workload constrains or orders %s by a column that every "
         "row has, so no key serves it; give the statements that read the "
@@ -1155,6 +1317,56 @@ static void keySkew(Advisor *p, const char *zQuery, int bRing,
     rc = sqlite3_finalize(pStmt);
   }
   if( rc != SQLITE_OK ) fail(p, rc, p->pPriv, 0);
+}
+
+/* widecol_lint on the design as built, after the workload ran on it (the
+** lint judges ranges by the statements it saw): its warnings and errors
+** are counted and named in the design's why, so that the advisor never
+** ranks first a design the lint would send back while a clean one was
+** found. */
+static void lintCandidate(Advisor *p, Cand *pC, double rHot){
+  sqlite3_stmt *pStmt = 0;
+  sqlite3_str *pRules = sqlite3_str_new(0);
+  int nUnborne = 0;
+  char *zSql = sqlite3_mprintf("SELECT rule, count(*) FROM widecol_lint(%Q) "
+      "WHERE severity IN ('error', 'warning') GROUP BY rule ORDER BY rule",
+      p->zSource);
+  int rc = zSql ? sqlite3_prepare_v2(p->pPriv, zSql, -1, &pStmt, 0)
+                : SQLITE_NOMEM;
+  sqlite3_free(zSql);
+  while( rc == SQLITE_OK && sqlite3_step(pStmt) == SQLITE_ROW ){
+    const char *zRule = (const char*)sqlite3_column_text(pStmt, 0);
+    /* The lint judges "grows as written" from the values alone; the
+    ** advisor replayed the writes in their order, and a hot spot it did
+    ** not measure is not one. */
+    if( zRule && ((strcmp(zRule, "hotspot") == 0 && !pC->bRisingLead)
+                  || (strcmp(zRule, "hot-key") == 0 && rHot < WC_HOT_SKEW)) ){
+      nUnborne++;
+      continue;
+    }
+    sqlite3_str_appendf(pRules, "%s%s", pC->nLint ? ", " : "", zRule);
+    pC->nLint += sqlite3_column_int(pStmt, 1);
+  }
+  if( rc == SQLITE_OK ) rc = sqlite3_finalize(pStmt);
+  if( rc != SQLITE_OK ){
+    sqlite3_free(sqlite3_str_finish(pRules));
+    fail(p, rc, p->pPriv, 0);
+    return;
+  }
+  zSql = pC->nLint ? sqlite3_mprintf("%s; widecol_lint warns on it (%s): "
+                                     "ranked after the designs it passes",
+                                     pC->zWhy, sqlite3_str_value(pRules))
+                   : sqlite3_mprintf("%s; widecol_lint finds nothing to fix%s",
+                                     pC->zWhy, nUnborne ? " but a hot spot "
+                                     "the writes, replayed in their order, "
+                                     "do not show" : "");
+  sqlite3_free(sqlite3_str_finish(pRules));
+  if( zSql == 0 ){
+    fail(p, SQLITE_NOMEM, 0, 0);
+    return;
+  }
+  sqlite3_free(pC->zWhy);
+  pC->zWhy = zSql;
 }
 
 /* Builds candidate pC on the sample and runs the workload on it. */
@@ -1310,6 +1522,7 @@ static void measure(Advisor *p, Cand *pC){
   pC->rReads = rReadWeight > 0.0 ? rRows / rReadWeight : 0.0;
   pC->rScore = (rRead + p->set.rWriteWeight * rWrite) / rAll
              + pC->rKeyMean / 100.0;
+  lintCandidate(p, pC, rHot);
   if( rHot > 1.5 && bWrites ){
     char *zWhy = sqlite3_mprintf("%s; measured: the hottest region takes "
         "%.0f%% of recent writes, %.1f times an even share", pC->zWhy,
@@ -1328,6 +1541,7 @@ static void measure(Advisor *p, Cand *pC){
 static int candCompare(const void *pA, const void *pB){
   const Cand *a = (const Cand*)pA, *b = (const Cand*)pB;
   if( a->bFailed != b->bFailed ) return a->bFailed - b->bFailed;
+  if( (a->nLint > 0) != (b->nLint > 0) ) return (a->nLint > 0) - (b->nLint > 0);
   if( a->rScore < b->rScore ) return -1;
   if( a->rScore > b->rScore ) return 1;
   return 0;
@@ -1354,6 +1568,7 @@ static void rank(Advisor *p){
   while( i < p->nCand && !p->aCand[i].bFailed ){
     double rLimit = p->aCand[i].rScore * (1.0 + WC_ADVISE_TIE);
     for(j = i + 1; j < p->nCand && !p->aCand[j].bFailed
+                   && (p->aCand[j].nLint > 0) == (p->aCand[i].nLint > 0)
                    && p->aCand[j].rScore <= rLimit; j++){}
     qsort(&p->aCand[i], (size_t)(j - i), sizeof(Cand), tieCompare);
     i = j;
@@ -1362,16 +1577,8 @@ static void rank(Advisor *p){
 
 static void adviserFree(Advisor *p){
   int i;
-  for(i = 0; i < p->nCand; i++){
-    Cand *pC = &p->aCand[i];
-    sqlite3_free(pC->zKey);
-    sqlite3_free(pC->zOptions);
-    sqlite3_free(pC->zIndex);
-    sqlite3_free(pC->zIndexSeq);
-    sqlite3_free(pC->zWhy);
-    sqlite3_free(pC->zFailed);
-    sqlite3_free(pC->zDetail);
-  }
+  for(i = 0; i < p->nCand; i++) candFree(&p->aCand[i]);
+  sqlite3_free(p->zRefused);
   for(i = 0; p->aCol && i < p->nCol; i++){
     sqlite3_free(p->aCol[i].zName);
     sqlite3_free(p->aCol[i].zType);

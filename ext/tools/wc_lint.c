@@ -39,6 +39,7 @@
 #define WC_LINT_MAX_FIELDS 3       /* GeminiDB: one to three key columns */
 #define WC_LINT_MIN_ROWS  10       /* Rows a sequence is judged on */
 #define WC_LINT_DIGEST    16       /* SALT digits that identify values */
+#define WC_LINT_INT_DIGITS 19      /* Digits of the largest INTEGER */
 #define WC_LINT_NAME_REPEAT 50      /* Rows per distinct name, at least, */
 #define WC_LINT_NAME_BYTES  5       /* and bytes more than its code */
 
@@ -75,6 +76,7 @@ struct LintKey {
   const WcSchema *pKey;
   char *zName;          /* "ROWKEY" or "INDEX <name>" */
   int bRowKey;
+  int iIndex;           /* The index's number, -1 for the row key */
 };
 
 /* A key's elements as text, one string each, edited to make a fix. */
@@ -228,7 +230,9 @@ static const char *rangeWhy(Lint *p, int iCol){
 #define WC_LINT_DIGITS(x) "(length(" x ") - (" x " < 0))"
 
 /* PAD width for an INTEGER column: the digits of its largest value in the
-** sample and one more, to leave room to grow; 10 with no values. */
+** sample and one more, to leave room to grow; with no values, the type's
+** (19 digits hold every non-negative 64-bit integer), never too narrow
+** for what may come. */
 static int padWidth(Lint *p, int iCol){
   sqlite3_int64 nDigit = lintInt(p, "SELECT max(CASE WHEN \"%w\" = 0 THEN 0 "
                                  "ELSE " WC_LINT_DIGITS("\"%w\"") " END) FROM "
@@ -237,8 +241,8 @@ static int padWidth(Lint *p, int iCol){
                                  p->pS->aCol[iCol].zName,
                                  p->pS->aCol[iCol].zName, p->zSample,
                                  p->pS->aCol[iCol].zName);
-  int n = nDigit > 0 ? (int)nDigit + 1 : 10;
-  return n > 19 ? 19 : n;
+  int n = nDigit > 0 ? (int)nDigit + 1 : WC_LINT_INT_DIGITS;
+  return n > WC_LINT_INT_DIGITS ? WC_LINT_INT_DIGITS : n;
 }
 
 /*
@@ -302,7 +306,24 @@ static void keyTextTruncate(KeyText *pKt, int n){
   while( pKt && pKt->n > n ) sqlite3_free(pKt->az[--pKt->n]);
 }
 
-/* "ROWKEY(a, b)" or "INDEX name(a, b)"; frees the key text. */
+/* " INCLUDE (c, d)" of index iIndex, as declared: the columns it stores
+** that are neither its fields nor the row key's.  A fix keeps it. */
+static void appendInclude(Lint *p, sqlite3_str *pStr, int iIndex){
+  const WcSchema *pKey = p->pS->aIndex[iIndex].pKey;
+  int i, n = 0;
+  for(i = 0; i < p->pS->nCol; i++){
+    if( !p->pS->aIndex[iIndex].abStored[i] || pKey->aCol[i].bKey
+     || p->pS->aCol[i].bKey ){
+      continue;
+    }
+    sqlite3_str_appendall(pStr, n++ ? ", " : " INCLUDE (");
+    wcAppendName(pStr, p->pS->aCol[i].zName);
+  }
+  if( n ) sqlite3_str_appendall(pStr, ")");
+}
+
+/* "ROWKEY(a, b)" or "INDEX name(a, b) [INCLUDE (...)]"; frees the key
+** text. */
 static char *keyTextFinish(Lint *p, const LintKey *pK, KeyText *pKt){
   sqlite3_str *pStr;
   char *z;
@@ -320,6 +341,7 @@ static char *keyTextFinish(Lint *p, const LintKey *pK, KeyText *pKt){
   }
   sqlite3_free(pKt);
   sqlite3_str_appendall(pStr, ")");
+  if( pK->iIndex >= 0 ) appendInclude(p, pStr, pK->iIndex);
   z = sqlite3_str_finish(pStr);
   if( z == 0 || p->rc != SQLITE_OK ){
     if( p->rc == SQLITE_OK ) p->rc = SQLITE_NOMEM;
@@ -362,7 +384,7 @@ static char *elementBinary(const WcSchema *pKey, const WcElement *pE){
 ** the table in BINARY form. */
 static void appendBinaryKey(Lint *p, sqlite3_str *pStr, int iIndex){
   const WcSchema *pKey = iIndex < 0 ? p->pS : p->pS->aIndex[iIndex].pKey;
-  int i, n = 0;
+  int i;
   if( iIndex < 0 ){
     sqlite3_str_appendall(pStr, "ROWKEY(");
   }else{
@@ -380,16 +402,7 @@ static void appendBinaryKey(Lint *p, sqlite3_str *pStr, int iIndex){
     sqlite3_str_appendf(pStr, ", RANDOM(%lld)", (long long)pKey->nRandom);
   }
   sqlite3_str_appendall(pStr, ")");
-  for(i = 0; iIndex >= 0 && i < p->pS->nCol; i++){
-    /* INCLUDE: stored, and neither an index field nor a row key field. */
-    if( !p->pS->aIndex[iIndex].abStored[i] || pKey->aCol[i].bKey
-     || p->pS->aCol[i].bKey ){
-      continue;
-    }
-    sqlite3_str_appendall(pStr, n++ ? ", " : " INCLUDE (");
-    wcAppendName(pStr, p->pS->aCol[i].zName);
-  }
-  if( n ) sqlite3_str_appendall(pStr, ")");
+  if( iIndex >= 0 ) appendInclude(p, pStr, iIndex);
 }
 
 /* ENCODING BINARY applies to every key of the table, so the fix rewrites
@@ -447,6 +460,12 @@ static int hasTransform(const WcElement *pE, int eOp){
   return 0;
 }
 
+static int hasCol(const int *aiCol, int nCol, int iCol){
+  int i;
+  for(i = 0; i < nCol; i++) if( aiCol[i] == iCol ) return 1;
+  return 0;
+}
+
 static const char *colName(Lint *p, int iCol){
   return p->pS->aCol[iCol].zName;
 }
@@ -466,6 +485,41 @@ static void integerStats(Lint *p, int iCol, const char *zAggs,
   }
 }
 
+/* The element that spreads a rising field's writes, or a hot entity's,
+** over WC_LINT_PREFIXES key ranges: BUCKET(16, column), the form every
+** tool writes (the advisor's designs, the lint's fixes). */
+static char *spreadText(Lint *p, int iCol){
+  /* BUCKET takes non-negative integers, text and blobs; a salt of one hex
+  ** digit spreads any value over as many ranges. */
+  if( lintInt(p, "SELECT count(*) FROM %s WHERE typeof(\"%w\") = 'real' OR "
+              "(typeof(\"%w\") = 'integer' AND \"%w\" < 0)", p->zSample,
+              colName(p, iCol), colName(p, iCol), colName(p, iCol)) > 0 ){
+    return sqlite3_mprintf("SALT(1, %z)", colSql(p, iCol));
+  }
+  return sqlite3_mprintf("BUCKET(%d, %z)", WC_LINT_PREFIXES, colSql(p, iCol));
+}
+
+/* True if INTEGER column iCol is a sequence: nearly one row per value,
+** and few values missing, in enough rows to tell.  A sample spread over
+** the key order holds a share of the values between min and max: the
+** table's distinct values are scaled up from it.  a[] gets count(*),
+** count(DISTINCT), min and max. */
+static int isSequence(Lint *p, int iCol, sqlite3_int64 *a){
+  memset(a, 0, sizeof(sqlite3_int64) * 4);
+  if( p->pS->aCol[iCol].cAff != WC_AFF_INTEGER ) return 0;
+  integerStats(p, iCol, "count(*), count(DISTINCT x), min(x), max(x)", a);
+  return a[0] >= WC_LINT_MIN_ROWS && a[1] >= WC_LINT_SHARE * (double)a[0]
+      && (double)a[3] - (double)a[2] + 1.0
+         <= 2.0 * (double)a[1] * (double)p->nTable / (double)p->nSample;
+}
+
+/* True if column iCol's values grow as rows are written: times, or a
+** sequence.  A key led by it writes every new row at its end. */
+static int risesAsWritten(Lint *p, int iCol){
+  sqlite3_int64 a[4];
+  return holdsTimes(p, iCol) || isSequence(p, iCol, a);
+}
+
 /* hotspot: a leading field that grows as rows are written (times, dense
 ** sequences) sends every new row to the last region. */
 static void ruleHotspot(Lint *p, const LintKey *pK){
@@ -480,38 +534,27 @@ static void ruleHotspot(Lint *p, const LintKey *pK){
   zCol = colName(p, pE->iCol);
   zEnd = hasTransform(pE, WC_XFORM_DESC) ? "smallest" : "largest";
   if( holdsTimes(p, pE->iCol) ){
-    zFix = fixInsert(p, pK, 0, sqlite3_mprintf("SALT(1, %z)",
-                                               colSql(p, pE->iCol)));
+    zFix = fixInsert(p, pK, 0, spreadText(p, pE->iCol));
     finding(p, pK, 0, "warning", "hotspot", zFix,
         "the leading field %s holds times, which grow as rows are written: "
         "every new row goes to the region holding the %s keys, so one "
-        "server takes all writes (a hotspot); a salt of one hex digit "
-        "spreads them over 16 key ranges, and a range on %s then reads 16 "
-        "ranges", zCol, zEnd, zCol);
+        "server takes all writes (a hotspot); a bucket in front (the "
+        "guides' [bucket][timestamp]) spreads them over %d key ranges, and "
+        "a range on %s then reads %d ranges", zCol, zEnd, WC_LINT_PREFIXES,
+        zCol, WC_LINT_PREFIXES);
     return;
   }
-  if( p->pS->aCol[pE->iCol].cAff != WC_AFF_INTEGER ) return;
-  integerStats(p, pE->iCol, "count(*), count(DISTINCT x), min(x), max(x)", a);
+  if( !isSequence(p, pE->iCol, a) ) return;
   n = a[0];
   nDistinct = a[1];
   iMin = a[2];
   iMax = a[3];
-  /* A sequence: nearly one row per value, and few values missing, in
-  ** enough rows to tell.  A sample spread over the key order holds a
-  ** share of the values between min and max: the table's distinct values
-  ** are scaled up from it. */
-  if( n < WC_LINT_MIN_ROWS || nDistinct < WC_LINT_SHARE * (double)n
-   || (double)iMax - (double)iMin + 1.0
-      > 2.0 * (double)nDistinct * (double)p->nTable / (double)p->nSample ){
-    return;
-  }
   bRanged = rangeQueried(p, pE->iCol);
   /* Reversed padded digits need TEXT encoding and no negative values; a
   ** salt spreads any integer. */
   bSalt = bRanged || iMin < 0 || pK->pKey->eEncoding == WC_ENCODING_BINARY;
   if( bSalt ){
-    zFix = fixInsert(p, pK, 0, sqlite3_mprintf("SALT(1, %z)",
-                                               colSql(p, pE->iCol)));
+    zFix = fixInsert(p, pK, 0, spreadText(p, pE->iCol));
   }else{
     char *zNew = hasTransform(pE, WC_XFORM_PAD) || hasTransform(pE, WC_XFORM_DESC)
                ? sqlite3_mprintf("%z REVERSE", wcElementText(pK->pKey, pE, 0))
@@ -525,15 +568,101 @@ static void ruleHotspot(Lint *p, const LintKey *pK){
       "goes to the region holding the %s keys, so one server takes all "
       "writes (a hotspot); %s", zCol, nDistinct, iMin, iMax, n, zEnd,
       bRanged
-        ? "it is range-queried, so a one-digit salt spreads the writes and "
-          "a range reads 16 ranges"
+        ? "it is range-queried, so a bucket in front spreads the writes "
+          "over 16 key ranges and a range reads 16 ranges"
         : bSalt
-        ? "a one-digit salt spreads the writes over 16 key ranges (padded "
+        ? "a bucket in front spreads the writes over 16 key ranges (padded "
           "and reversed digits would, but they need TEXT encoding and "
           "values from 0 up)"
         : "reversing its padded digits puts the fastest-changing digit "
           "first and spreads writes over 10 key ranges (the HBase blog's "
           "Reverse(Pad(OrderID)))");
+}
+
+/* hot-key: one value of the key's leading entity (a device, a user, a
+** host: the first field, or the columns a leading SALT or TOKEN hashes)
+** holds so large a share of the rows that the key range holding it (a
+** region; in Cassandra's form, a node) takes WC_HOT_SKEW times an even
+** share of WC_LINT_PREFIXES, the skew widecol_regions and widecol_ring
+** report.  A bucket or salt right after the entity spreads it already. */
+static void ruleHotKey(Lint *p, const LintKey *pK){
+  const WcSchema *pKey = pK->pKey;
+  const WcElement *pE = &pKey->aElem[0];
+  sqlite3_str *pCols = sqlite3_str_new(0);
+  sqlite3_stmt *pStmt;
+  char *zCols, *zFix = 0, *zValue;
+  sqlite3_int64 nTop;
+  double rSkew;
+  int aiCol[WC_HISTORY_MAX_COLS], nCol = 0, iNext = 1, i;
+  if( pE->eKind == WC_ELEM_COLUMN && !hasTransform(pE, WC_XFORM_REVERSE)
+   && !holdsTimes(p, pE->iCol) ){
+    aiCol[nCol++] = pE->iCol;
+  }else if( pE->eKind == WC_ELEM_SALT ){
+    for(i = 0; i < pE->nSaltCol && nCol < WC_HISTORY_MAX_COLS; i++){
+      aiCol[nCol++] = pE->aiSaltCol[i];
+    }
+    while( iNext < pKey->nElem && pKey->aElem[iNext].eKind == WC_ELEM_COLUMN
+           && hasCol(aiCol, nCol, pKey->aElem[iNext].iCol) ){
+      iNext++;
+    }
+  }
+  if( nCol == 0 || p->nSample < WC_LINT_HOT_ROWS
+   || (iNext < pKey->nElem && pKey->aElem[iNext].eKind != WC_ELEM_COLUMN) ){
+    sqlite3_free(sqlite3_str_finish(pCols));
+    return;
+  }
+  for(i = 0; i < nCol; i++){
+    sqlite3_str_appendf(pCols, "%s\"%w\"", i ? ", " : "",
+                        colName(p, aiCol[i]));
+  }
+  zCols = sqlite3_str_finish(pCols);
+  if( zCols == 0 ){
+    p->rc = SQLITE_NOMEM;
+    return;
+  }
+  pStmt = lintPrepare(p, "SELECT count(*), %s FROM %s GROUP BY %s ORDER BY "
+                      "1 DESC LIMIT 1", zCols, p->zSample, zCols);
+  sqlite3_free(zCols);
+  if( !lintRow(p, pStmt) ) return;
+  nTop = sqlite3_column_int64(pStmt, 0);
+  rSkew = (double)nTop * WC_LINT_PREFIXES / (double)p->nSample;
+  if( rSkew < WC_HOT_SKEW ){
+    sqlite3_finalize(pStmt);
+    return;
+  }
+  pCols = sqlite3_str_new(0);
+  for(i = 0; i < nCol; i++){
+    sqlite3_str_appendf(pCols, "%s%s = %s", i ? ", " : "",
+                        colName(p, aiCol[i]),
+                        sqlite3_column_text(pStmt, 1 + i));
+  }
+  sqlite3_finalize(pStmt);
+  zValue = sqlite3_str_finish(pCols);
+  if( !pE->bToken && iNext < pKey->nElem ){
+    zFix = fixInsert(p, pK, iNext,
+                     spreadText(p, pKey->aElem[iNext].iCol));
+  }
+  finding(p, pK, 0, "warning", "hot-key", zFix,
+      "%s holds %.1f%% of the rows (%lld of the %lld sampled): every row of "
+      "one %s value is written under one key prefix, so the %s holding it "
+      "takes %.1f times an even share of %d (what widecol_regions and "
+      "widecol_ring call skew; %g or more is hot) however many servers the "
+      "cluster has; %s", zValue ? zValue : "?",
+      100.0 * (double)nTop / (double)p->nSample, nTop,
+      (long long)p->nSample, nCol == 1 ? colName(p, aiCol[0]) : "entity",
+      pE->bToken ? "node" : "region", rSkew, WC_LINT_PREFIXES, WC_HOT_SKEW,
+      pE->bToken
+      ? "Cassandra keeps a partition on one node (and its replicas): add a "
+        "bucket column the application fills to the partition key, as in "
+        "PRIMARY KEY ((device, day), ts), so that a hot device's rows "
+        "spread over partitions"
+      : zFix
+      ? "a bucket of the next field after it spreads each value's rows over "
+        "16 key ranges (a read of one value then reads 16 ranges, merged in "
+        "key order)"
+      : "the key has no field after it to bucket: add one (a time) and a "
+        "bucket of it after the entity");
+  sqlite3_free(zValue);
 }
 
 /* unpadded-integer: TEXT encoding writes an integer's digits, which sort
@@ -845,15 +974,21 @@ static int uniqueCandidate(Lint *p){
     char cAff = pS->aCol[i].cAff;
     sqlite3_stmt *pStmt;
     if( pS->aCol[i].iElem >= 0 ) continue;
-    if( pS->eEncoding == WC_ENCODING_TEXT && cAff != WC_AFF_INTEGER
-     && cAff != WC_AFF_TEXT ){
+    /* A REAL or NUMERIC column is a measurement, never what tells rows
+    ** apart; nor can TEXT encoding order a column of no type. */
+    if( cAff == WC_AFF_REAL || cAff == WC_AFF_NUMERIC
+     || (pS->eEncoding == WC_ENCODING_TEXT && cAff != WC_AFF_INTEGER
+         && cAff != WC_AFF_TEXT) ){
       continue;
     }
     pStmt = lintPrepare(p, "SELECT count(DISTINCT \"%w\"), count(\"%w\") "
                         "FROM %s", pS->aCol[i].zName, pS->aCol[i].zName,
                         p->zSample);
     if( lintRow(p, pStmt) ){
-      sqlite3_int64 nDistinct = sqlite3_column_int64(pStmt, 0);
+      /* A time ranks above any count: rows are told apart by when they
+      ** were written (a reading's ts, a payment's paid_at). */
+      sqlite3_int64 nDistinct = sqlite3_column_int64(pStmt, 0)
+          + (holdsTimes(p, i) ? p->nSample + 1 : 0);
       if( sqlite3_column_int64(pStmt, 1) == p->nSample
        && nDistinct > nBest ){
         nBest = nDistinct;
@@ -922,13 +1057,19 @@ static void ruleUnique(Lint *p, const LintKey *pK){
         "the key does not tell these rows apart%s%s%s",
         (long long)(nReplaced + nRefused),
         nReplaced + nRefused == 1 ? "" : "s", takenText(nReplaced, nRefused),
-        iCand >= 0 ? "; " : "; no other column has a value in every row: add "
-                            "one, a sequence or a random suffix (the Lindorm "
-                            "guide's [userId][orderid][random(100)])",
+        iCand >= 0 ? "; " : "; no other column that could tell rows apart "
+                            "(an id, a time, a name; a REAL or NUMERIC "
+                            "column is a measurement, never a key field) has "
+                            "a value in every row: add one, a sequence or a "
+                            "random suffix (the Lindorm guide's "
+                            "[userId][orderid][random(100)])",
         iCand >= 0 ? colName(p, iCand) : "",
-        iCand >= 0 ? " has the most distinct values of the other columns: "
-                     "add it as the last field (the HBase blog's PaymentID, "
-                     "'for uniqueness')" : "");
+        iCand < 0 ? "" : holdsTimes(p, iCand)
+        ? " holds times, which tell apart rows written at different moments "
+          "(measurements are never key fields): add it as the last field"
+        : " has the most distinct values of the other columns (measurements "
+          "left out): add it as the last field (the HBase blog's PaymentID, "
+          "'for uniqueness')");
   }
 }
 
@@ -981,29 +1122,58 @@ static void ruleUnserved(Lint *p, const LintKey *pK){
   for(i = 0; i < pS->nCol; i++){
     sqlite3_str *pFix;
     char *zIndex;
+    int bRising;
     int64_t nRead, nOut, nScan = wcHistoryUnserved(p->pH, i, &nRead, &nOut);
     int iElem = pS->aCol[i].iElem;
+    int eWhy = wcHistoryUnservedWhy(p->pH, i);
     if( nScan == 0
      || (iElem >= 0 && hasTransform(&pS->aElem[iElem], WC_XFORM_REVERSE)) ){
       continue;
+    }
+    if( (eWhy & WC_UNSERVED_UNORDERED) && iElem >= 0
+     && pS->aElem[iElem].eOrder == WC_ORDER_NONE ){
+      /* The cause the plan names: the field's bytes, not its place. */
+      finding(p, pK, iElem, "warning", "unserved-range",
+          fixReplace(p, pK, iElem, fieldText(p, i)),
+          "%lld scan%s on this connection ranged over %s without a key "
+          "range (reading %lld row%s, %lld handed to SQLite to filter); "
+          "where they fixed every field before it with '=', %s is %s in "
+          "the key (the plan says FILTER %s (%s)), whose bytes are not in "
+          "its values' order, so no range on it is a key range; padded, "
+          "those scans read only their range%s", (long long)nScan,
+          nScan == 1 ? "" : "s", colName(p, i), (long long)nRead,
+          nRead == 1 ? "" : "s", (long long)nOut, colName(p, i),
+          pS->aElem[iElem].zUnordered,
+          colName(p, i), pS->aElem[iElem].zUnordered,
+          (eWhy & WC_UNSERVED_MISPLACED) ? " (other scans did not fix the "
+          "fields before it: an INDEX serves those, a finding of its own)"
+          : "");
+      if( !(eWhy & WC_UNSERVED_MISPLACED) ) continue;
     }
     pFix = sqlite3_str_new(0);
     zIndex = sqlite3_mprintf("by_%s", colName(p, i));
     sqlite3_str_appendall(pFix, "INDEX ");
     if( zIndex ) wcAppendName(pFix, zIndex);
-    sqlite3_str_appendf(pFix, "(%z)", fieldText(p, i));
+    /* Led by a rising field, the index would hotspot: the same spread
+    ** as the hotspot rule's fix, so that the fix draws no finding. */
+    bRising = risesAsWritten(p, i);
+    sqlite3_str_appendf(pFix, "(%z%s%z)", bRising ? spreadText(p, i) : 0,
+                        bRising ? ", " : "", fieldText(p, i));
     sqlite3_free(zIndex);
     finding(p, pK, -1, "warning", "unserved-range", unservedFix(p, i, pFix),
         "%lld scan%s on this connection ranged over %s, which no key could "
         "read as key ranges (%s is %s): %s read %lld row%s and handed %lld "
         "to SQLite to filter; an INDEX that starts with %s serves such "
         "ranges (or a table keyed for them, as the HBase blog's "
-        "PaymentsByDate)%s", (long long)nScan,
+        "PaymentsByDate)%s%s", (long long)nScan,
         nScan == 1 ? "" : "s", colName(p, i), colName(p, i),
         iElem < 0 ? "not in the row key"
         : "in the row key after fields those scans did not fix with '='",
         nScan == 1 ? "it" : "they", (long long)nRead, nRead == 1 ? "" : "s",
-        (long long)nOut, colName(p, i), unservedWhy(p, i));
+        (long long)nOut, colName(p, i), unservedWhy(p, i), bRising
+        ? "; it grows as rows are written, so the INDEX leads with a bucket "
+          "of it, as the hotspot rule asks, and a range reads 16 ranges"
+        : "");
   }
 }
 
@@ -1419,6 +1589,7 @@ static void ruleAllowFiltering(Lint *p, const LintKey *pK){
 static void lintKey(Lint *p, const LintKey *pK){
   int i;
   ruleHotspot(p, pK);
+  ruleHotKey(p, pK);
   for(i = 0; i < pK->pKey->nElem && p->rc == SQLITE_OK; i++){
     ruleUnpadded(p, pK, i);
     rulePrefix(p, pK, i);
@@ -1696,6 +1867,7 @@ static void lintTable(Lint *p){
   key.pKey = pS;
   key.zName = sqlite3_mprintf("ROWKEY");
   key.bRowKey = 1;
+  key.iIndex = -1;
   if( key.zName == 0 ) p->rc = SQLITE_NOMEM;
   if( p->rc == SQLITE_OK ) lintKey(p, &key);
   sqlite3_free(key.zName);
@@ -1706,6 +1878,7 @@ static void lintTable(Lint *p){
     key.pKey = pS->aIndex[i].pKey;
     key.zName = sqlite3_str_finish(pName);
     key.bRowKey = 0;
+    key.iIndex = i;
     if( key.zName == 0 ) p->rc = SQLITE_NOMEM;
     else lintKey(p, &key);
     sqlite3_free(key.zName);

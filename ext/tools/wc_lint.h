@@ -11,6 +11,13 @@
 #define WC_LINT_PREFIXES  16       /* Salt prefixes a range may cost; the
                                    ** key ranges a hotspot's fix spreads
                                    ** writes over */
+#define WC_HOT_SKEW       2.0      /* A key range, region or node taking
+                                   ** this many times an even share of the
+                                   ** writes (of WC_LINT_PREFIXES, or of
+                                   ** the nodes) is hot: widecol_lint's
+                                   ** hot-key, the report's warnings, the
+                                   ** advisor's hot-entity designs */
+#define WC_LINT_HOT_ROWS  1000     /* Rows a hot entity is judged on */
 #define WC_LINT_PART_CELLS 100000  /* Cassandra: cells a partition should */
 #define WC_LINT_PART_BYTES (100 << 20)  /* and bytes, at most hold */
 

@@ -86,6 +86,7 @@ const WcKind wcKindTable[WC_STORE_KINDS] = {
              "the table id of letters, digits, _ - and . (not first), at "
              "most 50 characters",
     .zShape = "'projects/<project>/instances/<instance>/tables/<table>'",
+    .zTrial = "projects/p/instances/i/tables/%s",
     .zIdAfter = "/tables/", .nMaxId = 50,
     .nMaxKey = 4096, .nMaxCell = (int64_t)100 << 20,
     .nMaxRow = (int64_t)256 << 20, .iTimeStep = 1000,
@@ -102,7 +103,7 @@ const WcKind wcKindTable[WC_STORE_KINDS] = {
     .zForm = "'<table>' or '<namespace>:<table>', each of letters, digits, "
              "_ - and . (not first)",
     .zShape = "'[<namespace>:]<table>'",
-    .zIdAfter = ":", .nMaxId = 255,
+    .zTrial = "%s", .zIdAfter = ":", .nMaxId = 255,
     .nMaxKey = WC_MAX_KEY_BYTES, .nKeyByName = 16,
     .nMaxCell = (int64_t)10 << 20, .iTimeStep = 1000,
     /* The cell store's pages; the Thrift2 gateway scans a range at a
@@ -118,7 +119,7 @@ const WcKind wcKindTable[WC_STORE_KINDS] = {
     .zForm = "'<keyspace>.<table>', each of letters, digits and _ (not "
              "first), at most 48 characters",
     .zShape = "'<keyspace>.<table>'",
-    .zIdAfter = ".", .nMaxId = 48, .iTimeStep = 1,
+    .zTrial = "widecol.%s", .zIdAfter = ".", .nMaxId = 48, .iTimeStep = 1,
     /* A scan's CQL pages (stores/cassandra/cq_read.c), each a request. */
     .reads = { .nFirstPage = 20, .nPageGrowth = 4, .nMaxPage = 5000,
                .bCallPerRange = 1 },

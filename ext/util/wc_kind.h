@@ -54,6 +54,8 @@ struct WcKind {
   const char *zDocs;    /* The user's page: "docs/bigtable.md" */
   const char *zForm;    /* How a table is named, for messages */
   const char *zShape;   /* The same, short: "'[<namespace>:]<table>'" */
+  const char *zTrial;   /* A name of this kind for table id %s, to check
+                        ** a design without making it (wcSchemaRefusal) */
   const char *zIdAfter; /* The table's id follows this in its name
                         ** ("/tables/"); not there: the name is the id */
   int nMaxId;           /* The longest table id */

@@ -16,6 +16,10 @@
 typedef struct ColumnUse ColumnUse;
 struct ColumnUse {
   int bRanged;          /* A statement constrained it by range */
+  int bUnordered;       /* A key reached it (every field before it fixed
+                        ** with '=') but its bytes are not in value order */
+  int bMisplaced;       /* No key reached it: it is in none, or follows a
+                        ** field the statement did not fix */
   int64_t nScan;        /* Scans of such a range without a key range */
   int64_t nRead;        /* Rows they read */
   int64_t nOut;         /* Rows they returned */
@@ -213,13 +217,16 @@ static void cqlRecord(WcHistory *p, const WcSchema *pS,
 ** statement that fixes the columns abEq[] with '=': iCol is an ordered
 ** element, and those before it are salts or buckets (a skip scan visits
 ** each) or fixed. */
+/* 1 if key pKey reads a range over iCol as key ranges, with the columns
+** abEq flags fixed by '='; -1 if it reaches iCol but its bytes are
+** unordered there (an unpadded integer); 0 if it does not reach it. */
 static int rangeServable(const WcSchema *pKey, int iCol,
                          const unsigned char *abEq){
   int i;
   for(i = 0; i < pKey->nElem; i++){
     const WcElement *pE = &pKey->aElem[i];
     if( pE->eKind != WC_ELEM_COLUMN ) continue;
-    if( pE->iCol == iCol ) return pE->eOrder != WC_ORDER_NONE;
+    if( pE->iCol == iCol ) return pE->eOrder != WC_ORDER_NONE ? 1 : -1;
     if( !abEq[pE->iCol] ) return 0;
   }
   return 0;
@@ -257,16 +264,21 @@ int wcHistoryQuery(WcHistory *p, const WcSchema *pS,
   }
   for(i = 0; i < pInfo->nConstraint; i++){
     const struct sqlite3_index_constraint *pC = &pInfo->aConstraint[i];
-    int iCol = pC->iColumn, bServed;
+    int iCol = pC->iColumn, bServed, bReached;
     if( iCol < 0 || iCol >= pS->nCol || !isRangeOp(pC->op) ) continue;
     p->aCol[iCol].bRanged = 1;
     if( !pC->usable ) continue;
     bServed = rangeServable(pS, iCol, abEq);
-    for(j = 0; j < pS->nIndex && !bServed; j++){
+    bReached = bServed < 0;
+    for(j = 0; j < pS->nIndex && bServed <= 0; j++){
       bServed = rangeServable(pS->aIndex[j].pKey, iCol, abEq);
+      bReached |= bServed < 0;
     }
+    if( bServed > 0 ) continue;
+    if( bReached ) p->aCol[iCol].bUnordered = 1;
+    else p->aCol[iCol].bMisplaced = 1;
     for(j = 0; j < n && aiOut[j] != iCol; j++){}
-    if( !bServed && j == n && n < WC_HISTORY_MAX_COLS ) aiOut[n++] = iCol;
+    if( j == n && n < WC_HISTORY_MAX_COLS ) aiOut[n++] = iCol;
   }
   sqlite3_free(abEq);
   return n;
@@ -297,6 +309,11 @@ int64_t wcHistoryUnserved(const WcHistory *p, int iCol, int64_t *pnRead,
   *pnRead = p->aCol[iCol].nRead;
   *pnOut = p->aCol[iCol].nOut;
   return p->aCol[iCol].nScan;
+}
+
+int wcHistoryUnservedWhy(const WcHistory *p, int iCol){
+  return (p->aCol[iCol].bUnordered ? WC_UNSERVED_UNORDERED : 0)
+       | (p->aCol[iCol].bMisplaced ? WC_UNSERVED_MISPLACED : 0);
 }
 
 int64_t wcHistoryReplaced(const WcHistory *p){

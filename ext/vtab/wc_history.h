@@ -42,6 +42,12 @@ int wcHistoryRanged(const WcHistory *p, int iCol);
 ** the rows they read and returned; 0 if none. */
 int64_t wcHistoryUnserved(const WcHistory *p, int iCol, int64_t *pnRead,
                           int64_t *pnOut);
+/* Why statements' ranges over iCol had no key range: a key reached the
+** column but its bytes are not in value order there (the plan's "FILTER
+** ts (unpadded INTEGER)"), and/or no key reached it; 0 if neither. */
+int wcHistoryUnservedWhy(const WcHistory *p, int iCol);
+#define WC_UNSERVED_UNORDERED 1
+#define WC_UNSERVED_MISPLACED 2
 int64_t wcHistoryReplaced(const WcHistory *p);
 int64_t wcHistoryRefused(const WcHistory *p);
 /* On a table in Cassandra's form (a leading TOKEN), the distinct rules of
