@@ -79,3 +79,73 @@ const char *wcCqlType(char cAff){
     default:             return "blob";
   }
 }
+
+/* True if the Cassandra store's table iIndex of pS keeps each row's write
+** time: a versioned row table, an index table under a TTL (as the store
+** layer passes ROWTIME, store/wc_store.c). */
+static int cqlRowtime(const WcSchema *pS, int iIndex){
+  return iIndex >= 0 ? pS->nTtl > 0 : pS->bVersioned;
+}
+
+static void appendKeyName(sqlite3_str *pStr, const WcSchema *pS, int iCol){
+  sqlite3_str_appendf(pStr, "\"%w\"", iCol == WC_CQL_ROWKEY
+                      ? WC_CQL_ROWKEY_NAME : pS->aCol[iCol].zName);
+}
+
+int wcCqlCreate(sqlite3_str *pStr, const WcSchema *pS, int iIndex,
+                const char *zName, const char *zComment){
+  WcCqlKey key;
+  int i, nClust;
+  if( wcCqlKey(pS, iIndex, WC_CQL_ROW_BYTES, &key) != SQLITE_OK ){
+    return SQLITE_NOMEM;
+  }
+  /* A column a line, as a user reads it; the server takes it so too. */
+  sqlite3_str_appendf(pStr, "CREATE TABLE IF NOT EXISTS %s (\n", zName);
+  if( iIndex >= 0 ){
+    sqlite3_str_appendall(pStr, "  \"" WC_CQL_ROWKEY_NAME "\" blob,\n");
+  }
+  for(i = 0; i < pS->nCol; i++){
+    if( iIndex >= 0 && !pS->aIndex[iIndex].abStored[i] ) continue;
+    sqlite3_str_appendf(pStr, "  \"%w\" %s,\n", pS->aCol[i].zName,
+                        wcCqlType(pS->aCol[i].cAff));
+  }
+  if( cqlRowtime(pS, iIndex) ){
+    sqlite3_str_appendall(pStr, "  \"" WC_CQL_ROWTIME_NAME "\" bigint,\n");
+  }
+  sqlite3_str_appendall(pStr, "  \"" WC_STAMP_COLUMN "\" blob,\n"
+                        "  PRIMARY KEY ((");
+  for(i = 0; i < key.nCol; i++){
+    wcAssert( key.aiCol[i] >= 0 || key.aiCol[i] == WC_CQL_ROWKEY );
+    if( i == key.nPart ) sqlite3_str_appendall(pStr, ")");
+    sqlite3_str_appendall(pStr, i ? ", " : "");
+    appendKeyName(pStr, pS, key.aiCol[i]);
+  }
+  if( key.nCol == key.nPart ) sqlite3_str_appendall(pStr, ")");
+  /* Each write's entries apart: an index key ends with the stamps. */
+  if( iIndex >= 0 ) sqlite3_str_appendall(pStr, ", \"" WC_STAMP_COLUMN "\"");
+  sqlite3_str_appendall(pStr, ")\n)");
+  nClust = key.nCol - key.nPart + (iIndex >= 0);
+  for(i = key.nPart; i < key.nCol; i++){
+    sqlite3_str_appendall(pStr, i == key.nPart
+                                ? " WITH CLUSTERING ORDER BY (" : ", ");
+    appendKeyName(pStr, pS, key.aiCol[i]);
+    sqlite3_str_appendall(pStr, key.abDesc[i] ? " DESC" : " ASC");
+  }
+  if( iIndex >= 0 ){
+    sqlite3_str_appendf(pStr, "%s\"" WC_STAMP_COLUMN "\" ASC",
+                        key.nCol > key.nPart ? ", "
+                                             : " WITH CLUSTERING ORDER BY (");
+  }
+  if( nClust > 0 ) sqlite3_str_appendall(pStr, ")");
+  if( zComment ){
+    sqlite3_str_appendf(pStr, " %s comment = %s", nClust > 0 ? "AND" : "WITH",
+                        zComment);
+  }
+  if( pS->nTtl > 0 ){
+    sqlite3_str_appendf(pStr, " %s default_time_to_live = %lld",
+                        nClust > 0 || zComment ? "AND" : "WITH",
+                        (long long)pS->nTtl);
+  }
+  wcCqlKeyFree(&key);
+  return SQLITE_OK;
+}

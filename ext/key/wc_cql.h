@@ -44,4 +44,20 @@ void wcCqlKeyFree(WcCqlKey *p);
 ** "decimal" or "blob". */
 const char *wcCqlType(char cAff);
 
+/* The columns the Cassandra store adds to the design's: an index entry's
+** row key, a versioned row's write time, every row's stamps. */
+#define WC_CQL_ROWKEY_NAME  "rowkey"
+#define WC_CQL_ROWTIME_NAME "rowtime"
+
+/* Appends the CREATE TABLE IF NOT EXISTS zName (...) that the Cassandra
+** store runs for design pS's row table (iIndex -1) or INDEX iIndex's
+** table: an index's entry row key first (a blob), the columns the table
+** holds, a versioned table's write time, the stamps (_stamp, a blob);
+** the key wcCqlKey() gives with the row key as bytes, an index's ended by
+** the stamps; clustering orders; the comment zComment (a CQL string
+** literal, or NULL for none) and the TTL.  widecol_ddl(t, 'cql') prints
+** what this writes, and the store runs it: one text for both. */
+int wcCqlCreate(sqlite3_str *pStr, const WcSchema *pS, int iIndex,
+                const char *zName, const char *zComment);
+
 #endif /* WIDECOL_WC_CQL_H */

@@ -2542,3 +2542,13 @@ char *wcSchemaRefusal(const char *zTable, const char *zArgs, int eStore,
   sqlite3_free(zBuf);
   return zErr;
 }
+
+char *wcSchemaKindRefusal(const WcSchema *pS, int eStore){
+  void (*xCheck)(Parse*) = kindCheck(eStore);
+  Parse sParse;
+  memset(&sParse, 0, sizeof(sParse));
+  sParse.pSchema = (WcSchema*)pS;   /* the checks only read it */
+  sParse.bCreate = 1;
+  if( xCheck ) xCheck(&sParse);
+  return sParse.zErr;
+}

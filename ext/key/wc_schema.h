@@ -265,5 +265,9 @@ char *wcElementText(const WcSchema *pKey, const WcElement *pE, int eSkip);
 ** failed allocation (NULL returned), else SQLITE_OK. */
 char *wcSchemaRefusal(const char *zTable, const char *zArgs, int eStore,
                       int *pRc);
+/* The same for a design already parsed: what kind eStore's engine asks of
+** the design itself (its key's form, its options), names aside.  NULL if
+** it takes it; else the message, from sqlite3_mprintf(). */
+char *wcSchemaKindRefusal(const WcSchema *pS, int eStore);
 
 #endif /* WIDECOL_WC_SCHEMA_H */

@@ -274,6 +274,29 @@ static void appendRandomColumn(sqlite3_str *pStr, const WcSchema *pS){
   sqlite3_str_appendall(pStr, "\"");
 }
 
+/* Appends the column that holds the iBucket-th leading SALT or BUCKET's
+** number in the nearest CQL table: "bucket" (then "bucket2", ...), with
+** underscores after it until no column has the name. */
+static void appendBucketColumn(sqlite3_str *pStr, const WcSchema *pS,
+                               int iBucket){
+  char zBase[32];
+  int k = 0, i;
+  sqlite3_snprintf(sizeof(zBase), zBase, iBucket ? "bucket%d" : "bucket",
+                   iBucket + 1);
+  for(i = 0; i < pS->nCol; i++){
+    const char *z = pS->aCol[i].zName;
+    size_t n = strlen(zBase);
+    if( sqlite3_strnicmp(z, zBase, (int)n) == 0
+     && strspn(&z[n], "_") == (size_t)k && z[n + k] == 0 ){
+      k++;
+      i = -1;
+    }
+  }
+  sqlite3_str_appendf(pStr, "\"%s", zBase);
+  sqlite3_str_appendchar(pStr, k, '_');
+  sqlite3_str_appendall(pStr, "\"");
+}
+
 /* Appends column iCol of the CQL table's key (key/wc_cql.h). */
 static void appendKeyColumn(sqlite3_str *pStr, const WcSchema *pS, int iCol){
   if( iCol == WC_CQL_RANDOM ){
@@ -293,12 +316,18 @@ static void appendKeyColumn(sqlite3_str *pStr, const WcSchema *pS, int iCol){
 static void cqlCreate(sqlite3_str *pStr, const WcSchema *pS,
                       const WcCqlKey *pKey, const char *zName){
   const WcElement *pFirst = &pS->aElem[0];
-  int i, iPart = -1, nClust;
+  int i, iPart = -1, nClust, nBucket = 0;
   if( !pFirst->bToken ){
     for(i = 0; i < pS->nElem && pS->aElem[i].eKind != WC_ELEM_COLUMN; i++){
-      sqlite3_str_appendf(pStr, "-- %s of the row key is left out: "
-          "Cassandra's token spreads the partitions over the ring already\n",
-          wcDerivedName(&pS->aElem[i]));
+      char *zElem = wcElementText(pS, &pS->aElem[i], 0);
+      sqlite3_str_appendf(pStr, "-- %s of the row key is the partition "
+          "column ", zElem ? zElem : "?");
+      appendBucketColumn(pStr, pS, i);
+      sqlite3_str_appendall(pStr, ", which the application fills with the "
+          "same number at each insert, so that the rows it spread over key "
+          "ranges spread over partitions (a hot value's among them)\n");
+      sqlite3_free(zElem);
+      nBucket++;
     }
     iPart = i < pS->nElem ? i : -1;
     if( iPart >= 0 ){
@@ -347,7 +376,7 @@ static void cqlCreate(sqlite3_str *pStr, const WcSchema *pS,
         "Cassandra it is a table of its own, keyed by its fields (eBay's "
         "User_By_Item)\n", pS->aIndex[i].zName);
   }
-  sqlite3_str_appendall(pStr, "CREATE TABLE ");
+  sqlite3_str_appendall(pStr, "CREATE TABLE IF NOT EXISTS ");
   appendCqlName(pStr, zName);
   sqlite3_str_appendall(pStr, " (\n");
   for(i = 0; i < pS->nCol; i++){
@@ -360,7 +389,16 @@ static void cqlCreate(sqlite3_str *pStr, const WcSchema *pS,
     appendRandomColumn(pStr, pS);
     sqlite3_str_appendf(pStr, " %s,\n", wcCqlType(WC_AFF_INTEGER));
   }
+  for(i = 0; i < nBucket; i++){
+    sqlite3_str_appendall(pStr, "  ");
+    appendBucketColumn(pStr, pS, i);
+    sqlite3_str_appendf(pStr, " %s,\n", wcCqlType(WC_AFF_INTEGER));
+  }
   sqlite3_str_appendall(pStr, "  PRIMARY KEY ((");
+  for(i = 0; i < nBucket; i++){
+    appendBucketColumn(pStr, pS, i);
+    sqlite3_str_appendall(pStr, ", ");
+  }
   for(i = 0; i < pKey->nCol; i++){
     if( i == pKey->nPart ) sqlite3_str_appendall(pStr, ")");
     if( i > 0 ) sqlite3_str_appendall(pStr, ", ");
@@ -386,6 +424,63 @@ static void cqlCreate(sqlite3_str *pStr, const WcSchema *pS,
         "default_time_to_live, %d s (20 years): left out, so rows stay until "
         "deleted\n", (long long)pS->nTtl, CQL_MAX_TTL);
   }
+}
+
+/* The tables STORAGE CASSANDRA makes of a design it takes, as its CREATE
+** runs them (key/wc_cql.h: one text for both): the row table, then each
+** INDEX's <table>_idx_<index>, in the keyspace of the table's STORAGE
+** when it is on Cassandra. */
+static int cqlStoreTables(sqlite3_str *pStr, WcVtab *pTab){
+  const WcSchema *pS = wcTableSchema(pTab);
+  const char *zTable = wcTableName(pTab);
+  char *zKs = 0;
+  int i, rc = SQLITE_OK;
+  if( pS->eStore == WC_STORE_CASSANDRA && pS->zStorage ){
+    const char *zDot = strchr(pS->zStorage, '.');
+    wcAssert( zDot != 0 );
+    zKs = sqlite3_mprintf("%.*s", (int)(zDot - pS->zStorage), pS->zStorage);
+    if( zKs == 0 ) return SQLITE_NOMEM;
+    zTable = zDot + 1;
+    sqlite3_str_appendf(pStr, "-- widecol's CREATE makes the keyspace %s "
+        "where it is missing (SimpleStrategy, a replica on each node up to "
+        "3, or the map in WIDECOL_CASSANDRA_REPLICATION)\n", zKs);
+  }
+  sqlite3_str_appendall(pStr, "-- as CREATE VIRTUAL TABLE ... STORAGE "
+      "CASSANDRA makes them: the row table, then each INDEX's table (its "
+      "entries, keyed by the index and the row key's bytes); \"_stamp\" "
+      "holds each write's stamps, for widecol's conditional writes\n");
+  for(i = -1; i < pS->nIndex && rc == SQLITE_OK; i++){
+    char *zName = i < 0 ? sqlite3_mprintf("%s", zTable)
+                : sqlite3_mprintf("%s_idx_%s", zTable, pS->aIndex[i].zName);
+    char *zQuoted = zName == 0 ? 0 : zKs
+                  ? sqlite3_mprintf("\"%w\".\"%w\"", zKs, zName)
+                  : sqlite3_mprintf("\"%w\"", zName);
+    rc = zQuoted ? wcCqlCreate(pStr, pS, i, zQuoted, 0) : SQLITE_NOMEM;
+    sqlite3_str_appendall(pStr, ";\n");
+    sqlite3_free(zName);
+    sqlite3_free(zQuoted);
+  }
+  sqlite3_free(zKs);
+  return rc;
+}
+
+/* widecol_ddl(t, 'cql'): what STORAGE CASSANDRA makes of the design where
+** its CREATE takes it (the same check, key/wc_schema.h); else that CREATE's
+** refusal and the nearest CQL table, with comments on what differs. */
+static int cqlDdl(sqlite3_str *pStr, WcVtab *pTab){
+  const WcSchema *pS = wcTableSchema(pTab);
+  char *zRefusal = wcSchemaKindRefusal(pS, WC_STORE_CASSANDRA);
+  WcCqlKey key;
+  if( zRefusal == 0 ) return cqlStoreTables(pStr, pTab);
+  sqlite3_str_appendf(pStr, "-- STORAGE CASSANDRA refuses this design as "
+                      "it is (%s); the nearest CQL table:\n", zRefusal);
+  sqlite3_free(zRefusal);
+  if( wcCqlKey(pS, -1, WC_CQL_ROW_FIELDS, &key) != SQLITE_OK ){
+    return SQLITE_NOMEM;
+  }
+  cqlCreate(pStr, pS, &key, wcTableName(pTab));
+  wcCqlKeyFree(&key);
+  return SQLITE_OK;
 }
 
 /* The function's result: the text built in pStr, or its error. */
@@ -445,15 +540,12 @@ void wcDdlFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   }
   pS = wcTableSchema(pTab);
   if( bCql ){
-    /* Cassandra splits nothing by key: a partition's token places it. */
-    WcCqlKey key;
-    if( wcCqlKey(pS, -1, WC_CQL_ROW_FIELDS, &key) != SQLITE_OK ){
+    pStr = sqlite3_str_new(0);
+    if( cqlDdl(pStr, pTab) != SQLITE_OK ){
+      sqlite3_free(sqlite3_str_finish(pStr));
       sqlite3_result_error_nomem(ctx);
       return;
     }
-    pStr = sqlite3_str_new(0);
-    cqlCreate(pStr, pS, &key, wcTableName(pTab));
-    wcCqlKeyFree(&key);
     resultStr(ctx, pStr);
     return;
   }
@@ -464,6 +556,27 @@ void wcDdlFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   zTable = zKind && sqlite3_stricmp(zKind, zFor) == 0 ? pS->zStorageTable
                                                      : wcTableName(pTab);
   pStr = sqlite3_str_new(0);
+  if( bHBase && zTable == pS->zStorageTable && strchr(pS->zStorage, ':') ){
+    /* The HBase store names its tables in full, namespace and all, and
+    ** makes the namespace where it is missing (which the shell's
+    ** create_namespace refuses to do twice). */
+    const char *zColon = strchr(pS->zStorage, ':');
+    char *zNs = sqlite3_mprintf("%.*s", (int)(zColon - pS->zStorage),
+                                pS->zStorage);
+    if( zNs == 0 ){
+      sqlite3_free(sqlite3_str_finish(pStr));
+      sqlite3_result_error_nomem(ctx);
+      return;
+    }
+    sqlite3_str_appendall(pStr, "# widecol's CREATE makes the namespace "
+                          "where it is missing: leave this line out if ");
+    appendRuby(pStr, zNs);
+    sqlite3_str_appendall(pStr, " exists\ncreate_namespace ");
+    appendRuby(pStr, zNs);
+    sqlite3_str_appendall(pStr, "\n");
+    sqlite3_free(zNs);
+    zTable = pS->zStorage;
+  }
   for(i = -1; i < pS->nIndex && rc == SQLITE_OK; i++){
     rc = nRegion ? dataSplits(pTab, i, nRegion, &splits, &nRow)
                  : wcDesignSplits(i < 0 ? pS : pS->aIndex[i].pKey, &splits);

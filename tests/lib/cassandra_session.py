@@ -93,5 +93,7 @@ def wc_args(description):
     connection opened from them: (args, db)."""
     ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--extension", default="./widecol")
+    ap.add_argument("--cassandra", default="./widecol_cassandra",
+                    help="the store's library, for scripts that make tables on it")
     args = ap.parse_args()
     return args, wctest.connect(args.extension, isolation_level=None)

@@ -12,6 +12,7 @@
 ** SQLite's transaction (stores/contract/sc_txn.c).
 */
 #include "stores/cassandra/cq_store.h"
+#include "key/wc_cql.h"
 SQLITE_EXTENSION_INIT3
 
 #include <stdlib.h>
@@ -206,40 +207,19 @@ static int checkExternal(CqTable *p){
   return rc;
 }
 
-/* CREATE TABLE for the design: its columns, PRIMARY KEY ((partition),
-** clustering), CLUSTERING ORDER BY each field's order. */
+/* CREATE TABLE for the design (key/wc_cql.h: the text widecol_ddl prints
+** too), with this CREATE's owner as its comment. */
 static char *createCql(const CqTable *p){
   sqlite3_str *pStr = sqlite3_str_new(0);
   char *zComment = ownerComment(p), *zLit = zComment ? cqlString(zComment) : 0;
-  int i;
-  sqlite3_str_appendf(pStr, "CREATE TABLE IF NOT EXISTS %s (", p->zCqlName);
-  for(i = 0; i < p->nCqlCol; i++){
-    int iCol = p->aiCqlCol[i];
-    sqlite3_str_appendf(pStr, "\"%w\" %s, ", cqColumnName(p, iCol),
-                        cqColumnTypeName(p->aType[iCol]));
-  }
-  sqlite3_str_appendall(pStr, "PRIMARY KEY ((");
-  for(i = 0; i < p->nKey; i++){
-    if( i == p->nPart ) sqlite3_str_appendall(pStr, ")");
-    sqlite3_str_appendf(pStr, "%s\"%w\"", i ? ", " : "",
-                        cqColumnName(p, p->aiKey[i]));
-  }
-  if( p->nKey == p->nPart ) sqlite3_str_appendall(pStr, ")");
-  sqlite3_str_appendall(pStr, "))");
-  for(i = p->nPart; i < p->nKey; i++){
-    sqlite3_str_appendf(pStr, "%s\"%w\" %s", i == p->nPart
-                        ? " WITH CLUSTERING ORDER BY (" : ", ",
-                        cqColumnName(p, p->aiKey[i]),
-                        cqKeyDesc(p, p->aiKey[i]) ? "DESC" : "ASC");
-  }
-  sqlite3_str_appendf(pStr, "%s comment = %s", p->nKey > p->nPart
-                      ? ") AND" : " WITH", zLit ? zLit : "''");
-  if( p->nTtl > 0 ){
-    sqlite3_str_appendf(pStr, " AND default_time_to_live = %lld",
-                        (long long)p->nTtl);
-  }
+  int rc = zLit ? wcCqlCreate(pStr, p->pS, p->iIndex, p->zCqlName, zLit)
+                : SQLITE_NOMEM;
   sqlite3_free(zComment);
   sqlite3_free(zLit);
+  if( rc != SQLITE_OK ){
+    sqlite3_free(sqlite3_str_finish(pStr));
+    return 0;
+  }
   return sqlite3_str_finish(pStr);
 }
 

@@ -200,8 +200,8 @@ int cqCellValue(int eType, const unsigned char *a, int n, WcValue *pV){
 }
 
 const char *cqColumnName(const CqTable *p, int iCol){
-  return iCol == CQ_ROWKEY(p->pS) ? "rowkey"
-       : iCol == CQ_ROWTIME(p->pS) ? "rowtime"
+  return iCol == CQ_ROWKEY(p->pS) ? WC_CQL_ROWKEY_NAME
+       : iCol == CQ_ROWTIME(p->pS) ? WC_CQL_ROWTIME_NAME
        : iCol == CQ_STAMP(p->pS) ? WC_STAMP_COLUMN : p->pS->aCol[iCol].zName;
 }
 
