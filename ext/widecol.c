@@ -36,6 +36,9 @@
 #define WC_PURE (SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS)
 /* Functions that find tables by name and run SQL on them. */
 #define WC_DIRECT (SQLITE_UTF8 | SQLITE_DIRECTONLY)
+/* Functions that read the connection's clock: harmless anywhere, but not
+** the same from call to call. */
+#define WC_READS_CLOCK (SQLITE_UTF8 | SQLITE_INNOCUOUS)
 
 /* What a registration is given as its user data (client data). */
 #define WC_DATA_NONE  0
@@ -90,8 +93,8 @@ static const char zHelpTail[] =
 "page: key anatomy, heatmap, regions\n"
 "  widecol_check(table)  widecol_stats(table[, reset])  "
 "widecol_compact(table)\n"
-"  widecol_clock([micros])  widecol_progress([on])  widecol_version()  "
-"widecol_help()\n"
+"  widecol_clock([micros])  widecol_now()  widecol_progress([on])  "
+"widecol_version()  widecol_help()\n"
 "Docs: docs/tutorial.md (start here), docs/reference.md (every "
 "signature), docs/choosing-a-design.md,\n"
 "docs/widecol.md, docs/design-tools.md";
@@ -154,6 +157,7 @@ static const struct {
   { "widecol_report",  3, WC_DIRECT, WC_DATA_HOST, wcReportFunc },
   { "widecol_clock",   0, WC_DIRECT, WC_DATA_CLOCK, wcClockFunc },
   { "widecol_clock",   1, WC_DIRECT, WC_DATA_CLOCK, wcClockFunc },
+  { "widecol_now",     0, WC_READS_CLOCK, WC_DATA_CLOCK, wcNowFunc },
   { "widecol_progress", 0, WC_DIRECT, 0, wcProgressFunc  },
   { "widecol_progress", 1, WC_DIRECT, 0, wcProgressFunc  },
   { WC_TABLE_FUNC,     2, WC_DIRECT, 0, wcTableFunc     },

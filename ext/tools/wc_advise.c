@@ -542,6 +542,35 @@ static void profileColumns(Advisor *p){
   }
 }
 
+/* Pins widecol_now() on the private connection at the sample's latest
+** time (of the first column holding times), so that a statement that
+** asks for "the last 5 minutes" (ts >= widecol_now() - 300) reads the
+** sample's last 5 minutes, not the wall clock's. */
+static void pinNow(Advisor *p){
+  int i;
+  for(i = 0; i < p->nCol && p->rc == SQLITE_OK; i++){
+    const char *z = p->aCol[i].zName;
+    char *zSql = sqlite3_mprintf("SELECT avg(%s) FROM (SELECT \"%w\" AS x "
+        "FROM " WC_ADVISE_SAMPLE_T ") WHERE x IS NOT NULL", wcLintTimeTest, z);
+    double rShare;
+    int64_t iLatest;
+    if( zSql == 0 ){
+      fail(p, SQLITE_NOMEM, 0, 0);
+      return;
+    }
+    rShare = privReal(p, zSql);
+    sqlite3_free(zSql);
+    if( rShare < WC_LINT_SHARE ) continue;
+    iLatest = privInt(p, "SELECT max(%s) FROM (SELECT \"%w\" AS x FROM "
+                      WC_ADVISE_SAMPLE_T ")", wcLintTimeMicros, z);
+    if( iLatest <= 0 ) continue;
+    privInt(p, "SELECT widecol_clock(%lld)", (long long)iLatest);
+    progress(p, "widecol_now() is %s's latest, %lld", z,
+             (long long)(iLatest / 1000000));
+    return;
+  }
+}
+
 /*
 ** Candidates.
 */
@@ -1610,6 +1639,7 @@ static int adviseFill(sqlite3 *db, sqlite3_value **apArg, WcTvfRows *pRows,
   readSettings(p, apArg[2]);
   if( p->rc == SQLITE_OK ) readSource(p);
   if( p->rc == SQLITE_OK ) profileColumns(p);
+  if( p->rc == SQLITE_OK ) pinNow(p);
   if( p->rc == SQLITE_OK ){
     char *zDecl = columnDecls(p, 0);
     progress(p, "learning the workload");

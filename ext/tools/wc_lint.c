@@ -204,6 +204,14 @@ const char wcLintTimeTest[] =
   "x GLOB '[12][0-9][0-9][0-9][01][0-9][0-3][0-9]*') OR "
   WC_LINT_DAY_FIRST " ELSE 0 END";
 
+const char wcLintTimeMicros[] =
+  "CASE typeof(x) WHEN 'integer' THEN CASE "
+  "WHEN x BETWEEN 946684800 AND 4102444800 THEN x * 1000000 "
+  "WHEN x BETWEEN 946684800000 AND 4102444800000 THEN x * 1000 "
+  "WHEN x BETWEEN 946684800000000 AND 4102444800000000 THEN x END "
+  "WHEN 'text' THEN CAST((julianday(x) - 2440587.5) * 86400000000.0 "
+  "AS INTEGER) END";
+
 /* True if column iCol holds times (cached). */
 static int holdsTimes(Lint *p, int iCol){
   if( p->aeTime[iCol] < 0 ){

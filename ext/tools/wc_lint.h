@@ -26,5 +26,10 @@
 ** YYYYMMDD[hh[mm[ss]]] numbers or text, ISO dates, and day- or
 ** month-first dates. */
 extern const char wcLintTimeTest[];
+/* An SQL expression over x: the time x holds, as wcLintTimeTest reads
+** times, in microseconds since 1970 (NULL for a YYYYMMDD number and any
+** value that is no time): the latest a table holds is what widecol_now()
+** is while the advisor or the report runs its workload. */
+extern const char wcLintTimeMicros[];
 
 #endif /* WIDECOL_WC_LINT_H */

@@ -417,12 +417,40 @@ static void columnLabels(Report *p, ReportDesign *pD, int64_t iMin,
   if( pStmt ) reportFinish(p, pD, pStmt, rc);
 }
 
+/* The time of the latest write in microseconds (pLast its order value,
+** iRowtime its rowtime on a versioned table), or 0 where the order is no
+** time: while the workload runs, widecol_now() is that time, so that "the
+** last 5 minutes" are the data's. */
+static int64_t latestMicros(Report *p, ReportDesign *pD, sqlite3_value *pLast,
+                            int64_t iRowtime){
+  sqlite3_stmt *pStmt = 0;
+  int64_t iLatest = 0;
+  char *zSql;
+  if( pD->bRowtime ) return iRowtime;
+  if( pLast == 0 ) return 0;
+  zSql = sqlite3_mprintf("SELECT %s FROM (SELECT ?1 AS x)", wcLintTimeMicros);
+  if( zSql == 0 ){
+    reportOom(p);
+    return 0;
+  }
+  if( sqlite3_prepare_v2(p->db, zSql, -1, &pStmt, 0) == SQLITE_OK ){
+    sqlite3_bind_value(pStmt, 1, pLast);
+    if( sqlite3_step(pStmt) == SQLITE_ROW ){
+      iLatest = sqlite3_column_int64(pStmt, 0);
+    }
+  }
+  sqlite3_finalize(pStmt);
+  sqlite3_free(zSql);
+  return iLatest > 0 && iLatest <= WC_MAX_ROWTIME ? iLatest : 0;
+}
+
 /* Reads the writes in write order into the heatmap. */
 static void readWrites(Report *p, ReportDesign *pD){
   sqlite3_stmt *pStmt;
   int *aBucket = 0;
   int64_t *aTime = 0, nAlloc = 0, nWrite = 0, i, iMin = 0, iMax = 0;
   int rc = SQLITE_DONE;
+  sqlite3_value *pLast = 0;
   WcProgress prog;
   if( pD->zOrder == 0 ){
     pD->nColumn = 1;
@@ -497,11 +525,19 @@ static void readWrites(Report *p, ReportDesign *pD){
         if( pD->azColumnLabel[c] == 0 ) reportOom(p);
       }
     }
+    if( !pD->bRowtime ){
+      /* The latest write's order value: widecol_now() (below). */
+      sqlite3_value_free(pLast);
+      pLast = sqlite3_value_dup(sqlite3_column_value(pStmt, 1));
+    }
     nWrite++;
     if( (nWrite & 0x3FFF) == 0 ) wcProgressStep(&prog, nWrite);
   }
   wcProgressEnd(&prog);
   reportFinish(p, pD, pStmt, rc);
+  if( p->rc == SQLITE_OK ) pD->iLatest = latestMicros(p, pD, pLast,
+                                        nWrite ? aTime[nWrite - 1] : 0);
+  sqlite3_value_free(pLast);
   if( p->rc == SQLITE_OK && nWrite > 0 ){
     iMin = aTime[0];
     iMax = aTime[nWrite - 1];
@@ -948,6 +984,7 @@ static char *skipWhy(Report *p, int iStmt, sqlite3_stmt *pStmt){
 static void replayOne(Report *p, ReportDesign *pD, int iDesign, int iStmt,
                       ReportStmt *pSt){
   sqlite3_stmt *pStmt = 0;
+  WcClockState clock;
   Watch watch;
   int b, rc;
   rc = sqlite3_prepare_v2(p->db, pSt->zSql, -1, &pStmt, 0);
@@ -995,7 +1032,9 @@ static void replayOne(Report *p, ReportDesign *pD, int iDesign, int iStmt,
     return;
   }
   wcTableWatch(pD->pTab, watchRow, &watch);
+  if( pD->iLatest > 0 ) wcTablePinClock(pD->pTab, pD->iLatest, &clock);
   while( (rc = sqlite3_step(pStmt)) == SQLITE_ROW ) pSt->nResult++;
+  if( pD->iLatest > 0 ) wcTableRestoreClock(pD->pTab, &clock);
   wcTableWatch(pD->pTab, 0, 0);
   if( rc != SQLITE_DONE ){
     reportFail(p, rc, sqlite3_mprintf("widecol_report(%s): workload statement "

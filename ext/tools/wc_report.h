@@ -92,6 +92,8 @@ struct ReportDesign {
                         ** or NULL for none */
   char *zOrderWhy;      /* How it was chosen, for the page */
   int bRowtime;         /* Columns are spans of rowtime, not write order */
+  int64_t iLatest;      /* The latest write's time in microseconds, or 0:
+                        ** widecol_now() while the workload runs on it */
   char **azColumnLabel; /* nColumn: the first write's order value */
   /* Sizes */
   ReportHist keyBytes, rowBytes, partRows, partBytes;

@@ -108,3 +108,23 @@ char *wcVersionParamMisuse(const char *zTable, int bVersions,
                 : "each row as it was at time t, microseconds since the epoch",
       zHow);
 }
+
+void wcNowFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
+  (void)argc;
+  (void)argv;
+  sqlite3_result_double(ctx, (double)wcClockNow(
+      (const WcClock*)sqlite3_user_data(ctx)) / 1e6);
+}
+
+void wcClockPin(WcClock *pClock, int64_t iMicros, WcClockState *pSaved){
+  wcAssert( iMicros >= 0 && iMicros <= WC_MAX_ROWTIME );
+  pSaved->bFrozen = pClock->bFrozen;
+  pSaved->iFrozen = pClock->iFrozen;
+  pClock->bFrozen = 1;
+  pClock->iFrozen = iMicros;
+}
+
+void wcClockRestore(WcClock *pClock, const WcClockState *pSaved){
+  pClock->bFrozen = pSaved->bFrozen;
+  pClock->iFrozen = pSaved->iFrozen;
+}

@@ -45,5 +45,19 @@ char *wcVersionParamMisuse(const char *zTable, int bVersions,
 /* widecol_clock(micros | NULL) and widecol_clock(): freeze, release or
 ** read the connection's clock.  User data: the WcClock. */
 void wcClockFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+/* widecol_now(): the clock in seconds since the epoch, a REAL: what a
+** statement of a workload compares times with ("the last 5 minutes"). */
+void wcNowFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+
+/* The clock's state, kept to be put back: a tool pins the clock at the
+** data's latest time while it runs a workload, so that widecol_now() is
+** that time, and then restores what the user had. */
+typedef struct WcClockState WcClockState;
+struct WcClockState {
+  int bFrozen;
+  int64_t iFrozen;
+};
+void wcClockPin(WcClock *pClock, int64_t iMicros, WcClockState *pSaved);
+void wcClockRestore(WcClock *pClock, const WcClockState *pSaved);
 
 #endif /* WIDECOL_WC_CLOCK_H */

@@ -15,6 +15,7 @@
 #include "key/wc_schema.h"
 #include "key/wc_codec.h"
 #include "store/wc_store.h"
+#include "vtab/wc_clock.h"
 
 typedef struct WcVtab WcVtab;
 typedef struct WcHistory WcHistory;
@@ -70,6 +71,10 @@ int wcIndexKey(WcVtab *p, int iIndex, const WcValue *aVal,
 int wcTableCompact(WcVtab *p, int64_t *pnRow, int64_t *pnVersion);
 /* Now, by the connection's clock (widecol_clock). */
 int64_t wcTableNow(const WcVtab *p);
+/* Pins the connection's clock at iMicros (widecol_now() reads it), the
+** state before kept in *pSaved, and puts that back. */
+void wcTablePinClock(WcVtab *p, int64_t iMicros, WcClockState *pSaved);
+void wcTableRestoreClock(WcVtab *p, const WcClockState *pSaved);
 /* The table's error message, after a call that failed. */
 const char *wcTableErrmsg(const WcVtab *p);
 

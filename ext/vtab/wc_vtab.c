@@ -370,6 +370,14 @@ int64_t wcTableNow(const WcVtab *p){
   return wcClockNow(p->pClock);
 }
 
+void wcTablePinClock(WcVtab *p, int64_t iMicros, WcClockState *pSaved){
+  wcClockPin(p->pClock, iMicros, pSaved);
+}
+
+void wcTableRestoreClock(WcVtab *p, const WcClockState *pSaved){
+  wcClockRestore(p->pClock, pSaved);
+}
+
 const char *wcTableErrmsg(const WcVtab *p){
   return p->base.zErrMsg ? p->base.zErrMsg : "unknown error";
 }
