@@ -103,6 +103,9 @@ struct Cand {
   char *zDetail;        /* JSON: per statement */
   int bRisingLead;      /* A key or INDEX it has is led, unspread, by a
                         ** column that rose as the sample was written */
+  int iTie;             /* Its group of scores within WC_ADVISE_TIE of the
+                        ** group's best: ranked the same */
+  int nTie;             /* Designs in that group */
   int nLint;            /* widecol_lint's warnings and errors on it, after
                         ** the workload: designs with none rank first */
 };
@@ -1592,7 +1595,7 @@ static int tieCompare(const void *pA, const void *pB){
 ** by tieCompare(). */
 #define WC_ADVISE_TIE 0.01
 static void rank(Advisor *p){
-  int i = 0, j;
+  int i = 0, j, k;
   qsort(p->aCand, (size_t)p->nCand, sizeof(Cand), candCompare);
   while( i < p->nCand && !p->aCand[i].bFailed ){
     double rLimit = p->aCand[i].rScore * (1.0 + WC_ADVISE_TIE);
@@ -1600,6 +1603,10 @@ static void rank(Advisor *p){
                    && (p->aCand[j].nLint > 0) == (p->aCand[i].nLint > 0)
                    && p->aCand[j].rScore <= rLimit; j++){}
     qsort(&p->aCand[i], (size_t)(j - i), sizeof(Cand), tieCompare);
+    for(k = i; k < j; k++){
+      p->aCand[k].iTie = i;
+      p->aCand[k].nTie = j - i;
+    }
     i = j;
   }
 }
@@ -1624,6 +1631,7 @@ static int adviseFill(sqlite3 *db, sqlite3_value **apArg, WcTvfRows *pRows,
   Advisor *p = &adv;
   const char *zWork = (const char*)sqlite3_value_text(apArg[1]);
   int i, nOut = 0, rc;
+  int64_t iRank = 0;
   memset(p, 0, sizeof(*p));
   p->db = db;
   p->tStart = time(0);
@@ -1668,10 +1676,19 @@ static int adviseFill(sqlite3 *db, sqlite3_value **apArg, WcTvfRows *pRows,
       Cand *pC = &p->aCand[i];
       if( pC->bFailed ) continue;
       nOut++;
-      rc = wcTvfAddRow(pRows, "imrrrrimt", (int64_t)nOut,
+      /* A tie shares the rank of its first design: the scores are within
+      ** WC_ADVISE_TIE of each other, and the order inside it the guides'. */
+      if( pC->iTie == i ) iRank = nOut;
+      rc = wcTvfAddRow(pRows, "imrrrrimt", iRank,
                        candidateDdl(p, pC, 0), pC->rScore, pC->rReads,
                        pC->rSkew, pC->rKeyMean, pC->nKeyMax,
-                       sqlite3_mprintf("%s", pC->zWhy), pC->zDetail);
+                       pC->nTie > 1 ? sqlite3_mprintf("%s; a tie of %d designs "
+                           "(scores within %g%% of the best of them, rank "
+                           "%lld): the guides' rule orders them (the key "
+                           "serving the heaviest read, fewer transforms, "
+                           "fewer INDEXes)", pC->zWhy, pC->nTie,
+                           WC_ADVISE_TIE * 100, (long long)iRank)
+                       : sqlite3_mprintf("%s", pC->zWhy), pC->zDetail);
       if( rc != SQLITE_OK ) fail(p, rc, 0, 0);
     }
     if( p->rc == SQLITE_OK && nOut == 0 ){
