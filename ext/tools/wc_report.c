@@ -931,6 +931,8 @@ static void paramsLearn(Report *p, ReportDesign *pD){
   }
   for(k = 0; k < pD->pS->nCol; k++) azCol[k] = pD->pS->aCol[k].zName;
   rc = sqlite3_open(":memory:", &pPriv);
+  /* widecol's functions there too: a statement may call widecol_now(). */
+  if( rc == SQLITE_OK ) rc = p->pHost->xRegister(pPriv, 0, WC_API_ROUTINES);
   if( rc == SQLITE_OK ){
     rc = wcWorkloadLoad(p->db, pPriv, wcTableName(pD->pTab), p->zWorkload,
                         pD->pS->nCol, zDecl, &p->work, &zErr);
@@ -1744,6 +1746,7 @@ void wcReportFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
   }
   memset(p, 0, sizeof(*p));
   p->db = sqlite3_context_db_handle(ctx);
+  p->pHost = (const WcReportHost*)sqlite3_user_data(ctx);
   p->nBucketWanted = WC_REPORT_BUCKETS;
   p->nNodes = 6;
   if( argc > 1 && sqlite3_value_type(argv[1]) != SQLITE_NULL ){
@@ -1755,8 +1758,8 @@ void wcReportFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv){
                 &nCompare);
   }
   if( p->nAdvise > 0 && p->rc == SQLITE_OK ){
-    char *zPage = advisedPage(p, (const WcReportHost*)sqlite3_user_data(ctx),
-                              zName, (const char*)sqlite3_value_text(argv[2]));
+    char *zPage = advisedPage(p, p->pHost, zName,
+                              (const char*)sqlite3_value_text(argv[2]));
     if( zPage ) sqlite3_result_text(ctx, zPage, -1, sqlite3_free);
   }else{
     designOpen(p, &p->aDesign[p->nDesign++], zName);

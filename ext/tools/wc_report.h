@@ -12,6 +12,7 @@
 #include "util/wc_buf.h"
 #include "vtab/wc_table.h"
 #include "tools/wc_workload.h"
+#include "tools/wc_tools.h"
 
 #define WC_REPORT_BUCKETS     100    /* Key buckets, by default */
 #define WC_REPORT_MAX_BUCKETS 1000
@@ -114,6 +115,9 @@ struct ReportDesign {
 typedef struct Report Report;
 struct Report {
   sqlite3 *db;
+  const WcReportHost *pHost;  /* Registers widecol on a connection of the
+                        ** report's own (its parameters' learner, the
+                        ** advisor's designs) */
   int nDesign;
   ReportDesign aDesign[WC_REPORT_MAX_DESIGNS];
   char *zWorkload;      /* The workload query, or NULL */
