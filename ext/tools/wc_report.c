@@ -943,7 +943,8 @@ static void paramsLearn(Report *p, ReportDesign *pD){
     rc = SQLITE_ERROR;
   }
   if( rc == SQLITE_OK ){
-    rc = wcWorkloadDraw(pPriv, "sample", nSample, azCol, &p->work, 1, 1,
+    rc = wcWorkloadDraw(pPriv, "sample", nSample, azCol, &p->work,
+                        WC_REPORT_DRAWS, 1,
                         &zErr);
   }
   if( rc == SQLITE_NOMEM ){
@@ -977,18 +978,47 @@ static char *skipWhy(Report *p, int iStmt, sqlite3_stmt *pStmt){
                              ? p->zParamsWhy : "its parameters could not be "
                              "given values");
     }
-    wcWorkloadBind(&p->work, iStmt, 0, pStmt);
   }
   return 0;
+}
+
+/* Keeps in pSt the median of its nDraw runs aDraw[] by rows read (the
+** lower middle of an even count), the statement as that run ran it, and
+** the spread of rows read. */
+static void drawMedian(ReportStmt *pSt, ReportStmt *aDraw, int nDraw){
+  int aiOrder[WC_REPORT_DRAWS], i, j, m;
+  wcAssert( nDraw >= 1 && nDraw <= WC_REPORT_DRAWS );
+  for(i = 0; i < nDraw; i++){
+    for(j = i; j > 0 && aDraw[aiOrder[j - 1]].nRead > aDraw[i].nRead; j--){
+      aiOrder[j] = aiOrder[j - 1];
+    }
+    aiOrder[j] = i;
+  }
+  m = aiOrder[(nDraw - 1) / 2];
+  pSt->nSeek = aDraw[m].nSeek;
+  pSt->nRead = aDraw[m].nRead;
+  pSt->nOut = aDraw[m].nOut;
+  pSt->nResult = aDraw[m].nResult;
+  pSt->zStats = aDraw[m].zStats;
+  aDraw[m].zStats = 0;
+  if( aDraw[m].zSql ){
+    sqlite3_free(pSt->zSql);
+    pSt->zSql = aDraw[m].zSql;
+    aDraw[m].zSql = 0;
+  }
+  pSt->nDraw = nDraw;
+  pSt->nReadMin = aDraw[aiOrder[0]].nRead;
+  pSt->nReadMax = aDraw[aiOrder[nDraw - 1]].nRead;
 }
 
 /* Runs statement pSt on design pD under a watch. */
 static void replayOne(Report *p, ReportDesign *pD, int iDesign, int iStmt,
                       ReportStmt *pSt){
   sqlite3_stmt *pStmt = 0;
+  ReportStmt *aDraw;
   WcClockState clock;
   Watch watch;
-  int b, rc;
+  int b, d, nDraw, rc = SQLITE_DONE;
   rc = sqlite3_prepare_v2(p->db, pSt->zSql, -1, &pStmt, 0);
   if( rc != SQLITE_OK || pStmt == 0 ){
     char *zWhy = rc == SQLITE_OK ? sqlite3_mprintf("it holds no statement")
@@ -1010,41 +1040,47 @@ static void replayOne(Report *p, ReportDesign *pD, int iDesign, int iStmt,
   }
   pSt->iFirst = pSt->iLast = -1;
   pSt->zSkipped = skipWhy(p, iStmt, pStmt);
-  if( pSt->zSkipped == 0 && sqlite3_bind_parameter_count(pStmt) > 0 ){
-    /* Shown with the values drawn. */
-    char *zExpanded = sqlite3_expanded_sql(pStmt);
-    if( zExpanded ){
-      sqlite3_free(pSt->zSql);
-      pSt->zSql = sqlite3_mprintf("%s", zExpanded);
-      sqlite3_free(zExpanded);
-      if( pSt->zSql == 0 ) reportOom(p);
-    }
-  }
   if( pSt->zSkipped || p->rc ){
     sqlite3_finalize(pStmt);
     return;
   }
+  /* A statement with parameters runs once per draw: one value drawn from
+  ** a cold device would stand for the query.  The page shows the median
+  ** draw (by rows read), as run, and the spread. */
+  nDraw = sqlite3_bind_parameter_count(pStmt) > 0 ? WC_REPORT_DRAWS : 1;
+  aDraw = reportAlloc(p, sizeof(ReportStmt) * nDraw);
   watch.pD = pD;
-  watch.rWeight = pSt->rWeight;
+  watch.rWeight = pSt->rWeight / nDraw;
   watch.abTouched = reportAlloc(p, pD->nBucket);
-  statsCall(p, pD, pSt, 1);
-  if( p->rc ){
-    sqlite3_free(watch.abTouched);
-    sqlite3_finalize(pStmt);
-    return;
-  }
-  wcTableWatch(pD->pTab, watchRow, &watch);
-  if( pD->iLatest > 0 ) wcTablePinClock(pD->pTab, pD->iLatest, &clock);
-  while( (rc = sqlite3_step(pStmt)) == SQLITE_ROW ) pSt->nResult++;
-  if( pD->iLatest > 0 ) wcTableRestoreClock(pD->pTab, &clock);
-  wcTableWatch(pD->pTab, 0, 0);
-  if( rc != SQLITE_DONE ){
-    reportFail(p, rc, sqlite3_mprintf("widecol_report(%s): workload statement "
-                                      "%d failed: %s", pD->zName, iStmt + 1,
-                                      sqlite3_errmsg(p->db)));
+  for(d = 0; d < nDraw && p->rc == SQLITE_OK; d++){
+    ReportStmt *pOne = &aDraw[d];
+    if( nDraw > 1 ){
+      sqlite3_reset(pStmt);
+      wcWorkloadBind(&p->work, iStmt, d, pStmt);
+      pOne->zSql = sqlite3_expanded_sql(pStmt);
+      if( pOne->zSql == 0 ) reportOom(p);
+    }
+    statsCall(p, pD, pOne, 1);
+    if( p->rc ) break;
+    wcTableWatch(pD->pTab, watchRow, &watch);
+    if( pD->iLatest > 0 ) wcTablePinClock(pD->pTab, pD->iLatest, &clock);
+    while( (rc = sqlite3_step(pStmt)) == SQLITE_ROW ) pOne->nResult++;
+    if( pD->iLatest > 0 ) wcTableRestoreClock(pD->pTab, &clock);
+    wcTableWatch(pD->pTab, 0, 0);
+    if( rc != SQLITE_DONE ){
+      reportFail(p, rc, sqlite3_mprintf("widecol_report(%s): workload "
+                                        "statement %d failed: %s", pD->zName,
+                                        iStmt + 1, sqlite3_errmsg(p->db)));
+    }
+    statsCall(p, pD, pOne, 0);
   }
   sqlite3_finalize(pStmt);
-  statsCall(p, pD, pSt, 0);
+  if( p->rc == SQLITE_OK ) drawMedian(pSt, aDraw, nDraw);
+  for(d = 0; aDraw && d < nDraw; d++){
+    sqlite3_free(aDraw[d].zSql);
+    sqlite3_free(aDraw[d].zStats);
+  }
+  sqlite3_free(aDraw);
   planOf(p, pD, pSt);
   for(b = 0; p->rc == SQLITE_OK && b < pD->nBucket; b++){
     if( !watch.abTouched[b] ) continue;
@@ -1359,7 +1395,11 @@ static void readMeasured(Report *p, ReportDesign *pD){
 /* Everything the page shows of one design but its workload. */
 static void designRead(Report *p, ReportDesign *pD){
   readKeys(p, pD);
-  pD->nRegionMax = p->nRegionRows > 0 ? p->nRegionRows : (pD->nRow + 7) / 8;
+  /* By default a region holds a sixteenth of the rows, the key ranges the
+  ** lint's rules and the advisor count in (WC_LINT_PREFIXES): a hot
+  ** entity's region then shows the skew the lint's hot-key names. */
+  pD->nRegionMax = p->nRegionRows > 0 ? p->nRegionRows
+                 : (pD->nRow + WC_LINT_PREFIXES - 1) / WC_LINT_PREFIXES;
   if( pD->nRegionMax < 2 ) pD->nRegionMax = 2;
   pD->pRegionSim = wcRegionSimNew(pD->nRegionMax);
   if( pD->pRegionSim == 0

@@ -15,6 +15,8 @@
 #include "tools/wc_tools.h"
 
 #define WC_REPORT_BUCKETS     100    /* Key buckets, by default */
+#define WC_REPORT_DRAWS       5      /* Runs of a statement with parameters,
+                                     ** a draw of values each */
 #define WC_REPORT_MAX_BUCKETS 1000
 #define WC_REPORT_COLUMNS     60     /* Time columns of the heatmap */
 #define WC_REPORT_SAMPLE_ROWS 5      /* Rows shown in stored order */
@@ -51,6 +53,8 @@ struct ReportStmt {
   char *zPlan;          /* EXPLAIN QUERY PLAN, its lines */
   int iFirst, iLast;    /* Buckets its rows read fall in, -1 if none */
   int nTouched;         /* Buckets it read rows in */
+  int nDraw;            /* Runs: one per draw of its parameters */
+  int64_t nReadMin, nReadMax;   /* Rows read by the least and most of them */
   char *zFlag;          /* Why a statement that reads more rows than it
                         ** returns is flagged, with the lint's finding and
                         ** fix where it has one; or NULL */

@@ -38,7 +38,10 @@ static const char zStyle[] =
   "white-space:pre-wrap;word-break:break-all;margin:4px 0}table{"
   "border-collapse:collapse;font-size:12px;margin:4px 0}td,th{border:1px "
   "solid #ddd;padding:2px 6px;text-align:left;vertical-align:top}td.n,th.n"
-  "{text-align:right}.key{display:flex;flex-wrap:wrap;gap:1px}.part{"
+  "{text-align:right}.key{display:flex;flex-wrap:wrap;gap:1px}.axkey{"
+  "position:absolute;white-space:nowrap;overflow:hidden;text-overflow:"
+  "ellipsis;max-width:146px;font-family:ui-monospace,Menlo,Consolas,"
+  "monospace;font-size:12px}.part{"
   "padding:2px 3px;border-radius:3px;white-space:pre}.k-salt{background:"
   "#f6c85f}.k-token{background:#f4a261}.k-bucket{background:#e9c46a}"
   ".k-field{background:#8ecae6}.k-pad{background:#a8dadc}.k-desc{"
@@ -254,6 +257,45 @@ static void bucketKey(const ReportDesign *pD, int b, sqlite3_str *pOut){
   wcHtmlBytes(pOut, pD->keys.a + pD->aiKey[i], pD->aiKey[i + 1] - pD->aiKey[i]);
 }
 
+/* The bytes of key i through element iElem's value (its delimiter left
+** out): an axis label's prefix.  The whole key where the key has fewer. */
+static int64_t keyPrefix(const ReportDesign *pD, int64_t i, int iElem){
+  WcKeyPart aPart[64];
+  const unsigned char *a = pD->keys.a + pD->aiKey[i];
+  int64_t n = pD->aiKey[i + 1] - pD->aiKey[i], nAt = 0;
+  int nPart = wcKeyParts(pD->pS, a, n, aPart, 64), k;
+  for(k = 0; k < nPart; k++){
+    nAt += aPart[k].n;
+    if( aPart[k].eKind == WC_PART_ELEMENT && aPart[k].iElem == iElem ){
+      return nAt;
+    }
+  }
+  return n;
+}
+
+/* The element through which the axis labels run: the first whose value
+** differs between the labelled buckets' keys (a time-first key's time, a
+** device-first key's device), so that labels fit and say what varies. */
+static int labelElement(const ReportDesign *pD, int nStep){
+  int iElem, b;
+  for(iElem = 0; iElem < pD->pS->nElem; iElem++){
+    int64_t iFirst = -1, nFirst = 0;
+    for(b = 0; b < pD->nBucket; b += nStep){
+      int64_t i = pD->aiBucket[b], nPre;
+      if( i >= pD->nRow ) continue;
+      nPre = keyPrefix(pD, i, iElem);
+      if( iFirst < 0 ){
+        iFirst = i;
+        nFirst = nPre;
+      }else if( nPre != nFirst || memcmp(pD->keys.a + pD->aiKey[i],
+                 pD->keys.a + pD->aiKey[iFirst], (size_t)nPre) != 0 ){
+        return iElem;
+      }
+    }
+  }
+  return pD->pS->nElem - 1;
+}
+
 /* Bars per bucket, one SVG row each, for reads and rows read. */
 static void bucketBars(const ReportDesign *pD, const double *a, double rMax,
                        const char *zLabel, sqlite3_str *pOut){
@@ -333,7 +375,7 @@ static void heatmapSection(const Report *p, const ReportDesign *pD,
                            sqlite3_str *pOut){
   double rMax = heatMax(p), rRead = 0.0, rScan = 0.0;
   int64_t iHot = 0, n = (int64_t)pD->nBucket * pD->nColumn, i;
-  int b, d;
+  int b, d, nStep, iLabel;
   for(d = 0; d < p->nDesign; d++){
     double r = maxOf(p->aDesign[d].aRead, p->aDesign[d].nBucket);
     double s = maxOf(p->aDesign[d].aScan, p->aDesign[d].nBucket);
@@ -353,10 +395,19 @@ static void heatmapSection(const Report *p, const ReportDesign *pD,
   sqlite3_str_appendall(pOut, ".</p><div class=\"heatrow\"><div class=\"axis\" "
                         "style=\"width:150px;position:relative;height:");
   sqlite3_str_appendf(pOut, "%dpx\">", HEAT_HEIGHT);
-  for(b = 0; b < pD->nBucket; b += (pD->nBucket + 7) / 8){
-    sqlite3_str_appendf(pOut, "<div class=\"key\" style=\"position:absolute;"
-                        "top:%.1f%%\">", 100.0 * b / pD->nBucket);
+  nStep = (pD->nBucket + 7) / 8;
+  iLabel = labelElement(pD, nStep);
+  for(b = 0; b < pD->nBucket; b += nStep){
+    int64_t iRow = pD->aiBucket[b];
+    if( iRow >= pD->nRow ) continue;
+    /* The key's prefix through the element that varies; the whole key on
+    ** hover, and in the table of buckets below. */
+    sqlite3_str_appendf(pOut, "<div class=\"axkey\" style=\"top:%.1f%%\" "
+                        "title=\"", 100.0 * b / pD->nBucket);
     bucketKey(pD, b, pOut);
+    sqlite3_str_appendall(pOut, "\">");
+    wcHtmlBytes(pOut, pD->keys.a + pD->aiKey[iRow],
+                keyPrefix(pD, iRow, iLabel));
     sqlite3_str_appendall(pOut, "</div>");
   }
   sqlite3_str_appendf(pOut, "</div><svg class=\"heat\" viewBox=\"0 0 %d %d\" "
@@ -623,11 +674,14 @@ static void queriesSection(const Report *p, const ReportDesign *pD,
     sqlite3_str_appendf(pOut, "<tr data-stmt=\"%d\" data-seeks=\"%lld\" "
                         "data-read=\"%lld\" data-returned=\"%lld\" "
                         "data-result=\"%lld\" data-flagged=\"%d\" "
-                        "data-skipped=\"%d\"><td class=\"n\">%d</td><td>"
-                        "<pre>", i + 1, (long long)pSt->nSeek,
-                        (long long)pSt->nRead, (long long)pSt->nOut,
-                        (long long)pSt->nResult, pSt->zFlag != 0,
-                        pSt->zSkipped != 0, i + 1);
+                        "data-skipped=\"%d\" data-draws=\"%d\" "
+                        "data-read-min=\"%lld\" data-read-max=\"%lld\">"
+                        "<td class=\"n\">%d</td><td><pre>", i + 1,
+                        (long long)pSt->nSeek, (long long)pSt->nRead,
+                        (long long)pSt->nOut, (long long)pSt->nResult,
+                        pSt->zFlag != 0, pSt->zSkipped != 0, pSt->nDraw,
+                        (long long)pSt->nReadMin, (long long)pSt->nReadMax,
+                        i + 1);
     wcHtmlText(pOut, pSt->zSql);
     sqlite3_str_appendall(pOut, "</pre>");
     if( pSt->zSkipped ){
@@ -640,6 +694,15 @@ static void queriesSection(const Report *p, const ReportDesign *pD,
                "</pre><div class=\"src\">widecol_stats: ");
     wcHtmlText(pOut, pSt->zStats);
     sqlite3_str_appendall(pOut, "</div>");
+    if( pSt->nDraw > 1 ){
+      /* One draw could hit a cold or a hot value: the median, and the
+      ** spread over the draws. */
+      sqlite3_str_appendf(pOut, "<div class=\"src\">its parameters drawn %d "
+                          "times, each run: the median run (by rows read) is "
+                          "shown; rows read from %lld to %lld</div>",
+                          pSt->nDraw, (long long)pSt->nReadMin,
+                          (long long)pSt->nReadMax);
+    }
     if( pSt->zFlag ){
       wcHtmlWrap(pOut, "<p class=\"flag\">Flagged: it ", pSt->zFlag, "</p>");
     }
@@ -842,6 +905,10 @@ static void designHead(const ReportDesign *pD, sqlite3_str *pOut){
                         "copy</button>");
 }
 
+/* The width a design's column needs, in CSS pixels: its anatomy table and
+** first rows without a scrollbar. */
+#define WC_REPORT_DESIGN_PX 600
+
 /* A section: its title, where its figures come from, and a column per
 ** design (one under another where bStack: tables too wide to share). */
 static void section(const Report *p, sqlite3_str *pOut, const char *zId,
@@ -880,8 +947,12 @@ void wcReportPage(const Report *p, sqlite3_str *pOut){
     if( d ) sqlite3_str_appendall(pOut, ", ");
     wcHtmlText(pOut, p->aDesign[d].zName);
   }
-  sqlite3_str_appendf(pOut, "</title><style>%s</style></head><body><h1>"
-                      "widecol report: ", zStyle);
+  /* Designs side by side where each has WC_REPORT_DESIGN_PX (its key
+  ** anatomy and its tables fit), one under another in a narrower window. */
+  sqlite3_str_appendf(pOut, "</title><style>%s@media (max-width:%dpx){"
+                      ".designs{grid-template-columns:minmax(0,1fr)}}</style>"
+                      "</head><body><h1>widecol report: ", zStyle,
+                      p->nDesign * WC_REPORT_DESIGN_PX + 48);
   for(d = 0; d < p->nDesign; d++){
     if( d ) sqlite3_str_appendall(pOut, " beside ");
     wcHtmlText(pOut, p->aDesign[d].zName);
