@@ -856,6 +856,42 @@ static void sizesSection(const Report *p, const ReportDesign *pD,
 ** Findings.
 */
 
+/* What a lint fix replaces, said above it: the ROWKEY clause, an INDEX
+** clause of the table, every key clause (a fix that changes the
+** encoding), or nothing (an INDEX to add). */
+static void fixLabel(const ReportDesign *pD, const char *zFix,
+                     sqlite3_str *pOut){
+  int i;
+  if( strstr(zFix, "ENCODING BINARY") ){
+    sqlite3_str_appendall(pOut, "Fix, in place of every key clause (the "
+                          "ROWKEY and each INDEX), the encoding with them:");
+    return;
+  }
+  if( strncmp(zFix, "ROWKEY(", 7) == 0 ){
+    sqlite3_str_appendall(pOut, "Fix, in place of the ROWKEY(...) clause:");
+    return;
+  }
+  for(i = 0; i < pD->pS->nIndex; i++){
+    sqlite3_str *pName = sqlite3_str_new(0);
+    char *zHead;
+    int bSame;
+    sqlite3_str_appendall(pName, "INDEX ");
+    wcAppendName(pName, pD->pS->aIndex[i].zName);
+    sqlite3_str_appendall(pName, "(");
+    zHead = sqlite3_str_finish(pName);
+    bSame = zHead && strncmp(zFix, zHead, strlen(zHead)) == 0;
+    if( bSame ){
+      sqlite3_str_appendall(pOut, "Fix, in place of the ");
+      wcHtmlTextN(pOut, zHead, (int64_t)strlen(zHead));
+      sqlite3_str_appendall(pOut, "...) clause:");
+    }
+    sqlite3_free(zHead);
+    if( bSame ) return;
+  }
+  sqlite3_str_appendall(pOut, "Fix, an INDEX to add to the CREATE VIRTUAL "
+                        "TABLE (its other clauses stay):");
+}
+
 static void findingsSection(const Report *p, const ReportDesign *pD,
                             sqlite3_str *pOut){
   const ReportRows *pL = &pD->lint;
@@ -879,8 +915,9 @@ static void findingsSection(const Report *p, const ReportDesign *pD,
     }
     wcHtmlWrap(pOut, ": ", cell(pL, r, 4), "</p>");
     if( cell(pL, r, 5) ){
-      wcHtmlWrap(pOut, "<div>Fix, in place of the ", cell(pL, r, 2),
-                 " clause:<pre class=\"fix\">");
+      sqlite3_str_appendall(pOut, "<div>");
+      fixLabel(pD, cell(pL, r, 5), pOut);
+      sqlite3_str_appendall(pOut, "<pre class=\"fix\">");
       wcHtmlText(pOut, cell(pL, r, 5));
       sqlite3_str_appendall(pOut, "</pre><button class=\"copy\" "
                             "type=\"button\">copy</button></div>");
