@@ -1179,13 +1179,25 @@ static int cmpDoubleDesc(const void *a, const void *b){
   return x < y ? 1 : x > y ? -1 : 0;
 }
 
+/* Adds warning zWarn (owned) above design pD's map. */
+static void warnAdd(Report *p, ReportDesign *pD, char *zWarn){
+  char **azNew = zWarn ? sqlite3_realloc64(pD->azWarn, sizeof(char*)
+                                           * (pD->nWarn + 1)) : 0;
+  if( azNew == 0 ){
+    sqlite3_free(zWarn);
+    reportOom(p);
+    return;
+  }
+  pD->azWarn = azNew;
+  pD->azWarn[pD->nWarn++] = zWarn;
+}
+
 /* Warns when WC_LINT_SHARE of a[] falls in at most 1/WC_LINT_PREFIXES of
 ** the buckets: the key ranges lint's hotspot fix spreads writes over. */
 static void warnConcentration(Report *p, ReportDesign *pD, const double *a,
                               const char *zWhat, const char *zWhy){
   double *aSorted, rTotal = 0.0, rSum = 0.0;
   int b, k = 0;
-  char *zWarn, **azNew;
   if( pD->nBucket < WC_LINT_PREFIXES ) return;
   aSorted = reportAlloc(p, sizeof(double) * pD->nBucket);
   if( aSorted == 0 ) return;
@@ -1197,19 +1209,29 @@ static void warnConcentration(Report *p, ReportDesign *pD, const double *a,
   }
   sqlite3_free(aSorted);
   if( rTotal <= 0.0 || k * WC_LINT_PREFIXES > pD->nBucket ) return;
-  zWarn = sqlite3_mprintf("%.0f%% of %s fall in %d of the %d key buckets "
-                          "(%.1f%% of the rows): %s", 100.0 * rSum / rTotal,
-                          zWhat, k, pD->nBucket, 100.0 * k / pD->nBucket,
-                          zWhy);
-  azNew = zWarn ? sqlite3_realloc64(pD->azWarn, sizeof(char*)
-                                    * (pD->nWarn + 1)) : 0;
-  if( azNew == 0 ){
-    sqlite3_free(zWarn);
-    reportOom(p);
-    return;
+  warnAdd(p, pD, sqlite3_mprintf("%.0f%% of %s fall in %d of the %d key "
+                                 "buckets (%.1f%% of the rows): %s",
+                                 100.0 * rSum / rTotal, zWhat, k, pD->nBucket,
+                                 100.0 * k / pD->nBucket, zWhy));
+}
+
+/* A hot key the lint found (one value of the key's leading entity with
+** WC_HOT_SKEW times an even share of the rows, or more): said above the
+** map too, with the finding's figures; its fix is among the findings. */
+static void warnHotKey(Report *p, ReportDesign *pD){
+  const ReportRows *pL = &pD->lint;
+  int r;
+  for(r = 0; r < pL->nRow; r++){
+    const char *zRule = pL->azCell[r * pL->nCol + 1];
+    const char *zKey = pL->azCell[r * pL->nCol + 2];
+    const char *zFinding = pL->azCell[r * pL->nCol + 4];
+    if( zRule == 0 || strcmp(zRule, "hot-key") != 0 || zFinding == 0 ){
+      continue;
+    }
+    warnAdd(p, pD, sqlite3_mprintf("A hot key in %s: %s (widecol_lint's "
+                                   "hot-key; its fix is under Findings)",
+                                   zKey ? zKey : "the key", zFinding));
   }
-  pD->azWarn = azNew;
-  pD->azWarn[pD->nWarn++] = zWarn;
 }
 
 static void warnings(Report *p, ReportDesign *pD){
@@ -1222,10 +1244,11 @@ static void warnings(Report *p, ReportDesign *pD){
   if( pD->zOrder ){
     warnConcentration(p, pD, pD->aRecent, zWhat, "a hotspot (widecol_lint's "
         "hotspot rule: 90% of the writes in under a sixteenth of the key "
-        "space); one region server takes them all. A salt of one hex digit "
-        "in front spreads them over 16 key ranges");
+        "space); one region server takes them all. A bucket in front "
+        "(BUCKET(16, ...), the lint's fix) spreads them over 16 key ranges");
   }
   sqlite3_free(zWhat);
+  warnHotKey(p, pD);
   warnConcentration(p, pD, pD->aScan, "the rows the workload read",
       "read pressure on few key ranges (the same 90% in a sixteenth); "
       "the servers holding them serve every read");
