@@ -107,7 +107,7 @@ core() {
     --cases "${DIFF_CASES:-40}"
   step crash $py tests/harness/crash.py --extension ./widecol --iterations 4
   for h in check_versions token_check cql_check concurrency plans lint_fixes \
-           advise_check one_voice progress_check report_check; do
+           fixes_final advise_check one_voice progress_check report_check; do
     step "$h" $py "tests/harness/$h.py" --extension ./widecol
   done
   step report-browser $py tests/harness/report_browser.py --extension ./widecol \

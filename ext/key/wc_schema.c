@@ -2216,6 +2216,7 @@ WcSchema *wcSchemaParse(const char *zTable, int argc, const char *const *argv,
     bPrimary = argKind(argv[i]) == ARG_PRIMARY;
   }
   if( bPrimary ) pS->eEncoding = WC_ENCODING_BINARY;
+  pS->bPrimaryKey = bPrimary;
   /* Columns and options first, so that ROWKEY may come anywhere. */
   for(i = 0; i < argc && !sParse.zErr; i++){
     switch( argKind(argv[i]) ){

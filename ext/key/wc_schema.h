@@ -179,6 +179,8 @@ struct WcSchema {
   ** key (key/wc_decode.h), the other columns from the cells CELLS names;
   ** nothing of widecol's is kept there (no marker, no design record), it
   ** is read only unless WRITABLE, and DROP TABLE keeps it. */
+  int bPrimaryKey;      /* The row key was declared PRIMARY KEY (...),
+                        ** Cassandra's form: the tools write it so back */
   int bExisting;
   int bWritable;
   /* At CREATE on a store of another engine: the arguments that say how

@@ -330,25 +330,48 @@ static void appendInclude(Lint *p, sqlite3_str *pStr, int iIndex){
   if( n ) sqlite3_str_appendall(pStr, ")");
 }
 
+/* A row key in Cassandra's form (TOKEN(p, ...), p, ..., c [DESC], ...)
+** as the user declared it, PRIMARY KEY ((p, ...), c [DESC], ...), into
+** pStr; 0 (nothing written) where the text is not in that form. */
+static int appendPrimaryKey(Lint *p, sqlite3_str *pStr, const KeyText *pKt){
+  const WcElement *pTok = &p->pS->aElem[0];
+  const char *z0 = pKt->az[0];
+  size_t n0 = z0 ? strlen(z0) : 0;
+  int i;
+  if( !p->pS->bPrimaryKey || !pTok->bToken || pKt->nRandom
+   || n0 < 8 || strncmp(z0, "TOKEN(", 6) != 0 || z0[n0 - 1] != ')'
+   || pKt->n < 1 + pTok->nSaltCol ){
+    return 0;
+  }
+  sqlite3_str_appendf(pStr, "PRIMARY KEY ((%.*s)", (int)n0 - 7, z0 + 6);
+  for(i = 1 + pTok->nSaltCol; i < pKt->n; i++){
+    sqlite3_str_appendf(pStr, ", %s", pKt->az[i] ? pKt->az[i] : "?");
+  }
+  sqlite3_str_appendall(pStr, ")");
+  return 1;
+}
+
 /* "ROWKEY(a, b)" or "INDEX name(a, b) [INCLUDE (...)]"; frees the key
-** text. */
+** text.  A row key declared PRIMARY KEY (...) is written back so. */
 static char *keyTextFinish(Lint *p, const LintKey *pK, KeyText *pKt){
   sqlite3_str *pStr;
   char *z;
   int i;
   if( pKt == 0 ) return 0;
   pStr = sqlite3_str_new(0);
-  sqlite3_str_appendf(pStr, "%s(", pK->zName);
-  for(i = 0; i < pKt->n; i++){
-    sqlite3_str_appendf(pStr, "%s%s", i ? ", " : "",
-                        pKt->az[i] ? pKt->az[i] : "?");
-    sqlite3_free(pKt->az[i]);
+  if( !(pK->bRowKey && appendPrimaryKey(p, pStr, pKt)) ){
+    sqlite3_str_appendf(pStr, "%s(", pK->zName);
+    for(i = 0; i < pKt->n; i++){
+      sqlite3_str_appendf(pStr, "%s%s", i ? ", " : "",
+                          pKt->az[i] ? pKt->az[i] : "?");
+    }
+    if( pKt->nRandom ){
+      sqlite3_str_appendf(pStr, ", RANDOM(%lld)", (long long)pKt->nRandom);
+    }
+    sqlite3_str_appendall(pStr, ")");
   }
-  if( pKt->nRandom ){
-    sqlite3_str_appendf(pStr, ", RANDOM(%lld)", (long long)pKt->nRandom);
-  }
+  for(i = 0; i < pKt->n; i++) sqlite3_free(pKt->az[i]);
   sqlite3_free(pKt);
-  sqlite3_str_appendall(pStr, ")");
   if( pK->iIndex >= 0 ) appendInclude(p, pStr, pK->iIndex);
   z = sqlite3_str_finish(pStr);
   if( z == 0 || p->rc != SQLITE_OK ){
@@ -416,17 +439,22 @@ static void appendBinaryKey(Lint *p, sqlite3_str *pStr, int iIndex){
 /* ENCODING BINARY applies to every key of the table, so the fix rewrites
 ** them all: "ROWKEY(...), INDEX ...(...), ENCODING BINARY", with zAdd (an
 ** INDEX the fix adds, or NULL) after them. */
-static char *fixBinaryWith(Lint *p, const char *zAdd){
+static char *fixBinaryKeys(Lint *p, const char *zRowKey, const char *zAdd){
   sqlite3_str *pStr = sqlite3_str_new(0);
   char *z;
   int i;
-  appendBinaryKey(p, pStr, -1);
+  if( zRowKey ) sqlite3_str_appendall(pStr, zRowKey);
+  else appendBinaryKey(p, pStr, -1);
   for(i = 0; i < p->pS->nIndex; i++) appendBinaryKey(p, pStr, i);
   if( zAdd ) sqlite3_str_appendf(pStr, ", %s", zAdd);
   sqlite3_str_appendall(pStr, ", ENCODING BINARY");
   z = sqlite3_str_finish(pStr);
   if( z == 0 ) p->rc = SQLITE_NOMEM;
   return z;
+}
+
+static char *fixBinaryWith(Lint *p, const char *zAdd){
+  return fixBinaryKeys(p, 0, zAdd);
 }
 
 static char *fixBinary(Lint *p){
@@ -720,12 +748,37 @@ static void ruleUnpadded(Lint *p, const LintKey *pK, int iElem){
 
 /* prefix-scan: variable-width text followed by a delimiter that sorts
 ** above a character of a longer value it is a prefix of. */
+/* The first value of column iCol in byte order that is a prefix of the
+** next, whose next byte sorts below key pKey's delimiter: (v, nxt), or no
+** row.  As a field followed by the delimiter, their keys interleave. */
+static sqlite3_stmt *prefixPairStmt(Lint *p, int iCol, const WcSchema *pKey){
+  return lintPrepare(p, "SELECT v, nxt FROM (SELECT v, lead(v) OVER "
+      "(ORDER BY v) AS nxt FROM (SELECT DISTINCT CAST(\"%w\" AS BLOB) AS v "
+      "FROM %s)) WHERE substr(nxt, 1, length(v)) = v AND "
+      "substr(nxt, length(v) + 1, %d) < CAST(%Q AS BLOB) LIMIT 1",
+      colName(p, iCol), p->zSample, pKey->nDelim, pKey->zDelim);
+}
+
+/* "col PAD n" for a TEXT column: the longest value and 4, the width that
+** keeps its values' keys apart and in order (the guides' fixed width);
+** NULL where a value ends with PAD's fill, a space, which PAD refuses. */
+static char *textPadText(Lint *p, int iCol){
+  sqlite3_int64 nMax;
+  if( lintInt(p, "SELECT count(*) FROM %s WHERE substr(\"%w\", -1) = ' '",
+              p->zSample, colName(p, iCol)) > 0 ){
+    return 0;
+  }
+  nMax = lintInt(p, "SELECT max(length(\"%w\")) FROM %s", colName(p, iCol),
+                 p->zSample);
+  return sqlite3_mprintf("%z PAD %lld", colSql(p, iCol), nMax + 4);
+}
+
 static void rulePrefix(Lint *p, const LintKey *pK, int iElem){
   const WcElement *pE = &pK->pKey->aElem[iElem];
   const WcSchema *pKey = pK->pKey;
   const char *zCol;
   sqlite3_stmt *pStmt;
-  char *zFix, *zShort, *zLong, *zStop;
+  char *zFix, *zShort, *zLong, *zStop, *zPad;
   const char *zRemedy;
   unsigned char cNext;
   if( pKey->eEncoding != WC_ENCODING_TEXT || pE->eKind != WC_ELEM_COLUMN
@@ -737,11 +790,7 @@ static void rulePrefix(Lint *p, const LintKey *pK, int iElem){
   /* In byte order, a value's successor begins with it if any value
   ** does; it sorts out of place when its next bytes are below the
   ** delimiter. */
-  pStmt = lintPrepare(p, "SELECT v, nxt FROM (SELECT v, lead(v) OVER "
-      "(ORDER BY v) AS nxt FROM (SELECT DISTINCT CAST(\"%w\" AS BLOB) AS v "
-      "FROM %s)) WHERE substr(nxt, 1, length(v)) = v AND "
-      "substr(nxt, length(v) + 1, %d) < CAST(%Q AS BLOB) LIMIT 1", zCol,
-      p->zSample, pKey->nDelim, pKey->zDelim);
+  pStmt = prefixPairStmt(p, pE->iCol, pKey);
   if( !lintRow(p, pStmt) ) return;
   zShort = sqlite3_mprintf("%.*s", sqlite3_column_bytes(pStmt, 0),
                            (const char*)sqlite3_column_blob(pStmt, 0));
@@ -750,14 +799,13 @@ static void rulePrefix(Lint *p, const LintKey *pK, int iElem){
   cNext = ((const unsigned char*)sqlite3_column_blob(pStmt, 1))
           [sqlite3_column_bytes(pStmt, 0)];
   sqlite3_finalize(pStmt);
-  if( p->pS->aCol[pE->iCol].cAff == WC_AFF_TEXT ){
-    sqlite3_int64 nMax = lintInt(p, "SELECT max(length(\"%w\")) FROM %s",
-                                 zCol, p->zSample);
-    zFix = fixReplace(p, pK, iElem, sqlite3_mprintf("%z PAD %lld",
-                                                    colSql(p, pE->iCol),
-                                                    nMax + 4));
+  zPad = p->pS->aCol[pE->iCol].cAff == WC_AFF_TEXT
+       ? textPadText(p, pE->iCol) : 0;
+  if( zPad ){
+    zFix = fixReplace(p, pK, iElem, zPad);
     zRemedy = "a fixed width (PAD: the longest value and 4)";
   }else{
+    /* A blob, or text that ends with PAD's fill. */
     zFix = fixBinary(p);
     zRemedy = "ENCODING BINARY, which ends a value with 00 00, below any "
               "byte that follows it in a longer one,";
@@ -962,13 +1010,34 @@ static void ruleFields(Lint *p, const LintKey *pK){
       break;
     }
   }
+  /* A field to drop that alone tells the rows apart is the key's
+  ** identity (the HBase blog's PaymentID "for uniqueness", a not-unique
+  ** fix's field): rows it kept apart may be missing from the sample
+  ** because they collided.  Kept: no advice against it. */
+  for(i++; zFix && i < pS->nElem; i++){
+    const WcElement *pE = &pS->aElem[i];
+    if( pE->eKind == WC_ELEM_COLUMN
+     && lintInt(p, "SELECT count(DISTINCT \"%w\") FROM %s",
+                colName(p, pE->iCol), p->zSample) == p->nSample ){
+      sqlite3_free(zFix);
+      zFix = 0;
+    }
+  }
   sqlite3_free(sqlite3_str_finish(pCols));
+  /* A key that needs its fields to tell rows apart keeps them: advice
+  ** only where fewer do (a not-unique fix's field draws none). */
+  if( zFix == 0 ) return;
   finding(p, pK, -1, "advice", "too-many-fields", zFix,
       "the key has %d fields; one to three are recommended (GeminiDB): each "
-      "field makes every key longer and every write slower%s", nField,
-      zFix ? ", and the first fields of this one already tell the rows read "
-             "apart: drop the others, if a query does not need them"
-           : "; combine fields or replace names by short codes");
+      "field makes every key longer and every write slower, and the first "
+      "fields of this one already tell the rows read apart: drop the "
+      "others, if a query does not need them", nField);
+}
+
+/* True if the column's collation lets it be a key field: a key orders
+** values by their bytes, so only BINARY (or none) does. */
+static int keyCollation(const WcColumn *pCol){
+  return pCol->zColl == 0 || sqlite3_stricmp(pCol->zColl, "BINARY") == 0;
 }
 
 /* The column that is not a key field (it may be salted or bucketed)
@@ -985,8 +1054,15 @@ static int uniqueCandidate(Lint *p){
     /* A REAL or NUMERIC column is a measurement, never what tells rows
     ** apart; nor can TEXT encoding order a column of no type. */
     if( cAff == WC_AFF_REAL || cAff == WC_AFF_NUMERIC
+     || pS->aCol[i].zType[0] == 0 || !keyCollation(&pS->aCol[i])
      || (pS->eEncoding == WC_ENCODING_TEXT && cAff != WC_AFF_INTEGER
          && cAff != WC_AFF_TEXT) ){
+      continue;
+    }
+    /* TEXT encoding pads integers from 0 up. */
+    if( pS->eEncoding == WC_ENCODING_TEXT && cAff == WC_AFF_INTEGER
+     && lintInt(p, "SELECT count(*) FROM %s WHERE \"%w\" < 0", p->zSample,
+                pS->aCol[i].zName) > 0 ){
       continue;
     }
     pStmt = lintPrepare(p, "SELECT count(DISTINCT \"%w\"), count(\"%w\") "
@@ -1030,6 +1106,44 @@ static char *takenText(int64_t nReplaced, int64_t nRefused){
   return zReplaced ? zReplaced : zRefused;
 }
 
+/* The key with column iCol added as its last field.  A variable-width
+** field that was last is followed by the delimiter then: where its values
+** would interleave (prefix-scan), text is padded, and a blob or text
+** ending with PAD's fill takes every key to ENCODING BINARY, so that the
+** fix draws no finding of its own. */
+static char *uniqueFix(Lint *p, const LintKey *pK, int iCol){
+  const WcSchema *pS = p->pS;
+  const WcElement *pLast = &pS->aElem[pS->nElem - 1];
+  KeyText *pKt = keyTextNew(p, pS);
+  int i;
+  if( pS->eEncoding == WC_ENCODING_TEXT && pS->nDelim > 0 && pS->nRandom == 0
+   && pLast->eKind == WC_ELEM_COLUMN && pLast->nXform == 0
+   && (pS->aCol[pLast->iCol].cAff == WC_AFF_TEXT
+       || pS->aCol[pLast->iCol].cAff == WC_AFF_BLOB) ){
+    sqlite3_stmt *pStmt = prefixPairStmt(p, pLast->iCol, pS);
+    if( lintRow(p, pStmt) ){
+      char *zPad = pS->aCol[pLast->iCol].cAff == WC_AFF_TEXT
+                 ? textPadText(p, pLast->iCol) : 0;
+      sqlite3_finalize(pStmt);
+      if( zPad ){
+        keyTextSet(p, pKt, pS->nElem - 1, zPad);
+      }else{
+        char *zRowKey, *zFix;
+        for(i = 0; pKt && i < pS->nElem; i++){
+          keyTextSet(p, pKt, i, elementBinary(pS, &pS->aElem[i]));
+        }
+        if( pKt ) keyTextInsert(p, pKt, pKt->n, colSql(p, iCol));
+        zRowKey = keyTextFinish(p, pK, pKt);
+        zFix = zRowKey ? fixBinaryKeys(p, zRowKey, 0) : 0;
+        sqlite3_free(zRowKey);
+        return zFix;
+      }
+    }
+  }
+  if( pKt ) keyTextInsert(p, pKt, pKt->n, fieldText(p, iCol));
+  return keyTextFinish(p, pK, pKt);
+}
+
 /* not-unique: a column only hashed into the key (SALT, BUCKET), and writes
 ** on this connection that found their key taken. */
 static void ruleUnique(Lint *p, const LintKey *pK){
@@ -1058,8 +1172,7 @@ static void ruleUnique(Lint *p, const LintKey *pK){
   }
   if( nReplaced + nRefused > 0 ){
     int iCand = uniqueCandidate(p);
-    char *zFix = iCand < 0 ? 0
-               : fixInsert(p, pK, pS->nElem, fieldText(p, iCand));
+    char *zFix = iCand < 0 ? 0 : uniqueFix(p, pK, iCand);
     finding(p, pK, -1, "error", "not-unique", zFix,
         "%lld write%s on this connection found the row key taken: %z, so "
         "the key does not tell these rows apart%s%s%s",
