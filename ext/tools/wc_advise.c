@@ -30,6 +30,7 @@
 #include "key/rk_bytes.h"
 #include "util/wc_progress.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,7 @@
 #define WC_ADVISE_DRAWS    10
 #define WC_ADVISE_MAX_CAND 64
 #define WC_ADVISE_BUCKETS  WC_LINT_PREFIXES  /* the lint's spread */
+#define WC_ADVISE_TIE      0.01   /* Scores this close are a tie (rank()) */
 #define WC_ADVISE_SEQ      "widecol_advise_seq"
 #define WC_ADVISE_SAMPLE_T "widecol_advise_sample"
 /* Rows that share a key field value, beyond which RANDOM is not tried */
@@ -106,6 +108,8 @@ struct Cand {
   int iTie;             /* Its group of scores within WC_ADVISE_TIE of the
                         ** group's best: ranked the same */
   int nTie;             /* Designs in that group */
+  int bUnlinted;        /* Not linted: it could not be among the rows
+                        ** returned */
   int nLint;            /* widecol_lint's warnings and errors on it, after
                         ** the workload: designs with none rank first */
 };
@@ -1401,8 +1405,27 @@ static void lintCandidate(Advisor *p, Cand *pC, double rHot){
   pC->zWhy = zSql;
 }
 
-/* Builds candidate pC on the sample and runs the workload on it. */
-static void measure(Advisor *p, Cand *pC){
+/* The score past which a design cannot be among the rows returned: that
+** of the nResult-th best of the first nDone designs the lint passed (a
+** design it warns on ranks after them all), or infinity while fewer
+** passed. */
+static double lintBound(const Advisor *p, int nDone){
+  double aBest[WC_ADVISE_MAX_CAND];
+  int nBest = 0, i, j;
+  for(i = 0; i < nDone; i++){
+    const Cand *pC = &p->aCand[i];
+    if( pC->bFailed || pC->bUnlinted || pC->nLint > 0 ) continue;
+    for(j = nBest++; j > 0 && aBest[j - 1] > pC->rScore; j--){
+      aBest[j] = aBest[j - 1];
+    }
+    aBest[j] = pC->rScore;
+  }
+  return nBest >= p->set.nResult ? aBest[p->set.nResult - 1] : HUGE_VAL;
+}
+
+/* Builds candidate pC on the sample and runs the workload on it; lints it
+** unless its score is past rBound (below). */
+static void measure(Advisor *p, Cand *pC, double rBound){
   sqlite3 *pPriv = p->pPriv;
   char *zDdl = candidateDdl(p, pC, 1), *zSql;
   sqlite3_str *pDetail = sqlite3_str_new(0);
@@ -1554,7 +1577,14 @@ static void measure(Advisor *p, Cand *pC){
   pC->rReads = rReadWeight > 0.0 ? rRows / rReadWeight : 0.0;
   pC->rScore = (rRead + p->set.rWriteWeight * rWrite) / rAll
              + pC->rKeyMean / 100.0;
-  lintCandidate(p, pC, rHot);
+  /* A design that cannot reach the rows returned, its score past that of
+  ** the last of them among the designs the lint passed so far, is not
+  ** linted: the lint reads the whole sample again. */
+  if( pC->rScore <= rBound * (1.0 + WC_ADVISE_TIE) ){
+    lintCandidate(p, pC, rHot);
+  }else{
+    pC->bUnlinted = 1;
+  }
   if( rHot > 1.5 && bWrites ){
     char *zWhy = sqlite3_mprintf("%s; measured: the hottest region takes "
         "%.0f%% of recent writes, %.1f times an even share", pC->zWhy,
@@ -1593,7 +1623,6 @@ static int tieCompare(const void *pA, const void *pB){
 /* Sorts the designs by score; scores within WC_ADVISE_TIE of the best of
 ** their group are a tie (the sample's figures are not that exact), broken
 ** by tieCompare(). */
-#define WC_ADVISE_TIE 0.01
 static void rank(Advisor *p){
   int i = 0, j, k;
   qsort(p->aCand, (size_t)p->nCand, sizeof(Cand), candCompare);
@@ -1667,7 +1696,7 @@ static int adviseFill(sqlite3 *db, sqlite3_value **apArg, WcTvfRows *pRows,
   for(i = 0; i < p->nCand && p->rc == SQLITE_OK; i++){
     progress(p, "design %d of %d: %s%s", i + 1, p->nCand, p->aCand[i].zKey,
              p->aCand[i].zIndex);
-    measure(p, &p->aCand[i]);
+    measure(p, &p->aCand[i], lintBound(p, i));
   }
   if( p->rc == SQLITE_OK ){
     rank(p);
