@@ -78,6 +78,11 @@ struct Col {
                         ** times WC_LINT_PREFIXES: WC_HOT_SKEW or more,
                         ** a hot entity as widecol_lint's hot-key says */
   int bUnsafe[4];       /* Text values hold delimiter i of azDelim */
+  int iPrefixNext;      /* Text: the smallest byte after a value that begins
+                        ** another (u1, u10: '0'), 256 if none; a field
+                        ** followed by a delimiter above it is padded */
+  int nMaxLen;          /* Text: the longest value's bytes */
+  int bEndsSpace;       /* Text: a value ends with PAD's fill, a space */
 };
 
 static const char *const azDelim[] = { "_", "|", "#", "~" };
@@ -533,6 +538,18 @@ static void profileColumns(Advisor *p){
         * (double)privInt(p, "SELECT max(n) FROM (SELECT count(*) AS n FROM "
                           WC_ADVISE_SAMPLE_T " GROUP BY \"%w\")", z)
         / (double)p->nSample;
+    pC->iPrefixNext = 256;
+    if( pC->bText ){
+      pC->iPrefixNext = (int)privInt(p, "SELECT coalesce(min(unicode(CAST("
+          "substr(nxt, length(v) + 1, 1) AS TEXT))), 256) FROM (SELECT v, "
+          "lead(v) OVER (ORDER BY v) AS nxt FROM (SELECT DISTINCT CAST(\"%w\" "
+          "AS BLOB) AS v FROM " WC_ADVISE_SAMPLE_T ")) WHERE "
+          "substr(nxt, 1, length(v)) = v", z);
+      pC->nMaxLen = (int)privInt(p, "SELECT max(length(CAST(\"%w\" AS BLOB))) "
+                                 "FROM " WC_ADVISE_SAMPLE_T, z);
+      pC->bEndsSpace = privInt(p, "SELECT count(*) FROM " WC_ADVISE_SAMPLE_T
+                               " WHERE substr(\"%w\", -1) = ' '", z) > 0;
+    }
     for(k = 0; k < 4 && pC->bText; k++){
       pC->bUnsafe[k] = privInt(p, "SELECT count(*) FROM " WC_ADVISE_SAMPLE_T
                                " WHERE instr(\"%w\", %Q) > 0", z, azDelim[k])
@@ -631,16 +648,30 @@ static int textFieldOk(const Advisor *p, int iCol){
   return (cAff == 'I' && pC->bNonNegInt) || (cAff == 'T' && pC->bText);
 }
 
+/* True if text column iCol, followed by delimiter cDelim (0: nothing
+** follows it), is padded: some values begin others with a byte below
+** the delimiter, whose keys would interleave (widecol_lint's prefix-scan;
+** the guides' fixed width, the longest value and 4). */
+static int prefixPadded(const Advisor *p, int iCol, int bBinary, int bDesc,
+                        int cDelim){
+  const Col *pC = &p->aCol[iCol];
+  return !bBinary && !bDesc && cDelim && affinityOf(pC->zType) == 'T'
+      && pC->iPrefixNext < cDelim;
+}
+
 /* A field as an element: name, PAD for a TEXT-encoded integer, REVERSE,
 ** DESC.  A TEXT-encoded integer DESC is written without PAD: DESC alone
 ** stores 9223372036854775807 - v in 19 digits, readable and in the same
 ** order, where PAD n DESC would invert the padded digits' bytes. */
 static void appendField(sqlite3_str *pStr, const Advisor *p, int iCol,
-                        int bDesc, int bBinary, int bReverse){
+                        int bDesc, int bBinary, int bReverse, int cDelim){
   const Col *pC = &p->aCol[iCol];
   wcAppendName(pStr, pC->zName);
   if( !bBinary && affinityOf(pC->zType) == 'I' && (!bDesc || bReverse) ){
     sqlite3_str_appendf(pStr, " PAD %d", pC->nDigit);
+  }
+  if( prefixPadded(p, iCol, bBinary, bDesc, cDelim) ){
+    sqlite3_str_appendf(pStr, " PAD %d", pC->nMaxLen + 4);
   }
   if( bReverse ) sqlite3_str_appendall(pStr, " REVERSE");
   if( bDesc ) sqlite3_str_appendall(pStr, " DESC");
@@ -766,7 +797,14 @@ static int chooseEncoding(const Advisor *p, const int *aiCol, int nCol){
     if( !textFieldOk(p, aiCol[i]) ) return -1;
   }
   for(k = 0; k < 4; k++){
-    for(i = 0; i < nCol && !p->aCol[aiCol[i]].bUnsafe[k]; i++){}
+    for(i = 0; i < nCol; i++){
+      const Col *pC = &p->aCol[aiCol[i]];
+      /* PAD refuses a value that ends with its fill. */
+      if( pC->bUnsafe[k] || (pC->bEndsSpace
+          && pC->iPrefixNext < (unsigned char)azDelim[k][0]) ){
+        break;
+      }
+    }
     if( i == nCol ) return k;
   }
   return -1;
@@ -934,7 +972,9 @@ static void addCandidate(Advisor *p, const KeyPlan *pK, const IndexPlan *aIdx,
         sqlite3_str_appendall(pKey, "), ");
       }
       appendField(pKey, p, pK->aiField[i], pK->abDesc[i], iDelim < 0,
-                  i == 0 && pK->eFront == FRONT_REVERSE);
+                  i == 0 && pK->eFront == FRONT_REVERSE,
+                  iDelim >= 0 && (i + 1 < pK->nField || pK->nRandom)
+                  ? (unsigned char)azDelim[iDelim][0] : 0);
     }
     if( pK->nRandom ){
       sqlite3_str_appendf(pKey, ", RANDOM(%lld)", (long long)pK->nRandom);
@@ -980,7 +1020,8 @@ static void addCandidate(Advisor *p, const KeyPlan *pK, const IndexPlan *aIdx,
       }
       for(j = 0; j < pI->nField; j++){
         sqlite3_str_appendall(aStr[s], j ? ", " : "");
-        appendField(aStr[s], p, pI->aiField[j], pI->abDesc[j], iDelim < 0, 0);
+        appendField(aStr[s], p, pI->aiField[j], pI->abDesc[j], iDelim < 0, 0,
+                    iDelim >= 0 ? (unsigned char)azDelim[iDelim][0] : 0);
       }
       sqlite3_str_appendall(aStr[s], ")");
       if( (bCover && pI->nInclude) || s == 1 ){

@@ -624,9 +624,9 @@ static void ruleHotspot(Lint *p, const LintKey *pK){
 static void ruleHotKey(Lint *p, const LintKey *pK){
   const WcSchema *pKey = pK->pKey;
   const WcElement *pE = &pKey->aElem[0];
-  sqlite3_str *pCols = sqlite3_str_new(0);
+  sqlite3_str *pCols = sqlite3_str_new(0), *pQuoted;
   sqlite3_stmt *pStmt;
-  char *zCols, *zFix = 0, *zValue;
+  char *zCols, *zQuoted, *zFix = 0, *zValue;
   sqlite3_int64 nTop;
   double rSkew;
   int aiCol[WC_HISTORY_MAX_COLS], nCol = 0, iNext = 1, i;
@@ -647,18 +647,25 @@ static void ruleHotKey(Lint *p, const LintKey *pK){
     sqlite3_free(sqlite3_str_finish(pCols));
     return;
   }
+  pQuoted = sqlite3_str_new(0);
   for(i = 0; i < nCol; i++){
     sqlite3_str_appendf(pCols, "%s\"%w\"", i ? ", " : "",
                         colName(p, aiCol[i]));
+    sqlite3_str_appendf(pQuoted, "%squote(\"%w\")", i ? ", " : "",
+                        colName(p, aiCol[i]));
   }
   zCols = sqlite3_str_finish(pCols);
-  if( zCols == 0 ){
+  zQuoted = sqlite3_str_finish(pQuoted);
+  if( zCols == 0 || zQuoted == 0 ){
+    sqlite3_free(zCols);
+    sqlite3_free(zQuoted);
     p->rc = SQLITE_NOMEM;
     return;
   }
   pStmt = lintPrepare(p, "SELECT count(*), %s FROM %s GROUP BY %s ORDER BY "
-                      "1 DESC LIMIT 1", zCols, p->zSample, zCols);
+                      "1 DESC LIMIT 1", zQuoted, p->zSample, zCols);
   sqlite3_free(zCols);
+  sqlite3_free(zQuoted);
   if( !lintRow(p, pStmt) ) return;
   nTop = sqlite3_column_int64(pStmt, 0);
   rSkew = (double)nTop * WC_LINT_PREFIXES / (double)p->nSample;
