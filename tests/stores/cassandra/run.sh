@@ -77,11 +77,13 @@ done
   --cassandra "$lib/widecol_cassandra" --cases "${STORE_DIFF_CASES:-300}" --random 0 --seed 1 \
   --race 4 --faults 1 --lose 0.01 || status=1
 # The README's demo, on this Cassandra: the eBay and GeminiDB scripts give
-# the answers they give locally, line for line.
+# the answers they give locally, line for line (widecol_ddl names a table
+# on Cassandra in its keyspace, widecol_demo, and says the CREATE makes
+# the keyspace: left out of the comparison).
 mkdir -p build
 if sh sql/cassandra/demo.sh > build/cassandra-demo.out 2>&1; then
-  grep -v 'rows written\|^== \|^Cassandra\|^Row(' build/cassandra-demo.out | sed '/^$/d' \
-    > build/cassandra-demo.cmp
+  grep -v 'rows written\|^== \|^Cassandra\|^Row(\|makes the keyspace widecol_demo' \
+    build/cassandra-demo.out | sed '/^$/d; s/"widecol_demo"\.//' > build/cassandra-demo.cmp
   (sqlite3 :memory: < sql/cassandra_likes.sql; sqlite3 :memory: < sql/cassandra_gemini.sql) \
     2>&1 | grep -v 'rows written' | sed '/^$/d' > build/cassandra-local.cmp
   if cmp -s build/cassandra-demo.cmp build/cassandra-local.cmp &&
