@@ -542,6 +542,8 @@ report-screenshots: widecol.so
 	@mkdir -p docs/report
 	@/usr/bin/python3 tests/harness/report_browser.py --extension ./widecol \
 	  --screenshot docs/report/report.png --sections docs/report
+	@/usr/bin/python3 tests/harness/one_voice.py --extension ./widecol \
+	  --screenshot docs/report/iot.png
 
 # widecol_report on 1,000,000 rows: time against a full scan, page size,
 # Chromium's render time (bench/report.py).

@@ -104,6 +104,8 @@ def key_fields(ddl):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--extension", default="./widecol")
+    ap.add_argument("--screenshot", help="a PNG of the report of the IoT table beside "
+                    "the advisor's first design (docs/report/iot.png)")
     args = ap.parse_args()
     db = wctest.connect(args.extension, isolation_level=None)
     db.executescript(SOURCE)
@@ -136,7 +138,7 @@ def main():
     rank1 = ranked[0][1]
     check("BUCKET" in rank1.split("INDEX")[0],
           f"the first design spreads the hot devices: {rank1}")
-    report_checks(db)
+    report_checks(db, args.screenshot)
     clickstream(db)
     print(f"one voice: {len(FAILED)} failed")
     return 1 if FAILED else 0
@@ -198,7 +200,7 @@ def advise_checks(db, src, queries, params, measurement):
     return ranked
 
 
-def report_checks(db):
+def report_checks(db, screenshot=None):
     # 4. The report says what the lint says: a hot key on the user's design,
     # nothing on the advisor's first, the three queries replayed (the last
     # 5 minutes as the data's: 2,000 readings and the one at its start).
@@ -208,6 +210,14 @@ def report_checks(db):
                    + [("SELECT * FROM telemetry WHERE ts >= (widecol_now() - 300) * 1000", 20)])
     page = db.execute("SELECT widecol_report('telemetry', 'SELECT sql, weight FROM wk', "
                       "'{\"compare\": [\"advised\"]}')").fetchone()[0]
+    if screenshot:
+        # The heatmaps of both designs side by side at 1,400 px, for the docs.
+        import reportpage
+        import shutil
+        import tempfile
+        shots = tempfile.mkdtemp(prefix="wc-one-voice-")
+        reportpage.section_screenshots(page, shots, width=1400)
+        shutil.copyfile(os.path.join(shots, "heatmap.png"), screenshot)
     warns = {"telemetry": [], "advised": []}
     design = None
     for m in re.finditer(r'data-design="(\w+)"|<div class="warn" data-warn="1">([^<]*)', page):

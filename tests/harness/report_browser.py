@@ -91,6 +91,7 @@ def check_page(db, where, path, text, designs):
     expect(where, not r.console, "console messages: %r" % r.console[:3])
     expect(where, not r.requests, "the page requested %r" % r.requests[:3])
     page = Page(r.dom)
+    page.dom = r.dom
     for s in SECTIONS:
         expect(where, s in page.sections, "no section %s" % s)
         expect(where, page.shapes.get(s, 0) > 0, "section %s is empty" % s)
@@ -171,6 +172,7 @@ def check_workload(db, tmp, screenshot, sections):
                    "widecol_stats %r" % (t, a["data-stmt"], got, (seeks, read, out, result)))
         skipped = [a["data-stmt"] for a in stmts if a["data-skipped"] == "1"]
         expect("compare", skipped == ["4"], "%s: skipped %r, not the INSERT" % (t, skipped))
+    check_readable(page)
     flagged = {t: [a["data-stmt"] for a in page.attrs("queries", t, "data-flagged")
                    if a["data-flagged"] == "1"] for t in ("by_time", "by_customer")}
     expect("compare", "1" in flagged["by_time"] and "1" not in flagged["by_customer"],
@@ -183,6 +185,35 @@ def check_workload(db, tmp, screenshot, sections):
         pngs = reportpage.section_screenshots(text, sections)
         expect("screenshots", len(pngs) == len(page.sections),
                "%d section screenshots for %d sections" % (len(pngs), len(page.sections)))
+
+
+def check_readable(page):
+    """Issue 46's page fixes, in the DOM Chromium rendered: axis labels a
+    prefix of the key they stand for (the whole key on hover), up to the
+    element that varies; a statement with parameters run once per draw,
+    the median shown inside its spread; a fix labelled with what it
+    replaces; the designs stacked below 600 px each."""
+    labels = re.findall(r'<div class="axkey" style="[^"]*" title="([^"]*)">([^<]*)</div>',
+                        page.dom)
+    expect("readable", len(labels) >= 8 and all(full.startswith(lab) and lab
+                                                 for full, lab in labels),
+           "axis labels not prefixes of their keys: %r" % labels[:4])
+    expect("readable", any(len(lab) < len(full) for full, lab in labels),
+           "no label shorter than its key (by_customer's keys are customer_ts_id)")
+    for t in ("by_time", "salted", "by_customer"):
+        for a in page.attrs("queries", t, "data-stmt"):
+            if a["data-skipped"] == "1":
+                continue
+            draws = int(a["data-draws"])
+            lo, mid, hi = (int(a[k]) for k in ("data-read-min", "data-read", "data-read-max"))
+            expect("readable", draws == (5 if a["data-stmt"] in ("1", "2") else 1)
+                   and lo <= mid <= hi,
+                   "%s statement %s: %d draws, rows read %d <= %d <= %d"
+                   % (t, a["data-stmt"], draws, lo, mid, hi))
+    expect("readable", "Fix, in place of the ROWKEY(...) clause:" in page.dom,
+           "no fix labelled as replacing the ROWKEY clause")
+    expect("readable", "@media (max-width:%dpx)" % (3 * 600 + 48) in page.dom,
+           "three designs do not stack below 600 px each")
 
 
 def check_cassandra_and_versions(db, tmp):
