@@ -12,7 +12,12 @@
 **   bigtable  cbt createtable, createfamily and setgcpolicy, as sh
 **             commands (arguments in single quotes; split keys that are
 **             not all text made by printf from octal escapes)
-**   cql       Cassandra's CREATE TABLE of the row table (cqlCreate())
+**   cql       for a design STORAGE CASSANDRA takes, the CREATE TABLEs its
+**             CREATE runs (key/wc_cql.h's wcCqlCreate(): the row table and
+**             each INDEX's); else that refusal and the nearest CQL table
+**             (cqlCreate())
+**   hbase, on a table stored on HBase in a namespace: create_namespace
+**             first, the tables named in full
 **
 ** Split points, of the row table and of each index table: the SPLITS
 ** option's (rows); else each value of a leading SALT or BUCKET (at most
