@@ -417,24 +417,52 @@ static void columnLabels(Report *p, ReportDesign *pD, int64_t iMin,
   if( pStmt ) reportFinish(p, pD, pStmt, rc);
 }
 
+/* The latest write's order value, kept as the writes are read (an
+** INTEGER or TEXT: the times wcLintTimeMicros reads), its buffer reused
+** from row to row. */
+typedef struct LastOrder LastOrder;
+struct LastOrder {
+  int eType;            /* SQLITE_INTEGER, SQLITE_TEXT, or 0: neither */
+  int64_t iVal;
+  WcBuf text;
+};
+
+static void lastOrderKeep(LastOrder *pL, sqlite3_stmt *pStmt, int iCol){
+  pL->eType = sqlite3_column_type(pStmt, iCol);
+  if( pL->eType == SQLITE_INTEGER ){
+    pL->iVal = sqlite3_column_int64(pStmt, iCol);
+  }else if( pL->eType == SQLITE_TEXT ){
+    const unsigned char *z = sqlite3_column_text(pStmt, iCol);
+    wcBufClear(&pL->text);
+    wcBufAppend(&pL->text, z, sqlite3_column_bytes(pStmt, iCol));
+  }else{
+    pL->eType = 0;
+  }
+}
+
 /* The time of the latest write in microseconds (pLast its order value,
 ** iRowtime its rowtime on a versioned table), or 0 where the order is no
 ** time: while the workload runs, widecol_now() is that time, so that "the
 ** last 5 minutes" are the data's. */
-static int64_t latestMicros(Report *p, ReportDesign *pD, sqlite3_value *pLast,
+static int64_t latestMicros(Report *p, ReportDesign *pD, const LastOrder *pLast,
                             int64_t iRowtime){
   sqlite3_stmt *pStmt = 0;
   int64_t iLatest = 0;
   char *zSql;
   if( pD->bRowtime ) return iRowtime;
-  if( pLast == 0 ) return 0;
+  if( pLast->eType == 0 || pLast->text.bOom ) return 0;
   zSql = sqlite3_mprintf("SELECT %s FROM (SELECT ?1 AS x)", wcLintTimeMicros);
   if( zSql == 0 ){
     reportOom(p);
     return 0;
   }
   if( sqlite3_prepare_v2(p->db, zSql, -1, &pStmt, 0) == SQLITE_OK ){
-    sqlite3_bind_value(pStmt, 1, pLast);
+    if( pLast->eType == SQLITE_INTEGER ){
+      sqlite3_bind_int64(pStmt, 1, pLast->iVal);
+    }else{
+      sqlite3_bind_text(pStmt, 1, (const char*)pLast->text.a,
+                        (int)pLast->text.n, SQLITE_STATIC);
+    }
     if( sqlite3_step(pStmt) == SQLITE_ROW ){
       iLatest = sqlite3_column_int64(pStmt, 0);
     }
@@ -450,8 +478,9 @@ static void readWrites(Report *p, ReportDesign *pD){
   int *aBucket = 0;
   int64_t *aTime = 0, nAlloc = 0, nWrite = 0, i, iMin = 0, iMax = 0;
   int rc = SQLITE_DONE;
-  sqlite3_value *pLast = 0;
+  LastOrder last;
   WcProgress prog;
+  memset(&last, 0, sizeof(last));
   if( pD->zOrder == 0 ){
     pD->nColumn = 1;
     pD->aCell = reportAlloc(p, sizeof(double) * pD->nBucket);
@@ -525,19 +554,16 @@ static void readWrites(Report *p, ReportDesign *pD){
         if( pD->azColumnLabel[c] == 0 ) reportOom(p);
       }
     }
-    if( !pD->bRowtime ){
-      /* The latest write's order value: widecol_now() (below). */
-      sqlite3_value_free(pLast);
-      pLast = sqlite3_value_dup(sqlite3_column_value(pStmt, 1));
-    }
+    /* The latest write's order value: widecol_now() (below). */
+    if( !pD->bRowtime ) lastOrderKeep(&last, pStmt, 1);
     nWrite++;
     if( (nWrite & 0x3FFF) == 0 ) wcProgressStep(&prog, nWrite);
   }
   wcProgressEnd(&prog);
   reportFinish(p, pD, pStmt, rc);
-  if( p->rc == SQLITE_OK ) pD->iLatest = latestMicros(p, pD, pLast,
+  if( p->rc == SQLITE_OK ) pD->iLatest = latestMicros(p, pD, &last,
                                         nWrite ? aTime[nWrite - 1] : 0);
-  sqlite3_value_free(pLast);
+  wcBufFree(&last.text);
   if( p->rc == SQLITE_OK && nWrite > 0 ){
     iMin = aTime[0];
     iMax = aTime[nWrite - 1];
